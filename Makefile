@@ -1,0 +1,82 @@
+# ge — build, test, demo, bench, dist.  GNU make; `make -j2 test` is fine.
+#   make            build/ge (the command-line tool)
+#   make test       unit tests + compile matrix + amalgamation; ends with "N passed, N failed"
+#   make test SAN=1 the same under ASan+UBSan (objects go to build/san/)
+#   make demo | bench | dist | deps | clean
+
+CC      ?= cc
+CFLAGS  ?= -std=c99 -O2 -g -Wall -Wextra -pedantic
+LDLIBS  ?= -lm
+PYTHON  ?= python3
+AMALGAMATE_FLAGS ?=
+# Debian packages that build and test need (scripts/deps.sh installs missing ones as root).
+DEPS    := libxxhash-dev libmimalloc-dev libstb-dev clang g++ binutils python3
+
+CPPFLAGS += -I.
+DEPFLAGS  = -MMD -MP
+BUILD    := build
+ifeq ($(SAN),1)
+  SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  BUILD    := build/san
+endif
+# Kept apart from CFLAGS so `make CFLAGS=... SAN=1` still sanitizes.
+COMPILE = $(CC) $(CPPFLAGS) $(CFLAGS) $(SANFLAGS) $(DEPFLAGS)
+LINK    = $(LDFLAGS) $(SANFLAGS)
+
+HEADERS := $(wildcard ge_*.h ge_engines/*.h)
+TESTS   := $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/test_*.c))
+
+.PHONY: all deps test test-build demo bench dist clean
+.DEFAULT_GOAL := all
+
+# Targets that need the packages build through a sub-make, so that under -j nothing
+# compiles before scripts/deps.sh has finished (make 4.3 has no .WAIT).
+all: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ge
+
+deps:
+	@scripts/deps.sh $(DEPS)
+
+# The tool is one translation unit: tools/ge.c defines GE_IMPLEMENTATION.
+$(BUILD)/ge: tools/ge.c | $(BUILD)
+	$(COMPILE) -DGE_USE_MIMALLOC $< -o $@ $(LINK) -lmimalloc $(LDLIBS)
+
+# Each tests/test_X.c is a standalone program that includes the headers with GE_IMPLEMENTATION.
+$(BUILD)/test_%: tests/test_%.c | $(BUILD)
+	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
+
+# Everything make test needs built; the no-op recipe keeps make from saying "nothing to do".
+test-build: $(TESTS) dist/ge.h
+	@:
+
+# run_all.sh builds the tests itself (through $(MAKE), so -j and SAN carry over)
+# and reports a build failure as a failed suite, keeping the summary the last line.
+test: deps
+	@MAKE='$(MAKE)' tests/run_all.sh $(BUILD)
+
+$(BUILD)/demo: examples/demo.c | $(BUILD)
+	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
+
+demo: deps
+	@$(MAKE) --no-print-directory $(BUILD)/demo
+	$(BUILD)/demo
+
+$(BUILD)/graph_bench: bench/graph_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/graph_bench
+	$(BUILD)/graph_bench
+
+dist: dist/ge.h
+
+dist/ge.h: amalgamate.py $(HEADERS)
+	$(PYTHON) amalgamate.py $(AMALGAMATE_FLAGS) -o $@
+
+$(BUILD):
+	mkdir -p $@
+
+clean:
+	rm -rf build dist
+
+-include $(wildcard $(BUILD)/*.d)

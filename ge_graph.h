@@ -1,0 +1,3374 @@
+/* ge_graph.h — the graph IR every ge module builds on.
+ *
+ * Part of ge, a heterogeneous graph compiler and executor. This header is a
+ * single-file module: include it anywhere for the declarations, and in one
+ * translation unit define GE_GRAPH_IMPLEMENTATION (or GE_IMPLEMENTATION)
+ * before including it to compile the implementation. With GE_STATIC every
+ * definition is static (private to that translation unit).
+ *
+ * Dependencies: libc, xxhash.h (header only, used with XXH_INLINE_ALL) in the
+ * implementation; mimalloc when GE_USE_MIMALLOC is defined.
+ *
+ * What is here
+ *   - dtypes, formats, shapes with unknown dims (-1), unknown rank (-2),
+ *     per-dimension ranges and symbol names;
+ *   - graphs of nodes with data edges (input i <- output j of a node),
+ *     control edges, typed attributes, nested subgraphs with parent links;
+ *   - graph inputs are Data nodes (attribute "index"), graph outputs are the
+ *     inputs of the single NetOutput node;
+ *   - per-node fields that later modules write: engine, stream, topological
+ *     id, cluster, output offsets;
+ *   - topological orders (BFS, DFS, stable reverse DFS), cycle detection;
+ *   - validation, an op schema registry, whole-graph shape inference;
+ *   - clone, extract a subgraph, inline a PartitionedCall;
+ *   - binary serialization with a checksum, a text dump, DOT export and a
+ *     stable structural hash.
+ *
+ * Thread safety: a graph is not thread-safe for mutation. Functions that only
+ * read a graph (everything taking `const ge_graph *`) may run concurrently.
+ * Distinct graphs are independent. There is no global mutable state.
+ *
+ * Structural ops (ge's own, inputs -> outputs):
+ *   Data            0 -> 1   graph input; attr index (int), shape via output desc
+ *   Const           0 -> 1   attr value (tensor)
+ *   Variable        0 -> 1   persistent state; attr shape/dtype via output desc
+ *   NetOutput       n -> n   graph outputs; output i names graph output i
+ *   PartitionedCall n -> m   attr f (graph): runs subgraph f (its Data index k
+ *                            takes input k, its NetOutput gives the outputs)
+ *   PlaceHolder     0 -> 1   stands for a tensor cut out of a partition
+ *   End             1 -> 0   marks a tensor leaving a partition
+ *   If              1+n -> m attrs then_branch, else_branch (graphs)
+ *   Case            1+n -> m attr branches (graphs): input 0 selects
+ *   While           n -> n   attrs cond, body (graphs)
+ *   StreamActive, StreamSwitch, Send, Recv, LabelSet, LabelGoto,
+ *   LabelSwitchByIndex, NoOp   stream and label ops (control edges only)
+ *   MemcpyAsync     1 -> 1   copy
+ *   PhonyConcat     n -> 1   concat by laying inputs out back to back (attr axis)
+ *   PhonySplit      1 -> n   split as views (attrs axis, split)
+ *   GetDynamicDims  n -> 1   int64 vector of the dynamic dims of the inputs
+ *   MapIndex        1 -> 1   index of the shape tier an input matches
+ *   AllReduce, Broadcast, AllGather, ReduceScatter   collectives
+ */
+#ifndef GE_GRAPH_H
+#define GE_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef GE_API
+#ifdef GE_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define GE_API static __attribute__((unused))
+#else
+#define GE_API static
+#endif
+#else
+#define GE_API extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors */
+
+typedef int ge_status;
+enum {
+  GE_OK = 0,
+  GE_ERR_INVALID = -1,     /* bad argument or option */
+  GE_ERR_NOMEM = -2,       /* allocation failed */
+  GE_ERR_NOT_FOUND = -3,   /* named thing does not exist */
+  GE_ERR_CYCLE = -4,       /* graph has a cycle */
+  GE_ERR_SHAPE = -5,       /* shape or dtype mismatch */
+  GE_ERR_UNSUPPORTED = -6, /* unknown op, dtype or feature */
+  GE_ERR_FORMAT = -7,      /* malformed file or bytes */
+  GE_ERR_IO = -8,          /* file system error */
+  GE_ERR_INTERNAL = -9
+};
+
+/* Every fallible call takes an optional ge_error*; on failure it receives the
+ * code and a message naming the node, byte offset or option at fault. */
+typedef struct ge_error {
+  ge_status code;
+  char message[480];
+} ge_error;
+
+GE_API const char *ge_status_name(ge_status s);
+
+/* ------------------------------------------------------------- allocator */
+
+/* All-zero means the default (libc, or mimalloc with GE_USE_MIMALLOC).
+ * free and realloc receive the size the block was allocated with. */
+typedef struct ge_allocator {
+  void *(*alloc)(void *user, size_t size);
+  void *(*realloc)(void *user, void *ptr, size_t old_size, size_t new_size);
+  void (*free)(void *user, void *ptr, size_t size);
+  void *user;
+} ge_allocator;
+
+/* ---------------------------------------------------------------- dtypes */
+
+/* Values equal ONNX TensorProto.DataType. */
+typedef enum ge_dtype {
+  GE_DTYPE_UNDEFINED = 0,
+  GE_DTYPE_FLOAT32 = 1,
+  GE_DTYPE_UINT8 = 2,
+  GE_DTYPE_INT8 = 3,
+  GE_DTYPE_UINT16 = 4,
+  GE_DTYPE_INT16 = 5,
+  GE_DTYPE_INT32 = 6,
+  GE_DTYPE_INT64 = 7,
+  GE_DTYPE_STRING = 8,
+  GE_DTYPE_BOOL = 9,
+  GE_DTYPE_FLOAT16 = 10,
+  GE_DTYPE_FLOAT64 = 11,
+  GE_DTYPE_UINT32 = 12,
+  GE_DTYPE_UINT64 = 13,
+  GE_DTYPE_COMPLEX64 = 14,
+  GE_DTYPE_COMPLEX128 = 15,
+  GE_DTYPE_BFLOAT16 = 16,
+  GE_DTYPE_COUNT
+} ge_dtype;
+
+/* Bit mask of dtypes, for schema type constraints. */
+#define GE_DTYPE_BIT(t) (1u << (t))
+#define GE_DTYPES_FLOAT                                                   \
+  (GE_DTYPE_BIT(GE_DTYPE_FLOAT32) | GE_DTYPE_BIT(GE_DTYPE_FLOAT16) |      \
+   GE_DTYPE_BIT(GE_DTYPE_BFLOAT16) | GE_DTYPE_BIT(GE_DTYPE_FLOAT64))
+#define GE_DTYPES_INT                                                     \
+  (GE_DTYPE_BIT(GE_DTYPE_INT8) | GE_DTYPE_BIT(GE_DTYPE_INT16) |           \
+   GE_DTYPE_BIT(GE_DTYPE_INT32) | GE_DTYPE_BIT(GE_DTYPE_INT64) |          \
+   GE_DTYPE_BIT(GE_DTYPE_UINT8) | GE_DTYPE_BIT(GE_DTYPE_UINT16) |         \
+   GE_DTYPE_BIT(GE_DTYPE_UINT32) | GE_DTYPE_BIT(GE_DTYPE_UINT64))
+#define GE_DTYPES_NUMERIC (GE_DTYPES_FLOAT | GE_DTYPES_INT)
+#define GE_DTYPES_ALL 0xFFFFFFFEu
+
+GE_API const char *ge_dtype_name(ge_dtype t);       /* "float32", ... */
+GE_API size_t ge_dtype_size(ge_dtype t);            /* bytes; 0 for string */
+GE_API ge_dtype ge_dtype_from_name(const char *s);  /* UNDEFINED if unknown */
+
+/* Memory layout of a tensor, carried as metadata. */
+typedef enum ge_format {
+  GE_FORMAT_ND = 0,
+  GE_FORMAT_NCHW,
+  GE_FORMAT_NHWC,
+  GE_FORMAT_HWCN,
+  GE_FORMAT_CHWN,
+  GE_FORMAT_NC1HWC0,
+  GE_FORMAT_FRACTAL_Z,
+  GE_FORMAT_FRACTAL_NZ,
+  GE_FORMAT_NCDHW,
+  GE_FORMAT_NDHWC,
+  GE_FORMAT_NDC1HWC0,
+  GE_FORMAT_COUNT
+} ge_format;
+
+GE_API const char *ge_format_name(ge_format f);
+GE_API ge_format ge_format_from_name(const char *s); /* GE_FORMAT_COUNT if unknown */
+
+/* ---------------------------------------------------------------- shapes */
+
+#define GE_DIM_UNKNOWN (-1)
+#define GE_RANK_UNKNOWN (-2)
+#define GE_MAX_RANK 16
+
+/* A dimension's range [lo, hi]; hi == -1 means unbounded. Symbol names the
+ * dimension (ONNX dim_param), NULL when anonymous. */
+typedef struct ge_dim_info {
+  int64_t lo, hi;
+  const char *symbol;
+} ge_dim_info;
+
+/* rank == GE_RANK_UNKNOWN: nothing is known. dims[i] == GE_DIM_UNKNOWN: that
+ * dimension is unknown. info is NULL or has rank entries. Storage belongs to
+ * the graph the shape lives in. */
+typedef struct ge_shape {
+  int64_t *dims;
+  ge_dim_info *info;
+  int32_t rank;
+} ge_shape;
+
+GE_API int ge_shape_is_static(const ge_shape *s);
+GE_API int64_t ge_shape_numel(const ge_shape *s); /* -1 if not static */
+/* "[1,3,-1(N:1..8),224]" into buf; returns buf. */
+GE_API char *ge_shape_str(const ge_shape *s, char *buf, size_t n);
+
+/* --------------------------------------------------------------- tensors */
+
+typedef struct ge_graph ge_graph;
+typedef struct ge_mapped_file ge_mapped_file;
+
+/* A constant tensor (Const weights, tensor attributes, known values).
+ * data is dtype-sized elements in row-major order; for GE_DTYPE_STRING it is
+ * an array of numel `const char *`. borrowed != NULL means data points into
+ * that mapped file (zero-copy), which the owning graph keeps alive. */
+typedef struct ge_tensor {
+  ge_dtype dtype;
+  int32_t rank;
+  int64_t *dims;
+  void *data;
+  size_t nbytes;
+  ge_mapped_file *borrowed;
+} ge_tensor;
+
+GE_API int64_t ge_tensor_numel(const ge_tensor *t);
+/* Reads element i as int64 / double (any numeric dtype, bool). */
+GE_API int64_t ge_tensor_get_int(const ge_tensor *t, int64_t i);
+GE_API double ge_tensor_get_float(const ge_tensor *t, int64_t i);
+
+/* A read-only memory mapping of a file, reference counted. */
+GE_API ge_status ge_file_map(const char *path, ge_mapped_file **out, ge_error *err);
+GE_API const void *ge_mapped_file_data(const ge_mapped_file *m);
+GE_API size_t ge_mapped_file_size(const ge_mapped_file *m);
+GE_API void ge_mapped_file_retain(ge_mapped_file *m);
+GE_API void ge_mapped_file_release(ge_mapped_file *m);
+
+/* ------------------------------------------------------------ attributes */
+
+typedef enum ge_attr_type {
+  GE_ATTR_NONE = 0,
+  GE_ATTR_INT,
+  GE_ATTR_FLOAT,
+  GE_ATTR_BOOL,
+  GE_ATTR_STRING,
+  GE_ATTR_DTYPE,
+  GE_ATTR_TENSOR,
+  GE_ATTR_GRAPH,
+  GE_ATTR_INTS,
+  GE_ATTR_FLOATS,
+  GE_ATTR_BOOLS,
+  GE_ATTR_STRINGS,
+  GE_ATTR_DTYPES,
+  GE_ATTR_TENSORS,
+  GE_ATTR_GRAPHS,
+  GE_ATTR_TYPE_COUNT
+} ge_attr_type;
+
+/* Lists hold `count` elements. Graph attributes own their graph (a subgraph
+ * whose parent is the node's graph). Strings are NUL-terminated. */
+typedef struct ge_attr {
+  const char *name;
+  ge_attr_type type;
+  int32_t count;
+  union {
+    int64_t i;
+    double f;
+    int b;
+    const char *s;
+    ge_dtype dt;
+    ge_tensor *t;
+    ge_graph *g;
+    int64_t *ints;
+    double *floats;
+    uint8_t *bools;
+    const char **strings;
+    ge_dtype *dtypes;
+    ge_tensor **tensors;
+    ge_graph **graphs;
+  } v;
+} ge_attr;
+
+/* ----------------------------------------------------------------- nodes */
+
+typedef uint32_t ge_node_id;
+#define GE_NONE ((ge_node_id)0xFFFFFFFFu)
+
+/* A data edge source: output `index` of node `node`. {GE_NONE, 0} is an
+ * absent optional input. */
+typedef struct ge_edge {
+  ge_node_id node;
+  int32_t index;
+} ge_edge;
+
+/* A consumer of a node's outputs: input `input` of node `node`. */
+typedef struct ge_use {
+  ge_node_id node;
+  uint32_t input;
+} ge_use;
+
+/* Description of one output tensor. offset is written by the memory planner
+ * (-1 until then); value, when set, is the tensor's known constant value
+ * (used by shape inference to follow shape computations). */
+typedef struct ge_tensor_desc {
+  const char *name;
+  ge_shape shape;
+  ge_dtype dtype;
+  ge_format format;
+  int64_t offset;
+  const ge_tensor *value;
+} ge_tensor_desc;
+
+typedef struct ge_op_schema ge_op_schema;
+
+/* Node flags. */
+enum {
+  GE_NODE_FORCE_DYNAMIC = 1u << 0, /* _force_unknown_shape */
+  GE_NODE_IS_DYNAMIC = 1u << 1,    /* _is_unknown_shape, set by partitioning */
+  GE_NODE_REMOVED = 1u << 15,      /* private: slot of a removed node */
+  GE_NODE_USER0 = 1u << 16         /* bits from here are free for users */
+};
+
+/* A node. Read fields directly; change structure through the API. The
+ * engine/stream/topo_id/cluster fields and tensor offsets belong to the
+ * modules that decide them and may be written directly (-1 = unset).
+ * Growable arrays (uses, control edges, attrs) have a capacity of the next
+ * power of two of their count. Node pointers stay valid until the node is
+ * removed or the graph freed. */
+typedef struct ge_node {
+  const char *name;
+  const char *op;     /* op type, e.g. "Conv" */
+  const char *domain; /* NULL for the default (ONNX) domain */
+  const ge_op_schema *schema; /* NULL when the op is unknown */
+  ge_edge *inputs;          /* num_inputs */
+  ge_tensor_desc *outputs;  /* num_outputs */
+  ge_use *uses;             /* num_uses consumers of the outputs, any order */
+  ge_node_id *control_inputs;
+  ge_node_id *control_outputs;
+  ge_attr *attrs;
+  ge_node_id id;
+  uint32_t flags;
+  uint32_t num_inputs, num_outputs, num_uses;
+  uint32_t num_control_inputs, num_control_outputs, num_attrs;
+  /* decided by later modules */
+  int32_t engine;
+  int32_t stream;
+  int32_t topo_id;
+  int32_t cluster;
+} ge_node;
+
+/* ----------------------------------------------------------------- graph */
+
+typedef struct ge_op_registry ge_op_registry;
+
+typedef struct ge_graph_desc {
+  const char *name;
+  ge_allocator allocator;              /* zero: default */
+  const ge_op_registry *registry;      /* NULL: the builtin schemas */
+} ge_graph_desc;
+
+GE_API ge_status ge_graph_create(const ge_graph_desc *desc, ge_graph **out, ge_error *err);
+/* Frees the graph, its subgraphs and everything they own. NULL is fine. */
+GE_API void ge_graph_free(ge_graph *g);
+
+GE_API const char *ge_graph_name(const ge_graph *g);
+/* Parent of a subgraph (graph and node holding the graph attribute); NULL /
+ * GE_NONE for a root graph. */
+GE_API ge_graph *ge_graph_parent(const ge_graph *g);
+GE_API ge_node_id ge_graph_parent_node(const ge_graph *g);
+GE_API const ge_allocator *ge_graph_allocator(const ge_graph *g);
+GE_API const ge_op_registry *ge_graph_registry(const ge_graph *g);
+
+/* Node ids are stable: a removed node leaves a hole. id_bound() is one past
+ * the largest id ever used; node(g, id) is NULL for holes. */
+GE_API uint32_t ge_graph_id_bound(const ge_graph *g);
+GE_API uint32_t ge_graph_node_count(const ge_graph *g);
+GE_API ge_node *ge_graph_node(const ge_graph *g, ge_node_id id);
+/* GE_NONE if absent. Builds a name index on first use (hence not const). */
+GE_API ge_node_id ge_graph_find(ge_graph *g, const char *name);
+
+#define GE_GRAPH_FOREACH(g, n)                                             \
+  for (uint32_t ge__i_##n = 0, ge__b_##n = ge_graph_id_bound(g);           \
+       ge__i_##n < ge__b_##n; ge__i_##n++)                                 \
+    if (((n) = ge_graph_node((g), ge__i_##n)) != NULL)
+
+/* Adds a node. name may be NULL (a unique name is made from the op). inputs
+ * may be NULL (all inputs absent). num_outputs < 0 takes the schema's
+ * default output count (1 for unknown ops). Strings are copied. */
+GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name,
+                                   uint32_t num_inputs, const ge_edge *inputs,
+                                   int32_t num_outputs, ge_node_id *out, ge_error *err);
+/* Removes a node: its input edges, control edges and attributes go with it;
+ * consumers of its outputs are left with absent inputs. */
+GE_API ge_status ge_graph_remove_node(ge_graph *g, ge_node_id id, ge_error *err);
+GE_API ge_status ge_node_set_name(ge_graph *g, ge_node_id id, const char *name, ge_error *err);
+GE_API ge_status ge_node_set_domain(ge_graph *g, ge_node_id id, const char *domain, ge_error *err);
+
+/* Data edges. set_input replaces input i's source (src.node == GE_NONE
+ * clears it); add_input appends one input. */
+GE_API ge_status ge_graph_set_input(ge_graph *g, ge_node_id dst, uint32_t i, ge_edge src, ge_error *err);
+GE_API ge_status ge_graph_add_input(ge_graph *g, ge_node_id dst, ge_edge src, ge_error *err);
+/* Changes the number of outputs (new ones are undefined tensors; removing an
+ * output that has consumers is an error). */
+GE_API ge_status ge_graph_set_num_outputs(ge_graph *g, ge_node_id id, uint32_t n, ge_error *err);
+/* Every consumer of `from` now reads `to` instead. */
+GE_API ge_status ge_graph_replace_uses(ge_graph *g, ge_edge from, ge_edge to, ge_error *err);
+
+/* Control edges: dst runs after src. Adding an existing edge is a no-op. */
+GE_API ge_status ge_graph_add_control(ge_graph *g, ge_node_id src, ge_node_id dst, ge_error *err);
+GE_API ge_status ge_graph_remove_control(ge_graph *g, ge_node_id src, ge_node_id dst, ge_error *err);
+
+/* Output descriptors. The shape setter copies dims (and info if non-NULL). */
+GE_API ge_status ge_node_set_output(ge_graph *g, ge_node_id id, uint32_t i, ge_dtype dtype,
+                                    int32_t rank, const int64_t *dims, const ge_dim_info *info,
+                                    ge_error *err);
+GE_API ge_status ge_node_set_output_name(ge_graph *g, ge_node_id id, uint32_t i, const char *name,
+                                         ge_error *err);
+GE_API ge_status ge_node_set_output_format(ge_graph *g, ge_node_id id, uint32_t i, ge_format f,
+                                           ge_error *err);
+/* The descriptor of the tensor feeding input i (NULL if absent). */
+GE_API const ge_tensor_desc *ge_node_input_desc(const ge_graph *g, const ge_node *n, uint32_t i);
+
+/* ------------------------------------------------------ attribute access */
+
+GE_API const ge_attr *ge_node_attr(const ge_node *n, const char *name);
+GE_API int64_t ge_node_attr_int(const ge_node *n, const char *name, int64_t dflt);
+GE_API double ge_node_attr_float(const ge_node *n, const char *name, double dflt);
+GE_API const char *ge_node_attr_string(const ge_node *n, const char *name, const char *dflt);
+/* Returns count (or -1 if absent / not a list of ints) and sets *vals. */
+GE_API int32_t ge_node_attr_ints(const ge_node *n, const char *name, const int64_t **vals);
+
+/* Setters copy their values into the graph (tensors and graphs too, except
+ * set_attr_graph which takes ownership of `sub`, and tensors borrowing a
+ * mapped file, which keep borrowing it). Setting an existing name replaces it. */
+GE_API ge_status ge_node_set_attr_int(ge_graph *g, ge_node_id id, const char *name, int64_t v, ge_error *err);
+GE_API ge_status ge_node_set_attr_float(ge_graph *g, ge_node_id id, const char *name, double v, ge_error *err);
+GE_API ge_status ge_node_set_attr_bool(ge_graph *g, ge_node_id id, const char *name, int v, ge_error *err);
+GE_API ge_status ge_node_set_attr_string(ge_graph *g, ge_node_id id, const char *name, const char *v, ge_error *err);
+GE_API ge_status ge_node_set_attr_dtype(ge_graph *g, ge_node_id id, const char *name, ge_dtype v, ge_error *err);
+GE_API ge_status ge_node_set_attr_ints(ge_graph *g, ge_node_id id, const char *name, const int64_t *v, int32_t n, ge_error *err);
+GE_API ge_status ge_node_set_attr_floats(ge_graph *g, ge_node_id id, const char *name, const double *v, int32_t n, ge_error *err);
+GE_API ge_status ge_node_set_attr_bools(ge_graph *g, ge_node_id id, const char *name, const uint8_t *v, int32_t n, ge_error *err);
+GE_API ge_status ge_node_set_attr_strings(ge_graph *g, ge_node_id id, const char *name, const char *const *v, int32_t n, ge_error *err);
+GE_API ge_status ge_node_set_attr_dtypes(ge_graph *g, ge_node_id id, const char *name, const ge_dtype *v, int32_t n, ge_error *err);
+GE_API ge_status ge_node_set_attr_tensor(ge_graph *g, ge_node_id id, const char *name, const ge_tensor *t, ge_error *err);
+GE_API ge_status ge_node_set_attr_tensors(ge_graph *g, ge_node_id id, const char *name, const ge_tensor *const *t, int32_t n, ge_error *err);
+/* Takes ownership of `sub` (a root graph made with ge_graph_create), which
+ * becomes a subgraph of g with parent node id. On error `sub` is freed. */
+GE_API ge_status ge_node_set_attr_graph(ge_graph *g, ge_node_id id, const char *name, ge_graph *sub, ge_error *err);
+GE_API ge_status ge_node_set_attr_graphs(ge_graph *g, ge_node_id id, const char *name, ge_graph *const *subs, int32_t n, ge_error *err);
+/* Copies any attribute (from any graph) onto a node of g. */
+GE_API ge_status ge_node_copy_attr(ge_graph *g, ge_node_id id, const ge_attr *a, ge_error *err);
+GE_API ge_status ge_node_remove_attr(ge_graph *g, ge_node_id id, const char *name, ge_error *err);
+
+/* Makes a tensor owned by g: copies data unless `src->borrowed` is set, in
+ * which case the bytes stay in the mapped file (retained by g). */
+GE_API ge_status ge_graph_copy_tensor(ge_graph *g, const ge_tensor *src, ge_tensor **out, ge_error *err);
+
+/* --------------------------------------------------- graph inputs/outputs */
+
+/* Adds a Data node with the next input index and the given output desc. */
+GE_API ge_status ge_graph_add_data(ge_graph *g, const char *name, ge_dtype dtype, int32_t rank,
+                                   const int64_t *dims, ge_node_id *out, ge_error *err);
+/* Adds a Const node holding a copy of t (or borrowing, see copy_tensor). */
+GE_API ge_status ge_graph_add_const(ge_graph *g, const char *name, const ge_tensor *t,
+                                    ge_node_id *out, ge_error *err);
+/* Makes (or replaces the inputs of) the NetOutput node. names may be NULL. */
+GE_API ge_status ge_graph_set_outputs(ge_graph *g, uint32_t n, const ge_edge *outputs,
+                                      const char *const *names, ge_error *err);
+/* Data nodes ordered by their index attribute, into ids (up to cap); returns
+ * the number of Data nodes. */
+GE_API uint32_t ge_graph_inputs(const ge_graph *g, ge_node_id *ids, uint32_t cap);
+GE_API ge_node_id ge_graph_output_node(const ge_graph *g); /* NetOutput or GE_NONE */
+
+/* Graph-level attributes (e.g. "_dynamic_shape_partitioned"). Same rules as
+ * node attributes; the graph acts as node GE_NONE. */
+GE_API ge_status ge_graph_set_attr_int(ge_graph *g, const char *name, int64_t v, ge_error *err);
+GE_API const ge_attr *ge_graph_attr(const ge_graph *g, const char *name);
+GE_API uint32_t ge_graph_num_attrs(const ge_graph *g);
+GE_API const ge_attr *ge_graph_attr_at(const ge_graph *g, uint32_t i);
+
+/* Every subgraph reachable from g's node attributes, depth-first, into subs
+ * (up to cap); returns the count. */
+GE_API uint32_t ge_graph_subgraphs(const ge_graph *g, ge_graph **subs, uint32_t cap);
+
+/* -------------------------------------------------- topological orders */
+
+typedef enum ge_topo_mode {
+  GE_TOPO_BFS = 0,          /* Kahn, FIFO: default */
+  GE_TOPO_DFS = 1,          /* Kahn, LIFO: follows one chain as far as it goes */
+  GE_TOPO_STABLE_RDFS = 3   /* post-order DFS from the outputs over inputs in
+                               order: stable under unrelated edits (GE mode 3) */
+} ge_topo_mode;
+
+/* Writes the live node ids in a topological order (data and control edges)
+ * into order[ge_graph_node_count(g)] and sets each node's topo_id to its
+ * position. A cycle is GE_ERR_CYCLE with the nodes on one cycle named. */
+GE_API ge_status ge_graph_topo_sort(ge_graph *g, ge_topo_mode mode, ge_node_id *order, ge_error *err);
+/* Parses GE's ge.topoSortingMode values ("0" BFS, "1" DFS, "3" stable RDFS). */
+GE_API ge_status ge_topo_mode_parse(const char *s, ge_topo_mode *out, ge_error *err);
+
+/* ----------------------------------------------------------- validation */
+
+/* Checks edges (dangling, out-of-range, duplicate control edges), names
+ * (unique, non-empty), input counts and dtypes against schemas, Data
+ * indices, a single NetOutput, acyclicity, and subgraphs recursively.
+ * Unknown ops are an error unless allow_unknown_ops. */
+typedef struct ge_validate_desc {
+  int allow_unknown_ops;
+} ge_validate_desc;
+GE_API ge_status ge_graph_validate(const ge_graph *g, const ge_validate_desc *desc, ge_error *err);
+
+/* --------------------------------------------------------- op schemas */
+
+typedef struct ge_infer_ctx ge_infer_ctx;
+typedef ge_status (*ge_infer_fn)(ge_infer_ctx *ctx);
+
+/* An attribute default, as a string parsed by type ("1", "1.0", "NOTSET",
+ * "[1,1]"), or NULL when the attribute is required / has no default. */
+typedef struct ge_attr_schema {
+  const char *name;
+  ge_attr_type type;
+  const char *dflt;
+  int required;
+} ge_attr_schema;
+
+#define GE_SCHEMA_MAX_ATTRS 12
+#define GE_SCHEMA_MAX_TYPE_VARS 4
+
+/* What an op type accepts. Inputs and outputs are bound to type variables:
+ * input_types[i] is the index of the type variable of input i (inputs past
+ * the 8th use entry 7; -1: unconstrained), likewise output_types; every
+ * input and output bound to one variable has the same dtype, which must lie
+ * in type_vars[v] (0: any dtype). Zero-filled entries bind to variable 0. */
+struct ge_op_schema {
+  const char *name;
+  const char *domain; /* NULL: default */
+  int32_t min_inputs, max_inputs;   /* max -1: variadic */
+  int32_t min_outputs, max_outputs; /* max -1: variadic */
+  int32_t default_outputs;
+  int8_t input_types[8];
+  int8_t output_types[8];
+  uint32_t type_vars[GE_SCHEMA_MAX_TYPE_VARS];
+  ge_attr_schema attrs[GE_SCHEMA_MAX_ATTRS];
+  ge_infer_fn infer; /* NULL: outputs left as they are */
+  const char *doc;
+};
+
+/* A registry of op schemas: the builtins plus what the user adds. */
+GE_API ge_status ge_op_registry_create(const ge_allocator *a, ge_op_registry **out, ge_error *err);
+GE_API void ge_op_registry_free(ge_op_registry *r);
+/* The schema is copied by value (its strings must outlive the registry). A
+ * schema with the name and domain of an existing one replaces it. */
+GE_API ge_status ge_op_registry_add(ge_op_registry *r, const ge_op_schema *s, ge_error *err);
+/* r NULL means the builtin schemas only. */
+GE_API const ge_op_schema *ge_op_registry_find(const ge_op_registry *r, const char *op,
+                                               const char *domain);
+/* Builtin schemas, for listing. */
+GE_API const ge_op_schema *ge_op_schema_builtin(uint32_t i); /* NULL past the end */
+
+/* The view an infer function has of one node. */
+GE_API const ge_node *ge_infer_node(const ge_infer_ctx *c);
+GE_API uint32_t ge_infer_num_inputs(const ge_infer_ctx *c);
+/* NULL for an absent optional input. */
+GE_API const ge_tensor_desc *ge_infer_input(const ge_infer_ctx *c, uint32_t i);
+/* The known constant value of input i, or NULL. */
+GE_API const ge_tensor *ge_infer_input_value(const ge_infer_ctx *c, uint32_t i);
+GE_API const ge_attr *ge_infer_attr(const ge_infer_ctx *c, const char *name); /* with defaults */
+GE_API int64_t ge_infer_attr_int(const ge_infer_ctx *c, const char *name, int64_t dflt);
+GE_API double ge_infer_attr_float(const ge_infer_ctx *c, const char *name, double dflt);
+GE_API int32_t ge_infer_attr_ints(const ge_infer_ctx *c, const char *name, const int64_t **vals);
+GE_API const char *ge_infer_attr_string(const ge_infer_ctx *c, const char *name, const char *dflt);
+/* Sets output i. info may be NULL (then dims carry no ranges/symbols). */
+GE_API ge_status ge_infer_set_output(ge_infer_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank,
+                                     const int64_t *dims, const ge_dim_info *info);
+/* Sets output i to a copy of a descriptor (shape, dims info and dtype). */
+GE_API ge_status ge_infer_copy_output(ge_infer_ctx *c, uint32_t i, const ge_tensor_desc *d);
+/* Records output i's known constant value (copied). */
+GE_API ge_status ge_infer_set_value(ge_infer_ctx *c, uint32_t i, const ge_tensor *t);
+/* Fails inference of this node with a message (node named automatically). */
+GE_API ge_status ge_infer_error(ge_infer_ctx *c, ge_status code, const char *fmt, ...);
+GE_API ge_graph *ge_infer_graph(const ge_infer_ctx *c);
+
+/* Infers a subgraph of the node being inferred: its Data nodes carrying
+ * attr parent_index k take the desc of the node's input k, then the whole
+ * subgraph is inferred. The caller reads the subgraph's NetOutput. */
+GE_API ge_status ge_infer_subgraph(ge_infer_ctx *c, ge_graph *sub);
+
+/* Runs every node's infer function in topological order, recursing into
+ * subgraphs. Data/Variable/Const output descs are taken as given. A shape
+ * or dtype conflict is an error naming the node. */
+GE_API ge_status ge_graph_infer_shapes(ge_graph *g, ge_error *err);
+/* Infers one node (its inputs' descs must be set). */
+GE_API ge_status ge_node_infer_shape(ge_graph *g, ge_node_id id, ge_error *err);
+
+/* Broadcasts two shapes the ONNX (numpy) way into out (dims and info
+ * arrays of GE_MAX_RANK). Unknown dims stay unknown unless the other side
+ * fixes them; symbols and ranges carry over. Returns the rank, or -1 when
+ * the shapes cannot broadcast, or GE_RANK_UNKNOWN. */
+GE_API int32_t ge_shape_broadcast(const ge_shape *a, const ge_shape *b, int64_t *out_dims,
+                                  ge_dim_info *out_info);
+
+/* --------------------------------------------- clone, extract, inline */
+
+/* Deep copy, subgraphs included; ids are renumbered densely in id order. */
+GE_API ge_status ge_graph_clone(const ge_graph *g, const ge_graph_desc *desc, ge_graph **out, ge_error *err);
+
+/* Copies nodes[0..n) into a new graph. Every edge entering the set becomes a
+ * Data node (index k = k-th distinct boundary source, recorded in
+ * boundary_inputs[k]); every node output used outside the set (or by the
+ * NetOutput when it is not in the set) becomes a NetOutput input (recorded
+ * in boundary_outputs[k]). Control edges across the boundary are dropped.
+ * The boundary arrays are allocated with g's allocator; free them with
+ * ge_graph_free_array. */
+typedef struct ge_extract_result {
+  ge_graph *graph;
+  ge_edge *boundary_inputs;  /* source in g of each new Data node */
+  uint32_t num_boundary_inputs;
+  ge_edge *boundary_outputs; /* tensor in g of each new NetOutput input */
+  uint32_t num_boundary_outputs;
+  ge_node_id *node_map; /* id in g -> id in graph (GE_NONE if not copied), id_bound(g) entries */
+} ge_extract_result;
+GE_API ge_status ge_graph_extract(const ge_graph *g, const ge_node_id *nodes, uint32_t n,
+                                  ge_extract_result *out, ge_error *err);
+GE_API void ge_extract_result_free(const ge_graph *g, ge_extract_result *r);
+
+/* Expands a PartitionedCall node (attr "f") into its graph: a NoOp before
+ * and after carry its control edges, the subgraph's Data nodes are replaced
+ * by the call's inputs, its NetOutput by the call's outputs, and its nodes
+ * are moved into g. The call node is removed. */
+GE_API ge_status ge_graph_inline(ge_graph *g, ge_node_id call, ge_error *err);
+
+/* ------------------------------------------------- serialize and dump */
+
+/* Versioned binary form with an xxhash64 checksum; exact round trip.
+ * *out is allocated with the graph's allocator; free it with
+ * ge_graph_free_bytes. */
+GE_API ge_status ge_graph_serialize(const ge_graph *g, uint8_t **out, size_t *size, ge_error *err);
+GE_API void ge_graph_free_bytes(const ge_graph *g, uint8_t *bytes, size_t size);
+/* Bad, truncated or corrupted bytes give GE_ERR_FORMAT naming the offset. */
+GE_API ge_status ge_graph_deserialize(const uint8_t *bytes, size_t size, const ge_graph_desc *desc,
+                                      ge_graph **out, ge_error *err);
+GE_API ge_status ge_graph_save(const ge_graph *g, const char *path, ge_error *err);
+GE_API ge_status ge_graph_load(const char *path, const ge_graph_desc *desc, ge_graph **out, ge_error *err);
+
+/* One line per node in id order, subgraphs indented. */
+GE_API ge_status ge_graph_dump(const ge_graph *g, FILE *f);
+/* Graphviz DOT. Nodes are filled by engine and outlined by stream when set. */
+GE_API ge_status ge_graph_write_dot(const ge_graph *g, FILE *f);
+
+/* Structural hash: equal for graphs that compute the same thing built in any
+ * order; node names other than Data's are ignored. Cycles are an error. */
+GE_API ge_status ge_graph_hash(const ge_graph *g, uint64_t *out, ge_error *err);
+
+/* Memory owned by g (arena bytes in use), for reporting. */
+GE_API size_t ge_graph_memory_used(const ge_graph *g);
+
+/* Allocation helpers through g's allocator (for results handed to users). */
+GE_API void *ge_graph_alloc_array(const ge_graph *g, size_t size);
+GE_API void ge_graph_free_array(const ge_graph *g, void *p, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_GRAPH_H */
+
+/* ===================================================================== */
+/*                            IMPLEMENTATION                             */
+/* ===================================================================== */
+#if defined(GE_IMPLEMENTATION) || defined(GE_GRAPH_IMPLEMENTATION)
+#ifndef GE_GRAPH_IMPLEMENTATION_DONE
+#define GE_GRAPH_IMPLEMENTATION_DONE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef GE_USE_MIMALLOC
+#include <mimalloc.h>
+#endif
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ errors */
+
+GE_API const char *ge_status_name(ge_status s) {
+  switch (s) {
+  case GE_OK: return "ok";
+  case GE_ERR_INVALID: return "invalid argument";
+  case GE_ERR_NOMEM: return "out of memory";
+  case GE_ERR_NOT_FOUND: return "not found";
+  case GE_ERR_CYCLE: return "cycle";
+  case GE_ERR_SHAPE: return "shape mismatch";
+  case GE_ERR_UNSUPPORTED: return "unsupported";
+  case GE_ERR_FORMAT: return "malformed input";
+  case GE_ERR_IO: return "i/o error";
+  case GE_ERR_INTERNAL: return "internal error";
+  default: return "unknown status";
+  }
+}
+
+/* Sets *err (when given) and returns code. */
+static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    err->code = code;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+/* Prefixes err's message with where it happened ("in subgraph ..."). */
+static void ge__error_context(ge_error *err, const char *what, const char *graph, const char *node) {
+  char inner[sizeof err->message];
+  if (!err) return;
+  memcpy(inner, err->message, sizeof inner);
+  snprintf(err->message, sizeof err->message, "in %s '%.60s' of node '%.60s': %.340s", what, graph, node, inner);
+}
+
+/* --------------------------------------------------------- allocator */
+
+static void *ge__default_alloc(void *user, size_t size) {
+  (void)user;
+#ifdef GE_USE_MIMALLOC
+  return mi_malloc(size);
+#else
+  return malloc(size);
+#endif
+}
+static void *ge__default_realloc(void *user, void *p, size_t old_size, size_t new_size) {
+  (void)user;
+  (void)old_size;
+#ifdef GE_USE_MIMALLOC
+  return mi_realloc(p, new_size);
+#else
+  return realloc(p, new_size);
+#endif
+}
+static void ge__default_free(void *user, void *p, size_t size) {
+  (void)user;
+  (void)size;
+#ifdef GE_USE_MIMALLOC
+  mi_free(p);
+#else
+  free(p);
+#endif
+}
+
+/* A complete allocator: the user's, or the default for missing parts. */
+static ge_allocator ge__allocator_or_default(const ge_allocator *a) {
+  ge_allocator r;
+  if (a && a->alloc && a->free) {
+    r = *a;
+    return r;
+  }
+  r.alloc = ge__default_alloc;
+  r.realloc = ge__default_realloc;
+  r.free = ge__default_free;
+  r.user = NULL;
+  return r;
+}
+
+static void *ge__mem_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
+static void ge__mem_free(const ge_allocator *a, void *p, size_t n) {
+  if (p) a->free(a->user, p, n ? n : 1);
+}
+static void *ge__mem_realloc(const ge_allocator *a, void *p, size_t old_n, size_t new_n) {
+  void *q;
+  if (!p) return ge__mem_alloc(a, new_n);
+  if (a->realloc) return a->realloc(a->user, p, old_n ? old_n : 1, new_n ? new_n : 1);
+  q = ge__mem_alloc(a, new_n);
+  if (q) {
+    memcpy(q, p, old_n < new_n ? old_n : new_n);
+    ge__mem_free(a, p, old_n);
+  }
+  return q;
+}
+
+/* ------------------------------------------------------------- arena */
+
+/* A graph allocates everything from its arena; freeing the graph frees the
+ * arena. Power-of-two blocks released by growing arrays are recycled. */
+typedef struct ge__chunk {
+  struct ge__chunk *next;
+  size_t size, used;
+} ge__chunk;
+
+#define GE__ARENA_CLASSES 40
+#define GE__CHUNK_HEADER ((sizeof(ge__chunk) + 15) & ~(size_t)15)
+
+typedef struct ge__arena {
+  ge_allocator a;
+  ge__chunk *head;
+  size_t next_chunk; /* size of the next chunk to request */
+  size_t in_use;     /* bytes handed out and not recycled */
+  void *free_blocks[GE__ARENA_CLASSES]; /* recycled 2^k blocks */
+} ge__arena;
+
+static void ge__arena_init(ge__arena *ar, const ge_allocator *a) {
+  memset(ar, 0, sizeof *ar);
+  ar->a = *a;
+  ar->next_chunk = 4096;
+}
+
+static void ge__arena_release(ge__arena *ar) {
+  ge__chunk *c = ar->head;
+  while (c) {
+    ge__chunk *next = c->next;
+    ge__mem_free(&ar->a, c, c->size);
+    c = next;
+  }
+  ar->head = NULL;
+}
+
+static void *ge__arena_alloc(ge__arena *ar, size_t n, size_t align) {
+  ge__chunk *c = ar->head;
+  size_t at;
+  if (n == 0) n = 1;
+  if (c) {
+    at = (c->used + align - 1) & ~(align - 1);
+    if (at + n <= c->size) {
+      c->used = at + n;
+      ar->in_use += n;
+      return (char *)c + at;
+    }
+  }
+  {
+    size_t want = GE__CHUNK_HEADER + n + align;
+    size_t size = ar->next_chunk;
+    if (size < want) size = want;
+    c = (ge__chunk *)ge__mem_alloc(&ar->a, size);
+    if (!c) return NULL;
+    c->size = size;
+    /* a big block gets a chunk of its own behind the current one, so the
+       space left in the current chunk stays usable */
+    if (want > ar->next_chunk / 2 && ar->head) {
+      c->next = ar->head->next;
+      ar->head->next = c;
+    } else {
+      c->next = ar->head;
+      ar->head = c;
+      if (ar->next_chunk < ((size_t)1 << 22)) ar->next_chunk *= 2;
+    }
+    at = (GE__CHUNK_HEADER + align - 1) & ~(align - 1);
+    c->used = at + n;
+    ar->in_use += n;
+    return (char *)c + at;
+  }
+}
+
+static uint32_t ge__log2_ceil(size_t n) {
+  uint32_t k = 0;
+  while (((size_t)1 << k) < n) k++;
+  return k;
+}
+
+/* Capacity of a growable array of count elements: next power of two. */
+static uint32_t ge__cap_of(uint32_t count) {
+  return count == 0 ? 0 : (uint32_t)1 << ge__log2_ceil(count);
+}
+
+static void *ge__arena_block(ge__arena *ar, size_t bytes) {
+  uint32_t k = ge__log2_ceil(bytes < 8 ? 8 : bytes);
+  void *p;
+  if (k < GE__ARENA_CLASSES && ar->free_blocks[k]) {
+    p = ar->free_blocks[k];
+    memcpy(&ar->free_blocks[k], p, sizeof(void *));
+    ar->in_use += (size_t)1 << k;
+    return p;
+  }
+  return ge__arena_alloc(ar, (size_t)1 << k, 8);
+}
+
+static void ge__arena_recycle(ge__arena *ar, void *p, size_t bytes) {
+  uint32_t k;
+  if (!p) return;
+  k = ge__log2_ceil(bytes < 8 ? 8 : bytes);
+  if (k >= GE__ARENA_CLASSES) return;
+  memcpy(p, &ar->free_blocks[k], sizeof(void *));
+  ar->free_blocks[k] = p;
+  ar->in_use -= (size_t)1 << k;
+}
+
+/* Grows a power-of-two-capacity array holding count elements so that one
+ * more fits. Returns the (possibly moved) array or NULL on OOM. */
+static void *ge__arena_grow(ge__arena *ar, void *arr, uint32_t count, size_t elem) {
+  uint32_t cap = ge__cap_of(count);
+  void *q;
+  if (count < cap) return arr;
+  q = ge__arena_block(ar, (size_t)(cap ? cap * 2 : 1) * elem);
+  if (!q) return NULL;
+  if (count) memcpy(q, arr, (size_t)count * elem);
+  if (arr) ge__arena_recycle(ar, arr, (size_t)cap * elem);
+  return q;
+}
+
+static char *ge__arena_strdup(ge__arena *ar, const char *s) {
+  size_t n;
+  char *p;
+  if (!s) return NULL;
+  n = strlen(s);
+  p = (char *)ge__arena_alloc(ar, n + 1, 1);
+  if (p) memcpy(p, s, n + 1);
+  return p;
+}
+
+static void *ge__arena_dup(ge__arena *ar, const void *src, size_t n, size_t align) {
+  void *p = ge__arena_alloc(ar, n, align);
+  if (p && n) memcpy(p, src, n);
+  return p;
+}
+
+/* ----------------------------------------------------- dtypes, formats */
+
+static const char *const ge__dtype_names[GE_DTYPE_COUNT] = {
+    "undefined", "float32", "uint8",  "int8",   "uint16",    "int16",
+    "int32",     "int64",   "string", "bool",   "float16",   "float64",
+    "uint32",    "uint64",  "complex64", "complex128", "bfloat16"};
+static const unsigned char ge__dtype_sizes[GE_DTYPE_COUNT] = {0, 4, 1, 1, 2, 2, 4, 8, 0,
+                                                              1, 2, 8, 4, 8, 8, 16, 2};
+
+GE_API const char *ge_dtype_name(ge_dtype t) {
+  return (unsigned)t < GE_DTYPE_COUNT ? ge__dtype_names[t] : "invalid";
+}
+GE_API size_t ge_dtype_size(ge_dtype t) {
+  return (unsigned)t < GE_DTYPE_COUNT ? ge__dtype_sizes[t] : 0;
+}
+GE_API ge_dtype ge_dtype_from_name(const char *s) {
+  int i;
+  if (!s) return GE_DTYPE_UNDEFINED;
+  for (i = 1; i < GE_DTYPE_COUNT; i++)
+    if (strcmp(s, ge__dtype_names[i]) == 0) return (ge_dtype)i;
+  if (strcmp(s, "float") == 0) return GE_DTYPE_FLOAT32;
+  if (strcmp(s, "double") == 0) return GE_DTYPE_FLOAT64;
+  return GE_DTYPE_UNDEFINED;
+}
+
+static const char *const ge__format_names[GE_FORMAT_COUNT] = {
+    "ND", "NCHW", "NHWC", "HWCN", "CHWN", "NC1HWC0", "FRACTAL_Z", "FRACTAL_NZ",
+    "NCDHW", "NDHWC", "NDC1HWC0"};
+
+GE_API const char *ge_format_name(ge_format f) {
+  return (unsigned)f < GE_FORMAT_COUNT ? ge__format_names[f] : "invalid";
+}
+GE_API ge_format ge_format_from_name(const char *s) {
+  int i;
+  for (i = 0; s && i < GE_FORMAT_COUNT; i++)
+    if (strcmp(s, ge__format_names[i]) == 0) return (ge_format)i;
+  return GE_FORMAT_COUNT;
+}
+
+/* ------------------------------------------------------------ shapes */
+
+GE_API int ge_shape_is_static(const ge_shape *s) {
+  int32_t i;
+  if (s->rank < 0) return 0;
+  for (i = 0; i < s->rank; i++)
+    if (s->dims[i] < 0) return 0;
+  return 1;
+}
+
+GE_API int64_t ge_shape_numel(const ge_shape *s) {
+  int64_t n = 1;
+  int32_t i;
+  if (!ge_shape_is_static(s)) return -1;
+  for (i = 0; i < s->rank; i++) n *= s->dims[i];
+  return n;
+}
+
+GE_API char *ge_shape_str(const ge_shape *s, char *buf, size_t n) {
+  size_t at = 0;
+  int32_t i;
+  if (!buf || n == 0) return buf;
+  buf[0] = 0;
+#define GE__PUT(...)                                                        \
+  do {                                                                      \
+    int w_ = snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__);          \
+    if (w_ > 0) at += (size_t)w_;                                           \
+  } while (0)
+  if (s->rank == GE_RANK_UNKNOWN) {
+    GE__PUT("[?]");
+    return buf;
+  }
+  GE__PUT("[");
+  for (i = 0; i < s->rank; i++) {
+    const ge_dim_info *d = s->info ? &s->info[i] : NULL;
+    GE__PUT("%s%lld", i ? "," : "", (long long)s->dims[i]);
+    if (d && (d->symbol || d->lo > 0 || d->hi >= 0)) {
+      GE__PUT("(");
+      if (d->symbol) GE__PUT("%s%s", d->symbol, (d->lo > 0 || d->hi >= 0) ? ":" : "");
+      if (d->lo > 0 || d->hi >= 0) {
+        GE__PUT("%lld..", (long long)d->lo);
+        if (d->hi >= 0) GE__PUT("%lld", (long long)d->hi);
+      }
+      GE__PUT(")");
+    }
+  }
+  GE__PUT("]");
+#undef GE__PUT
+  if (at >= n) buf[n - 1] = 0;
+  return buf;
+}
+
+/* ----------------------------------------------------------- tensors */
+
+GE_API int64_t ge_tensor_numel(const ge_tensor *t) {
+  int64_t n = 1;
+  int32_t i;
+  for (i = 0; i < t->rank; i++) n *= t->dims[i];
+  return n;
+}
+
+GE_API int64_t ge_tensor_get_int(const ge_tensor *t, int64_t i) {
+  const void *p = t->data;
+  switch (t->dtype) {
+  case GE_DTYPE_INT64: return ((const int64_t *)p)[i];
+  case GE_DTYPE_INT32: return ((const int32_t *)p)[i];
+  case GE_DTYPE_INT16: return ((const int16_t *)p)[i];
+  case GE_DTYPE_INT8: return ((const int8_t *)p)[i];
+  case GE_DTYPE_UINT8: case GE_DTYPE_BOOL: return ((const uint8_t *)p)[i];
+  case GE_DTYPE_UINT16: return ((const uint16_t *)p)[i];
+  case GE_DTYPE_UINT32: return ((const uint32_t *)p)[i];
+  case GE_DTYPE_UINT64: return (int64_t)((const uint64_t *)p)[i];
+  case GE_DTYPE_FLOAT32: return (int64_t)((const float *)p)[i];
+  case GE_DTYPE_FLOAT64: return (int64_t)((const double *)p)[i];
+  default: return 0;
+  }
+}
+
+/* IEEE half and bfloat16 to float. */
+static float ge__half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31, man = h & 1023, bits;
+  float f;
+  if (exp == 0) {
+    f = (float)man * (1.0f / 16777216.0f); /* 2^-24 */
+    return sign ? -f : f;
+  }
+  if (exp == 31) bits = sign | 0x7F800000u | (man << 13);
+  else bits = sign | ((exp + 112) << 23) | (man << 13);
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+GE_API double ge_tensor_get_float(const ge_tensor *t, int64_t i) {
+  const void *p = t->data;
+  switch (t->dtype) {
+  case GE_DTYPE_FLOAT32: return ((const float *)p)[i];
+  case GE_DTYPE_FLOAT64: return ((const double *)p)[i];
+  case GE_DTYPE_FLOAT16: return ge__half_to_float(((const uint16_t *)p)[i]);
+  case GE_DTYPE_BFLOAT16: {
+    uint32_t bits = (uint32_t)((const uint16_t *)p)[i] << 16;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+  }
+  case GE_DTYPE_UINT64: return (double)((const uint64_t *)p)[i];
+  default: return (double)ge_tensor_get_int(t, i);
+  }
+}
+
+/* ------------------------------------------------------- mapped files */
+
+struct ge_mapped_file {
+  void *data;
+  size_t size;
+  int refs;
+};
+
+GE_API ge_status ge_file_map(const char *path, ge_mapped_file **out, ge_error *err) {
+  int fd;
+  struct stat st;
+  ge_mapped_file *m;
+  *out = NULL;
+  fd = open(path, O_RDONLY);
+  if (fd < 0) return ge__fail(err, GE_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return ge__fail(err, GE_ERR_IO, "cannot stat '%s': %s", path, strerror(errno));
+  }
+  m = (ge_mapped_file *)calloc(1, sizeof *m);
+  if (!m) {
+    close(fd);
+    return ge__fail(err, GE_ERR_NOMEM, "out of memory mapping '%s'", path);
+  }
+  m->size = (size_t)st.st_size;
+  m->refs = 1;
+  if (m->size) {
+    m->data = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m->data == MAP_FAILED) {
+      close(fd);
+      free(m);
+      return ge__fail(err, GE_ERR_IO, "cannot map '%s': %s", path, strerror(errno));
+    }
+  }
+  close(fd);
+  *out = m;
+  return GE_OK;
+}
+GE_API const void *ge_mapped_file_data(const ge_mapped_file *m) { return m->data; }
+GE_API size_t ge_mapped_file_size(const ge_mapped_file *m) { return m->size; }
+GE_API void ge_mapped_file_retain(ge_mapped_file *m) { m->refs++; }
+GE_API void ge_mapped_file_release(ge_mapped_file *m) {
+  if (!m || --m->refs > 0) return;
+  if (m->size) munmap(m->data, m->size);
+  free(m);
+}
+
+/* ---------------------------------------------------- graph internals */
+
+/* Strings that recur (op types, domains, attribute names, dim symbols) are
+ * interned once per graph; an op entry also caches the op's schema. */
+typedef struct ge__interned {
+  const char *str;
+  const char *domain; /* for op entries */
+  const ge_op_schema *schema;
+  uint64_t hash;
+} ge__interned;
+
+typedef struct ge__table {
+  ge__interned *slots;
+  uint32_t cap, count;
+} ge__table;
+
+/* Nodes live in chunks of growing size, so node pointers are stable and a
+ * small graph stays small: chunk k holds GE__CHUNK0 << k nodes. */
+#define GE__CHUNK0_LOG 4
+#define GE__MAX_CHUNKS 28
+
+struct ge_graph {
+  ge__arena arena;
+  const char *name;
+  const ge_op_registry *registry;
+  ge_node *chunks[GE__MAX_CHUNKS];
+  uint32_t id_bound, live;
+  ge_graph *parent;
+  ge_node_id parent_node;
+  ge_attr *attrs;
+  uint32_t num_attrs;
+  ge__table ops;   /* op types (with schema) */
+  ge__table words; /* other interned strings */
+  uint32_t *name_index; /* open addressing, node id + 1 per slot, 0 empty */
+  uint32_t name_index_cap, name_index_used;
+  ge_mapped_file **maps;
+  uint32_t num_maps;
+  uint32_t auto_names;
+};
+
+struct ge_op_registry {
+  ge_allocator a;
+  ge_op_schema *schemas;
+  uint32_t count, cap;
+};
+
+static const ge_op_schema *ge__builtin_find(const char *op, const char *domain);
+
+static uint64_t ge__hash_str(const char *s) { return XXH3_64bits(s, strlen(s)); }
+
+static int ge__str_eq(const char *a, const char *b) {
+  if (a == b) return 1;
+  if (!a || !b) return (!a || !*a) && (!b || !*b);
+  return strcmp(a, b) == 0;
+}
+
+/* Finds or adds s (with domain, for ops) in t; returns the entry. */
+static ge__interned *ge__intern(ge_graph *g, ge__table *t, const char *s, const char *domain) {
+  uint64_t h = ge__hash_str(s) ^ (domain && *domain ? ge__hash_str(domain) * 31 : 0);
+  uint32_t i;
+  if ((t->count + 1) * 2 > t->cap) {
+    uint32_t ncap = t->cap ? t->cap * 2 : 32, j;
+    ge__interned *ns = (ge__interned *)ge__arena_alloc(&g->arena, ncap * sizeof *ns, 8);
+    if (!ns) return NULL;
+    memset(ns, 0, ncap * sizeof *ns);
+    for (j = 0; j < t->cap; j++) {
+      ge__interned *e = &t->slots[j];
+      uint32_t k;
+      if (!e->str) continue;
+      for (k = (uint32_t)e->hash & (ncap - 1); ns[k].str; k = (k + 1) & (ncap - 1)) {
+      }
+      ns[k] = *e;
+    }
+    t->slots = ns;
+    t->cap = ncap;
+  }
+  for (i = (uint32_t)h & (t->cap - 1); t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
+    ge__interned *e = &t->slots[i];
+    if (e->hash == h && strcmp(e->str, s) == 0 && ge__str_eq(e->domain, domain)) return e;
+  }
+  {
+    ge__interned *e = &t->slots[i];
+    e->str = ge__arena_strdup(&g->arena, s);
+    e->domain = domain && *domain ? ge__arena_strdup(&g->arena, domain) : NULL;
+    if (!e->str || (domain && *domain && !e->domain)) {
+      e->str = NULL;
+      return NULL;
+    }
+    e->hash = h;
+    e->schema = NULL;
+    t->count++;
+    return e;
+  }
+}
+
+static const char *ge__word(ge_graph *g, const char *s) {
+  ge__interned *e;
+  if (!s) return NULL;
+  e = ge__intern(g, &g->words, s, NULL);
+  return e ? e->str : NULL;
+}
+
+/* The chunk and slot of node id. */
+static ge_node *ge__slot(const ge_graph *g, ge_node_id id) {
+  uint32_t x = id + (1u << GE__CHUNK0_LOG), b = 31;
+  while (!(x >> b)) b--;
+  return &g->chunks[b - GE__CHUNK0_LOG][x - (1u << b)];
+}
+
+GE_API ge_node *ge_graph_node(const ge_graph *g, ge_node_id id) {
+  ge_node *n;
+  if (!g || id >= g->id_bound) return NULL;
+  n = ge__slot(g, id);
+  return (n->flags & GE_NODE_REMOVED) ? NULL : n;
+}
+
+GE_API uint32_t ge_graph_id_bound(const ge_graph *g) { return g->id_bound; }
+GE_API uint32_t ge_graph_node_count(const ge_graph *g) { return g->live; }
+GE_API const char *ge_graph_name(const ge_graph *g) { return g->name ? g->name : ""; }
+GE_API ge_graph *ge_graph_parent(const ge_graph *g) { return g->parent; }
+GE_API ge_node_id ge_graph_parent_node(const ge_graph *g) { return g->parent_node; }
+GE_API const ge_allocator *ge_graph_allocator(const ge_graph *g) { return &g->arena.a; }
+GE_API const ge_op_registry *ge_graph_registry(const ge_graph *g) { return g->registry; }
+GE_API size_t ge_graph_memory_used(const ge_graph *g) {
+  size_t n = g->arena.in_use;
+  uint32_t k;
+  for (k = 0; k < GE__MAX_CHUNKS && g->chunks[k]; k++)
+    n += ((size_t)1 << (GE__CHUNK0_LOG + k)) * sizeof(ge_node);
+  return n + (size_t)g->name_index_cap * sizeof(uint32_t);
+}
+
+GE_API void *ge_graph_alloc_array(const ge_graph *g, size_t size) {
+  return ge__mem_alloc(&g->arena.a, size);
+}
+GE_API void ge_graph_free_array(const ge_graph *g, void *p, size_t size) {
+  ge__mem_free(&g->arena.a, p, size);
+}
+
+GE_API ge_status ge_graph_create(const ge_graph_desc *desc, ge_graph **out, ge_error *err) {
+  ge_allocator a = ge__allocator_or_default(desc ? &desc->allocator : NULL);
+  ge_graph *g = (ge_graph *)ge__mem_alloc(&a, sizeof *g);
+  *out = NULL;
+  if (!g) return ge__fail(err, GE_ERR_NOMEM, "out of memory creating a graph");
+  memset(g, 0, sizeof *g);
+  ge__arena_init(&g->arena, &a);
+  g->parent_node = GE_NONE;
+  g->registry = desc ? desc->registry : NULL;
+  if (desc && desc->name && !(g->name = ge__arena_strdup(&g->arena, desc->name))) {
+    ge_graph_free(g);
+    return ge__fail(err, GE_ERR_NOMEM, "out of memory creating a graph");
+  }
+  *out = g;
+  return GE_OK;
+}
+
+static void ge__free_attr_graphs(ge_attr *a) {
+  int32_t i;
+  if (a->type == GE_ATTR_GRAPH) ge_graph_free(a->v.g);
+  if (a->type == GE_ATTR_GRAPHS)
+    for (i = 0; i < a->count; i++) ge_graph_free(a->v.graphs[i]);
+}
+
+GE_API void ge_graph_free(ge_graph *g) {
+  uint32_t i, k;
+  ge_allocator a;
+  if (!g) return;
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    for (k = 0; n && k < n->num_attrs; k++) ge__free_attr_graphs(&n->attrs[k]);
+  }
+  for (k = 0; k < g->num_attrs; k++) ge__free_attr_graphs(&g->attrs[k]);
+  for (k = 0; k < g->num_maps; k++) ge_mapped_file_release(g->maps[k]);
+  a = g->arena.a;
+  for (k = 0; k < GE__MAX_CHUNKS; k++)
+    ge__mem_free(&a, g->chunks[k], ((size_t)1 << (GE__CHUNK0_LOG + k)) * sizeof(ge_node));
+  ge__mem_free(&a, g->name_index, (size_t)g->name_index_cap * sizeof(uint32_t));
+  ge__arena_release(&g->arena);
+  ge__mem_free(&a, g, sizeof *g);
+}
+
+/* ------------------------------------------------------- name index */
+
+static void ge__name_index_put(ge_graph *g, ge_node_id id) {
+  const char *name = ge__slot(g, id)->name;
+  uint32_t mask = g->name_index_cap - 1, i = (uint32_t)ge__hash_str(name) & mask;
+  while (g->name_index[i]) i = (i + 1) & mask;
+  g->name_index[i] = id + 1;
+  g->name_index_used++;
+}
+
+/* Builds or grows the index so one more name fits; 0 on OOM. */
+static int ge__name_index_reserve(ge_graph *g) {
+  uint32_t cap = g->name_index_cap, i;
+  uint32_t *old = g->name_index;
+  if (old && (g->name_index_used + 1) * 2 <= cap) return 1;
+  cap = cap ? cap * 2 : 64;
+  while (cap < (g->live + 1) * 2) cap *= 2;
+  g->name_index = (uint32_t *)ge__mem_alloc(&g->arena.a, cap * sizeof(uint32_t));
+  if (!g->name_index) {
+    g->name_index = old;
+    return 0;
+  }
+  memset(g->name_index, 0, cap * sizeof(uint32_t));
+  ge__mem_free(&g->arena.a, old, (size_t)g->name_index_cap * sizeof(uint32_t));
+  g->name_index_cap = cap;
+  g->name_index_used = 0;
+  for (i = 0; i < g->id_bound; i++)
+    if (ge_graph_node(g, i)) ge__name_index_put(g, i);
+  return 1;
+}
+
+/* Removes id's entry; later entries of its probe run are re-inserted. */
+static void ge__name_index_remove(ge_graph *g, ge_node_id id) {
+  uint32_t mask, i;
+  if (!g->name_index) return;
+  mask = g->name_index_cap - 1;
+  i = (uint32_t)ge__hash_str(ge__slot(g, id)->name) & mask;
+  while (g->name_index[i] && g->name_index[i] != id + 1) i = (i + 1) & mask;
+  if (!g->name_index[i]) return;
+  g->name_index[i] = 0;
+  g->name_index_used--;
+  for (i = (i + 1) & mask; g->name_index[i]; i = (i + 1) & mask) {
+    ge_node_id other = g->name_index[i] - 1;
+    g->name_index[i] = 0;
+    g->name_index_used--;
+    ge__name_index_put(g, other);
+  }
+}
+
+GE_API ge_node_id ge_graph_find(ge_graph *g, const char *name) {
+  uint32_t mask, i;
+  if (!name || !ge__name_index_reserve(g)) return GE_NONE;
+  mask = g->name_index_cap - 1;
+  for (i = (uint32_t)ge__hash_str(name) & mask; g->name_index[i]; i = (i + 1) & mask) {
+    ge_node_id id = g->name_index[i] - 1;
+    if (strcmp(ge__slot(g, id)->name, name) == 0) return id;
+  }
+  return GE_NONE;
+}
+
+/* --------------------------------------------------------------- nodes */
+
+static ge_status ge__oom(ge_error *err, const ge_graph *g) {
+  return ge__fail(err, GE_ERR_NOMEM, "out of memory in graph '%s'", ge_graph_name(g));
+}
+
+static ge_status ge__bad_node(ge_error *err, const ge_graph *g, ge_node_id id) {
+  return ge__fail(err, GE_ERR_NOT_FOUND, "graph '%s' has no node with id %u", ge_graph_name(g),
+                  (unsigned)id);
+}
+
+static void ge__desc_init(ge_tensor_desc *d) {
+  memset(d, 0, sizeof *d);
+  d->shape.rank = GE_RANK_UNKNOWN;
+  d->offset = -1;
+}
+
+/* Takes a fresh node slot (growing the chunk table). */
+static ge_node *ge__new_slot(ge_graph *g) {
+  ge_node_id id = g->id_bound;
+  uint32_t x = id + (1u << GE__CHUNK0_LOG), b = 31, k;
+  ge_node *n;
+  while (!(x >> b)) b--;
+  k = b - GE__CHUNK0_LOG;
+  if (k >= GE__MAX_CHUNKS) return NULL;
+  if (!g->chunks[k]) {
+    g->chunks[k] = (ge_node *)ge__mem_alloc(&g->arena.a,
+                                            ((size_t)1 << (GE__CHUNK0_LOG + k)) * sizeof(ge_node));
+    if (!g->chunks[k]) return NULL;
+  }
+  n = &g->chunks[k][x - (1u << b)];
+  memset(n, 0, sizeof *n);
+  n->id = id;
+  n->engine = n->stream = n->topo_id = n->cluster = -1;
+  g->id_bound++;
+  g->live++;
+  return n;
+}
+
+static ge_status ge__check_source(const ge_graph *g, ge_edge src, ge_error *err) {
+  ge_node *p;
+  if (src.node == GE_NONE) return GE_OK;
+  p = ge_graph_node(g, src.node);
+  if (!p) return ge__fail(err, GE_ERR_NOT_FOUND, "edge source id %u is not a node of graph '%s'",
+                          (unsigned)src.node, ge_graph_name(g));
+  if (src.index < 0 || (uint32_t)src.index >= p->num_outputs)
+    return ge__fail(err, GE_ERR_INVALID, "node '%s' has no output %d (it has %u)", p->name,
+                    (int)src.index, (unsigned)p->num_outputs);
+  return GE_OK;
+}
+
+static int ge__add_use(ge_graph *g, ge_node *p, ge_node_id consumer, uint32_t input) {
+  ge_use *u = (ge_use *)ge__arena_grow(&g->arena, p->uses, p->num_uses, sizeof(ge_use));
+  if (!u) return 0;
+  p->uses = u;
+  u[p->num_uses].node = consumer;
+  u[p->num_uses].input = input;
+  p->num_uses++;
+  return 1;
+}
+
+static void ge__remove_use(ge_node *p, ge_node_id consumer, uint32_t input) {
+  uint32_t i;
+  for (i = 0; i < p->num_uses; i++)
+    if (p->uses[i].node == consumer && p->uses[i].input == input) {
+      p->uses[i] = p->uses[--p->num_uses];
+      return;
+    }
+}
+
+/* The op entry for op/domain (interned, schema looked up once). */
+static ge__interned *ge__op_entry(ge_graph *g, const char *op, const char *domain) {
+  ge__interned *e = ge__intern(g, &g->ops, op, domain);
+  if (e && !e->schema) e->schema = ge_op_registry_find(g->registry, op, domain);
+  return e;
+}
+
+GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name,
+                                   uint32_t num_inputs, const ge_edge *inputs,
+                                   int32_t num_outputs, ge_node_id *out, ge_error *err) {
+  ge__interned *e;
+  ge_node *n;
+  uint32_t i, nout;
+  ge_status st;
+  if (out) *out = GE_NONE;
+  if (!op || !*op) return ge__fail(err, GE_ERR_INVALID, "node '%s': empty op type", name ? name : "");
+  for (i = 0; inputs && i < num_inputs; i++)
+    if ((st = ge__check_source(g, inputs[i], err)) != GE_OK) return st;
+  e = ge__op_entry(g, op, NULL);
+  if (!e) return ge__oom(err, g);
+  nout = num_outputs >= 0 ? (uint32_t)num_outputs
+         : e->schema      ? (uint32_t)e->schema->default_outputs
+                          : 1;
+  n = ge__new_slot(g);
+  if (!n) return ge__oom(err, g);
+  n->op = e->str;
+  n->schema = e->schema;
+  if (name && *name) {
+    n->name = ge__arena_strdup(&g->arena, name);
+  } else {
+    char buf[96];
+    /* made names are checked against the index so they never collide */
+    if (!ge__name_index_reserve(g)) goto oom;
+    do snprintf(buf, sizeof buf, "%s_%u", op, (unsigned)g->auto_names++);
+    while (ge_graph_find(g, buf) != GE_NONE);
+    n->name = ge__arena_strdup(&g->arena, buf);
+  }
+  if (!n->name) goto oom;
+  n->num_inputs = num_inputs;
+  n->num_outputs = nout;
+  if (num_inputs) {
+    n->inputs = (ge_edge *)ge__arena_block(&g->arena, ge__cap_of(num_inputs) * sizeof(ge_edge));
+    if (!n->inputs) goto oom;
+    for (i = 0; i < num_inputs; i++) {
+      n->inputs[i].node = inputs ? inputs[i].node : GE_NONE;
+      n->inputs[i].index = inputs && inputs[i].node != GE_NONE ? inputs[i].index : 0;
+      if (n->inputs[i].node != GE_NONE &&
+          !ge__add_use(g, ge__slot(g, n->inputs[i].node), n->id, i))
+        goto oom;
+    }
+  }
+  if (nout) {
+    n->outputs = (ge_tensor_desc *)ge__arena_block(&g->arena, ge__cap_of(nout) * sizeof(ge_tensor_desc));
+    if (!n->outputs) goto oom;
+    for (i = 0; i < nout; i++) ge__desc_init(&n->outputs[i]);
+  }
+  if (g->name_index) {
+    if (!ge__name_index_reserve(g)) goto oom;
+    ge__name_index_put(g, n->id);
+  }
+  if (out) *out = n->id;
+  return GE_OK;
+oom:
+  /* undo the uses registered so far and drop the slot */
+  for (i = 0; n->inputs && i < n->num_inputs; i++)
+    if (n->inputs[i].node != GE_NONE) ge__remove_use(ge__slot(g, n->inputs[i].node), n->id, i);
+  n->flags = GE_NODE_REMOVED;
+  n->name = "";
+  g->live--;
+  return ge__oom(err, g);
+}
+
+static void ge__remove_id(ge_node_id *arr, uint32_t *count, ge_node_id id) {
+  uint32_t i;
+  for (i = 0; i < *count; i++)
+    if (arr[i] == id) {
+      memmove(arr + i, arr + i + 1, (*count - i - 1) * sizeof *arr);
+      (*count)--;
+      return;
+    }
+}
+
+GE_API ge_status ge_graph_remove_node(ge_graph *g, ge_node_id id, ge_error *err) {
+  ge_node *n = ge_graph_node(g, id);
+  uint32_t i;
+  if (!n) return ge__bad_node(err, g, id);
+  for (i = 0; i < n->num_inputs; i++)
+    if (n->inputs[i].node != GE_NONE) ge__remove_use(ge__slot(g, n->inputs[i].node), id, i);
+  for (i = 0; i < n->num_uses; i++) {
+    ge_node *c = ge__slot(g, n->uses[i].node);
+    c->inputs[n->uses[i].input].node = GE_NONE;
+    c->inputs[n->uses[i].input].index = 0;
+  }
+  for (i = 0; i < n->num_control_inputs; i++) {
+    ge_node *p = ge__slot(g, n->control_inputs[i]);
+    ge__remove_id(p->control_outputs, &p->num_control_outputs, id);
+  }
+  for (i = 0; i < n->num_control_outputs; i++) {
+    ge_node *c = ge__slot(g, n->control_outputs[i]);
+    ge__remove_id(c->control_inputs, &c->num_control_inputs, id);
+  }
+  for (i = 0; i < n->num_attrs; i++) ge__free_attr_graphs(&n->attrs[i]);
+  ge__name_index_remove(g, id);
+  n->flags = GE_NODE_REMOVED;
+  n->num_uses = n->num_control_inputs = n->num_control_outputs = n->num_attrs = 0;
+  g->live--;
+  return GE_OK;
+}
+
+GE_API ge_status ge_node_set_name(ge_graph *g, ge_node_id id, const char *name, ge_error *err) {
+  ge_node *n = ge_graph_node(g, id);
+  const char *copy;
+  if (!n) return ge__bad_node(err, g, id);
+  if (!name || !*name) return ge__fail(err, GE_ERR_INVALID, "node '%s': empty name", n->name);
+  if (!(copy = ge__arena_strdup(&g->arena, name))) return ge__oom(err, g);
+  ge__name_index_remove(g, id);
+  n->name = copy;
+  if (g->name_index) {
+    if (!ge__name_index_reserve(g)) return ge__oom(err, g);
+    ge__name_index_put(g, id);
+  }
+  return GE_OK;
+}
+
+GE_API ge_status ge_node_set_domain(ge_graph *g, ge_node_id id, const char *domain, ge_error *err) {
+  ge_node *n = ge_graph_node(g, id);
+  ge__interned *e;
+  if (!n) return ge__bad_node(err, g, id);
+  if (!(e = ge__op_entry(g, n->op, domain))) return ge__oom(err, g);
+  n->domain = e->domain;
+  n->schema = e->schema;
+  return GE_OK;
+}
+
+GE_API ge_status ge_graph_set_input(ge_graph *g, ge_node_id dst, uint32_t i, ge_edge src, ge_error *err) {
+  ge_node *n = ge_graph_node(g, dst);
+  ge_status st;
+  if (!n) return ge__bad_node(err, g, dst);
+  if (i >= n->num_inputs)
+    return ge__fail(err, GE_ERR_INVALID, "node '%s' has no input %u (it has %u)", n->name,
+                    (unsigned)i, (unsigned)n->num_inputs);
+  if ((st = ge__check_source(g, src, err)) != GE_OK) return st;
+  if (src.node != GE_NONE && !ge__add_use(g, ge__slot(g, src.node), dst, i)) return ge__oom(err, g);
+  if (n->inputs[i].node != GE_NONE) ge__remove_use(ge__slot(g, n->inputs[i].node), dst, i);
+  n->inputs[i].node = src.node;
+  n->inputs[i].index = src.node == GE_NONE ? 0 : src.index;
+  return GE_OK;
+}
+
+GE_API ge_status ge_graph_add_input(ge_graph *g, ge_node_id dst, ge_edge src, ge_error *err) {
+  ge_node *n = ge_graph_node(g, dst);
+  ge_edge *in;
+  ge_status st;
+  if (!n) return ge__bad_node(err, g, dst);
+  if ((st = ge__check_source(g, src, err)) != GE_OK) return st;
+  in = (ge_edge *)ge__arena_grow(&g->arena, n->inputs, n->num_inputs, sizeof(ge_edge));
+  if (!in) return ge__oom(err, g);
+  n->inputs = in;
+  in[n->num_inputs].node = GE_NONE;
+  in[n->num_inputs].index = 0;
+  n->num_inputs++;
+  return ge_graph_set_input(g, dst, n->num_inputs - 1, src, err);
+}
+
+GE_API ge_status ge_graph_set_num_outputs(ge_graph *g, ge_node_id id, uint32_t count, ge_error *err) {
+  ge_node *n = ge_graph_node(g, id);
+  uint32_t i;
+  if (!n) return ge__bad_node(err, g, id);
+  for (i = 0; i < n->num_uses; i++) {
+    const ge_edge *e = &ge__slot(g, n->uses[i].node)->inputs[n->uses[i].input];
+    if ((uint32_t)e->index >= count)
+      return ge__fail(err, GE_ERR_INVALID, "node '%s': output %d still has consumers", n->name,
+                      (int)e->index);
+  }
+  if (count > ge__cap_of(n->num_outputs)) {
+    ge_tensor_desc *d = (ge_tensor_desc *)ge__arena_block(&g->arena, ge__cap_of(count) * sizeof *d);
+    if (!d) return ge__oom(err, g);
+    if (n->num_outputs) memcpy(d, n->outputs, n->num_outputs * sizeof *d);
+    ge__arena_recycle(&g->arena, n->outputs, ge__cap_of(n->num_outputs) * sizeof *d);
+    n->outputs = d;
+  }
+  for (i = n->num_outputs; i < count; i++) ge__desc_init(&n->outputs[i]);
+  n->num_outputs = count;
+  return GE_OK;
+}
+
+GE_API ge_status ge_graph_replace_uses(ge_graph *g, ge_edge from, ge_edge to, ge_error *err) {
+  ge_node *p = ge_graph_node(g, from.node);
+  ge_status st;
+  uint32_t i;
+  if (!p) return ge__bad_node(err, g, from.node);
+  if ((st = ge__check_source(g, to, err)) != GE_OK) return st;
+  if (from.node == to.node && from.index == to.index) return GE_OK;
+  for (i = 0; i < p->num_uses;) {
+    ge_use u = p->uses[i];
+    if (ge__slot(g, u.node)->inputs[u.input].index == from.index) {
+      /* set_input removes this use from p (swap-remove), so i stays */
+      if ((st = ge_graph_set_input(g, u.node, u.input, to, err)) != GE_OK) return st;
+    } else {
+      i++;
+    }
+  }
+  return GE_OK;
+}
+
+static int ge__has_id(const ge_node_id *arr, uint32_t count, ge_node_id id) {
+  uint32_t i;
+  for (i = 0; i < count; i++)
+    if (arr[i] == id) return 1;
+  return 0;
+}
+
+static int ge__push_id(ge_graph *g, ge_node_id **arr, uint32_t *count, ge_node_id id) {
+  ge_node_id *a = (ge_node_id *)ge__arena_grow(&g->arena, *arr, *count, sizeof(ge_node_id));
+  if (!a) return 0;
+  *arr = a;
+  a[(*count)++] = id;
+  return 1;
+}
+
+GE_API ge_status ge_graph_add_control(ge_graph *g, ge_node_id src, ge_node_id dst, ge_error *err) {
+  ge_node *s = ge_graph_node(g, src), *d = ge_graph_node(g, dst);
+  if (!s) return ge__bad_node(err, g, src);
+  if (!d) return ge__bad_node(err, g, dst);
+  if (src == dst) return ge__fail(err, GE_ERR_CYCLE, "control edge from node '%s' to itself", s->name);
+  if (ge__has_id(d->control_inputs, d->num_control_inputs, src)) return GE_OK;
+  if (!ge__push_id(g, &d->control_inputs, &d->num_control_inputs, src)) return ge__oom(err, g);
+  if (!ge__push_id(g, &s->control_outputs, &s->num_control_outputs, dst)) {
+    d->num_control_inputs--;
+    return ge__oom(err, g);
+  }
+  return GE_OK;
+}
+
+GE_API ge_status ge_graph_remove_control(ge_graph *g, ge_node_id src, ge_node_id dst, ge_error *err) {
+  ge_node *s = ge_graph_node(g, src), *d = ge_graph_node(g, dst);
+  if (!s) return ge__bad_node(err, g, src);
+  if (!d) return ge__bad_node(err, g, dst);
+  ge__remove_id(d->control_inputs, &d->num_control_inputs, src);
+  ge__remove_id(s->control_outputs, &s->num_control_outputs, dst);
+  return GE_OK;
+}
+
+/* ------------------------------------------------------ tensor descs */
+
+/* Copies a shape into g's arena, reusing dst's storage when ranks match. */
+static int ge__set_shape(ge_graph *g, ge_shape *dst, int32_t rank, const int64_t *dims,
+                         const ge_dim_info *info) {
+  int32_t i;
+  if (rank < 0) {
+    dst->rank = GE_RANK_UNKNOWN;
+    dst->dims = NULL;
+    dst->info = NULL;
+    return 1;
+  }
+  if (dst->rank != rank || (rank && !dst->dims)) {
+    dst->dims = rank ? (int64_t *)ge__arena_alloc(&g->arena, (size_t)rank * sizeof(int64_t), 8) : NULL;
+    if (rank && !dst->dims) return 0;
+    dst->info = NULL;
+  }
+  dst->rank = rank;
+  if (rank) memcpy(dst->dims, dims, (size_t)rank * sizeof(int64_t));
+  if (!info) {
+    dst->info = NULL;
+    return 1;
+  }
+  for (i = 0; i < rank; i++)
+    if (info[i].symbol || info[i].lo > 0 || info[i].hi >= 0) break;
+  if (i == rank) { /* nothing to record */
+    dst->info = NULL;
+    return 1;
+  }
+  if (!dst->info &&
+      !(dst->info = (ge_dim_info *)ge__arena_alloc(&g->arena, (size_t)rank * sizeof(ge_dim_info), 8)))
+    return 0;
+  for (i = 0; i < rank; i++) {
+    dst->info[i].lo = info[i].lo;
+    dst->info[i].hi = info[i].hi;
+    dst->info[i].symbol = info[i].symbol ? ge__word(g, info[i].symbol) : NULL;
+    if (info[i].symbol && !dst->info[i].symbol) return 0;
+  }
+  return 1;
+}
+
+static ge_status ge__output_of(ge_graph *g, ge_node_id id, uint32_t i, ge_tensor_desc **d, ge_error *err) {
+  ge_node *n = ge_graph_node(g, id);
+  if (!n) return ge__bad_node(err, g, id);
+  if (i >= n->num_outputs)
+    return ge__fail(err, GE_ERR_INVALID, "node '%s' has no output %u (it has %u)", n->name,
+                    (unsigned)i, (unsigned)n->num_outputs);
+  *d = &n->outputs[i];
+  return GE_OK;
+}
+
+GE_API ge_status ge_node_set_output(ge_graph *g, ge_node_id id, uint32_t i, ge_dtype dtype,
+                                    int32_t rank, const int64_t *dims, const ge_dim_info *info,
+                                    ge_error *err) {
+  ge_tensor_desc *d;
+  ge_status st = ge__output_of(g, id, i, &d, err);
+  if (st) return st;
+  if ((unsigned)dtype >= GE_DTYPE_COUNT)
+    return ge__fail(err, GE_ERR_INVALID, "node '%s': invalid dtype %d", ge__slot(g, id)->name, (int)dtype);
+  if (rank > GE_MAX_RANK || (rank < 0 && rank != GE_RANK_UNKNOWN))
+    return ge__fail(err, GE_ERR_INVALID, "node '%s': invalid rank %d", ge__slot(g, id)->name, (int)rank);
+  for (int32_t k = 0; k < rank; k++)
+    if (dims[k] < GE_DIM_UNKNOWN)
+      return ge__fail(err, GE_ERR_INVALID, "node '%s': invalid dimension %lld",
+                      ge__slot(g, id)->name, (long long)dims[k]);
+  d->dtype = dtype;
+  if (!ge__set_shape(g, &d->shape, rank, dims, info)) return ge__oom(err, g);
+  return GE_OK;
+}
+
+GE_API ge_status ge_node_set_output_name(ge_graph *g, ge_node_id id, uint32_t i, const char *name,
+                                         ge_error *err) {
+  ge_tensor_desc *d;
+  ge_status st = ge__output_of(g, id, i, &d, err);
+  if (st) return st;
+  d->name = NULL;
+  if (name && !(d->name = ge__arena_strdup(&g->arena, name))) return ge__oom(err, g);
+  return GE_OK;
+}
+
+GE_API ge_status ge_node_set_output_format(ge_graph *g, ge_node_id id, uint32_t i, ge_format f,
+                                           ge_error *err) {
+  ge_tensor_desc *d;
+  ge_status st = ge__output_of(g, id, i, &d, err);
+  if (st) return st;
+  if ((unsigned)f >= GE_FORMAT_COUNT) return ge__fail(err, GE_ERR_INVALID, "invalid format %d", (int)f);
+  d->format = f;
+  return GE_OK;
+}
+
+GE_API const ge_tensor_desc *ge_node_input_desc(const ge_graph *g, const ge_node *n, uint32_t i) {
+  const ge_node *p;
+  if (i >= n->num_inputs || n->inputs[i].node == GE_NONE) return NULL;
+  p = ge_graph_node(g, n->inputs[i].node);
+  return p ? &p->outputs[n->inputs[i].index] : NULL;
+}
+
+/* --------------------------------------------------------- attributes */
+
+static ge_status ge__retain_map(ge_graph *g, ge_mapped_file *m) {
+  uint32_t i;
+  ge_mapped_file **maps;
+  for (i = 0; i < g->num_maps; i++)
+    if (g->maps[i] == m) return GE_OK;
+  maps = (ge_mapped_file **)ge__arena_grow(&g->arena, g->maps, g->num_maps, sizeof *maps);
+  if (!maps) return GE_ERR_NOMEM;
+  g->maps = maps;
+  maps[g->num_maps++] = m;
+  ge_mapped_file_retain(m);
+  return GE_OK;
+}
+
+/* Deep copy of a tensor into g (borrowed data stays borrowed). */
+static ge_tensor *ge__copy_tensor(ge_graph *g, const ge_tensor *src) {
+  ge_tensor *t = (ge_tensor *)ge__arena_alloc(&g->arena, sizeof *t, 8);
+  int64_t n, i;
+  if (!t) return NULL;
+  *t = *src;
+  t->dims = NULL;
+  if (src->rank > 0 &&
+      !(t->dims = (int64_t *)ge__arena_dup(&g->arena, src->dims, (size_t)src->rank * 8, 8)))
+    return NULL;
+  if (src->borrowed) {
+    return ge__retain_map(g, src->borrowed) == GE_OK ? t : NULL;
+  }
+  n = ge_tensor_numel(src);
+  if (src->dtype == GE_DTYPE_STRING) {
+    const char **in = (const char **)src->data, **outs;
+    outs = (const char **)ge__arena_alloc(&g->arena, (size_t)(n ? n : 1) * sizeof(char *), 8);
+    if (!outs) return NULL;
+    for (i = 0; i < n; i++)
+      if (!(outs[i] = ge__arena_strdup(&g->arena, in[i] ? in[i] : ""))) return NULL;
+    t->data = (void *)outs;
+    t->nbytes = (size_t)n * sizeof(char *);
+    return t;
+  }
+  t->data = src->nbytes ? ge__arena_dup(&g->arena, src->data, src->nbytes, 64) : NULL;
+  if (src->nbytes && !t->data) return NULL;
+  return t;
+}
+
+GE_API ge_status ge_graph_copy_tensor(ge_graph *g, const ge_tensor *src, ge_tensor **out, ge_error *err) {
+  int64_t n = 1;
+  int32_t i;
+  *out = NULL;
+  if ((unsigned)src->dtype >= GE_DTYPE_COUNT || src->dtype == GE_DTYPE_UNDEFINED)
+    return ge__fail(err, GE_ERR_INVALID, "tensor has invalid dtype %d", (int)src->dtype);
+  if (src->rank < 0 || src->rank > GE_MAX_RANK)
+    return ge__fail(err, GE_ERR_INVALID, "tensor has invalid rank %d", (int)src->rank);
+  for (i = 0; i < src->rank; i++) {
+    if (src->dims[i] < 0) return ge__fail(err, GE_ERR_INVALID, "tensor has negative dimension");
+    n *= src->dims[i];
+  }
+  if (src->dtype != GE_DTYPE_STRING && src->nbytes != (size_t)n * ge_dtype_size(src->dtype))
+    return ge__fail(err, GE_ERR_INVALID, "tensor of %lld %s elements has %zu bytes, expected %zu",
+                    (long long)n, ge_dtype_name(src->dtype), src->nbytes,
+                    (size_t)n * ge_dtype_size(src->dtype));
+  if (!(*out = ge__copy_tensor(g, src))) return ge__oom(err, g);
+  return GE_OK;
+}
+
+/* Copies src's value into dst (already named and typed) inside g, whose
+ * node `owner` holds it. Graph values are cloned. */
+static ge_status ge__copy_attr_value(ge_graph *g, ge_node_id owner, ge_attr *dst, const ge_attr *src,
+                                     ge_error *err) {
+  int32_t i, n = src->count;
+  ge_status st;
+  dst->type = src->type;
+  dst->count = n;
+  switch (src->type) {
+  case GE_ATTR_INT: dst->v.i = src->v.i; return GE_OK;
+  case GE_ATTR_FLOAT: dst->v.f = src->v.f; return GE_OK;
+  case GE_ATTR_BOOL: dst->v.b = src->v.b ? 1 : 0; return GE_OK;
+  case GE_ATTR_DTYPE: dst->v.dt = src->v.dt; return GE_OK;
+  case GE_ATTR_STRING:
+    dst->v.s = ge__arena_strdup(&g->arena, src->v.s ? src->v.s : "");
+    return dst->v.s ? GE_OK : ge__oom(err, g);
+  case GE_ATTR_INTS: case GE_ATTR_FLOATS: case GE_ATTR_BOOLS: case GE_ATTR_DTYPES: {
+    size_t es = src->type == GE_ATTR_BOOLS ? 1 : src->type == GE_ATTR_DTYPES ? sizeof(ge_dtype) : 8;
+    dst->v.ints = (int64_t *)ge__arena_dup(&g->arena, src->v.ints, (size_t)n * es, 8);
+    return dst->v.ints || !n ? GE_OK : ge__oom(err, g);
+  }
+  case GE_ATTR_STRINGS:
+    dst->v.strings = (const char **)ge__arena_alloc(&g->arena, (size_t)(n ? n : 1) * sizeof(char *), 8);
+    if (!dst->v.strings) return ge__oom(err, g);
+    for (i = 0; i < n; i++)
+      if (!(dst->v.strings[i] = ge__arena_strdup(&g->arena, src->v.strings[i] ? src->v.strings[i] : "")))
+        return ge__oom(err, g);
+    return GE_OK;
+  case GE_ATTR_TENSOR: return ge_graph_copy_tensor(g, src->v.t, &dst->v.t, err);
+  case GE_ATTR_TENSORS:
+    dst->v.tensors = (ge_tensor **)ge__arena_alloc(&g->arena, (size_t)(n ? n : 1) * sizeof(void *), 8);
+    if (!dst->v.tensors) return ge__oom(err, g);
+    for (i = 0; i < n; i++)
+      if ((st = ge_graph_copy_tensor(g, src->v.tensors[i], &dst->v.tensors[i], err))) return st;
+    return GE_OK;
+  case GE_ATTR_GRAPH: case GE_ATTR_GRAPHS: {
+    ge_graph *const *in = src->type == GE_ATTR_GRAPH ? &src->v.g : src->v.graphs;
+    ge_graph **outs;
+    int32_t m = src->type == GE_ATTR_GRAPH ? 1 : n;
+    outs = src->type == GE_ATTR_GRAPH ? &dst->v.g
+                                      : (ge_graph **)ge__arena_alloc(&g->arena, (size_t)(m ? m : 1) * sizeof(void *), 8);
+    if (!outs) return ge__oom(err, g);
+    if (src->type == GE_ATTR_GRAPHS) dst->v.graphs = outs;
+    for (i = 0; i < m; i++) outs[i] = NULL;
+    for (i = 0; i < m; i++) {
+      ge_graph_desc d;
+      memset(&d, 0, sizeof d);
+      d.name = ge_graph_name(in[i]);
+      d.allocator = g->arena.a;
+      d.registry = in[i]->registry;
+      if ((st = ge_graph_clone(in[i], &d, &outs[i], err))) {
+        dst->type = src->type;
+        dst->count = i;
+        return st;
+      }
+      outs[i]->parent = g;
+      outs[i]->parent_node = owner;
+    }
+    return GE_OK;
+  }
+  default: return ge__fail(err, GE_ERR_INVALID, "attribute '%s' has invalid type %d", src->name, (int)src->type);
+  }
+}
+
+/* The attribute array of node id, or of the graph when id == GE_NONE. */
+static ge_status ge__attr_list(ge_graph *g, ge_node_id id, ge_attr ***arr, uint32_t **count, ge_error *err) {
+  if (id == GE_NONE) {
+    *arr = &g->attrs;
+    *count = &g->num_attrs;
+    return GE_OK;
+  } else {
+    ge_node *n = ge_graph_node(g, id);
+    if (!n) return ge__bad_node(err, g, id);
+    *arr = &n->attrs;
+    *count = &n->num_attrs;
+    return GE_OK;
+  }
+}
+
+/* Stores src (copied) as an attribute of node id (or the graph). */
+static ge_status ge__put_attr(ge_graph *g, ge_node_id id, const ge_attr *src, ge_error *err) {
+  ge_attr **arr, tmp;
+  uint32_t *count, i;
+  ge_status st;
+  if (!src->name || !*src->name) return ge__fail(err, GE_ERR_INVALID, "attribute with an empty name");
+  if ((st = ge__attr_list(g, id, &arr, &count, err))) return st;
+  memset(&tmp, 0, sizeof tmp);
+  if (!(tmp.name = ge__word(g, src->name))) return ge__oom(err, g);
+  if ((st = ge__copy_attr_value(g, id, &tmp, src, err))) {
+    ge__free_attr_graphs(&tmp);
+    return st;
+  }
+  for (i = 0; i < *count; i++)
+    if (strcmp((*arr)[i].name, tmp.name) == 0) {
+      ge__free_attr_graphs(&(*arr)[i]);
+      (*arr)[i] = tmp;
+      return GE_OK;
+    }
+  {
+    ge_attr *na = (ge_attr *)ge__arena_grow(&g->arena, *arr, *count, sizeof(ge_attr));
+    if (!na) {
+      ge__free_attr_graphs(&tmp);
+      return ge__oom(err, g);
+    }
+    *arr = na;
+    na[(*count)++] = tmp;
+  }
+  return GE_OK;
+}
+
+static const ge_attr *ge__find_attr(const ge_attr *attrs, uint32_t n, const char *name) {
+  uint32_t i;
+  for (i = 0; i < n; i++)
+    if (strcmp(attrs[i].name, name) == 0) return &attrs[i];
+  return NULL;
+}
+
+GE_API const ge_attr *ge_node_attr(const ge_node *n, const char *name) {
+  return ge__find_attr(n->attrs, n->num_attrs, name);
+}
+GE_API int64_t ge_node_attr_int(const ge_node *n, const char *name, int64_t dflt) {
+  const ge_attr *a = ge_node_attr(n, name);
+  if (!a) return dflt;
+  if (a->type == GE_ATTR_INT) return a->v.i;
+  if (a->type == GE_ATTR_BOOL) return a->v.b;
+  if (a->type == GE_ATTR_DTYPE) return a->v.dt;
+  return dflt;
+}
+GE_API double ge_node_attr_float(const ge_node *n, const char *name, double dflt) {
+  const ge_attr *a = ge_node_attr(n, name);
+  if (!a) return dflt;
+  if (a->type == GE_ATTR_FLOAT) return a->v.f;
+  if (a->type == GE_ATTR_INT) return (double)a->v.i;
+  return dflt;
+}
+GE_API const char *ge_node_attr_string(const ge_node *n, const char *name, const char *dflt) {
+  const ge_attr *a = ge_node_attr(n, name);
+  return a && a->type == GE_ATTR_STRING ? a->v.s : dflt;
+}
+GE_API int32_t ge_node_attr_ints(const ge_node *n, const char *name, const int64_t **vals) {
+  const ge_attr *a = ge_node_attr(n, name);
+  if (!a || a->type != GE_ATTR_INTS) return -1;
+  if (vals) *vals = a->v.ints;
+  return a->count;
+}
+
+#define GE__SETTER(fn, ctype, attr_type, field)                                              \
+  GE_API ge_status fn(ge_graph *g, ge_node_id id, const char *name, ctype v, ge_error *err) { \
+    ge_attr a;                                                                                \
+    memset(&a, 0, sizeof a);                                                                  \
+    a.name = name;                                                                            \
+    a.type = attr_type;                                                                       \
+    a.v.field = v;                                                                            \
+    return ge__put_attr(g, id, &a, err);                                                      \
+  }
+GE__SETTER(ge_node_set_attr_int, int64_t, GE_ATTR_INT, i)
+GE__SETTER(ge_node_set_attr_float, double, GE_ATTR_FLOAT, f)
+GE__SETTER(ge_node_set_attr_bool, int, GE_ATTR_BOOL, b)
+GE__SETTER(ge_node_set_attr_string, const char *, GE_ATTR_STRING, s)
+GE__SETTER(ge_node_set_attr_dtype, ge_dtype, GE_ATTR_DTYPE, dt)
+#undef GE__SETTER
+
+#define GE__LIST_SETTER(fn, ctype, attr_type, field, cast)                                        \
+  GE_API ge_status fn(ge_graph *g, ge_node_id id, const char *name, ctype v, int32_t n,           \
+                      ge_error *err) {                                                            \
+    ge_attr a;                                                                                    \
+    if (n < 0 || (n > 0 && !v)) return ge__fail(err, GE_ERR_INVALID, "attribute '%s': bad list", name); \
+    memset(&a, 0, sizeof a);                                                                      \
+    a.name = name;                                                                                \
+    a.type = attr_type;                                                                           \
+    a.count = n;                                                                                  \
+    a.v.field = (cast)v;                                                                          \
+    return ge__put_attr(g, id, &a, err);                                                          \
+  }
+GE__LIST_SETTER(ge_node_set_attr_ints, const int64_t *, GE_ATTR_INTS, ints, int64_t *)
+GE__LIST_SETTER(ge_node_set_attr_floats, const double *, GE_ATTR_FLOATS, floats, double *)
+GE__LIST_SETTER(ge_node_set_attr_bools, const uint8_t *, GE_ATTR_BOOLS, bools, uint8_t *)
+GE__LIST_SETTER(ge_node_set_attr_strings, const char *const *, GE_ATTR_STRINGS, strings, const char **)
+GE__LIST_SETTER(ge_node_set_attr_dtypes, const ge_dtype *, GE_ATTR_DTYPES, dtypes, ge_dtype *)
+GE__LIST_SETTER(ge_node_set_attr_tensors, const ge_tensor *const *, GE_ATTR_TENSORS, tensors, ge_tensor **)
+#undef GE__LIST_SETTER
+
+GE_API ge_status ge_node_set_attr_tensor(ge_graph *g, ge_node_id id, const char *name, const ge_tensor *t,
+                                         ge_error *err) {
+  ge_attr a;
+  memset(&a, 0, sizeof a);
+  a.name = name;
+  a.type = GE_ATTR_TENSOR;
+  a.v.t = (ge_tensor *)t;
+  return ge__put_attr(g, id, &a, err);
+}
+
+/* Installs owned subgraphs (no copy) as attribute `name` of node id. */
+static ge_status ge__adopt_graphs(ge_graph *g, ge_node_id id, const char *name, ge_graph *const *subs,
+                                  int32_t n, int list, ge_error *err) {
+  ge_attr **arr, a;
+  uint32_t *count, i;
+  int32_t k;
+  ge_status st = GE_OK;
+  memset(&a, 0, sizeof a);
+  for (k = 0; k < n; k++)
+    if (!subs[k] || subs[k]->parent) st = ge__fail(err, GE_ERR_INVALID, "attribute '%s': graph %d is missing or already a subgraph", name, (int)k);
+  if (!st && !(a.name = ge__word(g, name ? name : ""))) st = ge__oom(err, g);
+  if (!st && (!name || !*name)) st = ge__fail(err, GE_ERR_INVALID, "attribute with an empty name");
+  if (!st) st = ge__attr_list(g, id, &arr, &count, err);
+  if (!st && list && !(a.v.graphs = (ge_graph **)ge__arena_dup(&g->arena, subs, (size_t)n * sizeof(void *), 8)) && n)
+    st = ge__oom(err, g);
+  if (st) {
+    for (k = 0; k < n; k++)
+      if (subs[k] && !subs[k]->parent) ge_graph_free(subs[k]);
+    return st;
+  }
+  a.type = list ? GE_ATTR_GRAPHS : GE_ATTR_GRAPH;
+  a.count = list ? n : 0;
+  if (!list) a.v.g = subs[0];
+  for (k = 0; k < n; k++) {
+    subs[k]->parent = g;
+    subs[k]->parent_node = id;
+  }
+  for (i = 0; i < *count; i++)
+    if (strcmp((*arr)[i].name, a.name) == 0) {
+      ge__free_attr_graphs(&(*arr)[i]);
+      (*arr)[i] = a;
+      return GE_OK;
+    }
+  {
+    ge_attr *na = (ge_attr *)ge__arena_grow(&g->arena, *arr, *count, sizeof(ge_attr));
+    if (!na) {
+      ge__free_attr_graphs(&a);
+      return ge__oom(err, g);
+    }
+    *arr = na;
+    na[(*count)++] = a;
+  }
+  return GE_OK;
+}
+
+GE_API ge_status ge_node_set_attr_graph(ge_graph *g, ge_node_id id, const char *name, ge_graph *sub, ge_error *err) {
+  return ge__adopt_graphs(g, id, name, &sub, 1, 0, err);
+}
+GE_API ge_status ge_node_set_attr_graphs(ge_graph *g, ge_node_id id, const char *name, ge_graph *const *subs,
+                                         int32_t n, ge_error *err) {
+  return ge__adopt_graphs(g, id, name, subs, n, 1, err);
+}
+
+GE_API ge_status ge_node_copy_attr(ge_graph *g, ge_node_id id, const ge_attr *a, ge_error *err) {
+  return ge__put_attr(g, id, a, err);
+}
+
+GE_API ge_status ge_node_remove_attr(ge_graph *g, ge_node_id id, const char *name, ge_error *err) {
+  ge_attr **arr;
+  uint32_t *count, i;
+  ge_status st = ge__attr_list(g, id, &arr, &count, err);
+  if (st) return st;
+  for (i = 0; i < *count; i++)
+    if (strcmp((*arr)[i].name, name) == 0) {
+      ge__free_attr_graphs(&(*arr)[i]);
+      memmove(&(*arr)[i], &(*arr)[i + 1], (*count - i - 1) * sizeof(ge_attr));
+      (*count)--;
+      return GE_OK;
+    }
+  return GE_OK;
+}
+
+GE_API ge_status ge_graph_set_attr_int(ge_graph *g, const char *name, int64_t v, ge_error *err) {
+  return ge_node_set_attr_int(g, GE_NONE, name, v, err);
+}
+GE_API const ge_attr *ge_graph_attr(const ge_graph *g, const char *name) {
+  return ge__find_attr(g->attrs, g->num_attrs, name);
+}
+GE_API uint32_t ge_graph_num_attrs(const ge_graph *g) { return g->num_attrs; }
+GE_API const ge_attr *ge_graph_attr_at(const ge_graph *g, uint32_t i) {
+  return i < g->num_attrs ? &g->attrs[i] : NULL;
+}
+
+/* Calls fn on every graph held by attribute a. */
+#define GE__FOR_ATTR_GRAPHS(a, sub, body)                                   \
+  do {                                                                      \
+    if ((a)->type == GE_ATTR_GRAPH) {                                       \
+      ge_graph *sub = (a)->v.g;                                             \
+      body;                                                                 \
+    } else if ((a)->type == GE_ATTR_GRAPHS) {                               \
+      int32_t ge__gk;                                                       \
+      for (ge__gk = 0; ge__gk < (a)->count; ge__gk++) {                     \
+        ge_graph *sub = (a)->v.graphs[ge__gk];                              \
+        body;                                                               \
+      }                                                                     \
+    }                                                                       \
+  } while (0)
+
+static uint32_t ge__collect_subgraphs(const ge_graph *g, ge_graph **subs, uint32_t cap, uint32_t n) {
+  uint32_t i, k;
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *node = ge_graph_node(g, i);
+    for (k = 0; node && k < node->num_attrs; k++)
+      GE__FOR_ATTR_GRAPHS(&node->attrs[k], sub, {
+        if (n < cap) subs[n] = sub;
+        n = ge__collect_subgraphs(sub, subs, cap, n + 1);
+      });
+  }
+  return n;
+}
+
+GE_API uint32_t ge_graph_subgraphs(const ge_graph *g, ge_graph **subs, uint32_t cap) {
+  return ge__collect_subgraphs(g, subs, cap, 0);
+}
+
+/* ------------------------------------------------ inputs and outputs */
+
+static int ge__is_op(const ge_node *n, const char *op) {
+  return strcmp(n->op, op) == 0 && (!n->domain || !*n->domain);
+}
+
+GE_API ge_status ge_graph_add_data(ge_graph *g, const char *name, ge_dtype dtype, int32_t rank,
+                                   const int64_t *dims, ge_node_id *out, ge_error *err) {
+  ge_node_id id;
+  ge_status st;
+  uint32_t n = ge_graph_inputs(g, NULL, 0);
+  if (out) *out = GE_NONE;
+  if ((st = ge_graph_add_node(g, "Data", name, 0, NULL, 1, &id, err))) return st;
+  if ((st = ge_node_set_attr_int(g, id, "index", (int64_t)n, err)) ||
+      (st = ge_node_set_output(g, id, 0, dtype, rank, dims, NULL, err))) {
+    ge_graph_remove_node(g, id, NULL);
+    return st;
+  }
+  if (out) *out = id;
+  return GE_OK;
+}
+
+GE_API ge_status ge_graph_add_const(ge_graph *g, const char *name, const ge_tensor *t, ge_node_id *out,
+                                    ge_error *err) {
+  ge_node_id id;
+  ge_status st;
+  if (out) *out = GE_NONE;
+  if ((st = ge_graph_add_node(g, "Const", name, 0, NULL, 1, &id, err))) return st;
+  if ((st = ge_node_set_attr_tensor(g, id, "value", t, err)) ||
+      (st = ge_node_set_output(g, id, 0, t->dtype, t->rank, t->dims, NULL, err))) {
+    ge_graph_remove_node(g, id, NULL);
+    return st;
+  }
+  ge__slot(g, id)->outputs[0].value = ge_node_attr(ge__slot(g, id), "value")->v.t;
+  if (out) *out = id;
+  return GE_OK;
+}
+
+GE_API ge_node_id ge_graph_output_node(const ge_graph *g) {
+  uint32_t i;
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    if (n && ge__is_op(n, "NetOutput")) return i;
+  }
+  return GE_NONE;
+}
+
+GE_API ge_status ge_graph_set_outputs(ge_graph *g, uint32_t n, const ge_edge *outputs,
+                                      const char *const *names, ge_error *err) {
+  ge_node_id id = ge_graph_output_node(g);
+  ge_node *o;
+  ge_status st;
+  uint32_t i;
+  for (i = 0; i < n; i++)
+    if ((st = ge__check_source(g, outputs[i], err))) return st;
+  if (id == GE_NONE) {
+    if ((st = ge_graph_add_node(g, "NetOutput", NULL, n, outputs, (int32_t)n, &id, err))) return st;
+  } else {
+    o = ge__slot(g, id);
+    for (i = 0; i < o->num_inputs; i++)
+      if ((st = ge_graph_set_input(g, id, i, ge__slot(g, id)->inputs[i], err))) return st;
+    while (o->num_inputs > n) {
+      ge_graph_set_input(g, id, o->num_inputs - 1, ge__slot(g, id)->inputs[0], NULL);
+      if (o->inputs[o->num_inputs - 1].node != GE_NONE)
+        ge__remove_use(ge__slot(g, o->inputs[o->num_inputs - 1].node), id, o->num_inputs - 1);
+      o->num_inputs--;
+    }
+    for (i = 0; i < n; i++) {
+      if (i < o->num_inputs) st = ge_graph_set_input(g, id, i, outputs[i], err);
+      else st = ge_graph_add_input(g, id, outputs[i], err);
+      if (st) return st;
+    }
+    if ((st = ge_graph_set_num_outputs(g, id, n, err))) return st;
+  }
+  o = ge__slot(g, id);
+  for (i = 0; i < n; i++) {
+    const ge_tensor_desc *src = ge_node_input_desc(g, o, i);
+    ge_tensor_desc *d = &o->outputs[i];
+    if (src) {
+      d->dtype = src->dtype;
+      d->format = src->format;
+      if (!ge__set_shape(g, &d->shape, src->shape.rank, src->shape.dims, src->shape.info)) return ge__oom(err, g);
+    }
+    if (names && names[i] && (st = ge_node_set_output_name(g, id, i, names[i], err))) return st;
+  }
+  return GE_OK;
+}
+
+GE_API uint32_t ge_graph_inputs(const ge_graph *g, ge_node_id *ids, uint32_t cap) {
+  uint32_t i, n = 0;
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *d = ge_graph_node(g, i);
+    if (d && ge__is_op(d, "Data") && ge_node_attr(d, "index")) {
+      int64_t k = ge_node_attr_int(d, "index", -1);
+      if (ids && k >= 0 && (uint64_t)k < cap) ids[k] = i;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* ---------------------------------------------- topological orders */
+
+/* Number of in-edges (data and control) of every node, into indeg. */
+static void ge__in_degrees(const ge_graph *g, uint32_t *indeg) {
+  uint32_t i, k;
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    uint32_t d = 0;
+    if (!n) continue;
+    for (k = 0; k < n->num_inputs; k++) d += n->inputs[k].node != GE_NONE;
+    indeg[i] = d + n->num_control_inputs;
+  }
+}
+
+/* Appends to a message the names along one cycle among the nodes that Kahn
+ * could not order (indeg > 0): walking to unordered predecessors must
+ * repeat a node, and the repeat closes a cycle. */
+static ge_status ge__report_cycle(const ge_graph *g, const uint32_t *indeg, uint32_t *mark, ge_error *err) {
+  uint32_t i, step = 0, start = GE_NONE;
+  char msg[400];
+  size_t at;
+  for (i = 0; i < g->id_bound && start == GE_NONE; i++)
+    if (ge_graph_node(g, i) && indeg[i] > 0) start = i;
+  memset(mark, 0, g->id_bound * sizeof *mark);
+  for (i = start; !mark[i];) {
+    ge_node *n = ge__slot(g, i);
+    uint32_t k, next = GE_NONE;
+    mark[i] = ++step;
+    for (k = 0; k < n->num_inputs && next == GE_NONE; k++)
+      if (n->inputs[k].node != GE_NONE && indeg[n->inputs[k].node] > 0) next = n->inputs[k].node;
+    for (k = 0; k < n->num_control_inputs && next == GE_NONE; k++)
+      if (indeg[n->control_inputs[k]] > 0) next = n->control_inputs[k];
+    i = next;
+  }
+  /* the cycle is the nodes marked from mark[i] on, walked backwards; print
+     it forwards (producer -> consumer) */
+  {
+    uint32_t len = step - mark[i] + 1, j, *cyc = (uint32_t *)ge__mem_alloc(&g->arena.a, len * sizeof(uint32_t));
+    at = (size_t)snprintf(msg, sizeof msg, "graph '%s' has a cycle: ", ge_graph_name(g));
+    if (cyc) {
+      for (j = 0; j < g->id_bound; j++)
+        if (mark[j] >= mark[i]) cyc[mark[j] - mark[i]] = j;
+      for (j = 0; j <= len && at < sizeof msg; j++)
+        at += (size_t)snprintf(msg + at, sizeof msg - at, "%s%s", j ? " -> " : "",
+                               ge__slot(g, cyc[(len - j) % len])->name);
+      ge__mem_free(&g->arena.a, cyc, len * sizeof(uint32_t));
+    }
+  }
+  return ge__fail(err, GE_ERR_CYCLE, "%s", msg);
+}
+
+/* Kahn's algorithm; lifo selects DFS order. order gets node_count ids. */
+static ge_status ge__kahn(const ge_graph *g, int lifo, ge_node_id *order, uint32_t *indeg, ge_error *err) {
+  uint32_t i, k, head = 0, tail = 0, done = 0;
+  ge__in_degrees(g, indeg);
+  /* order doubles as the queue (FIFO) or stack (LIFO): for the stack,
+     emitted ids are kept below `done` and pending ones above */
+  if (!lifo) {
+    for (i = 0; i < g->id_bound; i++)
+      if (ge_graph_node(g, i) && indeg[i] == 0) order[tail++] = i;
+    while (head < tail) {
+      ge_node *n = ge__slot(g, order[head++]);
+      for (k = 0; k < n->num_uses; k++)
+        if (--indeg[n->uses[k].node] == 0) order[tail++] = n->uses[k].node;
+      for (k = 0; k < n->num_control_outputs; k++)
+        if (--indeg[n->control_outputs[k]] == 0) order[tail++] = n->control_outputs[k];
+    }
+    done = tail;
+  } else {
+    uint32_t *stack = (uint32_t *)ge__mem_alloc(&g->arena.a, (size_t)(g->live + 1) * sizeof(uint32_t));
+    uint32_t sp = 0;
+    if (!stack) return ge__oom(err, g);
+    for (i = g->id_bound; i-- > 0;)
+      if (ge_graph_node(g, i) && indeg[i] == 0) stack[sp++] = i;
+    while (sp) {
+      ge_node *n = ge__slot(g, stack[--sp]);
+      order[done++] = n->id;
+      for (k = n->num_control_outputs; k-- > 0;)
+        if (--indeg[n->control_outputs[k]] == 0) stack[sp++] = n->control_outputs[k];
+      for (k = n->num_uses; k-- > 0;)
+        if (--indeg[n->uses[k].node] == 0) stack[sp++] = n->uses[k].node;
+    }
+    ge__mem_free(&g->arena.a, stack, (size_t)(g->live + 1) * sizeof(uint32_t));
+  }
+  if (done < g->live) return ge__report_cycle(g, indeg, order, err);
+  return GE_OK;
+}
+
+/* Post-order DFS from the sinks over inputs in order (data, then control):
+ * a node comes right after the last of its inputs' subtrees. */
+static ge_status ge__stable_rdfs(const ge_graph *g, ge_node_id *order, uint32_t *state, ge_error *err) {
+  /* state: 0 new, 1 on stack, 2 emitted; the stack holds (node, next input) */
+  uint32_t *stack = (uint32_t *)ge__mem_alloc(&g->arena.a, (size_t)(g->live + 1) * 2 * sizeof(uint32_t));
+  uint32_t i, sp = 0, done = 0;
+  if (!stack) return ge__oom(err, g);
+  memset(state, 0, g->id_bound * sizeof *state);
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *root = ge_graph_node(g, i);
+    if (!root || root->num_uses || root->num_control_outputs || state[i]) continue;
+    stack[0] = i;
+    stack[1] = 0;
+    sp = 1;
+    state[i] = 1;
+    while (sp) {
+      ge_node *n = ge__slot(g, stack[2 * (sp - 1)]);
+      uint32_t k = stack[2 * (sp - 1) + 1]++, pred;
+      if (k >= n->num_inputs + n->num_control_inputs) {
+        state[n->id] = 2;
+        order[done++] = n->id;
+        sp--;
+        continue;
+      }
+      pred = k < n->num_inputs ? n->inputs[k].node : n->control_inputs[k - n->num_inputs];
+      if (pred == GE_NONE || state[pred] == 2) continue;
+      if (state[pred] == 1) break; /* back edge: a cycle */
+      state[pred] = 1;
+      stack[2 * sp] = pred;
+      stack[2 * sp + 1] = 0;
+      sp++;
+    }
+    if (sp) break;
+  }
+  ge__mem_free(&g->arena.a, stack, (size_t)(g->live + 1) * 2 * sizeof(uint32_t));
+  if (done < g->live) { /* a cycle: let Kahn name it */
+    ge_status st = ge__kahn(g, 0, order, state, err);
+    return st ? st : ge__fail(err, GE_ERR_INTERNAL, "topological sort lost nodes");
+  }
+  return GE_OK;
+}
+
+/* Topological order without touching the graph. scratch: id_bound entries. */
+static ge_status ge__topo(const ge_graph *g, ge_topo_mode mode, ge_node_id *order, uint32_t *scratch,
+                          ge_error *err) {
+  if (mode == GE_TOPO_STABLE_RDFS) return ge__stable_rdfs(g, order, scratch, err);
+  return ge__kahn(g, mode == GE_TOPO_DFS, order, scratch, err);
+}
+
+/* Allocates an order for g (node_count entries) and fills it. */
+static ge_status ge__topo_alloc(const ge_graph *g, ge_topo_mode mode, ge_node_id **order, ge_error *err) {
+  size_t n = (size_t)g->live + 1, b = (size_t)g->id_bound + 1;
+  uint32_t *scratch = (uint32_t *)ge__mem_alloc(&g->arena.a, b * sizeof(uint32_t));
+  ge_status st;
+  *order = (ge_node_id *)ge__mem_alloc(&g->arena.a, (n > b ? n : b) * sizeof(ge_node_id));
+  if (!scratch || !*order) {
+    ge__mem_free(&g->arena.a, scratch, b * sizeof(uint32_t));
+    ge__mem_free(&g->arena.a, *order, (n > b ? n : b) * sizeof(ge_node_id));
+    *order = NULL;
+    return ge__oom(err, g);
+  }
+  st = ge__topo(g, mode, *order, scratch, err);
+  ge__mem_free(&g->arena.a, scratch, b * sizeof(uint32_t));
+  if (st) {
+    ge__mem_free(&g->arena.a, *order, (n > b ? n : b) * sizeof(ge_node_id));
+    *order = NULL;
+  }
+  return st;
+}
+static void ge__topo_free(const ge_graph *g, ge_node_id *order) {
+  size_t n = (size_t)g->live + 1, b = (size_t)g->id_bound + 1;
+  ge__mem_free(&g->arena.a, order, (n > b ? n : b) * sizeof(ge_node_id));
+}
+
+GE_API ge_status ge_graph_topo_sort(ge_graph *g, ge_topo_mode mode, ge_node_id *order, ge_error *err) {
+  uint32_t i;
+  ge_node_id *tmp;
+  ge_status st;
+  if (mode != GE_TOPO_BFS && mode != GE_TOPO_DFS && mode != GE_TOPO_STABLE_RDFS)
+    return ge__fail(err, GE_ERR_INVALID, "unknown topological sort mode %d", (int)mode);
+  if ((st = ge__topo_alloc(g, mode, &tmp, err))) return st;
+  for (i = 0; i < g->live; i++) {
+    order[i] = tmp[i];
+    ge__slot(g, tmp[i])->topo_id = (int32_t)i;
+  }
+  ge__topo_free(g, tmp);
+  return GE_OK;
+}
+
+GE_API ge_status ge_topo_mode_parse(const char *s, ge_topo_mode *out, ge_error *err) {
+  if (s && (!strcmp(s, "0") || !strcmp(s, "bfs"))) *out = GE_TOPO_BFS;
+  else if (s && (!strcmp(s, "1") || !strcmp(s, "dfs"))) *out = GE_TOPO_DFS;
+  else if (s && (!strcmp(s, "3") || !strcmp(s, "rdfs"))) *out = GE_TOPO_STABLE_RDFS;
+  else
+    return ge__fail(err, GE_ERR_INVALID,
+                    "ge.topoSortingMode: '%s' is not one of 0 (BFS), 1 (DFS), 3 (stable reverse DFS)",
+                    s ? s : "(null)");
+  return GE_OK;
+}
+
+/* --------------------------------------------------------- validation */
+
+static ge_status ge__validate_types(const ge_graph *g, const ge_node *n, ge_error *err) {
+  const ge_op_schema *s = n->schema;
+  ge_dtype bound[GE_SCHEMA_MAX_TYPE_VARS];
+  const char *who[GE_SCHEMA_MAX_TYPE_VARS];
+  uint32_t i, total = n->num_inputs + n->num_outputs;
+  memset(bound, 0, sizeof bound);
+  memset(who, 0, sizeof who);
+  for (i = 0; i < total; i++) {
+    int is_in = i < n->num_inputs;
+    uint32_t k = is_in ? i : i - n->num_inputs;
+    int v = is_in ? s->input_types[k < 8 ? k : 7] : s->output_types[k < 8 ? k : 7];
+    const ge_tensor_desc *d = is_in ? ge_node_input_desc(g, n, k) : &n->outputs[k];
+    if (v < 0 || v >= GE_SCHEMA_MAX_TYPE_VARS || !d || d->dtype == GE_DTYPE_UNDEFINED) continue;
+    if (s->type_vars[v] && !(s->type_vars[v] & GE_DTYPE_BIT(d->dtype)))
+      return ge__fail(err, GE_ERR_SHAPE, "node '%s' (%s): %s %u has dtype %s, which %s does not accept",
+                      n->name, n->op, is_in ? "input" : "output", (unsigned)k,
+                      ge_dtype_name(d->dtype), n->op);
+    if (bound[v] && bound[v] != d->dtype)
+      return ge__fail(err, GE_ERR_SHAPE, "node '%s' (%s): dtype mismatch, %s is %s but %s %u is %s",
+                      n->name, n->op, who[v], ge_dtype_name(bound[v]), is_in ? "input" : "output",
+                      (unsigned)k, ge_dtype_name(d->dtype));
+    if (!bound[v]) {
+      bound[v] = d->dtype;
+      who[v] = is_in ? "an input" : "an output";
+    }
+  }
+  return GE_OK;
+}
+
+static ge_status ge__validate_node(const ge_graph *g, const ge_node *n, const ge_validate_desc *desc,
+                                   ge_error *err) {
+  const ge_op_schema *s = n->schema;
+  uint32_t i, k;
+  ge_status st;
+  if (!n->name || !*n->name) return ge__fail(err, GE_ERR_INVALID, "a node of op %s has an empty name", n->op);
+  for (i = 0; i < n->num_inputs; i++) {
+    ge_edge e = n->inputs[i];
+    ge_node *p;
+    if (e.node == GE_NONE) continue;
+    if (e.node == n->id) return ge__fail(err, GE_ERR_CYCLE, "node '%s' reads its own output (input %u)", n->name, (unsigned)i);
+    p = ge_graph_node(g, e.node);
+    if (!p) return ge__fail(err, GE_ERR_INVALID, "node '%s' input %u: dangling edge from removed node id %u",
+                            n->name, (unsigned)i, (unsigned)e.node);
+    if (e.index < 0 || (uint32_t)e.index >= p->num_outputs)
+      return ge__fail(err, GE_ERR_INVALID, "node '%s' input %u: node '%s' has no output %d", n->name,
+                      (unsigned)i, p->name, (int)e.index);
+  }
+  for (i = 0; i < n->num_control_inputs; i++) {
+    if (!ge_graph_node(g, n->control_inputs[i]))
+      return ge__fail(err, GE_ERR_INVALID, "node '%s': dangling control edge from id %u", n->name,
+                      (unsigned)n->control_inputs[i]);
+    for (k = 0; k < i; k++)
+      if (n->control_inputs[k] == n->control_inputs[i])
+        return ge__fail(err, GE_ERR_INVALID, "node '%s': duplicate control edge from '%s'", n->name,
+                        ge__slot(g, n->control_inputs[i])->name);
+  }
+  if (!s) {
+    if (desc && desc->allow_unknown_ops) return GE_OK;
+    return ge__fail(err, GE_ERR_UNSUPPORTED, "node '%s': unknown op '%s%s%s'", n->name,
+                    n->domain ? n->domain : "", n->domain ? "::" : "", n->op);
+  }
+  if ((int64_t)n->num_inputs < s->min_inputs || (s->max_inputs >= 0 && (int64_t)n->num_inputs > s->max_inputs))
+    return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %d..%s%d", n->name,
+                    n->op, (unsigned)n->num_inputs, (int)s->min_inputs, s->max_inputs < 0 ? "" : "",
+                    s->max_inputs < 0 ? -1 : (int)s->max_inputs);
+  for (i = 0; i < (uint32_t)s->min_inputs; i++)
+    if (n->inputs[i].node == GE_NONE)
+      return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s): required input %u is not connected", n->name,
+                      n->op, (unsigned)i);
+  if ((int64_t)n->num_outputs < s->min_outputs || (s->max_outputs >= 0 && (int64_t)n->num_outputs > s->max_outputs))
+    return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s) has %u outputs, expected %d..%d", n->name, n->op,
+                    (unsigned)n->num_outputs, (int)s->min_outputs, (int)s->max_outputs);
+  for (i = 0; i < GE_SCHEMA_MAX_ATTRS && s->attrs[i].name; i++) {
+    const ge_attr *a = ge_node_attr(n, s->attrs[i].name);
+    if (!a && s->attrs[i].required)
+      return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s): required attribute '%s' is missing", n->name,
+                      n->op, s->attrs[i].name);
+    if (a && a->type != s->attrs[i].type &&
+        !(a->type == GE_ATTR_INT && (s->attrs[i].type == GE_ATTR_BOOL || s->attrs[i].type == GE_ATTR_DTYPE)))
+      return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s): attribute '%s' has the wrong type", n->name,
+                      n->op, s->attrs[i].name);
+  }
+  if ((st = ge__validate_types(g, n, err))) return st;
+  return GE_OK;
+}
+
+static ge_status ge__validate(const ge_graph *g, const ge_validate_desc *desc, ge_error *err) {
+  uint32_t i, k, cap = 64, outputs = 0, inputs = 0;
+  uint32_t *names;
+  ge_status st = GE_OK;
+  ge_node_id *order;
+  while (cap < g->live * 2 + 2) cap *= 2;
+  names = (uint32_t *)ge__mem_alloc(&g->arena.a, cap * sizeof(uint32_t));
+  if (!names) return ge__oom(err, g);
+  memset(names, 0, cap * sizeof(uint32_t));
+  for (i = 0; i < g->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    if (!n) continue;
+    if ((st = ge__validate_node(g, n, desc, err))) break;
+    /* duplicate names, through a temporary set */
+    for (k = (uint32_t)ge__hash_str(n->name) & (cap - 1); names[k]; k = (k + 1) & (cap - 1))
+      if (strcmp(ge__slot(g, names[k] - 1)->name, n->name) == 0) {
+        st = ge__fail(err, GE_ERR_INVALID, "graph '%s': two nodes are named '%s'", ge_graph_name(g), n->name);
+        break;
+      }
+    names[k] = i + 1;
+    if (ge__is_op(n, "NetOutput") && ++outputs > 1)
+      st = ge__fail(err, GE_ERR_INVALID, "graph '%s' has more than one NetOutput ('%s')", ge_graph_name(g), n->name);
+    if (ge__is_op(n, "Data") && ge_node_attr(n, "index")) inputs++;
+    for (k = 0; k < n->num_attrs && !st; k++)
+      GE__FOR_ATTR_GRAPHS(&n->attrs[k], sub, {
+        if (!st && (st = ge__validate(sub, desc, err))) ge__error_context(err, "subgraph", ge_graph_name(sub), n->name);
+      });
+  }
+  ge__mem_free(&g->arena.a, names, cap * sizeof(uint32_t));
+  if (st) return st;
+  /* Data indices: each of 0..inputs-1 exactly once */
+  if (inputs) {
+    ge_node_id *seen = (ge_node_id *)ge__mem_alloc(&g->arena.a, inputs * sizeof(ge_node_id));
+    if (!seen) return ge__oom(err, g);
+    for (i = 0; i < inputs; i++) seen[i] = GE_NONE;
+    for (i = 0; i < g->id_bound && !st; i++) {
+      ge_node *n = ge_graph_node(g, i);
+      int64_t x;
+      if (!n || !ge__is_op(n, "Data") || !ge_node_attr(n, "index")) continue;
+      x = ge_node_attr_int(n, "index", -1);
+      if (x < 0 || x >= (int64_t)inputs)
+        st = ge__fail(err, GE_ERR_INVALID, "Data node '%s' has index %lld, outside 0..%u", n->name,
+                      (long long)x, (unsigned)inputs - 1);
+      else if (seen[x] != GE_NONE)
+        st = ge__fail(err, GE_ERR_INVALID, "Data nodes '%s' and '%s' both have index %lld",
+                      ge__slot(g, seen[x])->name, n->name, (long long)x);
+      else
+        seen[x] = i;
+    }
+    ge__mem_free(&g->arena.a, seen, inputs * sizeof(ge_node_id));
+    if (st) return st;
+  }
+  if ((st = ge__topo_alloc(g, GE_TOPO_BFS, &order, err))) return st;
+  ge__topo_free(g, order);
+  return GE_OK;
+}
+
+GE_API ge_status ge_graph_validate(const ge_graph *g, const ge_validate_desc *desc, ge_error *err) {
+  return ge__validate(g, desc, err);
+}
+
+/* ------------------------------------------------------- op registry */
+
+GE_API ge_status ge_op_registry_create(const ge_allocator *a, ge_op_registry **out, ge_error *err) {
+  ge_allocator al = ge__allocator_or_default(a);
+  ge_op_registry *r = (ge_op_registry *)ge__mem_alloc(&al, sizeof *r);
+  *out = NULL;
+  if (!r) return ge__fail(err, GE_ERR_NOMEM, "out of memory creating an op registry");
+  memset(r, 0, sizeof *r);
+  r->a = al;
+  *out = r;
+  return GE_OK;
+}
+
+GE_API void ge_op_registry_free(ge_op_registry *r) {
+  ge_allocator a;
+  if (!r) return;
+  a = r->a;
+  ge__mem_free(&a, r->schemas, (size_t)r->cap * sizeof(ge_op_schema));
+  ge__mem_free(&a, r, sizeof *r);
+}
+
+GE_API ge_status ge_op_registry_add(ge_op_registry *r, const ge_op_schema *s, ge_error *err) {
+  uint32_t i;
+  if (!s->name || !*s->name) return ge__fail(err, GE_ERR_INVALID, "op schema without a name");
+  if (s->min_inputs < 0 || (s->max_inputs >= 0 && s->max_inputs < s->min_inputs) || s->min_outputs < 0 ||
+      (s->max_outputs >= 0 && s->max_outputs < s->min_outputs) || s->default_outputs < 0)
+    return ge__fail(err, GE_ERR_INVALID, "op schema '%s': inconsistent input/output counts", s->name);
+  for (i = 0; i < r->count; i++)
+    if (strcmp(r->schemas[i].name, s->name) == 0 && ge__str_eq(r->schemas[i].domain, s->domain)) {
+      r->schemas[i] = *s;
+      return GE_OK;
+    }
+  if (r->count == r->cap) {
+    uint32_t ncap = r->cap ? r->cap * 2 : 16;
+    ge_op_schema *ns = (ge_op_schema *)ge__mem_realloc(&r->a, r->schemas, (size_t)r->cap * sizeof *ns,
+                                                       (size_t)ncap * sizeof *ns);
+    if (!ns) return ge__fail(err, GE_ERR_NOMEM, "out of memory adding op schema '%s'", s->name);
+    r->schemas = ns;
+    r->cap = ncap;
+  }
+  r->schemas[r->count++] = *s;
+  return GE_OK;
+}
+
+GE_API const ge_op_schema *ge_op_registry_find(const ge_op_registry *r, const char *op, const char *domain) {
+  uint32_t i;
+  for (i = 0; r && i < r->count; i++)
+    if (strcmp(r->schemas[i].name, op) == 0 && ge__str_eq(r->schemas[i].domain, domain)) return &r->schemas[i];
+  return ge__builtin_find(op, domain);
+}
+
+/* ------------------------------------------------------ infer context */
+
+#define GE__INFER_SLOTS 8
+#define GE__INFER_SLOT_VALUES 32
+
+struct ge_infer_ctx {
+  ge_graph *g;
+  ge_node *n;
+  ge_error *err;
+  /* attribute defaults parsed from the schema, round robin */
+  ge_attr defaults[GE__INFER_SLOTS];
+  int64_t default_values[GE__INFER_SLOTS][GE__INFER_SLOT_VALUES];
+  uint32_t next_default;
+};
+
+GE_API const ge_node *ge_infer_node(const ge_infer_ctx *c) { return c->n; }
+GE_API ge_graph *ge_infer_graph(const ge_infer_ctx *c) { return c->g; }
+GE_API uint32_t ge_infer_num_inputs(const ge_infer_ctx *c) { return c->n->num_inputs; }
+GE_API const ge_tensor_desc *ge_infer_input(const ge_infer_ctx *c, uint32_t i) {
+  return ge_node_input_desc(c->g, c->n, i);
+}
+GE_API const ge_tensor *ge_infer_input_value(const ge_infer_ctx *c, uint32_t i) {
+  const ge_tensor_desc *d = ge_infer_input(c, i);
+  return d ? d->value : NULL;
+}
+
+/* Parses a schema default ("1", "0.5", "NOTSET", "[1,2]") as type t. */
+static int ge__parse_default(const char *s, ge_attr_type t, ge_attr *a, int64_t *vals) {
+  char *end;
+  int32_t n = 0;
+  a->type = t;
+  switch (t) {
+  case GE_ATTR_INT: case GE_ATTR_BOOL: case GE_ATTR_DTYPE:
+    a->v.i = strtoll(s, &end, 10);
+    if (t == GE_ATTR_BOOL) a->v.b = a->v.i != 0;
+    if (t == GE_ATTR_DTYPE) a->v.dt = (ge_dtype)a->v.i;
+    return 1;
+  case GE_ATTR_FLOAT: a->v.f = strtod(s, &end); return 1;
+  case GE_ATTR_STRING: a->v.s = s; return 1;
+  case GE_ATTR_INTS: case GE_ATTR_FLOATS:
+    if (*s == '[') s++;
+    while (*s && *s != ']' && n < GE__INFER_SLOT_VALUES) {
+      if (t == GE_ATTR_INTS) vals[n] = strtoll(s, &end, 10);
+      else {
+        double d = strtod(s, &end);
+        memcpy(&vals[n], &d, sizeof d);
+      }
+      if (end == s) return 0;
+      n++;
+      s = end;
+      while (*s == ',' || *s == ' ') s++;
+    }
+    a->count = n;
+    a->v.ints = vals;
+    return 1;
+  default: return 0;
+  }
+}
+
+GE_API const ge_attr *ge_infer_attr(const ge_infer_ctx *cc, const char *name) {
+  ge_infer_ctx *c = (ge_infer_ctx *)cc;
+  const ge_attr *a = ge_node_attr(c->n, name);
+  const ge_op_schema *s = c->n->schema;
+  uint32_t i;
+  if (a || !s) return a;
+  for (i = 0; i < GE_SCHEMA_MAX_ATTRS && s->attrs[i].name; i++) {
+    if (strcmp(s->attrs[i].name, name) == 0 && s->attrs[i].dflt) {
+      uint32_t k = c->next_default++ % GE__INFER_SLOTS;
+      ge_attr *d = &c->defaults[k];
+      memset(d, 0, sizeof *d);
+      d->name = s->attrs[i].name;
+      return ge__parse_default(s->attrs[i].dflt, s->attrs[i].type, d, c->default_values[k]) ? d : NULL;
+    }
+  }
+  return NULL;
+}
+GE_API int64_t ge_infer_attr_int(const ge_infer_ctx *c, const char *name, int64_t dflt) {
+  const ge_attr *a = ge_infer_attr(c, name);
+  if (!a) return dflt;
+  return a->type == GE_ATTR_INT ? a->v.i : a->type == GE_ATTR_BOOL ? a->v.b : a->type == GE_ATTR_DTYPE ? (int64_t)a->v.dt : dflt;
+}
+GE_API double ge_infer_attr_float(const ge_infer_ctx *c, const char *name, double dflt) {
+  const ge_attr *a = ge_infer_attr(c, name);
+  return a && a->type == GE_ATTR_FLOAT ? a->v.f : a && a->type == GE_ATTR_INT ? (double)a->v.i : dflt;
+}
+GE_API int32_t ge_infer_attr_ints(const ge_infer_ctx *c, const char *name, const int64_t **vals) {
+  const ge_attr *a = ge_infer_attr(c, name);
+  if (!a || a->type != GE_ATTR_INTS) return -1;
+  if (vals) *vals = a->v.ints;
+  return a->count;
+}
+GE_API const char *ge_infer_attr_string(const ge_infer_ctx *c, const char *name, const char *dflt) {
+  const ge_attr *a = ge_infer_attr(c, name);
+  return a && a->type == GE_ATTR_STRING ? a->v.s : dflt;
+}
+
+GE_API ge_status ge_infer_error(ge_infer_ctx *c, ge_status code, const char *fmt, ...) {
+  char msg[360];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return ge__fail(c->err, code, "node '%s' (%s): %s", c->n->name, c->n->op, msg);
+}
+
+GE_API ge_status ge_infer_set_output(ge_infer_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank,
+                                     const int64_t *dims, const ge_dim_info *info) {
+  if (i >= c->n->num_outputs) return GE_OK; /* optional output not present */
+  if (rank > GE_MAX_RANK) return ge_infer_error(c, GE_ERR_UNSUPPORTED, "output rank %d exceeds %d", (int)rank, GE_MAX_RANK);
+  c->n->outputs[i].dtype = dtype;
+  c->n->outputs[i].value = NULL;
+  if (!ge__set_shape(c->g, &c->n->outputs[i].shape, rank, dims, info)) return ge__oom(c->err, c->g);
+  return GE_OK;
+}
+
+GE_API ge_status ge_infer_copy_output(ge_infer_ctx *c, uint32_t i, const ge_tensor_desc *d) {
+  ge_status st = ge_infer_set_output(c, i, d->dtype, d->shape.rank, d->shape.dims, d->shape.info);
+  if (!st && i < c->n->num_outputs) c->n->outputs[i].format = d->format;
+  return st;
+}
+
+GE_API ge_status ge_infer_set_value(ge_infer_ctx *c, uint32_t i, const ge_tensor *t) {
+  if (i >= c->n->num_outputs) return GE_OK;
+  if (!(c->n->outputs[i].value = ge__copy_tensor(c->g, t))) return ge__oom(c->err, c->g);
+  return GE_OK;
+}
+
+/* Broadcasts one dimension pair; 0 when incompatible. */
+static int ge__broadcast_dim(int64_t a, const ge_dim_info *ai, int64_t b, const ge_dim_info *bi, int64_t *out,
+                             ge_dim_info *oi) {
+  static const ge_dim_info none = {0, -1, NULL};
+  if (!ai) ai = &none;
+  if (!bi) bi = &none;
+  if (a == 1) { *out = b; *oi = *bi; return 1; }
+  if (b == 1) { *out = a; *oi = *ai; return 1; }
+  if (a >= 0 && b >= 0) {
+    *out = a;
+    *oi = none;
+    return a == b;
+  }
+  if (a >= 0) { *out = a; *oi = none; return 1; } /* b unknown: must be a or 1; take a */
+  if (b >= 0) { *out = b; *oi = none; return 1; }
+  /* both unknown: keep what is known (same symbol, or either side's) */
+  *out = GE_DIM_UNKNOWN;
+  *oi = ai->symbol ? *ai : *bi;
+  if (ai->symbol && bi->symbol && strcmp(ai->symbol, bi->symbol) != 0) *oi = none;
+  return 1;
+}
+
+GE_API int32_t ge_shape_broadcast(const ge_shape *a, const ge_shape *b, int64_t *out_dims, ge_dim_info *out_info) {
+  int32_t r, i;
+  if (a->rank < 0 || b->rank < 0) return GE_RANK_UNKNOWN;
+  r = a->rank > b->rank ? a->rank : b->rank;
+  for (i = 0; i < r; i++) {
+    int32_t ia = i - (r - a->rank), ib = i - (r - b->rank);
+    int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+    const ge_dim_info *xa = ia >= 0 && a->info ? &a->info[ia] : NULL, *xb = ib >= 0 && b->info ? &b->info[ib] : NULL;
+    if (!ge__broadcast_dim(da, xa, db, xb, &out_dims[i], &out_info[i])) return -1;
+  }
+  return r;
+}
+
+/* Infers node n (its inputs are inferred already). */
+static ge_status ge__infer_node(ge_graph *g, ge_node *n, ge_error *err) {
+  ge_infer_ctx *c;
+  ge_status st;
+  if (ge__is_op(n, "Const")) {
+    const ge_attr *v = ge_node_attr(n, "value");
+    if (!v || v->type != GE_ATTR_TENSOR)
+      return ge__fail(err, GE_ERR_INVALID, "Const node '%s' has no tensor attribute 'value'", n->name);
+    if (n->num_outputs < 1) return ge__fail(err, GE_ERR_INVALID, "Const node '%s' has no output", n->name);
+    if (!ge__set_shape(g, &n->outputs[0].shape, v->v.t->rank, v->v.t->dims, NULL)) return ge__oom(err, g);
+    n->outputs[0].dtype = v->v.t->dtype;
+    n->outputs[0].value = v->v.t;
+    return GE_OK;
+  }
+  if (!n->schema || !n->schema->infer) return GE_OK;
+  c = (ge_infer_ctx *)ge__mem_alloc(&g->arena.a, sizeof *c);
+  if (!c) return ge__oom(err, g);
+  c->g = g;
+  c->n = n;
+  c->err = err;
+  c->next_default = 0;
+  st = n->schema->infer(c);
+  ge__mem_free(&g->arena.a, c, sizeof *c);
+  return st;
+}
+
+GE_API ge_status ge_node_infer_shape(ge_graph *g, ge_node_id id, ge_error *err) {
+  ge_node *n = ge_graph_node(g, id);
+  if (!n) return ge__bad_node(err, g, id);
+  return ge__infer_node(g, n, err);
+}
+
+GE_API ge_status ge_graph_infer_shapes(ge_graph *g, ge_error *err) {
+  ge_node_id *order;
+  uint32_t i;
+  ge_status st = ge__topo_alloc(g, GE_TOPO_BFS, &order, err);
+  if (st) return st;
+  for (i = 0; i < g->live && !st; i++) st = ge__infer_node(g, ge__slot(g, order[i]), err);
+  ge__topo_free(g, order);
+  return st;
+}
+
+GE_API ge_status ge_infer_subgraph(ge_infer_ctx *c, ge_graph *sub) {
+  uint32_t i;
+  ge_status st;
+  for (i = 0; i < sub->id_bound; i++) {
+    ge_node *d = ge_graph_node(sub, i);
+    const ge_tensor_desc *src;
+    int64_t k;
+    if (!d || !ge__is_op(d, "Data") || !ge_node_attr(d, "parent_index")) continue;
+    k = ge_node_attr_int(d, "parent_index", -1);
+    if (k < 0 || k >= (int64_t)c->n->num_inputs)
+      return ge_infer_error(c, GE_ERR_INVALID, "subgraph '%s': Data '%s' has parent_index %lld out of range",
+                            ge_graph_name(sub), d->name, (long long)k);
+    src = ge_infer_input(c, (uint32_t)k);
+    if (src && d->num_outputs) {
+      d->outputs[0].dtype = src->dtype;
+      d->outputs[0].value = src->value;
+      if (!ge__set_shape(sub, &d->outputs[0].shape, src->shape.rank, src->shape.dims, src->shape.info))
+        return ge__oom(c->err, sub);
+    }
+  }
+  st = ge_graph_infer_shapes(sub, c->err);
+  if (st) ge__error_context(c->err, "subgraph", ge_graph_name(sub), c->n->name);
+  return st;
+}
+
+/* ------------------------------------------------- builtin op schemas */
+
+/* Output 0 like input 0. */
+static ge_status ge__infer_same(ge_infer_ctx *c) {
+  const ge_tensor_desc *x = ge_infer_input(c, 0);
+  uint32_t i;
+  ge_status st = GE_OK;
+  if (!x) return GE_OK;
+  for (i = 0; i < c->n->num_outputs && i < 1 && !st; i++) st = ge_infer_copy_output(c, i, x);
+  return st;
+}
+
+/* Output i like input i (NetOutput, Identity-like pass-throughs). */
+static ge_status ge__infer_passthrough(ge_infer_ctx *c) {
+  uint32_t i;
+  ge_status st = GE_OK;
+  for (i = 0; i < c->n->num_outputs && i < c->n->num_inputs && !st; i++) {
+    const ge_tensor_desc *x = ge_infer_input(c, i);
+    if (x) st = ge_infer_copy_output(c, i, x);
+  }
+  return st;
+}
+
+/* Broadcast of all inputs; output dtype from input 0 (or bool if the
+ * schema's output type variable is bool-only). */
+static ge_status ge__infer_broadcast(ge_infer_ctx *c) {
+  int64_t dims[GE_MAX_RANK];
+  ge_dim_info info[GE_MAX_RANK];
+  ge_shape acc;
+  const ge_tensor_desc *x0 = ge_infer_input(c, 0);
+  const ge_op_schema *s = c->n->schema;
+  ge_dtype dt;
+  uint32_t i;
+  int32_t r;
+  if (!x0) return GE_OK;
+  acc = x0->shape;
+  for (i = 1; i < c->n->num_inputs; i++) {
+    const ge_tensor_desc *xi = ge_infer_input(c, i);
+    int64_t d2[GE_MAX_RANK];
+    ge_dim_info i2[GE_MAX_RANK];
+    if (!xi) continue;
+    r = ge_shape_broadcast(&acc, &xi->shape, d2, i2);
+    if (r == -1) {
+      char a[128], b[128];
+      return ge_infer_error(c, GE_ERR_SHAPE, "shapes %s and %s do not broadcast", ge_shape_str(&acc, a, sizeof a),
+                            ge_shape_str(&xi->shape, b, sizeof b));
+    }
+    if (r >= 0) {
+      memcpy(dims, d2, (size_t)r * sizeof *dims);
+      memcpy(info, i2, (size_t)r * sizeof *info);
+    }
+    acc.rank = r;
+    acc.dims = dims;
+    acc.info = info;
+  }
+  dt = x0->dtype;
+  {
+    int v = s->output_types[0];
+    if (v >= 0 && v < GE_SCHEMA_MAX_TYPE_VARS && s->type_vars[v] == GE_DTYPE_BIT(GE_DTYPE_BOOL)) dt = GE_DTYPE_BOOL;
+  }
+  return ge_infer_set_output(c, 0, dt, acc.rank, acc.dims, acc.info);
+}
+
+/* GE_ONNX_INFER */
+
+#define GE__ANY GE_DTYPES_ALL
+#define GE__BOOL GE_DTYPE_BIT(GE_DTYPE_BOOL)
+#define GE__I64 GE_DTYPE_BIT(GE_DTYPE_INT64)
+#define GE__I32 GE_DTYPE_BIT(GE_DTYPE_INT32)
+#define GE__IDX (GE__I32 | GE__I64)
+#define GE__FREE {-1, -1, -1, -1, -1, -1, -1, -1}
+
+/* Columns: name, domain, inputs min..max, outputs min..max, default
+ * outputs, input type vars, output type vars, type var dtype sets,
+ * attributes {name, type, default, required}, infer, doc. */
+static const ge_op_schema ge__builtin_schemas[] = {
+    /* structural ops (ge_graph.h header comment lists their semantics) */
+    {"Data", NULL, 0, 0, 1, 1, 1, GE__FREE, GE__FREE, {0}, {{"index", GE_ATTR_INT, NULL, 0}, {"parent_index", GE_ATTR_INT, NULL, 0}}, NULL, "graph input"},
+    {"Const", NULL, 0, 0, 1, 1, 1, GE__FREE, GE__FREE, {0}, {{"value", GE_ATTR_TENSOR, NULL, 1}}, NULL, "constant tensor"},
+    {"Variable", NULL, 0, 1, 1, 1, 1, GE__FREE, GE__FREE, {0}, {{"value", GE_ATTR_TENSOR, NULL, 0}}, NULL, "persistent state"},
+    {"NetOutput", NULL, 0, -1, 0, -1, 0, GE__FREE, GE__FREE, {0}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__infer_passthrough, "graph outputs"},
+    {"PartitionedCall", NULL, 0, -1, 0, -1, 1, GE__FREE, GE__FREE, {0}, {{"f", GE_ATTR_GRAPH, NULL, 1}}, NULL, "call a subgraph"},
+    {"PlaceHolder", NULL, 0, 0, 1, 1, 1, GE__FREE, GE__FREE, {0}, {{"peer_index", GE_ATTR_INT, NULL, 0}, {"parent_node", GE_ATTR_STRING, NULL, 0}, {"anchor_index", GE_ATTR_INT, NULL, 0}}, NULL, "tensor from another partition"},
+    {"End", NULL, 1, 1, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"peer_index", GE_ATTR_INT, NULL, 0}, {"parent_node", GE_ATTR_STRING, NULL, 0}, {"anchor_index", GE_ATTR_INT, NULL, 0}}, NULL, "tensor to another partition"},
+    {"If", NULL, 1, -1, 0, -1, 1, {0, -1, -1, -1, -1, -1, -1, -1}, GE__FREE, {GE__BOOL | GE_DTYPES_NUMERIC}, {{"then_branch", GE_ATTR_GRAPH, NULL, 1}, {"else_branch", GE_ATTR_GRAPH, NULL, 1}}, NULL, "conditional"},
+    {"Case", NULL, 1, -1, 0, -1, 1, {0, -1, -1, -1, -1, -1, -1, -1}, GE__FREE, {GE__IDX}, {{"branches", GE_ATTR_GRAPHS, NULL, 1}}, NULL, "branch by index"},
+    {"While", NULL, 0, -1, 0, -1, 1, GE__FREE, GE__FREE, {0}, {{"cond", GE_ATTR_GRAPH, NULL, 1}, {"body", GE_ATTR_GRAPH, NULL, 1}}, ge__infer_passthrough, "loop"},
+    {"StreamActive", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"active_streams", GE_ATTR_INTS, NULL, 0}}, NULL, "activate streams"},
+    {"StreamSwitch", NULL, 2, 2, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"cond", GE_ATTR_INT, "0", 0}, {"active_streams", GE_ATTR_INTS, NULL, 0}}, NULL, "conditional stream activation"},
+    {"Send", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"event_id", GE_ATTR_INT, NULL, 1}}, NULL, "record an event"},
+    {"Recv", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"event_id", GE_ATTR_INT, NULL, 1}}, NULL, "wait for an event"},
+    {"LabelSet", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"label_index", GE_ATTR_INT, NULL, 1}}, NULL, "define a label"},
+    {"LabelGoto", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"label_index", GE_ATTR_INT, NULL, 1}}, NULL, "jump to a label"},
+    {"LabelSwitchByIndex", NULL, 1, 1, 0, 0, 0, {0}, GE__FREE, {GE__IDX | GE_DTYPE_BIT(GE_DTYPE_UINT32)}, {{"label_list", GE_ATTR_INTS, NULL, 1}}, NULL, "jump by index"},
+    {"NoOp", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{NULL, GE_ATTR_NONE, NULL, 0}}, NULL, "control only"},
+    {"MemcpyAsync", NULL, 1, 1, 1, 1, 1, {0}, {0}, {0}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__infer_same, "copy"},
+    {"GetDynamicDims", NULL, 1, -1, 1, 1, 1, GE__FREE, {1}, {0, GE__I64}, {{"N", GE_ATTR_INT, NULL, 0}, {"shape_info", GE_ATTR_INTS, NULL, 0}}, NULL, "dynamic dims of the inputs"},
+    {"MapIndex", NULL, 1, 2, 1, 1, 1, GE__FREE, {1}, {0, GE__I32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, NULL, "shape tier of an input"},
+    {"AllReduce", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"reduction", GE_ATTR_STRING, "sum", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_same, "sum over ranks"},
+    {"Broadcast", NULL, 1, -1, 1, -1, 1, {0}, {0}, {0}, {{"root_rank", GE_ATTR_INT, "0", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_passthrough, "copy from the root rank"},
+    /* GE_ONNX_SCHEMAS */
+};
+
+#define GE__NUM_BUILTINS (sizeof ge__builtin_schemas / sizeof ge__builtin_schemas[0])
+
+static const ge_op_schema *ge__builtin_find(const char *op, const char *domain) {
+  uint32_t i;
+  if (domain && *domain && strcmp(domain, "ai.onnx") != 0) return NULL;
+  for (i = 0; i < GE__NUM_BUILTINS; i++)
+    if (strcmp(ge__builtin_schemas[i].name, op) == 0) return &ge__builtin_schemas[i];
+  return NULL;
+}
+
+GE_API const ge_op_schema *ge_op_schema_builtin(uint32_t i) {
+  return i < GE__NUM_BUILTINS ? &ge__builtin_schemas[i] : NULL;
+}
+
+/* --------------------------------------------- clone, extract, inline */
+
+/* Copies node n of src into dst with no edges: op, domain, flags, module
+ * fields, output descs, attributes (subgraphs cloned). */
+static ge_status ge__copy_node(ge_graph *dst, const ge_graph *src, const ge_node *n, const char *name,
+                               ge_node_id *out, ge_error *err) {
+  ge_node *m;
+  ge_status st;
+  uint32_t i;
+  (void)src;
+  if ((st = ge_graph_add_node(dst, n->op, name, n->num_inputs, NULL, (int32_t)n->num_outputs, out, err))) return st;
+  if (n->domain && (st = ge_node_set_domain(dst, *out, n->domain, err))) return st;
+  for (i = 0; i < n->num_attrs; i++)
+    if ((st = ge__put_attr(dst, *out, &n->attrs[i], err))) return st;
+  m = ge__slot(dst, *out);
+  m->flags = n->flags;
+  m->engine = n->engine;
+  m->stream = n->stream;
+  m->topo_id = n->topo_id;
+  m->cluster = n->cluster;
+  for (i = 0; i < n->num_outputs; i++) {
+    const ge_tensor_desc *d = &n->outputs[i];
+    ge_tensor_desc *e = &m->outputs[i];
+    const ge_attr *v = ge_node_attr(n, "value");
+    e->dtype = d->dtype;
+    e->format = d->format;
+    e->offset = d->offset;
+    if (!ge__set_shape(dst, &e->shape, d->shape.rank, d->shape.dims, d->shape.info)) return ge__oom(err, dst);
+    if (d->name && !(e->name = ge__arena_strdup(&dst->arena, d->name))) return ge__oom(err, dst);
+    if (d->value && v && v->type == GE_ATTR_TENSOR && d->value == v->v.t)
+      e->value = ge_node_attr(m, "value")->v.t; /* a Const's value is its attribute */
+    else if (d->value && !(e->value = ge__copy_tensor(dst, d->value)))
+      return ge__oom(err, dst);
+  }
+  return GE_OK;
+}
+
+static ge_status ge__create_like(const ge_graph *g, const ge_graph_desc *desc, ge_graph **out, ge_error *err) {
+  ge_graph_desc d;
+  if (desc) return ge_graph_create(desc, out, err);
+  memset(&d, 0, sizeof d);
+  d.name = g->name;
+  d.allocator = g->arena.a;
+  d.registry = g->registry;
+  return ge_graph_create(&d, out, err);
+}
+
+GE_API ge_status ge_graph_clone(const ge_graph *g, const ge_graph_desc *desc, ge_graph **out, ge_error *err) {
+  ge_graph *h;
+  ge_node_id *map;
+  uint32_t i, k;
+  ge_status st;
+  *out = NULL;
+  if ((st = ge__create_like(g, desc, &h, err))) return st;
+  map = (ge_node_id *)ge__mem_alloc(&g->arena.a, ((size_t)g->id_bound + 1) * sizeof *map);
+  if (!map) {
+    ge_graph_free(h);
+    return ge__oom(err, g);
+  }
+  for (i = 0; i < g->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    map[i] = GE_NONE;
+    if (n) st = ge__copy_node(h, g, n, n->name, &map[i], err);
+  }
+  for (i = 0; i < g->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    for (k = 0; n && k < n->num_inputs && !st; k++) {
+      ge_edge e = n->inputs[k];
+      if (e.node != GE_NONE) {
+        e.node = map[e.node];
+        st = ge_graph_set_input(h, map[i], k, e, err);
+      }
+    }
+    for (k = 0; n && k < n->num_control_inputs && !st; k++)
+      st = ge_graph_add_control(h, map[n->control_inputs[k]], map[i], err);
+  }
+  for (k = 0; k < g->num_attrs && !st; k++) st = ge__put_attr(h, GE_NONE, &g->attrs[k], err);
+  ge__mem_free(&g->arena.a, map, ((size_t)g->id_bound + 1) * sizeof *map);
+  if (st) {
+    ge_graph_free(h);
+    return st;
+  }
+  h->auto_names = g->auto_names;
+  *out = h;
+  return GE_OK;
+}
+
+/* A name not yet used in g: base, or base_1, base_2, ... */
+static ge_status ge__free_name(ge_graph *g, const char *base, char *buf, size_t cap, ge_error *err) {
+  uint32_t k = 0;
+  snprintf(buf, cap, "%s", base);
+  if (!ge__name_index_reserve(g)) return ge__oom(err, g);
+  while (ge_graph_find(g, buf) != GE_NONE) snprintf(buf, cap, "%s_%u", base, (unsigned)++k);
+  return GE_OK;
+}
+
+GE_API void ge_extract_result_free(const ge_graph *g, ge_extract_result *r) {
+  ge__mem_free(&g->arena.a, r->boundary_inputs, (size_t)r->num_boundary_inputs * sizeof(ge_edge));
+  ge__mem_free(&g->arena.a, r->boundary_outputs, (size_t)r->num_boundary_outputs * sizeof(ge_edge));
+  ge__mem_free(&g->arena.a, r->node_map, ((size_t)g->id_bound + 1) * sizeof(ge_node_id));
+  ge_graph_free(r->graph);
+  memset(r, 0, sizeof *r);
+}
+
+/* Boundary inputs of an extraction: each distinct outside source, the Data
+ * node standing for it, and a chain per producer for linear-time lookup. */
+typedef struct ge__boundary {
+  ge_edge src;
+  ge_node_id data;
+  uint32_t next; /* next entry with the same producer, or GE_NONE */
+} ge__boundary;
+
+static ge_status ge__extract_inputs(const ge_graph *g, ge_extract_result *r, ge_error *err) {
+  uint32_t *head = (uint32_t *)ge__mem_alloc(&g->arena.a, ((size_t)g->id_bound + 1) * sizeof(uint32_t));
+  ge__boundary *b = NULL;
+  uint32_t nb = 0, i, k, j;
+  ge_status st = GE_OK;
+  char name[256], base[200];
+  if (!head) return ge__oom(err, g);
+  for (i = 0; i < g->id_bound; i++) head[i] = GE_NONE;
+  for (i = 0; i < g->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    if (!n || r->node_map[i] == GE_NONE) continue;
+    for (k = 0; k < n->num_inputs && !st; k++) {
+      ge_edge e = n->inputs[k], inner;
+      if (e.node == GE_NONE) continue;
+      inner.node = r->node_map[e.node];
+      inner.index = e.index;
+      if (inner.node == GE_NONE) {
+        for (j = head[e.node]; j != GE_NONE && b[j].src.index != e.index; j = b[j].next) {
+        }
+        if (j == GE_NONE) {
+          const ge_node *p = ge__slot(g, e.node);
+          const ge_tensor_desc *d = &p->outputs[e.index];
+          ge_tensor_desc *o;
+          if (nb == ge__cap_of(nb)) {
+            ge__boundary *q = (ge__boundary *)ge__mem_realloc(&g->arena.a, b, (size_t)nb * sizeof *b,
+                                                              (size_t)(nb ? nb * 2 : 1) * sizeof *b);
+            if (!q) { st = ge__oom(err, g); break; }
+            b = q;
+          }
+          j = nb++;
+          b[j].src = e;
+          b[j].next = head[e.node];
+          head[e.node] = j;
+          if (d->name) snprintf(base, sizeof base, "%s", d->name);
+          else snprintf(base, sizeof base, "%s_out%d", p->name, (int)e.index);
+          if ((st = ge__free_name(r->graph, base, name, sizeof name, err)) ||
+              (st = ge_graph_add_node(r->graph, "Data", name, 0, NULL, 1, &b[j].data, err)) ||
+              (st = ge_node_set_attr_int(r->graph, b[j].data, "index", (int64_t)j, err)))
+            break;
+          o = &ge__slot(r->graph, b[j].data)->outputs[0];
+          o->dtype = d->dtype;
+          o->format = d->format;
+          if (!ge__set_shape(r->graph, &o->shape, d->shape.rank, d->shape.dims, d->shape.info) ||
+              (d->value && !(o->value = ge__copy_tensor(r->graph, d->value)))) {
+            st = ge__oom(err, g);
+            break;
+          }
+        }
+        inner.node = b[j].data;
+        inner.index = 0;
+      }
+      st = ge_graph_set_input(r->graph, r->node_map[i], k, inner, err);
+    }
+    for (k = 0; k < n->num_control_inputs && !st; k++)
+      if (r->node_map[n->control_inputs[k]] != GE_NONE)
+        st = ge_graph_add_control(r->graph, r->node_map[n->control_inputs[k]], r->node_map[i], err);
+  }
+  if (!st && nb && !(r->boundary_inputs = (ge_edge *)ge__mem_alloc(&g->arena.a, (size_t)nb * sizeof(ge_edge))))
+    st = ge__oom(err, g);
+  if (!st) {
+    r->num_boundary_inputs = nb;
+    for (j = 0; j < nb; j++) r->boundary_inputs[j] = b[j].src;
+  }
+  ge__mem_free(&g->arena.a, b, (size_t)ge__cap_of(nb) * sizeof *b);
+  ge__mem_free(&g->arena.a, head, ((size_t)g->id_bound + 1) * sizeof(uint32_t));
+  return st;
+}
+
+/* Whether output k of member n is read by a non-member. */
+static int ge__output_leaves(const ge_graph *g, const ge_extract_result *r, const ge_node *n, uint32_t k) {
+  uint32_t j;
+  for (j = 0; j < n->num_uses; j++)
+    if (r->node_map[n->uses[j].node] == GE_NONE &&
+        ge__slot(g, n->uses[j].node)->inputs[n->uses[j].input].index == (int32_t)k)
+      return 1;
+  return 0;
+}
+
+/* Member outputs read by non-members become inputs of the NetOutput. */
+static ge_status ge__extract_outputs(const ge_graph *g, ge_extract_result *r, ge_node_id netout, ge_error *err) {
+  uint32_t i, k, n_out = 0;
+  ge_status st = GE_OK;
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    for (k = 0; n && r->node_map[i] != GE_NONE && k < n->num_outputs; k++) n_out += ge__output_leaves(g, r, n, k);
+  }
+  if (!n_out) return GE_OK;
+  if (!(r->boundary_outputs = (ge_edge *)ge__mem_alloc(&g->arena.a, (size_t)n_out * sizeof(ge_edge))))
+    return ge__oom(err, g);
+  for (i = 0; i < g->id_bound; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    for (k = 0; n && r->node_map[i] != GE_NONE && k < n->num_outputs; k++)
+      if (ge__output_leaves(g, r, n, k)) {
+        r->boundary_outputs[r->num_boundary_outputs].node = i;
+        r->boundary_outputs[r->num_boundary_outputs++].index = (int32_t)k;
+      }
+  }
+  if (netout == GE_NONE && (st = ge_graph_add_node(r->graph, "NetOutput", NULL, 0, NULL, 0, &netout, err)))
+    return st;
+  for (i = 0; i < n_out && !st; i++) {
+    ge_edge e = r->boundary_outputs[i];
+    const ge_tensor_desc *d = &ge__slot(g, e.node)->outputs[e.index];
+    uint32_t at = ge__slot(r->graph, netout)->num_inputs;
+    ge_tensor_desc *o;
+    e.node = r->node_map[e.node];
+    if ((st = ge_graph_add_input(r->graph, netout, e, err)) ||
+        (st = ge_graph_set_num_outputs(r->graph, netout, at + 1, err)))
+      break;
+    o = &ge__slot(r->graph, netout)->outputs[at];
+    o->dtype = d->dtype;
+    o->format = d->format;
+    if (!ge__set_shape(r->graph, &o->shape, d->shape.rank, d->shape.dims, d->shape.info)) st = ge__oom(err, g);
+  }
+  return st;
+}
+
+GE_API ge_status ge_graph_extract(const ge_graph *g, const ge_node_id *nodes, uint32_t count,
+                                  ge_extract_result *out, ge_error *err) {
+  ge_extract_result r;
+  ge_node_id netout = GE_NONE;
+  uint32_t i, j;
+  ge_status st;
+  memset(&r, 0, sizeof r);
+  memset(out, 0, sizeof *out);
+  if ((st = ge__create_like(g, NULL, &r.graph, err))) return st;
+  r.node_map = (ge_node_id *)ge__mem_alloc(&g->arena.a, ((size_t)g->id_bound + 1) * sizeof(ge_node_id));
+  if (!r.node_map) {
+    ge_graph_free(r.graph);
+    return ge__oom(err, g);
+  }
+  for (i = 0; i < g->id_bound; i++) r.node_map[i] = GE_NONE;
+  for (i = 0; i < count && !st; i++) {
+    if (!ge_graph_node(g, nodes[i])) st = ge__bad_node(err, g, nodes[i]);
+    else r.node_map[nodes[i]] = 0; /* member mark; the copy's id comes below */
+  }
+  for (i = 0; i < g->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    if (!n || r.node_map[i] == GE_NONE) continue;
+    st = ge__copy_node(r.graph, g, n, n->name, &r.node_map[i], err);
+    if (ge__is_op(n, "NetOutput")) netout = r.node_map[i];
+  }
+  if (!st) st = ge__extract_inputs(g, &r, err);
+  /* member Data nodes are numbered after the boundary ones */
+  for (i = 0, j = r.num_boundary_inputs; i < g->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    if (n && r.node_map[i] != GE_NONE && ge__is_op(n, "Data") && ge_node_attr(n, "index"))
+      st = ge_node_set_attr_int(r.graph, r.node_map[i], "index", (int64_t)j++, err);
+  }
+  if (!st) st = ge__extract_outputs(g, &r, netout, err);
+  if (st) {
+    ge_extract_result_free(g, &r);
+    return st;
+  }
+  *out = r;
+  return GE_OK;
+}
+
+/* The parent input a subgraph Data node stands for (-1 if none). */
+static int64_t ge__data_parent_input(const ge_node *d) {
+  const ge_attr *a = ge_node_attr(d, "parent_index");
+  if (!a) a = ge_node_attr(d, "index");
+  return a && a->type == GE_ATTR_INT ? a->v.i : -1;
+}
+
+/* Where a subgraph tensor comes from once inlined into g. */
+static ge_edge ge__inlined_source(const ge_graph *sub, const ge_node *call, const ge_node_id *map, ge_edge e) {
+  ge_edge none;
+  const ge_node *p;
+  none.node = GE_NONE;
+  none.index = 0;
+  if (e.node == GE_NONE) return none;
+  p = ge__slot(sub, e.node);
+  if (ge__is_op(p, "Data")) {
+    int64_t k = ge__data_parent_input(p);
+    return k >= 0 && k < (int64_t)call->num_inputs ? call->inputs[k] : none;
+  }
+  e.node = map[e.node];
+  return e;
+}
+
+GE_API ge_status ge_graph_inline(ge_graph *g, ge_node_id call, ge_error *err) {
+  ge_node *p = ge_graph_node(g, call);
+  const ge_attr *f;
+  ge_graph *sub;
+  ge_node_id *map, before = GE_NONE, after = GE_NONE, inner_out;
+  uint32_t i, k;
+  ge_status st = GE_OK;
+  char name[256], base[256];
+  if (!p) return ge__bad_node(err, g, call);
+  f = ge_node_attr(p, "f");
+  if (!ge__is_op(p, "PartitionedCall") || !f || f->type != GE_ATTR_GRAPH)
+    return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s) is not a PartitionedCall with a graph attribute 'f'",
+                    p->name, p->op);
+  sub = f->v.g;
+  inner_out = ge_graph_output_node(sub);
+  if ((inner_out == GE_NONE ? 0 : ge__slot(sub, inner_out)->num_inputs) != p->num_outputs)
+    return ge__fail(err, GE_ERR_INVALID, "PartitionedCall '%s' has %u outputs but its subgraph '%s' returns %u",
+                    p->name, (unsigned)p->num_outputs, ge_graph_name(sub),
+                    inner_out == GE_NONE ? 0u : (unsigned)ge__slot(sub, inner_out)->num_inputs);
+  for (i = 0; i < sub->id_bound; i++) {
+    ge_node *d = ge_graph_node(sub, i);
+    int64_t k2;
+    if (!d || !ge__is_op(d, "Data")) continue;
+    k2 = ge__data_parent_input(d);
+    if (k2 < 0 || k2 >= (int64_t)p->num_inputs)
+      return ge__fail(err, GE_ERR_INVALID, "subgraph '%s' of '%s': Data '%s' maps to input %lld, out of range",
+                      ge_graph_name(sub), p->name, d->name, (long long)k2);
+  }
+  map = (ge_node_id *)ge__mem_alloc(&g->arena.a, ((size_t)sub->id_bound + 1) * sizeof *map);
+  if (!map) return ge__oom(err, g);
+  /* 1. copy the body (not its Data and NetOutput), names kept when free */
+  for (i = 0; i < sub->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(sub, i);
+    map[i] = GE_NONE;
+    if (!n || ge__is_op(n, "Data") || ge__is_op(n, "NetOutput")) continue;
+    if (!ge__name_index_reserve(g)) st = ge__oom(err, g);
+    else if (ge_graph_find(g, n->name) == GE_NONE) st = ge__copy_node(g, sub, n, n->name, &map[i], err);
+    else {
+      snprintf(base, sizeof base, "%s/%s", p->name, n->name);
+      if (!(st = ge__free_name(g, base, name, sizeof name, err))) st = ge__copy_node(g, sub, n, name, &map[i], err);
+    }
+  }
+  /* 2. edges of the body */
+  for (i = 0; i < sub->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(sub, i);
+    if (!n || map[i] == GE_NONE) continue;
+    for (k = 0; k < n->num_inputs && !st; k++)
+      st = ge_graph_set_input(g, map[i], k, ge__inlined_source(sub, p, map, n->inputs[k]), err);
+    for (k = 0; k < n->num_control_inputs && !st; k++)
+      if (map[n->control_inputs[k]] != GE_NONE) st = ge_graph_add_control(g, map[n->control_inputs[k]], map[i], err);
+  }
+  /* 3. consumers of the call read the body's results */
+  for (i = 0; i < p->num_outputs && !st; i++) {
+    ge_edge from, to;
+    from.node = call;
+    from.index = (int32_t)i;
+    to = ge__inlined_source(sub, p, map, ge__slot(sub, inner_out)->inputs[i]);
+    if (to.node == GE_NONE) {
+      if (ge__slot(g, call)->num_uses)
+        for (k = 0; k < p->num_uses; k++)
+          if (ge__slot(g, p->uses[k].node)->inputs[p->uses[k].input].index == (int32_t)i) {
+            st = ge__fail(err, GE_ERR_INVALID, "PartitionedCall '%s': output %u is used but its subgraph leaves it unset",
+                          p->name, (unsigned)i);
+            break;
+          }
+      continue;
+    }
+    st = ge_graph_replace_uses(g, from, to, err);
+  }
+  /* 4. control edges of the call go through a NoOp before and after */
+  if (!st && p->num_control_inputs) {
+    snprintf(base, sizeof base, "%s_before", p->name);
+    if (!(st = ge__free_name(g, base, name, sizeof name, err)))
+      st = ge_graph_add_node(g, "NoOp", name, 0, NULL, 0, &before, err);
+    for (k = 0; k < p->num_control_inputs && !st; k++) st = ge_graph_add_control(g, p->control_inputs[k], before, err);
+  }
+  if (!st && p->num_control_outputs) {
+    snprintf(base, sizeof base, "%s_after", p->name);
+    if (!(st = ge__free_name(g, base, name, sizeof name, err)))
+      st = ge_graph_add_node(g, "NoOp", name, 0, NULL, 0, &after, err);
+    for (k = 0; k < p->num_control_outputs && !st; k++) st = ge_graph_add_control(g, after, p->control_outputs[k], err);
+  }
+  for (i = 0; i < sub->id_bound && !st; i++) {
+    ge_node *n = ge_graph_node(sub, i);
+    const ge_node *m;
+    int has_pred = 0, has_succ = 0;
+    if (!n || map[i] == GE_NONE) continue;
+    m = ge__slot(g, map[i]);
+    for (k = 0; k < n->num_inputs; k++) has_pred |= n->inputs[k].node != GE_NONE && map[n->inputs[k].node] != GE_NONE;
+    for (k = 0; k < n->num_control_inputs; k++) has_pred |= map[n->control_inputs[k]] != GE_NONE;
+    for (k = 0; k < n->num_uses; k++) has_succ |= map[n->uses[k].node] != GE_NONE;
+    for (k = 0; k < n->num_control_outputs; k++) has_succ |= map[n->control_outputs[k]] != GE_NONE;
+    if (before != GE_NONE && !has_pred) st = ge_graph_add_control(g, before, m->id, err);
+    if (!st && after != GE_NONE && !has_succ) st = ge_graph_add_control(g, m->id, after, err);
+  }
+  if (!st && before != GE_NONE && after != GE_NONE) st = ge_graph_add_control(g, before, after, err);
+  ge__mem_free(&g->arena.a, map, ((size_t)sub->id_bound + 1) * sizeof *map);
+  /* 5. the call goes (and its subgraph with it) */
+  if (!st) st = ge_graph_remove_node(g, call, err);
+  return st;
+}
+
+/* GE_IO */
+
+/* GE_CORE_END */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_GRAPH_IMPLEMENTATION_DONE */
+#endif /* GE_GRAPH_IMPLEMENTATION */
