@@ -1443,6 +1443,8 @@ GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name
     if ((st = ge__check_source(g, inputs[i], err)) != GE_OK) return st;
   e = ge__op_entry(g, op, NULL);
   if (!e) return ge__oom(err, g);
+  /* room in the name index first: growing it re-inserts every live node */
+  if ((g->name_index || !name || !*name) && !ge__name_index_reserve(g)) return ge__oom(err, g);
   nout = num_outputs >= 0 ? (uint32_t)num_outputs
          : e->schema      ? (uint32_t)e->schema->default_outputs
                           : 1;
@@ -1455,7 +1457,6 @@ GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name
   } else {
     char buf[96];
     /* made names are checked against the index so they never collide */
-    if (!ge__name_index_reserve(g)) goto oom;
     do snprintf(buf, sizeof buf, "%s_%u", op, (unsigned)g->auto_names++);
     while (ge_graph_find(g, buf) != GE_NONE);
     n->name = ge__arena_strdup(&g->arena, buf);
@@ -1479,10 +1480,7 @@ GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name
     if (!n->outputs) goto oom;
     for (i = 0; i < nout; i++) ge__desc_init(&n->outputs[i]);
   }
-  if (g->name_index) {
-    if (!ge__name_index_reserve(g)) goto oom;
-    ge__name_index_put(g, n->id);
-  }
+  if (g->name_index) ge__name_index_put(g, n->id);
   if (out) *out = n->id;
   return GE_OK;
 oom:
@@ -1538,12 +1536,10 @@ GE_API ge_status ge_node_set_name(ge_graph *g, ge_node_id id, const char *name, 
   if (!n) return ge__bad_node(err, g, id);
   if (!name || !*name) return ge__fail(err, GE_ERR_INVALID, "node '%s': empty name", n->name);
   if (!(copy = ge__arena_strdup(&g->arena, name))) return ge__oom(err, g);
+  if (g->name_index && !ge__name_index_reserve(g)) return ge__oom(err, g);
   ge__name_index_remove(g, id);
   n->name = copy;
-  if (g->name_index) {
-    if (!ge__name_index_reserve(g)) return ge__oom(err, g);
-    ge__name_index_put(g, id);
-  }
+  if (g->name_index) ge__name_index_put(g, id);
   return GE_OK;
 }
 
