@@ -57,9 +57,13 @@ test: deps
 $(BUILD)/demo: examples/demo.c | $(BUILD)
 	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
 
+# The demo builds a small CNN with the C API and saves it; the tool then
+# inspects the saved file (text, JSON and Graphviz).
 demo: deps
-	@$(MAKE) --no-print-directory $(BUILD)/demo
-	$(BUILD)/demo
+	@$(MAKE) --no-print-directory $(BUILD)/demo $(BUILD)/ge
+	$(BUILD)/demo $(BUILD)/demo.geg
+	$(BUILD)/ge inspect $(BUILD)/demo.geg --json --dot $(BUILD)/demo.dot
+	@echo "demo: Graphviz drawing written to $(BUILD)/demo.dot"
 
 $(BUILD)/graph_bench: bench/graph_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
