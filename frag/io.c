@@ -412,10 +412,61 @@ static void ge__ser_attr(ge__ser *s, const ge_attr *a, const char *owner, int de
   }
 }
 
+/* Unchecked writes through a cursor, after ge__w_room reserved the bytes
+ * (a varint takes at most 10). */
+static uint8_t *ge__put_varint(uint8_t *p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = (uint8_t)v;
+  return p;
+}
+static uint8_t *ge__put_sidx(ge__ser *s, uint8_t *p, const char *str) {
+  uint32_t i = ge__stab_find(&s->st, str);
+  if (!i) s->st.oom = 1;
+  return ge__put_varint(p, i);
+}
+
+/* The node of id in O(1) (chunk k holds ids [16 (2^k - 1), 16 (2^(k+1) - 1))),
+ * or NULL for a hole or an id out of range. */
+static ge_node *ge__io_node(const ge_graph *g, ge_node_id id) {
+  uint32_t x, b;
+  ge_node *n;
+  if (id >= g->id_bound) return NULL;
+  x = id + (1u << GE__CHUNK0_LOG);
+#if defined(__GNUC__) || defined(__clang__)
+  b = 31u - (uint32_t)__builtin_clz(x);
+#else
+  b = 31;
+  while (!(x >> b)) b--;
+#endif
+  n = &g->chunks[b - GE__CHUNK0_LOG][x - (1u << b)];
+  return (n->flags & GE_NODE_REMOVED) ? NULL : n;
+}
+
+/* Calls body with ge_node *var for each slot (live or not) of ids 0..bound-1,
+ * walking the chunks instead of looking every id up. */
+#define GE__IO_FOR_SLOTS(g, bound, var, body)                                \
+  do {                                                                      \
+    uint32_t ge__k_, ge__id_ = 0;                                           \
+    for (ge__k_ = 0; ge__id_ < (bound) && ge__k_ < GE__MAX_CHUNKS; ge__k_++) { \
+      ge_node *ge__c_ = (g)->chunks[ge__k_];                                \
+      uint32_t ge__j_, ge__n_ = (uint32_t)1 << (GE__CHUNK0_LOG + ge__k_);   \
+      if (ge__n_ > (bound) - ge__id_) ge__n_ = (bound) - ge__id_;           \
+      for (ge__j_ = 0; ge__j_ < ge__n_; ge__j_++, ge__id_++) {              \
+        ge_node *var = &ge__c_[ge__j_];                                     \
+        body;                                                               \
+      }                                                                     \
+    }                                                                       \
+  } while (0)
+
 static void ge__ser_desc(ge__ser *s, const ge_node *n, uint32_t oi, const ge_tensor_desc *d) {
   ge__wbuf *w = &s->w;
   uint32_t bits = 0, alias = 0, k;
   int32_t i, rank = d->shape.rank;
+  size_t name_len = d->name ? strlen(d->name) : 0;
+  uint8_t *p;
   if ((unsigned)d->dtype >= GE_DTYPE_COUNT || (unsigned)d->format >= GE_FORMAT_COUNT ||
       (rank < 0 && rank != GE_RANK_UNKNOWN) || rank > GE_MAX_RANK || (rank > 0 && !d->shape.dims)) {
     ge__ser_fail(s, GE_ERR_INVALID, "node '%s' output %u: invalid dtype, format or rank", n->name, (unsigned)oi);
@@ -440,22 +491,29 @@ static void ge__ser_desc(ge__ser *s, const ge_node *n, uint32_t oi, const ge_ten
         break;
       }
   }
-  ge__w_varint(w, bits);
-  ge__w_byte(w, (uint8_t)d->dtype);
-  ge__w_zz(w, rank);
-  for (i = 0; i < rank; i++) ge__w_varint(w, (uint64_t)(d->shape.dims[i] + 1));
-  if (bits & GE__DB_NAME) ge__w_str(w, d->name);
-  if (bits & GE__DB_FORMAT) ge__w_varint(w, (uint64_t)d->format);
-  if (bits & GE__DB_OFFSET) ge__w_zz(w, d->offset);
+  if (!ge__w_room(w, 60 + name_len + (size_t)(rank > 0 ? rank : 0) * 40)) return;
+  p = w->p + w->len;
+  *p++ = (uint8_t)bits;
+  *p++ = (uint8_t)d->dtype;
+  p = ge__put_varint(p, ge__zz(rank));
+  for (i = 0; i < rank; i++) p = ge__put_varint(p, (uint64_t)(d->shape.dims[i] + 1));
+  if (bits & GE__DB_NAME) {
+    p = ge__put_varint(p, name_len);
+    memcpy(p, d->name, name_len);
+    p += name_len;
+  }
+  if (bits & GE__DB_FORMAT) p = ge__put_varint(p, (uint64_t)d->format);
+  if (bits & GE__DB_OFFSET) p = ge__put_varint(p, ge__zz(d->offset));
   if (bits & GE__DB_INFO)
     for (i = 0; i < rank; i++) {
       const ge_dim_info *di = &d->shape.info[i];
-      ge__w_zz(w, di->lo);
-      ge__w_zz(w, di->hi);
-      if (di->symbol) ge__ser_sidx(s, di->symbol);
-      else ge__w_byte(w, 0);
+      p = ge__put_varint(p, ge__zz(di->lo));
+      p = ge__put_varint(p, ge__zz(di->hi));
+      if (di->symbol) p = ge__put_sidx(s, p, di->symbol);
+      else *p++ = 0;
     }
-  if (bits & GE__DB_ALIAS) ge__w_varint(w, alias);
+  if (bits & GE__DB_ALIAS) p = ge__put_varint(p, alias);
+  w->len = (size_t)(p - w->p);
   if (bits & GE__DB_VALUE) ge__ser_tensor(s, d->value, n->name);
 }
 
@@ -463,7 +521,8 @@ static void ge__ser_node(ge__ser *s, const ge_graph *g, const ge_node *n, uint32
                          const char **prev, int depth) {
   ge__wbuf *w = &s->w;
   uint32_t bits = 0, flags = n->flags & ~(uint32_t)GE_NODE_REMOVED, i;
-  size_t shared = 0;
+  size_t shared = 0, rest;
+  uint8_t *p;
   if (!n->name || !*n->name || !n->op || !*n->op) {
     ge__ser_fail(s, GE_ERR_INVALID, "node %u of graph '%s' has no name or op", (unsigned)n->id, ge_graph_name(g));
     return;
@@ -476,54 +535,67 @@ static void ge__ser_node(ge__ser *s, const ge_graph *g, const ge_node *n, uint32
   if (n->topo_id != -1) bits |= GE__NB_TOPO;
   if (n->cluster != -1) bits |= GE__NB_CLUSTER;
   if (flags) bits |= GE__NB_FLAGS;
-  ge__w_varint(w, bits);
-  ge__ser_sidx(s, n->op);
-  if (bits & GE__NB_DOMAIN) ge__ser_sidx(s, n->domain);
   while ((*prev)[shared] && (*prev)[shared] == n->name[shared]) shared++;
-  ge__w_varint(w, shared);
-  ge__w_str(w, n->name + shared);
+  rest = strlen(n->name + shared);
+  /* mask, op, domain, name */
+  if (!ge__w_room(w, 40 + rest)) return;
+  p = ge__put_varint(w->p + w->len, bits);
+  p = ge__put_sidx(s, p, n->op);
+  if (bits & GE__NB_DOMAIN) p = ge__put_sidx(s, p, n->domain);
+  p = ge__put_varint(p, shared);
+  p = ge__put_varint(p, rest);
+  memcpy(p, n->name + shared, rest);
+  w->len = (size_t)(p + rest - w->p);
   *prev = n->name;
   if (bits & GE__NB_ATTRS) {
     ge__w_varint(w, n->num_attrs);
     for (i = 0; i < n->num_attrs && !s->status; i++) ge__ser_attr(s, &n->attrs[i], n->name, depth);
   }
-  ge__w_varint(w, n->num_inputs);
+  /* inputs, control inputs, output count */
+  if (!ge__w_room(w, 30 + 16 * ((size_t)n->num_inputs + n->num_control_inputs))) return;
+  p = ge__put_varint(w->p + w->len, n->num_inputs);
   for (i = 0; i < n->num_inputs; i++) {
     ge_edge e = n->inputs[i];
-    const ge_node *p;
     uint64_t code;
     if (e.node == GE_NONE) {
-      ge__w_byte(w, 0);
+      *p++ = 0;
       continue;
     }
-    p = ge_graph_node(g, e.node);
-    if (!p || e.index < 0 || (uint32_t)e.index >= p->num_outputs) {
-      ge__ser_fail(s, GE_ERR_INVALID, "node '%s' input %u: dangling edge from id %u output %d", n->name,
-                   (unsigned)i, (unsigned)e.node, (int)e.index);
-      return;
+    {
+      const ge_node *src = ge__io_node(g, e.node);
+      if (!src || e.index < 0 || (uint32_t)e.index >= src->num_outputs) {
+        ge__ser_fail(s, GE_ERR_INVALID, "node '%s' input %u: dangling edge from id %u output %d", n->name,
+                     (unsigned)i, (unsigned)e.node, (int)e.index);
+        return;
+      }
     }
     code = ge__zz((int64_t)cur - (int64_t)(remap ? remap[e.node] : e.node));
-    ge__w_varint(w, 1 + ((code << 1) | (e.index != 0)));
-    if (e.index) ge__w_varint(w, (uint64_t)e.index);
+    p = ge__put_varint(p, 1 + ((code << 1) | (e.index != 0)));
+    if (e.index) p = ge__put_varint(p, (uint64_t)e.index);
   }
   if (bits & GE__NB_CONTROL) {
-    ge__w_varint(w, n->num_control_inputs);
+    p = ge__put_varint(p, n->num_control_inputs);
     for (i = 0; i < n->num_control_inputs; i++) {
       ge_node_id c = n->control_inputs[i];
-      if (!ge_graph_node(g, c)) {
+      if (!ge__io_node(g, c)) {
         ge__ser_fail(s, GE_ERR_INVALID, "node '%s': dangling control edge from id %u", n->name, (unsigned)c);
         return;
       }
-      ge__w_zz(w, (int64_t)cur - (int64_t)(remap ? remap[c] : c));
+      p = ge__put_varint(p, ge__zz((int64_t)cur - (int64_t)(remap ? remap[c] : c)));
     }
   }
-  ge__w_varint(w, n->num_outputs);
+  p = ge__put_varint(p, n->num_outputs);
+  w->len = (size_t)(p - w->p);
   for (i = 0; i < n->num_outputs && !s->status; i++) ge__ser_desc(s, n, i, &n->outputs[i]);
-  if (bits & GE__NB_ENGINE) ge__w_zz(w, n->engine);
-  if (bits & GE__NB_STREAM) ge__w_zz(w, n->stream);
-  if (bits & GE__NB_TOPO) ge__w_zz(w, n->topo_id);
-  if (bits & GE__NB_CLUSTER) ge__w_zz(w, n->cluster);
-  if (bits & GE__NB_FLAGS) ge__w_varint(w, flags);
+  if (!(bits & (GE__NB_ENGINE | GE__NB_STREAM | GE__NB_TOPO | GE__NB_CLUSTER | GE__NB_FLAGS))) return;
+  if (!ge__w_room(w, 50)) return;
+  p = w->p + w->len;
+  if (bits & GE__NB_ENGINE) p = ge__put_varint(p, ge__zz(n->engine));
+  if (bits & GE__NB_STREAM) p = ge__put_varint(p, ge__zz(n->stream));
+  if (bits & GE__NB_TOPO) p = ge__put_varint(p, ge__zz(n->topo_id));
+  if (bits & GE__NB_CLUSTER) p = ge__put_varint(p, ge__zz(n->cluster));
+  if (bits & GE__NB_FLAGS) p = ge__put_varint(p, flags);
+  w->len = (size_t)(p - w->p);
 }
 
 static void ge__ser_graph(ge__ser *s, const ge_graph *g, int depth) {
@@ -544,14 +616,12 @@ static void ge__ser_graph(ge__ser *s, const ge_graph *g, int depth) {
       ge__ser_fail(s, GE_ERR_NOMEM, "out of memory in graph '%s'", ge_graph_name(g));
       return;
     }
-    for (i = 0; i < g->id_bound; i++) remap[i] = ge_graph_node(g, i) ? cur++ : GE_NONE;
+    GE__IO_FOR_SLOTS(g, g->id_bound, n, remap[n->id] = (n->flags & GE_NODE_REMOVED) ? GE_NONE : cur++);
     cur = 0;
   }
-  for (i = 0; i < g->id_bound && !s->status; i++) {
-    const ge_node *n = ge_graph_node(g, i);
-    if (!n) continue;
-    ge__ser_node(s, g, n, cur++, remap, &prev, depth);
-  }
+  GE__IO_FOR_SLOTS(g, g->id_bound, n, {
+    if (!(n->flags & GE_NODE_REMOVED) && !s->status) ge__ser_node(s, g, n, cur++, remap, &prev, depth);
+  });
   ge__mem_free(&g->arena.a, remap, (size_t)g->id_bound * sizeof(uint32_t));
 }
 
@@ -656,15 +726,10 @@ static int ge__rd_oom(ge__rd *r) {
     if (!(x)) return 0;                                                     \
   } while (0)
 
-static int ge__rd_varint(ge__rd *r, uint64_t *v) {
+static int ge__rd_varint_slow(ge__rd *r, uint64_t *v) {
   size_t p = r->pos;
   uint64_t x = 0;
   unsigned shift = 0;
-  if (p < r->end && r->b[p] < 0x80) {
-    *v = r->b[p];
-    r->pos = p + 1;
-    return 1;
-  }
   for (;;) {
     uint8_t c;
     if (p >= r->end) return ge__rd_fail(r, p, "the data ends inside a number");
@@ -678,6 +743,14 @@ static int ge__rd_varint(ge__rd *r, uint64_t *v) {
   *v = x;
   r->pos = p;
   return 1;
+}
+
+static int ge__rd_varint(ge__rd *r, uint64_t *v) {
+  if (r->pos < r->end && r->b[r->pos] < 0x80) {
+    *v = r->b[r->pos++];
+    return 1;
+  }
+  return ge__rd_varint_slow(r, v);
 }
 
 static int ge__rd_uint(ge__rd *r, uint64_t max, uint64_t *v, const char *what) {
@@ -783,7 +856,7 @@ static const char *ge__rd_word(ge__rd *r, ge_graph *g, uint32_t gen, uint32_t si
 
 static int ge__rd_tensor(ge__rd *r, ge_graph *g, ge_tensor **out) {
   size_t at = r->pos, left;
-  uint8_t dt;
+  uint8_t dt = 0;
   uint64_t rank, v;
   int64_t dims[GE_MAX_RANK], n = 1, i;
   ge_tensor *t;
@@ -845,7 +918,7 @@ static int ge__rd_attrs(ge__rd *r, ge_graph *g, uint32_t gen, ge_node_id owner, 
   for (k = 0; k < cnt; k++) {
     ge_attr *a = &list[k];
     size_t at = r->pos;
-    uint8_t type;
+    uint8_t type = 0;
     uint64_t u;
     int64_t x;
     memset(a, 0, sizeof *a);
@@ -869,7 +942,7 @@ static int ge__rd_attrs(ge__rd *r, ge_graph *g, uint32_t gen, ge_node_id owner, 
       r->pos += 8;
       break;
     case GE_ATTR_BOOL: {
-      uint8_t b;
+      uint8_t b = 0;
       GE__TRY(ge__rd_byte(r, &b));
       if (b > 1) return ge__rd_fail(r, r->pos - 1, "bool attribute '%s' is %u", a->name, b);
       a->v.b = b;
@@ -966,7 +1039,7 @@ static int ge__rd_desc(ge__rd *r, ge_graph *g, uint32_t gen, ge_node *n, uint32_
   size_t at = r->pos;
   uint64_t bits, v;
   int64_t x;
-  uint8_t dt;
+  uint8_t dt = 0;
   int32_t rank, i;
   uint32_t sidx;
   GE__TRY(ge__rd_uint(r, GE__DB_ALL, &bits, "output field mask"));
@@ -1088,10 +1161,10 @@ static int ge__rd_node(ge__rd *r, ge_graph *g, uint32_t gen, ge_node *n, uint32_
         ed->index = (int32_t)v;
       }
       /* earlier producers are known; later ones are checked after the nodes */
-      if (ed->node < cur && (uint32_t)ed->index >= ge__slot(g, ed->node)->num_outputs)
+      if (ed->node < cur && (uint32_t)ed->index >= ge__io_node(g, ed->node)->num_outputs)
         return ge__rd_fail(r, at, "node %u input %u reads output %d of node %u, which has %u outputs",
                            (unsigned)cur, (unsigned)i, (int)ed->index, (unsigned)ed->node,
-                           (unsigned)ge__slot(g, ed->node)->num_outputs);
+                           (unsigned)ge__io_node(g, ed->node)->num_outputs);
     }
   }
   n->num_inputs = cnt;
@@ -1158,25 +1231,24 @@ static int ge__rd_node(ge__rd *r, ge_graph *g, uint32_t gen, ge_node *n, uint32_
 /* Links the nodes of a freshly read graph: checks inputs that read later
  * nodes, then builds uses and control outputs. */
 static int ge__rd_link(ge__rd *r, ge_graph *g, size_t at) {
-  uint32_t i, k, nn = g->id_bound;
-  for (i = 0; i < nn; i++) {
-    ge_node *n = ge__slot(g, i);
+  uint32_t nn = g->id_bound;
+  GE__IO_FOR_SLOTS(g, nn, n, {
+    uint32_t k;
     for (k = 0; k < n->num_inputs; k++) {
       ge_edge e = n->inputs[k];
       ge_node *p;
       if (e.node == GE_NONE) continue;
-      p = ge__slot(g, e.node);
+      p = ge__io_node(g, e.node);
       if ((uint32_t)e.index >= p->num_outputs)
         return ge__rd_fail(r, at, "node %u ('%.60s') input %u reads output %d of node %u, which has %u outputs",
-                           (unsigned)i, n->name, (unsigned)k, (int)e.index, (unsigned)e.node,
+                           (unsigned)n->id, n->name, (unsigned)k, (int)e.index, (unsigned)e.node,
                            (unsigned)p->num_outputs);
       if (p->num_uses >= 0x3FFFFFFF) return ge__rd_fail(r, at, "node %u has too many consumers", (unsigned)e.node);
       p->num_uses++;
     }
-    for (k = 0; k < n->num_control_inputs; k++) ge__slot(g, n->control_inputs[k])->num_control_outputs++;
-  }
-  for (i = 0; i < nn; i++) {
-    ge_node *n = ge__slot(g, i);
+    for (k = 0; k < n->num_control_inputs; k++) ge__io_node(g, n->control_inputs[k])->num_control_outputs++;
+  });
+  GE__IO_FOR_SLOTS(g, nn, n, {
     if (n->num_uses) {
       n->uses = (ge_use *)ge__arena_block(&g->arena, (size_t)ge__cap_of(n->num_uses) * sizeof(ge_use));
       if (!n->uses) return ge__rd_oom(r);
@@ -1188,22 +1260,22 @@ static int ge__rd_link(ge__rd *r, ge_graph *g, size_t at) {
       if (!n->control_outputs) return ge__rd_oom(r);
       n->num_control_outputs = 0;
     }
-  }
-  for (i = 0; i < nn; i++) {
-    ge_node *n = ge__slot(g, i);
+  });
+  GE__IO_FOR_SLOTS(g, nn, n, {
+    uint32_t k;
     for (k = 0; k < n->num_inputs; k++) {
       ge_node *p;
       if (n->inputs[k].node == GE_NONE) continue;
-      p = ge__slot(g, n->inputs[k].node);
-      p->uses[p->num_uses].node = i;
+      p = ge__io_node(g, n->inputs[k].node);
+      p->uses[p->num_uses].node = n->id;
       p->uses[p->num_uses].input = k;
       p->num_uses++;
     }
     for (k = 0; k < n->num_control_inputs; k++) {
-      ge_node *p = ge__slot(g, n->control_inputs[k]);
-      p->control_outputs[p->num_control_outputs++] = i;
+      ge_node *p = ge__io_node(g, n->control_inputs[k]);
+      p->control_outputs[p->num_control_outputs++] = n->id;
     }
-  }
+  });
   return 1;
 }
 
@@ -1279,7 +1351,28 @@ static int ge__rd_strtab(ge__rd *r) {
     r->strs[i].len = len;
     at += len + 1;
   }
-  return 1;
+  /* the writer stores each string once; a repeat would let two attributes
+     of one node share a name, so reject it */
+  {
+    uint32_t cap = 16, k, *set;
+    while (cap < 2 * n) cap *= 2;
+    if (!(set = (uint32_t *)ge__mem_alloc(&r->a, (size_t)cap * sizeof(uint32_t)))) return ge__rd_oom(r);
+    memset(set, 0, (size_t)cap * sizeof(uint32_t));
+    for (i = 0; i < n && !r->st; i++) {
+      const ge__rstr *s = &r->strs[i];
+      for (k = (uint32_t)XXH3_64bits(s->s, s->len) & (cap - 1); set[k]; k = (k + 1) & (cap - 1)) {
+        const ge__rstr *o = &r->strs[set[k] - 1];
+        if (o->len == s->len && memcmp(o->s, s->s, s->len) == 0) {
+          ge__rd_fail(r, r->pos, "string table entries %u and %u are the same string", (unsigned)set[k] - 1,
+                      (unsigned)i);
+          break;
+        }
+      }
+      set[k] = i + 1;
+    }
+    ge__mem_free(&r->a, set, (size_t)cap * sizeof(uint32_t));
+  }
+  return !r->st;
 }
 
 GE_API ge_status ge_graph_deserialize(const uint8_t *bytes, size_t size, const ge_graph_desc *desc, ge_graph **out,
@@ -1579,7 +1672,7 @@ static ge_status ge__hash_graph(const ge_graph *g, uint64_t *out, int depth, ge_
   nh = (uint64_t *)ge__mem_alloc(&g->arena.a, ((size_t)g->id_bound + 1) * sizeof(uint64_t));
   if (!nh) st = ge__oom(err, g);
   for (i = 0; i < g->live && !st; i++) {
-    const ge_node *n = ge__slot(g, order[i]);
+    const ge_node *n = ge__io_node(g, order[i]);
     w.len = 0;
     st = ge__hash_node(&w, g, n, nh, depth, err);
     if (st) {

@@ -760,9 +760,10 @@ GE_TEST(test_user_allocator) {
   d.allocator.free = c_free;
   d.allocator.user = &cnt;
   OK(ge_graph_create(&d, &g, NULL));
-  for (i = 0; i < 2000; i++) {
+  OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 0, NULL, NULL, NULL));
+  for (i = 1; i < 2000; i++) {
     ge_edge in[1];
-    in[0] = E(i ? i - 1 : GE_NONE, 0);
+    in[0] = E(i - 1, 0);
     OK(ge_graph_add_node(g, "Neg", NULL, 1, in, 1, NULL, NULL));
   }
   OK(ge_graph_clone(g, NULL, &c, NULL));

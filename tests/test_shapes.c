@@ -53,14 +53,14 @@ static ge_node_id data_sym(ge_graph *g, const char *name, ge_dtype dt, int32_t r
   return id;
 }
 
-static ge_node_id cten(ge_graph *g, const char *name, ge_dtype dt, int32_t rank, const int64_t *dims,
-                       const void *v) {
+static ge_node_id cten(ge_graph *g, const char *name, ge_dtype dt, int32_t rank, const int64_t *dims, const void *v) {
   ge_tensor t;
   ge_node_id id = GE_NONE;
   int64_t n = 1;
   int32_t i;
   memset(&t, 0, sizeof t);
-  for (i = 0; i < rank; i++) n *= dims[i];
+  for (i = 0; i < rank; i++)
+    n *= dims[i];
   t.dtype = dt;
   t.rank = rank;
   t.dims = (int64_t *)dims;
@@ -76,9 +76,7 @@ static ge_node_id c64(ge_graph *g, const char *name, int64_t n, const int64_t *v
 }
 
 /* int64 scalar constant. */
-static ge_node_id cs64(ge_graph *g, const char *name, int64_t v) {
-  return cten(g, name, GE_DTYPE_INT64, 0, NULL, &v);
-}
+static ge_node_id cs64(ge_graph *g, const char *name, int64_t v) { return cten(g, name, GE_DTYPE_INT64, 0, NULL, &v); }
 
 static ge_node_id node(ge_graph *g, const char *op, const char *name, uint32_t n, const ge_edge *in, int32_t nout) {
   ge_node_id id = GE_NONE;
@@ -665,9 +663,9 @@ GE_TEST(test_slice) {
   dyn = data(g, "dyn", I64, R(1));
   s5 = node(g, "Slice", "s5", IN(O(x), O(dyn), O(dyn), O(c64(g, "ax5", 1, D(1)))), -1);
   sym = data_sym(g, "sym", F32, R(-1, 8), "B", 0, -1);
-  s6 = node(g, "Slice", "s6",
-            IN(O(sym), O(c64(g, "st6", 2, D(0, 2))), O(c64(g, "en6", 2, D(INT64_MAX, 6))), O(c64(g, "ax6", 2, D(0, 1)))),
-            -1);
+  s6 = node(
+      g, "Slice", "s6",
+      IN(O(sym), O(c64(g, "st6", 2, D(0, 2))), O(c64(g, "en6", 2, D(INT64_MAX, 6))), O(c64(g, "ax6", 2, D(0, 1)))), -1);
   GE_REQUIRE(infer_ok(g));
   GE_CHECK_STR(S(g, s1, 0), "[4,20,30]");
   GE_CHECK_STR(S(g, s2, 0), "[10,20,30]");
@@ -761,7 +759,8 @@ GE_TEST(test_shape_size_range) {
   r1 = node(g, "Range", "r1", IN(O(cs64(g, "a", 1)), O(cs64(g, "b", 10)), O(cs64(g, "c", 3))), -1);
   r2 = node(g, "Range", "r2", IN(O(cs64(g, "a2", 10)), O(cs64(g, "b2", 1)), O(cs64(g, "c2", 2))), -1);
   rf = node(g, "Range", "rf",
-            IN(O(cten(g, "fa", F32, 0, NULL, (const float[]){0.5f})), O(cten(g, "fb", F32, 0, NULL, (const float[]){2.0f})),
+            IN(O(cten(g, "fa", F32, 0, NULL, (const float[]){0.5f})),
+               O(cten(g, "fb", F32, 0, NULL, (const float[]){2.0f})),
                O(cten(g, "fc", F32, 0, NULL, (const float[]){0.5f}))),
             -1);
   GE_REQUIRE(infer_ok(g));
@@ -870,8 +869,10 @@ GE_TEST(test_resize_space_misc) {
   ai(g, d2s, "blocksize", 2);
   s2d = node(g, "SpaceToDepth", "s2d", IN(O(x)), -1);
   ai(g, s2d, "blocksize", 2);
-  oh = node(g, "OneHot", "oh", IN(O(data(g, "ind", I64, R(2, 3))), O(cs64(g, "depth", 10)),
-                                  O(cten(g, "vals", F32, 1, D(2), (const float[]){0, 1}))), -1);
+  oh = node(g, "OneHot", "oh",
+            IN(O(data(g, "ind", I64, R(2, 3))), O(cs64(g, "depth", 10)),
+               O(cten(g, "vals", F32, 1, D(2), (const float[]){0, 1}))),
+            -1);
   ai(g, oh, "axis", 1);
   tk = node(g, "TopK", "tk", IN(O(x), O(c64(g, "k", 1, D(5)))), -1);
   tk2 = node(g, "TopK", "tk2", IN(O(x), O(data(g, "kd", I64, R(1)))), -1);
@@ -1005,8 +1006,8 @@ static void bad_gemm(ge_graph *g) {
   node(g, "Gemm", "bad", IN(O(data(g, "a", F32, R(2, 3))), O(data(g, "b", F32, R(4, 5)))), -1);
 }
 static void bad_gemm_c(ge_graph *g) {
-  node(g, "Gemm", "bad",
-       IN(O(data(g, "a", F32, R(2, 3))), O(data(g, "b", F32, R(3, 5))), O(data(g, "c", F32, R(3)))), -1);
+  node(g, "Gemm", "bad", IN(O(data(g, "a", F32, R(2, 3))), O(data(g, "b", F32, R(3, 5))), O(data(g, "c", F32, R(3)))),
+       -1);
 }
 static void bad_concat(ge_graph *g) {
   ge_node_id n = node(g, "Concat", "bad", IN(O(data(g, "a", F32, R(2, 3))), O(data(g, "b", F32, R(4, 5)))), -1);
@@ -1023,8 +1024,8 @@ static void bad_reshape_neg(ge_graph *g) {
   node(g, "Reshape", "bad", IN(O(data(g, "a", F32, R(2, 3, 4))), O(c64(g, "s", 2, D(5, -1)))), -1);
 }
 static void bad_conv_channels(ge_graph *g) {
-  ge_node_id n = node(g, "Conv", "bad",
-                      IN(O(data(g, "x", F32, R(1, 8, 10, 10))), O(data(g, "w", F32, R(16, 3, 3, 3)))), -1);
+  ge_node_id n =
+      node(g, "Conv", "bad", IN(O(data(g, "x", F32, R(1, 8, 10, 10))), O(data(g, "w", F32, R(16, 3, 3, 3)))), -1);
   ai(g, n, "group", 2);
 }
 static void bad_conv_kernel(ge_graph *g) {
@@ -1098,15 +1099,33 @@ GE_TEST(test_conflicts) {
     const char *what;
     bad_graph_fn fn;
   } cases[] = {
-      {"matmul", bad_matmul},         {"matmul batch", bad_matmul_batch}, {"broadcast", bad_broadcast},
-      {"where", bad_where},           {"gemm", bad_gemm},                 {"gemm C", bad_gemm_c},
-      {"concat", bad_concat},         {"concat rank", bad_concat_rank},   {"reshape", bad_reshape},
-      {"reshape -1", bad_reshape_neg}, {"conv channels", bad_conv_channels}, {"conv kernel", bad_conv_kernel},
-      {"conv rank", bad_conv_rank},   {"softmax axis", bad_axis},         {"reduce axis", bad_reduce_axis},
-      {"gather index", bad_gather_index}, {"split", bad_split},           {"squeeze", bad_squeeze},
-      {"transpose", bad_transpose},   {"expand", bad_expand},             {"batchnorm", bad_batchnorm},
-      {"einsum", bad_einsum},         {"topk", bad_topk},                 {"tile", bad_tile},
-      {"depth to space", bad_d2s},    {"pool kernel rank", bad_pool_kernel_rank}, {"slice step", bad_slice_step},
+      {"matmul", bad_matmul},
+      {"matmul batch", bad_matmul_batch},
+      {"broadcast", bad_broadcast},
+      {"where", bad_where},
+      {"gemm", bad_gemm},
+      {"gemm C", bad_gemm_c},
+      {"concat", bad_concat},
+      {"concat rank", bad_concat_rank},
+      {"reshape", bad_reshape},
+      {"reshape -1", bad_reshape_neg},
+      {"conv channels", bad_conv_channels},
+      {"conv kernel", bad_conv_kernel},
+      {"conv rank", bad_conv_rank},
+      {"softmax axis", bad_axis},
+      {"reduce axis", bad_reduce_axis},
+      {"gather index", bad_gather_index},
+      {"split", bad_split},
+      {"squeeze", bad_squeeze},
+      {"transpose", bad_transpose},
+      {"expand", bad_expand},
+      {"batchnorm", bad_batchnorm},
+      {"einsum", bad_einsum},
+      {"topk", bad_topk},
+      {"tile", bad_tile},
+      {"depth to space", bad_d2s},
+      {"pool kernel rank", bad_pool_kernel_rank},
+      {"slice step", bad_slice_step},
       {"shape chain", bad_chain},
   };
   size_t i;
@@ -1145,21 +1164,129 @@ GE_TEST(test_validate_dtypes) {
 
 /* Every builtin schema is well formed, and the ONNX ops asked for exist. */
 GE_TEST(test_schema_table) {
-  static const char *const ops[] = {
-      "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "Equal", "Less", "Greater",
-      "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "BitShift", "PRelu", "Where", "Clip", "Relu",
-      "LeakyRelu", "Elu", "Selu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Exp", "Log", "Sqrt",
-      "Reciprocal", "Neg", "Abs", "Erf", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos",
-      "Atan", "Sinh", "Cosh", "Softplus", "Softsign", "Not", "Identity", "Gelu", "Mish", "IsNaN", "IsInf",
-      "Cast", "CastLike", "Dropout", "Celu", "ThresholdedRelu", "MatMul", "Gemm", "Conv", "ConvTranspose",
-      "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool", "GlobalMaxPool", "ReduceSum", "ReduceMean",
-      "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-      "ReduceSumSquare", "ArgMax", "ArgMin", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
-      "Concat", "Split", "Slice", "Gather", "GatherElements", "GatherND", "ScatterND", "ScatterElements",
-      "Expand", "Tile", "Pad", "Shape", "Size", "ConstantOfShape", "Range", "Resize", "Upsample",
-      "DepthToSpace", "SpaceToDepth", "OneHot", "TopK", "NonZero", "Einsum", "CumSum", "Trilu", "Softmax",
-      "LogSoftmax", "Hardmax", "BatchNormalization", "LayerNormalization", "InstanceNormalization", "LRN",
-      "GroupNormalization", "MeanVarianceNormalization", "LpNormalization"};
+  static const char *const ops[] = {"Add",
+                                    "Sub",
+                                    "Mul",
+                                    "Div",
+                                    "Pow",
+                                    "Mod",
+                                    "Max",
+                                    "Min",
+                                    "Sum",
+                                    "Mean",
+                                    "Equal",
+                                    "Less",
+                                    "Greater",
+                                    "LessOrEqual",
+                                    "GreaterOrEqual",
+                                    "And",
+                                    "Or",
+                                    "Xor",
+                                    "BitShift",
+                                    "PRelu",
+                                    "Where",
+                                    "Clip",
+                                    "Relu",
+                                    "LeakyRelu",
+                                    "Elu",
+                                    "Selu",
+                                    "Sigmoid",
+                                    "HardSigmoid",
+                                    "HardSwish",
+                                    "Tanh",
+                                    "Exp",
+                                    "Log",
+                                    "Sqrt",
+                                    "Reciprocal",
+                                    "Neg",
+                                    "Abs",
+                                    "Erf",
+                                    "Floor",
+                                    "Ceil",
+                                    "Round",
+                                    "Sign",
+                                    "Sin",
+                                    "Cos",
+                                    "Tan",
+                                    "Asin",
+                                    "Acos",
+                                    "Atan",
+                                    "Sinh",
+                                    "Cosh",
+                                    "Softplus",
+                                    "Softsign",
+                                    "Not",
+                                    "Identity",
+                                    "Gelu",
+                                    "Mish",
+                                    "IsNaN",
+                                    "IsInf",
+                                    "Cast",
+                                    "CastLike",
+                                    "Dropout",
+                                    "Celu",
+                                    "ThresholdedRelu",
+                                    "MatMul",
+                                    "Gemm",
+                                    "Conv",
+                                    "ConvTranspose",
+                                    "MaxPool",
+                                    "AveragePool",
+                                    "LpPool",
+                                    "GlobalAveragePool",
+                                    "GlobalMaxPool",
+                                    "ReduceSum",
+                                    "ReduceMean",
+                                    "ReduceMax",
+                                    "ReduceMin",
+                                    "ReduceProd",
+                                    "ReduceL1",
+                                    "ReduceL2",
+                                    "ReduceLogSum",
+                                    "ReduceLogSumExp",
+                                    "ReduceSumSquare",
+                                    "ArgMax",
+                                    "ArgMin",
+                                    "Reshape",
+                                    "Flatten",
+                                    "Squeeze",
+                                    "Unsqueeze",
+                                    "Transpose",
+                                    "Concat",
+                                    "Split",
+                                    "Slice",
+                                    "Gather",
+                                    "GatherElements",
+                                    "GatherND",
+                                    "ScatterND",
+                                    "ScatterElements",
+                                    "Expand",
+                                    "Tile",
+                                    "Pad",
+                                    "Shape",
+                                    "Size",
+                                    "ConstantOfShape",
+                                    "Range",
+                                    "Resize",
+                                    "Upsample",
+                                    "DepthToSpace",
+                                    "SpaceToDepth",
+                                    "OneHot",
+                                    "TopK",
+                                    "NonZero",
+                                    "Einsum",
+                                    "CumSum",
+                                    "Trilu",
+                                    "Softmax",
+                                    "LogSoftmax",
+                                    "Hardmax",
+                                    "BatchNormalization",
+                                    "LayerNormalization",
+                                    "InstanceNormalization",
+                                    "LRN",
+                                    "GroupNormalization",
+                                    "MeanVarianceNormalization",
+                                    "LpNormalization"};
   uint32_t i, j;
   const ge_op_schema *s;
   for (i = 0; (s = ge_op_schema_builtin(i)) != NULL; i++) {
@@ -1184,8 +1311,8 @@ GE_TEST(test_defaults) {
   ge_node_id x, tk, flat, gat, am;
   GE_REQUIRE(g);
   x = data(g, "x", F32, R(2, 3, 4));
-  tk = node(g, "TopK", "tk", IN(O(x), O(c64(g, "k", 1, D(2)))), -1); /* axis -1 */
-  flat = node(g, "Flatten", "flat", IN(O(x)), -1);                   /* axis 1 */
+  tk = node(g, "TopK", "tk", IN(O(x), O(c64(g, "k", 1, D(2)))), -1);     /* axis -1 */
+  flat = node(g, "Flatten", "flat", IN(O(x)), -1);                       /* axis 1 */
   gat = node(g, "Gather", "gat", IN(O(x), O(c64(g, "i", 1, D(1)))), -1); /* axis 0 */
   am = node(g, "ArgMax", "am", IN(O(x)), -1);                            /* axis 0, keepdims 1 */
   GE_REQUIRE(infer_ok(g));
@@ -1194,6 +1321,123 @@ GE_TEST(test_defaults) {
   GE_CHECK_STR(S(g, gat, 0), "[1,3,4]");
   GE_CHECK_STR(S(g, am, 0), "[1,3,4]");
   ge_graph_free(g);
+}
+
+/* ------------------------------------------------------ robustness */
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n) {
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return n ? (uint32_t)((rng_state >> 33) % n) : 0;
+}
+
+static int64_t rnd_dim(void) {
+  static const int64_t pick[] = {-1, 0, 1, 1, 2, 3, 4, 5, 7, 8, 16, 1000000007, INT64_MAX / 2};
+  return pick[rnd(sizeof pick / sizeof pick[0])];
+}
+
+static int64_t rnd_val(void) {
+  static const int64_t pick[] = {-3, -2, -1, 0, 0, 1, 1, 2, 3, 4, 6, 100, INT64_MAX, INT64_MIN};
+  return pick[rnd(sizeof pick / sizeof pick[0])];
+}
+
+/* A random input for a node: Data of random rank/dims/dtype, or a small
+ * int64 Const with random values. */
+static ge_edge rnd_input(ge_graph *g, int k) {
+  char name[32];
+  int64_t dims[6], vals[8];
+  int32_t r = (int32_t)rnd(7) - 1, i;
+  static const ge_dtype dts[] = {GE_DTYPE_FLOAT32, GE_DTYPE_INT64, GE_DTYPE_INT32, GE_DTYPE_BOOL, GE_DTYPE_FLOAT16};
+  snprintf(name, sizeof name, "in%d", k);
+  if (rnd(3) == 0) {
+    int64_t n = rnd(9);
+    for (i = 0; i < n; i++)
+      vals[i] = rnd_val();
+    return O(rnd(4) ? c64(g, name, n, vals) : cs64(g, name, vals[0]));
+  }
+  for (i = 0; i < r && i < 6; i++)
+    dims[i] = rnd(3) ? (int64_t)rnd(6) : rnd_dim();
+  return O(data(g, name, dts[rnd(5)], r < 0 ? GE_RANK_UNKNOWN : r, dims));
+}
+
+static void rnd_attrs(ge_graph *g, ge_node_id id, const ge_op_schema *s) {
+  static const char *const strs[] = {"NOTSET",     "SAME_UPPER", "SAME_LOWER",  "VALID",       "bogus",
+                                     "",           "ij,jk->ik",  "...ij,...jk", "i,i",         "ab->ba",
+                                     "a...->...a", "stretch",    "not_larger",  "not_smaller", "->",
+                                     "a,b,c,d",    "...",        ". .",         "ii"};
+  int k;
+  for (k = 0; k < GE_SCHEMA_MAX_ATTRS && s->attrs[k].name; k++) {
+    const char *nm = s->attrs[k].name;
+    int64_t v[8];
+    int32_t n = (int32_t)rnd(7), i;
+    if (rnd(3) == 0) continue;
+    for (i = 0; i < n; i++)
+      v[i] = rnd_val();
+    switch (s->attrs[k].type) {
+    case GE_ATTR_INT:
+    case GE_ATTR_BOOL: ai(g, id, nm, rnd_val()); break;
+    case GE_ATTR_DTYPE: ai(g, id, nm, (int64_t)rnd(20)); break;
+    case GE_ATTR_FLOAT: af(g, id, nm, (double)rnd_val() / 3.0); break;
+    case GE_ATTR_STRING: as(g, id, nm, strs[rnd(sizeof strs / sizeof strs[0])]); break;
+    case GE_ATTR_INTS: ais(g, id, nm, n, v); break;
+    case GE_ATTR_FLOATS: {
+      double f[8];
+      for (i = 0; i < n; i++)
+        f[i] = (double)rnd_val() / 2.0;
+      ge_node_set_attr_floats(g, id, nm, f, n, NULL);
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+/* Random inputs and attributes for every ONNX schema: inference returns a
+ * status (never crashes) and every output shape it writes is well formed. */
+GE_TEST(test_random_robustness) {
+  uint32_t i, seed, k, bad = 0;
+  const ge_op_schema *s;
+  for (i = 0; (s = ge_op_schema_builtin(i)) != NULL; i++) {
+    if (s->infer == NULL || !strcmp(s->name, "NetOutput") || !strcmp(s->name, "While")) continue;
+    for (seed = 0; seed < 300; seed++) {
+      ge_graph *g = mk();
+      ge_edge in[6];
+      uint32_t nin = (uint32_t)s->min_inputs + rnd(3), nout;
+      ge_node_id id;
+      ge_node *n;
+      ge_error e;
+      ge_status st;
+      rng_state = (uint64_t)i * 1000003u + seed;
+      if (!g) return;
+      if (s->max_inputs >= 0 && nin > (uint32_t)s->max_inputs) nin = (uint32_t)s->max_inputs;
+      if (nin > 6) nin = 6;
+      for (k = 0; k < nin; k++)
+        in[k] = (k >= (uint32_t)s->min_inputs && rnd(4) == 0) ? NOIN : rnd_input(g, (int)k);
+      nout = (uint32_t)s->default_outputs + (s->max_outputs != s->default_outputs ? rnd(3) : 0);
+      if (s->max_outputs >= 0 && nout > (uint32_t)s->max_outputs) nout = (uint32_t)s->max_outputs;
+      id = node(g, s->name, "n", nin, in, (int32_t)nout);
+      rnd_attrs(g, id, s);
+      memset(&e, 0, sizeof e);
+      st = ge_graph_infer_shapes(g, &e);
+      n = ge_graph_node(g, id);
+      if (st != GE_OK && st != GE_ERR_SHAPE && st != GE_ERR_INVALID && st != GE_ERR_UNSUPPORTED) {
+        if (bad++ < 5) printf("    %s seed %u: status %d: %s\n", s->name, seed, (int)st, e.message);
+      }
+      if (st != GE_OK && !strstr(e.message, "'n'")) {
+        if (bad++ < 5) printf("    %s seed %u: message does not name the node: %s\n", s->name, seed, e.message);
+      }
+      for (k = 0; st == GE_OK && n && k < n->num_outputs; k++) {
+        const ge_shape *sh = &n->outputs[k].shape;
+        int32_t d;
+        int ok = sh->rank == GE_RANK_UNKNOWN || (sh->rank >= 0 && sh->rank <= GE_MAX_RANK);
+        for (d = 0; ok && d < sh->rank; d++)
+          ok = sh->dims[d] >= -1;
+        if (!ok && bad++ < 5) printf("    %s seed %u: malformed output %u %s\n", s->name, seed, k, S(g, id, k));
+      }
+      ge_graph_free(g);
+    }
+  }
+  GE_CHECK_EQ_INT(bad, 0);
 }
 
 int main(int argc, char **argv) {
@@ -1226,5 +1470,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_validate_dtypes);
   GE_RUN(test_schema_table);
   GE_RUN(test_defaults);
+  GE_RUN(test_random_robustness);
   return ge_test_main_end();
 }
