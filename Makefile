@@ -10,7 +10,7 @@ LDLIBS  ?= -lm
 PYTHON  ?= python3
 AMALGAMATE_FLAGS ?=
 # Debian packages that build and test need (scripts/deps.sh installs missing ones as root).
-DEPS    := libxxhash-dev libmimalloc-dev libstb-dev clang g++ binutils python3
+DEPS    := libxxhash-dev libmimalloc-dev clang g++ binutils python3
 
 CPPFLAGS += -I.
 DEPFLAGS  = -MMD -MP

@@ -14,7 +14,7 @@ typedef struct io_rng {
   uint64_t s;
 } io_rng;
 
-static uint64_t io_next(io_rng *r) {
+static GE_TEST__UNUSED uint64_t io_next(io_rng *r) {
   uint64_t x = r->s;
   x ^= x >> 12;
   x ^= x << 25;
@@ -22,8 +22,8 @@ static uint64_t io_next(io_rng *r) {
   r->s = x;
   return x * 0x2545F4914F6CDD1Dull;
 }
-static uint32_t io_below(io_rng *r, uint32_t n) { return n ? (uint32_t)(io_next(r) >> 33) % n : 0; }
-static void io_seed(io_rng *r, uint64_t seed) {
+static GE_TEST__UNUSED uint32_t io_below(io_rng *r, uint32_t n) { return n ? (uint32_t)(io_next(r) >> 33) % n : 0; }
+static GE_TEST__UNUSED void io_seed(io_rng *r, uint64_t seed) {
   r->s = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
   if (!r->s) r->s = 1;
   io_next(r);
@@ -40,7 +40,7 @@ typedef struct io_alloc_state {
   int size_mismatches;
 } io_alloc_state;
 
-static void *io_alloc(void *user, size_t size) {
+static GE_TEST__UNUSED void *io_alloc(void *user, size_t size) {
   io_alloc_state *s = (io_alloc_state *)user;
   unsigned char *p;
   if (s->fail_after >= 0 && s->allocs >= s->fail_after) return NULL;
@@ -53,7 +53,7 @@ static void *io_alloc(void *user, size_t size) {
   if (s->outstanding > s->peak) s->peak = s->outstanding;
   return p + 16;
 }
-static void io_free(void *user, void *ptr, size_t size) {
+static GE_TEST__UNUSED void io_free(void *user, void *ptr, size_t size) {
   io_alloc_state *s = (io_alloc_state *)user;
   unsigned char *p = (unsigned char *)ptr - 16;
   size_t stored;
@@ -63,7 +63,7 @@ static void io_free(void *user, void *ptr, size_t size) {
   s->blocks--;
   free(p);
 }
-static void *io_realloc(void *user, void *ptr, size_t old_size, size_t new_size) {
+static GE_TEST__UNUSED void *io_realloc(void *user, void *ptr, size_t old_size, size_t new_size) {
   io_alloc_state *s = (io_alloc_state *)user;
   unsigned char *p = (unsigned char *)ptr - 16, *q;
   size_t stored;
@@ -78,7 +78,7 @@ static void *io_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
   if (s->outstanding > s->peak) s->peak = s->outstanding;
   return q + 16;
 }
-static ge_allocator io_allocator(io_alloc_state *s) {
+static GE_TEST__UNUSED ge_allocator io_allocator(io_alloc_state *s) {
   ge_allocator a;
   memset(s, 0, sizeof *s);
   s->fail_after = -1;
@@ -100,14 +100,14 @@ static ge_allocator io_allocator(io_alloc_state *s) {
     }                                                                         \
   } while (0)
 
-static ge_edge io_e(ge_node_id n, int32_t i) {
+static GE_TEST__UNUSED ge_edge io_e(ge_node_id n, int32_t i) {
   ge_edge e;
   e.node = n;
   e.index = i;
   return e;
 }
 
-static ge_graph *io_new_graph(const char *name) {
+static GE_TEST__UNUSED ge_graph *io_new_graph(const char *name) {
   ge_graph_desc d;
   ge_graph *g;
   memset(&d, 0, sizeof d);
@@ -117,7 +117,7 @@ static ge_graph *io_new_graph(const char *name) {
 }
 
 /* A tensor of n elements of dtype t (rank 1, or rank 0 if n < 0 means scalar). */
-static ge_tensor io_tensor(ge_dtype t, int32_t rank, int64_t *dims, void *buf, size_t cap, uint32_t salt) {
+static GE_TEST__UNUSED ge_tensor io_tensor(ge_dtype t, int32_t rank, int64_t *dims, void *buf, size_t cap, uint32_t salt) {
   ge_tensor x;
   int64_t n = 1, i;
   int32_t k;
@@ -143,7 +143,7 @@ static ge_tensor io_tensor(ge_dtype t, int32_t rank, int64_t *dims, void *buf, s
 }
 
 /* A small graph: Data -> Relu -> NetOutput, named name, with one attribute. */
-static ge_graph *io_small_graph(const char *name, int64_t tag) {
+static GE_TEST__UNUSED ge_graph *io_small_graph(const char *name, int64_t tag) {
   ge_graph *g = io_new_graph(name);
   ge_node_id x, r;
   int64_t dims[2] = {2, 3};
@@ -161,7 +161,7 @@ static ge_graph *io_small_graph(const char *name, int64_t tag) {
 
 /* The file that backs the borrowed tensor of io_rich_graph; the caller
  * removes it. */
-static void io_temp_path(char *buf, size_t n, const char *tag) {
+static GE_TEST__UNUSED void io_temp_path(char *buf, size_t n, const char *tag) {
   const char *dir = getenv("TMPDIR");
   snprintf(buf, n, "%s/ge_test_io_%s_%ld", dir && *dir ? dir : "/tmp", tag, (long)getpid());
 }
@@ -171,7 +171,7 @@ static void io_temp_path(char *buf, size_t n, const char *tag) {
  * lists), holes from removed nodes, control edges, inputs reading later
  * nodes, absent inputs, module fields, a borrowed tensor from a mapped file
  * at path (which must not exist yet). */
-static ge_graph *io_rich_graph(const char *path) {
+static GE_TEST__UNUSED ge_graph *io_rich_graph(const char *path) {
   ge_graph *g = io_new_graph("main \"graph\"");
   ge_node_id x, y, w, bw, gone1, gone2, conv, bag, cif, cas, mine, late, early, out;
   int64_t d4[4] = {-1, 3, 224, 224}, d2[2] = {2, 3}, d1[1] = {4}, d0[1] = {0};
@@ -368,7 +368,7 @@ static ge_graph *io_rich_graph(const char *path) {
 
 /* A seeded random graph: nodes with random ops, inputs, shapes, attributes,
  * control edges (acyclic), removed nodes, sometimes subgraphs. */
-static ge_graph *io_random_graph(uint64_t seed, int depth) {
+static GE_TEST__UNUSED ge_graph *io_random_graph(uint64_t seed, int depth) {
   static const char *const ops[] = {"Add", "Relu", "Conv", "MatMul", "Custom", "Identity", "Concat", "Data", "NoOp"};
   static const char *const syms[] = {"N", "B", "seq", ""};
   static const char *const anames[] = {"alpha", "axis", "mode", "perm", "f", "value", "k"};
@@ -398,7 +398,7 @@ static ge_graph *io_random_graph(uint64_t seed, int depth) {
       for (j = 0; j < rank; j++) {
         dims[j] = (int64_t)io_below(&r, 12) - 1;
         info[j].lo = io_below(&r, 3) ? 0 : io_below(&r, 4);
-        info[j].hi = io_below(&r, 3) ? -1 : 4 + io_below(&r, 100);
+        info[j].hi = io_below(&r, 3) ? -1 : 4 + (int64_t)io_below(&r, 100);
         info[j].symbol = io_below(&r, 3) ? NULL : syms[io_below(&r, 4)];
       }
       IO_OK(ge_node_set_output(g, ids[i], k, (ge_dtype)io_below(&r, GE_DTYPE_COUNT), rank, dims,
@@ -487,14 +487,14 @@ static ge_graph *io_random_graph(uint64_t seed, int depth) {
 /* The comparisons write what differs into diff (IO_DIFF bytes). */
 #define IO_DIFF 512
 
-static int io_fail(char *diff, const char *fmt, const char *a, const char *b, long long x) {
+static GE_TEST__UNUSED int io_fail(char *diff, const char *fmt, const char *a, const char *b, long long x) {
   snprintf(diff, IO_DIFF, fmt, a ? a : "", b ? b : "", x);
   return 0;
 }
 
-static int io_str_eq(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+static GE_TEST__UNUSED int io_str_eq(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
 
-static int io_tensor_eq(const ge_tensor *a, const ge_tensor *b) {
+static GE_TEST__UNUSED int io_tensor_eq(const ge_tensor *a, const ge_tensor *b) {
   int32_t k;
   if (!a || !b) return a == b;
   if (a->dtype != b->dtype || a->rank != b->rank || a->nbytes != b->nbytes) return 0;
@@ -510,10 +510,10 @@ static int io_tensor_eq(const ge_tensor *a, const ge_tensor *b) {
   return a->nbytes == 0 || memcmp(a->data, b->data, a->nbytes) == 0;
 }
 
-static int io_graph_eq(const ge_graph *a, const ge_graph *b, char *diff);
+static GE_TEST__UNUSED int io_graph_eq(const ge_graph *a, const ge_graph *b, char *diff);
 
 /* Compares attribute lists; owner_b is the owner's id in b's graph. */
-static int io_attrs_eq(const ge_attr *x, uint32_t nx, const ge_attr *y, uint32_t ny, const ge_graph *gb,
+static GE_TEST__UNUSED int io_attrs_eq(const ge_attr *x, uint32_t nx, const ge_attr *y, uint32_t ny, const ge_graph *gb,
                        ge_node_id owner_b, char *diff) {
   uint32_t i;
   int32_t k;
@@ -561,7 +561,7 @@ static int io_attrs_eq(const ge_attr *x, uint32_t nx, const ge_attr *y, uint32_t
 }
 
 /* Deep equality of a and b, where b may have dense ids for a's holes. */
-static int io_graph_eq(const ge_graph *a, const ge_graph *b, char *diff) {
+static GE_TEST__UNUSED int io_graph_eq(const ge_graph *a, const ge_graph *b, char *diff) {
   uint32_t na = ge_graph_id_bound(a), i, k, j, bi = 0;
   ge_node_id *map;
   int ok = 1;
@@ -635,7 +635,7 @@ static int io_graph_eq(const ge_graph *a, const ge_graph *b, char *diff) {
 }
 
 /* Serializes g; aborts on failure. */
-static uint8_t *io_ser(const ge_graph *g, size_t *n) {
+static GE_TEST__UNUSED uint8_t *io_ser(const ge_graph *g, size_t *n) {
   uint8_t *b;
   ge_error err;
   if (ge_graph_serialize(g, &b, n, &err) != GE_OK) {

@@ -12,14 +12,14 @@ ok()  { echo "PASS $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); [[ -s $t/err ]] && sed 's/^/    /' "$t/err" | head -n 20; }
 
 # Determinism: two runs, plain and with every option, must be byte-identical.
-for opts in "" "--line --inline-system xxhash.h --inline-system stb_ds.h"; do
+for opts in "" "--line --inline-system xxhash.h"; do
     if $PY amalgamate.py $opts -o "$t/a.h" 2> "$t/err" && $PY amalgamate.py $opts -o "$t/b.h" 2>> "$t/err" \
         && cmp -s "$t/a.h" "$t/b.h"; then ok "deterministic output (${opts:-no options})"
     else bad "deterministic output (${opts:-no options})"; fi
 done
 
 # --line: after each #line N "file" marker, the lines must be that file's lines N, N+1, ...
-$PY amalgamate.py --line --inline-system xxhash.h --inline-system stb_ds.h -o "$t/line.h" 2> "$t/err"
+$PY amalgamate.py --line --inline-system xxhash.h -o "$t/line.h" 2> "$t/err"
 if $PY - "$t/line.h" > "$t/err" 2>&1 <<'EOF'
 import os, re, sys
 src = None
@@ -62,9 +62,9 @@ if ${MAKE:-make} -s --no-print-directory dist > "$t/err" 2>&1 \
 then ok "examples/hello_dist.c builds against dist/ge.h with one cc call and runs"
 else bad "examples/hello_dist.c builds against dist/ge.h with one cc call and runs"; fi
 
-# Self-contained variant: xxhash.h and stb_ds.h inlined from the system packages.
+# Self-contained variant: xxhash.h inlined from the system packages.
 mkdir -p "$t/inl"
-if $PY amalgamate.py --inline-system xxhash.h --inline-system stb_ds.h -o "$t/inl/ge.h" 2> "$t/err" \
+if $PY amalgamate.py --inline-system xxhash.h -o "$t/inl/ge.h" 2> "$t/err" \
     && cc -std=c99 -I "$t/inl" examples/hello_dist.c -lm -o "$t/hello_inl" 2> "$t/err" \
     && "$t/hello_inl" > "$t/err" 2>&1
 then ok "hello_dist.c builds against ge.h with system headers inlined"

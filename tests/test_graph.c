@@ -184,7 +184,7 @@ GE_TEST(test_attributes) {
   GE_CHECK_STR(ge_node_attr_string(ge_graph_node(g, n), "s", NULL), "text");
   GE_CHECK_EQ_INT(ge_node_attr_int(ge_graph_node(g, n), "dt", 0), GE_DTYPE_FLOAT16);
   {
-    const int64_t *v;
+    const int64_t *v = NULL;
     GE_CHECK_EQ_INT(ge_node_attr_ints(ge_graph_node(g, n), "ints", &v), 3);
     GE_CHECK_EQ_INT(v[2], 3);
   }
