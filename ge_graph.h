@@ -2562,27 +2562,43 @@ static ge_status ge__validate_node(const ge_graph *g, const ge_node *n, const ge
   return GE_OK;
 }
 
+/* Finds two nodes with the same name: (name hash << 32 | id) keys are
+ * radix sorted on the hash (sequential passes, unlike probing a hash set
+ * of a million entries), then equal hashes compare their names. */
+static ge_status ge__check_unique_names(const ge_graph *g, ge_error *err) {
+  uint64_t *keys = (uint64_t *)ge__mem_alloc(&g->arena.a, ((size_t)g->live + 1) * 2 * sizeof(uint64_t)), *tmp;
+  uint32_t i, n = 0, pass, j;
+  ge_status st = GE_OK;
+  if (!keys) return ge__oom(err, g);
+  tmp = keys + g->live + 1;
+  for (i = 0; i < g->id_bound; i++) {
+    const ge_node *x = ge_graph_node(g, i);
+    if (x) keys[n++] = (ge__hash_str(x->name) >> 32 << 32) | i;
+  }
+  for (pass = 0; pass < 4; pass++) { /* LSD radix on the 4 hash bytes */
+    uint32_t count[257] = {0}, shift = 32 + 8 * pass;
+    for (i = 0; i < n; i++) count[((keys[i] >> shift) & 255) + 1]++;
+    for (i = 0; i < 256; i++) count[i + 1] += count[i];
+    for (i = 0; i < n; i++) tmp[count[(keys[i] >> shift) & 255]++] = keys[i];
+    memcpy(keys, tmp, (size_t)n * sizeof *keys);
+  }
+  for (i = 0; i < n && !st; i++)
+    for (j = i + 1; j < n && (keys[j] >> 32) == (keys[i] >> 32) && !st; j++) {
+      const char *a = ge__slot(g, (uint32_t)keys[i])->name, *b = ge__slot(g, (uint32_t)keys[j])->name;
+      if (strcmp(a, b) == 0) st = ge__fail(err, GE_ERR_INVALID, "graph '%s': two nodes are named '%s'", ge_graph_name(g), a);
+    }
+  ge__mem_free(&g->arena.a, keys, ((size_t)g->live + 1) * 2 * sizeof(uint64_t));
+  return st;
+}
+
 static ge_status ge__validate(const ge_graph *g, const ge_validate_desc *desc, ge_error *err) {
-  uint32_t i, k, cap = 64, outputs = 0, inputs = 0;
-  uint64_t *names; /* name set: (hash << 32) | (id + 1), hash compared first */
+  uint32_t i, k, outputs = 0, inputs = 0;
   ge_status st = GE_OK;
   ge_node_id *order;
-  while (cap < g->live * 2 + 2) cap *= 2;
-  names = (uint64_t *)ge__mem_alloc(&g->arena.a, cap * sizeof(uint64_t));
-  if (!names) return ge__oom(err, g);
-  memset(names, 0, cap * sizeof(uint64_t));
   for (i = 0; i < g->id_bound && !st; i++) {
     ge_node *n = ge_graph_node(g, i);
     if (!n) continue;
     if ((st = ge__validate_node(g, n, desc, err))) break;
-    /* duplicate names, through a temporary set */
-    uint64_t h = ge__hash_str(n->name), tag = (h >> 32) << 32;
-    for (k = (uint32_t)h & (cap - 1); names[k]; k = (k + 1) & (cap - 1))
-      if ((names[k] >> 32 << 32) == tag && strcmp(ge__slot(g, (uint32_t)names[k] - 1)->name, n->name) == 0) {
-        st = ge__fail(err, GE_ERR_INVALID, "graph '%s': two nodes are named '%s'", ge_graph_name(g), n->name);
-        break;
-      }
-    names[k] = tag | (i + 1);
     if (ge__is_op(n, "NetOutput") && ++outputs > 1)
       st = ge__fail(err, GE_ERR_INVALID, "graph '%s' has more than one NetOutput ('%s')", ge_graph_name(g), n->name);
     if (ge__is_op(n, "Data") && ge_node_attr(n, "index")) inputs++;
@@ -2591,8 +2607,7 @@ static ge_status ge__validate(const ge_graph *g, const ge_validate_desc *desc, g
         if (!st && (st = ge__validate(sub, desc, err))) ge__error_context(err, "subgraph", ge_graph_name(sub), n->name);
       });
   }
-  ge__mem_free(&g->arena.a, names, cap * sizeof(uint64_t));
-  if (st) return st;
+  if (st || (st = ge__check_unique_names(g, err))) return st;
   /* Data indices: each of 0..inputs-1 exactly once */
   if (inputs) {
     ge_node_id *seen = (ge_node_id *)ge__mem_alloc(&g->arena.a, inputs * sizeof(ge_node_id));
