@@ -686,6 +686,12 @@ GE_API void ge_graph_free_array(const ge_graph *g, void *p, size_t size);
 extern "C" {
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define GE__PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define GE__PRINTF(fmt, args)
+#endif
+
 /* ------------------------------------------------------------ errors */
 
 GE_API const char *ge_status_name(ge_status s) {
@@ -705,11 +711,7 @@ GE_API const char *ge_status_name(ge_status s) {
 }
 
 /* Sets *err (when given) and returns code. */
-static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...) GE__PRINTF(3, 4);
 static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...) {
   if (err) {
     va_list ap;
@@ -5739,11 +5741,7 @@ typedef struct ge__ser {
   ge_status status;
 } ge__ser;
 
-static void ge__ser_fail(ge__ser *s, ge_status code, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static void ge__ser_fail(ge__ser *s, ge_status code, const char *fmt, ...) GE__PRINTF(3, 4);
 static void ge__ser_fail(ge__ser *s, ge_status code, const char *fmt, ...) {
   char msg[400];
   va_list ap;
@@ -6119,11 +6117,7 @@ typedef struct ge__rd {
   uint32_t attr_lists;         /* attribute lists begun (duplicate names) */
 } ge__rd;
 
-static int ge__rd_fail(ge__rd *r, size_t at, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static int ge__rd_fail(ge__rd *r, size_t at, const char *fmt, ...) GE__PRINTF(3, 4);
 static int ge__rd_fail(ge__rd *r, size_t at, const char *fmt, ...) {
   char msg[400];
   va_list ap;

@@ -5,35 +5,12 @@
 #include "ge_graph.h"
 
 #include "tests/test.h"
+#include "tests/graph_util.h"
 
 #include <stdlib.h>
 
+#define E tu_e
 #define OK(expr) GE_CHECK_EQ_INT((expr), GE_OK)
-
-static ge_graph *new_graph(const char *name) {
-  ge_graph_desc d;
-  ge_graph *g = NULL;
-  memset(&d, 0, sizeof d);
-  d.name = name;
-  ge_graph_create(&d, &g, NULL);
-  return g;
-}
-
-static ge_edge E(ge_node_id n, int i) {
-  ge_edge e;
-  e.node = n;
-  e.index = i;
-  return e;
-}
-
-/* Small deterministic PRNG (xorshift64*). */
-static uint64_t rng_next(uint64_t *s) {
-  *s ^= *s >> 12;
-  *s ^= *s << 25;
-  *s ^= *s >> 27;
-  return *s * 2685821657736338717ull;
-}
-static uint32_t rng_below(uint64_t *s, uint32_t n) { return (uint32_t)(rng_next(s) % n); }
 
 /* Every use is mirrored by an input and the reverse; control lists mirror. */
 static int consistent(const ge_graph *g) {
@@ -63,7 +40,7 @@ static int consistent(const ge_graph *g) {
 }
 
 GE_TEST(test_build_and_edges) {
-  ge_graph *g = new_graph("g");
+  ge_graph *g = tu_new_graph("g");
   ge_node_id a, b, c, d;
   ge_edge in2[2];
   ge_error err;
@@ -113,7 +90,7 @@ GE_TEST(test_build_and_edges) {
 }
 
 GE_TEST(test_control_edges) {
-  ge_graph *g = new_graph("g");
+  ge_graph *g = tu_new_graph("g");
   ge_node_id a, b, c;
   ge_error err;
   OK(ge_graph_add_node(g, "NoOp", "a", 0, NULL, 0, &a, &err));
@@ -133,7 +110,7 @@ GE_TEST(test_control_edges) {
 }
 
 GE_TEST(test_attributes) {
-  ge_graph *g = new_graph("g"), *sub = new_graph("body"), *subs[2];
+  ge_graph *g = tu_new_graph("g"), *sub = tu_new_graph("body"), *subs[2];
   ge_node_id n, s0;
   ge_error err;
   const ge_attr *a;
@@ -173,8 +150,8 @@ GE_TEST(test_attributes) {
   OK(ge_node_set_attr_tensors(g, n, "tl", (const ge_tensor *const *)tl, 2, &err));
   OK(ge_graph_add_node(sub, "NoOp", "inner", 0, NULL, 0, &s0, &err));
   OK(ge_node_set_attr_graph(g, n, "body", sub, &err));
-  subs[0] = new_graph("b0");
-  subs[1] = new_graph("b1");
+  subs[0] = tu_new_graph("b0");
+  subs[1] = tu_new_graph("b1");
   OK(ge_node_set_attr_graphs(g, n, "branches", subs, 2, &err));
   /* strings and data were copied */
   data[0] = 99;
@@ -225,7 +202,7 @@ GE_TEST(test_mapped_weights) {
   int fd = mkstemp(path);
   float w[4] = {1, 2, 3, 4};
   ge_mapped_file *m = NULL;
-  ge_graph *g = new_graph("g");
+  ge_graph *g = tu_new_graph("g");
   ge_tensor t;
   int64_t dims[1] = {4};
   ge_node_id c;
@@ -261,8 +238,9 @@ GE_TEST(test_mapped_weights) {
  * earlier tensors; some random control edges; NetOutput of every sink. */
 static ge_graph *random_dag(uint64_t seed, uint32_t n_nodes, uint32_t n_data) {
   static const char *const ops[] = {"Add", "Sub", "Mul", "Neg"};
-  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  ge_graph *g = new_graph("random");
+  tu_rng r, *s = &r;
+  ge_graph *g = tu_new_graph("random");
+  tu_seed(s, seed);
   ge_node_id *ids = (ge_node_id *)malloc(sizeof(ge_node_id) * (n_nodes + n_data));
   ge_edge *outs;
   uint32_t i, n_out = 0, total = 0;
@@ -272,15 +250,15 @@ static ge_graph *random_dag(uint64_t seed, uint32_t n_nodes, uint32_t n_data) {
     ge_graph_add_data(g, name, GE_DTYPE_FLOAT64, 0, NULL, &ids[total++], NULL);
   }
   for (i = 0; i < n_nodes; i++) {
-    const char *op = ops[rng_below(&s, 4)];
+    const char *op = ops[tu_below(s, 4)];
     uint32_t arity = strcmp(op, "Neg") == 0 ? 1 : 2, k;
     ge_edge in[2];
-    for (k = 0; k < arity; k++) in[k] = E(ids[rng_below(&s, total)], 0);
+    for (k = 0; k < arity; k++) in[k] = E(ids[tu_below(s, total)], 0);
     snprintf(name, sizeof name, "n%u", (unsigned)i);
     ge_graph_add_node(g, op, name, arity, in, 1, &ids[total], NULL);
     ge_node_set_output(g, ids[total], 0, GE_DTYPE_FLOAT64, 0, NULL, NULL, NULL);
-    if (total > n_data && rng_below(&s, 8) == 0)
-      ge_graph_add_control(g, ids[n_data + rng_below(&s, total - n_data)], ids[total], NULL);
+    if (total > n_data && tu_below(s, 8) == 0)
+      ge_graph_add_control(g, ids[n_data + tu_below(s, total - n_data)], ids[total], NULL);
     total++;
   }
   outs = (ge_edge *)malloc(sizeof(ge_edge) * total);
@@ -338,10 +316,12 @@ done:
 }
 
 static int same_outputs(const ge_graph *a, const ge_graph *b, uint32_t n_inputs, uint64_t seed) {
-  uint64_t in[16], oa[256], ob[256], s = seed + 17;
+  uint64_t in[16], oa[256], ob[256];
+  tu_rng s;
   uint32_t i;
   int na, nb;
-  for (i = 0; i < n_inputs; i++) in[i] = rng_next(&s);
+  tu_seed(&s, seed + 17);
+  for (i = 0; i < n_inputs; i++) in[i] = tu_next(&s);
   na = evaluate(a, in, n_inputs, oa);
   nb = evaluate(b, in, n_inputs, ob);
   if (na < 0 || na != nb) return 0;
@@ -391,7 +371,7 @@ GE_TEST(test_topo_orders_random) {
 GE_TEST(test_topo_modes) {
   /* a diamond: d <- b <- a, d <- c <- a; BFS gives a b c d, RDFS a b c d,
      and a chain hanging off b shows DFS following one chain first */
-  ge_graph *g = new_graph("g");
+  ge_graph *g = tu_new_graph("g");
   ge_node_id a, b, c, d, e, order[5];
   ge_edge in[2];
   ge_topo_mode mode;
@@ -419,7 +399,7 @@ GE_TEST(test_topo_modes) {
 }
 
 GE_TEST(test_cycle_named) {
-  ge_graph *g = new_graph("loopy");
+  ge_graph *g = tu_new_graph("loopy");
   ge_node_id a, b, c, x, order[4];
   ge_edge in[1];
   ge_error err;
@@ -450,7 +430,7 @@ GE_TEST(test_cycle_named) {
 }
 
 GE_TEST(test_validation_errors) {
-  ge_graph *g = new_graph("g");
+  ge_graph *g = tu_new_graph("g");
   ge_node_id a, b, n, o;
   ge_edge in[2];
   ge_error err;
@@ -517,7 +497,7 @@ GE_TEST(test_validation_errors) {
 }
 
 GE_TEST(test_inputs_outputs) {
-  ge_graph *g = new_graph("g");
+  ge_graph *g = tu_new_graph("g");
   ge_node_id a, b, ids[2];
   ge_edge out[2];
   const char *names[2] = {"y0", "y1"};
@@ -588,7 +568,7 @@ GE_TEST(test_clone_extract_inline_random) {
     uint32_t n_data = 1 + seed % 3, i, n_set = 0;
     ge_graph *g = random_dag(seed, 4 + seed % 40, n_data), *c = NULL, *w = NULL;
     ge_node_id *set = (ge_node_id *)malloc(sizeof(ge_node_id) * ge_graph_id_bound(g)), call;
-    uint64_t s = seed;
+    tu_rng s;
     ge_node *x;
     ge_error err;
     if (ge_graph_clone(g, NULL, &c, &err) != GE_OK || !same_outputs(g, c, n_data, seed) || !consistent(c)) {
@@ -600,8 +580,9 @@ GE_TEST(test_clone_extract_inline_random) {
       ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * ge_graph_node_count(g));
       uint32_t lo, hi, nn = ge_graph_node_count(g);
       ge_graph_topo_sort(g, GE_TOPO_BFS, order, NULL);
-      lo = rng_below(&s, nn);
-      hi = lo + rng_below(&s, nn - lo);
+      tu_seed(&s, seed);
+      lo = tu_below(&s, nn);
+      hi = lo + tu_below(&s, nn - lo);
       for (i = lo; i <= hi; i++) {
         x = ge_graph_node(g, order[i]);
         if (strcmp(x->op, "Data") && strcmp(x->op, "NetOutput")) set[n_set++] = order[i];
@@ -631,7 +612,7 @@ GE_TEST(test_clone_extract_inline_random) {
 
 GE_TEST(test_inline_control_noops) {
   /* x -> call(f: Neg) -> y with control edges p -> call -> q */
-  ge_graph *g = new_graph("g"), *f = new_graph("f");
+  ge_graph *g = tu_new_graph("g"), *f = tu_new_graph("f");
   ge_node_id x, call, y, p, q, fd, fn;
   ge_edge in[1];
   ge_error err;
@@ -672,7 +653,7 @@ GE_TEST(test_inline_control_noops) {
 
 GE_TEST(test_extract_boundaries) {
   /* a -> b -> c -> out, extract {b}: one boundary input (a), one output */
-  ge_graph *g = new_graph("g");
+  ge_graph *g = tu_new_graph("g");
   ge_node_id a, b, c, set[1];
   ge_edge in[1];
   ge_extract_result r;
@@ -731,34 +712,13 @@ GE_TEST(test_custom_registry) {
   ge_op_registry_free(reg);
 }
 
-/* A user allocator that counts live bytes: everything must come back. */
-typedef struct counting {
-  long long live, calls;
-} counting;
-static void *c_alloc(void *u, size_t n) {
-  ((counting *)u)->live += (long long)n;
-  ((counting *)u)->calls++;
-  return malloc(n);
-}
-static void *c_realloc(void *u, void *p, size_t o, size_t n) {
-  ((counting *)u)->live += (long long)n - (long long)o;
-  return realloc(p, n);
-}
-static void c_free(void *u, void *p, size_t n) {
-  ((counting *)u)->live -= (long long)n;
-  free(p);
-}
-
 GE_TEST(test_user_allocator) {
-  counting cnt = {0, 0};
+  tu_alloc_state cnt;
   ge_graph_desc d;
   ge_graph *g = NULL, *c = NULL;
   uint32_t i;
   memset(&d, 0, sizeof d);
-  d.allocator.alloc = c_alloc;
-  d.allocator.realloc = c_realloc;
-  d.allocator.free = c_free;
-  d.allocator.user = &cnt;
+  d.allocator = tu_allocator(&cnt); /* checks sizes, counts what is outstanding */
   OK(ge_graph_create(&d, &g, NULL));
   OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 0, NULL, NULL, NULL));
   for (i = 1; i < 2000; i++) {
@@ -767,7 +727,7 @@ GE_TEST(test_user_allocator) {
     OK(ge_graph_add_node(g, "Neg", NULL, 1, in, 1, NULL, NULL));
   }
   OK(ge_graph_clone(g, NULL, &c, NULL));
-  GE_CHECK(cnt.calls > 0);
+  GE_CHECK(cnt.allocs > 0);
   {
     ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * 2000);
     OK(ge_graph_topo_sort(g, GE_TOPO_STABLE_RDFS, order, NULL));
@@ -779,7 +739,8 @@ GE_TEST(test_user_allocator) {
   }
   ge_graph_free(c);
   ge_graph_free(g);
-  GE_CHECK_EQ_INT(cnt.live, 0);
+  GE_CHECK_EQ_INT(cnt.outstanding, 0);
+  GE_CHECK_EQ_INT(cnt.size_mismatches, 0);
 }
 
 int main(int argc, char **argv) {

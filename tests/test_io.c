@@ -4,7 +4,7 @@
 #define GE_GRAPH_IMPLEMENTATION
 #include "ge_graph.h"
 #include "tests/test.h"
-#include "tests/io_common.h"
+#include "tests/graph_util.h"
 
 /* ------------------------------------------------------- helpers */
 
@@ -16,22 +16,22 @@ static int round_trip(const ge_graph *g, char *diff) {
   uint64_t h1 = 0, h2 = 0;
   ge_status s1, s2;
   int ok = 1;
-  b1 = io_ser(g, &n1);
+  b1 = tu_ser(g, &n1);
   if (ge_graph_deserialize(b1, n1, NULL, &h, &err) != GE_OK) {
-    snprintf(diff, IO_DIFF, "deserialize: %s", err.message);
+    snprintf(diff, TU_DIFF, "deserialize: %s", err.message);
     ge_graph_free_bytes(g, b1, n1);
     return 0;
   }
-  if (!io_graph_eq(g, h, diff)) ok = 0;
-  b2 = io_ser(h, &n2);
+  if (!tu_graph_eq(g, h, diff)) ok = 0;
+  b2 = tu_ser(h, &n2);
   if (ok && (n1 != n2 || memcmp(b1, b2, n1) != 0)) {
-    snprintf(diff, IO_DIFF, "re-serialized bytes differ (%zu vs %zu bytes)", n1, n2);
+    snprintf(diff, TU_DIFF, "re-serialized bytes differ (%zu vs %zu bytes)", n1, n2);
     ok = 0;
   }
   s1 = ge_graph_hash(g, &h1, NULL);
   s2 = ge_graph_hash(h, &h2, NULL);
   if (ok && (s1 != s2 || h1 != h2)) {
-    snprintf(diff, IO_DIFF, "hash differs (%d %d)", s1, s2);
+    snprintf(diff, TU_DIFF, "hash differs (%d %d)", s1, s2);
     ok = 0;
   }
   ge_graph_free_bytes(h, b2, n2);
@@ -115,14 +115,14 @@ static void c_node_head(craft *c, uint32_t mask, const char *name) {
 static int expect_format(const craft *body, const char *const *strs, int nstr, const char *needle, char *msg) {
   size_t n;
   uint8_t *f = c_file(body, strs, nstr, &n);
-  io_alloc_state as;
+  tu_alloc_state as;
   ge_graph_desc d;
   ge_graph *g = NULL;
   ge_error err;
   ge_status st;
   int ok;
   memset(&d, 0, sizeof d);
-  d.allocator = io_allocator(&as);
+  d.allocator = tu_allocator(&as);
   err.message[0] = 0;
   st = ge_graph_deserialize(f, n, &d, &g, &err);
   ok = st == GE_ERR_FORMAT && !g && strstr(err.message, "at offset") && (!needle || strstr(err.message, needle)) &&
@@ -136,20 +136,20 @@ static int expect_format(const craft *body, const char *const *strs, int nstr, c
 /* --------------------------------------------------------- tests */
 
 GE_TEST(test_roundtrip_rich) {
-  char path[256], diff[IO_DIFF];
+  char path[256], diff[TU_DIFF];
   ge_graph *g, *h;
   uint8_t *b;
   size_t n;
   ge_error err;
   const ge_attr *a;
   ge_node *node;
-  io_temp_path(path, sizeof path, "borrow");
-  g = io_rich_graph(path);
+  tu_temp_path(path, sizeof path, "borrow");
+  g = tu_rich_graph(path);
   diff[0] = 0;
   GE_CHECK(round_trip(g, diff));
   if (diff[0]) printf("    diff: %s\n", diff);
   /* the borrowed tensor loads as owned data, and the file may go away */
-  b = io_ser(g, &n);
+  b = tu_ser(g, &n);
   ge_graph_free(g);
   remove(path);
   GE_REQUIRE(ge_graph_deserialize(b, n, NULL, &h, &err) == GE_OK);
@@ -193,9 +193,9 @@ GE_TEST(test_loaded_graph_is_mutable) {
   size_t n;
   uint32_t i;
   ge_node_id extra;
-  io_temp_path(path, sizeof path, "mutable");
-  g = io_rich_graph(path);
-  b = io_ser(g, &n);
+  tu_temp_path(path, sizeof path, "mutable");
+  g = tu_rich_graph(path);
+  b = tu_ser(g, &n);
   ge_graph_free(g);
   remove(path);
   GE_REQUIRE(ge_graph_deserialize(b, n, NULL, &h, NULL) == GE_OK);
@@ -204,7 +204,7 @@ GE_TEST(test_loaded_graph_is_mutable) {
   for (i = 0; i < ge_graph_id_bound(h); i++) {
     ge_node *node = ge_graph_node(h, i);
     if (!node || i == extra) continue;
-    GE_CHECK(ge_graph_add_input(h, i, io_e(extra, (int32_t)(i % 3)), NULL) == GE_OK);
+    GE_CHECK(ge_graph_add_input(h, i, tu_e(extra, (int32_t)(i % 3)), NULL) == GE_OK);
     GE_CHECK(ge_graph_add_control(h, extra, i, NULL) == GE_OK);
     GE_CHECK(ge_node_set_attr_int(h, i, "added", (int64_t)i, NULL) == GE_OK);
     if (node->num_outputs) {
@@ -216,7 +216,7 @@ GE_TEST(test_loaded_graph_is_mutable) {
   GE_CHECK(ge_graph_remove_node(h, ge_graph_find(h, "mine"), NULL) == GE_OK);
   GE_CHECK(ge_graph_find(h, "late") != GE_NONE);
   {
-    char diff[IO_DIFF];
+    char diff[TU_DIFF];
     GE_CHECK(round_trip(h, diff));
   }
   ge_graph_free(h);
@@ -226,8 +226,8 @@ GE_TEST(test_roundtrip_random_dags) {
   uint64_t seed;
   int bad = 0;
   for (seed = 1; seed <= 200; seed++) {
-    char diff[IO_DIFF];
-    ge_graph *g = io_random_graph(seed, 0);
+    char diff[TU_DIFF];
+    ge_graph *g = tu_random_graph(seed, 0);
     diff[0] = 0;
     if (!round_trip(g, diff)) {
       if (bad++ < 3) printf("    seed %llu: %s\n", (unsigned long long)seed, diff);
@@ -237,9 +237,9 @@ GE_TEST(test_roundtrip_random_dags) {
   GE_CHECK_EQ_INT(bad, 0);
   /* reproducible: the same seed gives the same bytes */
   {
-    ge_graph *a = io_random_graph(77, 0), *b = io_random_graph(77, 0);
+    ge_graph *a = tu_random_graph(77, 0), *b = tu_random_graph(77, 0);
     size_t na, nb;
-    uint8_t *ba = io_ser(a, &na), *bb = io_ser(b, &nb);
+    uint8_t *ba = tu_ser(a, &na), *bb = tu_ser(b, &nb);
     GE_CHECK(na == nb && memcmp(ba, bb, na) == 0);
     ge_graph_free_bytes(a, ba, na);
     ge_graph_free_bytes(b, bb, nb);
@@ -249,13 +249,13 @@ GE_TEST(test_roundtrip_random_dags) {
 }
 
 GE_TEST(test_every_flip_and_truncation_fails) {
-  ge_graph *g = io_small_graph("small", 7);
+  ge_graph *g = tu_small_graph("small", 7);
   uint8_t *b, *m;
   size_t n, i;
   int bit, wrong = 0, no_offset = 0;
   ge_error err;
   ge_graph *h;
-  b = io_ser(g, &n);
+  b = tu_ser(g, &n);
   m = (uint8_t *)malloc(n + 1);
   for (i = 0; i < n; i++)
     for (bit = 0; bit < 8; bit++) {
@@ -287,11 +287,11 @@ GE_TEST(test_every_flip_and_truncation_fails) {
 }
 
 GE_TEST(test_header_errors) {
-  ge_graph *g = io_small_graph("small", 7), *h = (ge_graph *)1;
+  ge_graph *g = tu_small_graph("small", 7), *h = (ge_graph *)1;
   uint8_t *b, *m;
   size_t n;
   ge_error err;
-  b = io_ser(g, &n);
+  b = tu_ser(g, &n);
   m = (uint8_t *)malloc(n);
   GE_CHECK_EQ_INT(ge_graph_deserialize(NULL, 0, NULL, &h, &err), GE_ERR_FORMAT);
   GE_CHECK(h == NULL);
@@ -364,7 +364,7 @@ GE_TEST(test_crafted_hostile_bytes) {
   {
     size_t n;
     uint8_t *f;
-    io_alloc_state as;
+    tu_alloc_state as;
     ge_graph_desc d;
     ge_graph *g = NULL;
     ge_error err;
@@ -377,7 +377,7 @@ GE_TEST(test_crafted_hostile_bytes) {
       for (i = 0; i < 8; i++) f[24 + i] = (uint8_t)(v >> (8 * i));
     }
     memset(&d, 0, sizeof d);
-    d.allocator = io_allocator(&as);
+    d.allocator = tu_allocator(&as);
     GE_CHECK_EQ_INT(ge_graph_deserialize(f, n, &d, &g, &err), GE_ERR_FORMAT);
     GE_CHECK(strstr(err.message, "string table count") != NULL);
     GE_CHECK(as.peak < 4096);
@@ -490,14 +490,14 @@ GE_TEST(test_oom_during_load_and_save) {
   uint8_t *b;
   size_t n;
   long long k, total;
-  io_alloc_state as;
+  tu_alloc_state as;
   ge_graph_desc d;
   int bad = 0, oks = 0;
-  io_temp_path(path, sizeof path, "oom");
-  g = io_rich_graph(path);
-  b = io_ser(g, &n);
+  tu_temp_path(path, sizeof path, "oom");
+  g = tu_rich_graph(path);
+  b = tu_ser(g, &n);
   memset(&d, 0, sizeof d);
-  d.allocator = io_allocator(&as);
+  d.allocator = tu_allocator(&as);
   GE_REQUIRE(ge_graph_deserialize(b, n, &d, &h, NULL) == GE_OK);
   total = as.allocs;
   ge_graph_free(h);
@@ -521,7 +521,7 @@ GE_TEST(test_oom_during_load_and_save) {
   ge_graph_free(g);
   /* serialize with a graph on the checking allocator, failing in turn */
   {
-    ge_graph *src = io_random_graph(5, 0), *c2;
+    ge_graph *src = tu_random_graph(5, 0), *c2;
     uint8_t *bb;
     size_t nb;
     GE_REQUIRE(ge_graph_clone(src, &d, &c2, NULL) == GE_OK);
@@ -544,7 +544,7 @@ GE_TEST(test_oom_during_load_and_save) {
 }
 
 GE_TEST(test_serialize_rejects) {
-  ge_graph *g = io_new_graph("bad"), *cur;
+  ge_graph *g = tu_new_graph("bad"), *cur;
   ge_node_id id;
   uint64_t hv;
   uint8_t *b = (uint8_t *)1;
@@ -554,9 +554,9 @@ GE_TEST(test_serialize_rejects) {
   /* nesting deeper than the reader accepts is refused when writing */
   cur = g;
   for (i = 0; i < 70; i++) {
-    ge_graph *sub = io_new_graph("level");
-    IO_OK(ge_graph_add_node(cur, "PartitionedCall", NULL, 0, NULL, 0, &id, NULL));
-    IO_OK(ge_node_set_attr_graph(cur, id, "f", sub, NULL));
+    ge_graph *sub = tu_new_graph("level");
+    TU_OK(ge_graph_add_node(cur, "PartitionedCall", NULL, 0, NULL, 0, &id, NULL));
+    TU_OK(ge_node_set_attr_graph(cur, id, "f", sub, NULL));
     cur = sub;
   }
   GE_CHECK_EQ_INT(ge_graph_serialize(g, &b, &n, &err), GE_ERR_INVALID);
@@ -565,31 +565,31 @@ GE_TEST(test_serialize_rejects) {
   GE_CHECK_EQ_INT(ge_graph_hash(g, &hv, &err), GE_ERR_INVALID);
   ge_graph_free(g);
   /* 64 levels are fine */
-  g = io_new_graph("ok");
+  g = tu_new_graph("ok");
   cur = g;
   for (i = 0; i < 64; i++) {
-    ge_graph *sub = io_new_graph("level");
-    IO_OK(ge_graph_add_node(cur, "PartitionedCall", NULL, 0, NULL, 0, &id, NULL));
-    IO_OK(ge_node_set_attr_graph(cur, id, "f", sub, NULL));
+    ge_graph *sub = tu_new_graph("level");
+    TU_OK(ge_graph_add_node(cur, "PartitionedCall", NULL, 0, NULL, 0, &id, NULL));
+    TU_OK(ge_node_set_attr_graph(cur, id, "f", sub, NULL));
     cur = sub;
   }
   {
-    char diff[IO_DIFF];
+    char diff[TU_DIFF];
     GE_CHECK(round_trip(g, diff));
   }
   ge_graph_free(g);
 }
 
 GE_TEST(test_save_load) {
-  char path[256], missing[300], diff[IO_DIFF];
-  ge_graph *g = io_random_graph(123, 0), *h = NULL;
+  char path[256], missing[300], diff[TU_DIFF];
+  ge_graph *g = tu_random_graph(123, 0), *h = NULL;
   ge_graph_desc d;
   ge_error err;
   FILE *f;
-  io_temp_path(path, sizeof path, "save");
+  tu_temp_path(path, sizeof path, "save");
   GE_REQUIRE(ge_graph_save(g, path, &err) == GE_OK);
   GE_REQUIRE(ge_graph_load(path, NULL, &h, &err) == GE_OK);
-  GE_CHECK(io_graph_eq(g, h, diff));
+  GE_CHECK(tu_graph_eq(g, h, diff));
   ge_graph_free(h);
   /* desc->name renames the root */
   memset(&d, 0, sizeof d);
@@ -622,7 +622,7 @@ GE_TEST(test_save_load) {
  * Relu(m); NetOutput(r) "out". order 0 adds nodes in this order, order 1
  * in another one (with a forward edge set later) and other names. */
 static ge_graph *hash_graph(int order, const char *relu_name) {
-  ge_graph *g = io_new_graph(order ? "two" : "one");
+  ge_graph *g = tu_new_graph(order ? "two" : "one");
   ge_node_id x, y, c, a, m, r, o;
   int64_t dims[2] = {2, 2};
   float v[4] = {1, 2, 3, 4};
@@ -636,43 +636,43 @@ static ge_graph *hash_graph(int order, const char *relu_name) {
   t.data = v;
   t.nbytes = sizeof v;
   if (order == 0) {
-    IO_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dims, &x, NULL));
-    IO_OK(ge_graph_add_data(g, "y", GE_DTYPE_FLOAT32, 2, dims, &y, NULL));
-    IO_OK(ge_graph_add_const(g, "c", &t, &c, NULL));
-    e[0] = io_e(x, 0); e[1] = io_e(c, 0);
-    IO_OK(ge_graph_add_node(g, "Add", "a", 2, e, 1, &a, NULL));
-    e[0] = io_e(a, 0); e[1] = io_e(y, 0);
-    IO_OK(ge_graph_add_node(g, "Mul", "m", 2, e, 1, &m, NULL));
-    e[0] = io_e(m, 0);
-    IO_OK(ge_graph_add_node(g, "Relu", relu_name, 1, e, 1, &r, NULL));
+    TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dims, &x, NULL));
+    TU_OK(ge_graph_add_data(g, "y", GE_DTYPE_FLOAT32, 2, dims, &y, NULL));
+    TU_OK(ge_graph_add_const(g, "c", &t, &c, NULL));
+    e[0] = tu_e(x, 0); e[1] = tu_e(c, 0);
+    TU_OK(ge_graph_add_node(g, "Add", "a", 2, e, 1, &a, NULL));
+    e[0] = tu_e(a, 0); e[1] = tu_e(y, 0);
+    TU_OK(ge_graph_add_node(g, "Mul", "m", 2, e, 1, &m, NULL));
+    e[0] = tu_e(m, 0);
+    TU_OK(ge_graph_add_node(g, "Relu", relu_name, 1, e, 1, &r, NULL));
   } else {
-    IO_OK(ge_graph_add_node(g, "Relu", relu_name, 1, NULL, 1, &r, NULL));
-    IO_OK(ge_graph_add_const(g, "weights", &t, &c, NULL));
-    IO_OK(ge_graph_add_node(g, "Mul", "mul_first", 2, NULL, 1, &m, NULL));
-    IO_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dims, &x, NULL));
-    e[0] = io_e(x, 0); e[1] = io_e(c, 0);
-    IO_OK(ge_graph_add_node(g, "Add", "sum", 2, e, 1, &a, NULL));
-    IO_OK(ge_graph_add_data(g, "y", GE_DTYPE_FLOAT32, 2, dims, &y, NULL));
-    IO_OK(ge_graph_set_input(g, m, 0, io_e(a, 0), NULL));
-    IO_OK(ge_graph_set_input(g, m, 1, io_e(y, 0), NULL));
-    IO_OK(ge_graph_set_input(g, r, 0, io_e(m, 0), NULL));
+    TU_OK(ge_graph_add_node(g, "Relu", relu_name, 1, NULL, 1, &r, NULL));
+    TU_OK(ge_graph_add_const(g, "weights", &t, &c, NULL));
+    TU_OK(ge_graph_add_node(g, "Mul", "mul_first", 2, NULL, 1, &m, NULL));
+    TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dims, &x, NULL));
+    e[0] = tu_e(x, 0); e[1] = tu_e(c, 0);
+    TU_OK(ge_graph_add_node(g, "Add", "sum", 2, e, 1, &a, NULL));
+    TU_OK(ge_graph_add_data(g, "y", GE_DTYPE_FLOAT32, 2, dims, &y, NULL));
+    TU_OK(ge_graph_set_input(g, m, 0, tu_e(a, 0), NULL));
+    TU_OK(ge_graph_set_input(g, m, 1, tu_e(y, 0), NULL));
+    TU_OK(ge_graph_set_input(g, r, 0, tu_e(m, 0), NULL));
   }
-  IO_OK(ge_node_set_output(g, a, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
-  IO_OK(ge_node_set_output(g, m, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
-  IO_OK(ge_node_set_output(g, r, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
-  IO_OK(ge_node_set_attr_float(g, a, "scale", 0.5, NULL));
-  IO_OK(ge_node_set_attr_int(g, a, "axis", 1, NULL)); /* attribute order differs below */
-  IO_OK(ge_graph_add_control(g, c, m, NULL));
-  IO_OK(ge_graph_add_control(g, x, m, NULL));
-  e[0] = io_e(r, 0);
-  IO_OK(ge_graph_set_outputs(g, 1, e, names, NULL));
+  TU_OK(ge_node_set_output(g, a, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
+  TU_OK(ge_node_set_output(g, m, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
+  TU_OK(ge_node_set_output(g, r, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
+  TU_OK(ge_node_set_attr_float(g, a, "scale", 0.5, NULL));
+  TU_OK(ge_node_set_attr_int(g, a, "axis", 1, NULL)); /* attribute order differs below */
+  TU_OK(ge_graph_add_control(g, c, m, NULL));
+  TU_OK(ge_graph_add_control(g, x, m, NULL));
+  e[0] = tu_e(r, 0);
+  TU_OK(ge_graph_set_outputs(g, 1, e, names, NULL));
   o = ge_graph_output_node(g);
   (void)o;
   if (order) { /* same attributes, other insertion order; other control edge order */
-    IO_OK(ge_node_remove_attr(g, a, "scale", NULL));
-    IO_OK(ge_node_set_attr_float(g, a, "scale", 0.5, NULL));
-    IO_OK(ge_graph_remove_control(g, c, m, NULL));
-    IO_OK(ge_graph_add_control(g, c, m, NULL));
+    TU_OK(ge_node_remove_attr(g, a, "scale", NULL));
+    TU_OK(ge_node_set_attr_float(g, a, "scale", 0.5, NULL));
+    TU_OK(ge_graph_remove_control(g, c, m, NULL));
+    TU_OK(ge_graph_add_control(g, c, m, NULL));
   }
   return g;
 }
@@ -695,7 +695,7 @@ GE_TEST(test_hash) {
   GE_CHECK(ha != 0);
   GE_CHECK(ha == hb);
   /* renaming a non-Data node or the graph keeps it */
-  IO_OK(ge_node_set_name(a, ge_graph_find(a, "a"), "renamed_add", NULL));
+  TU_OK(ge_node_set_name(a, ge_graph_find(a, "a"), "renamed_add", NULL));
   GE_CHECK(hash_of(a) == ha);
   /* module-written fields do not count */
   n = ge_graph_node(a, ge_graph_find(a, "m"));
@@ -709,95 +709,95 @@ GE_TEST(test_hash) {
   /* but these do: a Data name, an attribute, an edge, a dtype, an output
      name, a control edge, the domain, a flag, a dim symbol */
   h0 = hash_of(b);
-  IO_OK(ge_node_set_name(b, ge_graph_find(b, "x"), "x2", NULL));
+  TU_OK(ge_node_set_name(b, ge_graph_find(b, "x"), "x2", NULL));
   GE_CHECK(hash_of(b) != h0);
-  IO_OK(ge_node_set_name(b, ge_graph_find(b, "x2"), "x", NULL));
+  TU_OK(ge_node_set_name(b, ge_graph_find(b, "x2"), "x", NULL));
   GE_CHECK(hash_of(b) == h0);
-  IO_OK(ge_node_set_attr_int(b, ge_graph_find(b, "sum"), "axis", 2, NULL));
+  TU_OK(ge_node_set_attr_int(b, ge_graph_find(b, "sum"), "axis", 2, NULL));
   GE_CHECK(hash_of(b) != h0);
-  IO_OK(ge_node_set_attr_int(b, ge_graph_find(b, "sum"), "axis", 1, NULL));
+  TU_OK(ge_node_set_attr_int(b, ge_graph_find(b, "sum"), "axis", 1, NULL));
   GE_CHECK(hash_of(b) == h0);
-  IO_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 0, io_e(ge_graph_find(b, "y"), 0), NULL));
-  IO_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 1, io_e(ge_graph_find(b, "sum"), 0), NULL));
+  TU_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 0, tu_e(ge_graph_find(b, "y"), 0), NULL));
+  TU_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 1, tu_e(ge_graph_find(b, "sum"), 0), NULL));
   GE_CHECK(hash_of(b) != h0);
-  IO_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 0, io_e(ge_graph_find(b, "sum"), 0), NULL));
-  IO_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 1, io_e(ge_graph_find(b, "y"), 0), NULL));
+  TU_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 0, tu_e(ge_graph_find(b, "sum"), 0), NULL));
+  TU_OK(ge_graph_set_input(b, ge_graph_find(b, "mul_first"), 1, tu_e(ge_graph_find(b, "y"), 0), NULL));
   GE_CHECK(hash_of(b) == h0);
   {
     int64_t dims[2] = {2, 2};
     ge_dim_info info[2] = {{0, -1, "N"}, {0, -1, NULL}};
     ge_node_id y = ge_graph_find(b, "y");
-    IO_OK(ge_node_set_output(b, y, 0, GE_DTYPE_FLOAT16, 2, dims, NULL, NULL));
+    TU_OK(ge_node_set_output(b, y, 0, GE_DTYPE_FLOAT16, 2, dims, NULL, NULL));
     GE_CHECK(hash_of(b) != h0);
-    IO_OK(ge_node_set_output(b, y, 0, GE_DTYPE_FLOAT32, 2, dims, info, NULL));
+    TU_OK(ge_node_set_output(b, y, 0, GE_DTYPE_FLOAT32, 2, dims, info, NULL));
     GE_CHECK(hash_of(b) != h0);
-    IO_OK(ge_node_set_output(b, y, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
+    TU_OK(ge_node_set_output(b, y, 0, GE_DTYPE_FLOAT32, 2, dims, NULL, NULL));
     GE_CHECK(hash_of(b) == h0);
   }
-  IO_OK(ge_node_set_output_name(b, ge_graph_output_node(b), 0, "renamed_out", NULL));
+  TU_OK(ge_node_set_output_name(b, ge_graph_output_node(b), 0, "renamed_out", NULL));
   GE_CHECK(hash_of(b) != h0);
-  IO_OK(ge_node_set_output_name(b, ge_graph_output_node(b), 0, "out", NULL));
+  TU_OK(ge_node_set_output_name(b, ge_graph_output_node(b), 0, "out", NULL));
   GE_CHECK(hash_of(b) == h0);
-  IO_OK(ge_graph_remove_control(b, ge_graph_find(b, "x"), ge_graph_find(b, "mul_first"), NULL));
+  TU_OK(ge_graph_remove_control(b, ge_graph_find(b, "x"), ge_graph_find(b, "mul_first"), NULL));
   GE_CHECK(hash_of(b) != h0);
-  IO_OK(ge_graph_add_control(b, ge_graph_find(b, "x"), ge_graph_find(b, "mul_first"), NULL));
+  TU_OK(ge_graph_add_control(b, ge_graph_find(b, "x"), ge_graph_find(b, "mul_first"), NULL));
   GE_CHECK(hash_of(b) == h0);
-  IO_OK(ge_node_set_domain(b, ge_graph_find(b, "other"), "com.x", NULL));
+  TU_OK(ge_node_set_domain(b, ge_graph_find(b, "other"), "com.x", NULL));
   GE_CHECK(hash_of(b) != h0);
-  IO_OK(ge_node_set_domain(b, ge_graph_find(b, "other"), NULL, NULL));
+  TU_OK(ge_node_set_domain(b, ge_graph_find(b, "other"), NULL, NULL));
   GE_CHECK(hash_of(b) == h0);
-  IO_OK(ge_graph_set_attr_int(b, "graph_level", 1, NULL));
+  TU_OK(ge_graph_set_attr_int(b, "graph_level", 1, NULL));
   GE_CHECK(hash_of(b) != h0);
   /* a cycle is an error */
-  IO_OK(ge_graph_set_input(a, ge_graph_find(a, "renamed_add"), 0, io_e(ge_graph_find(a, "relu"), 0), NULL));
+  TU_OK(ge_graph_set_input(a, ge_graph_find(a, "renamed_add"), 0, tu_e(ge_graph_find(a, "relu"), 0), NULL));
   GE_CHECK_EQ_INT(ge_graph_hash(a, &h0, &err), GE_ERR_CYCLE);
   GE_CHECK(strstr(err.message, "cycle") != NULL);
   ge_graph_free(a);
   ge_graph_free(b);
   /* subgraphs count by their own hash */
   {
-    ge_graph *p = io_new_graph("p"), *q = io_new_graph("q");
+    ge_graph *p = tu_new_graph("p"), *q = tu_new_graph("q");
     ge_node_id ip, iq;
     uint64_t hp, hq;
-    IO_OK(ge_graph_add_node(p, "If", "if", 0, NULL, 1, &ip, NULL));
-    IO_OK(ge_graph_add_node(q, "If", "if_q", 0, NULL, 1, &iq, NULL));
-    IO_OK(ge_node_set_attr_graph(p, ip, "then_branch", io_small_graph("t1", 1), NULL));
-    IO_OK(ge_node_set_attr_graph(q, iq, "then_branch", io_small_graph("t2", 1), NULL));
+    TU_OK(ge_graph_add_node(p, "If", "if", 0, NULL, 1, &ip, NULL));
+    TU_OK(ge_graph_add_node(q, "If", "if_q", 0, NULL, 1, &iq, NULL));
+    TU_OK(ge_node_set_attr_graph(p, ip, "then_branch", tu_small_graph("t1", 1), NULL));
+    TU_OK(ge_node_set_attr_graph(q, iq, "then_branch", tu_small_graph("t2", 1), NULL));
     hp = hash_of(p);
     hq = hash_of(q);
     GE_CHECK(hp == hq);
-    IO_OK(ge_node_set_attr_graph(q, iq, "then_branch", io_small_graph("t2", 2), NULL));
+    TU_OK(ge_node_set_attr_graph(q, iq, "then_branch", tu_small_graph("t2", 2), NULL));
     GE_CHECK(hash_of(q) != hp);
     ge_graph_free(p);
     ge_graph_free(q);
   }
   /* a large graph (radix-sorted node hashes) built forwards and backwards */
   {
-    ge_graph *f = io_new_graph("fwd"), *r = io_new_graph("rev");
+    ge_graph *f = tu_new_graph("fwd"), *r = tu_new_graph("rev");
     ge_node_id ids[3000];
     int64_t dims[1] = {8};
     int k;
     for (k = 0; k < 3000; k++) {
       ge_edge e2[2];
-      e2[0] = io_e(k ? ids[k - 1] : GE_NONE, 0);
-      e2[1] = io_e(k > 1 ? ids[k - 2] : GE_NONE, 0);
-      IO_OK(ge_graph_add_node(f, k % 3 ? "Add" : "Mul", NULL, 2, e2, 1, &ids[k], NULL));
-      IO_OK(ge_node_set_output(f, ids[k], 0, GE_DTYPE_FLOAT32, 1, dims, NULL, NULL));
+      e2[0] = tu_e(k ? ids[k - 1] : GE_NONE, 0);
+      e2[1] = tu_e(k > 1 ? ids[k - 2] : GE_NONE, 0);
+      TU_OK(ge_graph_add_node(f, k % 3 ? "Add" : "Mul", NULL, 2, e2, 1, &ids[k], NULL));
+      TU_OK(ge_node_set_output(f, ids[k], 0, GE_DTYPE_FLOAT32, 1, dims, NULL, NULL));
     }
     for (k = 2999; k >= 0; k--) {
-      IO_OK(ge_graph_add_node(r, k % 3 ? "Add" : "Mul", NULL, 2, NULL, 1, &ids[k], NULL));
-      IO_OK(ge_node_set_output(r, ids[k], 0, GE_DTYPE_FLOAT32, 1, dims, NULL, NULL));
+      TU_OK(ge_graph_add_node(r, k % 3 ? "Add" : "Mul", NULL, 2, NULL, 1, &ids[k], NULL));
+      TU_OK(ge_node_set_output(r, ids[k], 0, GE_DTYPE_FLOAT32, 1, dims, NULL, NULL));
     }
     for (k = 0; k < 3000; k++) {
-      if (k) IO_OK(ge_graph_set_input(r, ids[k], 0, io_e(ids[k - 1], 0), NULL));
-      if (k > 1) IO_OK(ge_graph_set_input(r, ids[k], 1, io_e(ids[k - 2], 0), NULL));
+      if (k) TU_OK(ge_graph_set_input(r, ids[k], 0, tu_e(ids[k - 1], 0), NULL));
+      if (k > 1) TU_OK(ge_graph_set_input(r, ids[k], 1, tu_e(ids[k - 2], 0), NULL));
     }
     h0 = hash_of(f);
     GE_CHECK(h0 != 0 && h0 == hash_of(r));
-    IO_OK(ge_node_set_attr_int(r, ids[1500], "x", 1, NULL));
+    TU_OK(ge_node_set_attr_int(r, ids[1500], "x", 1, NULL));
     GE_CHECK(hash_of(r) != h0);
     {
-      char diff[IO_DIFF];
+      char diff[TU_DIFF];
       GE_CHECK(round_trip(r, diff));
     }
     ge_graph_free(f);
@@ -806,7 +806,7 @@ GE_TEST(test_hash) {
   /* random graphs: removing holes by a round trip keeps the hash (checked in
      round_trip); two equal seeds hash equal, different seeds differ */
   {
-    ge_graph *r1 = io_random_graph(11, 0), *r2 = io_random_graph(11, 0), *r3 = io_random_graph(12, 0);
+    ge_graph *r1 = tu_random_graph(11, 0), *r2 = tu_random_graph(11, 0), *r3 = tu_random_graph(12, 0);
     uint64_t x1 = 0, x2 = 1, x3 = 0;
     ge_status s1 = ge_graph_hash(r1, &x1, NULL), s2 = ge_graph_hash(r2, &x2, NULL), s3 = ge_graph_hash(r3, &x3, NULL);
     GE_CHECK(s1 == GE_OK && s2 == GE_OK && s3 == GE_OK);
@@ -820,7 +820,7 @@ GE_TEST(test_hash) {
 
 /* The graph of the dump and DOT tests. */
 static ge_graph *small_conv_graph(void) {
-  ge_graph *g = io_new_graph("net");
+  ge_graph *g = tu_new_graph("net");
   ge_node_id x, w, nop, conv, cif;
   int64_t dx[4] = {1, 3, -1, 224}, dw[4] = {64, 3, 3, 3}, dy[4] = {1, 64, -1, 112};
   ge_dim_info info[4] = {{0, -1, NULL}, {0, -1, NULL}, {0, -1, "N"}, {0, -1, NULL}};
@@ -835,25 +835,25 @@ static ge_graph *small_conv_graph(void) {
   t.dims = d1;
   t.data = wv;
   t.nbytes = sizeof wv;
-  IO_OK(ge_graph_add_data(g, "in\"put\\", GE_DTYPE_FLOAT32, 4, dx, &x, NULL));
-  IO_OK(ge_graph_add_const(g, "w", &t, &w, NULL));
-  IO_OK(ge_node_set_output(g, w, 0, GE_DTYPE_FLOAT32, 4, dw, NULL, NULL));
-  IO_OK(ge_graph_add_node(g, "NoOp", "wait", 0, NULL, 0, &nop, NULL));
-  e[0] = io_e(x, 0);
-  e[1] = io_e(w, 0);
-  IO_OK(ge_graph_add_node(g, "Conv", "conv1", 2, e, 2, &conv, NULL));
-  IO_OK(ge_node_set_attr_ints(g, conv, "kernel_shape", ks, 2, NULL));
-  IO_OK(ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL));
-  IO_OK(ge_node_set_output(g, conv, 0, GE_DTYPE_FLOAT32, 4, dy, info, NULL));
-  IO_OK(ge_graph_add_control(g, nop, conv, NULL));
+  TU_OK(ge_graph_add_data(g, "in\"put\\", GE_DTYPE_FLOAT32, 4, dx, &x, NULL));
+  TU_OK(ge_graph_add_const(g, "w", &t, &w, NULL));
+  TU_OK(ge_node_set_output(g, w, 0, GE_DTYPE_FLOAT32, 4, dw, NULL, NULL));
+  TU_OK(ge_graph_add_node(g, "NoOp", "wait", 0, NULL, 0, &nop, NULL));
+  e[0] = tu_e(x, 0);
+  e[1] = tu_e(w, 0);
+  TU_OK(ge_graph_add_node(g, "Conv", "conv1", 2, e, 2, &conv, NULL));
+  TU_OK(ge_node_set_attr_ints(g, conv, "kernel_shape", ks, 2, NULL));
+  TU_OK(ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL));
+  TU_OK(ge_node_set_output(g, conv, 0, GE_DTYPE_FLOAT32, 4, dy, info, NULL));
+  TU_OK(ge_graph_add_control(g, nop, conv, NULL));
   ge__slot(g, conv)->engine = 1;
   ge__slot(g, conv)->stream = 0;
-  e[0] = io_e(conv, 1);
-  IO_OK(ge_graph_add_node(g, "If", "branch", 1, e, 1, &cif, NULL));
-  IO_OK(ge_node_set_attr_graph(g, cif, "then_branch", io_small_graph("then_g", 5), NULL));
+  e[0] = tu_e(conv, 1);
+  TU_OK(ge_graph_add_node(g, "If", "branch", 1, e, 1, &cif, NULL));
+  TU_OK(ge_node_set_attr_graph(g, cif, "then_branch", tu_small_graph("then_g", 5), NULL));
   ge__slot(g, cif)->stream = 3;
-  e[0] = io_e(cif, 0);
-  IO_OK(ge_graph_set_outputs(g, 1, e, NULL, NULL));
+  e[0] = tu_e(cif, 0);
+  TU_OK(ge_graph_set_outputs(g, 1, e, NULL, NULL));
   return g;
 }
 
@@ -889,7 +889,7 @@ GE_TEST(test_dot) {
   char path[256], cmd[600];
   FILE *f;
   char *s;
-  io_temp_path(path, sizeof path, "dot");
+  tu_temp_path(path, sizeof path, "dot");
   f = fopen(path, "w+");
   GE_REQUIRE(f);
   GE_CHECK_EQ_INT(ge_graph_write_dot(g, f), GE_OK);
@@ -916,7 +916,7 @@ GE_TEST(test_dot) {
       char p2[300];
       ge_graph *r;
       snprintf(p2, sizeof p2, "%s.bin", path);
-      r = io_rich_graph(p2);
+      r = tu_rich_graph(p2);
       f = fopen(path, "w");
       GE_CHECK_EQ_INT(ge_graph_write_dot(r, f), GE_OK);
       fclose(f);
@@ -937,8 +937,8 @@ GE_TEST(test_dump_rich) {
   ge_graph *g;
   FILE *f = tmpfile();
   char *s;
-  io_temp_path(path, sizeof path, "dump");
-  g = io_rich_graph(path);
+  tu_temp_path(path, sizeof path, "dump");
+  g = tu_rich_graph(path);
   GE_REQUIRE(f);
   GE_CHECK_EQ_INT(ge_graph_dump(g, f), GE_OK);
   s = slurp(f);
@@ -960,14 +960,14 @@ GE_TEST(test_dump_rich) {
 
 GE_TEST(test_custom_allocator_bytes) {
   /* serialize's block comes from the graph's allocator with the exact size */
-  io_alloc_state as;
+  tu_alloc_state as;
   ge_graph_desc d;
   ge_graph *g, *h;
   uint8_t *b;
   size_t n;
-  ge_graph *src = io_random_graph(99, 0);
+  ge_graph *src = tu_random_graph(99, 0);
   memset(&d, 0, sizeof d);
-  d.allocator = io_allocator(&as);
+  d.allocator = tu_allocator(&as);
   GE_REQUIRE(ge_graph_clone(src, &d, &g, NULL) == GE_OK);
   GE_REQUIRE(ge_graph_serialize(g, &b, &n, NULL) == GE_OK);
   GE_REQUIRE(ge_graph_deserialize(b, n, &d, &h, NULL) == GE_OK);

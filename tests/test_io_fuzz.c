@@ -10,7 +10,7 @@
 #define GE_GRAPH_IMPLEMENTATION
 #include "ge_graph.h"
 #include "tests/test.h"
-#include "tests/io_common.h"
+#include "tests/graph_util.h"
 
 typedef struct fuzz_seed {
   uint8_t *b;
@@ -31,20 +31,20 @@ static void put_u64(uint8_t *p, uint64_t v) {
 /* Applies 1..4 random mutations to buf (n bytes, capacity cap); keeps the
  * header's payload length and body length consistent most of the time so
  * that the parser gets past them. Returns the new length. */
-static size_t mutate(io_rng *r, uint8_t *buf, size_t n, size_t cap) {
-  uint32_t k, count = 1 + io_below(r, 4);
+static size_t mutate(tu_rng *r, uint8_t *buf, size_t n, size_t cap) {
+  uint32_t k, count = 1 + tu_below(r, 4);
   uint64_t body = n >= 40 ? get_u64(buf + 32) : 0;
-  int fix = io_below(r, 8) != 0;
+  int fix = tu_below(r, 8) != 0;
   for (k = 0; k < count; k++) {
     /* mostly after the header */
-    size_t lo = fix && n > 40 ? 40 : 0, at = lo + (n > lo ? io_below(r, (uint32_t)(n - lo)) : 0), len, j;
-    switch (io_below(r, 8)) {
+    size_t lo = fix && n > 40 ? 40 : 0, at = lo + (n > lo ? tu_below(r, (uint32_t)(n - lo)) : 0), len, j;
+    switch (tu_below(r, 8)) {
     case 0: /* bit flip */
-      if (at < n) buf[at] ^= (uint8_t)(1u << io_below(r, 8));
+      if (at < n) buf[at] ^= (uint8_t)(1u << tu_below(r, 8));
       break;
     case 1: { /* interesting byte */
       static const uint8_t vals[8] = {0, 1, 0x7F, 0x80, 0xFF, 0x3F, 0x40, 0x10};
-      if (at < n) buf[at] = io_below(r, 2) ? vals[io_below(r, 8)] : (uint8_t)io_next(r);
+      if (at < n) buf[at] = tu_below(r, 2) ? vals[tu_below(r, 8)] : (uint8_t)tu_next(r);
       break;
     }
     case 2: /* truncate */
@@ -54,35 +54,35 @@ static size_t mutate(io_rng *r, uint8_t *buf, size_t n, size_t cap) {
       }
       break;
     case 3: /* insert random bytes */
-      len = 1 + io_below(r, 8);
+      len = 1 + tu_below(r, 8);
       if (n + len > cap) break;
       memmove(buf + at + len, buf + at, n - at);
-      for (j = 0; j < len; j++) buf[at + j] = (uint8_t)io_next(r);
+      for (j = 0; j < len; j++) buf[at + j] = (uint8_t)tu_next(r);
       if (at < 40 + body && at >= 40) body += len;
       n += len;
       break;
     case 4: /* delete a range */
-      len = 1 + io_below(r, 8);
+      len = 1 + tu_below(r, 8);
       if (at + len > n) len = n - at;
       memmove(buf + at, buf + at + len, n - at - len);
       if (at >= 40 && at < 40 + body) body = body > len ? body - len : 0;
       n -= len;
       break;
     case 5: { /* copy a chunk over another place */
-      size_t from = n ? io_below(r, (uint32_t)n) : 0;
-      len = 1 + io_below(r, 16);
+      size_t from = n ? tu_below(r, (uint32_t)n) : 0;
+      len = 1 + tu_below(r, 16);
       if (from + len > n || at + len > n) break;
       memmove(buf + at, buf + from, len);
       break;
     }
     case 6: /* a long varint */
-      len = 1 + io_below(r, 10);
+      len = 1 + tu_below(r, 10);
       if (at + len > n) break;
-      for (j = 0; j + 1 < len; j++) buf[at + j] = 0x80 | (uint8_t)io_next(r);
-      buf[at + len - 1] = (uint8_t)(io_next(r) & 0x7F);
+      for (j = 0; j + 1 < len; j++) buf[at + j] = 0x80 | (uint8_t)tu_next(r);
+      buf[at + len - 1] = (uint8_t)(tu_next(r) & 0x7F);
       break;
     default: /* small integer change */
-      if (at < n) buf[at] = (uint8_t)(buf[at] + (io_below(r, 2) ? 1 : -1));
+      if (at < n) buf[at] = (uint8_t)(buf[at] + (tu_below(r, 2) ? 1 : -1));
       break;
     }
   }
@@ -136,7 +136,7 @@ GE_TEST(test_fuzz_deserialize) {
   long iters = 20000, it, loaded = 0, errors = 0, bad_status = 0;
   uint64_t seed = 1;
   const char *env = getenv("GE_FUZZ_ITERS");
-  io_rng r;
+  tu_rng r;
   uint8_t *buf;
   size_t cap = 0;
   FILE *sink = tmpfile();
@@ -144,32 +144,32 @@ GE_TEST(test_fuzz_deserialize) {
   if (env && atol(env) > 0) iters = atol(env);
   env = getenv("GE_FUZZ_SEED");
   if (env) seed = (uint64_t)strtoull(env, NULL, 10);
-  io_temp_path(path, sizeof path, "fuzz");
+  tu_temp_path(path, sizeof path, "fuzz");
   {
-    ge_graph *g = io_rich_graph(path);
-    seeds[nseeds].b = io_ser(g, &seeds[nseeds].n);
+    ge_graph *g = tu_rich_graph(path);
+    seeds[nseeds].b = tu_ser(g, &seeds[nseeds].n);
     nseeds++;
     ge_graph_free(g);
     remove(path);
   }
   for (i = 0; i < 5; i++) {
-    ge_graph *g = io_random_graph(1000 + (uint64_t)i, 0);
-    seeds[nseeds].b = io_ser(g, &seeds[nseeds].n);
+    ge_graph *g = tu_random_graph(1000 + (uint64_t)i, 0);
+    seeds[nseeds].b = tu_ser(g, &seeds[nseeds].n);
     nseeds++;
     ge_graph_free(g);
   }
   {
-    ge_graph *g = io_small_graph("s", 1);
-    seeds[nseeds].b = io_ser(g, &seeds[nseeds].n);
+    ge_graph *g = tu_small_graph("s", 1);
+    seeds[nseeds].b = tu_ser(g, &seeds[nseeds].n);
     nseeds++;
     ge_graph_free(g);
   }
   for (i = 0; i < nseeds; i++)
     if (seeds[i].n + 256 > cap) cap = seeds[i].n + 256;
   buf = (uint8_t *)malloc(cap);
-  io_seed(&r, seed);
+  tu_seed(&r, seed);
   for (it = 0; it < iters; it++) {
-    const fuzz_seed *s = &seeds[io_below(&r, (uint32_t)nseeds)];
+    const fuzz_seed *s = &seeds[tu_below(&r, (uint32_t)nseeds)];
     size_t n;
     ge_graph *g = (ge_graph *)1;
     ge_error err;
