@@ -26,7 +26,7 @@ LINK    = $(LDFLAGS) $(SANFLAGS)
 HEADERS := $(wildcard ge_*.h ge_engines/*.h)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/test_*.c))
 
-.PHONY: all deps test test-build demo bench dist clean
+.PHONY: all deps test test-build demo bench dist fuzz clean
 .DEFAULT_GOAL := all
 
 # Targets that need the packages build through a sub-make, so that under -j nothing
@@ -71,6 +71,15 @@ $(BUILD)/graph_bench: bench/graph_bench.c | $(BUILD)
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/graph_bench
 	$(BUILD)/graph_bench
+
+# libFuzzer targets (clang) for every reader of outside bytes; `make fuzz`
+# builds them and a seed corpus; run e.g. build/fuzz_graph -max_total_time=600 build/fuzz_corpus
+FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I.
+fuzz: deps
+	@mkdir -p $(BUILD)/fuzz_corpus
+	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_graph.c -o $(BUILD)/fuzz_graph -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) tests/fuzz/seed_graphs.c -o $(BUILD)/fuzz_seeds -lm
+	$(BUILD)/fuzz_seeds $(BUILD)/fuzz_corpus
 
 dist: dist/ge.h
 
