@@ -653,6 +653,66 @@ GE_API size_t ge_graph_memory_used(const ge_graph *g);
 GE_API void *ge_graph_alloc_array(const ge_graph *g, size_t size);
 GE_API void ge_graph_free_array(const ge_graph *g, void *p, size_t size);
 
+/* ------------------------------------------------- the kernel interface */
+
+/* The seam between executors and engines: an engine's kernel computes one
+ * node from runtime values; an executor owns the values and calls kernels.
+ * Both sides need only these plain structs (DESIGN §3).
+ *
+ * A kernel reads its inputs (NULL for an absent optional input) and the
+ * node's attributes, asks for each output with ge_kernel_output (which
+ * returns storage of exactly that shape, reusing what the executor planned
+ * when the shape matches) and writes it. It returns GE_OK or an error made
+ * with ge_kernel_error. Kernels must not keep pointers across calls. */
+
+/* A runtime tensor: dense, row-major, numel elements of dtype (for
+ * GE_DTYPE_STRING, numel `char *`, owned by whoever made the value). */
+typedef struct ge_value {
+  void *data;
+  int64_t numel;
+  size_t nbytes;
+  size_t capacity; /* bytes the executor allocated for data (0: borrowed) */
+  ge_dtype dtype;
+  int32_t rank;
+  int64_t dims[GE_MAX_RANK];
+} ge_value;
+
+typedef struct ge_kernel_ctx ge_kernel_ctx;
+typedef ge_status (*ge_kernel_fn)(ge_kernel_ctx *c);
+
+/* Services an executor gives kernels. */
+typedef struct ge_kernel_env {
+  /* Makes output i hold dtype and dims (reallocating when too small). */
+  ge_value *(*alloc_output)(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims);
+  /* Runs a subgraph of the node (If/Loop/Scan bodies): its Data index k
+   * (or parent_index k) takes inputs[k]; outputs receive the NetOutput
+   * values (copied into executor-owned storage, valid until the next call). */
+  ge_status (*run_graph)(ge_kernel_ctx *c, const ge_graph *sub, ge_value *const *inputs, uint32_t num_inputs,
+                         ge_value **outputs, uint32_t num_outputs);
+  void *executor; /* private to the executor */
+  int num_threads;
+} ge_kernel_env;
+
+struct ge_kernel_ctx {
+  ge_value **inputs; /* num_inputs; NULL entries are absent inputs */
+  ge_value **outputs;
+  uint32_t num_inputs, num_outputs;
+  const ge_node *node;
+  const ge_graph *graph;
+  ge_kernel_env *env;
+  ge_error *err;
+  void *state; /* for the kernel's own use, NULL initially, kept across runs */
+};
+
+/* Output i with the given dtype and shape: the planned value when it fits
+ * (no allocation on the static path), else the executor grows it. NULL on
+ * failure (the error is set). */
+GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims);
+/* Fails the kernel with a message naming its node. */
+GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...);
+/* Sets v's dims and numel/nbytes from rank and dims (no allocation). */
+GE_API void ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2283,6 +2343,45 @@ GE_API uint32_t ge_graph_inputs(const ge_graph *g, ge_node_id *ids, uint32_t cap
     }
   }
   return n;
+}
+
+/* ------------------------------------------------- kernel interface */
+
+GE_API void ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  int32_t i;
+  v->dtype = dtype;
+  v->rank = rank;
+  v->numel = 1;
+  for (i = 0; i < rank; i++) {
+    v->dims[i] = dims[i];
+    v->numel *= dims[i];
+  }
+  v->nbytes = (size_t)v->numel * (dtype == GE_DTYPE_STRING ? sizeof(char *) : ge_dtype_size(dtype));
+}
+
+GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  ge_value *v;
+  int32_t k;
+  if (i >= c->num_outputs) {
+    ge_kernel_error(c, GE_ERR_INTERNAL, "kernel asked for output %u of %u", (unsigned)i, (unsigned)c->num_outputs);
+    return NULL;
+  }
+  v = c->outputs[i];
+  if (v->dtype == dtype && v->rank == rank && v->data) { /* the static path: shape as planned */
+    for (k = 0; k < rank && v->dims[k] == dims[k]; k++) {
+    }
+    if (k == rank) return v;
+  }
+  return c->env->alloc_output(c, i, dtype, rank, dims);
+}
+
+GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...) {
+  char msg[360];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return ge__fail(c->err, code, "node '%.60s' (%.40s): %s", c->node->name, c->node->op, msg);
 }
 
 /* ---------------------------------------------- topological orders */

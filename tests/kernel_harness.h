@@ -1,0 +1,62 @@
+/* kernel_harness.h — runs one kernel on one node without an executor, for
+ * kernel unit tests: inputs are ge_values the test fills, outputs are
+ * malloc'ed by the harness's alloc_output. */
+#ifndef GE_TEST_KERNEL_HARNESS_H
+#define GE_TEST_KERNEL_HARNESS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+static ge_value *kh_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  ge_value *v = c->outputs[i];
+  ge_value_set_shape(v, dtype, rank, dims);
+  if (v->nbytes > v->capacity) {
+    free(v->data);
+    v->data = calloc(1, v->nbytes ? v->nbytes : 1);
+    v->capacity = v->data ? v->nbytes : 0;
+  }
+  if (!v->data) ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  return v->data ? v : NULL;
+}
+
+/* A value of dtype and shape holding a copy of data (nbytes from the shape). */
+static GE_TEST__UNUSED ge_value kh_value(ge_dtype dtype, int32_t rank, const int64_t *dims, const void *data) {
+  ge_value v;
+  memset(&v, 0, sizeof v);
+  ge_value_set_shape(&v, dtype, rank, dims);
+  v.data = calloc(1, v.nbytes ? v.nbytes : 1);
+  v.capacity = v.nbytes;
+  if (data && v.nbytes) memcpy(v.data, data, v.nbytes);
+  return v;
+}
+
+static GE_TEST__UNUSED void kh_free(ge_value *v) {
+  free(v->data);
+  memset(v, 0, sizeof *v);
+}
+
+/* Runs kernel fn for node id of g with inputs (NULL entries absent);
+ * outputs[i] receive malloc'ed values (free with kh_free). */
+static GE_TEST__UNUSED ge_status kh_run(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
+                                        uint32_t n_in, ge_value *outputs, uint32_t n_out, ge_error *err) {
+  ge_kernel_env env;
+  ge_kernel_ctx c;
+  ge_value *outs[16];
+  uint32_t i;
+  memset(&env, 0, sizeof env);
+  env.alloc_output = kh_alloc_output;
+  env.num_threads = 1;
+  memset(&c, 0, sizeof c);
+  for (i = 0; i < n_out && i < 16; i++) outs[i] = &outputs[i];
+  c.inputs = inputs;
+  c.outputs = outs;
+  c.num_inputs = n_in;
+  c.num_outputs = n_out;
+  c.node = ge_graph_node(g, id);
+  c.graph = g;
+  c.env = &env;
+  c.err = err;
+  return fn(&c);
+}
+
+#endif
