@@ -684,9 +684,10 @@ typedef ge_status (*ge_kernel_fn)(ge_kernel_ctx *c);
 typedef struct ge_kernel_env {
   /* Makes output i hold dtype and dims (reallocating when too small). */
   ge_value *(*alloc_output)(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims);
-  /* Runs a subgraph of the node (If/Loop/Scan bodies): its Data index k
-   * (or parent_index k) takes inputs[k]; outputs receive the NetOutput
-   * values (copied into executor-owned storage, valid until the next call). */
+  /* Runs a subgraph of the node (If/Loop/Scan bodies): its Data nodes with
+   * index k take inputs[k]; those with parent_index k (outer-scope values)
+   * take input k of the calling node. outputs[i] receive the NetOutput
+   * values (executor-owned storage, valid until the next call). */
   ge_status (*run_graph)(ge_kernel_ctx *c, const ge_graph *sub, ge_value *const *inputs, uint32_t num_inputs,
                          ge_value **outputs, uint32_t num_outputs);
   void *executor; /* private to the executor */
