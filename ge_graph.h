@@ -702,7 +702,7 @@ struct ge_kernel_ctx {
   const ge_graph *graph;
   ge_kernel_env *env;
   ge_error *err;
-  void *state; /* for the kernel's own use, NULL initially, kept across runs */
+  void *state; /* the kernel's own (malloc'ed; the executor frees it), NULL at first */
 };
 
 /* Output i with the given dtype and shape: the planned value when it fits

@@ -1,0 +1,843 @@
+/* ge_exec.h — lowering and executors.
+ *
+ * Part of ge. Include anywhere for the declarations; define
+ * GE_EXEC_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation unit.
+ *
+ * The core runs a program: a flat array of {kernel function, context}
+ * records, called in order by a tight loop (seed 003 §4.4). It needs no
+ * graph. The graph adapter lowers a ge_graph into such a program:
+ *
+ *   1. infer shapes once; values whose shape is known at compile time get
+ *      their storage now, so a static graph allocates nothing per run;
+ *   2. order the nodes topologically and give every node output a value
+ *      slot; Const outputs point at their weights (no copy), Data outputs
+ *      are bound to the caller's inputs at each run (no copy);
+ *   3. one task per computing node: the kernel a lookup function gives (an
+ *      engine's), or one of the executor's own control-flow kernels (If,
+ *      Loop, Scan, PartitionedCall) that run nested subgraphs through their
+ *      own lowered programs.
+ *
+ * Dynamic shapes are resolved at run time: kernels size their outputs, the
+ * executor grows a value's storage when a run needs more (and keeps it).
+ *
+ * Thread safety: a program is used by one thread at a time; distinct
+ * programs of one graph may run concurrently only if the kernels allow it
+ * (the host CPU kernels do). The graph must outlive its programs and must
+ * not change while they exist.
+ */
+#ifndef GE_EXEC_H
+#define GE_EXEC_H
+
+#include "ge_graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------------- core */
+
+/* One record of a flat program. */
+typedef struct ge_task {
+  ge_kernel_fn fn;
+  ge_kernel_ctx ctx;
+} ge_task;
+
+/* Runs tasks[0..n) in order; stops at the first failure and reports its
+ * index in *failed (when given). */
+GE_API ge_status ge_exec_run_tasks(ge_task *tasks, size_t n, size_t *failed);
+
+/* -------------------------------------------------------- graph adapter */
+
+/* Which kernel computes a node (NULL: none). */
+typedef ge_kernel_fn (*ge_kernel_lookup_fn)(const ge_node *n, void *user);
+
+typedef struct ge_exec_desc {
+  ge_allocator allocator;     /* zero: the graph's allocator */
+  ge_kernel_lookup_fn lookup; /* required */
+  void *lookup_user;
+  int num_threads;            /* offered to kernels; 0 = 1 */
+  ge_topo_mode topo_mode;     /* order of the tasks (GE's ge.topoSortingMode) */
+} ge_exec_desc;
+
+typedef struct ge_program ge_program;
+
+/* Lowers g (shapes are inferred on g first). Unknown ops, ops without a
+ * kernel, and shape conflicts are errors naming the node. */
+GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_program **out, ge_error *err);
+GE_API void ge_program_free(ge_program *p);
+
+GE_API uint32_t ge_program_num_inputs(const ge_program *p);
+GE_API uint32_t ge_program_num_outputs(const ge_program *p);
+GE_API uint32_t ge_program_num_tasks(const ge_program *p);
+/* Name and declared type (dtype, shape with -1 for dynamic dims) of input i. */
+GE_API const char *ge_program_input_name(const ge_program *p, uint32_t i);
+GE_API const ge_tensor_desc *ge_program_input_desc(const ge_program *p, uint32_t i);
+GE_API const char *ge_program_output_name(const ge_program *p, uint32_t i);
+/* Index of the input / output with that name, or -1. */
+GE_API int32_t ge_program_find_input(const ge_program *p, const char *name);
+GE_API int32_t ge_program_find_output(const ge_program *p, const char *name);
+
+/* Runs the program on inputs[0..n) (by input index; data is read in place,
+ * not copied). A wrong count, dtype, rank or dimension is an error naming
+ * the input. Outputs stay valid until the next run or free. */
+GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_error *err);
+GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_EXEC_H */
+
+/* ===================================================================== */
+#if defined(GE_IMPLEMENTATION) || defined(GE_EXEC_IMPLEMENTATION)
+#ifndef GE_EXEC_IMPLEMENTATION_DONE
+#define GE_EXEC_IMPLEMENTATION_DONE
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+GE_API ge_status ge_exec_run_tasks(ge_task *tasks, size_t n, size_t *failed) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    ge_status st = tasks[i].fn(&tasks[i].ctx);
+    if (st != GE_OK) {
+      if (failed) *failed = i;
+      return st;
+    }
+  }
+  return GE_OK;
+}
+
+/* ------------------------------------------------------------- program */
+
+typedef struct ge__subprogram {
+  const ge_graph *graph;
+  ge_program *program;
+} ge__subprogram;
+
+struct ge_program {
+  ge_allocator a;
+  ge_graph *graph;
+  ge_exec_desc desc;
+  ge_kernel_env env;
+  ge_error run_err;           /* kernels report here; copied out by run */
+  ge_value *slots;            /* one per node output */
+  uint32_t num_slots;
+  uint32_t *first_slot;       /* node id -> its first slot */
+  ge_task *tasks;
+  uint32_t num_tasks;
+  ge_value **ptrs;            /* inputs and outputs arrays of the tasks */
+  uint32_t num_ptrs;
+  ge_node_id *inputs;         /* Data nodes by index */
+  uint32_t num_inputs;
+  ge_node_id output_node;     /* NetOutput or GE_NONE */
+  ge_value **outputs;         /* the NetOutput's input slots */
+  uint32_t num_outputs;
+  ge__subprogram *subs;       /* lowered subgraphs, made on first use */
+  uint32_t num_subs;
+  const ge_node *caller;      /* for a subgraph program: the node running it */
+  ge_value *const *caller_inputs;
+};
+
+static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
+static void ge__x_free(const ge_allocator *a, void *p, size_t n) {
+  if (p) a->free(a->user, p, n ? n : 1);
+}
+
+static ge_status ge__x_fail(ge_error *err, ge_status code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    err->code = code;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+/* Makes v hold dtype/dims, growing its storage (never shrinking it). */
+static ge_status ge__x_reserve(ge_program *p, ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  size_t old_cap = v->capacity;
+  ge_value_set_shape(v, dtype, rank, dims);
+  if (v->nbytes > old_cap || !v->data) {
+    size_t cap = v->nbytes > old_cap ? v->nbytes : old_cap;
+    void *q = ge__x_alloc(&p->a, cap);
+    if (!q) return GE_ERR_NOMEM;
+    if (old_cap) ge__x_free(&p->a, v->data, old_cap);
+    v->data = q;
+    v->capacity = cap ? cap : 1;
+  }
+  return GE_OK;
+}
+
+static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  ge_program *p = (ge_program *)c->env->executor;
+  ge_value *v = c->outputs[i];
+  int32_t k;
+  if ((unsigned)dtype >= GE_DTYPE_COUNT || rank < 0 || rank > GE_MAX_RANK) {
+    ge_kernel_error(c, GE_ERR_INTERNAL, "output %u: invalid dtype or rank", (unsigned)i);
+    return NULL;
+  }
+  for (k = 0; k < rank; k++)
+    if (dims[k] < 0 || (dims[k] && ge_dtype_size(dtype) && (uint64_t)dims[k] > ((uint64_t)1 << 40))) {
+      ge_kernel_error(c, GE_ERR_SHAPE, "output %u: invalid dimension %lld", (unsigned)i, (long long)dims[k]);
+      return NULL;
+    }
+  if (v->data && v->capacity == 0) { /* borrowed (never for a kernel output): detach */
+    v->data = NULL;
+  }
+  if (ge__x_reserve(p, v, dtype, rank, dims) != GE_OK) {
+    ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for output %u (%zu bytes)", (unsigned)i, v->nbytes);
+    return NULL;
+  }
+  return v;
+}
+
+static ge_status ge__x_run_graph(ge_kernel_ctx *c, const ge_graph *sub, ge_value *const *inputs, uint32_t n,
+                                 ge_value **outputs, uint32_t n_out);
+
+GE_API uint32_t ge_program_num_inputs(const ge_program *p) { return p->num_inputs; }
+GE_API uint32_t ge_program_num_outputs(const ge_program *p) { return p->num_outputs; }
+GE_API uint32_t ge_program_num_tasks(const ge_program *p) { return p->num_tasks; }
+GE_API const char *ge_program_input_name(const ge_program *p, uint32_t i) {
+  return i < p->num_inputs ? ge_graph_node(p->graph, p->inputs[i])->name : NULL;
+}
+GE_API const ge_tensor_desc *ge_program_input_desc(const ge_program *p, uint32_t i) {
+  return i < p->num_inputs ? &ge_graph_node(p->graph, p->inputs[i])->outputs[0] : NULL;
+}
+GE_API const char *ge_program_output_name(const ge_program *p, uint32_t i) {
+  const ge_node *o;
+  if (i >= p->num_outputs) return NULL;
+  o = ge_graph_node(p->graph, p->output_node);
+  return o->outputs[i].name ? o->outputs[i].name : ge_graph_node(p->graph, o->inputs[i].node)->name;
+}
+GE_API int32_t ge_program_find_input(const ge_program *p, const char *name) {
+  uint32_t i;
+  for (i = 0; i < p->num_inputs; i++)
+    if (strcmp(ge_program_input_name(p, i), name) == 0) return (int32_t)i;
+  return -1;
+}
+GE_API int32_t ge_program_find_output(const ge_program *p, const char *name) {
+  uint32_t i;
+  for (i = 0; i < p->num_outputs; i++)
+    if (strcmp(ge_program_output_name(p, i), name) == 0) return (int32_t)i;
+  return -1;
+}
+GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i) {
+  return i < p->num_outputs ? p->outputs[i] : NULL;
+}
+
+GE_API void ge_program_free(ge_program *p) {
+  uint32_t i;
+  ge_allocator a;
+  if (!p) return;
+  a = p->a;
+  for (i = 0; i < p->num_subs; i++) ge_program_free(p->subs[i].program);
+  for (i = 0; i < p->num_slots; i++)
+    if (p->slots[i].capacity) ge__x_free(&a, p->slots[i].data, p->slots[i].capacity);
+  for (i = 0; i < p->num_tasks; i++) free(p->tasks[i].ctx.state); /* kernels malloc their state */
+  ge__x_free(&a, p->subs, (size_t)p->num_subs * sizeof *p->subs);
+  ge__x_free(&a, p->slots, (size_t)p->num_slots * sizeof *p->slots);
+  ge__x_free(&a, p->first_slot, ((size_t)ge_graph_id_bound(p->graph) + 1) * sizeof(uint32_t));
+  ge__x_free(&a, p->tasks, (size_t)p->num_tasks * sizeof *p->tasks);
+  ge__x_free(&a, p->ptrs, (size_t)p->num_ptrs * sizeof *p->ptrs);
+  ge__x_free(&a, p->inputs, (size_t)p->num_inputs * sizeof *p->inputs);
+  ge__x_free(&a, p->outputs, (size_t)p->num_outputs * sizeof *p->outputs);
+  ge__x_free(&a, p, sizeof *p);
+}
+
+/* ------------------------------------------- the executor's own kernels */
+
+static ge_status ge__x_copy_value(ge_kernel_ctx *c, uint32_t i, const ge_value *x) {
+  ge_value *y = ge_kernel_output(c, i, x->dtype, x->rank, x->dims);
+  if (!y) return c->err->code ? c->err->code : GE_ERR_NOMEM;
+  if (y->data != x->data && x->nbytes) memcpy(y->data, x->data, x->nbytes);
+  return GE_OK;
+}
+
+/* PartitionedCall: runs attr f on the node's inputs. */
+static ge_status ge__x_call(ge_kernel_ctx *c) {
+  const ge_attr *f = ge_node_attr(c->node, "f");
+  ge_value *outs[64];
+  uint32_t i;
+  ge_status st;
+  if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
+  st = c->env->run_graph(c, f->v.g, c->inputs, c->num_inputs, outs, c->num_outputs);
+  for (i = 0; i < c->num_outputs && !st; i++) st = ge__x_copy_value(c, i, outs[i]);
+  return st;
+}
+
+/* True when a scalar-like value is nonzero. */
+static int ge__x_truth(const ge_value *v) {
+  if (!v || v->numel < 1) return 0;
+  switch (v->dtype) {
+  case GE_DTYPE_BOOL: case GE_DTYPE_UINT8: case GE_DTYPE_INT8: return ((const uint8_t *)v->data)[0] != 0;
+  case GE_DTYPE_INT32: return ((const int32_t *)v->data)[0] != 0;
+  case GE_DTYPE_INT64: return ((const int64_t *)v->data)[0] != 0;
+  case GE_DTYPE_FLOAT32: return ((const float *)v->data)[0] != 0;
+  case GE_DTYPE_FLOAT64: return ((const double *)v->data)[0] != 0;
+  default: return 0;
+  }
+}
+
+static ge_status ge__x_if(ge_kernel_ctx *c) {
+  const ge_attr *a = ge_node_attr(c->node, ge__x_truth(c->inputs[0]) ? "then_branch" : "else_branch");
+  ge_value *outs[64];
+  uint32_t i;
+  ge_status st;
+  if (!c->inputs[0]) return ge_kernel_error(c, GE_ERR_INVALID, "missing condition");
+  if (!a || a->type != GE_ATTR_GRAPH) return ge_kernel_error(c, GE_ERR_INVALID, "missing branch graph");
+  if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
+  st = c->env->run_graph(c, a->v.g, NULL, 0, outs, c->num_outputs);
+  for (i = 0; i < c->num_outputs && !st; i++) st = ge__x_copy_value(c, i, outs[i]);
+  return st;
+}
+
+/* A value the loop owns (copied from the body, so the body may overwrite
+ * its own storage on the next iteration). */
+typedef struct ge__x_held {
+  ge_value v;
+} ge__x_held;
+
+static ge_status ge__x_hold(ge_program *p, ge_value *dst, const ge_value *src) {
+  if (ge__x_reserve(p, dst, src->dtype, src->rank, src->dims) != GE_OK) return GE_ERR_NOMEM;
+  if (src->nbytes) memcpy(dst->data, src->data, src->nbytes);
+  return GE_OK;
+}
+
+static void ge__x_release(ge_program *p, ge_value *v, uint32_t n) {
+  uint32_t i;
+  for (i = 0; i < n; i++)
+    if (v[i].capacity) ge__x_free(&p->a, v[i].data, v[i].capacity);
+}
+
+/* Appends iteration outputs (scan outputs of a Loop or Scan) along a new
+ * axis: acc[k] grows to hold `count` slices. */
+static ge_status ge__x_append_slice(ge_program *p, ge_value *acc, const ge_value *slice, int64_t count) {
+  int64_t dims[GE_MAX_RANK];
+  ge_value grown;
+  int32_t i;
+  if (slice->rank + 1 > GE_MAX_RANK) return GE_ERR_UNSUPPORTED;
+  if (count > 1 && (acc->dtype != slice->dtype || acc->rank != slice->rank + 1)) return GE_ERR_SHAPE;
+  for (i = 0; count > 1 && i < slice->rank; i++)
+    if (acc->dims[i + 1] != slice->dims[i]) return GE_ERR_SHAPE;
+  dims[0] = count;
+  for (i = 0; i < slice->rank; i++) dims[i + 1] = slice->dims[i];
+  memset(&grown, 0, sizeof grown);
+  if (ge__x_reserve(p, &grown, slice->dtype, slice->rank + 1, dims) != GE_OK) return GE_ERR_NOMEM;
+  if (count > 1 && acc->nbytes) memcpy(grown.data, acc->data, acc->nbytes);
+  if (slice->nbytes) memcpy((char *)grown.data + (size_t)(count - 1) * slice->nbytes, slice->data, slice->nbytes);
+  ge__x_release(p, acc, 1);
+  *acc = grown;
+  return GE_OK;
+}
+
+/* Loop: inputs M, cond, v...; body (iter, cond, v...) -> (cond, v..., scans...). */
+static ge_status ge__x_loop(ge_kernel_ctx *c) {
+  ge_program *p = (ge_program *)c->env->executor;
+  const ge_attr *body = ge_node_attr(c->node, "body");
+  ge_node_id body_out;
+  uint32_t n_carried, n_scan, n_body_out, i;
+  int64_t max_trip = INT64_MAX, iter = 0;
+  int keep_going = 1;
+  ge_value *held = NULL, iter_v, cond_v, *ins[66], *outs[66];
+  int64_t iter_data = 0;
+  uint8_t cond_data = 1;
+  ge_status st = GE_OK;
+  if (!body || body->type != GE_ATTR_GRAPH) return ge_kernel_error(c, GE_ERR_INVALID, "missing body graph");
+  body_out = ge_graph_output_node(body->v.g);
+  n_body_out = body_out == GE_NONE ? 0 : ge_graph_node(body->v.g, body_out)->num_inputs;
+  /* the body's formal inputs are iter, cond, v...; the node's inputs after
+     M, cond, v_initial... are outer-scope captures (read via parent_index) */
+  n_carried = ge_graph_inputs(body->v.g, NULL, 0);
+  if (n_carried < 2 || n_carried > c->num_inputs)
+    return ge_kernel_error(c, GE_ERR_INVALID, "body takes %u inputs", (unsigned)n_carried);
+  n_carried -= 2;
+  if (n_body_out < 1 + n_carried) return ge_kernel_error(c, GE_ERR_INVALID, "body returns %u values, expected at least %u",
+                                                          (unsigned)n_body_out, (unsigned)(1 + n_carried));
+  n_scan = n_body_out - 1 - n_carried;
+  if (c->num_outputs != n_carried + n_scan)
+    return ge_kernel_error(c, GE_ERR_INVALID, "%u outputs, expected %u", (unsigned)c->num_outputs, (unsigned)(n_carried + n_scan));
+  if (n_body_out > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 loop values");
+  if (c->inputs[0] && c->inputs[0]->numel > 0) max_trip = ge__x_truth(c->inputs[0]) ? ((const int64_t *)c->inputs[0]->data)[0] : 0;
+  if (c->inputs[1]) keep_going = ge__x_truth(c->inputs[1]);
+  held = (ge_value *)calloc(n_carried + n_scan + 1, sizeof *held);
+  if (!held) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; i < n_carried && !st; i++)
+    if (!c->inputs[2 + i]) st = ge_kernel_error(c, GE_ERR_INVALID, "loop-carried input %u is missing", (unsigned)i);
+    else if (ge__x_hold(p, &held[i], c->inputs[2 + i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  memset(&iter_v, 0, sizeof iter_v);
+  memset(&cond_v, 0, sizeof cond_v);
+  ge_value_set_shape(&iter_v, GE_DTYPE_INT64, 0, NULL);
+  iter_v.data = &iter_data;
+  ge_value_set_shape(&cond_v, GE_DTYPE_BOOL, 0, NULL);
+  cond_v.data = &cond_data;
+  while (!st && keep_going && iter < max_trip) {
+    iter_data = iter;
+    cond_data = 1;
+    ins[0] = &iter_v;
+    ins[1] = &cond_v;
+    for (i = 0; i < n_carried; i++) ins[2 + i] = &held[i];
+    st = c->env->run_graph(c, body->v.g, ins, 2 + n_carried, outs, n_body_out);
+    if (st) break;
+    keep_going = ge__x_truth(outs[0]);
+    for (i = 0; i < n_carried && !st; i++)
+      if (ge__x_hold(p, &held[i], outs[1 + i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    for (i = 0; i < n_scan && !st; i++)
+      if ((st = ge__x_append_slice(p, &held[n_carried + i], outs[1 + n_carried + i], iter + 1)))
+        st = ge_kernel_error(c, st, "scan output %u changes shape between iterations", (unsigned)i);
+    iter++;
+  }
+  for (i = 0; i < n_carried && !st; i++) st = ge__x_copy_value(c, i, &held[i]);
+  for (i = 0; i < n_scan && !st; i++) {
+    if (iter == 0) { /* no iteration: an empty scan output of unknown slice shape */
+      int64_t zero = 0;
+      const ge_tensor_desc *d = &c->node->outputs[n_carried + i];
+      if (!ge_kernel_output(c, n_carried + i, d->dtype ? d->dtype : GE_DTYPE_FLOAT32, 1, &zero)) st = GE_ERR_NOMEM;
+    } else {
+      st = ge__x_copy_value(c, n_carried + i, &held[n_carried + i]);
+    }
+  }
+  ge__x_release(p, held, n_carried + n_scan);
+  free(held);
+  return st;
+}
+
+/* Scan (opset 9+): inputs state..., scan inputs...; body (state..., slices...)
+ * -> (state..., slice outputs...). */
+static ge_status ge__x_scan(ge_kernel_ctx *c) {
+  ge_program *p = (ge_program *)c->env->executor;
+  const ge_attr *body = ge_node_attr(c->node, "body");
+  int64_t n_scan_in = ge_node_attr_int(c->node, "num_scan_inputs", -1), seq = -1, t;
+  const int64_t *in_axes = NULL, *in_dirs = NULL, *out_axes = NULL, *out_dirs = NULL;
+  int32_t n_in_axes = ge_node_attr_ints(c->node, "scan_input_axes", &in_axes);
+  int32_t n_in_dirs = ge_node_attr_ints(c->node, "scan_input_directions", &in_dirs);
+  int32_t n_out_axes = ge_node_attr_ints(c->node, "scan_output_axes", &out_axes);
+  int32_t n_out_dirs = ge_node_attr_ints(c->node, "scan_output_directions", &out_dirs);
+  uint32_t n_formal, n_state, n_scan_out, i, body_outs;
+  ge_node_id bo;
+  ge_value *held = NULL, *slices = NULL, *ins[66], *outs[66];
+  ge_status st = GE_OK;
+  if (!body || body->type != GE_ATTR_GRAPH) return ge_kernel_error(c, GE_ERR_INVALID, "missing body graph");
+  bo = ge_graph_output_node(body->v.g);
+  body_outs = bo == GE_NONE ? 0 : ge_graph_node(body->v.g, bo)->num_inputs;
+  n_formal = ge_graph_inputs(body->v.g, NULL, 0);
+  if (n_scan_in < 1 || (uint64_t)n_scan_in > n_formal || n_formal > c->num_inputs || body_outs > 64)
+    return ge_kernel_error(c, GE_ERR_INVALID, "num_scan_inputs %lld does not fit the body", (long long)n_scan_in);
+  n_state = n_formal - (uint32_t)n_scan_in;
+  if (body_outs < n_state || c->num_outputs != body_outs)
+    return ge_kernel_error(c, GE_ERR_INVALID, "body returns %u values for %u outputs", (unsigned)body_outs,
+                           (unsigned)c->num_outputs);
+  n_scan_out = body_outs - n_state;
+  /* sequence length from the first scan input along its axis */
+  for (i = 0; i < (uint32_t)n_scan_in; i++) {
+    const ge_value *x = c->inputs[n_state + i];
+    int64_t ax = n_in_axes > (int32_t)i ? in_axes[i] : 0;
+    if (!x) return ge_kernel_error(c, GE_ERR_INVALID, "scan input %u is missing", (unsigned)i);
+    if (ax < 0) ax += x->rank;
+    if (ax < 0 || ax >= x->rank) return ge_kernel_error(c, GE_ERR_INVALID, "scan input axis out of range");
+    if (seq >= 0 && x->dims[ax] != seq) return ge_kernel_error(c, GE_ERR_SHAPE, "scan inputs differ in length");
+    seq = x->dims[ax];
+  }
+  held = (ge_value *)calloc(n_state + n_scan_out + 1, sizeof *held);
+  slices = (ge_value *)calloc((size_t)n_scan_in + 1, sizeof *slices);
+  if (!held || !slices) {
+    free(held);
+    free(slices);
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  }
+  for (i = 0; i < n_state && !st; i++)
+    if (!c->inputs[i] || ge__x_hold(p, &held[i], c->inputs[i])) st = ge_kernel_error(c, GE_ERR_INVALID, "state %u missing", (unsigned)i);
+  for (t = 0; t < seq && !st; t++) {
+    for (i = 0; i < (uint32_t)n_scan_in && !st; i++) { /* slice t (or seq-1-t) along the axis */
+      const ge_value *x = c->inputs[n_state + i];
+      int64_t ax = n_in_axes > (int32_t)i ? in_axes[i] : 0, outer = 1, inner = 1, k, pos;
+      int64_t dims[GE_MAX_RANK];
+      int32_t d, r = 0;
+      size_t es = ge_dtype_size(x->dtype) ? ge_dtype_size(x->dtype) : sizeof(char *);
+      if (ax < 0) ax += x->rank;
+      pos = n_in_dirs > (int32_t)i && in_dirs[i] ? seq - 1 - t : t;
+      for (d = 0; d < x->rank; d++) {
+        if (d < ax) outer *= x->dims[d];
+        if (d > ax) inner *= x->dims[d];
+        if (d != ax) dims[r++] = x->dims[d];
+      }
+      if (ge__x_reserve(p, &slices[i], x->dtype, r, dims)) st = GE_ERR_NOMEM;
+      for (k = 0; k < outer && !st; k++)
+        memcpy((char *)slices[i].data + (size_t)(k * inner) * es,
+               (const char *)x->data + (size_t)((k * x->dims[ax] + pos) * inner) * es, (size_t)inner * es);
+    }
+    for (i = 0; i < n_state; i++) ins[i] = &held[i];
+    for (i = 0; i < (uint32_t)n_scan_in; i++) ins[n_state + i] = &slices[i];
+    if (!st) st = c->env->run_graph(c, body->v.g, ins, n_formal, outs, body_outs);
+    for (i = 0; i < n_state && !st; i++)
+      if (ge__x_hold(p, &held[i], outs[i])) st = GE_ERR_NOMEM;
+    for (i = 0; i < n_scan_out && !st; i++)
+      if (ge__x_append_slice(p, &held[n_state + i], outs[n_state + i], t + 1))
+        st = ge_kernel_error(c, GE_ERR_SHAPE, "scan output %u changes shape", (unsigned)i);
+  }
+  for (i = 0; i < n_state && !st; i++) st = ge__x_copy_value(c, i, &held[i]);
+  /* scan outputs: stacked on axis 0; move the axis and reverse as asked */
+  for (i = 0; i < n_scan_out && !st; i++) {
+    ge_value *acc = &held[n_state + i];
+    int64_t ax = n_out_axes > (int32_t)i ? out_axes[i] : 0, rev = n_out_dirs > (int32_t)i ? out_dirs[i] : 0;
+    int64_t dims[GE_MAX_RANK], outer = 1, inner = 1, s, k;
+    int32_t d, r = acc->rank;
+    size_t es = ge_dtype_size(acc->dtype) ? ge_dtype_size(acc->dtype) : sizeof(char *);
+    ge_value *y;
+    if (seq == 0) {
+      int64_t zero = 0;
+      if (!ge_kernel_output(c, n_state + i, c->node->outputs[n_state + i].dtype ? c->node->outputs[n_state + i].dtype : GE_DTYPE_FLOAT32, 1, &zero))
+        st = GE_ERR_NOMEM;
+      continue;
+    }
+    if (ax < 0) ax += r;
+    if (ax < 0 || ax >= r) {
+      st = ge_kernel_error(c, GE_ERR_INVALID, "scan output axis out of range");
+      break;
+    }
+    /* acc is [seq, a1..]; output puts seq at position ax */
+    for (d = 1; d < r; d++) dims[d - 1 < ax ? d - 1 : d] = acc->dims[d];
+    dims[ax] = seq;
+    for (d = 1; d <= ax; d++) outer *= acc->dims[d];
+    for (d = (int32_t)ax + 1; d < r; d++) inner *= acc->dims[d];
+    if (!(y = ge_kernel_output(c, n_state + i, acc->dtype, r, dims))) {
+      st = GE_ERR_NOMEM;
+      break;
+    }
+    for (s = 0; s < seq; s++)
+      for (k = 0; k < outer; k++)
+        memcpy((char *)y->data + (size_t)((k * seq + (rev ? seq - 1 - s : s)) * inner) * es,
+               (const char *)acc->data + (size_t)((s * outer + k) * inner) * es, (size_t)inner * es);
+  }
+  ge__x_release(p, held, n_state + n_scan_out);
+  ge__x_release(p, slices, (uint32_t)n_scan_in);
+  free(held);
+  free(slices);
+  return st;
+}
+
+static ge_status ge__x_noop(ge_kernel_ctx *c) {
+  (void)c;
+  return GE_OK;
+}
+
+/* The executor's own kernel for a structural op, or NULL. */
+static ge_kernel_fn ge__x_builtin(const ge_node *n) {
+  if (n->domain && *n->domain) return NULL;
+  if (!strcmp(n->op, "PartitionedCall")) return ge__x_call;
+  if (!strcmp(n->op, "If")) return ge__x_if;
+  if (!strcmp(n->op, "Loop")) return ge__x_loop;
+  if (!strcmp(n->op, "Scan")) return ge__x_scan;
+  if (!strcmp(n->op, "NoOp")) return ge__x_noop;
+  return NULL;
+}
+
+/* ------------------------------------------------------------ lowering */
+
+static int ge__x_is(const ge_node *n, const char *op) { return strcmp(n->op, op) == 0 && (!n->domain || !*n->domain); }
+
+/* Gives a value whose shape inference fixed its storage now. */
+static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_tensor_desc *d) {
+  if (d->dtype == GE_DTYPE_UNDEFINED || !ge_shape_is_static(&d->shape)) return GE_OK;
+  if (ge_shape_numel(&d->shape) > ((int64_t)1 << 34)) return GE_OK; /* absurd: leave it to run time */
+  return ge__x_reserve(p, v, d->dtype, d->shape.rank, d->shape.dims);
+}
+
+static ge_status ge__x_lower(ge_program *p, ge_error *err) {
+  ge_graph *g = p->graph;
+  uint32_t n = ge_graph_node_count(g), bound = ge_graph_id_bound(g), i, k, t = 0, q = 0;
+  ge_node_id *order = (ge_node_id *)ge__x_alloc(&p->a, ((size_t)n + 1) * sizeof *order);
+  ge_status st;
+  if (!order) return ge__x_fail(err, GE_ERR_NOMEM, "out of memory lowering '%s'", ge_graph_name(g));
+  if ((st = ge_graph_topo_sort(g, p->desc.topo_mode, order, err))) goto done;
+  /* value slots */
+  p->first_slot = (uint32_t *)ge__x_alloc(&p->a, ((size_t)bound + 1) * sizeof(uint32_t));
+  if (!p->first_slot) goto oom;
+  for (i = 0; i < bound; i++) {
+    ge_node *x = ge_graph_node(g, i);
+    p->first_slot[i] = p->num_slots;
+    if (x) p->num_slots += x->num_outputs;
+  }
+  p->slots = (ge_value *)ge__x_alloc(&p->a, ((size_t)p->num_slots + 1) * sizeof(ge_value));
+  if (!p->slots) goto oom;
+  memset(p->slots, 0, ((size_t)p->num_slots + 1) * sizeof(ge_value));
+  /* tasks and their pointer arrays */
+  for (i = 0; i < n; i++) {
+    ge_node *x = ge_graph_node(g, order[i]);
+    if (ge__x_is(x, "Data") || ge__x_is(x, "Const") || ge__x_is(x, "NetOutput")) continue;
+    p->num_tasks++;
+    p->num_ptrs += x->num_inputs + x->num_outputs;
+  }
+  p->tasks = (ge_task *)ge__x_alloc(&p->a, ((size_t)p->num_tasks + 1) * sizeof(ge_task));
+  p->ptrs = (ge_value **)ge__x_alloc(&p->a, ((size_t)p->num_ptrs + 1) * sizeof(ge_value *));
+  if (!p->tasks || !p->ptrs) goto oom;
+  memset(p->tasks, 0, ((size_t)p->num_tasks + 1) * sizeof(ge_task)); /* freeing reads ctx.state */
+  for (i = 0; i < n; i++) {
+    ge_node *x = ge_graph_node(g, order[i]);
+    ge_value *slot = &p->slots[p->first_slot[x->id]];
+    if (ge__x_is(x, "Data") || ge__x_is(x, "NetOutput")) continue;
+    if (ge__x_is(x, "Const")) { /* the weights, in place */
+      const ge_attr *v = ge_node_attr(x, "value");
+      if (!v || v->type != GE_ATTR_TENSOR || x->num_outputs < 1) {
+        st = ge__x_fail(err, GE_ERR_INVALID, "Const node '%s' has no tensor value", x->name);
+        goto done;
+      }
+      ge_value_set_shape(slot, v->v.t->dtype, v->v.t->rank, v->v.t->dims);
+      slot->data = v->v.t->data;
+      continue;
+    }
+    {
+      ge_task *task = &p->tasks[t++];
+      ge_kernel_fn fn = ge__x_builtin(x);
+      if (!fn) fn = p->desc.lookup(x, p->desc.lookup_user);
+      if (!fn) {
+        st = ge__x_fail(err, GE_ERR_UNSUPPORTED, "no kernel for node '%s' (op %s%s%s)", x->name,
+                        x->domain && *x->domain ? x->domain : "", x->domain && *x->domain ? "::" : "", x->op);
+        goto done;
+      }
+      memset(task, 0, sizeof *task);
+      task->fn = fn;
+      task->ctx.node = x;
+      task->ctx.graph = g;
+      task->ctx.env = &p->env;
+      task->ctx.err = &p->run_err;
+      task->ctx.num_inputs = x->num_inputs;
+      task->ctx.num_outputs = x->num_outputs;
+      task->ctx.inputs = &p->ptrs[q];
+      for (k = 0; k < x->num_inputs; k++) {
+        ge_edge e = x->inputs[k];
+        p->ptrs[q++] = e.node == GE_NONE ? NULL : &p->slots[p->first_slot[e.node] + (uint32_t)e.index];
+      }
+      task->ctx.outputs = &p->ptrs[q];
+      for (k = 0; k < x->num_outputs; k++) {
+        p->ptrs[q++] = &slot[k];
+        if ((st = ge__x_plan_static(p, &slot[k], &x->outputs[k]))) goto oom;
+      }
+    }
+  }
+  /* inputs and outputs */
+  p->num_inputs = ge_graph_inputs(g, NULL, 0);
+  p->inputs = (ge_node_id *)ge__x_alloc(&p->a, ((size_t)p->num_inputs + 1) * sizeof(ge_node_id));
+  if (!p->inputs) goto oom;
+  for (i = 0; i < p->num_inputs; i++) p->inputs[i] = GE_NONE;
+  ge_graph_inputs(g, p->inputs, p->num_inputs);
+  p->output_node = ge_graph_output_node(g);
+  if (p->output_node != GE_NONE) {
+    ge_node *o = ge_graph_node(g, p->output_node);
+    p->num_outputs = o->num_inputs;
+    p->outputs = (ge_value **)ge__x_alloc(&p->a, ((size_t)p->num_outputs + 1) * sizeof(ge_value *));
+    if (!p->outputs) goto oom;
+    for (k = 0; k < o->num_inputs; k++) {
+      ge_edge e = o->inputs[k];
+      if (e.node == GE_NONE) {
+        st = ge__x_fail(err, GE_ERR_INVALID, "graph '%s': output %u is not connected", ge_graph_name(g), (unsigned)k);
+        goto done;
+      }
+      p->outputs[k] = &p->slots[p->first_slot[e.node] + (uint32_t)e.index];
+    }
+  }
+  st = GE_OK;
+  goto done;
+oom:
+  st = ge__x_fail(err, GE_ERR_NOMEM, "out of memory lowering '%s'", ge_graph_name(g));
+done:
+  ge__x_free(&p->a, order, ((size_t)n + 1) * sizeof *order);
+  return st;
+}
+
+static ge_status ge__x_lower_subgraphs(ge_program *p, ge_error *err);
+
+static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_allocator *a, ge_program **out,
+                              ge_error *err) {
+  ge_program *p;
+  ge_status st;
+  *out = NULL;
+  p = (ge_program *)ge__x_alloc(a, sizeof *p);
+  if (!p) return ge__x_fail(err, GE_ERR_NOMEM, "out of memory");
+  memset(p, 0, sizeof *p);
+  p->a = *a;
+  p->graph = g;
+  p->desc = *desc;
+  p->env.alloc_output = ge__x_alloc_output;
+  p->env.run_graph = ge__x_run_graph;
+  p->env.executor = p;
+  p->env.num_threads = desc->num_threads > 0 ? desc->num_threads : 1;
+  p->output_node = GE_NONE;
+  if ((st = ge__x_lower(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
+    ge_program_free(p);
+    return st;
+  }
+  *out = p;
+  return GE_OK;
+}
+
+GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_program **out, ge_error *err) {
+  ge_allocator a;
+  ge_status st;
+  *out = NULL;
+  if (!desc || !desc->lookup) return ge__x_fail(err, GE_ERR_INVALID, "ge_program_create: no kernel lookup given");
+  a = desc->allocator.alloc && desc->allocator.free ? desc->allocator : *ge_graph_allocator(g);
+  if ((st = ge_graph_infer_shapes(g, err))) return st;
+  return ge__x_create(g, desc, &a, out, err);
+}
+
+/* ---------------------------------------------------------------- run */
+
+/* Checks an input against its Data node's declared type. */
+static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_value *v, ge_error *err) {
+  const ge_node *d = ge_graph_node(p->graph, p->inputs[i]);
+  const ge_tensor_desc *want = &d->outputs[0];
+  char a[160], b[160];
+  ge_shape got;
+  int32_t k;
+  int bad = 0;
+  if (!v) return ge__x_fail(err, GE_ERR_INVALID, "input '%s' (index %u) is missing", d->name, (unsigned)i);
+  if (want->dtype != GE_DTYPE_UNDEFINED && v->dtype != want->dtype) bad = 1;
+  if (want->shape.rank >= 0 && v->rank != want->shape.rank) bad = 1;
+  for (k = 0; !bad && want->shape.rank >= 0 && k < v->rank; k++) {
+    int64_t w = want->shape.dims[k];
+    const ge_dim_info *r = want->shape.info ? &want->shape.info[k] : NULL;
+    if (w >= 0 && v->dims[k] != w) bad = 1;
+    if (r && (v->dims[k] < r->lo || (r->hi >= 0 && v->dims[k] > r->hi))) bad = 1;
+  }
+  if (v->rank < 0 || v->rank > GE_MAX_RANK || (v->numel && !v->data)) bad = 1;
+  if (!bad) return GE_OK;
+  got.rank = v->rank >= 0 && v->rank <= GE_MAX_RANK ? v->rank : GE_RANK_UNKNOWN;
+  got.dims = (int64_t *)v->dims;
+  got.info = NULL;
+  return ge__x_fail(err, GE_ERR_SHAPE, "input '%s': expected %s%s, got %s%s", d->name, ge_dtype_name(want->dtype),
+                    ge_shape_str(&want->shape, a, sizeof a), ge_dtype_name(v->dtype), ge_shape_str(&got, b, sizeof b));
+}
+
+/* Runs the tasks; a failure's message already names the node. */
+static ge_status ge__x_execute(ge_program *p) {
+  ge_task *t = p->tasks, *end = p->tasks + p->num_tasks;
+  for (; t < end; t++) {
+    ge_status st = t->fn(&t->ctx);
+    if (st != GE_OK) {
+      if (p->run_err.code == GE_OK)
+        ge__x_fail(&p->run_err, st, "node '%s' (%s) failed: %s", t->ctx.node->name, t->ctx.node->op, ge_status_name(st));
+      return st;
+    }
+  }
+  return GE_OK;
+}
+
+/* Binds input values to the Data slots (by value: data is not copied). */
+static void ge__x_bind(ge_program *p, uint32_t i, const ge_value *v) {
+  ge_value *slot = &p->slots[p->first_slot[p->inputs[i]]];
+  *slot = *v;
+  slot->capacity = 0; /* borrowed */
+}
+
+GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_error *err) {
+  uint32_t i;
+  ge_status st;
+  if (n != p->num_inputs)
+    return ge__x_fail(err, GE_ERR_INVALID, "graph '%s' takes %u inputs, %u given", ge_graph_name(p->graph),
+                      (unsigned)p->num_inputs, (unsigned)n);
+  for (i = 0; i < n; i++)
+    if ((st = ge__x_check_input(p, i, inputs[i], err))) return st;
+  for (i = 0; i < n; i++) ge__x_bind(p, i, inputs[i]);
+  p->run_err.code = GE_OK;
+  p->run_err.message[0] = 0;
+  st = ge__x_execute(p);
+  if (st && err) *err = p->run_err;
+  return st;
+}
+
+/* The lowered program of a subgraph of p's graph (all are lowered with p). */
+static ge_program *ge__x_subprogram(ge_program *p, const ge_graph *sub, ge_error *err) {
+  uint32_t i;
+  for (i = 0; i < p->num_subs; i++)
+    if (p->subs[i].graph == sub) return p->subs[i].program;
+  ge__x_fail(err, GE_ERR_INTERNAL, "subgraph '%s' was not lowered", ge_graph_name(sub));
+  return NULL;
+}
+
+/* Lowers sub (shapes inferred as far as its inputs are known) into p->subs. */
+static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, ge_error *err) {
+  ge__subprogram *grown;
+  ge_program *sp;
+  ge_status st;
+  if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &p->desc, &p->a, &sp, err))) return st;
+  grown = (ge__subprogram *)ge__x_alloc(&p->a, ((size_t)p->num_subs + 1) * sizeof *grown);
+  if (!grown) {
+    ge_program_free(sp);
+    return ge__x_fail(err, GE_ERR_NOMEM, "out of memory");
+  }
+  if (p->num_subs) memcpy(grown, p->subs, (size_t)p->num_subs * sizeof *grown);
+  ge__x_free(&p->a, p->subs, (size_t)p->num_subs * sizeof *p->subs);
+  p->subs = grown;
+  p->subs[p->num_subs].graph = sub;
+  p->subs[p->num_subs++].program = sp;
+  return GE_OK;
+}
+
+static ge_status ge__x_lower_subgraphs(ge_program *p, ge_error *err) {
+  ge_node *x;
+  uint32_t k;
+  int32_t j;
+  ge_status st = GE_OK;
+  GE_GRAPH_FOREACH(p->graph, x) {
+    for (k = 0; k < x->num_attrs && !st; k++) {
+      const ge_attr *a = &x->attrs[k];
+      if (a->type == GE_ATTR_GRAPH) st = ge__x_add_subprogram(p, a->v.g, err);
+      for (j = 0; a->type == GE_ATTR_GRAPHS && j < a->count && !st; j++) st = ge__x_add_subprogram(p, a->v.graphs[j], err);
+    }
+    if (st) return st;
+  }
+  return GE_OK;
+}
+
+static ge_status ge__x_run_graph(ge_kernel_ctx *c, const ge_graph *sub, ge_value *const *inputs, uint32_t n,
+                                 ge_value **outputs, uint32_t n_out) {
+  ge_program *p = (ge_program *)c->env->executor, *sp = ge__x_subprogram(p, sub, c->err);
+  uint32_t i;
+  ge_status st;
+  if (!sp) return c->err->code ? c->err->code : GE_ERR_INTERNAL;
+  /* formal inputs by index; outer-scope captures from the caller's inputs */
+  for (i = 0; i < sp->num_inputs; i++) {
+    const ge_node *d = ge_graph_node(sub, sp->inputs[i]);
+    if (i >= n || !inputs[i])
+      return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s': input %u ('%s') not given", ge_graph_name(sub),
+                             (unsigned)i, d ? d->name : "?");
+    ge__x_bind(sp, i, inputs[i]);
+  }
+  {
+    ge_node *d;
+    GE_GRAPH_FOREACH(sub, d) {
+      int64_t k;
+      if (!ge__x_is(d, "Data") || !ge_node_attr(d, "parent_index")) continue;
+      k = ge_node_attr_int(d, "parent_index", -1);
+      if (k < 0 || k >= (int64_t)c->num_inputs || !c->inputs[k])
+        return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s': Data '%s' reads missing outer value %lld",
+                               ge_graph_name(sub), d->name, (long long)k);
+      sp->slots[sp->first_slot[d->id]] = *c->inputs[k];
+      sp->slots[sp->first_slot[d->id]].capacity = 0;
+    }
+  }
+  if (n_out > sp->num_outputs)
+    return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s' returns %u values, %u expected", ge_graph_name(sub),
+                           (unsigned)sp->num_outputs, (unsigned)n_out);
+  sp->run_err.code = GE_OK;
+  st = ge__x_execute(sp);
+  if (st) {
+    *c->err = sp->run_err;
+    return st;
+  }
+  for (i = 0; i < n_out; i++) outputs[i] = sp->outputs[i];
+  return GE_OK;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_EXEC_IMPLEMENTATION_DONE */
+#endif /* GE_EXEC_IMPLEMENTATION */

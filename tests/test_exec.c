@@ -1,0 +1,392 @@
+/* Tests of ge_exec.h: lowering, the sequential executor, input checks,
+ * dynamic shapes, and the control-flow kernels (If, Loop, Scan,
+ * PartitionedCall) with outer-scope captures. Kernels here are the test's
+ * own tiny float32 ones, so the executor is tested on its own. */
+#define GE_IMPLEMENTATION
+#include "ge_exec.h"
+
+#include "tests/test.h"
+#include "tests/graph_util.h"
+
+#define OK(expr) GE_CHECK_EQ_INT((expr), GE_OK)
+#define E tu_e
+
+/* y = -x */
+static ge_status k_neg(ge_kernel_ctx *c) {
+  const ge_value *x = c->inputs[0];
+  ge_value *y = ge_kernel_output(c, 0, x->dtype, x->rank, x->dims);
+  int64_t i;
+  if (!y) return GE_ERR_NOMEM;
+  for (i = 0; i < x->numel; i++) ((float *)y->data)[i] = -((const float *)x->data)[i];
+  return GE_OK;
+}
+
+/* y = a + b (same shapes, or b a scalar) */
+static ge_status k_add(ge_kernel_ctx *c) {
+  const ge_value *a = c->inputs[0], *b = c->inputs[1];
+  ge_value *y;
+  int64_t i;
+  if (b->numel != a->numel && b->numel != 1) return ge_kernel_error(c, GE_ERR_SHAPE, "shapes differ");
+  if (!(y = ge_kernel_output(c, 0, a->dtype, a->rank, a->dims))) return GE_ERR_NOMEM;
+  for (i = 0; i < a->numel; i++)
+    ((float *)y->data)[i] = ((const float *)a->data)[i] + ((const float *)b->data)[b->numel == 1 ? 0 : i];
+  return GE_OK;
+}
+
+/* y = bool(x[0] > 0) */
+static ge_status k_greater0(ge_kernel_ctx *c) {
+  ge_value *y = ge_kernel_output(c, 0, GE_DTYPE_BOOL, 0, NULL);
+  if (!y) return GE_ERR_NOMEM;
+  *(uint8_t *)y->data = ((const float *)c->inputs[0]->data)[0] > 0;
+  return GE_OK;
+}
+
+static ge_kernel_fn lookup(const ge_node *n, void *user) {
+  (void)user;
+  if (!strcmp(n->op, "Neg")) return k_neg;
+  if (!strcmp(n->op, "Add")) return k_add;
+  if (!strcmp(n->op, "Greater")) return k_greater0;
+  return NULL;
+}
+
+static ge_exec_desc desc(void) {
+  ge_exec_desc d;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup;
+  return d;
+}
+
+static ge_value fvalue(int32_t rank, const int64_t *dims, float *data) {
+  ge_value v;
+  memset(&v, 0, sizeof v);
+  ge_value_set_shape(&v, GE_DTYPE_FLOAT32, rank, dims);
+  v.data = data;
+  return v;
+}
+
+/* x -> Neg^n -> out, x of shape [-1, 4] */
+static ge_graph *neg_chain(uint32_t n) {
+  ge_graph *g = tu_new_graph("chain");
+  ge_node_id prev;
+  int64_t dims[2] = {-1, 4};
+  uint32_t i;
+  ge_edge e;
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dims, &prev, NULL);
+  for (i = 0; i < n; i++) {
+    e = E(prev, 0);
+    ge_graph_add_node(g, "Neg", NULL, 1, &e, 1, &prev, NULL);
+  }
+  e = E(prev, 0);
+  ge_graph_set_outputs(g, 1, &e, NULL, NULL);
+  return g;
+}
+
+GE_TEST(test_chain_and_dynamic_batch) {
+  ge_graph *g = neg_chain(7);
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  float in[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  int64_t d1[2] = {1, 4}, d3[2] = {3, 4};
+  ge_value x1 = fvalue(2, d1, in), x3 = fvalue(2, d3, in);
+  const ge_value *ins[1];
+  const ge_value *y;
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  GE_CHECK_EQ_INT(ge_program_num_tasks(p), 7);
+  GE_CHECK_EQ_INT(ge_program_find_input(p, "x"), 0);
+  ins[0] = &x1;
+  OK(ge_program_run(p, ins, 1, &err));
+  y = ge_program_output(p, 0);
+  GE_CHECK_EQ_INT(y->dims[0], 1);
+  GE_CHECK_NEAR(((float *)y->data)[3], -4, 0);
+  ins[0] = &x3; /* a bigger batch on the same program */
+  OK(ge_program_run(p, ins, 1, &err));
+  y = ge_program_output(p, 0);
+  GE_CHECK_EQ_INT(y->dims[0], 3);
+  GE_CHECK_NEAR(((float *)y->data)[11], -12, 0);
+  ins[0] = &x1;
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK_EQ_INT(ge_program_output(p, 0)->dims[0], 1);
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+GE_TEST(test_input_checks) {
+  ge_graph *g = neg_chain(1);
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  float in[8] = {0};
+  int64_t bad[2] = {2, 3}, rank3[3] = {1, 1, 4};
+  ge_value v = fvalue(2, bad, in);
+  const ge_value *ins[1] = {&v};
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_SHAPE);
+  GE_CHECK(strstr(err.message, "input 'x'") && strstr(err.message, "[-1,4]") && strstr(err.message, "[2,3]"));
+  v = fvalue(3, rank3, in);
+  GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_SHAPE);
+  v = fvalue(2, bad, in);
+  v.dtype = GE_DTYPE_INT32;
+  v.dims[1] = 4;
+  GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_SHAPE);
+  GE_CHECK(strstr(err.message, "int32") != NULL);
+  GE_CHECK_EQ_INT(ge_program_run(p, ins, 0, &err), GE_ERR_INVALID);
+  ins[0] = NULL;
+  GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_INVALID);
+  GE_CHECK(strstr(err.message, "missing") != NULL);
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+GE_TEST(test_no_kernel) {
+  ge_graph *g = tu_new_graph("g");
+  ge_node_id x, y;
+  ge_edge e;
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[1] = {4};
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
+  e = E(x, 0);
+  ge_graph_add_node(g, "Relu", "relu", 1, &e, 1, &y, NULL);
+  e = E(y, 0);
+  ge_graph_set_outputs(g, 1, &e, NULL, NULL);
+  GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_ERR_UNSUPPORTED);
+  GE_CHECK(strstr(err.message, "'relu'") && strstr(err.message, "Relu"));
+  GE_CHECK(p == NULL);
+  ge_graph_free(g);
+}
+
+/* y = If(x[0] > 0, then: x + c, else: -x), c captured from the outer graph */
+GE_TEST(test_if_with_capture) {
+  ge_graph *g = tu_new_graph("g"), *then_g = tu_new_graph("then"), *else_g = tu_new_graph("else");
+  ge_node_id x, c, cond, iff, t_x, t_c, t_add, e_x, e_neg;
+  ge_edge in[3];
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[1] = {2};
+  float cval[2] = {10, 20}, pos[2] = {1, 2}, neg[2] = {-1, 5};
+  ge_tensor ct;
+  ge_value xv;
+  const ge_value *ins[1] = {&xv};
+  memset(&ct, 0, sizeof ct);
+  ct.dtype = GE_DTYPE_FLOAT32;
+  ct.rank = 1;
+  ct.dims = dims;
+  ct.data = cval;
+  ct.nbytes = sizeof cval;
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
+  ge_graph_add_const(g, "c", &ct, &c, NULL);
+  in[0] = E(x, 0);
+  ge_graph_add_node(g, "Greater", "cond", 1, in, 1, &cond, NULL);
+  /* then: parent inputs 1 (x) and 2 (c) */
+  ge_graph_add_node(then_g, "Data", "tx", 0, NULL, 1, &t_x, NULL);
+  ge_node_set_attr_int(then_g, t_x, "parent_index", 1, NULL);
+  ge_graph_add_node(then_g, "Data", "tc", 0, NULL, 1, &t_c, NULL);
+  ge_node_set_attr_int(then_g, t_c, "parent_index", 2, NULL);
+  in[0] = E(t_x, 0);
+  in[1] = E(t_c, 0);
+  ge_graph_add_node(then_g, "Add", "add", 2, in, 1, &t_add, NULL);
+  in[0] = E(t_add, 0);
+  ge_graph_set_outputs(then_g, 1, in, NULL, NULL);
+  ge_graph_add_node(else_g, "Data", "ex", 0, NULL, 1, &e_x, NULL);
+  ge_node_set_attr_int(else_g, e_x, "parent_index", 1, NULL);
+  in[0] = E(e_x, 0);
+  ge_graph_add_node(else_g, "Neg", "neg", 1, in, 1, &e_neg, NULL);
+  in[0] = E(e_neg, 0);
+  ge_graph_set_outputs(else_g, 1, in, NULL, NULL);
+  in[0] = E(cond, 0);
+  in[1] = E(x, 0);
+  in[2] = E(c, 0);
+  ge_graph_add_node(g, "If", "if", 3, in, 1, &iff, NULL);
+  ge_node_set_attr_graph(g, iff, "then_branch", then_g, NULL);
+  ge_node_set_attr_graph(g, iff, "else_branch", else_g, NULL);
+  in[0] = E(iff, 0);
+  ge_graph_set_outputs(g, 1, in, NULL, NULL);
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  xv = fvalue(1, dims, pos);
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK_NEAR(((float *)ge_program_output(p, 0)->data)[1], 22, 0);
+  xv = fvalue(1, dims, neg);
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK_NEAR(((float *)ge_program_output(p, 0)->data)[1], -5, 0);
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* Loop M times: v = v + step (step captured); scan output collects v. */
+GE_TEST(test_loop) {
+  ge_graph *g = tu_new_graph("g"), *body = tu_new_graph("body");
+  ge_node_id x, m, step, loop, b_i, b_c, b_v, b_s, b_add;
+  ge_edge in[4];
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[1] = {2}, mval = 3;
+  float sval = 1.5f, xin[2] = {1, 2};
+  ge_tensor mt, st;
+  ge_value xv;
+  const ge_value *ins[1] = {&xv};
+  memset(&mt, 0, sizeof mt);
+  mt.dtype = GE_DTYPE_INT64;
+  mt.data = &mval;
+  mt.nbytes = 8;
+  memset(&st, 0, sizeof st);
+  st.dtype = GE_DTYPE_FLOAT32;
+  st.data = &sval;
+  st.nbytes = 4;
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
+  ge_graph_add_const(g, "M", &mt, &m, NULL);
+  ge_graph_add_const(g, "step", &st, &step, NULL);
+  ge_graph_add_data(body, "iter", GE_DTYPE_INT64, 0, NULL, &b_i, NULL);
+  ge_graph_add_data(body, "cond", GE_DTYPE_BOOL, 0, NULL, &b_c, NULL);
+  ge_graph_add_data(body, "v", GE_DTYPE_FLOAT32, 1, dims, &b_v, NULL);
+  ge_graph_add_node(body, "Data", "s", 0, NULL, 1, &b_s, NULL);
+  ge_node_set_attr_int(body, b_s, "parent_index", 3, NULL);
+  in[0] = E(b_v, 0);
+  in[1] = E(b_s, 0);
+  ge_graph_add_node(body, "Add", "add", 2, in, 1, &b_add, NULL);
+  in[0] = E(b_c, 0);
+  in[1] = E(b_add, 0);
+  in[2] = E(b_add, 0);
+  ge_graph_set_outputs(body, 3, in, NULL, NULL);
+  in[0] = E(m, 0);
+  in[1] = E(GE_NONE, 0);
+  in[2] = E(x, 0);
+  in[3] = E(step, 0);
+  ge_graph_add_node(g, "Loop", "loop", 4, in, 2, &loop, NULL);
+  ge_node_set_attr_graph(g, loop, "body", body, NULL);
+  in[0] = E(loop, 0);
+  in[1] = E(loop, 1);
+  ge_graph_set_outputs(g, 2, in, NULL, NULL);
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  xv = fvalue(1, dims, xin);
+  OK(ge_program_run(p, ins, 1, &err));
+  {
+    const ge_value *v = ge_program_output(p, 0), *sc = ge_program_output(p, 1);
+    GE_CHECK_NEAR(((float *)v->data)[0], 1 + 3 * 1.5, 1e-6);
+    GE_CHECK_EQ_INT(sc->rank, 2);
+    GE_CHECK_EQ_INT(sc->dims[0], 3);
+    GE_CHECK_NEAR(((float *)sc->data)[2], 1 + 2 * 1.5, 1e-6); /* iteration 1, element 0 */
+  }
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* Scan: state s; for each row r of X: s = s + r, output s. */
+GE_TEST(test_scan) {
+  ge_graph *g = tu_new_graph("g"), *body = tu_new_graph("body");
+  ge_node_id s0, xs, scan, b_s, b_r, b_add;
+  ge_edge in[3];
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t sdims[1] = {2}, xdims[2] = {3, 2};
+  float sv[2] = {0, 0}, xv[6] = {1, 2, 3, 4, 5, 6};
+  ge_value a, b;
+  const ge_value *ins[2] = {&a, &b};
+  ge_graph_add_data(g, "s", GE_DTYPE_FLOAT32, 1, sdims, &s0, NULL);
+  ge_graph_add_data(g, "X", GE_DTYPE_FLOAT32, 2, xdims, &xs, NULL);
+  ge_graph_add_data(body, "s", GE_DTYPE_FLOAT32, 1, sdims, &b_s, NULL);
+  ge_graph_add_data(body, "r", GE_DTYPE_FLOAT32, 1, sdims, &b_r, NULL);
+  in[0] = E(b_s, 0);
+  in[1] = E(b_r, 0);
+  ge_graph_add_node(body, "Add", "add", 2, in, 1, &b_add, NULL);
+  in[0] = E(b_add, 0);
+  in[1] = E(b_add, 0);
+  ge_graph_set_outputs(body, 2, in, NULL, NULL);
+  in[0] = E(s0, 0);
+  in[1] = E(xs, 0);
+  ge_graph_add_node(g, "Scan", "scan", 2, in, 2, &scan, NULL);
+  ge_node_set_attr_graph(g, scan, "body", body, NULL);
+  ge_node_set_attr_int(g, scan, "num_scan_inputs", 1, NULL);
+  in[0] = E(scan, 0);
+  in[1] = E(scan, 1);
+  ge_graph_set_outputs(g, 2, in, NULL, NULL);
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  a = fvalue(1, sdims, sv);
+  b = fvalue(2, xdims, xv);
+  OK(ge_program_run(p, ins, 2, &err));
+  {
+    const ge_value *fin = ge_program_output(p, 0), *all = ge_program_output(p, 1);
+    GE_CHECK_NEAR(((float *)fin->data)[1], 12, 0);
+    GE_CHECK_EQ_INT(all->dims[0], 3);
+    GE_CHECK_NEAR(((float *)all->data)[2], 4, 0); /* after rows 0 and 1: 1+3 */
+  }
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* A PartitionedCall gives the same result as the inlined graph. */
+GE_TEST(test_partitioned_call) {
+  ge_graph *g = neg_chain(3), *f = neg_chain(2);
+  ge_node_id x = ge_graph_find(g, "x"), call;
+  ge_edge e = E(ge_graph_node(g, ge_graph_output_node(g))->inputs[0].node, 0);
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[2] = {1, 4};
+  float in[4] = {1, 2, 3, 4};
+  ge_value v = fvalue(2, dims, in);
+  const ge_value *ins[1] = {&v};
+  (void)x;
+  ge_graph_add_node(g, "PartitionedCall", "call", 1, &e, 1, &call, NULL);
+  ge_node_set_attr_graph(g, call, "f", f, NULL);
+  e = E(call, 0);
+  ge_graph_set_outputs(g, 1, &e, NULL, NULL);
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK_NEAR(((float *)ge_program_output(p, 0)->data)[2], -3, 0); /* 3 + 2 negations */
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* Kernel failures are reported naming the node; the program stays usable. */
+GE_TEST(test_kernel_error) {
+  ge_graph *g = tu_new_graph("g");
+  ge_node_id a, b, add;
+  ge_edge in[2];
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dyn[1] = {-1};
+  float x[3] = {1, 2, 3};
+  int64_t d2[1] = {2}, d3[1] = {3};
+  ge_value va = fvalue(1, d2, x), vb = fvalue(1, d3, x);
+  const ge_value *ins[2] = {&va, &vb};
+  ge_graph_add_data(g, "a", GE_DTYPE_FLOAT32, 1, dyn, &a, NULL);
+  ge_graph_add_data(g, "b", GE_DTYPE_FLOAT32, 1, dyn, &b, NULL);
+  in[0] = E(a, 0);
+  in[1] = E(b, 0);
+  ge_graph_add_node(g, "Add", "sum", 2, in, 1, &add, NULL);
+  in[0] = E(add, 0);
+  ge_graph_set_outputs(g, 1, in, NULL, NULL);
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  GE_CHECK_EQ_INT(ge_program_run(p, ins, 2, &err), GE_ERR_SHAPE);
+  GE_CHECK(strstr(err.message, "'sum'") != NULL);
+  vb = fvalue(1, d2, x);
+  OK(ge_program_run(p, ins, 2, &err));
+  GE_CHECK_NEAR(((float *)ge_program_output(p, 0)->data)[1], 4, 0);
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+int main(int argc, char **argv) {
+  ge_test_init(argc, argv);
+  GE_RUN(test_chain_and_dynamic_batch);
+  GE_RUN(test_input_checks);
+  GE_RUN(test_no_kernel);
+  GE_RUN(test_if_with_capture);
+  GE_RUN(test_loop);
+  GE_RUN(test_scan);
+  GE_RUN(test_partitioned_call);
+  GE_RUN(test_kernel_error);
+  return ge_test_main_end();
+}
