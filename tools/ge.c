@@ -1,25 +1,62 @@
 /* ge — the command-line tool (DESIGN §9). One translation unit compiling
  * every module's implementation.
  *
- *   ge inspect GRAPH [--json] [--dot FILE] [--option KEY=VALUE]...
+ *   ge run     MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N]
+ *                    [--warmup N] [--threads N] [--option KEY=VALUE]...
+ *   ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]...
  *
- * GRAPH is a graph file written by ge_graph_save. `run` and `compile`
- * arrive with the ONNX importer and the executor.
+ * MODEL is a graph file written by ge_graph_save. `compile` arrives with
+ * the compile pipeline.
  */
+#define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
+#include "ge_engines/host_cpu.h"
+#include "ge_exec.h"
 #include "ge_graph.h"
+#include "tools/npy.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 
 static int usage(FILE *f) {
   fprintf(f,
-          "usage: ge inspect GRAPH [--json] [--dot FILE] [--option KEY=VALUE]...\n"
+          "usage: ge run MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N] [--warmup N]\n"
+          "              [--threads N] [--option KEY=VALUE]...\n"
+          "       ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]...\n"
           "\n"
-          "  inspect   print a graph file: a text dump, or with --json one JSON\n"
-          "            document (nodes in execution order); --dot writes Graphviz\n"
+          "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
+          "            the median latency over the repeats (median_ms=...)\n"
+          "  inspect   print a model: a text dump, or with --json one JSON document\n"
+          "            (nodes in execution order); --dot writes Graphviz\n"
           "options:\n"
           "  ge.topoSortingMode=0|1|3   execution order: BFS (default), DFS, stable reverse DFS\n");
   return f == stdout ? 0 : 2;
+}
+
+/* Options shared by the subcommands, by GE's keys. */
+typedef struct options {
+  ge_topo_mode topo_mode;
+} options;
+
+/* Applies KEY=VALUE to o; 0 and a message on an unknown key or bad value. */
+static int parse_option(const char *cmd, const char *kv, options *o) {
+  const char *eq = strchr(kv, '=');
+  ge_error err;
+  size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
+  if (eq && klen == strlen("ge.topoSortingMode") && !strncmp(kv, "ge.topoSortingMode", klen)) {
+    if (ge_topo_mode_parse(eq + 1, &o->topo_mode, &err) == GE_OK) return 1;
+    fprintf(stderr, "ge %s: %s\n", cmd, err.message);
+    return 0;
+  }
+  fprintf(stderr, "ge %s: unknown option '%s' (known: ge.topoSortingMode)\n", cmd, kv);
+  return 0;
+}
+
+/* Loads a model file into a graph. */
+static ge_status load_model(const char *path, ge_graph **g, ge_error *err) {
+  return ge_graph_load(path, NULL, g, err);
 }
 
 /* Prints s as a JSON string. */
@@ -88,7 +125,7 @@ static void json_graph(FILE *f, ge_graph *g, const ge_node_id *order) {
 static int inspect(int argc, char **argv) {
   const char *path = NULL, *dot = NULL;
   int json = 0, i, rc = 0;
-  ge_topo_mode mode = GE_TOPO_BFS;
+  options opt = {GE_TOPO_BFS};
   ge_graph *g = NULL;
   ge_node_id *order = NULL;
   ge_error err;
@@ -96,16 +133,7 @@ static int inspect(int argc, char **argv) {
     if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "--dot") && i + 1 < argc) dot = argv[++i];
     else if (!strcmp(argv[i], "--option") && i + 1 < argc) {
-      const char *kv = argv[++i], *eq = strchr(kv, '=');
-      if (eq && (size_t)(eq - kv) == strlen("ge.topoSortingMode") && !strncmp(kv, "ge.topoSortingMode", (size_t)(eq - kv))) {
-        if (ge_topo_mode_parse(eq + 1, &mode, &err)) {
-          fprintf(stderr, "ge inspect: %s\n", err.message);
-          return 2;
-        }
-      } else {
-        fprintf(stderr, "ge inspect: unknown option '%s' (known: ge.topoSortingMode)\n", kv);
-        return 2;
-      }
+      if (!parse_option("inspect", argv[++i], &opt)) return 2;
     } else if (argv[i][0] == '-') {
       fprintf(stderr, "ge inspect: unknown flag '%s'\n", argv[i]);
       return usage(stderr);
@@ -113,12 +141,12 @@ static int inspect(int argc, char **argv) {
     else return usage(stderr);
   }
   if (!path) return usage(stderr);
-  if (ge_graph_load(path, NULL, &g, &err)) {
+  if (load_model(path, &g, &err)) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
     return 1;
   }
   order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(g) + 1));
-  if (!order || ge_graph_topo_sort(g, mode, order, &err)) {
+  if (!order || ge_graph_topo_sort(g, opt.topo_mode, order, &err)) {
     fprintf(stderr, "ge inspect: %s\n", order ? err.message : "out of memory");
     rc = 1;
   } else if (json) {
@@ -139,11 +167,194 @@ static int inspect(int argc, char **argv) {
   return rc;
 }
 
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static ge_kernel_fn host_cpu_lookup(const ge_node *n, void *user) {
+  (void)user;
+  return ge_host_cpu_kernel(n);
+}
+
+/* An output name as a file name: characters outside [A-Za-z0-9._-] become _. */
+static void file_name(const char *name, char *buf, size_t cap) {
+  size_t i;
+  for (i = 0; name[i] && i + 1 < cap; i++) {
+    char ch = name[i];
+    int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+             ch == '_' || ch == '-';
+    buf[i] = ok ? ch : '_';
+  }
+  buf[i] = 0;
+}
+
+typedef struct run_args {
+  const char *model, *outdir;
+  const char *input_names[64], *input_files[64];
+  int num_inputs, repeat, warmup, threads;
+  options opt;
+} run_args;
+
+static int parse_run_args(int argc, char **argv, run_args *a) {
+  int i;
+  memset(a, 0, sizeof *a);
+  a->repeat = 1;
+  a->threads = 1;
+  for (i = 0; i < argc; i++) {
+    const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(arg, "--input") && val) {
+      const char *eq = strchr(val, '=');
+      if (!eq || eq == val || a->num_inputs == 64) {
+        fprintf(stderr, "ge run: --input takes NAME=FILE.npy, got '%s'\n", val);
+        return 0;
+      }
+      a->input_names[a->num_inputs] = val;
+      a->input_files[a->num_inputs++] = eq + 1;
+      i++;
+    } else if (!strcmp(arg, "--outdir") && val) a->outdir = argv[++i];
+    else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads")) && val) {
+      char *end;
+      long v = strtol(val, &end, 10);
+      if (*end || v < (strcmp(arg, "--warmup") ? 1 : 0) || v > 1000000) {
+        fprintf(stderr, "ge run: bad value '%s' for %s\n", val, arg);
+        return 0;
+      }
+      *(!strcmp(arg, "--repeat") ? &a->repeat : !strcmp(arg, "--warmup") ? &a->warmup : &a->threads) = (int)v;
+      i++;
+    } else if (!strcmp(arg, "--option") && val) {
+      if (!parse_option("run", argv[++i], &a->opt)) return 0;
+    } else if (arg[0] == '-' || a->model) {
+      fprintf(stderr, "ge run: unexpected argument '%s'\n", arg);
+      return 0;
+    } else a->model = arg;
+  }
+  if (!a->model) fprintf(stderr, "ge run: no MODEL given\n");
+  return a->model != NULL;
+}
+
+/* Reads the --input files into values ordered like the program's inputs. */
+static int bind_inputs(const run_args *a, const ge_program *p, ge_value *vals, const ge_value **ptrs) {
+  uint32_t i, n = ge_program_num_inputs(p);
+  int k, ok = 1;
+  ge_error err;
+  for (k = 0; k < a->num_inputs; k++) {
+    size_t len = (size_t)(a->input_files[k] - 1 - a->input_names[k]);
+    char name[256];
+    int32_t idx;
+    snprintf(name, sizeof name, "%.*s", (int)len, a->input_names[k]);
+    if ((idx = ge_program_find_input(p, name)) < 0) {
+      fprintf(stderr, "ge run: the model has no input '%s'\n", name);
+      ok = 0;
+    } else if (ptrs[idx]) {
+      fprintf(stderr, "ge run: input '%s' given twice\n", name);
+      ok = 0;
+    } else if (npy_read(a->input_files[k], &vals[idx], &err)) {
+      fprintf(stderr, "ge run: %s\n", err.message);
+      ok = 0;
+    } else ptrs[idx] = &vals[idx];
+  }
+  for (i = 0; i < n; i++)
+    if (!ptrs[i]) {
+      fprintf(stderr, "ge run: missing input '%s' (give --input %s=FILE.npy)\n", ge_program_input_name(p, i),
+              ge_program_input_name(p, i));
+      ok = 0;
+    }
+  return ok;
+}
+
+static int write_outputs(const char *dir, const ge_program *p) {
+  uint32_t i;
+  ge_error err;
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "ge run: cannot create '%s'\n", dir);
+    return 0;
+  }
+  for (i = 0; i < ge_program_num_outputs(p); i++) {
+    char base[200], path[512];
+    file_name(ge_program_output_name(p, i), base, sizeof base);
+    snprintf(path, sizeof path, "%s/%s.npy", dir, base);
+    if (npy_write(path, ge_program_output(p, i), &err)) {
+      fprintf(stderr, "ge run: %s\n", err.message);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int run(int argc, char **argv) {
+  run_args a;
+  ge_graph *g = NULL;
+  ge_program *p = NULL;
+  ge_exec_desc d;
+  ge_error err;
+  ge_value vals[64];
+  const ge_value *ptrs[64];
+  double *times = NULL;
+  int rc = 1, r, total;
+  uint32_t i;
+  if (!parse_run_args(argc, argv, &a)) return 2;
+  memset(vals, 0, sizeof vals);
+  memset(ptrs, 0, sizeof ptrs);
+  memset(&d, 0, sizeof d);
+  d.lookup = host_cpu_lookup;
+  d.num_threads = a.threads;
+  d.topo_mode = a.opt.topo_mode;
+  if (load_model(a.model, &g, &err) || ge_program_create(g, &d, &p, &err)) {
+    fprintf(stderr, "ge run: %s\n", err.message);
+    goto done;
+  }
+  if (ge_program_num_inputs(p) > 64) {
+    fprintf(stderr, "ge run: models with more than 64 inputs are not supported by the tool\n");
+    goto done;
+  }
+  if (!bind_inputs(&a, p, vals, ptrs)) goto done;
+  total = a.warmup + a.repeat;
+  times = (double *)malloc(sizeof(double) * (size_t)total);
+  for (r = 0; times && r < total; r++) {
+    double t0 = now_ms();
+    if (ge_program_run(p, ptrs, ge_program_num_inputs(p), &err)) {
+      fprintf(stderr, "ge run: %s\n", err.message);
+      goto done;
+    }
+    times[r] = now_ms() - t0;
+  }
+  if (!times) goto done;
+  qsort(times + a.warmup, (size_t)a.repeat, sizeof(double), cmp_double);
+  printf("%s: %u outputs, median_ms=%.4f over %d runs (after %d warm-up)\n", a.model,
+         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup);
+  for (i = 0; i < ge_program_num_outputs(p); i++) {
+    const ge_value *v = ge_program_output(p, i);
+    char shape[160];
+    ge_shape s;
+    s.rank = v->rank;
+    s.dims = (int64_t *)v->dims;
+    s.info = NULL;
+    printf("  output %s: %s%s\n", ge_program_output_name(p, i), ge_dtype_name(v->dtype), ge_shape_str(&s, shape, sizeof shape));
+  }
+  if (a.outdir && !write_outputs(a.outdir, p)) goto done;
+  rc = 0;
+done:
+  for (i = 0; i < 64; i++) free(vals[i].data);
+  free(times);
+  ge_program_free(p);
+  ge_graph_free(g);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
   if (!strcmp(argv[1], "inspect")) return inspect(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "run") || !strcmp(argv[1], "compile")) {
+  if (!strcmp(argv[1], "run")) return run(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "compile")) {
     fprintf(stderr, "ge %s: not available yet (it arrives with the ONNX importer and the executor)\n", argv[1]);
     return 2;
   }

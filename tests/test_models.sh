@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Real models end to end: `ge run` on models exported from PyTorch must reproduce
+# torch's outputs. Ends with "N passed, N failed" (exit 1 on a failure).
+#
+#   tests/test_models.sh            (run by `make test`; GE=path overrides the tool)
+#
+# bench/models/export.py writes resnet18, mobilenet_v2 and a 2-layer Transformer
+# encoder at opsets 13 and 17 into build/models (skipped when models.json is newer
+# than the script), with torch's inputs and outputs for batch 1 and 4. For each
+# model and batch this runs
+#   ge run MODEL --input NAME=FILE.npy --outdir DIR --repeat 1 --warmup 0
+# and compares DIR/<output name>.npy with torch's output: max|ge - torch| /
+# max|torch| must be at most 1e-4 (bench/npy_compare.py).
+# Without PyTorch for /usr/bin/python3 (Debian python3-torch python3-torchvision
+# python3-numpy python3-onnx) it runs nothing and says so.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+PY=/usr/bin/python3
+MODELS=build/models
+TOL=1e-4
+pass=0 fail=0
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+ok()  { echo "PASS $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); [[ -s $t/err ]] && sed 's/^/    /' "$t/err" | head -n 15; }
+finish() { echo "$pass passed, $fail failed"; [[ $fail -eq 0 ]]; exit; }
+
+if ! $PY -c 'import torch, torchvision, onnx, numpy' 2>/dev/null; then
+    echo "test_models: PyTorch is not importable by $PY; skipping the model tests"
+    echo "  (as root: apt-get install -y python3-torch python3-torchvision python3-numpy python3-onnx)"
+    finish
+fi
+
+# The tool: build it unless GE names one. Under `make test SAN=1` (SAN=1 reaches us
+# through MAKEFLAGS) make's tool is build/san/ge.
+if [[ -z ${GE:-} ]]; then
+    GE=build/ge
+    [[ " ${MAKEFLAGS:-} " == *" SAN=1 "* ]] && GE=build/san/ge
+    if ! ${MAKE:-make} --no-print-directory -s all > "$t/err" 2>&1; then
+        bad "build $GE"; finish
+    fi
+fi
+
+# Export unless up to date: models.json newer than export.py, every listed file there.
+up_to_date() {
+    [[ -s $MODELS/models.json && $MODELS/models.json -nt bench/models/export.py ]] || return 1
+    python3 - "$MODELS" <<'EOF'
+import json, os, sys
+d = sys.argv[1]
+for m in json.load(open(os.path.join(d, "models.json")))["models"]:
+    files = [m["file"]] + ["%s.b%d.%s.npy" % (m["name"], b, k) for b in m["batches"]
+                           for k in ("input", "output")]
+    if not all(os.path.isfile(os.path.join(d, f)) for f in files):
+        sys.exit(1)
+EOF
+}
+if ! up_to_date; then
+    if $PY bench/models/export.py "$MODELS" > "$t/err" 2>&1; then ok "export.py"
+    else bad "export.py"; finish; fi
+fi
+
+# NAME FILE INPUT OUTPUT(sanitized as ge writes it) BATCHES(comma-separated)
+mapfile -t lines < <(python3 - "$MODELS/models.json" <<'EOF'
+import json, re, sys
+for m in json.load(open(sys.argv[1]))["models"]:
+    print(m["name"], m["file"], m["input"], re.sub(r"[^A-Za-z0-9._-]", "_", m["output"]),
+          ",".join(str(b) for b in m["batches"]))
+EOF
+)
+[[ ${#lines[@]} -gt 0 ]] || { : > "$t/err"; bad "models.json lists models"; finish; }
+
+for line in "${lines[@]}"; do
+    read -r name file input output batches <<<"$line"
+    for b in ${batches//,/ }; do
+        test="ge run $name batch $b"
+        dir=$t/$name.b$b
+        if ! timeout 600 "$GE" run "$MODELS/$file" --input "$input=$MODELS/$name.b$b.input.npy" \
+                --outdir "$dir" --repeat 1 --warmup 0 > "$t/err" 2>&1; then
+            echo "(ge run exited with status $?)" >> "$t/err"
+            bad "$test"; continue
+        fi
+        if [[ ! -f $dir/$output.npy ]]; then
+            echo "ge run wrote no $output.npy in --outdir (it wrote: $(ls "$dir" 2>/dev/null | tr '\n' ' '))" > "$t/err"
+            bad "$test"; continue
+        fi
+        if err=$(python3 bench/npy_compare.py "$dir/$output.npy" "$MODELS/$name.b$b.output.npy" \
+                 --tol "$TOL" 2> "$t/err"); then
+            ok "$test (relative error $err)"
+        else
+            [[ -n $err ]] && echo "relative error $err > $TOL" >> "$t/err"
+            bad "$test"
+        fi
+    done
+done
+finish
