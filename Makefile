@@ -10,7 +10,7 @@ LDLIBS  ?= -lm
 PYTHON  ?= python3
 AMALGAMATE_FLAGS ?=
 # Debian packages that build and test need (scripts/deps.sh installs missing ones as root).
-DEPS    := libxxhash-dev libmimalloc-dev clang g++ binutils python3
+DEPS    := libxxhash-dev libmimalloc-dev clang g++ binutils python3 libonnx-testdata
 
 CPPFLAGS += -I.
 DEPFLAGS  = -MMD -MP
@@ -45,8 +45,12 @@ $(BUILD)/ge: tools/ge.c | $(BUILD)
 $(BUILD)/test_%: tests/test_%.c | $(BUILD)
 	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
 
+# The ONNX conformance runner (tests/test_conformance.sh runs it against the floor).
+$(BUILD)/conformance: tests/conformance.c | $(BUILD)
+	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
+
 # Everything make test needs built; the no-op recipe keeps make from saying "nothing to do".
-test-build: $(TESTS) dist/ge.h
+test-build: $(TESTS) $(BUILD)/conformance dist/ge.h
 	@:
 
 # run_all.sh builds the tests itself (through $(MAKE), so -j and SAN carry over)

@@ -709,6 +709,12 @@ struct ge_kernel_ctx {
  * (no allocation on the static path), else the executor grows it. NULL on
  * failure (the error is set). */
 GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims);
+/* Output i as a string tensor of the given shape whose strings need `chars`
+ * bytes in all (NULs included): data gets numel `char *` slots and *pool
+ * points at `chars` bytes of storage, in the same block, for the kernel to
+ * fill and point the slots into. */
+GE_API ge_value *ge_kernel_output_strings(ge_kernel_ctx *c, uint32_t i, int32_t rank, const int64_t *dims, size_t chars,
+                                          char **pool);
 /* Fails the kernel with a message naming its node. */
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...);
 /* Sets v's dims and numel/nbytes from rank and dims (no allocation). */
@@ -2374,6 +2380,22 @@ GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, 
     if (k == rank) return v;
   }
   return c->env->alloc_output(c, i, dtype, rank, dims);
+}
+
+GE_API ge_value *ge_kernel_output_strings(ge_kernel_ctx *c, uint32_t i, int32_t rank, const int64_t *dims, size_t chars,
+                                          char **pool) {
+  int64_t numel = ge__dims_product(dims, rank), raw;
+  ge_value *v;
+  if (numel < 0 || (uint64_t)numel > (SIZE_MAX - chars) / sizeof(char *) / 2) {
+    ge_kernel_error(c, GE_ERR_SHAPE, "string output %u is too large", (unsigned)i);
+    return NULL;
+  }
+  /* one raw block: the pointer slots, then the characters */
+  raw = (int64_t)((size_t)numel * sizeof(char *) + chars);
+  if (!(v = c->env->alloc_output(c, i, GE_DTYPE_UINT8, 1, &raw))) return NULL;
+  ge_value_set_shape(v, GE_DTYPE_STRING, rank, dims);
+  *pool = (char *)v->data + (size_t)numel * sizeof(char *);
+  return v;
 }
 
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...) {
@@ -4956,6 +4978,22 @@ static ge_status ge__ox_instnorm(ge_infer_ctx *c) {
   return ge__infer_same(c);
 }
 
+/* PRelu: the output has X's shape; the slope broadcasts to X one way, or
+ * (before opset 7) is a per-channel vector [C] against X [N, C, ...]. */
+static ge_status ge__infer_prelu(ge_infer_ctx *c) {
+  const ge_tensor_desc *x = ge_infer_input(c, 0), *slope = ge_infer_input(c, 1);
+  int64_t dims[GE_MAX_RANK];
+  ge_dim_info info[GE_MAX_RANK];
+  if (!x) return GE_OK;
+  if (slope && ge_shape_broadcast(&x->shape, &slope->shape, dims, info) == -1 &&
+      !(x->shape.rank >= 2 && slope->shape.rank == 1 && slope->shape.dims[0] == x->shape.dims[1])) {
+    char a[128], b[128];
+    return ge_infer_error(c, GE_ERR_SHAPE, "slope %s does not broadcast to X %s", ge_shape_str(&slope->shape, a, sizeof a),
+                          ge_shape_str(&x->shape, b, sizeof b));
+  }
+  return ge_infer_copy_output(c, 0, x);
+}
+
 #define GE__ANY GE_DTYPES_ALL
 #define GE__BOOL GE_DTYPE_BIT(GE_DTYPE_BOOL)
 #define GE__I64 GE_DTYPE_BIT(GE_DTYPE_INT64)
@@ -5012,7 +5050,7 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"Or", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE__BOOL}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__infer_broadcast, "logical or"},
     {"Xor", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE__BOOL}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__infer_broadcast, "logical xor"},
     {"BitShift", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE__OX_UINT}, {{"direction", GE_ATTR_STRING, NULL, 1}}, ge__infer_broadcast, "shift a by b bits (LEFT or RIGHT)"},
-    {"PRelu", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE__OX_MM}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__infer_broadcast, "x < 0 ? slope * x : x"},
+    {"PRelu", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE__OX_MM}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__infer_prelu, "x < 0 ? slope * x : x"},
     {"Where", NULL, 3, 3, 1, 1, 1, {0, 1, 1}, {1}, {GE__BOOL, GE__ANY}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_where, "cond ? x : y, three-way broadcast"},
     {"Clip", NULL, 1, 3, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"min", GE_ATTR_FLOAT, NULL, 0}, {"max", GE_ATTR_FLOAT, NULL, 0}}, ge__infer_same, "clamp to [min, max] (inputs since opset 11)"},
     /* element-wise unary */

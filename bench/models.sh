@@ -11,7 +11,7 @@
 # The error columns compare each runtime's output with torch's reference output:
 # max |out - ref| / max |ref| (bench/npy_compare.py).
 # Environment: ROUNDS (3), THREADS (2), GE (build/ge), REPEAT and WARMUP
-# (default per model: 20/3 for the CNNs, 200/20 for the transformers).
+# (default per model: 10/2 for the CNNs, 200/20 for the transformers).
 #
 # If `ge run` is not available yet, the ORT columns are printed and ge is
 # reported missing (exit 0). Needs python3-torch python3-torchvision
@@ -94,7 +94,7 @@ for line in "${MODEL_LINES[@]}"; do
     read -r name file input output opset <<<"$line"
     case $name in
         transformer*) rep=${REPEAT:-200} warm=${WARMUP:-20} ;;
-        *)            rep=${REPEAT:-20}  warm=${WARMUP:-3} ;;
+        *)            rep=${REPEAT:-10}  warm=${WARMUP:-2} ;;
     esac
     model=$MODELS/$file
     spec=$input=$MODELS/$name.b$BATCH.input.npy

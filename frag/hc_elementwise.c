@@ -552,11 +552,13 @@ static ge_status ge__hc_pow(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
-/* PRelu: slope broadcasts to x (unidirectionally). */
+/* PRelu: slope broadcasts to x (unidirectionally). Opset < 7 applied a
+ * slope of shape [C] per channel (x's axis 1); numpy broadcasting rejects
+ * that shape unless C is last, so it is read as [C,1,...,1] then. */
 static ge_status ge__hc_prelu(ge_kernel_ctx *c) {
   const ge_value *x, *slope;
-  ge_value *y;
-  int32_t r, i;
+  ge_value *y, chan;
+  int32_t r = 0, i;
   int64_t dims[GE_MAX_RANK];
   ge_status s;
   char s1[160], s2[160];
@@ -565,7 +567,14 @@ static ge_status ge__hc_prelu(ge_kernel_ctx *c) {
   slope = c->inputs[1];
   if ((s = ge__hc_ew_dtype(c, x, GE__HC_EW_M_NUM)) != GE_OK || (s = ge__hc_ew_same_dtype(c, x, slope)) != GE_OK)
     return s;
-  if ((s = ge__hc_ew_bcast_all(c, 2, &r, dims)) != GE_OK) return s;
+  if (slope->rank == 1 && x->rank >= 2 && slope->dims[0] == x->dims[1] && slope->dims[0] != x->dims[x->rank - 1] &&
+      slope->dims[0] != 1) {
+    chan = *slope;
+    chan.rank = x->rank - 1;
+    for (i = 1; i < chan.rank; i++) chan.dims[i] = 1;
+    slope = &chan;
+  }
+  if (!ge__hc_bcast_shape(x, slope, &r, dims)) r = -1;
   for (i = 0; i < r && r == x->rank && dims[i] == x->dims[i]; i++) {
   }
   if (r != x->rank || i != r)
@@ -645,7 +654,8 @@ static ge_status ge__hc_where(ge_kernel_ctx *c) {
 /* ------------------------------------------------ variadic: Max ... Mean */
 
 static ge_status ge__hc_ew_variadic(ge_kernel_ctx *c, ge__hc_ew_pick pick, uint32_t mask, int mean) {
-  ge_value *y;
+  ge_value *y, acc;
+  int aliases = 0;
   int32_t r;
   int64_t dims[GE_MAX_RANK], i;
   uint32_t k, start = 0, n = c->num_inputs;
@@ -660,18 +670,33 @@ static ge_status ge__hc_ew_variadic(ge_kernel_ctx *c, ge__hc_ew_pick pick, uint3
   y = ge_kernel_output(c, 0, c->inputs[0]->dtype, r, dims);
   if (!y) return GE__HC_OUT_FAILED(c);
   if (y->numel == 0) return GE_OK;
-  /* the ops are commutative: start from an input that shares y's storage */
+  /* The ops are commutative: when y shares storage with one input (an
+   * executor computing in place), the fold starts from that input. When
+   * several inputs share it, the fold runs in a scratch buffer. */
   for (k = 0; k < n; k++)
-    if (c->inputs[k]->data == y->data && c->inputs[k]->numel == y->numel) start = k;
-  if (c->inputs[start]->data != y->data) ge__hc_ew_bcast_copy(c->inputs[start], y);
+    if (c->inputs[k]->data == y->data) {
+      aliases++;
+      start = k;
+    }
+  acc = *y;
+  if (aliases > 1) {
+    acc.data = malloc(y->nbytes);
+    if (!acc.data) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    start = 0;
+  }
+  if (c->inputs[start]->data != acc.data) ge__hc_ew_bcast_copy(c->inputs[start], &acc);
   row = pick(y->dtype);
   for (k = 0; k < n; k++)
-    if (k != start) ge__hc_ew_apply2(y, c->inputs[k], y, row);
+    if (k != start) ge__hc_ew_apply2(&acc, c->inputs[k], &acc, row);
   if (mean && n > 1) {
-    if (y->dtype == GE_DTYPE_FLOAT32)
-      for (i = 0; i < y->numel; i++) ((float *)y->data)[i] = (float)(((float *)y->data)[i] / (double)n);
+    if (acc.dtype == GE_DTYPE_FLOAT32)
+      for (i = 0; i < acc.numel; i++) ((float *)acc.data)[i] = (float)(((float *)acc.data)[i] / (double)n);
     else
-      for (i = 0; i < y->numel; i++) ge__hc_ew_store_f(y, i, ge__hc_get_f(y, i) / (double)n);
+      for (i = 0; i < acc.numel; i++) ge__hc_ew_store_f(&acc, i, ge__hc_get_f(&acc, i) / (double)n);
+  }
+  if (acc.data != y->data) {
+    memcpy(y->data, acc.data, y->nbytes);
+    free(acc.data);
   }
   return GE_OK;
 }
@@ -977,20 +1002,65 @@ static ge_status ge__hc_clip(ge_kernel_ctx *c) {
 
 /* ------------------------------------------------ Identity, Dropout */
 
+/* Identity: any tensor dtype (strings: the pointers are copied). */
 static ge_status ge__hc_identity(ge_kernel_ctx *c) {
   ge_status s;
   if ((s = ge__hc_ew_need(c, 1)) != GE_OK) return s;
-  if ((s = ge__hc_ew_dtype(c, c->inputs[0], GE__HC_EW_M_ALL)) != GE_OK) return s;
+  if (c->inputs[0]->dtype == GE_DTYPE_UNDEFINED || (unsigned)c->inputs[0]->dtype >= GE_DTYPE_COUNT)
+    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "dtype %s is not supported", ge_dtype_name(c->inputs[0]->dtype));
   return ge__hc_copy_to_output(c, 0, c->inputs[0]);
 }
 
-/* Dropout in inference: y = x, mask (output 1, when present) all true.
- * Training mode with a non-zero ratio (random) is not supported. */
+/* Mersenne Twister MT19937 seeded as numpy's legacy np.random.seed(s), and
+ * numpy's random_sample() doubles from it (53 bits from two outputs). */
+typedef struct ge__hc_ew_mt {
+  uint32_t key[624];
+  int pos;
+} ge__hc_ew_mt;
+
+static void ge__hc_ew_mt_seed(ge__hc_ew_mt *m, uint32_t s) {
+  int i;
+  for (i = 0; i < 624; i++) {
+    m->key[i] = s;
+    s = 1812433253u * (s ^ (s >> 30)) + (uint32_t)i + 1u;
+  }
+  m->pos = 624;
+}
+
+static uint32_t ge__hc_ew_mt_next(ge__hc_ew_mt *m) {
+  uint32_t y;
+  if (m->pos == 624) {
+    int i;
+    for (i = 0; i < 624; i++) {
+      y = (m->key[i] & 0x80000000u) | (m->key[(i + 1) % 624] & 0x7fffffffu);
+      m->key[i] = m->key[(i + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+    }
+    m->pos = 0;
+  }
+  y = m->key[m->pos++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  y ^= y >> 18;
+  return y;
+}
+
+static double ge__hc_ew_mt_double(ge__hc_ew_mt *m) {
+  uint32_t a = ge__hc_ew_mt_next(m) >> 5, b = ge__hc_ew_mt_next(m) >> 6;
+  return ((double)a * 67108864.0 + (double)b) / 9007199254740992.0;
+}
+
+/* Dropout. Inference (the default): y = x, mask (output 1, when present)
+ * all true. Training mode (input 2 true) with ratio r > 0: element i is
+ * kept when the i-th uniform draw is >= r and scaled by 1/(1-r); the draws
+ * are numpy's legacy generator seeded with the seed attribute (0 when
+ * absent), which reproduces the ONNX reference and its test data. */
 static ge_status ge__hc_dropout(ge_kernel_ctx *c) {
   const ge_value *x;
-  ge_value *m;
+  ge_value *y = NULL, *m = NULL;
   double ratio;
   int training = 0;
+  int64_t i;
   ge_status s;
   if ((s = ge__hc_ew_need(c, 1)) != GE_OK) return s;
   x = c->inputs[0];
@@ -1009,13 +1079,27 @@ static ge_status ge__hc_dropout(ge_kernel_ctx *c) {
     training = ((const uint8_t *)c->inputs[2]->data)[0] != 0;
   }
   if (!(ratio >= 0 && ratio < 1)) return ge_kernel_error(c, GE_ERR_INVALID, "ratio must be in [0, 1), not %g", ratio);
-  if (training && ratio != 0)
-    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "training mode (random dropout) is not supported");
-  if ((s = ge__hc_copy_to_output(c, 0, x)) != GE_OK) return s;
+  if (training && ratio != 0 && !ge__hc_is_float(x->dtype))
+    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "training mode needs a float input, not %s", ge_dtype_name(x->dtype));
+  if (!training || ratio == 0) {
+    if ((s = ge__hc_copy_to_output(c, 0, x)) != GE_OK) return s;
+  } else if (!(y = ge_kernel_output(c, 0, x->dtype, x->rank, x->dims))) {
+    return GE__HC_OUT_FAILED(c);
+  }
   if (c->num_outputs > 1) {
     m = ge_kernel_output(c, 1, GE_DTYPE_BOOL, x->rank, x->dims);
     if (!m) return GE__HC_OUT_FAILED(c);
     if (m->numel) memset(m->data, 1, (size_t)m->numel);
+  }
+  if (training && ratio != 0) {
+    ge__hc_ew_mt mt;
+    double scale = 1.0 / (1.0 - ratio);
+    ge__hc_ew_mt_seed(&mt, (uint32_t)ge_node_attr_int(c->node, "seed", 0));
+    for (i = 0; i < x->numel; i++) {
+      int keep = ge__hc_ew_mt_double(&mt) >= ratio;
+      ge__hc_ew_store_f(y, i, keep ? ge__hc_get_f(x, i) * scale : 0.0);
+      if (m) ((uint8_t *)m->data)[i] = (uint8_t)keep;
+    }
   }
   return GE_OK;
 }

@@ -55,7 +55,7 @@ run_suite compile_matrix tests/compile_matrix.sh
 
 for script in tests/test_*.sh; do
     [[ -e $script ]] || continue
-    run_suite "$(basename "$script" .sh)" "$script"
+    BUILD=$BUILD run_suite "$(basename "$script" .sh)" "$script"
 done
 
 echo "$total_pass passed, $total_fail failed"

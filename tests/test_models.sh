@@ -31,11 +31,12 @@ if ! $PY -c 'import torch, torchvision, onnx, numpy' 2>/dev/null; then
     finish
 fi
 
-# The tool: build it unless GE names one. Under `make test SAN=1` (SAN=1 reaches us
-# through MAKEFLAGS) make's tool is build/san/ge.
+# The tool: build it unless GE names one. It is $BUILD/ge (run_all.sh passes BUILD);
+# run by hand under SAN=1 (which reaches us through MAKEFLAGS) it is build/san/ge.
 if [[ -z ${GE:-} ]]; then
-    GE=build/ge
-    [[ " ${MAKEFLAGS:-} " == *" SAN=1 "* ]] && GE=build/san/ge
+    if [[ -n ${BUILD:-} ]]; then GE=$BUILD/ge
+    elif [[ " ${MAKEFLAGS:-} " == *" SAN=1 "* ]]; then GE=build/san/ge
+    else GE=build/ge; fi
     if ! ${MAKE:-make} --no-print-directory -s all > "$t/err" 2>&1; then
         bad "build $GE"; finish
     fi
@@ -74,9 +75,11 @@ for line in "${lines[@]}"; do
     for b in ${batches//,/ }; do
         test="ge run $name batch $b"
         dir=$t/$name.b$b
-        if ! timeout 600 "$GE" run "$MODELS/$file" --input "$input=$MODELS/$name.b$b.input.npy" \
-                --outdir "$dir" --repeat 1 --warmup 0 > "$t/err" 2>&1; then
-            echo "(ge run exited with status $?)" >> "$t/err"
+        timeout 600 "$GE" run "$MODELS/$file" --input "$input=$MODELS/$name.b$b.input.npy" \
+            --outdir "$dir" --repeat 1 --warmup 0 > "$t/err" 2>&1
+        rc=$?
+        if [[ $rc -ne 0 ]]; then
+            echo "(ge run exited with status $rc$([[ $rc -eq 124 ]] && echo ': timeout'))" >> "$t/err"
             bad "$test"; continue
         fi
         if [[ ! -f $dir/$output.npy ]]; then

@@ -5,14 +5,15 @@
  *                    [--warmup N] [--threads N] [--option KEY=VALUE]...
  *   ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]...
  *
- * MODEL is a graph file written by ge_graph_save. `compile` arrives with
- * the compile pipeline.
+ * MODEL is an ONNX model (.onnx) or a graph file written by ge_graph_save.
+ * `compile` arrives with the compile pipeline.
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
 #include "ge_engines/host_cpu.h"
 #include "ge_exec.h"
 #include "ge_graph.h"
+#include "ge_onnx.h"
 #include "tools/npy.h"
 
 #include <errno.h>
@@ -54,8 +55,10 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
   return 0;
 }
 
-/* Loads a model file into a graph. */
+/* Loads a model: an .onnx file, else a graph file (ge_graph_save). */
 static ge_status load_model(const char *path, ge_graph **g, ge_error *err) {
+  size_t n = strlen(path);
+  if (n > 5 && strcmp(path + n - 5, ".onnx") == 0) return ge_onnx_load(path, NULL, g, err);
   return ge_graph_load(path, NULL, g, err);
 }
 
