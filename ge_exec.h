@@ -183,11 +183,23 @@ static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype
     ge_kernel_error(c, GE_ERR_INTERNAL, "output %u: invalid dtype or rank", (unsigned)i);
     return NULL;
   }
-  for (k = 0; k < rank; k++)
-    if (dims[k] < 0 || (dims[k] && ge_dtype_size(dtype) && (uint64_t)dims[k] > ((uint64_t)1 << 40))) {
-      ge_kernel_error(c, GE_ERR_SHAPE, "output %u: invalid dimension %lld", (unsigned)i, (long long)dims[k]);
+  {
+    /* refuse negative dims and sizes past 2^40 bytes before touching memory */
+    uint64_t bytes = dtype == GE_DTYPE_STRING ? sizeof(char *) : ge_dtype_size(dtype);
+    for (k = 0; k < rank; k++) {
+      if (dims[k] < 0) {
+        ge_kernel_error(c, GE_ERR_SHAPE, "output %u: invalid dimension %lld", (unsigned)i, (long long)dims[k]);
+        return NULL;
+      }
+      if (dims[k] == 0) bytes = 0;
+      else if (bytes > ((uint64_t)1 << 40) / (uint64_t)dims[k]) bytes = ((uint64_t)1 << 40) + 1;
+      else bytes *= (uint64_t)dims[k];
+    }
+    if (bytes > ((uint64_t)1 << 40)) {
+      ge_kernel_error(c, GE_ERR_SHAPE, "output %u would need more than 2^40 bytes", (unsigned)i);
       return NULL;
     }
+  }
   if (v->data && v->capacity == 0) { /* borrowed (never for a kernel output): detach */
     v->data = NULL;
   }

@@ -6905,7 +6905,7 @@ static ge_graph *ge__rd_graph(ge__rd *r, int depth) {
   size_t at = r->pos, nodes_at;
   uint32_t gen, nn = 0, i, *mark = NULL;
   ge__pend pend;
-  uint64_t v;
+  uint64_t v = 0;
   const char *prev = "";
   size_t prev_len = 0;
   const uint8_t *p;

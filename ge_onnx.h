@@ -98,10 +98,9 @@
  * named like an outer one, is written as "<name>_<k>". In subgraphs, a Data with parent_index k
  * becomes a reference to the name of the outer value feeding input k of the
  * node that holds the subgraph, and trailing inputs of that node that are
- * only such references are left out of the ONNX node. Bool and dtype
- * attributes are written as ints; attributes whose name starts with '_' (ge's
- * private ones) and control edges are not written; dimension ranges and
- * formats have no ONNX form and are dropped. Import -> export -> import keeps
+ * only such references are left out of the ONNX node. Every node attribute
+ * is written (bool and dtype ones as ints); control edges, dimension ranges
+ * and formats have no ONNX form and are dropped. Import -> export -> import keeps
  * everything ONNX holds (the structural hash and all names are equal).
  *
  * Errors: malformed bytes (truncated, wrong wire types, lengths past the end,
@@ -1529,7 +1528,9 @@ static ge_status ge__onnx_merge(ge__onnx_ctx *c, ge_graph *g, ge_edge e, const g
   ge_dtype dt = d->dtype;
   int32_t rank = d->shape.rank, i;
   int changed = 0;
-  if (t->kind != 1 || (strcmp(n->op, "Const") == 0 && !n->domain)) return GE_OK;
+  /* a Const's desc is its tensor's; a value typed as a sequence, map, ...
+     (onnx_type) takes no tensor desc */
+  if (t->kind != 1 || (strcmp(n->op, "Const") == 0 && !n->domain) || ge_node_attr(n, "onnx_type")) return GE_OK;
   if (t->dtype != GE_DTYPE_UNDEFINED && dt != t->dtype) {
     if (dt == GE_DTYPE_UNDEFINED) {
       dt = t->dtype;
@@ -3256,8 +3257,7 @@ static ge_status ge__onnx_wgraph(ge__onnx_ex *ex, ge__onnx_exg *up, const ge_gra
       }
     } else
       ex->uses_default = 1;
-    for (k = 0; k < n->num_attrs && !st; k++)
-      if (n->attrs[k].name[0] != '_') st = ge__onnx_wattr(ex, &x, &n->attrs[k], depth);
+    for (k = 0; k < n->num_attrs && !st; k++) st = ge__onnx_wattr(ex, &x, &n->attrs[k], depth);
     ge__onnx_wend(w, m);
     if (st) ge__onnx_context(ex->err, "node '%s' (%s)", n->name, n->op);
   }

@@ -173,7 +173,7 @@ static double *ge__hc_dn_doubles(const ge_value *v) {
 /* Reads an ints attribute of n entries into out (dflt for each entry when
  * absent). 0 when present with another count. */
 static int ge__hc_dn_ints(const ge_node *nd, const char *name, int32_t n, int64_t dflt, int64_t *out) {
-  const int64_t *v;
+  const int64_t *v = NULL;
   int32_t cnt = ge_node_attr_ints(nd, name, &v), i;
   if (cnt < 0) {
     for (i = 0; i < n; i++) out[i] = dflt;
@@ -625,7 +625,7 @@ static ge_status ge__hc_dn_conv_setup(ge_kernel_ctx *c, const ge_value *x, const
                                       ge__hc_dn_cv *p, int64_t *ydims) {
   const ge_node *nd = c->node;
   int64_t pads[2 * GE_MAX_RANK], ks[GE_MAX_RANK], opad[GE_MAX_RANK], oshape[GE_MAX_RANK + 2];
-  const int64_t *osv;
+  const int64_t *osv = NULL;
   int32_t r, i, nos;
   int ap = ge__hc_dn_auto_pad(nd);
   memset(p, 0, sizeof *p);
@@ -1202,7 +1202,7 @@ static ge_status ge__hc_lrn(ge_kernel_ctx *c) {
 
 static ge_status ge__hc_meanvariancenormalization(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dn_in(c, 0);
-  const int64_t *axes, dflt[3] = {0, 2, 3};
+  const int64_t *axes = NULL, dflt[3] = {0, 2, 3};
   int32_t na = ge_node_attr_ints(c->node, "axes", &axes), j, ax;
   int mask[GE_MAX_RANK];
   int64_t kdims[GE_MAX_RANK], groups, i, per;
@@ -1385,7 +1385,7 @@ static ge_status ge__hc_dn_reduce(ge_kernel_ctx *c, int op) {
   int keep = ge_node_attr_int(c->node, "keepdims", 1) != 0;
   int noop = ge_node_attr_int(c->node, "noop_with_empty_axes", 0) != 0;
   int mask[GE_MAX_RANK], ints;
-  int32_t na, j, orank = 0;
+  int32_t na = 0, j, orank = 0;
   int64_t kdims[GE_MAX_RANK], odims[GE_MAX_RANK], groups, count = 1, i, lo, hi;
   double *acc = NULL, *mx = NULL;
   int64_t *iacc = NULL;
@@ -2054,7 +2054,7 @@ static ge_status ge__hc_resize(ge_kernel_ctx *c) {
   const char *ctm = ge_node_attr_string(nd, "coordinate_transformation_mode", NULL);
   const char *nm = ge_node_attr_string(nd, "nearest_mode", "round_prefer_floor");
   const char *policy = ge_node_attr_string(nd, "keep_aspect_ratio_policy", "stretch");
-  const int64_t *av;
+  const int64_t *av = NULL;
   int32_t na = ge_node_attr_ints(nd, "axes", &av), axes[GE_MAX_RANK], j, k;
   int opset10 = c->num_inputs == 2, seen[GE_MAX_RANK];
   ge__hc_dn_rs o;

@@ -1132,6 +1132,9 @@ static void ge__hc_ew_store_str(ge_value *y, int64_t i, const char *s) {
   }
 }
 
+/* Number -> string formatting lives with the string kernels (hc_extra). */
+static ge_status ge__hc_ex_cast_to_string(ge_kernel_ctx *c, const ge_value *x, uint32_t out);
+
 static ge_status ge__hc_ew_cast(ge_kernel_ctx *c, const ge_value *x, int64_t to) {
   ge_value *y;
   int64_t i;
@@ -1142,8 +1145,7 @@ static ge_status ge__hc_ew_cast(ge_kernel_ctx *c, const ge_value *x, int64_t to)
       x->dtype == GE_DTYPE_COMPLEX128)
     return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "cannot cast from dtype %s", ge_dtype_name(x->dtype));
   if (t == x->dtype) return ge__hc_copy_to_output(c, 0, x);
-  if (t == GE_DTYPE_STRING)
-    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "cast to string is not supported (a kernel cannot own output strings)");
+  if (t == GE_DTYPE_STRING) return ge__hc_ex_cast_to_string(c, x, 0);
   y = ge_kernel_output(c, 0, t, x->rank, x->dims);
   if (!y) return GE__HC_OUT_FAILED(c);
   if (x->dtype == GE_DTYPE_STRING) {

@@ -431,7 +431,7 @@ GE__HC_HELPER void ge__hc_ex_format_number(const ge_value *x, int64_t i, char *b
 
 /* Cast of a numeric tensor x to a string tensor in output `out` (for the
  * element-wise Cast/CastLike to call). */
-GE__HC_HELPER ge_status ge__hc_ex_cast_to_string(ge_kernel_ctx *c, const ge_value *x, uint32_t out) {
+static ge_status ge__hc_ex_cast_to_string(ge_kernel_ctx *c, const ge_value *x, uint32_t out) {
   char buf[32], *pool, **slot;
   size_t chars = 0;
   int64_t i;

@@ -177,7 +177,7 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
       snprintf(path, sizeof path, "%s/%s/%s/input_%u.pb", dir, name, sets[s], (unsigned)n_in);
       if (n_in == 64 || !file_exists(path)) break;
       if (ge_onnx_read_tensor_file(path, NULL, &ins[n_in], &err)) {
-        snprintf(why, n, "reading %s: %s", path, err.message);
+        snprintf(why, n, "reading %.200s: %.300s", path, err.message);
         verdict = FAIL;
         break;
       }
@@ -195,7 +195,7 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
       snprintf(path, sizeof path, "%s/%s/%s/output_%u.pb", dir, name, sets[s], (unsigned)n_out);
       if (n_out == 64 || !file_exists(path)) break;
       if (ge_onnx_read_tensor_file(path, NULL, &outs[n_out], &err)) {
-        snprintf(why, n, "reading %s: %s", path, err.message);
+        snprintf(why, n, "reading %.200s: %.300s", path, err.message);
         verdict = FAIL;
         break;
       }
@@ -243,6 +243,7 @@ static int run_isolated(const char *dir, const char *name, char *why, size_t n) 
     char buf[600];
     close(fds[0]);
     alarm(60);
+    buf[1] = 0;
     buf[0] = (char)run_case(dir, name, rtol, atol, buf + 1, sizeof buf - 1);
     if (write(fds[1], buf, 1 + strlen(buf + 1) + 1) < 0) _exit(2);
     _exit(0);

@@ -10,7 +10,7 @@
 static ge_value *kh_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   ge_value *v = c->outputs[i];
   ge_value_set_shape(v, dtype, rank, dims);
-  if (v->nbytes > v->capacity) {
+  if (v->nbytes > v->capacity || !v->data) {
     free(v->data);
     v->data = calloc(1, v->nbytes ? v->nbytes : 1);
     v->capacity = v->data ? v->nbytes : 0;

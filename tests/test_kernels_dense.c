@@ -267,7 +267,7 @@ GE_TEST(test_matmul_errors) {
   ge_value a = kh_value(GE_DTYPE_FLOAT32, 2, d34, NULL), b = kh_value(GE_DTYPE_FLOAT32, 2, d54, NULL);
   ge_value c = kh_value(GE_DTYPE_FLOAT32, 3, d234, NULL), d = kh_value(GE_DTYPE_FLOAT32, 3, d345, NULL);
   ge_value s = kh_value(GE_DTYPE_FLOAT32, 0, d34, NULL), i64 = kh_value(GE_DTYPE_INT64, 2, d54, NULL);
-  ge_value str = kh_value(GE_DTYPE_BOOL, 2, d34, NULL), y, *in[2];
+  ge_value str = kh_value(GE_DTYPE_BOOL, 2, d34, NULL), *in[2];
   kt k;
   in[0] = &a;
   in[1] = &b; /* K 4 vs 5 */
@@ -288,7 +288,6 @@ GE_TEST(test_matmul_errors) {
   GE_CHECK_EQ_INT(kt_try(&k, in, 2, 1), GE_ERR_UNSUPPORTED);
   in[1] = NULL;
   GE_CHECK_EQ_INT(kt_try(&k, in, 2, 1), GE_ERR_INVALID);
-  kh_free(&y);
   kt_free(&k);
   kh_free(&a);
   kh_free(&b);
@@ -421,7 +420,7 @@ GE_TEST(test_gemm_errors) {
   int64_t d34[2] = {3, 4}, d45[2] = {4, 5}, d35[2] = {3, 5}, d2[1] = {2}, d345[3] = {3, 4, 5};
   ge_value a = kh_value(GE_DTYPE_FLOAT32, 2, d34, NULL), b = kh_value(GE_DTYPE_FLOAT32, 2, d45, NULL);
   ge_value c2 = kh_value(GE_DTYPE_FLOAT32, 1, d2, NULL), a3 = kh_value(GE_DTYPE_FLOAT32, 3, d345, NULL);
-  ge_value bad = kh_value(GE_DTYPE_FLOAT32, 2, d35, NULL), y, *in[3];
+  ge_value bad = kh_value(GE_DTYPE_FLOAT32, 2, d35, NULL), *in[3];
   kt k;
   in[0] = &a;
   in[1] = &b;
@@ -433,7 +432,6 @@ GE_TEST(test_gemm_errors) {
   GE_CHECK_EQ_INT(kt_try(&k, in, 3, 1), GE_ERR_SHAPE);
   in[0] = &a3;
   GE_CHECK_EQ_INT(kt_try(&k, in, 3, 1), GE_ERR_SHAPE);
-  kh_free(&y);
   kt_free(&k);
   kh_free(&a);
   kh_free(&b);

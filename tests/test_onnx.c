@@ -1880,7 +1880,7 @@ GE_TEST(test_export_c_api_graph) {
   TU_OK(ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &relu, NULL));
   TU_OK(ge_node_set_output_name(g, relu, 0, "act", NULL));
   TU_OK(ge_node_set_attr_bool(g, relu, "flag", 1, NULL));        /* written as an int */
-  TU_OK(ge_node_set_attr_int(g, relu, "_private", 5, NULL));     /* not written */
+  TU_OK(ge_node_set_attr_int(g, relu, "_private", 5, NULL));     /* written like any other */
   memset(&kt, 0, sizeof kt);
   kt.dtype = GE_DTYPE_INT64;
   kt.rank = 1;
@@ -1943,7 +1943,7 @@ GE_TEST(test_export_c_api_graph) {
   n = find_node(h, "relu");
   GE_REQUIRE(n);
   GE_CHECK_EQ_INT(ge_node_attr_int(n, "flag", -1), 1);
-  GE_CHECK(ge_node_attr(n, "_private") == NULL);
+  GE_CHECK_EQ_INT(ge_node_attr_int(n, "_private", -1), 5);
   n = find_node(h, "topk");
   GE_REQUIRE(n);
   GE_CHECK_EQ_INT(n->num_outputs, 2);

@@ -331,7 +331,7 @@ static int run(int argc, char **argv) {
   }
   if (!times) goto done;
   qsort(times + a.warmup, (size_t)a.repeat, sizeof(double), cmp_double);
-  printf("%s: %u outputs, median_ms=%.4f over %d runs (after %d warm-up)\n", a.model,
+  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up)\n", a.model,
          (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup);
   for (i = 0; i < ge_program_num_outputs(p); i++) {
     const ge_value *v = ge_program_output(p, i);
