@@ -61,20 +61,29 @@ test: deps
 $(BUILD)/demo: examples/demo.c | $(BUILD)
 	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
 
-# The demo builds a small CNN with the C API and saves it; the tool then
-# inspects the saved file (text, JSON and Graphviz).
+# The demo runs a small CNN shipped as ONNX (examples/models, made by
+# make_tiny.py with PyTorch) and checks it against PyTorch's output; then it
+# builds a graph with the C API and inspects the saved file.
 demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/demo $(BUILD)/ge
+	$(BUILD)/ge run examples/models/tiny_cnn.onnx --input input=examples/models/tiny_cnn.input.npy \
+	    --outdir $(BUILD)/demo_out --repeat 20 --warmup 2
+	@printf "demo: relative error against PyTorch's output: "
+	@$(PYTHON) bench/npy_compare.py $(BUILD)/demo_out/output.npy examples/models/tiny_cnn.output.npy --tol 1e-4
 	$(BUILD)/demo $(BUILD)/demo.geg
-	$(BUILD)/ge inspect $(BUILD)/demo.geg --json --dot $(BUILD)/demo.dot
-	@echo "demo: Graphviz drawing written to $(BUILD)/demo.dot"
+	$(BUILD)/ge inspect $(BUILD)/demo.geg --dot $(BUILD)/demo.dot > /dev/null
+	@echo "demo: Graphviz drawing of the C API graph written to $(BUILD)/demo.dot"
 
 $(BUILD)/graph_bench: bench/graph_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 
+# Tables of bench/README.md: the IR, execution overhead and model latency
+# against ONNX Runtime (npm onnxruntime-node; the model table needs PyTorch).
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/graph_bench
+	@$(MAKE) --no-print-directory $(BUILD)/graph_bench $(BUILD)/ge
 	$(BUILD)/graph_bench
+	bash bench/exec_overhead.sh
+	bash bench/models.sh
 
 # libFuzzer targets (clang) for every reader of outside bytes; `make fuzz`
 # builds them and a seed corpus; run e.g. build/fuzz_graph -max_total_time=600 build/fuzz_corpus

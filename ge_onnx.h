@@ -69,7 +69,11 @@
  *
  * Domains: every domain a node uses needs an opset import (ONNX's rule;
  * GE_ERR_FORMAT otherwise); a default-domain opset above 18 is
- * GE_ERR_UNSUPPORTED. Nothing else is rejected for its domain. A node of a domain the op registry has
+ * GE_ERR_UNSUPPORTED. ge's structural ops that are not ONNX ops (Data,
+ * Const, NetOutput, PartitionedCall, Case, While, ... see ge_graph.h) are
+ * written in domain "ge" and read back into the default domain; in the
+ * default domain of a file they are refused (GE_ERR_UNSUPPORTED), since ge
+ * would give them its own meaning. Nothing else is rejected for its domain. A node of a domain the op registry has
  * no schema for is an ordinary node without a schema (an unknown op, which
  * ge_graph_validate accepts with allow_unknown_ops); the first such node of
  * each domain is reported through the log callback.
@@ -560,6 +564,22 @@ static size_t ge__onnx_swap_unit(ge_dtype t) {
   return ge_dtype_size(t);
 }
 
+/* ge's structural ops (ge_graph.h) that are not ONNX ops. In ONNX files
+ * they live in domain "ge"; a default-domain node with such a name is not
+ * ONNX and is refused. */
+static const char *const ge__onnx_reserved[] = {
+    "Data", "Const", "Variable", "NetOutput", "PartitionedCall", "PlaceHolder", "End", "Case", "While",
+    "StreamActive", "StreamSwitch", "Send", "Recv", "LabelSet", "LabelGoto", "LabelSwitchByIndex", "NoOp",
+    "MemcpyAsync", "PhonyConcat", "PhonySplit", "GetDynamicDims", "MapIndex", "AllReduce", "Broadcast",
+    "AllGather", "ReduceScatter"};
+
+static int ge__onnx_is_reserved(const char *op) {
+  size_t i;
+  for (i = 0; i < sizeof ge__onnx_reserved / sizeof ge__onnx_reserved[0]; i++)
+    if (strcmp(op, ge__onnx_reserved[i]) == 0) return 1;
+  return 0;
+}
+
 /* ================================================================ import */
 
 /* An external data file opened during one import. */
@@ -950,7 +970,7 @@ static const char *ge__onnx_field_name(uint32_t f) {
 static ge_status ge__onnx_tensor(ge__onnx_ctx *c, size_t start, size_t len, int allow_borrow, ge__onnx_tp *t) {
   size_t pos = start, end = start + len, counts[12], raw_start = 0, raw_len = 0, elem;
   uint64_t data_location = 0, ext_offset = 0, ext_length = 0;
-  int has_raw = 0, has_ext_offset = 0, has_ext_length = 0, kinds = 0, r;
+  int has_raw = 0, has_ext_length = 0, kinds = 0, r;
   uint32_t src = 0, k;
   int64_t data_type = 0;
   const char *ext_loc = NULL;
@@ -1019,7 +1039,6 @@ static ge_status ge__onnx_tensor(ge__onnx_ctx *c, size_t start, size_t len, int 
       else if (strcmp(key, "offset") == 0) {
         if (!ge__onnx_parse_u64(val, &ext_offset))
           return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: external data offset '%s' is not a number", f.off, val);
-        has_ext_offset = 1;
       } else if (strcmp(key, "length") == 0) {
         if (!ge__onnx_parse_u64(val, &ext_length))
           return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: external data length '%s' is not a number", f.off, val);
@@ -1035,7 +1054,6 @@ static ge_status ge__onnx_tensor(ge__onnx_ctx *c, size_t start, size_t len, int 
     }
   }
   if (r < 0) return GE_ERR_FORMAT;
-  (void)has_ext_offset;
   if (data_type <= 0 || data_type >= 256)
     return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has %s data_type %lld", start, t->name,
                          data_type ? "an invalid" : "no", (long long)data_type);
@@ -1066,7 +1084,10 @@ static ge_status ge__onnx_tensor(ge__onnx_ctx *c, size_t start, size_t len, int 
       kinds++;
       src = k;
     }
-  if (has_raw) kinds++, src = 9;
+  if (has_raw) {
+    kinds++;
+    src = 9;
+  }
   if (data_location == 1) {
     if (kinds) return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has external data and %s", start, t->name, ge__onnx_field_name(src));
     src = 13;
@@ -1922,6 +1943,14 @@ static ge_status ge__onnx_node_make(ge__onnx_ctx *c, ge__onnx_scope *s, const ge
   if (!ge__onnx_map_find(&c->opsets, domain))
     return ge__onnx_fail(c, GE_ERR_FORMAT, "node '%s' (%s) is in %s%s%s, which the model imports no opset for", name, op,
                          *domain ? "domain '" : "the default domain", domain, *domain ? "'" : "");
+  if (!*domain && ge__onnx_is_reserved(op))
+    return ge__onnx_fail(c, GE_ERR_UNSUPPORTED, "node '%s': '%s' is not an ONNX op but one of ge's structural ops (domain 'ge')",
+                         name, op);
+  if (strcmp(domain, "ge") == 0 && ge__onnx_is_reserved(op)) {
+    if (strcmp(op, "Data") == 0 || strcmp(op, "Const") == 0 || strcmp(op, "Variable") == 0 || strcmp(op, "NetOutput") == 0)
+      return ge__onnx_fail(c, GE_ERR_UNSUPPORTED, "node '%s': ge.%s is a graph input, output or weight, not a node", name, op);
+    domain = "";
+  }
   if (c->functions.n) {
     size_t dl = strlen(domain), ol = strlen(op);
     char *key = (char *)ge__onnx_palloc(&c->pool, dl + ol + 2);
@@ -2744,8 +2773,6 @@ static ge_node_id ge__onnx_heap_pop(ge_node_id *heap, uint32_t *n) {
   return top;
 }
 
-static int ge__onnx_is_initializer(const ge_node *n);
-
 /* Live node ids in a topological order: first the Data and initializer
  * nodes (not written as ONNX nodes), then the smallest ready id first, so a
  * graph read from ONNX keeps its node order. */
@@ -3237,10 +3264,11 @@ static ge_status ge__onnx_wgraph(ge__onnx_ex *ex, ge__onnx_exg *up, const ge_gra
     for (k = 0; k < n->num_outputs; k++) ge__onnx_wstr(w, 2, x.names[n->id][k]);
     ge__onnx_wstr(w, 3, n->name);
     ge__onnx_wstr(w, 4, n->op);
-    if (n->domain && *n->domain) {
+    if ((n->domain && *n->domain) || ge__onnx_is_reserved(n->op)) {
+      const char *dom = n->domain && *n->domain ? n->domain : "ge";
       int added;
-      ge__onnx_wstr(w, 7, n->domain);
-      if (!ge__onnx_map_add(&ex->a, &ex->domains, n->domain, &added)) st = ge__onnx_ex_oom(ex);
+      ge__onnx_wstr(w, 7, dom);
+      if (!ge__onnx_map_add(&ex->a, &ex->domains, dom, &added)) st = ge__onnx_ex_oom(ex);
       else if (added) {
         if (ex->n_domains == ex->cap_domains) {
           uint32_t cap = ex->cap_domains ? ex->cap_domains * 2 : 8;
@@ -3253,7 +3281,7 @@ static ge_status ge__onnx_wgraph(ge__onnx_ex *ex, ge__onnx_exg *up, const ge_gra
           ex->domain_list = l;
           ex->cap_domains = cap;
         }
-        ex->domain_list[ex->n_domains++] = n->domain;
+        ex->domain_list[ex->n_domains++] = dom;
       }
     } else
       ex->uses_default = 1;

@@ -1715,6 +1715,22 @@ GE_TEST(test_model_errors) {
     pb_msg(&m, 8, &o);
   }
   expect_model_refused(&m, GE_ERR_UNSUPPORTED, "calls the model-local function 'local.MyFn'", "function call");
+  /* ge's structural ops are not ONNX ops */
+  n = node("Const", "k", 1, x, 1, y);
+  g = graph_one(&n);
+  m = model(8, 13, &g);
+  expect_model_refused(&m, GE_ERR_UNSUPPORTED, "'Const' is not an ONNX op", "reserved op");
+  n = node("NetOutput", "k", 1, x, 1, y);
+  pb_str(&n, 7, "ge");
+  g = graph_one(&n);
+  m = model(8, 13, &g);
+  {
+    pb o = {0};
+    pb_str(&o, 1, "ge");
+    pb_int(&o, 2, 1);
+    pb_msg(&m, 8, &o);
+  }
+  expect_model_refused(&m, GE_ERR_UNSUPPORTED, "ge.NetOutput is a graph input, output or weight", "ge.NetOutput");
   /* a domain without an opset import */
   n = node("Thing", "thing", 1, x, 1, y);
   pb_str(&n, 7, "custom");
@@ -1912,6 +1928,19 @@ GE_TEST(test_export_c_api_graph) {
   TU_OK(ge_graph_add_node(g, "If", "branch", 2, e, 1, &iff, NULL));
   TU_OK(ge_node_set_attr_graph(g, iff, "then_branch", then_g, NULL));
   TU_OK(ge_node_set_attr_graph(g, iff, "else_branch", else_g, NULL));
+  { /* a ge op that is not ONNX: written in domain "ge", read back as it was */
+    ge_graph *f = tu_new_graph("f");
+    ge_node_id fd, fr;
+    TU_OK(ge_graph_add_data(f, "fx", GE_DTYPE_FLOAT32, 2, dx, &fd, NULL));
+    e[0] = tu_e(fd, 0);
+    TU_OK(ge_graph_add_node(f, "Relu", "frelu", 1, e, 1, &fr, NULL));
+    e[0] = tu_e(fr, 0);
+    TU_OK(ge_graph_set_outputs(f, 1, e, NULL, NULL));
+    e[0] = tu_e(x, 0);
+    TU_OK(ge_graph_add_node(g, "PartitionedCall", "call", 1, e, 1, &id, NULL));
+    TU_OK(ge_node_set_attr_graph(g, id, "f", f, NULL));
+    TU_OK(ge_node_set_output_name(g, id, 0, "called", NULL));
+  }
   {
     ge_edge outs[4];
     outs[0] = tu_e(topk, 0);
@@ -1924,6 +1953,12 @@ GE_TEST(test_export_c_api_graph) {
   GE_REQUIRE(ge_onnx_load_buffer(bytes, nb, NULL, NULL, &h, &err) == GE_OK);
   GE_CHECK(validate_ok(h, &err));
   GE_CHECK_EQ_INT(ge_graph_attr(h, "onnx_opset")->v.i, 17);
+  GE_CHECK_EQ_INT(ge_graph_attr(h, "onnx_opset:ge")->v.i, 1);
+  n = find_node(h, "call");
+  GE_REQUIRE(n);
+  GE_CHECK_STR(n->op, "PartitionedCall");
+  GE_CHECK(n->domain == NULL && n->schema != NULL);
+  GE_CHECK(sub_of(n, "f") && ge_graph_inputs(sub_of(n, "f"), NULL, 0) == 1);
   GE_CHECK_EQ_INT(ge_graph_attr(h, "onnx_ir_version")->v.i, 8);
   GE_CHECK_STR(ge_graph_attr(h, "onnx_producer")->v.s, "ge");
   n = find_node(h, "x");

@@ -199,6 +199,22 @@ static void file_name(const char *name, char *buf, size_t cap) {
   buf[i] = 0;
 }
 
+/* The first values of a numeric output, for a look at the result. */
+static void print_values(const ge_value *v) {
+  ge_tensor t;
+  int64_t i, n = v->numel < 6 ? v->numel : 6;
+  if (v->dtype == GE_DTYPE_STRING || v->dtype == GE_DTYPE_COMPLEX64 || v->dtype == GE_DTYPE_COMPLEX128) {
+    printf("\n");
+    return;
+  }
+  memset(&t, 0, sizeof t);
+  t.dtype = v->dtype;
+  t.data = v->data;
+  printf(" = [");
+  for (i = 0; i < n; i++) printf("%s%.6g", i ? ", " : "", ge_tensor_get_float(&t, i));
+  printf("%s]\n", v->numel > n ? ", ..." : "");
+}
+
 typedef struct run_args {
   const char *model, *outdir;
   const char *input_names[64], *input_files[64];
@@ -340,7 +356,8 @@ static int run(int argc, char **argv) {
     s.rank = v->rank;
     s.dims = (int64_t *)v->dims;
     s.info = NULL;
-    printf("  output %s: %s%s\n", ge_program_output_name(p, i), ge_dtype_name(v->dtype), ge_shape_str(&s, shape, sizeof shape));
+    printf("  output %s: %s%s", ge_program_output_name(p, i), ge_dtype_name(v->dtype), ge_shape_str(&s, shape, sizeof shape));
+    print_values(v);
   }
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
   rc = 0;
