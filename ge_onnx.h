@@ -44,9 +44,12 @@
  *     (double), STRING -> string, TENSOR(S) -> tensor(s), GRAPH(S) ->
  *     graph(s), INTS / FLOATS / STRINGS -> lists.
  *   - Graph outputs become the NetOutput node's inputs, its outputs named
- *     after the graph outputs (a graph without outputs has no NetOutput). value_info and the output types fill in what
- *     the producing node's output desc does not know yet (they never
- *     overwrite a known dtype or dimension).
+ *     after the graph outputs (a graph without outputs has no NetOutput).
+ *     value_info and the output types fill in what the producing node's
+ *     output desc does not know yet (they never overwrite a known dtype or
+ *     dimension).
+ *   - Nodes may come in any order; data flow with a cycle is GE_ERR_FORMAT
+ *     (ONNX nodes must be topologically sortable).
  *   - Subgraphs (If then/else_branch, Loop and Scan body, any graph
  *     attribute) become nested ge graphs. Their formal inputs are Data nodes
  *     with "index". A name a subgraph uses but does not define is an
@@ -69,14 +72,14 @@
  *
  * Domains: every domain a node uses needs an opset import (ONNX's rule;
  * GE_ERR_FORMAT otherwise); a default-domain opset above 18 is
- * GE_ERR_UNSUPPORTED. ge's structural ops that are not ONNX ops (Data,
- * Const, NetOutput, PartitionedCall, Case, While, ... see ge_graph.h) are
- * written in domain "ge" and read back into the default domain; in the
- * default domain of a file they are refused (GE_ERR_UNSUPPORTED), since ge
- * would give them its own meaning. Nothing else is rejected for its domain. A node of a domain the op registry has
- * no schema for is an ordinary node without a schema (an unknown op, which
- * ge_graph_validate accepts with allow_unknown_ops); the first such node of
- * each domain is reported through the log callback.
+ * GE_ERR_UNSUPPORTED. ge's structural ops that are not ONNX ops
+ * (PartitionedCall, Case, While, ... see ge_graph.h) are written in domain
+ * "ge" and read back into the default domain; in the default domain of a
+ * file they are refused (GE_ERR_UNSUPPORTED), since ge would give them its
+ * own meaning. Nothing else is rejected for its domain: a node of a domain
+ * the op registry has no schema for is an ordinary node without a schema
+ * (an unknown op, which ge_graph_validate accepts with allow_unknown_ops);
+ * the first such node of each domain is reported through the log callback.
  *
  * Not supported (GE_ERR_UNSUPPORTED naming the node / value): sparse tensors
  * (sparse_initializer, SPARSE_TENSOR attributes, Constant sparse_value),
@@ -96,16 +99,20 @@
  * keeps its node order), NetOutput -> graph outputs (an Identity node is added
  * when an output's name differs from its value's), value_info for every
  * other output whose dtype or rank is known, opset imports from the graph
- * attributes (default domain 17 when there is none), ir_version from
- * "onnx_ir_version" (default 8). Value names are unique across a graph and
- * the graphs enclosing it (ONNX's rule): a duplicate, or a subgraph value
- * named like an outer one, is written as "<name>_<k>". In subgraphs, a Data with parent_index k
- * becomes a reference to the name of the outer value feeding input k of the
- * node that holds the subgraph, and trailing inputs of that node that are
- * only such references are left out of the ONNX node. Every node attribute
- * is written (bool and dtype ones as ints); control edges, dimension ranges
- * and formats have no ONNX form and are dropped. Import -> export -> import keeps
- * everything ONNX holds (the structural hash and all names are equal).
+ * attributes (default domain 17 when there is none, version 1 for other
+ * domains nodes use without one), ir_version from "onnx_ir_version"
+ * (default 8). Value names are unique across a graph and the graphs
+ * enclosing it (ONNX's rule): a duplicate, or a subgraph value named like an
+ * outer one, is written as "<name>_<k>". In subgraphs, a Data with
+ * parent_index k becomes a reference to the name of the outer value feeding
+ * input k of the node that holds the subgraph, and trailing inputs of that
+ * node that are only such references are left out of the ONNX node. Every
+ * node attribute is written (bool and dtype ones as ints); control edges,
+ * dimension ranges and formats have no ONNX form and are dropped. Weights
+ * are written inline (raw_data, no external data files). Import -> export ->
+ * import keeps everything ONNX holds that is not listed as dropped above (the
+ * structural hash and all names are equal, and the second export is
+ * byte-identical to the first).
  *
  * Errors: malformed bytes (truncated, wrong wire types, lengths past the end,
  * varints over 10 bytes, sizes that do not match the dims, subgraphs nested
@@ -113,9 +120,14 @@
  * offset; model-level problems (an input nothing produces, duplicate value
  * names, ...) name the node and value. Nothing is leaked on any error path.
  *
- * Thread safety: every call works on its own state; loading and saving
- * distinct graphs concurrently is safe, saving one graph from several threads
- * is safe (it only reads the graph).
+ * Memory: graphs use ge_graph_desc.allocator; the temporary state of a load
+ * or save goes through the same allocator (saving: the graph's), and
+ * ge_onnx_tensor through the one given. Mapped files are ge_file_map's.
+ *
+ * Thread safety: every call works on its own state (the log callback runs
+ * on the calling thread); loading and saving distinct graphs concurrently is
+ * safe, and saving one graph from several threads is safe (it only reads
+ * the graph).
  */
 #ifndef GE_ONNX_H
 #define GE_ONNX_H

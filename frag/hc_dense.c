@@ -54,7 +54,8 @@ static ge_value *ge__hc_dn_output(ge_kernel_ctx *c, uint32_t i, ge_dtype t, int3
   for (k = 0; k < rank; k++) {
     int64_t d = dims[k] ? dims[k] : 1;
     if (dims[k] < 0 || d > GE__HC_DN_MAX_BYTES / n) {
-      ge_kernel_error(c, GE_ERR_SHAPE, "output %u would be too large (dim %d is %lld)", (unsigned)i, (int)k, (long long)dims[k]);
+      ge_kernel_error(c, GE_ERR_SHAPE, "output %u would be too large (dim %d is %lld)", (unsigned)i, (int)k,
+                      (long long)dims[k]);
       return NULL;
     }
     n *= d;
@@ -232,134 +233,134 @@ typedef struct ge__hc_dn_cv {
  *   the innermost loop runs along the last output dimension.
  * convt: the transpose: each x[n,c,i] * w[c,m,k] adds into
  *   y[n,m,i*s + k*d - pb], with w [C, M/group, k...]. */
-#define GE__HC_DN_CORES(T, S)                                                                                        \
-  GE__HC_HELPER void ge__hc_dn_mm_##S(int64_t M, int64_t N, int64_t K, const T *a, int64_t ars, int64_t acs,         \
-                                      const T *b, int64_t brs, int64_t bcs, T *y) {                                   \
-    int64_t i, j, k;                                                                                                 \
-    if (bcs == 1) {                                                                                                  \
-      for (i = 0; i < M; i++) {                                                                                      \
-        T *yr = y + i * N;                                                                                           \
-        for (j = 0; j < N; j++) yr[j] = (T)0;                                                                        \
-        for (k = 0; k < K; k++) {                                                                                    \
-          T av = a[i * ars + k * acs];                                                                               \
-          const T *br = b + k * brs;                                                                                 \
-          for (j = 0; j < N; j++) yr[j] += av * br[j];                                                               \
-        }                                                                                                            \
-      }                                                                                                              \
-    } else {                                                                                                         \
-      for (i = 0; i < M; i++)                                                                                        \
-        for (j = 0; j < N; j++) {                                                                                    \
-          T acc = (T)0;                                                                                              \
-          for (k = 0; k < K; k++) acc += a[i * ars + k * acs] * b[k * brs + j * bcs];                                \
-          y[i * N + j] = acc;                                                                                        \
-        }                                                                                                            \
-    }                                                                                                                \
-  }                                                                                                                  \
-  GE__HC_HELPER void ge__hc_dn_conv_##S(const ge__hc_dn_cv *p, const T *x, const T *w, const T *bias, T *y) {        \
-    int64_t cg = p->c / p->group, mg = p->m / p->group, b, g, mm, cc, kp, o, lo, hi;                                 \
-    int64_t kk[GE_MAX_RANK], oo[GE_MAX_RANK], olo[GE_MAX_RANK], ohi[GE_MAX_RANK];                                    \
-    int32_t j, last = p->r - 1;                                                                                      \
-    if (p->out_sz == 0) return;                                                                                      \
-    for (b = 0; b < p->n; b++)                                                                                       \
-      for (g = 0; g < p->group; g++)                                                                                 \
-        for (mm = 0; mm < mg; mm++) {                                                                                \
-          int64_t oc = g * mg + mm;                                                                                  \
-          T *yp = y + (b * p->m + oc) * p->out_sz;                                                                   \
-          for (o = 0; o < p->out_sz; o++) yp[o] = bias ? bias[oc] : (T)0;                                            \
-          for (cc = 0; cc < cg; cc++) {                                                                              \
-            const T *xp = x + (b * p->c + g * cg + cc) * p->in_sz;                                                   \
-            const T *wp = w + (oc * cg + cc) * p->k_sz;                                                              \
-            for (j = 0; j <= last; j++) kk[j] = 0;                                                                   \
-            for (kp = 0; kp < p->k_sz; kp++) {                                                                       \
-              T wv = wp[kp];                                                                                         \
-              int64_t off = kk[last] * p->d[last] - p->pb[last], sl = p->s[last];                                    \
-              /* the output positions whose input is inside: a box */                                                \
-              ge__hc_dn_span(off, sl, p->in[last], p->out[last], &lo, &hi);                                          \
-              for (j = 0; j < last; j++) {                                                                           \
-                ge__hc_dn_span(kk[j] * p->d[j] - p->pb[j], p->s[j], p->in[j], p->out[j], &olo[j], &ohi[j]);          \
-                if (olo[j] >= ohi[j]) lo = hi;                                                                       \
-                oo[j] = olo[j];                                                                                      \
-              }                                                                                                      \
-              while (lo < hi) {                                                                                      \
-                int64_t xo = 0, yo = 0;                                                                              \
-                T *yr;                                                                                               \
-                const T *xr;                                                                                         \
-                for (j = 0; j < last; j++) {                                                                         \
-                  xo = xo * p->in[j] + oo[j] * p->s[j] + kk[j] * p->d[j] - p->pb[j];                                 \
-                  yo = yo * p->out[j] + oo[j];                                                                       \
-                }                                                                                                    \
-                yr = yp + yo * p->out[last] + lo;                                                                    \
-                xr = xp + xo * p->in[last] + off + lo * sl;                                                          \
-                if (sl == 1)                                                                                         \
-                  for (o = 0; o < hi - lo; o++) yr[o] += wv * xr[o];                                                 \
-                else                                                                                                 \
-                  for (o = 0; o < hi - lo; o++) yr[o] += wv * xr[o * sl];                                            \
-                for (j = last - 1; j >= 0; j--) {                                                                    \
-                  if (++oo[j] < ohi[j]) break;                                                                       \
-                  oo[j] = olo[j];                                                                                    \
-                }                                                                                                    \
-                if (j < 0) break;                                                                                    \
-              }                                                                                                      \
-              for (j = last; j >= 0; j--) {                                                                          \
-                if (++kk[j] < p->k[j]) break;                                                                        \
-                kk[j] = 0;                                                                                           \
-              }                                                                                                      \
-            }                                                                                                        \
-          }                                                                                                          \
-        }                                                                                                            \
-  }                                                                                                                  \
-  GE__HC_HELPER void ge__hc_dn_convt_##S(const ge__hc_dn_cv *p, const T *x, const T *w, const T *bias, T *y) {       \
-    int64_t cg = p->c / p->group, mg = p->m / p->group, b, g, mm, cc, kp, o, lo, hi;                                 \
-    int64_t kk[GE_MAX_RANK], ii[GE_MAX_RANK], ilo[GE_MAX_RANK], ihi[GE_MAX_RANK];                                    \
-    int32_t j, last = p->r - 1;                                                                                      \
-    for (b = 0; b < p->n; b++)                                                                                       \
-      for (mm = 0; mm < p->m; mm++)                                                                                  \
-        for (o = 0; o < p->out_sz; o++) y[(b * p->m + mm) * p->out_sz + o] = bias ? bias[mm] : (T)0;                 \
-    if (p->in_sz == 0) return;                                                                                       \
-    for (b = 0; b < p->n; b++)                                                                                       \
-      for (g = 0; g < p->group; g++)                                                                                 \
-        for (cc = 0; cc < cg; cc++) {                                                                                \
-          int64_t ic = g * cg + cc;                                                                                  \
-          const T *xp = x + (b * p->c + ic) * p->in_sz;                                                              \
-          for (mm = 0; mm < mg; mm++) {                                                                              \
-            int64_t oc = g * mg + mm;                                                                                \
-            T *yp = y + (b * p->m + oc) * p->out_sz;                                                                 \
-            const T *wp = w + (ic * mg + mm) * p->k_sz;                                                              \
-            for (j = 0; j <= last; j++) kk[j] = 0;                                                                   \
-            for (kp = 0; kp < p->k_sz; kp++) {                                                                       \
-              T wv = wp[kp];                                                                                         \
-              int64_t off = kk[last] * p->d[last] - p->pb[last], sl = p->s[last];                                    \
-              /* the input positions whose output is inside: a box */                                                \
-              ge__hc_dn_span(off, sl, p->out[last], p->in[last], &lo, &hi);                                          \
-              for (j = 0; j < last; j++) {                                                                           \
-                ge__hc_dn_span(kk[j] * p->d[j] - p->pb[j], p->s[j], p->out[j], p->in[j], &ilo[j], &ihi[j]);          \
-                if (ilo[j] >= ihi[j]) lo = hi;                                                                       \
-                ii[j] = ilo[j];                                                                                      \
-              }                                                                                                      \
-              while (lo < hi) {                                                                                      \
-                int64_t xo = 0, yo = 0;                                                                              \
-                T *yr;                                                                                               \
-                const T *xr;                                                                                         \
-                for (j = 0; j < last; j++) {                                                                         \
-                  yo = yo * p->out[j] + ii[j] * p->s[j] + kk[j] * p->d[j] - p->pb[j];                                \
-                  xo = xo * p->in[j] + ii[j];                                                                        \
-                }                                                                                                    \
-                xr = xp + xo * p->in[last] + lo;                                                                     \
-                yr = yp + yo * p->out[last] + off + lo * sl;                                                         \
-                for (o = 0; o < hi - lo; o++) yr[o * sl] += wv * xr[o];                                              \
-                for (j = last - 1; j >= 0; j--) {                                                                    \
-                  if (++ii[j] < ihi[j]) break;                                                                       \
-                  ii[j] = ilo[j];                                                                                    \
-                }                                                                                                    \
-                if (j < 0) break;                                                                                    \
-              }                                                                                                      \
-              for (j = last; j >= 0; j--) {                                                                          \
-                if (++kk[j] < p->k[j]) break;                                                                        \
-                kk[j] = 0;                                                                                           \
-              }                                                                                                      \
-            }                                                                                                        \
-          }                                                                                                          \
-        }                                                                                                            \
+#define GE__HC_DN_CORES(T, S)                                                                                          \
+  GE__HC_HELPER void ge__hc_dn_mm_##S(int64_t M, int64_t N, int64_t K, const T *a, int64_t ars, int64_t acs,           \
+                                      const T *b, int64_t brs, int64_t bcs, T *y) {                                    \
+    int64_t i, j, k;                                                                                                   \
+    if (bcs == 1) {                                                                                                    \
+      for (i = 0; i < M; i++) {                                                                                        \
+        T *yr = y + i * N;                                                                                             \
+        for (j = 0; j < N; j++) yr[j] = (T)0;                                                                          \
+        for (k = 0; k < K; k++) {                                                                                      \
+          T av = a[i * ars + k * acs];                                                                                 \
+          const T *br = b + k * brs;                                                                                   \
+          for (j = 0; j < N; j++) yr[j] += av * br[j];                                                                 \
+        }                                                                                                              \
+      }                                                                                                                \
+    } else {                                                                                                           \
+      for (i = 0; i < M; i++)                                                                                          \
+        for (j = 0; j < N; j++) {                                                                                      \
+          T acc = (T)0;                                                                                                \
+          for (k = 0; k < K; k++) acc += a[i * ars + k * acs] * b[k * brs + j * bcs];                                  \
+          y[i * N + j] = acc;                                                                                          \
+        }                                                                                                              \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__HC_HELPER void ge__hc_dn_conv_##S(const ge__hc_dn_cv *p, const T *x, const T *w, const T *bias, T *y) {          \
+    int64_t cg = p->c / p->group, mg = p->m / p->group, b, g, mm, cc, kp, o, lo, hi;                                   \
+    int64_t kk[GE_MAX_RANK], oo[GE_MAX_RANK], olo[GE_MAX_RANK], ohi[GE_MAX_RANK];                                      \
+    int32_t j, last = p->r - 1;                                                                                        \
+    if (p->out_sz == 0) return;                                                                                        \
+    for (b = 0; b < p->n; b++)                                                                                         \
+      for (g = 0; g < p->group; g++)                                                                                   \
+        for (mm = 0; mm < mg; mm++) {                                                                                  \
+          int64_t oc = g * mg + mm;                                                                                    \
+          T *yp = y + (b * p->m + oc) * p->out_sz;                                                                     \
+          for (o = 0; o < p->out_sz; o++) yp[o] = bias ? bias[oc] : (T)0;                                              \
+          for (cc = 0; cc < cg; cc++) {                                                                                \
+            const T *xp = x + (b * p->c + g * cg + cc) * p->in_sz;                                                     \
+            const T *wp = w + (oc * cg + cc) * p->k_sz;                                                                \
+            for (j = 0; j <= last; j++) kk[j] = 0;                                                                     \
+            for (kp = 0; kp < p->k_sz; kp++) {                                                                         \
+              T wv = wp[kp];                                                                                           \
+              int64_t off = kk[last] * p->d[last] - p->pb[last], sl = p->s[last];                                      \
+              /* the output positions whose input is inside: a box */                                                  \
+              ge__hc_dn_span(off, sl, p->in[last], p->out[last], &lo, &hi);                                            \
+              for (j = 0; j < last; j++) {                                                                             \
+                ge__hc_dn_span(kk[j] * p->d[j] - p->pb[j], p->s[j], p->in[j], p->out[j], &olo[j], &ohi[j]);            \
+                if (olo[j] >= ohi[j]) lo = hi;                                                                         \
+                oo[j] = olo[j];                                                                                        \
+              }                                                                                                        \
+              while (lo < hi) {                                                                                        \
+                int64_t xo = 0, yo = 0;                                                                                \
+                T *yr;                                                                                                 \
+                const T *xr;                                                                                           \
+                for (j = 0; j < last; j++) {                                                                           \
+                  xo = xo * p->in[j] + oo[j] * p->s[j] + kk[j] * p->d[j] - p->pb[j];                                   \
+                  yo = yo * p->out[j] + oo[j];                                                                         \
+                }                                                                                                      \
+                yr = yp + yo * p->out[last] + lo;                                                                      \
+                xr = xp + xo * p->in[last] + off + lo * sl;                                                            \
+                if (sl == 1)                                                                                           \
+                  for (o = 0; o < hi - lo; o++) yr[o] += wv * xr[o];                                                   \
+                else                                                                                                   \
+                  for (o = 0; o < hi - lo; o++) yr[o] += wv * xr[o * sl];                                              \
+                for (j = last - 1; j >= 0; j--) {                                                                      \
+                  if (++oo[j] < ohi[j]) break;                                                                         \
+                  oo[j] = olo[j];                                                                                      \
+                }                                                                                                      \
+                if (j < 0) break;                                                                                      \
+              }                                                                                                        \
+              for (j = last; j >= 0; j--) {                                                                            \
+                if (++kk[j] < p->k[j]) break;                                                                          \
+                kk[j] = 0;                                                                                             \
+              }                                                                                                        \
+            }                                                                                                          \
+          }                                                                                                            \
+        }                                                                                                              \
+  }                                                                                                                    \
+  GE__HC_HELPER void ge__hc_dn_convt_##S(const ge__hc_dn_cv *p, const T *x, const T *w, const T *bias, T *y) {         \
+    int64_t cg = p->c / p->group, mg = p->m / p->group, b, g, mm, cc, kp, o, lo, hi;                                   \
+    int64_t kk[GE_MAX_RANK], ii[GE_MAX_RANK], ilo[GE_MAX_RANK], ihi[GE_MAX_RANK];                                      \
+    int32_t j, last = p->r - 1;                                                                                        \
+    for (b = 0; b < p->n; b++)                                                                                         \
+      for (mm = 0; mm < p->m; mm++)                                                                                    \
+        for (o = 0; o < p->out_sz; o++) y[(b * p->m + mm) * p->out_sz + o] = bias ? bias[mm] : (T)0;                   \
+    if (p->in_sz == 0) return;                                                                                         \
+    for (b = 0; b < p->n; b++)                                                                                         \
+      for (g = 0; g < p->group; g++)                                                                                   \
+        for (cc = 0; cc < cg; cc++) {                                                                                  \
+          int64_t ic = g * cg + cc;                                                                                    \
+          const T *xp = x + (b * p->c + ic) * p->in_sz;                                                                \
+          for (mm = 0; mm < mg; mm++) {                                                                                \
+            int64_t oc = g * mg + mm;                                                                                  \
+            T *yp = y + (b * p->m + oc) * p->out_sz;                                                                   \
+            const T *wp = w + (ic * mg + mm) * p->k_sz;                                                                \
+            for (j = 0; j <= last; j++) kk[j] = 0;                                                                     \
+            for (kp = 0; kp < p->k_sz; kp++) {                                                                         \
+              T wv = wp[kp];                                                                                           \
+              int64_t off = kk[last] * p->d[last] - p->pb[last], sl = p->s[last];                                      \
+              /* the input positions whose output is inside: a box */                                                  \
+              ge__hc_dn_span(off, sl, p->out[last], p->in[last], &lo, &hi);                                            \
+              for (j = 0; j < last; j++) {                                                                             \
+                ge__hc_dn_span(kk[j] * p->d[j] - p->pb[j], p->s[j], p->out[j], p->in[j], &ilo[j], &ihi[j]);            \
+                if (ilo[j] >= ihi[j]) lo = hi;                                                                         \
+                ii[j] = ilo[j];                                                                                        \
+              }                                                                                                        \
+              while (lo < hi) {                                                                                        \
+                int64_t xo = 0, yo = 0;                                                                                \
+                T *yr;                                                                                                 \
+                const T *xr;                                                                                           \
+                for (j = 0; j < last; j++) {                                                                           \
+                  yo = yo * p->out[j] + ii[j] * p->s[j] + kk[j] * p->d[j] - p->pb[j];                                  \
+                  xo = xo * p->in[j] + ii[j];                                                                          \
+                }                                                                                                      \
+                xr = xp + xo * p->in[last] + lo;                                                                       \
+                yr = yp + yo * p->out[last] + off + lo * sl;                                                           \
+                for (o = 0; o < hi - lo; o++) yr[o * sl] += wv * xr[o];                                                \
+                for (j = last - 1; j >= 0; j--) {                                                                      \
+                  if (++ii[j] < ihi[j]) break;                                                                         \
+                  ii[j] = ilo[j];                                                                                      \
+                }                                                                                                      \
+                if (j < 0) break;                                                                                      \
+              }                                                                                                        \
+              for (j = last; j >= 0; j--) {                                                                            \
+                if (++kk[j] < p->k[j]) break;                                                                          \
+                kk[j] = 0;                                                                                             \
+              }                                                                                                        \
+            }                                                                                                          \
+          }                                                                                                            \
+        }                                                                                                              \
   }
 
 GE__HC_DN_CORES(float, f)
@@ -372,8 +373,7 @@ static void ge__hc_dn_mm(int kind, int64_t M, int64_t N, int64_t K, const void *
   if (kind == GE__HC_DN_F)
     ge__hc_dn_mm_f(M, N, K, (const float *)a + aoff, ars, acs, (const float *)b + boff, brs, bcs, (float *)y + yoff);
   else if (kind == GE__HC_DN_D)
-    ge__hc_dn_mm_d(M, N, K, (const double *)a + aoff, ars, acs, (const double *)b + boff, brs, bcs,
-                   (double *)y + yoff);
+    ge__hc_dn_mm_d(M, N, K, (const double *)a + aoff, ars, acs, (const double *)b + boff, brs, bcs, (double *)y + yoff);
   else
     ge__hc_dn_mm_u(M, N, K, (const uint64_t *)a + aoff, ars, acs, (const uint64_t *)b + boff, brs, bcs,
                    (uint64_t *)y + yoff);
@@ -638,7 +638,9 @@ static ge_status ge__hc_dn_conv_setup(ge_kernel_ctx *c, const ge_value *x, const
   p->n = x->dims[0];
   p->c = x->dims[1];
   if (p->group < 1) return ge_kernel_error(c, GE_ERR_INVALID, "group must be >= 1");
-  if (p->c % p->group) return ge_kernel_error(c, GE_ERR_SHAPE, "channels %lld not divisible by group %lld", (long long)p->c, (long long)p->group);
+  if (p->c % p->group)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "channels %lld not divisible by group %lld", (long long)p->c,
+                           (long long)p->group);
   if (!transpose) {
     p->m = w->dims[0];
     if (w->dims[1] * p->group != p->c || p->m % p->group)
@@ -653,7 +655,8 @@ static ge_status ge__hc_dn_conv_setup(ge_kernel_ctx *c, const ge_value *x, const
   if (!ge__hc_dn_ints(nd, "strides", r, 1, p->s) || !ge__hc_dn_ints(nd, "dilations", r, 1, p->d) ||
       !ge__hc_dn_ints(nd, "pads", 2 * r, 0, pads) || !ge__hc_dn_ints(nd, "kernel_shape", r, 0, ks) ||
       !ge__hc_dn_ints(nd, "output_padding", r, 0, opad))
-    return ge_kernel_error(c, GE_ERR_INVALID, "strides, dilations, pads, kernel_shape or output_padding has the wrong length");
+    return ge_kernel_error(c, GE_ERR_INVALID,
+                           "strides, dilations, pads, kernel_shape or output_padding has the wrong length");
   nos = transpose ? ge_node_attr_ints(nd, "output_shape", &osv) : -1;
   if (nos >= 0) {
     if (nos != r && nos != r + 2) return ge_kernel_error(c, GE_ERR_INVALID, "output_shape has the wrong length");
@@ -665,13 +668,15 @@ static ge_status ge__hc_dn_conv_setup(ge_kernel_ctx *c, const ge_value *x, const
   for (i = 0; i < r; i++) {
     int64_t k = w->dims[2 + i], in = x->dims[2 + i], s = p->s[i], d = p->d[i], eff, out, total;
     if (ks[i] && ks[i] != k)
-      return ge_kernel_error(c, GE_ERR_SHAPE, "kernel_shape %lld differs from the weight's %lld", (long long)ks[i], (long long)k);
+      return ge_kernel_error(c, GE_ERR_SHAPE, "kernel_shape %lld differs from the weight's %lld", (long long)ks[i],
+                             (long long)k);
     if (s < 1 || d < 1 || s > GE__HC_DN_MAX_DIM || d > GE__HC_DN_MAX_DIM)
       return ge_kernel_error(c, GE_ERR_INVALID, "strides and dilations must be in [1, 2^31]");
     if (pads[i] < 0 || pads[r + i] < 0 || pads[i] > GE__HC_DN_MAX_DIM || pads[r + i] > GE__HC_DN_MAX_DIM ||
         opad[i] < 0 || opad[i] > GE__HC_DN_MAX_DIM || (nos >= 0 && (oshape[i] < 0 || oshape[i] > GE__HC_DN_MAX_DIM)))
       return ge_kernel_error(c, GE_ERR_INVALID, "pads, output_padding and output_shape must be in [0, 2^31]");
-    if (k > GE__HC_DN_MAX_DIM || in > GE__HC_DN_MAX_DIM) return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dims too large");
+    if (k > GE__HC_DN_MAX_DIM || in > GE__HC_DN_MAX_DIM)
+      return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dims too large");
     eff = (k - 1) * d + 1;
     if (!transpose) {
       if (ap == 0) {
@@ -790,8 +795,7 @@ static ge_status ge__hc_dn_pool_setup(ge_kernel_ctx *c, const ge_value *x, ge__h
   if (x->rank < 3) return ge_kernel_error(c, GE_ERR_SHAPE, "input must have rank >= 3 (N, C, spatial dims)");
   if (ap < 0) return ge_kernel_error(c, GE_ERR_INVALID, "unknown auto_pad");
   p->r = r = x->rank - 2;
-  if (!ge_node_attr(nd, "kernel_shape"))
-    return ge_kernel_error(c, GE_ERR_INVALID, "kernel_shape is required");
+  if (!ge_node_attr(nd, "kernel_shape")) return ge_kernel_error(c, GE_ERR_INVALID, "kernel_shape is required");
   if (!ge__hc_dn_ints(nd, "kernel_shape", r, 1, p->k) || !ge__hc_dn_ints(nd, "strides", r, 1, p->s) ||
       !ge__hc_dn_ints(nd, "dilations", r, 1, p->d) || !ge__hc_dn_ints(nd, "pads", 2 * r, 0, pads))
     return ge_kernel_error(c, GE_ERR_INVALID, "kernel_shape, strides, dilations or pads has the wrong length");
@@ -810,7 +814,8 @@ static ge_status ge__hc_dn_pool_setup(ge_kernel_ctx *c, const ge_value *x, ge__h
       int64_t num = in + pads[i] + pads[r + i] - eff;
       p->pb[i] = pads[i];
       p->pe[i] = pads[r + i];
-      if (num < 0) out = 0;
+      if (num < 0)
+        out = 0;
       else if (ceil_mode) {
         out = (num + s - 1) / s + 1;
         if ((out - 1) * s >= in + pads[i]) out--; /* no window may start in the end padding */
@@ -825,8 +830,7 @@ static ge_status ge__hc_dn_pool_setup(ge_kernel_ctx *c, const ge_value *x, ge__h
       p->pb[i] = ap == 1 ? total / 2 : total - total / 2;
       p->pe[i] = total - p->pb[i];
     }
-    if (out < 1)
-      return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dim %d: window larger than the padded input", (int)i);
+    if (out < 1) return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dim %d: window larger than the padded input", (int)i);
     p->in[i] = in;
     p->out[i] = out;
     ydims[2 + i] = out;
@@ -1146,7 +1150,8 @@ static ge_status ge__hc_groupnormalization(ge_kernel_ctx *c) {
   if (x->rank < 2) return ge_kernel_error(c, GE_ERR_SHAPE, "input must have rank >= 2 (N, C, ...)");
   N = x->dims[0];
   C = x->dims[1];
-  if (G < 1 || C % G) return ge_kernel_error(c, GE_ERR_INVALID, "num_groups %lld must divide %lld channels", (long long)G, (long long)C);
+  if (G < 1 || C % G)
+    return ge_kernel_error(c, GE_ERR_INVALID, "num_groups %lld must divide %lld channels", (long long)G, (long long)C);
   /* opset 18: scale and bias per group; opset 21: per channel */
   per_channel = sc->numel == C;
   if ((sc->numel != G && !per_channel) || bi->numel != sc->numel)
@@ -1393,8 +1398,7 @@ static ge_status ge__hc_dn_reduce(ge_kernel_ctx *c, int op) {
   ge_value *y;
   ge_status st;
   if (!x) return ge__hc_dn_missing(c, 0);
-  if (ge__hc_dn_kind(x->dtype) < 0 &&
-      !(x->dtype == GE_DTYPE_BOOL && (op == GE__HC_DN_RMAX || op == GE__HC_DN_RMIN)))
+  if (ge__hc_dn_kind(x->dtype) < 0 && !(x->dtype == GE_DTYPE_BOOL && (op == GE__HC_DN_RMAX || op == GE__HC_DN_RMIN)))
     return ge__hc_dn_bad_dtype(c, x->dtype);
   if ((st = ge__hc_dn_axes(c, x, 1, mask, &na)) != GE_OK) return st;
   if (na == 0) {
@@ -1417,8 +1421,12 @@ static ge_status ge__hc_dn_reduce(ge_kernel_ctx *c, int op) {
     for (i = 0; i < x->numel; i++, ge__hc_step(&it)) {
       int64_t v = ge__hc_get_i(x, i), *a = &iacc[it.off[0]];
       switch (op) {
-      case GE__HC_DN_RMAX: if (ge__hc_dn_int_gt(x->dtype, v, *a)) *a = v; break;
-      case GE__HC_DN_RMIN: if (ge__hc_dn_int_gt(x->dtype, *a, v)) *a = v; break;
+      case GE__HC_DN_RMAX:
+        if (ge__hc_dn_int_gt(x->dtype, v, *a)) *a = v;
+        break;
+      case GE__HC_DN_RMIN:
+        if (ge__hc_dn_int_gt(x->dtype, *a, v)) *a = v;
+        break;
       case GE__HC_DN_RPROD: *a = (int64_t)((uint64_t)*a * (uint64_t)v); break;
       case GE__HC_DN_RL1: *a = (int64_t)((uint64_t)*a + (uint64_t)(v < 0 ? -(uint64_t)v : (uint64_t)v)); break;
       case GE__HC_DN_RSUMSQ: *a = (int64_t)((uint64_t)*a + (uint64_t)v * (uint64_t)v); break;
@@ -1456,8 +1464,12 @@ static ge_status ge__hc_dn_reduce(ge_kernel_ctx *c, int op) {
   for (i = 0; i < x->numel; i++, ge__hc_step(&it)) {
     double v = ge__hc_get_f(x, i), *a = &acc[it.off[0]];
     switch (op) {
-    case GE__HC_DN_RMAX: if (v > *a || v != v) *a = v; break;
-    case GE__HC_DN_RMIN: if (v < *a || v != v) *a = v; break;
+    case GE__HC_DN_RMAX:
+      if (v > *a || v != v) *a = v;
+      break;
+    case GE__HC_DN_RMIN:
+      if (v < *a || v != v) *a = v;
+      break;
     case GE__HC_DN_RPROD: *a *= v; break;
     case GE__HC_DN_RL1: *a += fabs(v); break;
     case GE__HC_DN_RL2:
@@ -1476,7 +1488,9 @@ static ge_status ge__hc_dn_reduce(ge_kernel_ctx *c, int op) {
     case GE__HC_DN_RMEAN: v = count ? v / (double)count : NAN; break;
     case GE__HC_DN_RL2: v = sqrt(v); break;
     case GE__HC_DN_RLOGSUM: v = log(v); break;
-    case GE__HC_DN_RLOGSUMEXP: v = (mx[i] == HUGE_VAL || mx[i] == -HUGE_VAL || mx[i] != mx[i]) ? mx[i] : mx[i] + log(v); break;
+    case GE__HC_DN_RLOGSUMEXP:
+      v = (mx[i] == HUGE_VAL || mx[i] == -HUGE_VAL || mx[i] != mx[i]) ? mx[i] : mx[i] + log(v);
+      break;
     default: break;
     }
     ge__hc_dn_set_f(y, i, v);
@@ -1500,7 +1514,8 @@ static ge_status ge__hc_reducesumsquare(ge_kernel_ctx *c) { return ge__hc_dn_red
 /* ArgMax (want_min 0) and ArgMin (1). NaN counts as the extreme. */
 static ge_status ge__hc_dn_arg(ge_kernel_ctx *c, int want_min) {
   const ge_value *x = ge__hc_dn_in(c, 0);
-  int keep = ge_node_attr_int(c->node, "keepdims", 1) != 0, last = ge_node_attr_int(c->node, "select_last_index", 0) != 0;
+  int keep = ge_node_attr_int(c->node, "keepdims", 1) != 0,
+      last = ge_node_attr_int(c->node, "select_last_index", 0) != 0;
   int64_t outer, len, inner, o, i, k, odims[GE_MAX_RANK];
   int32_t axis, j, orank = 0;
   int ints;
@@ -1557,7 +1572,8 @@ static ge_status ge__hc_cumsum(ge_kernel_ctx *c) {
   if (!ge__hc_dn_is_int(ax->dtype) || ax->numel != 1 || ax->rank > 1)
     return ge_kernel_error(c, GE_ERR_INVALID, "axis must be an integer scalar");
   if (x->rank < 1 || !ge__hc_axis(ge__hc_get_i(ax, 0), x->rank, &axis))
-    return ge_kernel_error(c, GE_ERR_INVALID, "axis %lld out of range for rank %d", (long long)ge__hc_get_i(ax, 0), (int)x->rank);
+    return ge_kernel_error(c, GE_ERR_INVALID, "axis %lld out of range for rank %d", (long long)ge__hc_get_i(ax, 0),
+                           (int)x->rank);
   ge__hc_dn_split(x, axis, &outer, &len, &inner);
   if (!(y = ge__hc_dn_output(c, 0, x->dtype, x->rank, x->dims))) return GE__HC_OUT_FAILED(c);
   ints = !ge__hc_is_float(x->dtype);
@@ -2046,7 +2062,7 @@ static int ge__hc_dn_mode(const char *s) {
 }
 
 static ge_status ge__hc_resize(ge_kernel_ctx *c) {
-  static const char *const ctms[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+  static const char *const ctms[] = {"half_pixel",           "pytorch_half_pixel", "align_corners",       "asymmetric",
                                      "tf_half_pixel_for_nn", "tf_crop_and_resize", "half_pixel_symmetric"};
   static const char *const nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
   const ge_value *x = ge__hc_dn_in(c, 0), *roi, *scales, *sizes;

@@ -147,7 +147,7 @@ static ge_status ge__hc_ex_nll_core(ge_kernel_ctx *c, const ge_value *x, const d
 static ge_status ge__hc_negative_log_likelihood_loss(ge_kernel_ctx *c) {
   const ge_value *x = c->num_inputs > 0 ? c->inputs[0] : NULL, *t = c->num_inputs > 1 ? c->inputs[1] : NULL;
   const ge_value *w = c->num_inputs > 2 ? c->inputs[2] : NULL;
-  int64_t n, cls, inner;
+  int64_t n = 0, cls = 0, inner = 0;
   ge_status s = ge__hc_ex_nll_check(c, x, t, w, &n, &cls, &inner);
   if (s) return s;
   return ge__hc_ex_nll_core(c, x, NULL, t, w, n, cls, inner);
@@ -156,7 +156,7 @@ static ge_status ge__hc_negative_log_likelihood_loss(ge_kernel_ctx *c) {
 static ge_status ge__hc_softmax_cross_entropy_loss(ge_kernel_ctx *c) {
   const ge_value *x = c->num_inputs > 0 ? c->inputs[0] : NULL, *t = c->num_inputs > 1 ? c->inputs[1] : NULL;
   const ge_value *w = c->num_inputs > 2 ? c->inputs[2] : NULL;
-  int64_t n, cls, inner, b, k, j;
+  int64_t n = 0, cls = 0, inner = 0, b, k, j;
   double *lp;
   ge_status s = ge__hc_ex_nll_check(c, x, t, w, &n, &cls, &inner);
   if (s) return s;

@@ -108,6 +108,14 @@ GE__HC_HELPER uint16_t ge__hc_f2bf(float f) {
   return (uint16_t)(x >> 16);
 }
 
+/* x truncated toward zero and saturated to [lo, hi]; NaN gives 0 (a plain
+ * C cast of an out-of-range double is undefined). */
+GE__HC_HELPER double ge__hc_sat(double x, double lo, double hi) {
+  if (x != x) return 0;
+  x = x < 0 ? ceil(x) : floor(x);
+  return x < lo ? lo : x > hi ? hi : x;
+}
+
 /* Element i of a numeric value as double / int64 (any dtype but string). */
 GE__HC_HELPER double ge__hc_get_f(const ge_value *v, int64_t i) {
   const void *p = v->data;
@@ -139,12 +147,12 @@ GE__HC_HELPER int64_t ge__hc_get_i(const ge_value *v, int64_t i) {
   case GE_DTYPE_UINT16: return ((const uint16_t *)p)[i];
   case GE_DTYPE_UINT32: return ((const uint32_t *)p)[i];
   case GE_DTYPE_UINT64: return (int64_t)((const uint64_t *)p)[i];
-  default: return (int64_t)ge__hc_get_f(v, i);
+  default: return (int64_t)ge__hc_sat(ge__hc_get_f(v, i), -9223372036854775808.0, 9223372036854774784.0);
   }
 }
 
 /* Stores x as element i of v, converting to v's dtype (ONNX Cast rules for
- * float -> int: truncation toward zero). */
+ * float -> int: truncation toward zero; out of range saturates). */
 GE__HC_HELPER void ge__hc_set_f(ge_value *v, int64_t i, double x) {
   void *p = v->data;
   switch (v->dtype) {
@@ -152,15 +160,15 @@ GE__HC_HELPER void ge__hc_set_f(ge_value *v, int64_t i, double x) {
   case GE_DTYPE_FLOAT64: ((double *)p)[i] = x; break;
   case GE_DTYPE_FLOAT16: ((uint16_t *)p)[i] = ge__hc_f2h((float)x); break;
   case GE_DTYPE_BFLOAT16: ((uint16_t *)p)[i] = ge__hc_f2bf((float)x); break;
-  case GE_DTYPE_INT8: ((int8_t *)p)[i] = (int8_t)x; break;
-  case GE_DTYPE_INT16: ((int16_t *)p)[i] = (int16_t)x; break;
-  case GE_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)x; break;
-  case GE_DTYPE_INT64: ((int64_t *)p)[i] = (int64_t)x; break;
-  case GE_DTYPE_UINT8: ((uint8_t *)p)[i] = (uint8_t)x; break;
+  case GE_DTYPE_INT8: ((int8_t *)p)[i] = (int8_t)ge__hc_sat(x, -128, 127); break;
+  case GE_DTYPE_INT16: ((int16_t *)p)[i] = (int16_t)ge__hc_sat(x, -32768, 32767); break;
+  case GE_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)ge__hc_sat(x, -2147483648.0, 2147483647.0); break;
+  case GE_DTYPE_INT64: ((int64_t *)p)[i] = (int64_t)ge__hc_sat(x, -9223372036854775808.0, 9223372036854774784.0); break;
+  case GE_DTYPE_UINT8: ((uint8_t *)p)[i] = (uint8_t)ge__hc_sat(x, 0, 255); break;
   case GE_DTYPE_BOOL: ((uint8_t *)p)[i] = x != 0; break;
-  case GE_DTYPE_UINT16: ((uint16_t *)p)[i] = (uint16_t)x; break;
-  case GE_DTYPE_UINT32: ((uint32_t *)p)[i] = (uint32_t)x; break;
-  case GE_DTYPE_UINT64: ((uint64_t *)p)[i] = (uint64_t)x; break;
+  case GE_DTYPE_UINT16: ((uint16_t *)p)[i] = (uint16_t)ge__hc_sat(x, 0, 65535); break;
+  case GE_DTYPE_UINT32: ((uint32_t *)p)[i] = (uint32_t)ge__hc_sat(x, 0, 4294967295.0); break;
+  case GE_DTYPE_UINT64: ((uint64_t *)p)[i] = (uint64_t)ge__hc_sat(x, 0, 18446744073709549568.0); break;
   default: break;
   }
 }

@@ -200,11 +200,13 @@ static double *naive_matmul(const ge_value *a, const ge_value *b, int32_t *orank
 
 GE_TEST(test_matmul_shapes_and_dtypes) {
   static const int32_t ra[] = {2, 1, 1, 2, 3, 4, 3, 2, 4, 1, 2};
-  static const int64_t da[][4] = {{3, 4}, {4}, {4}, {3, 4}, {2, 3, 4}, {2, 1, 3, 4}, {1, 3, 4}, {5, 4}, {3, 1, 2, 3}, {3}, {0, 4}};
+  static const int64_t da[][4] = {{3, 4},    {4},    {4},          {3, 4}, {2, 3, 4}, {2, 1, 3, 4},
+                                  {1, 3, 4}, {5, 4}, {3, 1, 2, 3}, {3},    {0, 4}};
   static const int32_t rb[] = {2, 1, 2, 1, 3, 3, 3, 4, 2, 3, 2};
-  static const int64_t db[][4] = {{4, 5}, {4}, {4, 2}, {4}, {2, 4, 5}, {5, 4, 2}, {4, 4, 2}, {2, 3, 4, 1}, {3, 6}, {2, 3, 2}, {4, 3}};
+  static const int64_t db[][4] = {{4, 5},    {4},          {4, 2}, {4},       {2, 4, 5}, {5, 4, 2},
+                                  {4, 4, 2}, {2, 3, 4, 1}, {3, 6}, {2, 3, 2}, {4, 3}};
   static const ge_dtype types[] = {GE_DTYPE_FLOAT32, GE_DTYPE_FLOAT64, GE_DTYPE_FLOAT16, GE_DTYPE_BFLOAT16,
-                                   GE_DTYPE_INT32, GE_DTYPE_INT64, GE_DTYPE_UINT32, GE_DTYPE_UINT64};
+                                   GE_DTYPE_INT32,   GE_DTYPE_INT64,   GE_DTYPE_UINT32,  GE_DTYPE_UINT64};
   uint64_t seed = 1;
   size_t c, t;
   for (t = 0; t < sizeof types / sizeof types[0]; t++)
@@ -363,7 +365,8 @@ GE_TEST(test_matmulinteger_zero_points) {
 GE_TEST(test_gemm_attributes_and_bias_shapes) {
   static const int32_t cr[] = {-1, 0, 1, 2, 2, 2, 1};
   static const int64_t cd[][2] = {{0, 0}, {0, 0}, {5, 0}, {1, 5}, {3, 1}, {3, 5}, {1, 0}};
-  static const ge_dtype types[] = {GE_DTYPE_FLOAT32, GE_DTYPE_FLOAT64, GE_DTYPE_FLOAT16, GE_DTYPE_INT32, GE_DTYPE_INT64};
+  static const ge_dtype types[] = {GE_DTYPE_FLOAT32, GE_DTYPE_FLOAT64, GE_DTYPE_FLOAT16, GE_DTYPE_INT32,
+                                   GE_DTYPE_INT64};
   const int64_t M = 3, N = 5, K = 4;
   uint64_t seed = 3;
   size_t ci, t;
@@ -391,7 +394,8 @@ GE_TEST(test_gemm_attributes_and_bias_shapes) {
             for (i = 0; i < M; i++)
               for (j = 0; j < N; j++) {
                 double s = 0, cv = 0;
-                for (kk = 0; kk < K; kk++) s += val(&a, ta ? kk * M + i : i * K + kk) * val(&b, tb ? j * K + kk : kk * N + j);
+                for (kk = 0; kk < K; kk++)
+                  s += val(&a, ta ? kk * M + i : i * K + kk) * val(&b, tb ? j * K + kk : kk * N + j);
                 if (cr[ci] == 0) cv = val(&c, 0);
                 if (cr[ci] == 1) cv = val(&c, c.dims[0] == 1 ? 0 : j);
                 if (cr[ci] == 2) cv = val(&c, (c.dims[0] == 1 ? 0 : i) * c.dims[1] + (c.dims[1] == 1 ? 0 : j));
@@ -758,7 +762,8 @@ GE_TEST(test_convtranspose_against_definition) {
     if (cc->has_oshape) kt_ints(&k, "output_shape", cc->oshape, cc->r);
     GE_CHECK_EQ_INT(kt_run(&k, in, 3, &y, 1), GE_OK);
     if (!GE_CHECK(same_shape(&y, cc->r + 2, yd))) printf("    convtranspose case %u\n", (unsigned)ci);
-    if (GE_CHECK_EQ_INT(count_bad(&y, want, y.numel, 1e-5), 0) == 0) printf("    convtranspose case %u\n", (unsigned)ci);
+    if (GE_CHECK_EQ_INT(count_bad(&y, want, y.numel, 1e-5), 0) == 0)
+      printf("    convtranspose case %u\n", (unsigned)ci);
     free(want);
     kh_free(&y);
     kh_free(&x);
@@ -1073,7 +1078,7 @@ GE_TEST(test_pool_errors) {
   in[0] = &x;
   GE_REQUIRE(kt_make(&k, "MaxPool", 1, in, 1));
   GE_CHECK_EQ_INT(kt_try(&k, in, 1, 1), GE_ERR_INVALID); /* no kernel_shape */
-  kt_ints(&k, "kernel_shape", ks, 2);                      /* larger than the input */
+  kt_ints(&k, "kernel_shape", ks, 2);                    /* larger than the input */
   GE_CHECK_EQ_INT(kt_try(&k, in, 1, 1), GE_ERR_SHAPE);
   kt_ints(&k, "kernel_shape", k3, 3);
   GE_CHECK_EQ_INT(kt_try(&k, in, 1, 1), GE_ERR_INVALID);
@@ -1179,7 +1184,8 @@ GE_TEST(test_instance_norm) {
     double mean = 0, var = 0;
     for (i = 0; i < 12; i++) mean += val(&x, pl * 12 + i) / 12;
     for (i = 0; i < 12; i++) var += pow(val(&x, pl * 12 + i) - mean, 2) / 12;
-    for (i = 0; i < 12; i++) want[pl * 12 + i] = (val(&x, pl * 12 + i) - mean) / sqrt(var + 1e-5) * val(&s, pl % 3) + val(&b, pl % 3);
+    for (i = 0; i < 12; i++)
+      want[pl * 12 + i] = (val(&x, pl * 12 + i) - mean) / sqrt(var + 1e-5) * val(&s, pl % 3) + val(&b, pl % 3);
   }
   in[0] = &x;
   in[1] = &s;
@@ -1375,7 +1381,7 @@ GE_TEST(test_softmax_family_every_axis) {
   int o, axis;
   int64_t i;
   for (i = 0; i < 60; i++) ge__hc_set_f(&x, i, val(&x, i) * 50 + 1000); /* large: needs the max shift */
-  ((float *)x.data)[7] = ((float *)x.data)[2];                            /* a tie for Hardmax */
+  ((float *)x.data)[7] = ((float *)x.data)[2];                          /* a tie for Hardmax */
   in[0] = &x;
   for (o = 0; o < 3; o++)
     for (axis = -3; axis <= 3; axis++) { /* axis 3: default (-1) */
@@ -1420,8 +1426,9 @@ GE_TEST(test_softmax_family_every_axis) {
 
 /* ---------------------------------------------------------- reductions */
 
-static const char *const reduce_ops[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
-                                         "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"};
+static const char *const reduce_ops[] = {"ReduceSum",       "ReduceMean",     "ReduceMax", "ReduceMin",
+                                         "ReduceProd",      "ReduceL1",       "ReduceL2",  "ReduceLogSum",
+                                         "ReduceLogSumExp", "ReduceSumSquare"};
 
 /* Reduces x over mask[] with reduce_ops[op], into the keepdims layout. */
 static double *naive_reduce(const ge_value *x, const int *mask, int op, int64_t *kd) {
@@ -1435,8 +1442,7 @@ static double *naive_reduce(const ge_value *x, const int *mask, int op, int64_t 
   }
   y = dalloc(n);
   memset(oidx, 0, sizeof oidx);
-  if (n)
-    do {
+  if (n) do {
       double acc = op == 2 ? -HUGE_VAL : op == 3 ? HUGE_VAL : op == 4 ? 1 : 0, mx = -HUGE_VAL;
       int64_t cnt = 0, pass;
       for (pass = op == 8 ? 0 : 1; pass < 2; pass++) { /* LogSumExp: the maximum first */
@@ -1481,8 +1487,8 @@ static double *naive_reduce(const ge_value *x, const int *mask, int op, int64_t 
 GE_TEST(test_reductions_axes_keepdims_dtypes) {
   static const int32_t na[] = {0, 1, 1, 1, 1, 2, 2, 3};
   static const int64_t axes[][3] = {{0}, {0}, {1}, {2}, {-1}, {0, 2}, {-3, 1}, {0, 1, 2}};
-  static const ge_dtype types[] = {GE_DTYPE_FLOAT32, GE_DTYPE_FLOAT64, GE_DTYPE_FLOAT16, GE_DTYPE_INT32,
-                                   GE_DTYPE_INT64, GE_DTYPE_UINT8};
+  static const ge_dtype types[] = {GE_DTYPE_FLOAT32, GE_DTYPE_FLOAT64, GE_DTYPE_FLOAT16,
+                                   GE_DTYPE_INT32,   GE_DTYPE_INT64,   GE_DTYPE_UINT8};
   int64_t xd[3] = {2, 3, 4};
   uint64_t seed = 53;
   size_t a, t;
@@ -1531,7 +1537,8 @@ GE_TEST(test_reductions_axes_keepdims_dtypes) {
                 ge__hc_set_i(&w, 0, op == 1 ? (int64_t)want[i2] : (int64_t)(uint64_t)(int64_t)want[i2]);
                 bad += ge__hc_get_i(&y, i2) != ge__hc_get_i(&w, 0);
               }
-              if (GE_CHECK_EQ_INT(bad, 0) == 0) printf("    %s %s axes %u keep %d\n", reduce_ops[op], ge_dtype_name(types[t]), (unsigned)a, keep);
+              if (GE_CHECK_EQ_INT(bad, 0) == 0)
+                printf("    %s %s axes %u keep %d\n", reduce_ops[op], ge_dtype_name(types[t]), (unsigned)a, keep);
               kh_free(&w);
             } else if (GE_CHECK_EQ_INT(count_bad(&y, want, y.numel, tol_of(types[t]) * 4), 0) == 0)
               printf("    %s %s axes %u keep %d\n", reduce_ops[op], ge_dtype_name(types[t]), (unsigned)a, keep);
@@ -1574,7 +1581,12 @@ GE_TEST(test_reductions_empty_axes_and_sets) {
   kt_free(&k);
   /* reducing an empty set: the identities of ONNX opset 18 */
   for (op = 0; op < 10; op++) {
-    double want = op == 2 ? -HUGE_VAL : op == 3 ? HUGE_VAL : op == 4 ? 1 : op == 1 ? NAN : op == 7 || op == 8 ? -HUGE_VAL : 0;
+    double want = op == 2              ? -HUGE_VAL
+                  : op == 3            ? HUGE_VAL
+                  : op == 4            ? 1
+                  : op == 1            ? NAN
+                  : op == 7 || op == 8 ? -HUGE_VAL
+                                       : 0;
     int64_t od[3] = {2, 1, 3};
     in[0] = &e;
     in[1] = &ax1;
@@ -1851,8 +1863,9 @@ GE_TEST(test_einsum_ellipsis_broadcast) {
 }
 
 GE_TEST(test_einsum_errors) {
-  static const char *const bad_eq[] = {"ij,jk->ik", "ij->k", "ijk", "i.j", "ij->ii", "ij-ji", "i,j", "ij->i?", "....ij"};
-  static const ge_status want[] = {GE_ERR_INVALID, GE_ERR_INVALID, GE_ERR_SHAPE, GE_ERR_INVALID, GE_ERR_INVALID,
+  static const char *const bad_eq[] = {"ij,jk->ik", "ij->k", "ijk",    "i.j",   "ij->ii",
+                                       "ij-ji",     "i,j",   "ij->i?", "....ij"};
+  static const ge_status want[] = {GE_ERR_INVALID, GE_ERR_INVALID, GE_ERR_SHAPE,   GE_ERR_INVALID, GE_ERR_INVALID,
                                    GE_ERR_INVALID, GE_ERR_INVALID, GE_ERR_INVALID, GE_ERR_INVALID};
   int64_t d[2] = {3, 4}, e[2] = {5, 5};
   ge_value a = kh_value(GE_DTYPE_FLOAT32, 2, d, NULL), b = kh_value(GE_DTYPE_FLOAT32, 2, e, NULL), *in[2];
@@ -2100,7 +2113,7 @@ static double *ref_resize(const rs_opts *o, const ge_value *x, const int64_t *ou
 
 GE_TEST(test_resize_against_reference) {
   static const char *const modes[] = {"nearest", "linear", "cubic"};
-  static const char *const ctms[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+  static const char *const ctms[] = {"half_pixel",           "pytorch_half_pixel", "align_corners",       "asymmetric",
                                      "tf_half_pixel_for_nn", "tf_crop_and_resize", "half_pixel_symmetric"};
   static const char *const nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
   static const double scale_sets[][4] = {{1, 1, 2, 1.5}, {1, 1, 0.6, 0.5}, {1, 1, 0.35, 2.6}, {1, 1, 1, 1}};
@@ -2119,7 +2132,8 @@ GE_TEST(test_resize_against_reference) {
             for (use_sizes = 0; use_sizes < 2; use_sizes++)
               for (ss = 0; ss < (use_sizes ? 2u : 4u); ss++) {
                 rs_opts o;
-                ge_value scales = kh_value(GE_DTYPE_FLOAT32, 1, &four, NULL), sizes = kh_value(GE_DTYPE_INT64, 1, &four, NULL);
+                ge_value scales = kh_value(GE_DTYPE_FLOAT32, 1, &four, NULL),
+                         sizes = kh_value(GE_DTYPE_INT64, 1, &four, NULL);
                 ge_value roi = kh_value(GE_DTYPE_FLOAT32, 1, &eight, NULL), y, *in[4];
                 int64_t out[4], j;
                 double sc[4], rs[4], re[4], *want;
@@ -2167,8 +2181,7 @@ GE_TEST(test_resize_against_reference) {
                 kt_int(&k, "antialias", aa);
                 kt_float(&k, "extrapolation_value", o.extrap);
                 if (!GE_CHECK_EQ_INT(kt_run(&k, in, 4, &y, 1), GE_OK)) printf("    %s\n", k.err.message);
-                if (!GE_CHECK(same_shape(&y, 4, out)) ||
-                    GE_CHECK_EQ_INT(count_bad(&y, want, y.numel, 1e-5), 0) == 0)
+                if (!GE_CHECK(same_shape(&y, 4, out)) || GE_CHECK_EQ_INT(count_bad(&y, want, y.numel, 1e-5), 0) == 0)
                   printf("    resize %s %s %s exclude %d antialias %d %s set %u\n", o.mode, o.ctm, o.nearest, ex, aa,
                          use_sizes ? "sizes" : "scales", (unsigned)ss);
                 cases++;
@@ -2248,7 +2261,8 @@ GE_TEST(test_resize10_and_upsample) {
           if (!lin) {
             want[i * 7 + j] = val(&x, (int64_t)floor(yi) * 3 + (int64_t)floor(xj));
           } else {
-            int64_t y0 = (int64_t)floor(yi), x0 = (int64_t)floor(xj), y1 = y0 + 1 > 1 ? 1 : y0 + 1, x1 = x0 + 1 > 2 ? 2 : x0 + 1;
+            int64_t y0 = (int64_t)floor(yi), x0 = (int64_t)floor(xj), y1 = y0 + 1 > 1 ? 1 : y0 + 1,
+                    x1 = x0 + 1 > 2 ? 2 : x0 + 1;
             double fy = yi - (double)y0, fx = xj - (double)x0;
             want[i * 7 + j] = (1 - fy) * ((1 - fx) * val(&x, y0 * 3 + x0) + fx * val(&x, y0 * 3 + x1)) +
                               fy * ((1 - fx) * val(&x, y1 * 3 + x0) + fx * val(&x, y1 * 3 + x1));
@@ -2261,7 +2275,8 @@ GE_TEST(test_resize10_and_upsample) {
       if (o == 2) ge_node_set_attr_floats(k.g, k.id, "scales", fl, 4, &k.err); /* Upsample-7 */
       GE_CHECK_EQ_INT(kt_run(&k, in, o == 2 ? 1 : 2, &y, 1), GE_OK);
       GE_CHECK(same_shape(&y, 4, yd));
-      if (GE_CHECK_EQ_INT(count_bad(&y, want, 28, 1e-5), 0) == 0) printf("    %s %d %s\n", ops[o], o, lin ? "linear" : "nearest");
+      if (GE_CHECK_EQ_INT(count_bad(&y, want, 28, 1e-5), 0) == 0)
+        printf("    %s %d %s\n", ops[o], o, lin ? "linear" : "nearest");
       kh_free(&y);
       kt_free(&k);
     }
@@ -2308,27 +2323,85 @@ GE_TEST(test_resize_errors) {
  * no crash, no out-of-bounds access (this runs under ASan in make test
  * SAN=1). */
 GE_TEST(test_random_inputs_never_crash) {
-  static const char *const ops[] = {
-      "ArgMax", "ArgMin", "AveragePool", "BatchNormalization", "Conv", "ConvInteger", "ConvTranspose", "CumSum",
-      "Det", "Einsum", "Gemm", "GlobalAveragePool", "GlobalLpPool", "GlobalMaxPool", "GroupNormalization", "Hardmax",
-      "InstanceNormalization", "LRN", "LayerNormalization", "LogSoftmax", "LpNormalization", "LpPool", "MatMul",
-      "MatMulInteger", "MaxPool", "MeanVarianceNormalization", "ReduceL1", "ReduceL2", "ReduceLogSum",
-      "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare",
-      "Resize", "Softmax", "Upsample"};
-  static const ge_dtype types[] = {GE_DTYPE_FLOAT32, GE_DTYPE_FLOAT16, GE_DTYPE_INT64, GE_DTYPE_UINT8,
-                                   GE_DTYPE_INT8, GE_DTYPE_BOOL, GE_DTYPE_FLOAT64, GE_DTYPE_INT32};
-  static const char *const int_attrs[] = {"axis", "keepdims", "group", "p", "size", "num_groups", "transA", "transB",
-                                          "select_last_index", "exclusive", "reverse", "noop_with_empty_axes",
-                                          "training_mode", "ceil_mode", "count_include_pad", "storage_order",
-                                          "exclude_outside", "antialias"};
-  static const char *const ints_attrs[] = {"kernel_shape", "pads", "strides", "dilations", "axes", "output_padding",
-                                           "output_shape"};
-  static const char *const str_attrs[][2] = {
-      {"auto_pad", "SAME_UPPER"}, {"auto_pad", "SAME_LOWER"}, {"auto_pad", "VALID"}, {"auto_pad", "bogus"},
-      {"mode", "linear"}, {"mode", "cubic"}, {"mode", "nearest"}, {"coordinate_transformation_mode", "tf_crop_and_resize"},
-      {"coordinate_transformation_mode", "align_corners"}, {"keep_aspect_ratio_policy", "not_larger"},
-      {"nearest_mode", "ceil"}, {"equation", "ij,jk->ik"}, {"equation", "...ii->...i"}, {"equation", "i,i"},
-      {"equation", "a...b,...bc"}, {"equation", "->"}, {"equation", "ab,bc,cd"}, {"equation", "...,..."}};
+  static const char *const ops[] = {"ArgMax",
+                                    "ArgMin",
+                                    "AveragePool",
+                                    "BatchNormalization",
+                                    "Conv",
+                                    "ConvInteger",
+                                    "ConvTranspose",
+                                    "CumSum",
+                                    "Det",
+                                    "Einsum",
+                                    "Gemm",
+                                    "GlobalAveragePool",
+                                    "GlobalLpPool",
+                                    "GlobalMaxPool",
+                                    "GroupNormalization",
+                                    "Hardmax",
+                                    "InstanceNormalization",
+                                    "LRN",
+                                    "LayerNormalization",
+                                    "LogSoftmax",
+                                    "LpNormalization",
+                                    "LpPool",
+                                    "MatMul",
+                                    "MatMulInteger",
+                                    "MaxPool",
+                                    "MeanVarianceNormalization",
+                                    "ReduceL1",
+                                    "ReduceL2",
+                                    "ReduceLogSum",
+                                    "ReduceLogSumExp",
+                                    "ReduceMax",
+                                    "ReduceMean",
+                                    "ReduceMin",
+                                    "ReduceProd",
+                                    "ReduceSum",
+                                    "ReduceSumSquare",
+                                    "Resize",
+                                    "Softmax",
+                                    "Upsample"};
+  static const ge_dtype types[] = {GE_DTYPE_FLOAT32, GE_DTYPE_FLOAT16, GE_DTYPE_INT64,   GE_DTYPE_UINT8,
+                                   GE_DTYPE_INT8,    GE_DTYPE_BOOL,    GE_DTYPE_FLOAT64, GE_DTYPE_INT32};
+  static const char *const int_attrs[] = {"axis",
+                                          "keepdims",
+                                          "group",
+                                          "p",
+                                          "size",
+                                          "num_groups",
+                                          "transA",
+                                          "transB",
+                                          "select_last_index",
+                                          "exclusive",
+                                          "reverse",
+                                          "noop_with_empty_axes",
+                                          "training_mode",
+                                          "ceil_mode",
+                                          "count_include_pad",
+                                          "storage_order",
+                                          "exclude_outside",
+                                          "antialias"};
+  static const char *const ints_attrs[] = {"kernel_shape", "pads",           "strides",     "dilations",
+                                           "axes",         "output_padding", "output_shape"};
+  static const char *const str_attrs[][2] = {{"auto_pad", "SAME_UPPER"},
+                                             {"auto_pad", "SAME_LOWER"},
+                                             {"auto_pad", "VALID"},
+                                             {"auto_pad", "bogus"},
+                                             {"mode", "linear"},
+                                             {"mode", "cubic"},
+                                             {"mode", "nearest"},
+                                             {"coordinate_transformation_mode", "tf_crop_and_resize"},
+                                             {"coordinate_transformation_mode", "align_corners"},
+                                             {"keep_aspect_ratio_policy", "not_larger"},
+                                             {"nearest_mode", "ceil"},
+                                             {"equation", "ij,jk->ik"},
+                                             {"equation", "...ii->...i"},
+                                             {"equation", "i,i"},
+                                             {"equation", "a...b,...bc"},
+                                             {"equation", "->"},
+                                             {"equation", "ab,bc,cd"},
+                                             {"equation", "...,..."}};
   uint64_t seed = 101;
   size_t o;
   int iter, runs = 0;

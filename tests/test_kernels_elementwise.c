@@ -1353,7 +1353,10 @@ GE_TEST(test_cast_strings_and_errors) {
   kh_free(&y);
   kh_free(&x);
   x = kh_value(GE_DTYPE_FLOAT32, 1, d6, NULL);
-  GE_CHECK_EQ_INT(cast_to(&x, GE_DTYPE_STRING, &y), GE_ERR_UNSUPPORTED);
+  ((float *)x.data)[1] = 1.5f;
+  GE_REQUIRE(cast_to(&x, GE_DTYPE_STRING, &y) == GE_OK); /* numbers to text */
+  GE_CHECK(strcmp(((char **)y.data)[1], "1.5") == 0);
+  kh_free(&y);
   GE_CHECK_EQ_INT(cast_to(&x, GE_DTYPE_COMPLEX64, &y), GE_ERR_UNSUPPORTED);
   GE_CHECK_EQ_INT(cast_to(&x, (ge_dtype)99, &y), GE_ERR_UNSUPPORTED);
   /* CastLike: the dtype of input 1 */

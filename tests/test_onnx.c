@@ -21,7 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef CONF_ROOT /* overridable, e.g. to check the skip path */
 #define CONF_ROOT "/usr/share/libonnx-testdata/data"
+#endif
 
 /* ------------------------------------------------------ protobuf writer */
 
