@@ -26,7 +26,7 @@ LINK    = $(LDFLAGS) $(SANFLAGS)
 HEADERS := $(wildcard ge_*.h ge_engines/*.h)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/test_*.c))
 
-.PHONY: all deps test test-build demo bench dist fuzz clean
+.PHONY: all deps test test-build demo bench dist fuzz docs clean
 .DEFAULT_GOAL := all
 
 # Targets that need the packages build through a sub-make, so that under -j nothing
@@ -93,6 +93,14 @@ fuzz: deps
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_graph.c -o $(BUILD)/fuzz_graph -lm
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/fuzz/seed_graphs.c -o $(BUILD)/fuzz_seeds -lm
 	$(BUILD)/fuzz_seeds $(BUILD)/fuzz_corpus
+
+# docs/host_cpu_ops.md: the host CPU engine's ops and what does not pass, by cause.
+ONNX_DATA := /usr/share/libonnx-testdata/data
+docs: deps
+	@$(MAKE) --no-print-directory $(BUILD)/conformance
+	$(BUILD)/conformance --verbose $(ONNX_DATA)/node $(ONNX_DATA)/pytorch-converted \
+	    $(ONNX_DATA)/pytorch-operator $(ONNX_DATA)/simple > $(BUILD)/conformance.txt
+	$(PYTHON) scripts/ops_table.py $(BUILD)/conformance.txt > docs/host_cpu_ops.md
 
 dist: dist/ge.h
 
