@@ -148,6 +148,8 @@ static int inspect(int argc, char **argv) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
     return 1;
   }
+  if (ge_graph_infer_shapes(g, &err)) /* shapes are shown as far as they are known */
+    fprintf(stderr, "ge inspect: warning: shape inference stopped: %s\n", err.message);
   order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(g) + 1));
   if (!order || ge_graph_topo_sort(g, opt.topo_mode, order, &err)) {
     fprintf(stderr, "ge inspect: %s\n", order ? err.message : "out of memory");
