@@ -5029,7 +5029,7 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"MapIndex", NULL, 1, 2, 1, 1, 1, GE__FREE, {1}, {0, GE__I32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, NULL, "shape tier of an input"},
     {"AllReduce", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"reduction", GE_ATTR_STRING, "sum", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_same, "sum over ranks"},
     {"Broadcast", NULL, 1, -1, 1, -1, 1, {0}, {0}, {0}, {{"root_rank", GE_ATTR_INT, "0", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_passthrough, "copy from the root rank"},
-        /* ONNX compute ops, default domain, opsets up to 18 (frag/onnx_infer.c) */
+        /* ONNX compute ops, default domain, opsets up to 18 */
     /* element-wise binary (numpy broadcasting) */
     {"Add", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_arith, "a + b"},
     {"Sub", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_arith, "a - b"},

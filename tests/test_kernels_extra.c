@@ -1,4 +1,4 @@
-/* Extra kernels of the host CPU engine (frag/hc_extra.c): losses against
+/* Extra kernels of the host CPU engine (ge_engines/host_cpu.h): losses against
  * hand-computed values, one LSTM step against its equations, window
  * functions, quantization rounding, StringNormalizer's string output, the
  * number -> string formatter for Cast, and errors on bad input. The ONNX
