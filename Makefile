@@ -91,6 +91,7 @@ FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I.
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz_corpus
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_graph.c -o $(BUILD)/fuzz_graph -lm
+	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_onnx.c -o $(BUILD)/fuzz_onnx -lm
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/fuzz/seed_graphs.c -o $(BUILD)/fuzz_seeds -lm
 	$(BUILD)/fuzz_seeds $(BUILD)/fuzz_corpus
 
