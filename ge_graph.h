@@ -1108,8 +1108,10 @@ GE_API int64_t ge_tensor_get_int(const ge_tensor *t, int64_t i) {
   case GE_DTYPE_UINT16: return ((const uint16_t *)p)[i];
   case GE_DTYPE_UINT32: return ((const uint32_t *)p)[i];
   case GE_DTYPE_UINT64: return (int64_t)((const uint64_t *)p)[i];
-  case GE_DTYPE_FLOAT32: case GE_DTYPE_FLOAT64: case GE_DTYPE_FLOAT16: case GE_DTYPE_BFLOAT16:
-    return (int64_t)ge_tensor_get_float(t, i);
+  case GE_DTYPE_FLOAT32: case GE_DTYPE_FLOAT64: case GE_DTYPE_FLOAT16: case GE_DTYPE_BFLOAT16: {
+    double d = ge_tensor_get_float(t, i); /* truncated, saturated, NaN -> 0 */
+    return d != d ? 0 : d >= 9223372036854775807.0 ? INT64_MAX : d <= -9223372036854775808.0 ? INT64_MIN : (int64_t)d;
+  }
   default: return 0;
   }
 }

@@ -116,39 +116,22 @@ GE__HC_HELPER double ge__hc_sat(double x, double lo, double hi) {
   return x < lo ? lo : x > hi ? hi : x;
 }
 
-/* Element i of a numeric value as double / int64 (any dtype but string). */
+/* Element i of a numeric value as double / int64 (any dtype but string;
+ * float to int truncates and saturates, NaN gives 0). */
 GE__HC_HELPER double ge__hc_get_f(const ge_value *v, int64_t i) {
-  const void *p = v->data;
-  switch (v->dtype) {
-  case GE_DTYPE_FLOAT32: return ((const float *)p)[i];
-  case GE_DTYPE_FLOAT64: return ((const double *)p)[i];
-  case GE_DTYPE_FLOAT16: return ge__hc_h2f(((const uint16_t *)p)[i]);
-  case GE_DTYPE_BFLOAT16: return ge__hc_bf2f(((const uint16_t *)p)[i]);
-  case GE_DTYPE_INT8: return ((const int8_t *)p)[i];
-  case GE_DTYPE_INT16: return ((const int16_t *)p)[i];
-  case GE_DTYPE_INT32: return ((const int32_t *)p)[i];
-  case GE_DTYPE_INT64: return (double)((const int64_t *)p)[i];
-  case GE_DTYPE_UINT8: case GE_DTYPE_BOOL: return ((const uint8_t *)p)[i];
-  case GE_DTYPE_UINT16: return ((const uint16_t *)p)[i];
-  case GE_DTYPE_UINT32: return ((const uint32_t *)p)[i];
-  case GE_DTYPE_UINT64: return (double)((const uint64_t *)p)[i];
-  default: return 0;
-  }
+  ge_tensor t;
+  memset(&t, 0, sizeof t);
+  t.dtype = v->dtype;
+  t.data = v->data;
+  return ge_tensor_get_float(&t, i);
 }
 
 GE__HC_HELPER int64_t ge__hc_get_i(const ge_value *v, int64_t i) {
-  const void *p = v->data;
-  switch (v->dtype) {
-  case GE_DTYPE_INT64: return ((const int64_t *)p)[i];
-  case GE_DTYPE_INT32: return ((const int32_t *)p)[i];
-  case GE_DTYPE_INT16: return ((const int16_t *)p)[i];
-  case GE_DTYPE_INT8: return ((const int8_t *)p)[i];
-  case GE_DTYPE_UINT8: case GE_DTYPE_BOOL: return ((const uint8_t *)p)[i];
-  case GE_DTYPE_UINT16: return ((const uint16_t *)p)[i];
-  case GE_DTYPE_UINT32: return ((const uint32_t *)p)[i];
-  case GE_DTYPE_UINT64: return (int64_t)((const uint64_t *)p)[i];
-  default: return (int64_t)ge__hc_sat(ge__hc_get_f(v, i), -9223372036854775808.0, 9223372036854774784.0);
-  }
+  ge_tensor t;
+  memset(&t, 0, sizeof t);
+  t.dtype = v->dtype;
+  t.data = v->data;
+  return ge_tensor_get_int(&t, i);
 }
 
 /* Stores x as element i of v, converting to v's dtype (ONNX Cast rules for
