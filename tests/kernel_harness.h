@@ -59,4 +59,28 @@ static GE_TEST__UNUSED ge_status kh_run(ge_kernel_fn fn, const ge_graph *g, ge_n
   return fn(&c);
 }
 
+/* A graph holding one node of op type `op` whose inputs are Data nodes
+ * shaped like in[] (NULL: absent input); each test runs it its own way. */
+typedef struct kt {
+  ge_graph *g;
+  ge_node_id id;
+  ge_error err;
+} kt;
+
+static GE_TEST__UNUSED int kt_make(kt *t, const char *op, uint32_t n_in, ge_value **in, int32_t n_out) {
+  ge_edge e[16];
+  uint32_t i;
+  memset(t, 0, sizeof *t);
+  if (n_in > 16 || ge_graph_create(NULL, &t->g, &t->err) != GE_OK) return 0;
+  for (i = 0; i < n_in; i++) {
+    e[i].node = GE_NONE;
+    e[i].index = 0;
+    if (in[i] && ge_graph_add_data(t->g, NULL, in[i]->dtype, in[i]->rank, in[i]->dims, &e[i].node, &t->err) != GE_OK)
+      return 0;
+  }
+  return ge_graph_add_node(t->g, op, "n", n_in, e, n_out, &t->id, &t->err) == GE_OK;
+}
+
+static GE_TEST__UNUSED void kt_free(kt *t) { ge_graph_free(t->g); }
+
 #endif

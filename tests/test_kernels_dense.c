@@ -16,27 +16,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* A graph holding one node of op type `op` whose inputs are Data nodes
- * shaped like in[] (NULL: absent input). */
-typedef struct kt {
-  ge_graph *g;
-  ge_node_id id;
-  ge_error err;
-} kt;
-
-static int kt_make(kt *t, const char *op, uint32_t n_in, ge_value **in, int32_t n_out) {
-  ge_edge e[16];
-  uint32_t i;
-  memset(t, 0, sizeof *t);
-  if (ge_graph_create(NULL, &t->g, &t->err) != GE_OK) return 0;
-  for (i = 0; i < n_in; i++) {
-    e[i].node = GE_NONE;
-    e[i].index = 0;
-    if (in[i] && ge_graph_add_data(t->g, NULL, in[i]->dtype, in[i]->rank, in[i]->dims, &e[i].node, &t->err) != GE_OK)
-      return 0;
-  }
-  return ge_graph_add_node(t->g, op, "n", n_in, e, n_out, &t->id, &t->err) == GE_OK;
-}
 
 static void kt_int(kt *t, const char *name, int64_t v) { ge_node_set_attr_int(t->g, t->id, name, v, &t->err); }
 static void kt_float(kt *t, const char *name, double v) { ge_node_set_attr_float(t->g, t->id, name, v, &t->err); }
@@ -70,7 +49,6 @@ static ge_status kt_try(kt *t, ge_value **in, uint32_t n_in, uint32_t n_out) {
   return s;
 }
 
-static void kt_free(kt *t) { ge_graph_free(t->g); }
 
 static uint64_t lcg(uint64_t *s) {
   *s = *s * 6364136223846793005ull + 1442695040888963407ull;

@@ -13,27 +13,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* A graph holding one node of op type `op` whose inputs are Data nodes
- * shaped like in[] (NULL: absent input). */
-typedef struct kt {
-  ge_graph *g;
-  ge_node_id id;
-  ge_error err;
-} kt;
-
-static int kt_make(kt *t, const char *op, uint32_t n_in, ge_value **in, int32_t n_out) {
-  ge_edge e[16];
-  uint32_t i;
-  memset(t, 0, sizeof *t);
-  if (ge_graph_create(NULL, &t->g, &t->err) != GE_OK) return 0;
-  for (i = 0; i < n_in; i++) {
-    e[i].node = GE_NONE;
-    e[i].index = 0;
-    if (in[i] && ge_graph_add_data(t->g, NULL, in[i]->dtype, in[i]->rank, in[i]->dims, &e[i].node, &t->err) != GE_OK)
-      return 0;
-  }
-  return ge_graph_add_node(t->g, op, "n", n_in, e, n_out, &t->id, &t->err) == GE_OK;
-}
 
 static ge_status kt_run(kt *t, ge_value **in, uint32_t n_in, ge_value *out, uint32_t n_out) {
   ge_kernel_fn fn = ge_host_cpu_kernel(ge_graph_node(t->g, t->id));
@@ -42,7 +21,6 @@ static ge_status kt_run(kt *t, ge_value **in, uint32_t n_in, ge_value *out, uint
   return kh_run(fn, t->g, t->id, in, n_in, out, n_out, &t->err);
 }
 
-static void kt_free(kt *t) { ge_graph_free(t->g); }
 
 /* Runs op on inputs (one output into *out, zeroed first). */
 static ge_status run_op(const char *op, uint32_t n_in, ge_value **in, ge_value *out) {
