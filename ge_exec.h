@@ -79,7 +79,8 @@ GE_API int32_t ge_program_find_output(const ge_program *p, const char *name);
 
 /* Runs the program on inputs[0..n) (by input index; data is read in place,
  * not copied). A wrong count, dtype, rank or dimension is an error naming
- * the input. Outputs stay valid until the next run or free. */
+ * the input. Outputs stay valid until the next run or free; an output that
+ * is a view of an input or weight (a Reshape of it, say) shares its bytes. */
 GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_error *err);
 GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i);
 
@@ -212,6 +213,19 @@ static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype
 
 static ge_status ge__x_run_graph(ge_kernel_ctx *c, const ge_graph *sub, ge_value *const *inputs, uint32_t n,
                                  ge_value **outputs, uint32_t n_out);
+
+/* Views (Reshape, Squeeze, ...): the output borrows src's bytes. Storage the
+ * slot owned is given back once; from then on the slot stays borrowed. */
+static ge_value *ge__x_alias_output(ge_kernel_ctx *c, uint32_t i, const ge_value *src, int32_t rank,
+                                    const int64_t *dims) {
+  ge_program *p = (ge_program *)c->env->executor;
+  ge_value *v = c->outputs[i];
+  if (v->capacity) ge__x_free(&p->a, v->data, v->capacity);
+  v->capacity = 0;
+  v->data = src->data;
+  ge_value_set_shape(v, src->dtype, rank, dims);
+  return v;
+}
 
 GE_API uint32_t ge_program_num_inputs(const ge_program *p) { return p->num_inputs; }
 GE_API uint32_t ge_program_num_outputs(const ge_program *p) { return p->num_outputs; }
@@ -678,6 +692,7 @@ static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_al
   p->desc = *desc;
   p->env.alloc_output = ge__x_alloc_output;
   p->env.run_graph = ge__x_run_graph;
+  p->env.alias_output = ge__x_alias_output;
   p->env.executor = p;
   p->env.num_threads = desc->num_threads > 0 ? desc->num_threads : 1;
   p->output_node = GE_NONE;

@@ -306,6 +306,9 @@ typedef struct ge_op_schema ge_op_schema;
 enum {
   GE_NODE_FORCE_DYNAMIC = 1u << 0, /* _force_unknown_shape */
   GE_NODE_IS_DYNAMIC = 1u << 1,    /* _is_unknown_shape, set by partitioning */
+  /* bits 8..11: why the node has its engine (GE_PLACED_*, set by ge_place.h) */
+  GE_NODE_PLACED_SHIFT = 8,
+  GE_NODE_PLACED_MASK = 15u << 8,
   GE_NODE_REMOVED = 1u << 15,      /* private: slot of a removed node */
   GE_NODE_USER0 = 1u << 16         /* bits from here are free for users */
 };
@@ -692,6 +695,9 @@ typedef struct ge_kernel_env {
                          ge_value **outputs, uint32_t num_outputs);
   void *executor; /* private to the executor */
   int num_threads;
+  /* Makes output i a view of src with the given shape (same bytes, no copy;
+   * NULL: the executor cannot alias and ge_kernel_output_view copies). */
+  ge_value *(*alias_output)(ge_kernel_ctx *c, uint32_t i, const ge_value *src, int32_t rank, const int64_t *dims);
 } ge_kernel_env;
 
 struct ge_kernel_ctx {
@@ -715,10 +721,73 @@ GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, 
  * fill and point the slots into. */
 GE_API ge_value *ge_kernel_output_strings(ge_kernel_ctx *c, uint32_t i, int32_t rank, const int64_t *dims, size_t chars,
                                           char **pool);
+/* Output i as src's bytes seen with another shape of the same element count
+ * (Reshape and friends): shares src's storage when the executor allows it,
+ * else copies. */
+GE_API ge_value *ge_kernel_output_view(ge_kernel_ctx *c, uint32_t i, const ge_value *src, int32_t rank,
+                                       const int64_t *dims);
 /* Fails the kernel with a message naming its node. */
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...);
 /* Sets v's dims and numel/nbytes from rank and dims (no allocation). */
 GE_API void ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims);
+
+/* ------------------------------------------------- the engine interface */
+
+/* An engine is a descriptor of data and function pointers (DESIGN §3): the
+ * placer (ge_place.h) asks it which nodes it supports, the partitioner calls
+ * its graph optimisers, the executor asks it for kernels, the stream
+ * allocator reads its flags. Engines are compiled in (ge_engines/) or loaded
+ * from a shared library whose entry function GE_ENGINE_PLUGIN_ENTRY returns
+ * a ge_engine_plugin. A descriptor of another ABI version is refused. */
+#define GE_ENGINE_ABI_VERSION 1u
+#define GE_ENGINE_PLUGIN_ENTRY "ge_engine_plugin_entry"
+#define GE_ENGINE_COST_MAX 10
+
+typedef enum ge_engine_runtime { GE_RUNTIME_DEVICE = 0, GE_RUNTIME_HOST = 1 } ge_engine_runtime;
+
+enum {
+  GE_ENGINE_COMPOSITE = 1u << 0,         /* runs fused subgraphs of its member engines; places no node itself */
+  GE_ENGINE_INDEPENDENT = 1u << 1,       /* needs streams of its own (HCCL) */
+  GE_ENGINE_ATTACH = 1u << 2,            /* its nodes attach to a neighbour's stream */
+  GE_ENGINE_SKIP_ASSIGN_STREAM = 1u << 3 /* stream assignment skips its nodes */
+};
+
+typedef struct ge_engine ge_engine;
+struct ge_engine {
+  uint32_t abi_version;    /* GE_ENGINE_ABI_VERSION */
+  const char *name;        /* registered name, e.g. "AIcoreEngine" */
+  const char *accelerator; /* its name in ge.exec.exclude_engines, e.g. "AiCore" */
+  int32_t cost;            /* 0 (tried first) .. GE_ENGINE_COST_MAX */
+  ge_engine_runtime runtime;
+  uint32_t flags;              /* GE_ENGINE_* */
+  const char *const *members;  /* composite: names of its atomic engines, NULL-terminated */
+  /* 1 when the engine runs node n of graph g; else 0 with the reason in
+   * why[0..cap) when why is not NULL. Must be thread-safe and must not
+   * change anything. Required for atomic engines. */
+  int (*check_supported)(const ge_engine *e, const ge_graph *g, const ge_node *n, char *why, size_t cap);
+  /* The kernel computing n (NULL: none, or an executor-owned structural
+   * op). Required for atomic engines. */
+  ge_kernel_fn (*kernel)(const ge_engine *e, const ge_node *n);
+  /* Scratch bytes n needs besides its outputs (NULL: none). */
+  size_t (*workspace_size)(const ge_engine *e, const ge_graph *g, const ge_node *n);
+  /* Optional optimisers: over the whole graph before placement, and over a
+   * graph whose nodes this engine runs (those with engine == self). */
+  ge_status (*optimize_original)(const ge_engine *e, ge_graph *g, ge_error *err);
+  ge_status (*optimize_subgraph)(const ge_engine *e, ge_graph *g, int32_t self, ge_error *err);
+  void *user; /* the engine's own data */
+};
+
+/* For check_supported: writes the formatted reason into why[0..cap) when why
+ * is not NULL, and returns 0 (not supported). */
+GE_API int ge_engine_why(char *why, size_t cap, const char *fmt, ...);
+
+/* What a plugin's entry function returns (static storage in the plugin). */
+typedef struct ge_engine_plugin {
+  uint32_t abi_version; /* GE_ENGINE_ABI_VERSION */
+  uint32_t num_engines;
+  const ge_engine *const *engines;
+} ge_engine_plugin;
+typedef const ge_engine_plugin *(*ge_engine_plugin_entry_fn)(void);
 
 #ifdef __cplusplus
 }
@@ -2397,6 +2466,30 @@ GE_API ge_value *ge_kernel_output_strings(ge_kernel_ctx *c, uint32_t i, int32_t 
   if (!(v = c->env->alloc_output(c, i, GE_DTYPE_UINT8, 1, &raw))) return NULL;
   ge_value_set_shape(v, GE_DTYPE_STRING, rank, dims);
   *pool = (char *)v->data + (size_t)numel * sizeof(char *);
+  return v;
+}
+
+GE_API int ge_engine_why(char *why, size_t cap, const char *fmt, ...) {
+  if (why && cap) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, cap, fmt, ap);
+    va_end(ap);
+  }
+  return 0;
+}
+
+GE_API ge_value *ge_kernel_output_view(ge_kernel_ctx *c, uint32_t i, const ge_value *src, int32_t rank,
+                                       const int64_t *dims) {
+  ge_value *v;
+  if (i >= c->num_outputs || src->dtype == GE_DTYPE_STRING || ge__dims_product(dims, rank) != src->numel) {
+    ge_kernel_error(c, GE_ERR_INTERNAL, "output %u cannot be a view of a value of %lld elements", (unsigned)i,
+                    (long long)src->numel);
+    return NULL;
+  }
+  if (c->env->alias_output) return c->env->alias_output(c, i, src, rank, dims);
+  v = ge_kernel_output(c, i, src->dtype, rank, dims);
+  if (v && v->data != src->data && src->nbytes) memcpy(v->data, src->data, src->nbytes);
   return v;
 }
 
@@ -4996,6 +5089,10 @@ static ge_status ge__infer_prelu(ge_infer_ctx *c) {
   return ge_infer_copy_output(c, 0, x);
 }
 
+/* ---- DVPP image ops: shape inference ---- */
+
+/* ---- random and collective ops: shape inference ---- */
+
 #define GE__ANY GE_DTYPES_ALL
 #define GE__BOOL GE_DTYPE_BIT(GE_DTYPE_BOOL)
 #define GE__I64 GE_DTYPE_BIT(GE_DTYPE_INT64)
@@ -5029,8 +5126,10 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"MemcpyAsync", NULL, 1, 1, 1, 1, 1, {0}, {0}, {0}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__infer_same, "copy"},
     {"GetDynamicDims", NULL, 1, -1, 1, 1, 1, GE__FREE, {1}, {0, GE__I64}, {{"N", GE_ATTR_INT, NULL, 0}, {"shape_info", GE_ATTR_INTS, NULL, 0}}, NULL, "dynamic dims of the inputs"},
     {"MapIndex", NULL, 1, 2, 1, 1, 1, GE__FREE, {1}, {0, GE__I32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, NULL, "shape tier of an input"},
+    /* ---- DVPP image ops ---- */
     {"AllReduce", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"reduction", GE_ATTR_STRING, "sum", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_same, "sum over ranks"},
     {"Broadcast", NULL, 1, -1, 1, -1, 1, {0}, {0}, {0}, {{"root_rank", GE_ATTR_INT, "0", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_passthrough, "copy from the root rank"},
+    /* ---- random and collective ops ---- */
         /* ONNX compute ops, default domain, opsets up to 18 */
     /* element-wise binary (numpy broadcasting) */
     {"Add", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_arith, "a + b"},
