@@ -781,6 +781,12 @@ struct ge_engine {
  * is not NULL, and returns 0 (not supported). */
 GE_API int ge_engine_why(char *why, size_t cap, const char *fmt, ...);
 
+/* True when op is in names[0..n), sorted by strcmp (binary search): the op
+ * sets of engines. */
+GE_API int ge_op_in_sorted(const char *op, const char *const *names, size_t n);
+/* True for the default (ONNX) domain: NULL, "" or "ai.onnx". */
+GE_API int ge_node_in_onnx_domain(const ge_node *n);
+
 /* What a plugin's entry function returns (static storage in the plugin). */
 typedef struct ge_engine_plugin {
   uint32_t abi_version; /* GE_ENGINE_ABI_VERSION */
@@ -2467,6 +2473,22 @@ GE_API ge_value *ge_kernel_output_strings(ge_kernel_ctx *c, uint32_t i, int32_t 
   ge_value_set_shape(v, GE_DTYPE_STRING, rank, dims);
   *pool = (char *)v->data + (size_t)numel * sizeof(char *);
   return v;
+}
+
+GE_API int ge_op_in_sorted(const char *op, const char *const *names, size_t n) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(op, names[mid]);
+    if (c == 0) return 1;
+    if (c < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return 0;
+}
+
+GE_API int ge_node_in_onnx_domain(const ge_node *n) {
+  return !n->domain || !*n->domain || strcmp(n->domain, "ai.onnx") == 0;
 }
 
 GE_API int ge_engine_why(char *why, size_t cap, const char *fmt, ...) {
