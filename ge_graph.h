@@ -5115,6 +5115,140 @@ static ge_status ge__infer_prelu(ge_infer_ctx *c) {
 
 /* ---- random and collective ops: shape inference ---- */
 
+/* Random ops (ONNX RandomUniform, RandomNormal, their Like forms,
+ * Bernoulli, Multinomial; the DSA engine runs them). Output dtypes: float16,
+ * float32 or float64 for the generators; Bernoulli also bool, integers and
+ * bfloat16 (0/1 values); Multinomial int32 or int64. */
+#define GE__RND_FLOATS (GE_DTYPE_BIT(GE_DTYPE_FLOAT16) | GE_DTYPE_BIT(GE_DTYPE_FLOAT32) | GE_DTYPE_BIT(GE_DTYPE_FLOAT64))
+#define GE__RND_BERNOULLI (GE_DTYPES_NUMERIC | GE_DTYPE_BIT(GE_DTYPE_BOOL))
+
+/* The output dtype from attribute dtype (dflt when absent), checked against
+ * the mask; *out is UNDEFINED when dflt is and the attribute is absent. */
+static ge_status ge__infer_rnd_dtype(ge_infer_ctx *c, int64_t dflt, uint32_t mask, const char *allowed, ge_dtype *out) {
+  int64_t dt = ge_infer_attr_int(c, "dtype", dflt);
+  *out = GE_DTYPE_UNDEFINED;
+  if (dt == GE_DTYPE_UNDEFINED && dflt == GE_DTYPE_UNDEFINED) return GE_OK;
+  if (dt <= 0 || dt >= GE_DTYPE_COUNT || !(mask & GE_DTYPE_BIT(dt)))
+    return ge_infer_error(c, GE_ERR_SHAPE, "output dtype %s is not %s",
+                          dt > 0 && dt < GE_DTYPE_COUNT ? ge_dtype_name((ge_dtype)dt) : "invalid", allowed);
+  *out = (ge_dtype)dt;
+  return GE_OK;
+}
+
+/* The input must be float16, float32 or float64 (Bernoulli, Multinomial). */
+static ge_status ge__infer_rnd_float_input(ge_infer_ctx *c, const ge_tensor_desc *x) {
+  if (x->dtype != GE_DTYPE_UNDEFINED && !(GE__RND_FLOATS & GE_DTYPE_BIT(x->dtype)))
+    return ge_infer_error(c, GE_ERR_SHAPE, "input dtype %s is not float16, float32 or float64", ge_dtype_name(x->dtype));
+  return GE_OK;
+}
+
+/* RandomUniform, RandomNormal: the shape attribute. */
+static ge_status ge__infer_random(ge_infer_ctx *c) {
+  const int64_t *shape = NULL;
+  int32_t n = ge_infer_attr_ints(c, "shape", &shape), i;
+  ge__ox_shape o;
+  ge_dtype dt;
+  ge_status st;
+  if ((st = ge__infer_rnd_dtype(c, GE_DTYPE_FLOAT32, GE__RND_FLOATS, "float16, float32 or float64", &dt))) return st;
+  if (n < 0) return ge_infer_error(c, GE_ERR_INVALID, "attribute 'shape' is missing");
+  if (n > GE_MAX_RANK) return ge_infer_error(c, GE_ERR_UNSUPPORTED, "output rank %d exceeds %d", (int)n, GE_MAX_RANK);
+  o.rank = n;
+  for (i = 0; i < n; i++) {
+    if (shape[i] < 0) return ge_infer_error(c, GE_ERR_SHAPE, "shape entry %d is negative (%lld)", (int)i, (long long)shape[i]);
+    ge__ox_dim(&o, i, shape[i]);
+  }
+  return ge__ox_out(c, 0, dt, &o);
+}
+
+/* RandomUniformLike, RandomNormalLike, Bernoulli: input 0's shape; dtype
+ * from the attribute, else the input's. */
+static ge_status ge__infer_random_like(ge_infer_ctx *c) {
+  const ge_tensor_desc *x = ge_infer_input(c, 0);
+  int bern = strcmp(c->n->op, "Bernoulli") == 0;
+  ge_tensor_desc d;
+  ge_status st;
+  if (!x) return GE_OK;
+  if (bern && (st = ge__infer_rnd_float_input(c, x))) return st;
+  d = *x;
+  if ((st = ge__infer_rnd_dtype(c, x->dtype, bern ? GE__RND_BERNOULLI : GE__RND_FLOATS,
+                                bern ? "numeric or bool" : "float16, float32 or float64", &d.dtype)))
+    return st;
+  return ge_infer_copy_output(c, 0, &d);
+}
+
+/* Multinomial: [batch_size, class_size] -> [batch_size, sample_size]. */
+static ge_status ge__infer_multinomial(ge_infer_ctx *c) {
+  const ge_tensor_desc *x = ge_infer_input(c, 0);
+  int64_t ss = ge_infer_attr_int(c, "sample_size", 1);
+  ge__ox_shape o, in;
+  ge_dtype dt;
+  ge_status st;
+  if (!x) return GE_OK;
+  if ((st = ge__infer_rnd_float_input(c, x))) return st;
+  if ((st = ge__infer_rnd_dtype(c, GE_DTYPE_INT32, GE_DTYPE_BIT(GE_DTYPE_INT32) | GE_DTYPE_BIT(GE_DTYPE_INT64),
+                                "int32 or int64", &dt)))
+    return st;
+  if (ss < 1) return ge_infer_error(c, GE_ERR_INVALID, "sample_size %lld is below 1", (long long)ss);
+  if (x->shape.rank >= 0 && x->shape.rank != 2)
+    return ge_infer_error(c, GE_ERR_SHAPE, "input has rank %d, expected 2 ([batch_size, class_size])", (int)x->shape.rank);
+  ge__ox_load(&in, x);
+  o.rank = 2;
+  if (in.rank == 2) {
+    o.d[0] = in.d[0];
+    o.x[0] = in.x[0];
+  } else {
+    ge__ox_dim(&o, 0, GE_DIM_UNKNOWN);
+  }
+  ge__ox_dim(&o, 1, ss);
+  return ge__ox_out(c, 0, dt, &o);
+}
+
+/* Collectives (the HCCL engine runs them): attributes rank_size (>= 1),
+ * group, reduction (sum, prod, max, min) and root_rank (0..rank_size-1). */
+static ge_status ge__infer_coll_attrs(ge_infer_ctx *c, int64_t *rank_size) {
+  int64_t rs = ge_infer_attr_int(c, "rank_size", 1), root = ge_infer_attr_int(c, "root_rank", 0);
+  const char *red = ge_infer_attr_string(c, "reduction", NULL);
+  *rank_size = rs;
+  if (rs < 1) return ge_infer_error(c, GE_ERR_INVALID, "rank_size %lld is not positive", (long long)rs);
+  if (red && strcmp(red, "sum") && strcmp(red, "prod") && strcmp(red, "max") && strcmp(red, "min"))
+    return ge_infer_error(c, GE_ERR_INVALID, "reduction '%s' is not sum, prod, max or min", red);
+  if (root < 0 || root >= rs)
+    return ge_infer_error(c, GE_ERR_INVALID, "root_rank %lld is not a rank of %lld", (long long)root, (long long)rs);
+  return GE_OK;
+}
+
+/* AllReduce: output like the input; Broadcast: output i like input i. */
+static ge_status ge__infer_all_reduce(ge_infer_ctx *c) {
+  int64_t rs;
+  ge_status st;
+  if ((st = ge__infer_coll_attrs(c, &rs))) return st;
+  return strcmp(c->n->op, "Broadcast") == 0 ? ge__infer_passthrough(c) : ge__infer_same(c);
+}
+
+/* AllGather (concatenation along axis 0): dim 0 times rank_size;
+ * ReduceScatter: dim 0 divided by rank_size, which must divide it. */
+static ge_status ge__infer_gather_scatter(ge_infer_ctx *c) {
+  const ge_tensor_desc *x = ge_infer_input(c, 0);
+  int gather = strcmp(c->n->op, "AllGather") == 0;
+  int64_t rs;
+  ge__ox_shape o;
+  ge_status st;
+  if ((st = ge__infer_coll_attrs(c, &rs))) return st;
+  if (!x) return GE_OK;
+  ge__ox_load(&o, x);
+  if (o.rank == 0) return ge_infer_error(c, GE_ERR_SHAPE, "a scalar has no axis 0 to %s along", gather ? "gather" : "scatter");
+  if (o.rank > 0 && o.d[0] >= 0 && rs != 1) {
+    if (gather && o.d[0] > INT64_MAX / rs)
+      return ge_infer_error(c, GE_ERR_SHAPE, "dim 0 (%lld) times rank_size %lld overflows", (long long)o.d[0], (long long)rs);
+    if (!gather && o.d[0] % rs)
+      return ge_infer_error(c, GE_ERR_SHAPE, "dim 0 (%lld) is not divisible by rank_size %lld", (long long)o.d[0], (long long)rs);
+    ge__ox_dim(&o, 0, gather ? o.d[0] * rs : o.d[0] / rs);
+  } else if (o.rank > 0 && rs != 1) {
+    ge__ox_dim(&o, 0, GE_DIM_UNKNOWN);
+  }
+  return ge__ox_out(c, 0, x->dtype, &o);
+}
+
 #define GE__ANY GE_DTYPES_ALL
 #define GE__BOOL GE_DTYPE_BIT(GE_DTYPE_BOOL)
 #define GE__I64 GE_DTYPE_BIT(GE_DTYPE_INT64)
@@ -5149,9 +5283,17 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"GetDynamicDims", NULL, 1, -1, 1, 1, 1, GE__FREE, {1}, {0, GE__I64}, {{"N", GE_ATTR_INT, NULL, 0}, {"shape_info", GE_ATTR_INTS, NULL, 0}}, NULL, "dynamic dims of the inputs"},
     {"MapIndex", NULL, 1, 2, 1, 1, 1, GE__FREE, {1}, {0, GE__I32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, NULL, "shape tier of an input"},
     /* ---- DVPP image ops ---- */
-    {"AllReduce", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"reduction", GE_ATTR_STRING, "sum", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_same, "sum over ranks"},
-    {"Broadcast", NULL, 1, -1, 1, -1, 1, {0}, {0}, {0}, {{"root_rank", GE_ATTR_INT, "0", 0}, {"group", GE_ATTR_STRING, "", 0}}, ge__infer_passthrough, "copy from the root rank"},
+    {"AllReduce", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"reduction", GE_ATTR_STRING, "sum", 0}, {"group", GE_ATTR_STRING, "", 0}, {"rank_size", GE_ATTR_INT, "1", 0}}, ge__infer_all_reduce, "reduce over ranks (reduction sum, prod, max or min)"},
+    {"Broadcast", NULL, 1, -1, 1, -1, 1, GE__FREE, GE__FREE, {0}, {{"root_rank", GE_ATTR_INT, "0", 0}, {"group", GE_ATTR_STRING, "", 0}, {"rank_size", GE_ATTR_INT, "1", 0}}, ge__infer_all_reduce, "every input copied from the root rank"},
     /* ---- random and collective ops ---- */
+    {"AllGather", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC | GE__BOOL}, {{"group", GE_ATTR_STRING, "", 0}, {"rank_size", GE_ATTR_INT, "1", 0}}, ge__infer_gather_scatter, "concatenate every rank's input along axis 0"},
+    {"ReduceScatter", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"reduction", GE_ATTR_STRING, "sum", 0}, {"group", GE_ATTR_STRING, "", 0}, {"rank_size", GE_ATTR_INT, "1", 0}}, ge__infer_gather_scatter, "reduce over ranks, each keeps its 1/rank_size slice of axis 0"},
+    {"RandomUniform", NULL, 0, 0, 1, 1, 1, GE__FREE, {0}, {GE__RND_FLOATS}, {{"dtype", GE_ATTR_DTYPE, "1", 0}, {"high", GE_ATTR_FLOAT, "1.0", 0}, {"low", GE_ATTR_FLOAT, "0.0", 0}, {"seed", GE_ATTR_FLOAT, NULL, 0}, {"shape", GE_ATTR_INTS, NULL, 1}}, ge__infer_random, "uniform in [low, high) of the given shape"},
+    {"RandomNormal", NULL, 0, 0, 1, 1, 1, GE__FREE, {0}, {GE__RND_FLOATS}, {{"dtype", GE_ATTR_DTYPE, "1", 0}, {"mean", GE_ATTR_FLOAT, "0.0", 0}, {"scale", GE_ATTR_FLOAT, "1.0", 0}, {"seed", GE_ATTR_FLOAT, NULL, 0}, {"shape", GE_ATTR_INTS, NULL, 1}}, ge__infer_random, "normal(mean, scale) of the given shape"},
+    {"RandomUniformLike", NULL, 1, 1, 1, 1, 1, {0}, {1}, {GE__ANY, GE__RND_FLOATS}, {{"dtype", GE_ATTR_DTYPE, NULL, 0}, {"high", GE_ATTR_FLOAT, "1.0", 0}, {"low", GE_ATTR_FLOAT, "0.0", 0}, {"seed", GE_ATTR_FLOAT, NULL, 0}}, ge__infer_random_like, "uniform in [low, high) shaped like the input"},
+    {"RandomNormalLike", NULL, 1, 1, 1, 1, 1, {0}, {1}, {GE__ANY, GE__RND_FLOATS}, {{"dtype", GE_ATTR_DTYPE, NULL, 0}, {"mean", GE_ATTR_FLOAT, "0.0", 0}, {"scale", GE_ATTR_FLOAT, "1.0", 0}, {"seed", GE_ATTR_FLOAT, NULL, 0}}, ge__infer_random_like, "normal(mean, scale) shaped like the input"},
+    {"Bernoulli", NULL, 1, 1, 1, 1, 1, {0}, {1}, {GE__RND_FLOATS, GE__RND_BERNOULLI}, {{"dtype", GE_ATTR_DTYPE, NULL, 0}, {"seed", GE_ATTR_FLOAT, NULL, 0}}, ge__infer_random_like, "1 with the input's probability, else 0"},
+    {"Multinomial", NULL, 1, 1, 1, 1, 1, {0}, {1}, {GE__RND_FLOATS, GE__IDX}, {{"dtype", GE_ATTR_DTYPE, "6", 0}, {"sample_size", GE_ATTR_INT, "1", 0}, {"seed", GE_ATTR_FLOAT, NULL, 0}}, ge__infer_multinomial, "sample_size class indices per row of unnormalized log-probabilities"},
         /* ONNX compute ops, default domain, opsets up to 18 */
     /* element-wise binary (numpy broadcasting) */
     {"Add", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_arith, "a + b"},
