@@ -14,7 +14,7 @@
  *      are bound to the caller's inputs at each run (no copy);
  *   3. one task per computing node: the kernel a lookup function gives (an
  *      engine's), or one of the executor's own control-flow kernels (If,
- *      Loop, Scan, PartitionedCall) that run nested subgraphs through their
+ *      Case, While, Loop, Scan, PartitionedCall) that run nested subgraphs through their
  *      own lowered programs.
  *
  * Dynamic shapes are resolved at run time: kernels size their outputs, the
@@ -434,6 +434,53 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
   return st;
 }
 
+/* Case: input 0 picks a branch (out of range: the last one, as GE and
+ * TensorFlow do); inputs 1.. are the branch's inputs. */
+static ge_status ge__x_case(ge_kernel_ctx *c) {
+  const ge_attr *br = ge_node_attr(c->node, "branches");
+  ge_value *outs[64];
+  int64_t k;
+  uint32_t i;
+  ge_status st;
+  if (!br || br->type != GE_ATTR_GRAPHS || br->count < 1) return ge_kernel_error(c, GE_ERR_INVALID, "no branch graphs");
+  if (!c->inputs[0] || c->inputs[0]->numel < 1) return ge_kernel_error(c, GE_ERR_INVALID, "missing branch index");
+  if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
+  k = c->inputs[0]->dtype == GE_DTYPE_INT64 ? ((const int64_t *)c->inputs[0]->data)[0]
+                                            : (int64_t)((const int32_t *)c->inputs[0]->data)[0];
+  if (k < 0 || k >= br->count) k = br->count - 1;
+  st = c->env->run_graph(c, br->v.graphs[k], c->inputs + 1, c->num_inputs - 1, outs, c->num_outputs);
+  for (i = 0; i < c->num_outputs && !st; i++) st = ge__x_copy_value(c, i, outs[i]);
+  return st;
+}
+
+/* While: cond(vars) -> scalar, body(vars) -> vars, until cond is false. */
+static ge_status ge__x_while(ge_kernel_ctx *c) {
+  ge_program *p = (ge_program *)c->env->executor;
+  const ge_attr *cond = ge_node_attr(c->node, "cond"), *body = ge_node_attr(c->node, "body");
+  uint32_t n = c->num_inputs, i;
+  ge_value *held, *ins[64], *outs[64];
+  ge_status st = GE_OK;
+  if (!cond || cond->type != GE_ATTR_GRAPH || !body || body->type != GE_ATTR_GRAPH)
+    return ge_kernel_error(c, GE_ERR_INVALID, "missing cond or body graph");
+  if (n > 64 || c->num_outputs != n) return ge_kernel_error(c, GE_ERR_INVALID, "%u inputs but %u outputs", (unsigned)n, (unsigned)c->num_outputs);
+  if (!(held = (ge_value *)calloc(n + 1, sizeof *held))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; i < n && !st; i++) {
+    if (!c->inputs[i]) st = ge_kernel_error(c, GE_ERR_INVALID, "loop variable %u is missing", (unsigned)i);
+    else if (ge__x_hold(p, &held[i], c->inputs[i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    ins[i] = &held[i];
+  }
+  while (!st) {
+    if ((st = c->env->run_graph(c, cond->v.g, ins, n, outs, 1)) != GE_OK || !ge__x_truth(outs[0])) break;
+    if ((st = c->env->run_graph(c, body->v.g, ins, n, outs, n)) != GE_OK) break;
+    for (i = 0; i < n && !st; i++)
+      if (ge__x_hold(p, &held[i], outs[i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  }
+  for (i = 0; i < n && !st; i++) st = ge__x_copy_value(c, i, &held[i]);
+  ge__x_release(p, held, n);
+  free(held);
+  return st;
+}
+
 /* Scan (opset 9+): inputs state..., scan inputs...; body (state..., slices...)
  * -> (state..., slice outputs...). */
 static ge_status ge__x_scan(ge_kernel_ctx *c) {
@@ -558,6 +605,8 @@ static ge_kernel_fn ge__x_builtin(const ge_node *n) {
   if (n->domain && *n->domain) return NULL;
   if (!strcmp(n->op, "PartitionedCall")) return ge__x_call;
   if (!strcmp(n->op, "If")) return ge__x_if;
+  if (!strcmp(n->op, "Case")) return ge__x_case;
+  if (!strcmp(n->op, "While")) return ge__x_while;
   if (!strcmp(n->op, "Loop")) return ge__x_loop;
   if (!strcmp(n->op, "Scan")) return ge__x_scan;
   if (!strcmp(n->op, "NoOp")) return ge__x_noop;

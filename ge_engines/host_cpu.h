@@ -26,6 +26,19 @@ GE_API ge_kernel_fn ge_host_cpu_kernel(const ge_node *n);
 /* Op types with a kernel, for listing: NULL past the end. */
 GE_API const char *ge_host_cpu_op(uint32_t i);
 
+/* The engine: DNN_VM_HOST_CPU, cost 10, host runtime; it supports every op
+ * with a kernel here. Its original-graph optimiser folds constants. */
+GE_API const ge_engine *ge_host_cpu_engine(void);
+
+/* Constant folding (seed 000 §4.5.9): evaluates, in topological order, every
+ * node whose inputs are all Const and replaces it by Const nodes, so chains
+ * fold. A node is left alone when its outputs would exceed both max_bytes
+ * (0: GE_HOST_CPU_FOLD_MAX_BYTES) and the size of its inputs — weights are
+ * not blown up — or when it has control edges, subgraphs, a pinned engine,
+ * or its kernel fails (the run reports that). *folded grows by the count. */
+#define GE_HOST_CPU_FOLD_MAX_BYTES ((size_t)64 * 1024)
+GE_API ge_status ge_host_cpu_fold_constants(ge_graph *g, size_t max_bytes, uint32_t *folded, ge_error *err);
+
 #ifdef __cplusplus
 }
 #endif
@@ -36,6 +49,7 @@ GE_API const char *ge_host_cpu_op(uint32_t i);
 #define GE_HOST_CPU_IMPLEMENTATION_DONE
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,9 +391,13 @@ static ge_status ge__hc_dt_out(ge_kernel_ctx *c, uint32_t i, ge_dtype dt, int32_
 }
 
 /* Output 0 holding x's elements under a new shape (same element count). */
+/* x's elements with another shape: a view sharing x's bytes when the
+ * executor allows (GE local runs views without copying), else a copy. */
 static ge_status ge__hc_dt_copy_as(ge_kernel_ctx *c, const ge_value *x, int32_t rank, const int64_t *dims) {
   ge_value *y;
-  ge_status st = ge__hc_dt_out(c, 0, x->dtype, rank, dims, &y);
+  ge_status st;
+  if (x->dtype != GE_DTYPE_STRING) return ge_kernel_output_view(c, 0, x, rank, dims) ? GE_OK : c->err->code;
+  st = ge__hc_dt_out(c, 0, x->dtype, rank, dims, &y);
   if (st) return st;
   if (y->data != x->data && x->nbytes) memmove(y->data, x->data, x->nbytes);
   return GE_OK;
@@ -5098,6 +5116,8 @@ static ge_status ge__hc_identity(ge_kernel_ctx *c) {
   if ((s = ge__hc_ew_need(c, 1)) != GE_OK) return s;
   if (c->inputs[0]->dtype == GE_DTYPE_UNDEFINED || (unsigned)c->inputs[0]->dtype >= GE_DTYPE_COUNT)
     return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "dtype %s is not supported", ge_dtype_name(c->inputs[0]->dtype));
+  if (c->inputs[0]->dtype != GE_DTYPE_STRING)
+    return ge_kernel_output_view(c, 0, c->inputs[0], c->inputs[0]->rank, c->inputs[0]->dims) ? GE_OK : c->err->code;
   return ge__hc_copy_to_output(c, 0, c->inputs[0]);
 }
 
@@ -6631,65 +6651,115 @@ typedef struct ge__hc_entry {
 } ge__hc_entry;
 
 static const ge__hc_entry ge__hc_table[] = {
-    {"Reshape", ge__hc_reshape},
-    {"Flatten", ge__hc_flatten},
-    {"Squeeze", ge__hc_squeeze},
-    {"Unsqueeze", ge__hc_unsqueeze},
-    {"Transpose", ge__hc_transpose},
-    {"Concat", ge__hc_concat},
-    {"Split", ge__hc_split},
-    {"Slice", ge__hc_slice},
-    {"Gather", ge__hc_gather},
-    {"GatherElements", ge__hc_gather_elements},
-    {"GatherND", ge__hc_gather_nd},
-    {"ScatterND", ge__hc_scatter_nd},
-    {"ScatterElements", ge__hc_scatter_elements},
-    {"Scatter", ge__hc_scatter_elements},
-    {"Expand", ge__hc_expand},
-    {"Tile", ge__hc_tile},
-    {"Pad", ge__hc_pad},
-    {"Shape", ge__hc_shape},
-    {"Size", ge__hc_size},
-    {"ConstantOfShape", ge__hc_constant_of_shape},
-    {"Range", ge__hc_range},
-    {"DepthToSpace", ge__hc_depth_to_space},
-    {"SpaceToDepth", ge__hc_space_to_depth},
-    {"OneHot", ge__hc_one_hot},
-    {"TopK", ge__hc_topk},
-    {"NonZero", ge__hc_non_zero},
-    {"Trilu", ge__hc_trilu},
-    {"EyeLike", ge__hc_eye_like},
-    {"Compress", ge__hc_compress},
-    {"Unique", ge__hc_unique},
-    {"NonMaxSuppression", ge__hc_non_max_suppression},
-    {"ReverseSequence", ge__hc_reverse_sequence},
-    {"Constant", ge__hc_constant},
+    {"Abs", ge__hc_abs},
+    {"Acos", ge__hc_acos},
+    {"Acosh", ge__hc_acosh},
+    {"Add", ge__hc_add},
+    {"And", ge__hc_and},
     {"ArgMax", ge__hc_argmax},
     {"ArgMin", ge__hc_argmin},
+    {"Asin", ge__hc_asin},
+    {"Asinh", ge__hc_asinh},
+    {"Atan", ge__hc_atan},
+    {"Atanh", ge__hc_atanh},
     {"AveragePool", ge__hc_averagepool},
     {"BatchNormalization", ge__hc_batchnormalization},
+    {"BitShift", ge__hc_bit_shift},
+    {"BitwiseAnd", ge__hc_bitwise_and},
+    {"BitwiseNot", ge__hc_bnot},
+    {"BitwiseOr", ge__hc_bitwise_or},
+    {"BitwiseXor", ge__hc_bitwise_xor},
+    {"BlackmanWindow", ge__hc_blackman_window},
+    {"Cast", ge__hc_cast},
+    {"CastLike", ge__hc_cast_like},
+    {"Ceil", ge__hc_ceil},
+    {"Celu", ge__hc_celu},
+    {"Clip", ge__hc_clip},
+    {"Compress", ge__hc_compress},
+    {"Concat", ge__hc_concat},
+    {"Constant", ge__hc_constant},
+    {"ConstantOfShape", ge__hc_constant_of_shape},
     {"Conv", ge__hc_conv},
     {"ConvInteger", ge__hc_convinteger},
     {"ConvTranspose", ge__hc_convtranspose},
+    {"Cos", ge__hc_cos},
+    {"Cosh", ge__hc_cosh},
     {"CumSum", ge__hc_cumsum},
+    {"DFT", ge__hc_dft},
+    {"DepthToSpace", ge__hc_depth_to_space},
+    {"DequantizeLinear", ge__hc_dequantize_linear},
     {"Det", ge__hc_det},
+    {"Div", ge__hc_div},
+    {"Dropout", ge__hc_dropout},
+    {"DynamicQuantizeLinear", ge__hc_dynamic_quantize_linear},
     {"Einsum", ge__hc_einsum},
+    {"Elu", ge__hc_elu},
+    {"Equal", ge__hc_equal},
+    {"Erf", ge__hc_erf},
+    {"Exp", ge__hc_exp},
+    {"Expand", ge__hc_expand},
+    {"EyeLike", ge__hc_eye_like},
+    {"Flatten", ge__hc_flatten},
+    {"Floor", ge__hc_floor},
+    {"GRU", ge__hc_gru},
+    {"Gather", ge__hc_gather},
+    {"GatherElements", ge__hc_gather_elements},
+    {"GatherND", ge__hc_gather_nd},
+    {"Gelu", ge__hc_gelu},
     {"Gemm", ge__hc_gemm},
     {"GlobalAveragePool", ge__hc_globalaveragepool},
     {"GlobalLpPool", ge__hc_globallppool},
     {"GlobalMaxPool", ge__hc_globalmaxpool},
+    {"Greater", ge__hc_greater},
+    {"GreaterOrEqual", ge__hc_greater_or_equal},
+    {"GridSample", ge__hc_grid_sample},
     {"GroupNormalization", ge__hc_groupnormalization},
+    {"HammingWindow", ge__hc_hamming_window},
+    {"HannWindow", ge__hc_hann_window},
+    {"HardSigmoid", ge__hc_hard_sigmoid},
+    {"HardSwish", ge__hc_hard_swish},
     {"Hardmax", ge__hc_hardmax},
+    {"Identity", ge__hc_identity},
     {"InstanceNormalization", ge__hc_instancenormalization},
+    {"IsInf", ge__hc_isinf},
+    {"IsNaN", ge__hc_isnan},
     {"LRN", ge__hc_lrn},
+    {"LSTM", ge__hc_lstm},
     {"LayerNormalization", ge__hc_layernormalization},
+    {"LeakyRelu", ge__hc_leaky_relu},
+    {"Less", ge__hc_less},
+    {"LessOrEqual", ge__hc_less_or_equal},
+    {"Log", ge__hc_log},
     {"LogSoftmax", ge__hc_logsoftmax},
     {"LpNormalization", ge__hc_lpnormalization},
     {"LpPool", ge__hc_lppool},
     {"MatMul", ge__hc_matmul},
     {"MatMulInteger", ge__hc_matmulinteger},
+    {"Max", ge__hc_max},
     {"MaxPool", ge__hc_maxpool},
+    {"MaxUnpool", ge__hc_max_unpool},
+    {"Mean", ge__hc_mean},
     {"MeanVarianceNormalization", ge__hc_meanvariancenormalization},
+    {"MelWeightMatrix", ge__hc_mel_weight_matrix},
+    {"Min", ge__hc_min},
+    {"Mish", ge__hc_mish},
+    {"Mod", ge__hc_mod},
+    {"Mul", ge__hc_mul},
+    {"Neg", ge__hc_neg},
+    {"NegativeLogLikelihoodLoss", ge__hc_negative_log_likelihood_loss},
+    {"NonMaxSuppression", ge__hc_non_max_suppression},
+    {"NonZero", ge__hc_non_zero},
+    {"Not", ge__hc_not},
+    {"OneHot", ge__hc_one_hot},
+    {"Or", ge__hc_or},
+    {"PRelu", ge__hc_prelu},
+    {"Pad", ge__hc_pad},
+    {"Pow", ge__hc_pow},
+    {"QLinearMatMul", ge__hc_qlinear_mat_mul},
+    {"QuantizeLinear", ge__hc_quantize_linear},
+    {"RNN", ge__hc_rnn},
+    {"Range", ge__hc_range},
+    {"Reciprocal", ge__hc_reciprocal},
     {"ReduceL1", ge__hc_reducel1},
     {"ReduceL2", ge__hc_reducel2},
     {"ReduceLogSum", ge__hc_reducelogsum},
@@ -6700,112 +6770,280 @@ static const ge__hc_entry ge__hc_table[] = {
     {"ReduceProd", ge__hc_reduceprod},
     {"ReduceSum", ge__hc_reducesum},
     {"ReduceSumSquare", ge__hc_reducesumsquare},
-    {"Resize", ge__hc_resize},
-    {"Softmax", ge__hc_softmax},
-    {"Upsample", ge__hc_upsample},
-    {"Add", ge__hc_add},
-    {"Sub", ge__hc_sub},
-    {"Mul", ge__hc_mul},
-    {"Div", ge__hc_div},
-    {"Pow", ge__hc_pow},
-    {"Mod", ge__hc_mod},
-    {"BitShift", ge__hc_bit_shift},
-    {"PRelu", ge__hc_prelu},
-    {"Max", ge__hc_max},
-    {"Min", ge__hc_min},
-    {"Sum", ge__hc_sum},
-    {"Mean", ge__hc_mean},
-    {"Equal", ge__hc_equal},
-    {"Less", ge__hc_less},
-    {"Greater", ge__hc_greater},
-    {"LessOrEqual", ge__hc_less_or_equal},
-    {"GreaterOrEqual", ge__hc_greater_or_equal},
-    {"And", ge__hc_and},
-    {"Or", ge__hc_or},
-    {"Xor", ge__hc_xor},
-    {"Not", ge__hc_not},
-    {"BitwiseAnd", ge__hc_bitwise_and},
-    {"BitwiseOr", ge__hc_bitwise_or},
-    {"BitwiseXor", ge__hc_bitwise_xor},
-    {"BitwiseNot", ge__hc_bnot},
-    {"Where", ge__hc_where},
-    {"Clip", ge__hc_clip},
     {"Relu", ge__hc_relu},
-    {"LeakyRelu", ge__hc_leaky_relu},
-    {"Elu", ge__hc_elu},
-    {"Selu", ge__hc_selu},
-    {"Celu", ge__hc_celu},
-    {"ThresholdedRelu", ge__hc_thresholded_relu},
-    {"Sigmoid", ge__hc_sigmoid},
-    {"HardSigmoid", ge__hc_hard_sigmoid},
-    {"HardSwish", ge__hc_hard_swish},
-    {"Softplus", ge__hc_softplus},
-    {"Softsign", ge__hc_softsign},
-    {"Gelu", ge__hc_gelu},
-    {"Mish", ge__hc_mish},
-    {"Shrink", ge__hc_shrink},
-    {"Tanh", ge__hc_tanh},
-    {"Exp", ge__hc_exp},
-    {"Log", ge__hc_log},
-    {"Sqrt", ge__hc_sqrt},
-    {"Reciprocal", ge__hc_reciprocal},
-    {"Neg", ge__hc_neg},
-    {"Abs", ge__hc_abs},
-    {"Erf", ge__hc_erf},
-    {"Floor", ge__hc_floor},
-    {"Ceil", ge__hc_ceil},
+    {"Reshape", ge__hc_reshape},
+    {"Resize", ge__hc_resize},
+    {"ReverseSequence", ge__hc_reverse_sequence},
+    {"RoiAlign", ge__hc_roi_align},
     {"Round", ge__hc_round},
+    {"STFT", ge__hc_stft},
+    {"Scatter", ge__hc_scatter_elements},
+    {"ScatterElements", ge__hc_scatter_elements},
+    {"ScatterND", ge__hc_scatter_nd},
+    {"Selu", ge__hc_selu},
+    {"Shape", ge__hc_shape},
+    {"Shrink", ge__hc_shrink},
+    {"Sigmoid", ge__hc_sigmoid},
     {"Sign", ge__hc_sign},
     {"Sin", ge__hc_sin},
-    {"Cos", ge__hc_cos},
-    {"Tan", ge__hc_tan},
-    {"Asin", ge__hc_asin},
-    {"Acos", ge__hc_acos},
-    {"Atan", ge__hc_atan},
     {"Sinh", ge__hc_sinh},
-    {"Cosh", ge__hc_cosh},
-    {"Asinh", ge__hc_asinh},
-    {"Acosh", ge__hc_acosh},
-    {"Atanh", ge__hc_atanh},
-    {"IsNaN", ge__hc_isnan},
-    {"IsInf", ge__hc_isinf},
-    {"Identity", ge__hc_identity},
-    {"Cast", ge__hc_cast},
-    {"CastLike", ge__hc_cast_like},
-    {"Dropout", ge__hc_dropout},
-    {"NegativeLogLikelihoodLoss", ge__hc_negative_log_likelihood_loss},
+    {"Size", ge__hc_size},
+    {"Slice", ge__hc_slice},
+    {"Softmax", ge__hc_softmax},
     {"SoftmaxCrossEntropyLoss", ge__hc_softmax_cross_entropy_loss},
-    {"HannWindow", ge__hc_hann_window},
-    {"HammingWindow", ge__hc_hamming_window},
-    {"BlackmanWindow", ge__hc_blackman_window},
-    {"QuantizeLinear", ge__hc_quantize_linear},
-    {"DequantizeLinear", ge__hc_dequantize_linear},
-    {"DynamicQuantizeLinear", ge__hc_dynamic_quantize_linear},
-    {"QLinearMatMul", ge__hc_qlinear_mat_mul},
+    {"Softplus", ge__hc_softplus},
+    {"Softsign", ge__hc_softsign},
+    {"SpaceToDepth", ge__hc_space_to_depth},
+    {"Split", ge__hc_split},
+    {"Sqrt", ge__hc_sqrt},
+    {"Squeeze", ge__hc_squeeze},
     {"StringNormalizer", ge__hc_string_normalizer},
+    {"Sub", ge__hc_sub},
+    {"Sum", ge__hc_sum},
+    {"Tan", ge__hc_tan},
+    {"Tanh", ge__hc_tanh},
     {"TfIdfVectorizer", ge__hc_tf_idf_vectorizer},
-    {"RNN", ge__hc_rnn},
-    {"GRU", ge__hc_gru},
-    {"LSTM", ge__hc_lstm},
-    {"GridSample", ge__hc_grid_sample},
-    {"DFT", ge__hc_dft},
-    {"STFT", ge__hc_stft},
-    {"MelWeightMatrix", ge__hc_mel_weight_matrix},
-    {"MaxUnpool", ge__hc_max_unpool},
-    {"RoiAlign", ge__hc_roi_align},
+    {"ThresholdedRelu", ge__hc_thresholded_relu},
+    {"Tile", ge__hc_tile},
+    {"TopK", ge__hc_topk},
+    {"Transpose", ge__hc_transpose},
+    {"Trilu", ge__hc_trilu},
+    {"Unique", ge__hc_unique},
+    {"Unsqueeze", ge__hc_unsqueeze},
+    {"Upsample", ge__hc_upsample},
+    {"Where", ge__hc_where},
+    {"Xor", ge__hc_xor},
     {NULL, NULL}};
 
+/* The table is sorted by op name (a test checks it): binary search. */
 GE_API ge_kernel_fn ge_host_cpu_kernel(const ge_node *n) {
-  uint32_t i;
-  if (n->domain && *n->domain && strcmp(n->domain, "ai.onnx") != 0) return NULL;
-  for (i = 0; ge__hc_table[i].op; i++)
-    if (strcmp(ge__hc_table[i].op, n->op) == 0) return ge__hc_table[i].fn;
+  size_t lo = 0, hi = sizeof ge__hc_table / sizeof ge__hc_table[0] - 1;
+  if (!ge_node_in_onnx_domain(n)) return NULL;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(n->op, ge__hc_table[mid].op);
+    if (c == 0) return ge__hc_table[mid].fn;
+    if (c < 0) hi = mid;
+    else lo = mid + 1;
+  }
   return NULL;
 }
 
 GE_API const char *ge_host_cpu_op(uint32_t i) {
   return i < sizeof ge__hc_table / sizeof ge__hc_table[0] ? ge__hc_table[i].op : NULL;
 }
+
+/* ------------------------------------------------------------ the engine */
+
+static int ge__hc_check_supported(const ge_engine *e, const ge_graph *g, const ge_node *n, char *why, size_t cap) {
+  (void)e, (void)g;
+  if (!ge_node_in_onnx_domain(n)) return ge_engine_why(why, cap, "domain %s has no host CPU kernels", n->domain);
+  if (!ge_host_cpu_kernel(n)) return ge_engine_why(why, cap, "no host CPU kernel for op %s", n->op);
+  return 1;
+}
+
+static ge_kernel_fn ge__hc_engine_kernel(const ge_engine *e, const ge_node *n) {
+  (void)e;
+  return ge_host_cpu_kernel(n);
+}
+
+/* Outputs of a folding kernel: plain malloc, freed by the folder. */
+static ge_value *ge__hc_fold_alloc(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  ge_value *v = c->outputs[i];
+  void *q;
+  ge_value_set_shape(v, dtype, rank, dims);
+  if (v->nbytes > ((size_t)1 << 34) || !(q = realloc(v->data, v->nbytes ? v->nbytes : 1))) {
+    ge_kernel_error(c, GE_ERR_NOMEM, "cannot hold output %u (%zu bytes) while folding", (unsigned)i, v->nbytes);
+    return NULL;
+  }
+  v->data = q;
+  v->capacity = v->nbytes ? v->nbytes : 1;
+  return v;
+}
+
+/* Bytes of a known-shape tensor description, or -1. */
+static int64_t ge__hc_desc_bytes(const ge_tensor_desc *d) {
+  int64_t k = ge_shape_numel(&d->shape);
+  return k < 0 || d->dtype == GE_DTYPE_STRING ? -1 : k * (int64_t)ge_dtype_size(d->dtype);
+}
+
+#define GE__HC_FOLD_MAX_IO 16
+
+/* Whether n may be folded: a host CPU kernel, every input a non-string
+ * Const, no control edges, no subgraphs, not pinned, and no known output
+ * larger than the cap. *in_bytes gets the inputs' total size. */
+static int ge__hc_foldable(const ge_graph *g, const ge_node *n, size_t cap, size_t *in_bytes) {
+  uint32_t i, present = 0;
+  size_t total = 0;
+  if (!n->num_inputs || n->num_inputs > GE__HC_FOLD_MAX_IO || !n->num_outputs || n->num_outputs > GE__HC_FOLD_MAX_IO ||
+      n->num_control_inputs || n->num_control_outputs || !ge_host_cpu_kernel(n) ||
+      ge_node_attr(n, "_specified_engine_name"))
+    return 0;
+  for (i = 0; i < n->num_attrs; i++)
+    if (n->attrs[i].type == GE_ATTR_GRAPH || n->attrs[i].type == GE_ATTR_GRAPHS) return 0;
+  for (i = 0; i < n->num_inputs; i++) {
+    const ge_node *src;
+    const ge_attr *v;
+    if (n->inputs[i].node == GE_NONE) continue;
+    src = ge_graph_node(g, n->inputs[i].node);
+    if (strcmp(src->op, "Const") != 0 || !(v = ge_node_attr(src, "value")) || v->type != GE_ATTR_TENSOR ||
+        v->v.t->dtype == GE_DTYPE_STRING)
+      return 0;
+    total += v->v.t->nbytes;
+    present++;
+  }
+  if (!present) return 0;
+  for (i = 0; i < n->num_outputs; i++) {
+    int64_t b = ge__hc_desc_bytes(&n->outputs[i]);
+    if (b > 0 && (size_t)b > cap && (size_t)b > total) return 0;
+  }
+  *in_bytes = total;
+  return 1;
+}
+
+/* Runs n's kernel on its Const inputs; outs[] receive malloc'ed values. */
+static ge_status ge__hc_fold_eval(const ge_graph *g, const ge_node *n, ge_value *outs, ge_error *err) {
+  ge_value ins[GE__HC_FOLD_MAX_IO], *in_ptrs[GE__HC_FOLD_MAX_IO], *out_ptrs[GE__HC_FOLD_MAX_IO];
+  ge_kernel_env env;
+  ge_kernel_ctx c;
+  uint32_t i;
+  memset(&env, 0, sizeof env);
+  env.alloc_output = ge__hc_fold_alloc;
+  env.num_threads = 1;
+  for (i = 0; i < n->num_inputs; i++) {
+    const ge_tensor *t;
+    in_ptrs[i] = NULL;
+    if (n->inputs[i].node == GE_NONE) continue;
+    t = ge_node_attr(ge_graph_node(g, n->inputs[i].node), "value")->v.t;
+    memset(&ins[i], 0, sizeof ins[i]);
+    ge_value_set_shape(&ins[i], t->dtype, t->rank, t->dims);
+    ins[i].data = t->data;
+    in_ptrs[i] = &ins[i];
+  }
+  for (i = 0; i < n->num_outputs; i++) {
+    memset(&outs[i], 0, sizeof outs[i]);
+    out_ptrs[i] = &outs[i];
+  }
+  memset(&c, 0, sizeof c);
+  c.inputs = in_ptrs;
+  c.outputs = out_ptrs;
+  c.num_inputs = n->num_inputs;
+  c.num_outputs = n->num_outputs;
+  c.node = n;
+  c.graph = g;
+  c.env = &env;
+  c.err = err;
+  {
+    ge_status st = ge_host_cpu_kernel(n)(&c);
+    free(c.state);
+    return st;
+  }
+}
+
+/* Replaces node id by Const nodes holding outs[] (named after it). */
+static ge_status ge__hc_fold_replace(ge_graph *g, ge_node_id id, const ge_value *outs, uint32_t n_out, ge_error *err) {
+  char name[256];
+  uint32_t i;
+  ge_status st = GE_OK;
+  ge_node_id consts[GE__HC_FOLD_MAX_IO];
+  snprintf(name, sizeof name, "%s", ge_graph_node(g, id)->name);
+  for (i = 0; i < n_out && st == GE_OK; i++) {
+    ge_tensor t;
+    ge_edge from, to;
+    memset(&t, 0, sizeof t);
+    t.dtype = outs[i].dtype;
+    t.rank = outs[i].rank;
+    t.dims = (int64_t *)outs[i].dims;
+    t.data = outs[i].data;
+    t.nbytes = outs[i].nbytes;
+    if ((st = ge_graph_add_const(g, NULL, &t, &consts[i], err)) != GE_OK) break;
+    from.node = id, from.index = i;
+    to.node = consts[i], to.index = 0;
+    st = ge_graph_replace_uses(g, from, to, err);
+  }
+  if (st != GE_OK) return st;
+  if ((st = ge_graph_remove_node(g, id, err)) != GE_OK) return st;
+  for (i = 0; i < n_out && st == GE_OK; i++) {
+    char nm[300];
+    if (n_out == 1) snprintf(nm, sizeof nm, "%s", name);
+    else snprintf(nm, sizeof nm, "%s:%u", name, (unsigned)i);
+    if (ge_graph_find(g, nm) == GE_NONE) st = ge_node_set_name(g, consts[i], nm, err);
+  }
+  return st;
+}
+
+/* Removes Const nodes left without consumers by folding n's inputs. */
+static ge_status ge__hc_drop_unused_inputs(ge_graph *g, const ge_node_id *srcs, uint32_t n, ge_error *err) {
+  uint32_t i;
+  for (i = 0; i < n; i++) {
+    ge_node *s = srcs[i] == GE_NONE ? NULL : ge_graph_node(g, srcs[i]);
+    ge_status st;
+    if (s && !s->num_uses && !s->num_control_outputs && (st = ge_graph_remove_node(g, srcs[i], err)) != GE_OK) return st;
+  }
+  return GE_OK;
+}
+
+GE_API ge_status ge_host_cpu_fold_constants(ge_graph *g, size_t max_bytes, uint32_t *folded, ge_error *err) {
+  uint32_t count = ge_graph_node_count(g), k, done = 0;
+  ge_node_id *order = (ge_node_id *)malloc((count ? count : 1) * sizeof *order);
+  ge_status st;
+  if (!order) return GE_ERR_NOMEM;
+  if (!max_bytes) max_bytes = GE_HOST_CPU_FOLD_MAX_BYTES;
+  st = ge_graph_topo_sort(g, GE_TOPO_BFS, order, err);
+  for (k = 0; k < count && st == GE_OK; k++) {
+    const ge_node *n = ge_graph_node(g, order[k]);
+    ge_value outs[GE__HC_FOLD_MAX_IO];
+    ge_node_id srcs[GE__HC_FOLD_MAX_IO];
+    ge_error local;
+    size_t in_bytes = 0, out_bytes = 0;
+    uint32_t i, n_out, n_in;
+    if (!n || !ge__hc_foldable(g, n, max_bytes, &in_bytes)) continue;
+    n_out = n->num_outputs, n_in = n->num_inputs;
+    for (i = 0; i < n_in; i++) srcs[i] = n->inputs[i].node;
+    memset(&local, 0, sizeof local);
+    if (ge__hc_fold_eval(g, n, outs, &local) == GE_OK) { /* a failing kernel is left for run time to report */
+      for (i = 0; i < n_out; i++) out_bytes += outs[i].data && outs[i].dtype != GE_DTYPE_STRING ? outs[i].nbytes : (size_t)-1 / 2;
+      if (out_bytes <= max_bytes || out_bytes <= in_bytes) {
+        st = ge__hc_fold_replace(g, order[k], outs, n_out, err);
+        if (st == GE_OK) st = ge__hc_drop_unused_inputs(g, srcs, n_in, err);
+        done++;
+      }
+    }
+    for (i = 0; i < n_out; i++) free(outs[i].data);
+  }
+  free(order);
+  if (folded) *folded += done;
+  return st;
+}
+
+static ge_status ge__hc_fold_all(ge_graph *g, uint32_t *folded, ge_error *err) {
+  ge_node *n;
+  ge_status st = ge_host_cpu_fold_constants(g, 0, folded, err);
+  GE_GRAPH_FOREACH(g, n) {
+    uint32_t a;
+    int32_t k;
+    for (a = 0; a < n->num_attrs && st == GE_OK; a++) {
+      const ge_attr *at = &n->attrs[a];
+      if (at->type == GE_ATTR_GRAPH) st = ge__hc_fold_all(at->v.g, folded, err);
+      for (k = 0; at->type == GE_ATTR_GRAPHS && k < at->count && st == GE_OK; k++)
+        st = ge__hc_fold_all(at->v.graphs[k], folded, err);
+    }
+  }
+  return st;
+}
+
+static ge_status ge__hc_optimize_original(const ge_engine *e, ge_graph *g, ge_error *err) {
+  uint32_t folded = 0;
+  (void)e;
+  return ge__hc_fold_all(g, &folded, err);
+}
+
+static const ge_engine ge__hc_engine = {
+    GE_ENGINE_ABI_VERSION, "DNN_VM_HOST_CPU", "HostCpu", 10, GE_RUNTIME_HOST,
+    GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, ge__hc_check_supported, ge__hc_engine_kernel, NULL,
+    ge__hc_optimize_original, NULL, NULL};
+
+GE_API const ge_engine *ge_host_cpu_engine(void) { return &ge__hc_engine; }
 
 #ifdef __cplusplus
 }
