@@ -335,7 +335,7 @@ static ge_status ge__dsa_generate(ge_kernel_ctx *c, int kind) {
   int normal = kind == GE__DSA_NORMAL || kind == GE__DSA_NORMAL_LIKE;
   ge__dsa_gen g;
   ge_value *y;
-  ge_dtype dt;
+  ge_dtype dt = GE_DTYPE_UNDEFINED;
   ge_status st;
   int64_t i, n;
   double a, b, z1 = 0;
@@ -402,7 +402,7 @@ static ge_status ge__dsa_bernoulli(ge_kernel_ctx *c) {
   const ge_value *x = c->num_inputs ? c->inputs[0] : NULL;
   ge__dsa_gen g;
   ge_value *y;
-  ge_dtype dt;
+  ge_dtype dt = GE_DTYPE_UNDEFINED;
   ge_status st;
   int64_t i;
   if ((st = ge__dsa_state_get(c, GE__DSA_BERNOULLI, &s)) || (st = ge__dsa_float_input(c, x)) ||
@@ -428,7 +428,7 @@ static ge_status ge__dsa_multinomial(ge_kernel_ctx *c) {
   const ge_value *x = c->num_inputs ? c->inputs[0] : NULL;
   ge__dsa_gen g;
   ge_value *y;
-  ge_dtype dt;
+  ge_dtype dt = GE_DTYPE_UNDEFINED;
   ge_status st;
   int64_t dims[2], rows, k, r, j, ss;
   double *cum;
