@@ -10,7 +10,7 @@ LDLIBS  ?= -lm
 PYTHON  ?= python3
 AMALGAMATE_FLAGS ?=
 # Debian packages that build and test need (scripts/deps.sh installs missing ones as root).
-DEPS    := libxxhash-dev libmimalloc-dev clang g++ binutils python3 libonnx-testdata
+DEPS    := libxxhash-dev libmimalloc-dev clang g++ binutils python3 libonnx-testdata libstb-dev libopenblas-dev
 
 CPPFLAGS += -I.
 DEPFLAGS  = -MMD -MP
@@ -38,12 +38,22 @@ deps:
 	@scripts/deps.sh $(DEPS)
 
 # The tool is one translation unit: tools/ge.c defines GE_IMPLEMENTATION.
+# It decodes images with stb_image and runs dense kernels on OpenBLAS.
 $(BUILD)/ge: tools/ge.c | $(BUILD)
-	$(COMPILE) -DGE_USE_MIMALLOC $< -o $@ $(LINK) -lmimalloc $(LDLIBS)
+	$(COMPILE) -DGE_USE_MIMALLOC -DGE_USE_STB_IMAGE -DGE_USE_OPENBLAS $< -o $@ $(LINK) -lmimalloc -lstb -lopenblas $(LDLIBS)
 
 # Each tests/test_X.c is a standalone program that includes the headers with GE_IMPLEMENTATION.
 $(BUILD)/test_%: tests/test_%.c | $(BUILD)
 	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
+# The DVPP engine decodes images with Debian's stb_image (libstb-dev: header + -lstb).
+$(BUILD)/test_engine_dvpp: CPPFLAGS += -DGE_USE_STB_IMAGE
+$(BUILD)/test_engine_dvpp: LDLIBS += -lstb
+# test_place loads engines from shared libraries: one of this ABI, one of another.
+$(BUILD)/test_place: $(BUILD)/plugin_engine.so $(BUILD)/plugin_engine_abi99.so
+$(BUILD)/plugin_engine.so: tests/plugin_engine.c | $(BUILD)
+	$(COMPILE) -fPIC -shared $< -o $@ $(LINK) $(LDLIBS)
+$(BUILD)/plugin_engine_abi99.so: tests/plugin_engine.c | $(BUILD)
+	$(COMPILE) -fPIC -shared -DPLUGIN_ABI=99 $< -o $@ $(LINK) $(LDLIBS)
 
 # The ONNX conformance runner (tests/test_conformance.sh runs it against the floor).
 $(BUILD)/conformance: tests/conformance.c | $(BUILD)

@@ -342,6 +342,22 @@ static void ge__x_release(ge_program *p, ge_value *v, uint32_t n) {
     if (v[i].capacity) ge__x_free(&p->a, v[i].data, v[i].capacity);
 }
 
+/* The next iteration's loop values: a body output may be a view of a held
+ * value itself (Identity of a loop variable, or two swapped), so every
+ * output is copied into spare before any held value changes; then the two
+ * swap storage (kept for the next iteration). */
+static ge_status ge__x_hold_all(ge_program *p, ge_value *held, ge_value *spare, ge_value *const *outs, uint32_t n) {
+  uint32_t i;
+  for (i = 0; i < n; i++)
+    if (ge__x_hold(p, &spare[i], outs[i])) return GE_ERR_NOMEM;
+  for (i = 0; i < n; i++) {
+    ge_value t = held[i];
+    held[i] = spare[i];
+    spare[i] = t;
+  }
+  return GE_OK;
+}
+
 /* Appends iteration outputs (scan outputs of a Loop or Scan) along a new
  * axis: acc[k] grows to hold `count` slices. */
 static ge_status ge__x_append_slice(ge_program *p, ge_value *acc, const ge_value *slice, int64_t count) {
@@ -371,7 +387,7 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
   uint32_t n_carried, n_scan, n_body_out, i;
   int64_t max_trip = INT64_MAX, iter = 0;
   int keep_going = 1;
-  ge_value *held = NULL, iter_v, cond_v, *ins[66], *outs[66];
+  ge_value *held = NULL, *spare, iter_v, cond_v, *ins[66], *outs[66];
   int64_t iter_data = 0;
   uint8_t cond_data = 1;
   ge_status st = GE_OK;
@@ -392,8 +408,9 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
   if (n_body_out > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 loop values");
   if (c->inputs[0] && c->inputs[0]->numel > 0) max_trip = ge__x_truth(c->inputs[0]) ? ((const int64_t *)c->inputs[0]->data)[0] : 0;
   if (c->inputs[1]) keep_going = ge__x_truth(c->inputs[1]);
-  held = (ge_value *)calloc(n_carried + n_scan + 1, sizeof *held);
+  held = (ge_value *)calloc(2 * n_carried + n_scan + 1, sizeof *held);
   if (!held) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  spare = held + n_carried + n_scan;
   for (i = 0; i < n_carried && !st; i++)
     if (!c->inputs[2 + i]) st = ge_kernel_error(c, GE_ERR_INVALID, "loop-carried input %u is missing", (unsigned)i);
     else if (ge__x_hold(p, &held[i], c->inputs[2 + i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
@@ -412,8 +429,7 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
     st = c->env->run_graph(c, body->v.g, ins, 2 + n_carried, outs, n_body_out);
     if (st) break;
     keep_going = ge__x_truth(outs[0]);
-    for (i = 0; i < n_carried && !st; i++)
-      if (ge__x_hold(p, &held[i], outs[1 + i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    if (ge__x_hold_all(p, held, spare, outs + 1, n_carried)) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
     for (i = 0; i < n_scan && !st; i++)
       if ((st = ge__x_append_slice(p, &held[n_carried + i], outs[1 + n_carried + i], iter + 1)))
         st = ge_kernel_error(c, st, "scan output %u changes shape between iterations", (unsigned)i);
@@ -429,7 +445,7 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
       st = ge__x_copy_value(c, n_carried + i, &held[n_carried + i]);
     }
   }
-  ge__x_release(p, held, n_carried + n_scan);
+  ge__x_release(p, held, 2 * n_carried + n_scan);
   free(held);
   return st;
 }
@@ -463,7 +479,7 @@ static ge_status ge__x_while(ge_kernel_ctx *c) {
   if (!cond || cond->type != GE_ATTR_GRAPH || !body || body->type != GE_ATTR_GRAPH)
     return ge_kernel_error(c, GE_ERR_INVALID, "missing cond or body graph");
   if (n > 64 || c->num_outputs != n) return ge_kernel_error(c, GE_ERR_INVALID, "%u inputs but %u outputs", (unsigned)n, (unsigned)c->num_outputs);
-  if (!(held = (ge_value *)calloc(n + 1, sizeof *held))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (!(held = (ge_value *)calloc(2 * n + 1, sizeof *held))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   for (i = 0; i < n && !st; i++) {
     if (!c->inputs[i]) st = ge_kernel_error(c, GE_ERR_INVALID, "loop variable %u is missing", (unsigned)i);
     else if (ge__x_hold(p, &held[i], c->inputs[i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
@@ -472,11 +488,10 @@ static ge_status ge__x_while(ge_kernel_ctx *c) {
   while (!st) {
     if ((st = c->env->run_graph(c, cond->v.g, ins, n, outs, 1)) != GE_OK || !ge__x_truth(outs[0])) break;
     if ((st = c->env->run_graph(c, body->v.g, ins, n, outs, n)) != GE_OK) break;
-    for (i = 0; i < n && !st; i++)
-      if (ge__x_hold(p, &held[i], outs[i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    if (ge__x_hold_all(p, held, held + n, outs, n)) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   }
   for (i = 0; i < n && !st; i++) st = ge__x_copy_value(c, i, &held[i]);
-  ge__x_release(p, held, n);
+  ge__x_release(p, held, 2 * n);
   free(held);
   return st;
 }
@@ -517,7 +532,7 @@ static ge_status ge__x_scan(ge_kernel_ctx *c) {
     if (seq >= 0 && x->dims[ax] != seq) return ge_kernel_error(c, GE_ERR_SHAPE, "scan inputs differ in length");
     seq = x->dims[ax];
   }
-  held = (ge_value *)calloc(n_state + n_scan_out + 1, sizeof *held);
+  held = (ge_value *)calloc(2 * n_state + n_scan_out + 1, sizeof *held); /* then the spare state */
   slices = (ge_value *)calloc((size_t)n_scan_in + 1, sizeof *slices);
   if (!held || !slices) {
     free(held);
@@ -548,8 +563,7 @@ static ge_status ge__x_scan(ge_kernel_ctx *c) {
     for (i = 0; i < n_state; i++) ins[i] = &held[i];
     for (i = 0; i < (uint32_t)n_scan_in; i++) ins[n_state + i] = &slices[i];
     if (!st) st = c->env->run_graph(c, body->v.g, ins, n_formal, outs, body_outs);
-    for (i = 0; i < n_state && !st; i++)
-      if (ge__x_hold(p, &held[i], outs[i])) st = GE_ERR_NOMEM;
+    if (!st && ge__x_hold_all(p, held, held + n_state + n_scan_out, outs, n_state)) st = GE_ERR_NOMEM;
     for (i = 0; i < n_scan_out && !st; i++)
       if (ge__x_append_slice(p, &held[n_state + i], outs[n_state + i], t + 1))
         st = ge_kernel_error(c, GE_ERR_SHAPE, "scan output %u changes shape", (unsigned)i);
@@ -588,7 +602,7 @@ static ge_status ge__x_scan(ge_kernel_ctx *c) {
         memcpy((char *)y->data + (size_t)((k * seq + (rev ? seq - 1 - s : s)) * inner) * es,
                (const char *)acc->data + (size_t)((s * outer + k) * inner) * es, (size_t)inner * es);
   }
-  ge__x_release(p, held, n_state + n_scan_out);
+  ge__x_release(p, held, 2 * n_state + n_scan_out);
   ge__x_release(p, slices, (uint32_t)n_scan_in);
   free(held);
   free(slices);

@@ -48,6 +48,20 @@
  *   GetDynamicDims  n -> 1   int64 vector of the dynamic dims of the inputs
  *   MapIndex        1 -> 1   index of the shape tier an input matches
  *   AllReduce, Broadcast, AllGather, ReduceScatter   collectives
+ *
+ * Image ops (ge's own, default domain; run by DNN_VM_DVPP, ge_engines/dvpp.h):
+ *   ImageCrop       1 -> 1   x [H, W, C] or [N, H, W, C], any numeric dtype;
+ *                            attrs offsets [top, left] (>= 0) and size
+ *                            [height, width] (> 0), both required: rows
+ *                            top..top+height-1, columns left..left+width-1;
+ *                            a window past the image is an error
+ *   ColorConvert    1 -> 1   x uint8 or float32 [..., H, W, C]; attr conversion
+ *                            RGB2BGR, BGR2RGB (3 -> 3), RGB2GRAY, BGR2GRAY
+ *                            (3 -> 1, Y = 0.299 R + 0.587 G + 0.114 B),
+ *                            GRAY2RGB (1 -> 3), RGB2YUV, YUV2RGB (YUV 4:4:4,
+ *                            full-range BT.601 as in JPEG, chroma offset 128);
+ *                            uint8 rounds half up and clamps to 0..255,
+ *                            float32 neither rounds nor clamps (same formulas)
  */
 #ifndef GE_GRAPH_H
 #define GE_GRAPH_H
@@ -92,7 +106,7 @@ enum {
  * code and a message naming the node, byte offset or option at fault. */
 typedef struct ge_error {
   ge_status code;
-  char message[480];
+  char message[1024];
 } ge_error;
 
 GE_API const char *ge_status_name(ge_status s);
@@ -5113,6 +5127,81 @@ static ge_status ge__infer_prelu(ge_infer_ctx *c) {
 
 /* ---- DVPP image ops: shape inference ---- */
 
+/* ImageDecoder (ONNX opset 20): uint8 1-D bytes -> uint8 [H, W, C]; H and W
+ * are known only once decoded, C is 3 (RGB, BGR) or 1 (Grayscale). */
+static ge_status ge__infer_image_decoder(ge_infer_ctx *c) {
+  const ge_tensor_desc *d = ge_infer_input(c, 0);
+  const char *pf = ge_infer_attr_string(c, "pixel_format", "RGB");
+  int64_t dims[3] = {GE_DIM_UNKNOWN, GE_DIM_UNKNOWN, 3};
+  if (!strcmp(pf, "Grayscale")) dims[2] = 1;
+  else if (strcmp(pf, "RGB") && strcmp(pf, "BGR"))
+    return ge_infer_error(c, GE_ERR_INVALID, "pixel_format '%s' is not RGB, BGR or Grayscale", pf);
+  if (d && d->shape.rank >= 0 && d->shape.rank != 1)
+    return ge_infer_error(c, GE_ERR_SHAPE, "encoded_stream must be 1-D, got rank %d", (int)d->shape.rank);
+  return ge_infer_set_output(c, 0, GE_DTYPE_UINT8, 3, dims, NULL);
+}
+
+/* ImageCrop: [H, W, C] or [N, H, W, C] -> the size[0] x size[1] window at
+ * offsets [top, left]; a window past the image's known edge is an error. */
+static ge_status ge__infer_image_crop(ge_infer_ctx *c) {
+  static const char *const what[2] = {"rows", "columns"};
+  const ge_tensor_desc *d = ge_infer_input(c, 0);
+  const int64_t *a;
+  int64_t off[2], size[2];
+  int32_t i;
+  ge__ox_shape x;
+  char s1[128];
+  if (ge_infer_attr_ints(c, "offsets", &a) != 2)
+    return ge_infer_error(c, GE_ERR_INVALID, "offsets must hold 2 values [top, left]");
+  off[0] = a[0], off[1] = a[1];
+  if (ge_infer_attr_ints(c, "size", &a) != 2)
+    return ge_infer_error(c, GE_ERR_INVALID, "size must hold 2 values [height, width]");
+  size[0] = a[0], size[1] = a[1];
+  for (i = 0; i < 2; i++) {
+    if (off[i] < 0) return ge_infer_error(c, GE_ERR_INVALID, "offsets must be >= 0, got %lld", (long long)off[i]);
+    if (size[i] <= 0) return ge_infer_error(c, GE_ERR_INVALID, "size must be > 0, got %lld", (long long)size[i]);
+  }
+  if (!d) return GE_OK;
+  ge__ox_load(&x, d);
+  if (x.rank < 0) return ge__ox_out_unknown(c, 0, d->dtype);
+  if (x.rank != 3 && x.rank != 4)
+    return ge_infer_error(c, GE_ERR_SHAPE, "input %s is not [H, W, C] or [N, H, W, C]", ge__ox_str(&x, s1, sizeof s1));
+  for (i = 0; i < 2; i++) {
+    int32_t ax = x.rank - 3 + i;
+    if (x.d[ax] >= 0 && (off[i] > x.d[ax] || size[i] > x.d[ax] - off[i]))
+      return ge_infer_error(c, GE_ERR_SHAPE, "crop %s %lld..%lld lie outside the %lld of input %s", what[i],
+                            (long long)off[i], (long long)(off[i] + size[i] - 1), (long long)x.d[ax],
+                            ge__ox_str(&x, s1, sizeof s1));
+    ge__ox_dim(&x, ax, size[i]);
+  }
+  return ge__ox_out(c, 0, d->dtype, &x);
+}
+
+/* ColorConvert: [..., H, W, C] -> [..., H, W, C'] by attribute conversion. */
+static ge_status ge__infer_color_convert(ge_infer_ctx *c) {
+  static const char *const names[7] = {"RGB2BGR", "BGR2RGB", "RGB2GRAY", "BGR2GRAY", "GRAY2RGB", "YUV2RGB", "RGB2YUV"};
+  static const int8_t cin[7] = {3, 3, 3, 3, 1, 3, 3}, cout[7] = {3, 3, 1, 1, 3, 3, 3};
+  const ge_tensor_desc *d = ge_infer_input(c, 0);
+  const char *conv = ge_infer_attr_string(c, "conversion", NULL);
+  int k = 0;
+  ge__ox_shape x;
+  char s1[128];
+  while (conv && k < 7 && strcmp(conv, names[k])) k++;
+  if (!conv || k == 7)
+    return ge_infer_error(c, GE_ERR_INVALID,
+                          "unknown conversion '%s' (RGB2BGR, BGR2RGB, RGB2GRAY, BGR2GRAY, GRAY2RGB, YUV2RGB, RGB2YUV)",
+                          conv ? conv : "(missing)");
+  if (!d) return GE_OK;
+  ge__ox_load(&x, d);
+  if (x.rank < 0) return ge__ox_out_unknown(c, 0, d->dtype);
+  if (x.rank < 3) return ge_infer_error(c, GE_ERR_SHAPE, "input %s is not [..., H, W, C]", ge__ox_str(&x, s1, sizeof s1));
+  if (x.d[x.rank - 1] >= 0 && x.d[x.rank - 1] != cin[k])
+    return ge_infer_error(c, GE_ERR_SHAPE, "%s needs %d channels, input %s has %lld", conv, (int)cin[k],
+                          ge__ox_str(&x, s1, sizeof s1), (long long)x.d[x.rank - 1]);
+  ge__ox_dim(&x, x.rank - 1, cout[k]);
+  return ge__ox_out(c, 0, d->dtype, &x);
+}
+
 /* ---- random and collective ops: shape inference ---- */
 
 /* Random ops (ONNX RandomUniform, RandomNormal, their Like forms,
@@ -5283,6 +5372,9 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"GetDynamicDims", NULL, 1, -1, 1, 1, 1, GE__FREE, {1}, {0, GE__I64}, {{"N", GE_ATTR_INT, NULL, 0}, {"shape_info", GE_ATTR_INTS, NULL, 0}}, NULL, "dynamic dims of the inputs"},
     {"MapIndex", NULL, 1, 2, 1, 1, 1, GE__FREE, {1}, {0, GE__I32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, NULL, "shape tier of an input"},
     /* ---- DVPP image ops ---- */
+    {"ImageDecoder", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPE_BIT(GE_DTYPE_UINT8)}, {{"pixel_format", GE_ATTR_STRING, "RGB", 0}}, ge__infer_image_decoder, "decode JPEG or PNG bytes to uint8 [H, W, C] (opset 20)"},
+    {"ImageCrop", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"offsets", GE_ATTR_INTS, NULL, 1}, {"size", GE_ATTR_INTS, NULL, 1}}, ge__infer_image_crop, "window size [h, w] at offsets [top, left] of [N,] H, W, C (ge op)"},
+    {"ColorConvert", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPE_BIT(GE_DTYPE_UINT8) | GE_DTYPE_BIT(GE_DTYPE_FLOAT32)}, {{"conversion", GE_ATTR_STRING, NULL, 1}}, ge__infer_color_convert, "colour conversion of [..., H, W, C] (ge op)"},
     {"AllReduce", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"reduction", GE_ATTR_STRING, "sum", 0}, {"group", GE_ATTR_STRING, "", 0}, {"rank_size", GE_ATTR_INT, "1", 0}}, ge__infer_all_reduce, "reduce over ranks (reduction sum, prod, max or min)"},
     {"Broadcast", NULL, 1, -1, 1, -1, 1, GE__FREE, GE__FREE, {0}, {{"root_rank", GE_ATTR_INT, "0", 0}, {"group", GE_ATTR_STRING, "", 0}, {"rank_size", GE_ATTR_INT, "1", 0}}, ge__infer_all_reduce, "every input copied from the root rank"},
     /* ---- random and collective ops ---- */

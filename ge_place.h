@@ -105,6 +105,12 @@ GE_API ge_status ge_place(ge_graph *g, const ge_place_desc *d, ge_error *err);
 typedef enum ge_optimize_stage { GE_OPTIMIZE_ORIGINAL = 0, GE_OPTIMIZE_SUBGRAPH = 1 } ge_optimize_stage;
 GE_API ge_status ge_place_optimize(ge_graph *g, const ge_place_desc *d, ge_optimize_stage stage, ge_error *err);
 
+/* The placement stage of a compile: infers shapes, runs the original-graph
+ * optimisers (the host CPU engine folds constants), infers again, places,
+ * runs the subgraph optimisers (AI Core fuses Conv/Gemm with BatchNorm and
+ * activations) and places again what they added. */
+GE_API ge_status ge_place_compile(ge_graph *g, const ge_place_desc *d, ge_error *err);
+
 /* --------------------------------------------------------- explanations */
 
 typedef struct ge_place_rejection {
@@ -201,7 +207,7 @@ GE_API void ge_engine_registry_free(ge_engine_registry *r) {
 GE_API uint32_t ge_engine_count(const ge_engine_registry *r) { return r ? r->count : 0; }
 
 GE_API const ge_engine *ge_engine_at(const ge_engine_registry *r, int32_t index) {
-  return r && index >= 0 && (uint32_t)index < r->count ? r->engines[index] : NULL;
+  return r && index >= 0 && index < GE_PLACE_MAX_ENGINES && (uint32_t)index < r->count ? r->engines[index] : NULL;
 }
 
 GE_API int32_t ge_engine_find(const ge_engine_registry *r, const char *name) {
@@ -713,6 +719,16 @@ GE_API ge_status ge_place_optimize(ge_graph *g, const ge_place_desc *d, ge_optim
     if (st != GE_OK) return st;
   }
   return GE_OK;
+}
+
+GE_API ge_status ge_place_compile(ge_graph *g, const ge_place_desc *d, ge_error *err) {
+  ge_status st;
+  if ((st = ge_graph_infer_shapes(g, err)) != GE_OK) return st;
+  if ((st = ge_place_optimize(g, d, GE_OPTIMIZE_ORIGINAL, err)) != GE_OK) return st;
+  if ((st = ge_graph_infer_shapes(g, err)) != GE_OK) return st;
+  if ((st = ge_place(g, d, err)) != GE_OK) return st;
+  if ((st = ge_place_optimize(g, d, GE_OPTIMIZE_SUBGRAPH, err)) != GE_OK) return st;
+  return ge_place(g, d, err);
 }
 
 /* ---------------------------------------------------------- explanations */

@@ -1,10 +1,14 @@
 /* conformance — runs the ONNX backend test data through ge.
  *
- *   build/conformance [--floor FILE] [--write-floor FILE] [--verbose] DIR...
+ *   build/conformance [--floor FILE] [--write-floor FILE] [--verbose]
+ *                     [--engines [--option KEY=VALUE]...] DIR...
  *
  * Each DIR holds cases (node/test_abs, ...): model.onnx and
  * test_data_set_N/{input,output}_K.pb. A case is imported, lowered onto the
- * host CPU engine and run on every data set; outputs are compared with
+ * host CPU engine (with --engines: constant-folded, placed on the standard
+ * engine set under the given placement options — checking that no excluded
+ * engine is chosen and that 1 and 3 threads place alike — and optimised)
+ * and run on every data set; outputs are compared with
  * ONNX's backend-test tolerances (rtol 1e-3, atol 1e-7; exact for integers,
  * bools and strings), looser where an op's spec needs it (ops_tolerance).
  * Each case runs in a child process, so a crash is one failed case.
@@ -16,7 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
-#include "ge_engines/host_cpu.h"
+#include "ge_engines/ge_engines.h"
 #include "ge_exec.h"
 #include "ge_onnx.h"
 
@@ -44,6 +48,51 @@ static const struct {
 static ge_kernel_fn lookup(const ge_node *n, void *user) {
   (void)user;
   return ge_host_cpu_kernel(n);
+}
+
+/* --engines: the standard engine set and the placement options. */
+static ge_engine_registry *engines;
+static ge_place_desc place_desc;
+
+/* Whether name is an item of a comma-separated list. */
+static int in_csv(const char *list, const char *name) {
+  size_t n = name ? strlen(name) : 0;
+  while (n && list && *list) {
+    if (!strncmp(list, name, n) && (list[n] == ',' || !list[n])) return 1;
+    list = strchr(list, ',');
+    if (list) list++;
+  }
+  return 0;
+}
+
+/* Places g (constant folding, placement, fusion) and checks the placement:
+ * every node placed, no excluded engine, the same on 1 and 3 threads. */
+static ge_status place_checked(ge_graph *g, ge_error *err) {
+  ge_place_desc d3 = place_desc;
+  ge_node *n;
+  int32_t *first;
+  ge_status st = ge_place_compile(g, &place_desc, err);
+  uint32_t i, bound = ge_graph_id_bound(g);
+  if (st) return st;
+  first = (int32_t *)malloc(sizeof(int32_t) * (bound + 1));
+  GE_GRAPH_FOREACH(g, n) first[n->id] = n->engine;
+  d3.num_threads = 3;
+  st = ge_place(g, &d3, err);
+  for (i = 0; !st && i < bound; i++) {
+    ge_place_explanation ex;
+    const ge_engine *e;
+    if (!(n = ge_graph_node(g, i))) continue;
+    if (n->engine != first[i]) st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s: 1 and 3 threads place it differently", n->name);
+    else if (!(e = ge_engine_at(engines, n->engine))) st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s is not placed", n->name);
+    else if (ge_place_explain(g, n, &place_desc, &ex, err) == GE_OK && ex.by == GE_PLACED_COST && ex.cost_choice != n->engine)
+      st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s: explanation disagrees with placement", n->name);
+    else if (in_csv(place_desc.exclude_engines, e->accelerator))
+      st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s is on excluded engine %s", n->name, e->name);
+    else if (place_desc.engine_type && !strcmp(place_desc.engine_type, "VectorEngine") && !strcmp(e->name, "AIcoreEngine"))
+      st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s is on AI Core under ge.engineType=VectorEngine", n->name);
+  }
+  free(first);
+  return st;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -161,8 +210,13 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
   snprintf(path, sizeof path, "%s/%s/model.onnx", dir, name);
   memset(&d, 0, sizeof d);
   d.lookup = lookup;
-  if ((st = ge_onnx_load(path, NULL, &g, &err)) || (st = ge_program_create(g, &d, &p, &err))) {
-    snprintf(why, n, "%s", err.message);
+  if (engines) {
+    d.lookup = ge_engine_kernel_lookup;
+    d.lookup_user = engines;
+  }
+  if ((st = ge_onnx_load(path, NULL, &g, &err)) || (engines && (st = place_checked(g, &err))) ||
+      (st = ge_program_create(g, &d, &p, &err))) {
+    snprintf(why, n, "%.590s", err.message);
     ge_graph_free(g);
     return is_unsupported(st) ? UNSUPPORTED : FAIL;
   }
@@ -202,7 +256,7 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
       n_out++;
     }
     if (verdict == PASS && (st = ge_program_run(p, in_ptrs, n_in, &err))) {
-      snprintf(why, n, "%s", err.message);
+      snprintf(why, n, "%.590s", err.message);
       verdict = is_unsupported(st) ? UNSUPPORTED : FAIL;
     }
     if (verdict == PASS && n_out != ge_program_num_outputs(p)) {
@@ -302,8 +356,24 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--floor") && i + 1 < argc) floor_path = argv[++i];
     else if (!strcmp(argv[i], "--write-floor") && i + 1 < argc) write_path = argv[++i];
     else if (!strcmp(argv[i], "--verbose")) verbose = 1;
-    else {
-      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] DIR...\n");
+    else if (!strcmp(argv[i], "--engines")) {
+      ge_error err;
+      if (ge_engine_registry_create(NULL, &engines, &err) || ge_engines_register_standard(engines, &err)) {
+        fprintf(stderr, "conformance: %s\n", err.message);
+        return 2;
+      }
+      place_desc.engines = engines;
+    } else if (!strcmp(argv[i], "--option") && i + 1 < argc && engines) {
+      const char *kv = argv[++i], *eq = strchr(kv, '=');
+      char key[128];
+      ge_error err;
+      snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - kv) : 0, kv);
+      if (!eq || ge_place_set_option(&place_desc, key, eq + 1, &err)) {
+        fprintf(stderr, "conformance: bad option '%s'%s%s\n", kv, eq ? ": " : "", eq ? err.message : "");
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--option KEY=VALUE]...] DIR...\n");
       return 2;
     }
   }
@@ -345,6 +415,7 @@ int main(int argc, char **argv) {
   }
   if (out) fclose(out);
   free_list(floor, n_floor);
+  ge_engine_registry_free(engines);
   if (floor_path) {
     printf("%d passed, %d failed\n", floor_pass, floor_fail);
     return floor_fail ? 1 : 0;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# ONNX conformance: every case in tests/conformance_floor.txt must still pass
-# (build/conformance prints per-folder counts and "N passed, N failed" over
-# the floor). Refresh the floor after an improvement with:
+# ONNX conformance: every case in tests/conformance_floor.txt must still pass,
+# on the host CPU engine alone and compiled onto the standard engine set
+# (constant folding, placement, fusion) under several placement options.
+# Each run prints per-folder counts and "N passed, N failed" over the floor;
+# the last line sums them. Refresh the floor after an improvement with:
 #   build/conformance --write-floor tests/conformance_floor.txt $DATA/{node,pytorch-converted,pytorch-operator,simple}
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -12,5 +14,25 @@ if [[ ! -d $DATA/node ]]; then
     echo "0 passed, 0 failed"
     exit 0
 fi
-exec "$BUILD/conformance" --floor tests/conformance_floor.txt \
-    "$DATA/node" "$DATA/pytorch-converted" "$DATA/pytorch-operator" "$DATA/simple"
+pass=0 fail=0
+run() { # FLAGS...
+    local log last
+    log=$(mktemp)
+    echo "-- conformance $*"
+    "$BUILD/conformance" --floor tests/conformance_floor.txt "$@" \
+        "$DATA/node" "$DATA/pytorch-converted" "$DATA/pytorch-operator" "$DATA/simple" | tee "$log"
+    last=$(tail -n 1 "$log")
+    rm -f "$log"
+    if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        pass=$((pass + BASH_REMATCH[1])) fail=$((fail + BASH_REMATCH[2]))
+    else
+        echo "FAIL conformance $*: no summary"; fail=$((fail + 1))
+    fi
+}
+run
+run --engines
+run --engines --option ge.engineType=VectorEngine
+run --engines --option ge.exec.exclude_engines=AiCore,AiCpuAscend
+run --engines --option ge.exec.hostExecFlag=1
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]

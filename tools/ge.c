@@ -3,14 +3,17 @@
  *
  *   ge run     MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N]
  *                    [--warmup N] [--threads N] [--option KEY=VALUE]...
- *   ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]...
+ *                    [--plugin ENGINE.so]...
+ *   ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
  *
+ * Both place the model on the standard engine set (plus plugin engines)
+ * after folding constants, then fuse on AI Core (ge_place_compile).
  * MODEL is an ONNX model (.onnx) or a graph file written by ge_graph_save.
  * `compile` arrives with the compile pipeline.
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
-#include "ge_engines/host_cpu.h"
+#include "ge_engines/ge_engines.h"
 #include "ge_exec.h"
 #include "ge_graph.h"
 #include "ge_onnx.h"
@@ -24,34 +27,103 @@
 static int usage(FILE *f) {
   fprintf(f,
           "usage: ge run MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N] [--warmup N]\n"
-          "              [--threads N] [--option KEY=VALUE]...\n"
-          "       ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]...\n"
+          "              [--threads N] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
+          "       ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "\n"
           "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
           "            the median latency over the repeats (median_ms=...)\n"
-          "  inspect   print a model: a text dump, or with --json one JSON document\n"
-          "            (nodes in execution order); --dot writes Graphviz\n"
+          "  inspect   print a model with the engine of every node and why (a text\n"
+          "            dump, or with --json one JSON document, nodes in execution\n"
+          "            order); --dot writes Graphviz\n"
+          "  --plugin  load engines from a shared library (engine ABI, ge_graph.h)\n"
           "options:\n"
-          "  ge.topoSortingMode=0|1|3   execution order: BFS (default), DFS, stable reverse DFS\n");
+          "  ge.topoSortingMode=0|1|3          execution order: BFS (default), DFS, stable reverse DFS\n"
+          "  ge.engineType=AIcoreEngine|VectorEngine   core engine (they exclude each other)\n"
+          "  ge.exec.exclude_engines=A,B,...   engines not to use: AiCore, AiVector, Dsa, Dvpp,\n"
+          "                                    AiCpuAscend, AiCpu, HostCpu, Hccl, FftsPlus\n"
+          "  ge.exec.hostExecFlag=0|1          run every compute node on the host CPU engine\n");
   return f == stdout ? 0 : 2;
 }
 
-/* Options shared by the subcommands, by GE's keys. */
+#define MAX_FLAGS 64
+
+/* Options and engines shared by the subcommands. Options use GE's keys;
+ * placement options apply once the plugins are loaded (their engines may
+ * be named in ge.exec.exclude_engines). */
 typedef struct options {
   ge_topo_mode topo_mode;
+  const char *place_kv[MAX_FLAGS], *plugins[MAX_FLAGS];
+  int num_place_kv, num_plugins;
+  ge_engine_registry *engines;
+  ge_place_desc place;
 } options;
 
-/* Applies KEY=VALUE to o; 0 and a message on an unknown key or bad value. */
+/* Takes KEY=VALUE; 0 and a message on an unknown key or bad value. */
 static int parse_option(const char *cmd, const char *kv, options *o) {
   const char *eq = strchr(kv, '=');
   ge_error err;
-  size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
-  if (eq && klen == strlen("ge.topoSortingMode") && !strncmp(kv, "ge.topoSortingMode", klen)) {
+  ge_place_desc probe;
+  char key[128];
+  snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - kv) : (int)strlen(kv), kv);
+  if (!eq) {
+    fprintf(stderr, "ge %s: option '%s' needs KEY=VALUE\n", cmd, kv);
+    return 0;
+  }
+  if (!strcmp(key, "ge.topoSortingMode")) {
     if (ge_topo_mode_parse(eq + 1, &o->topo_mode, &err) == GE_OK) return 1;
     fprintf(stderr, "ge %s: %s\n", cmd, err.message);
     return 0;
   }
-  fprintf(stderr, "ge %s: unknown option '%s' (known: ge.topoSortingMode)\n", cmd, kv);
+  memset(&probe, 0, sizeof probe);
+  if (ge_place_set_option(&probe, key, eq + 1, &err) == GE_ERR_NOT_FOUND) {
+    fprintf(stderr, "ge %s: unknown option '%s' (known: ge.topoSortingMode, ge.engineType, ge.exec.exclude_engines, "
+                    "ge.exec.hostExecFlag)\n", cmd, key);
+    return 0;
+  }
+  if (o->num_place_kv == MAX_FLAGS) {
+    fprintf(stderr, "ge %s: too many options\n", cmd);
+    return 0;
+  }
+  o->place_kv[o->num_place_kv++] = kv; /* checked against the engines in setup_engines */
+  return 1;
+}
+
+/* The standard engines, the plugins, then the placement options. */
+static int setup_engines(const char *cmd, options *o, int threads) {
+  ge_error err;
+  int i;
+  if (ge_engine_registry_create(NULL, &o->engines, &err) || ge_engines_register_standard(o->engines, &err)) {
+    fprintf(stderr, "ge %s: %s\n", cmd, err.message);
+    return 0;
+  }
+  for (i = 0; i < o->num_plugins; i++)
+    if (ge_engine_load_plugin(o->engines, o->plugins[i], &err)) {
+      fprintf(stderr, "ge %s: %s\n", cmd, err.message);
+      return 0;
+    }
+  o->place.engines = o->engines;
+  o->place.num_threads = threads;
+  for (i = 0; i < o->num_place_kv; i++) {
+    const char *kv = o->place_kv[i], *eq = strchr(kv, '=');
+    char key[128];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+    if (ge_place_set_option(&o->place, key, eq + 1, &err)) {
+      fprintf(stderr, "ge %s: %s\n", cmd, err.message);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Flags both subcommands take; returns how many argv entries it used (0: not one of them, -1: bad). */
+static int common_flag(const char *cmd, int argc, char **argv, int i, options *o) {
+  if (i + 1 >= argc) return 0;
+  if (!strcmp(argv[i], "--option")) return parse_option(cmd, argv[i + 1], o) ? 2 : -1;
+  if (!strcmp(argv[i], "--plugin")) {
+    if (o->num_plugins == MAX_FLAGS) return -1;
+    o->plugins[o->num_plugins++] = argv[i + 1];
+    return 2;
+  }
   return 0;
 }
 
@@ -90,7 +162,50 @@ static void json_shape(FILE *f, const ge_shape *s) {
   fputc(']', f);
 }
 
-static void json_graph(FILE *f, ge_graph *g, const ge_node_id *order) {
+/* The engine's name, or NULL when unplaced. */
+static const char *engine_name(const options *o, const ge_node *x) {
+  const ge_engine *e = ge_engine_at(o->engines, x->engine);
+  return e ? e->name : NULL;
+}
+
+static void json_placement(FILE *f, const options *o, const ge_graph *g, const ge_node *x) {
+  ge_place_explanation ex;
+  ge_error err;
+  uint32_t k;
+  fputs(", \"engine\": ", f);
+  if (engine_name(o, x)) json_str(f, engine_name(o, x));
+  else fputs("null", f);
+  fputs(", \"placed_by\": ", f);
+  json_str(f, ge_placed_by_str(ge_node_placed_by(x)));
+  fputs(", \"rejected\": [", f);
+  if (ge_place_explain(g, x, &o->place, &ex, &err) == GE_OK)
+    for (k = 0; k < ex.num_rejected; k++) {
+      fputs(k ? ", {\"engine\": " : "{\"engine\": ", f);
+      json_str(f, ge_engine_at(o->engines, ex.rejected[k].engine)->name);
+      fputs(", \"reason\": ", f);
+      json_str(f, ex.rejected[k].reason);
+      fputc('}', f);
+    }
+  fputc(']', f);
+}
+
+/* Text: one line per node with its engine, why, and the engines passed over. */
+static void print_placement(FILE *f, const options *o, ge_graph *g, const ge_node_id *order) {
+  uint32_t i, k, n = ge_graph_node_count(g);
+  fprintf(f, "placement:\n");
+  for (i = 0; i < n; i++) {
+    const ge_node *x = ge_graph_node(g, order[i]);
+    ge_place_explanation ex;
+    ge_error err;
+    fprintf(f, "  %-28s %-18s -> %-20s (%s)\n", x->name, x->op, engine_name(o, x) ? engine_name(o, x) : "-",
+            ge_placed_by_str(ge_node_placed_by(x)));
+    if (ge_place_explain(g, x, &o->place, &ex, &err) != GE_OK) continue;
+    for (k = 0; k < ex.num_rejected; k++)
+      fprintf(f, "      not %s: %s\n", ge_engine_at(o->engines, ex.rejected[k].engine)->name, ex.rejected[k].reason);
+  }
+}
+
+static void json_graph(FILE *f, const options *o, ge_graph *g, const ge_node_id *order) {
   uint32_t i, k, n = ge_graph_node_count(g);
   fputs("{\n  \"graph\": ", f);
   json_str(f, ge_graph_name(g));
@@ -102,7 +217,8 @@ static void json_graph(FILE *f, ge_graph *g, const ge_node_id *order) {
     json_str(f, x->name);
     fputs(", \"op\": ", f);
     json_str(f, x->op);
-    fprintf(f, ", \"engine\": %d, \"stream\": %d, \"inputs\": [", (int)x->engine, (int)x->stream);
+    json_placement(f, o, g, x);
+    fprintf(f, ", \"stream\": %d, \"inputs\": [", (int)x->stream);
     for (k = 0; k < x->num_inputs; k++) {
       const ge_node *p = ge_graph_node(g, x->inputs[k].node);
       if (k) fputc(',', f);
@@ -127,37 +243,43 @@ static void json_graph(FILE *f, ge_graph *g, const ge_node_id *order) {
 
 static int inspect(int argc, char **argv) {
   const char *path = NULL, *dot = NULL;
-  int json = 0, i, rc = 0;
-  options opt = {GE_TOPO_BFS};
+  int json = 0, i, rc = 0, used;
+  options opt;
   ge_graph *g = NULL;
   ge_node_id *order = NULL;
   ge_error err;
+  memset(&opt, 0, sizeof opt);
   for (i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = 1;
+    if ((used = common_flag("inspect", argc, argv, i, &opt)) < 0) return 2;
+    if (used) i += used - 1;
+    else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "--dot") && i + 1 < argc) dot = argv[++i];
-    else if (!strcmp(argv[i], "--option") && i + 1 < argc) {
-      if (!parse_option("inspect", argv[++i], &opt)) return 2;
-    } else if (argv[i][0] == '-') {
+    else if (argv[i][0] == '-') {
       fprintf(stderr, "ge inspect: unknown flag '%s'\n", argv[i]);
       return usage(stderr);
     } else if (!path) path = argv[i];
     else return usage(stderr);
   }
   if (!path) return usage(stderr);
-  if (load_model(path, &g, &err)) {
+  if (!setup_engines("inspect", &opt, 1)) {
+    ge_engine_registry_free(opt.engines);
+    return 2;
+  }
+  if (load_model(path, &g, &err) || ge_place_compile(g, &opt.place, &err)) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
+    ge_graph_free(g);
+    ge_engine_registry_free(opt.engines);
     return 1;
   }
-  if (ge_graph_infer_shapes(g, &err)) /* shapes are shown as far as they are known */
-    fprintf(stderr, "ge inspect: warning: shape inference stopped: %s\n", err.message);
   order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(g) + 1));
   if (!order || ge_graph_topo_sort(g, opt.topo_mode, order, &err)) {
     fprintf(stderr, "ge inspect: %s\n", order ? err.message : "out of memory");
     rc = 1;
   } else if (json) {
-    json_graph(stdout, g, order);
+    json_graph(stdout, &opt, g, order);
   } else {
     ge_graph_dump(g, stdout);
+    print_placement(stdout, &opt, g, order);
   }
   if (!rc && dot) {
     FILE *f = fopen(dot, "w");
@@ -169,6 +291,7 @@ static int inspect(int argc, char **argv) {
   }
   free(order);
   ge_graph_free(g);
+  ge_engine_registry_free(opt.engines);
   return rc;
 }
 
@@ -182,11 +305,6 @@ static double now_ms(void) {
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
-}
-
-static ge_kernel_fn host_cpu_lookup(const ge_node *n, void *user) {
-  (void)user;
-  return ge_host_cpu_kernel(n);
 }
 
 /* An output name as a file name: characters outside [A-Za-z0-9._-] become _. */
@@ -225,13 +343,15 @@ typedef struct run_args {
 } run_args;
 
 static int parse_run_args(int argc, char **argv, run_args *a) {
-  int i;
+  int i, used;
   memset(a, 0, sizeof *a);
   a->repeat = 1;
   a->threads = 1;
   for (i = 0; i < argc; i++) {
     const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(arg, "--input") && val) {
+    if ((used = common_flag("run", argc, argv, i, &a->opt)) < 0) return 0;
+    if (used) i += used - 1;
+    else if (!strcmp(arg, "--input") && val) {
       const char *eq = strchr(val, '=');
       if (!eq || eq == val || a->num_inputs == 64) {
         fprintf(stderr, "ge run: --input takes NAME=FILE.npy, got '%s'\n", val);
@@ -250,8 +370,6 @@ static int parse_run_args(int argc, char **argv, run_args *a) {
       }
       *(!strcmp(arg, "--repeat") ? &a->repeat : !strcmp(arg, "--warmup") ? &a->warmup : &a->threads) = (int)v;
       i++;
-    } else if (!strcmp(arg, "--option") && val) {
-      if (!parse_option("run", argv[++i], &a->opt)) return 0;
     } else if (arg[0] == '-' || a->model) {
       fprintf(stderr, "ge run: unexpected argument '%s'\n", arg);
       return 0;
@@ -325,10 +443,13 @@ static int run(int argc, char **argv) {
   memset(vals, 0, sizeof vals);
   memset(ptrs, 0, sizeof ptrs);
   memset(&d, 0, sizeof d);
-  d.lookup = host_cpu_lookup;
   d.num_threads = a.threads;
   d.topo_mode = a.opt.topo_mode;
-  if (load_model(a.model, &g, &err) || ge_program_create(g, &d, &p, &err)) {
+  if (!setup_engines("run", &a.opt, a.threads)) goto done;
+  d.lookup = ge_engine_kernel_lookup;
+  d.lookup_user = a.opt.engines;
+  if (load_model(a.model, &g, &err) || ge_place_compile(g, &a.opt.place, &err) ||
+      ge_program_create(g, &d, &p, &err)) {
     fprintf(stderr, "ge run: %s\n", err.message);
     goto done;
   }
@@ -368,6 +489,7 @@ done:
   free(times);
   ge_program_free(p);
   ge_graph_free(g);
+  ge_engine_registry_free(a.opt.engines);
   return rc;
 }
 
