@@ -304,9 +304,11 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
 #if defined(__GNUC__) || defined(__clang__)
 #define GE__AIC_VEC 1
 typedef float ge__aic_v4 __attribute__((vector_size(16), may_alias));
+typedef float ge__aic_v4u __attribute__((vector_size(16), aligned(4), may_alias));
 #if defined(__x86_64__) || defined(__i386__)
 #define GE__AIC_X86 1
 typedef float ge__aic_v8 __attribute__((vector_size(32), may_alias));
+typedef float ge__aic_v8u __attribute__((vector_size(32), aligned(4), may_alias));
 #endif
 #define GE__AIC_ALIGNED(n) __attribute__((aligned(n)))
 #else
@@ -375,13 +377,31 @@ static void ge__aic_pack_b(const float *B, int64_t rs, int64_t cs, int64_t kc, i
     }                                                                                                                  \
   }
 
-/* Micro-kernel (6 x 2 vectors of VT) and the loop over the tiles of one
- * packed block, for one vector type and target. */
-#define GE__AIC_KERNELS(S, ATTR, VT, VL)                                                                               \
-  static ATTR void ge__aic_micro_##S(int64_t kc, const float *a, const float *b, float *t) {                           \
+/* One row of a full tile straight into C (VU: VT without alignment):
+ * mode 0 C = acc, 1 C += acc, 2 C = beta C + acc. */
+#define GE__AIC_ROW(VU, i, c0, c1)                                                                                     \
+  {                                                                                                                    \
+    VU *r_ = (VU *)(cp + (i) * ldc);                                                                                   \
+    if (mode == 1) {                                                                                                   \
+      r_[0] += c0;                                                                                                     \
+      r_[1] += c1;                                                                                                     \
+    } else if (mode == 0) {                                                                                            \
+      r_[0] = c0;                                                                                                      \
+      r_[1] = c1;                                                                                                      \
+    } else {                                                                                                           \
+      r_[0] = beta * r_[0] + c0;                                                                                       \
+      r_[1] = beta * r_[1] + c1;                                                                                       \
+    }                                                                                                                  \
+  }
+
+/* Micro-kernel (6 x 2 vectors of VT; writes a full tile into C at cp, or
+ * into the tile buffer t when cp is NULL) and the loop over the tiles of
+ * one packed block, for one vector type and target. */
+#define GE__AIC_KERNELS(S, ATTR, VT, VU, VL)                                                                           \
+  static ATTR void ge__aic_micro_##S(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc,     \
+                                     int mode, float beta) {                                                           \
     VT c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};                                               \
     VT c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};                                               \
-    VT *tv = (VT *)t;                                                                                                  \
     int64_t p;                                                                                                         \
     for (p = 0; p < kc; p++, a += GE__AIC_MR, b += 2 * (VL)) {                                                         \
       VT b0 = ((const VT *)b)[0], b1 = ((const VT *)b)[1];                                                             \
@@ -398,39 +418,54 @@ static void ge__aic_pack_b(const float *B, int64_t rs, int64_t cs, int64_t kc, i
       c50 += a[5] * b0;                                                                                                \
       c51 += a[5] * b1;                                                                                                \
     }                                                                                                                  \
-    tv[0] = c00;                                                                                                       \
-    tv[1] = c01;                                                                                                       \
-    tv[2] = c10;                                                                                                       \
-    tv[3] = c11;                                                                                                       \
-    tv[4] = c20;                                                                                                       \
-    tv[5] = c21;                                                                                                       \
-    tv[6] = c30;                                                                                                       \
-    tv[7] = c31;                                                                                                       \
-    tv[8] = c40;                                                                                                       \
-    tv[9] = c41;                                                                                                       \
-    tv[10] = c50;                                                                                                      \
-    tv[11] = c51;                                                                                                      \
+    if (cp) {                                                                                                          \
+      GE__AIC_ROW(VU, 0, c00, c01)                                                                                     \
+      GE__AIC_ROW(VU, 1, c10, c11)                                                                                     \
+      GE__AIC_ROW(VU, 2, c20, c21)                                                                                     \
+      GE__AIC_ROW(VU, 3, c30, c31)                                                                                     \
+      GE__AIC_ROW(VU, 4, c40, c41)                                                                                     \
+      GE__AIC_ROW(VU, 5, c50, c51)                                                                                     \
+    } else {                                                                                                           \
+      VT *tv = (VT *)t;                                                                                                \
+      tv[0] = c00;                                                                                                     \
+      tv[1] = c01;                                                                                                     \
+      tv[2] = c10;                                                                                                     \
+      tv[3] = c11;                                                                                                     \
+      tv[4] = c20;                                                                                                     \
+      tv[5] = c21;                                                                                                     \
+      tv[6] = c30;                                                                                                     \
+      tv[7] = c31;                                                                                                     \
+      tv[8] = c40;                                                                                                     \
+      tv[9] = c41;                                                                                                     \
+      tv[10] = c50;                                                                                                    \
+      tv[11] = c51;                                                                                                    \
+    }                                                                                                                  \
   }                                                                                                                    \
   static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
                                      float *C, int64_t ldc, int first, float beta) {                                   \
     float t[GE__AIC_MR * 2 * (VL)] GE__AIC_ALIGNED(64);                                                                \
     int64_t ir, jr;                                                                                                    \
+    int mode = !first ? 1 : beta == 0.0f ? 0 : 2;                                                                      \
     for (jr = 0; jr < ncols; jr += 2 * (VL)) {                                                                         \
       int64_t nr = ge__aic_min(2 * (VL), ncols - jr);                                                                  \
       for (ir = 0; ir < mc; ir += GE__AIC_MR) {                                                                        \
         int64_t mr = ge__aic_min(GE__AIC_MR, mc - ir);                                                                 \
         float *cp = C + ir * ldc + jr;                                                                                 \
-        ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t);                                                          \
+        if (mr == GE__AIC_MR && nr == 2 * (VL)) {                                                                      \
+          ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, cp, ldc, mode, beta);                                   \
+          continue;                                                                                                    \
+        }                                                                                                              \
+        ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);                                   \
         GE__AIC_UPDATE(2 * (VL))                                                                                       \
       }                                                                                                                \
     }                                                                                                                  \
   }
 
 #ifdef GE__AIC_VEC
-GE__AIC_KERNELS(base, , ge__aic_v4, 4)
+GE__AIC_KERNELS(base, , ge__aic_v4, ge__aic_v4u, 4)
 #define GE__AIC_BASE_NR 8
 #ifdef GE__AIC_X86
-GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, ge__aic_v8u, 8)
 #endif
 #else
 /* Portable scalar kernel: 6 x 8 tiles. */
@@ -485,6 +520,30 @@ static void ge__aic_sgemm_own(int64_t M, int64_t N, int64_t K, float alpha, cons
   if (K <= 0 || alpha == 0.0f) {
     for (i = 0; i < M; i++)
       for (j = 0; j < N; j++) C[i * ldc + j] = beta == 0.0f ? 0.0f : beta * C[i * ldc + j];
+    return;
+  }
+  if (M == 1 && (bcs == 1 || brs == 1)) { /* a row vector times B: no packing */
+    float *c = C;
+    if (bcs == 1) { /* axpy over B's rows */
+      for (j = 0; j < N; j++) c[j] = beta == 0.0f ? 0.0f : beta * c[j];
+      for (i = 0; i < K; i++) {
+        float av = alpha * A[i * acs];
+        const float *br = B + i * brs;
+        for (j = 0; j < N; j++) c[j] += av * br[j];
+      }
+    } else { /* dot products with B's columns, 8 partial sums */
+      for (j = 0; j < N; j++) {
+        const float *bc = B + j * bcs;
+        float s8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, acc;
+        int64_t k = 0;
+        int q;
+        for (; k + 8 <= K; k += 8)
+          for (q = 0; q < 8; q++) s8[q] += A[(k + q) * acs] * bc[k + q];
+        acc = ((s8[0] + s8[4]) + (s8[1] + s8[5])) + ((s8[2] + s8[6]) + (s8[3] + s8[7]));
+        for (; k < K; k++) acc += A[k * acs] * bc[k];
+        c[j] = alpha * acc + (beta == 0.0f ? 0.0f : beta * c[j]);
+      }
+    }
     return;
   }
 #ifdef GE__AIC_X86
