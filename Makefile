@@ -89,11 +89,15 @@ demo: deps
 $(BUILD)/graph_bench: bench/graph_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 
-# Tables of bench/README.md: the IR, execution overhead and model latency
-# against ONNX Runtime (npm onnxruntime-node; the model table needs PyTorch).
+$(BUILD)/place_bench: bench/place_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+
+# Tables of bench/README.md: the IR, placement, execution overhead and model
+# latency against ONNX Runtime (npm onnxruntime-node; the model table needs PyTorch).
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/graph_bench $(BUILD)/ge
+	@$(MAKE) --no-print-directory $(BUILD)/graph_bench $(BUILD)/place_bench $(BUILD)/ge
 	$(BUILD)/graph_bench
+	$(BUILD)/place_bench
 	bash bench/exec_overhead.sh
 	bash bench/models.sh
 

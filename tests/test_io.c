@@ -18,7 +18,7 @@ static int round_trip(const ge_graph *g, char *diff) {
   int ok = 1;
   b1 = tu_ser(g, &n1);
   if (ge_graph_deserialize(b1, n1, NULL, &h, &err) != GE_OK) {
-    snprintf(diff, TU_DIFF, "deserialize: %s", err.message);
+    snprintf(diff, TU_DIFF, "deserialize: %.480s", err.message);
     ge_graph_free_bytes(g, b1, n1);
     return 0;
   }
