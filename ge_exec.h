@@ -150,17 +150,6 @@ static void ge__x_free(const ge_allocator *a, void *p, size_t n) {
   if (p) a->free(a->user, p, n ? n : 1);
 }
 
-static ge_status ge__x_fail(ge_error *err, ge_status code, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    err->code = code;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
-
 /* Makes v hold dtype/dims, growing its storage (never shrinking it). */
 static ge_status ge__x_reserve(ge_program *p, ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   size_t old_cap = v->capacity;
@@ -643,7 +632,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
   uint32_t n = ge_graph_node_count(g), bound = ge_graph_id_bound(g), i, k, t = 0, q = 0;
   ge_node_id *order = (ge_node_id *)ge__x_alloc(&p->a, ((size_t)n + 1) * sizeof *order);
   ge_status st;
-  if (!order) return ge__x_fail(err, GE_ERR_NOMEM, "out of memory lowering '%s'", ge_graph_name(g));
+  if (!order) return ge_error_set(err, GE_ERR_NOMEM, "out of memory lowering '%s'", ge_graph_name(g));
   if ((st = ge_graph_topo_sort(g, p->desc.topo_mode, order, err))) goto done;
   /* value slots */
   p->first_slot = (uint32_t *)ge__x_alloc(&p->a, ((size_t)bound + 1) * sizeof(uint32_t));
@@ -674,7 +663,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
     if (ge__x_is(x, "Const")) { /* the weights, in place */
       const ge_attr *v = ge_node_attr(x, "value");
       if (!v || v->type != GE_ATTR_TENSOR || x->num_outputs < 1) {
-        st = ge__x_fail(err, GE_ERR_INVALID, "Const node '%s' has no tensor value", x->name);
+        st = ge_error_set(err, GE_ERR_INVALID, "Const node '%s' has no tensor value", x->name);
         goto done;
       }
       ge_value_set_shape(slot, v->v.t->dtype, v->v.t->rank, v->v.t->dims);
@@ -686,7 +675,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
       ge_kernel_fn fn = ge__x_builtin(x);
       if (!fn) fn = p->desc.lookup(x, p->desc.lookup_user);
       if (!fn) {
-        st = ge__x_fail(err, GE_ERR_UNSUPPORTED, "no kernel for node '%s' (op %s%s%s)", x->name,
+        st = ge_error_set(err, GE_ERR_UNSUPPORTED, "no kernel for node '%s' (op %s%s%s)", x->name,
                         x->domain && *x->domain ? x->domain : "", x->domain && *x->domain ? "::" : "", x->op);
         goto done;
       }
@@ -725,7 +714,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
     for (k = 0; k < o->num_inputs; k++) {
       ge_edge e = o->inputs[k];
       if (e.node == GE_NONE) {
-        st = ge__x_fail(err, GE_ERR_INVALID, "graph '%s': output %u is not connected", ge_graph_name(g), (unsigned)k);
+        st = ge_error_set(err, GE_ERR_INVALID, "graph '%s': output %u is not connected", ge_graph_name(g), (unsigned)k);
         goto done;
       }
       p->outputs[k] = &p->slots[p->first_slot[e.node] + (uint32_t)e.index];
@@ -734,7 +723,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
   st = GE_OK;
   goto done;
 oom:
-  st = ge__x_fail(err, GE_ERR_NOMEM, "out of memory lowering '%s'", ge_graph_name(g));
+  st = ge_error_set(err, GE_ERR_NOMEM, "out of memory lowering '%s'", ge_graph_name(g));
 done:
   ge__x_free(&p->a, order, ((size_t)n + 1) * sizeof *order);
   return st;
@@ -748,7 +737,7 @@ static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_al
   ge_status st;
   *out = NULL;
   p = (ge_program *)ge__x_alloc(a, sizeof *p);
-  if (!p) return ge__x_fail(err, GE_ERR_NOMEM, "out of memory");
+  if (!p) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   memset(p, 0, sizeof *p);
   p->a = *a;
   p->graph = g;
@@ -771,7 +760,7 @@ GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_pro
   ge_allocator a;
   ge_status st;
   *out = NULL;
-  if (!desc || !desc->lookup) return ge__x_fail(err, GE_ERR_INVALID, "ge_program_create: no kernel lookup given");
+  if (!desc || !desc->lookup) return ge_error_set(err, GE_ERR_INVALID, "ge_program_create: no kernel lookup given");
   a = desc->allocator.alloc && desc->allocator.free ? desc->allocator : *ge_graph_allocator(g);
   if ((st = ge_graph_infer_shapes(g, err))) return st;
   return ge__x_create(g, desc, &a, out, err);
@@ -787,7 +776,7 @@ static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_val
   ge_shape got;
   int32_t k;
   int bad = 0;
-  if (!v) return ge__x_fail(err, GE_ERR_INVALID, "input '%s' (index %u) is missing", d->name, (unsigned)i);
+  if (!v) return ge_error_set(err, GE_ERR_INVALID, "input '%s' (index %u) is missing", d->name, (unsigned)i);
   if (want->dtype != GE_DTYPE_UNDEFINED && v->dtype != want->dtype) bad = 1;
   if (want->shape.rank >= 0 && v->rank != want->shape.rank) bad = 1;
   for (k = 0; !bad && want->shape.rank >= 0 && k < v->rank; k++) {
@@ -801,7 +790,7 @@ static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_val
   got.rank = v->rank >= 0 && v->rank <= GE_MAX_RANK ? v->rank : GE_RANK_UNKNOWN;
   got.dims = (int64_t *)v->dims;
   got.info = NULL;
-  return ge__x_fail(err, GE_ERR_SHAPE, "input '%s': expected %s%s, got %s%s", d->name, ge_dtype_name(want->dtype),
+  return ge_error_set(err, GE_ERR_SHAPE, "input '%s': expected %s%s, got %s%s", d->name, ge_dtype_name(want->dtype),
                     ge_shape_str(&want->shape, a, sizeof a), ge_dtype_name(v->dtype), ge_shape_str(&got, b, sizeof b));
 }
 
@@ -812,7 +801,7 @@ static ge_status ge__x_execute(ge_program *p) {
     ge_status st = t->fn(&t->ctx);
     if (st != GE_OK) {
       if (p->run_err.code == GE_OK)
-        ge__x_fail(&p->run_err, st, "node '%s' (%s) failed: %s", t->ctx.node->name, t->ctx.node->op, ge_status_name(st));
+        ge_error_set(&p->run_err, st, "node '%s' (%s) failed: %s", t->ctx.node->name, t->ctx.node->op, ge_status_name(st));
       return st;
     }
   }
@@ -830,7 +819,7 @@ GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, ui
   uint32_t i;
   ge_status st;
   if (n != p->num_inputs)
-    return ge__x_fail(err, GE_ERR_INVALID, "graph '%s' takes %u inputs, %u given", ge_graph_name(p->graph),
+    return ge_error_set(err, GE_ERR_INVALID, "graph '%s' takes %u inputs, %u given", ge_graph_name(p->graph),
                       (unsigned)p->num_inputs, (unsigned)n);
   for (i = 0; i < n; i++)
     if ((st = ge__x_check_input(p, i, inputs[i], err))) return st;
@@ -847,7 +836,7 @@ static ge_program *ge__x_subprogram(ge_program *p, const ge_graph *sub, ge_error
   uint32_t i;
   for (i = 0; i < p->num_subs; i++)
     if (p->subs[i].graph == sub) return p->subs[i].program;
-  ge__x_fail(err, GE_ERR_INTERNAL, "subgraph '%s' was not lowered", ge_graph_name(sub));
+  ge_error_set(err, GE_ERR_INTERNAL, "subgraph '%s' was not lowered", ge_graph_name(sub));
   return NULL;
 }
 
@@ -860,7 +849,7 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, ge_error *er
   grown = (ge__subprogram *)ge__x_alloc(&p->a, ((size_t)p->num_subs + 1) * sizeof *grown);
   if (!grown) {
     ge_program_free(sp);
-    return ge__x_fail(err, GE_ERR_NOMEM, "out of memory");
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   }
   if (p->num_subs) memcpy(grown, p->subs, (size_t)p->num_subs * sizeof *grown);
   ge__x_free(&p->a, p->subs, (size_t)p->num_subs * sizeof *p->subs);

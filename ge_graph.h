@@ -110,6 +110,9 @@ typedef struct ge_error {
 } ge_error;
 
 GE_API const char *ge_status_name(ge_status s);
+/* Fills err (when not NULL) with code and the formatted message; returns
+ * code. For modules and engines reporting errors the way ge does. */
+GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ...);
 
 /* ------------------------------------------------------------- allocator */
 
@@ -666,6 +669,9 @@ GE_API ge_status ge_graph_hash(const ge_graph *g, uint64_t *out, ge_error *err);
 /* Memory owned by g (arena bytes in use), for reporting. */
 GE_API size_t ge_graph_memory_used(const ge_graph *g);
 
+/* *a when it has alloc and free, else the default allocator. */
+GE_API ge_allocator ge_allocator_or_default(const ge_allocator *a);
+
 /* Allocation helpers through g's allocator (for results handed to users). */
 GE_API void *ge_graph_alloc_array(const ge_graph *g, size_t size);
 GE_API void ge_graph_free_array(const ge_graph *g, void *p, size_t size);
@@ -879,6 +885,17 @@ static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...) {
   return code;
 }
 
+GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    err->code = code;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
 /* Prefixes err's message with where it happened ("in subgraph ..."). */
 static void ge__error_context(ge_error *err, const char *what, const char *graph, const char *node) {
   char inner[sizeof err->message];
@@ -929,6 +946,8 @@ static ge_allocator ge__allocator_or_default(const ge_allocator *a) {
   r.user = NULL;
   return r;
 }
+
+GE_API ge_allocator ge_allocator_or_default(const ge_allocator *a) { return ge__allocator_or_default(a); }
 
 static void *ge__mem_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
 static void ge__mem_free(const ge_allocator *a, void *p, size_t n) {

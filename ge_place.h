@@ -161,35 +161,13 @@ struct ge_engine_registry {
   int32_t by_cost[GE_PLACE_MAX_ENGINES]; /* indices by ascending cost, stable */
 };
 
-static ge_status ge__pl_fail(ge_error *err, ge_status code, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    err->code = code;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
-
-static void *ge__pl_libc_alloc(void *u, size_t n) { (void)u; return malloc(n); }
-static void *ge__pl_libc_realloc(void *u, void *p, size_t o, size_t n) { (void)u; (void)o; return realloc(p, n); }
-static void ge__pl_libc_free(void *u, void *p, size_t n) { (void)u; (void)n; free(p); }
-
 GE_API ge_status ge_engine_registry_create(const ge_allocator *allocator, ge_engine_registry **out, ge_error *err) {
-  ge_allocator a;
+  ge_allocator a = ge_allocator_or_default(allocator);
   ge_engine_registry *r;
-  if (!out) return ge__pl_fail(err, GE_ERR_INVALID, "ge_engine_registry_create: no output pointer");
+  if (!out) return ge_error_set(err, GE_ERR_INVALID, "ge_engine_registry_create: no output pointer");
   *out = NULL;
-  if (allocator && allocator->alloc) a = *allocator;
-  else {
-    a.alloc = ge__pl_libc_alloc;
-    a.realloc = ge__pl_libc_realloc;
-    a.free = ge__pl_libc_free;
-    a.user = NULL;
-  }
   r = (ge_engine_registry *)a.alloc(a.user, sizeof *r);
-  if (!r) return ge__pl_fail(err, GE_ERR_NOMEM, "out of memory for the engine registry");
+  if (!r) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the engine registry");
   memset(r, 0, sizeof *r);
   r->a = a;
   *out = r;
@@ -241,31 +219,31 @@ GE_API ge_kernel_fn ge_engine_kernel_lookup(const ge_node *n, void *registry) {
 
 /* Checks a descriptor before it joins the registry. */
 static ge_status ge__pl_check_engine(const ge_engine_registry *r, const ge_engine *e, ge_error *err) {
-  if (!e) return ge__pl_fail(err, GE_ERR_INVALID, "engine descriptor is NULL");
+  if (!e) return ge_error_set(err, GE_ERR_INVALID, "engine descriptor is NULL");
   if (e->abi_version != GE_ENGINE_ABI_VERSION)
-    return ge__pl_fail(err, GE_ERR_UNSUPPORTED, "engine '%.64s': ABI version %u, this ge speaks version %u",
+    return ge_error_set(err, GE_ERR_UNSUPPORTED, "engine '%.64s': ABI version %u, this ge speaks version %u",
                        e->name ? e->name : "?", (unsigned)e->abi_version, (unsigned)GE_ENGINE_ABI_VERSION);
-  if (!e->name || !*e->name) return ge__pl_fail(err, GE_ERR_INVALID, "engine without a name");
+  if (!e->name || !*e->name) return ge_error_set(err, GE_ERR_INVALID, "engine without a name");
   if (e->cost < 0 || e->cost > GE_ENGINE_COST_MAX)
-    return ge__pl_fail(err, GE_ERR_INVALID, "engine '%.64s': cost %d outside 0..%d", e->name, (int)e->cost,
+    return ge_error_set(err, GE_ERR_INVALID, "engine '%.64s': cost %d outside 0..%d", e->name, (int)e->cost,
                        GE_ENGINE_COST_MAX);
   if (e->flags & GE_ENGINE_COMPOSITE) {
     if (!e->members || !e->members[0])
-      return ge__pl_fail(err, GE_ERR_INVALID, "composite engine '%.64s' lists no member engines", e->name);
+      return ge_error_set(err, GE_ERR_INVALID, "composite engine '%.64s' lists no member engines", e->name);
   } else if (!e->check_supported || !e->kernel) {
-    return ge__pl_fail(err, GE_ERR_INVALID, "engine '%.64s' lacks check_supported or kernel", e->name);
+    return ge_error_set(err, GE_ERR_INVALID, "engine '%.64s' lacks check_supported or kernel", e->name);
   }
   if (ge_engine_find(r, e->name) >= 0 || (e->accelerator && ge_engine_find(r, e->accelerator) >= 0))
-    return ge__pl_fail(err, GE_ERR_INVALID, "engine '%.64s' is already registered", e->name);
+    return ge_error_set(err, GE_ERR_INVALID, "engine '%.64s' is already registered", e->name);
   if (r->count == GE_PLACE_MAX_ENGINES)
-    return ge__pl_fail(err, GE_ERR_UNSUPPORTED, "engine '%.64s': more than %d engines", e->name, GE_PLACE_MAX_ENGINES);
+    return ge_error_set(err, GE_ERR_UNSUPPORTED, "engine '%.64s': more than %d engines", e->name, GE_PLACE_MAX_ENGINES);
   return GE_OK;
 }
 
 GE_API ge_status ge_engine_register(ge_engine_registry *r, const ge_engine *e, ge_error *err) {
   ge_status st;
   int32_t k;
-  if (!r) return ge__pl_fail(err, GE_ERR_INVALID, "ge_engine_register: no registry");
+  if (!r) return ge_error_set(err, GE_ERR_INVALID, "ge_engine_register: no registry");
   if ((st = ge__pl_check_engine(r, e, err)) != GE_OK) return st;
   /* insert into the cost order after every engine of the same or lower cost */
   for (k = (int32_t)r->count; k > 0 && r->engines[r->by_cost[k - 1]]->cost > e->cost; k--)
@@ -289,22 +267,22 @@ GE_API ge_status ge_engine_load_plugin(ge_engine_registry *r, const char *path, 
   const ge_engine_plugin *pl;
   uint32_t i, first;
   ge_status st = GE_OK;
-  if (!r || !path) return ge__pl_fail(err, GE_ERR_INVALID, "ge_engine_load_plugin: no registry or path");
+  if (!r || !path) return ge_error_set(err, GE_ERR_INVALID, "ge_engine_load_plugin: no registry or path");
   if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-    return ge__pl_fail(err, GE_ERR_IO, "engine plugin '%.200s': %.240s", path, dlerror());
+    return ge_error_set(err, GE_ERR_IO, "engine plugin '%.200s': %.240s", path, dlerror());
   sym = dlsym(h, GE_ENGINE_PLUGIN_ENTRY);
   if (!sym) {
     dlclose(h);
-    return ge__pl_fail(err, GE_ERR_FORMAT, "engine plugin '%.200s' has no function %s", path, GE_ENGINE_PLUGIN_ENTRY);
+    return ge_error_set(err, GE_ERR_FORMAT, "engine plugin '%.200s' has no function %s", path, GE_ENGINE_PLUGIN_ENTRY);
   }
   memcpy(&entry, &sym, sizeof entry); /* object -> function pointer, as POSIX allows */
   pl = entry();
-  if (!pl) st = ge__pl_fail(err, GE_ERR_FORMAT, "engine plugin '%.200s': its entry function returned NULL", path);
+  if (!pl) st = ge_error_set(err, GE_ERR_FORMAT, "engine plugin '%.200s': its entry function returned NULL", path);
   else if (pl->abi_version != GE_ENGINE_ABI_VERSION)
-    st = ge__pl_fail(err, GE_ERR_UNSUPPORTED, "engine plugin '%.200s' is built for engine ABI version %u; this ge speaks version %u",
+    st = ge_error_set(err, GE_ERR_UNSUPPORTED, "engine plugin '%.200s' is built for engine ABI version %u; this ge speaks version %u",
                      path, (unsigned)pl->abi_version, (unsigned)GE_ENGINE_ABI_VERSION);
   else if (!pl->num_engines || !pl->engines)
-    st = ge__pl_fail(err, GE_ERR_FORMAT, "engine plugin '%.200s' brings no engines", path);
+    st = ge_error_set(err, GE_ERR_FORMAT, "engine plugin '%.200s' brings no engines", path);
   first = r->count;
   for (i = 0; st == GE_OK && i < pl->num_engines; i++) {
     st = ge_engine_register(r, pl->engines[i], err);
@@ -363,7 +341,7 @@ typedef struct ge__pl_check_ctx {
 static ge_status ge__pl_check_accelerator(const char *s, size_t n, void *u) {
   ge__pl_check_ctx *c = (ge__pl_check_ctx *)u;
   if (ge__pl_known_accelerator(c->r, s, n)) return GE_OK;
-  return ge__pl_fail(c->err, GE_ERR_INVALID,
+  return ge_error_set(c->err, GE_ERR_INVALID,
                      "option ge.exec.exclude_engines: unknown engine '%.*s' (known: AiCore, AiVector, Dsa, Dvpp, "
                      "AiCpuAscend, AiCpu, HostCpu, Hccl, FftsPlus)",
                      (int)(n > 64 ? 64 : n), s);
@@ -372,7 +350,7 @@ static ge_status ge__pl_check_accelerator(const char *s, size_t n, void *u) {
 static ge_status ge__pl_check_options(const ge_place_desc *d, ge_error *err) {
   ge__pl_check_ctx c;
   if (d->engine_type && strcmp(d->engine_type, "AIcoreEngine") != 0 && strcmp(d->engine_type, "VectorEngine") != 0)
-    return ge__pl_fail(err, GE_ERR_INVALID, "option ge.engineType: '%.64s' is neither AIcoreEngine nor VectorEngine",
+    return ge_error_set(err, GE_ERR_INVALID, "option ge.engineType: '%.64s' is neither AIcoreEngine nor VectorEngine",
                        d->engine_type);
   c.r = d->engines;
   c.err = err;
@@ -388,15 +366,15 @@ static int ge__pl_parse_flag(const char *v, int *out) {
 
 GE_API ge_status ge_place_set_option(ge_place_desc *d, const char *key, const char *value, ge_error *err) {
   ge_place_desc t;
-  if (!d || !key || !value) return ge__pl_fail(err, GE_ERR_INVALID, "ge_place_set_option: missing argument");
+  if (!d || !key || !value) return ge_error_set(err, GE_ERR_INVALID, "ge_place_set_option: missing argument");
   t = *d;
   if (!strcmp(key, "ge.engineType")) t.engine_type = value;
   else if (!strcmp(key, "ge.exec.exclude_engines")) t.exclude_engines = value;
   else if (!strcmp(key, "ge.exec.hostExecFlag")) {
     if (!ge__pl_parse_flag(value, &t.host_exec))
-      return ge__pl_fail(err, GE_ERR_INVALID, "option ge.exec.hostExecFlag: '%.64s' is not 0 or 1", value);
+      return ge_error_set(err, GE_ERR_INVALID, "option ge.exec.hostExecFlag: '%.64s' is not 0 or 1", value);
   } else
-    return ge__pl_fail(err, GE_ERR_NOT_FOUND, "unknown option '%.100s'", key);
+    return ge_error_set(err, GE_ERR_NOT_FOUND, "unknown option '%.100s'", key);
   if (ge__pl_check_options(&t, err) != GE_OK) return err ? err->code : GE_ERR_INVALID;
   *d = t;
   return GE_OK;
@@ -427,7 +405,7 @@ static ge_status ge__pl_exclude_item(const char *s, size_t n, void *u) {
 static ge_status ge__pl_plan_init(ge__pl_plan *p, const ge_place_desc *d, ge_error *err) {
   int32_t core;
   ge_status st;
-  if (!d || !d->engines) return ge__pl_fail(err, GE_ERR_INVALID, "placement: no engine registry in the desc");
+  if (!d || !d->engines) return ge_error_set(err, GE_ERR_INVALID, "placement: no engine registry in the desc");
   if ((st = ge__pl_check_options(d, err)) != GE_OK) return st;
   memset(p, 0, sizeof *p);
   p->r = d->engines;
@@ -486,7 +464,7 @@ static ge_status ge__pl_unsupported(const ge__pl_plan *p, const ge_graph *g, con
     ge__pl_try(p, i, g, n, why, sizeof why);
     len += (size_t)snprintf(msg + len, sizeof msg - len, "%s %s: %s", k ? ";" : "", p->r->engines[i]->name, why);
   }
-  return ge__pl_fail(err, GE_ERR_UNSUPPORTED, "%s", msg);
+  return ge_error_set(err, GE_ERR_UNSUPPORTED, "%s", msg);
 }
 
 /* Steps 1 and 2 for one node; 0 or an error code. */
@@ -509,10 +487,10 @@ static ge_status ge__pl_pin_error(const ge__pl_plan *p, const ge_graph *g, const
   const char *pin = ge_node_attr_string(n, GE_PLACE_ATTR_ENGINE, NULL);
   int32_t i = ge_engine_find(p->r, pin);
   char why[160];
-  if (i < 0) return ge__pl_fail(err, GE_ERR_NOT_FOUND, "node '%.60s' (%.40s) is pinned to unknown engine '%.64s'", n->name, n->op, pin);
+  if (i < 0) return ge_error_set(err, GE_ERR_NOT_FOUND, "node '%.60s' (%.40s) is pinned to unknown engine '%.64s'", n->name, n->op, pin);
   why[0] = 0;
   ge__pl_try(p, i, g, n, why, sizeof why);
-  return ge__pl_fail(err, GE_ERR_UNSUPPORTED, "node '%.60s' (%.40s) is pinned to engine %s, which refuses it: %s", n->name,
+  return ge_error_set(err, GE_ERR_UNSUPPORTED, "node '%.60s' (%.40s) is pinned to engine %s, which refuses it: %s", n->name,
                      n->op, p->r->engines[i]->name, why);
 }
 
@@ -652,7 +630,7 @@ static ge_status ge__pl_reassign_data_flow(const ge__pl_plan *p, ge_graph *g, ge
       ge_node *c = ge_graph_node(g, n->uses[u].node);
       if (!ge__pl_is_stack_op(c) || n->uses[u].input != 0 || c->engine == n->engine) continue;
       if (ge_node_placed_by(c) == GE_PLACED_PINNED || !e->check_supported(e, g, c, NULL, 0))
-        return ge__pl_fail(err, GE_ERR_UNSUPPORTED,
+        return ge_error_set(err, GE_ERR_UNSUPPORTED,
                            "node '%.60s' (%.40s) must run on engine %s with its stack '%.60s', which cannot take it",
                            c->name, c->op, e->name, n->name);
       ge__pl_set(c, n->engine, GE_PLACED_DATA_FLOW);
@@ -696,7 +674,7 @@ static ge_status ge__pl_place_one(ge_graph *g, void *u) {
 GE_API ge_status ge_place(ge_graph *g, const ge_place_desc *d, ge_error *err) {
   ge__pl_run_ctx c;
   ge_status st;
-  if (!g) return ge__pl_fail(err, GE_ERR_INVALID, "ge_place: no graph");
+  if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_place: no graph");
   if ((st = ge__pl_plan_init(&c.plan, d, err)) != GE_OK) return st;
   c.err = err;
   return ge__pl_each_graph(g, ge__pl_place_one, &c);
@@ -708,7 +686,7 @@ GE_API ge_status ge_place_optimize(ge_graph *g, const ge_place_desc *d, ge_optim
   ge__pl_plan p;
   ge_status st;
   uint32_t k;
-  if (!g) return ge__pl_fail(err, GE_ERR_INVALID, "ge_place_optimize: no graph");
+  if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_place_optimize: no graph");
   if ((st = ge__pl_plan_init(&p, d, err)) != GE_OK) return st;
   for (k = 0; k < p.r->count; k++) {
     int32_t i = p.r->by_cost[k];
@@ -754,7 +732,7 @@ GE_API ge_status ge_place_explain(const ge_graph *g, const ge_node *n, const ge_
   ge__pl_plan p;
   ge_status st;
   uint32_t k;
-  if (!g || !n || !out) return ge__pl_fail(err, GE_ERR_INVALID, "ge_place_explain: missing argument");
+  if (!g || !n || !out) return ge_error_set(err, GE_ERR_INVALID, "ge_place_explain: missing argument");
   if ((st = ge__pl_plan_init(&p, d, err)) != GE_OK) return st;
   memset(out, 0, sizeof *out);
   out->engine = n->engine;
