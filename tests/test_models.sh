@@ -9,8 +9,10 @@
 # than the script), with torch's inputs and outputs for batch 1 and 4. For each
 # model and batch this runs
 #   ge run MODEL --input NAME=FILE.npy --outdir DIR --repeat 1 --warmup 0
-# and compares DIR/<output name>.npy with torch's output: max|ge - torch| /
-# max|torch| must be at most 1e-4 (bench/npy_compare.py).
+# (batch 1 also with each placement option: --option ge.engineType=VectorEngine,
+# ge.exec.exclude_engines=AiCore, ge.exec.hostExecFlag=1) and compares
+# DIR/<output name>.npy with torch's output: max|ge - torch| / max|torch| must
+# be at most 1e-4 (bench/npy_compare.py).
 # Without PyTorch for /usr/bin/python3 (Debian python3-torch python3-torchvision
 # python3-numpy python3-onnx) it runs nothing and says so.
 set -uo pipefail
@@ -70,13 +72,20 @@ EOF
 )
 [[ ${#lines[@]} -gt 0 ]] || { : > "$t/err"; bad "models.json lists models"; finish; }
 
+# Every batch with the default placement; batch 1 again under each placement
+# option (the dense ops then run on the AI CPU or host CPU engines).
+PLACEMENTS=("" "ge.engineType=VectorEngine" "ge.exec.exclude_engines=AiCore" "ge.exec.hostExecFlag=1")
 for line in "${lines[@]}"; do
     read -r name file input output batches <<<"$line"
-    for b in ${batches//,/ }; do
-        test="ge run $name batch $b"
+    for run in "${PLACEMENTS[@]/#/-}"; do
+      option=${run#-}
+      for b in ${batches//,/ }; do
+        [[ -n $option && $b != 1 ]] && continue
+        test="ge run $name batch $b${option:+ --option $option}"
         dir=$t/$name.b$b
+        rm -rf "$dir"
         timeout 600 "$GE" run "$MODELS/$file" --input "$input=$MODELS/$name.b$b.input.npy" \
-            --outdir "$dir" --repeat 1 --warmup 0 > "$t/err" 2>&1
+            ${option:+--option "$option"} --outdir "$dir" --repeat 1 --warmup 0 > "$t/err" 2>&1
         rc=$?
         if [[ $rc -ne 0 ]]; then
             echo "(ge run exited with status $rc$([[ $rc -eq 124 ]] && echo ': timeout'))" >> "$t/err"
@@ -93,6 +102,7 @@ for line in "${lines[@]}"; do
             [[ -n $err ]] && echo "relative error $err > $TOL" >> "$t/err"
             bad "$test"
         fi
+      done
     done
 done
 finish
