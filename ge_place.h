@@ -467,88 +467,6 @@ static ge_status ge__pl_unsupported(const ge__pl_plan *p, const ge_graph *g, con
   return ge_error_set(err, GE_ERR_UNSUPPORTED, "%s", msg);
 }
 
-/* Steps 1 and 2 for one node; 0 or an error code. */
-static ge_status ge__pl_node(const ge__pl_plan *p, const ge_graph *g, ge_node *n) {
-  const char *pin = ge_node_attr_string(n, GE_PLACE_ATTR_ENGINE, NULL);
-  int32_t i;
-  if (pin) {
-    i = ge_engine_find(p->r, pin);
-    if (i < 0 || !ge__pl_usable(p, i) || !p->r->engines[i]->check_supported(p->r->engines[i], g, n, NULL, 0))
-      return GE_ERR_UNSUPPORTED;
-    ge__pl_set(n, i, GE_PLACED_PINNED);
-    return GE_OK;
-  }
-  if ((i = ge__pl_by_cost(p, g, n)) < 0) return GE_ERR_UNSUPPORTED;
-  ge__pl_set(n, i, GE_PLACED_COST);
-  return GE_OK;
-}
-
-static ge_status ge__pl_pin_error(const ge__pl_plan *p, const ge_graph *g, const ge_node *n, ge_error *err) {
-  const char *pin = ge_node_attr_string(n, GE_PLACE_ATTR_ENGINE, NULL);
-  int32_t i = ge_engine_find(p->r, pin);
-  char why[160];
-  if (i < 0) return ge_error_set(err, GE_ERR_NOT_FOUND, "node '%.60s' (%.40s) is pinned to unknown engine '%.64s'", n->name, n->op, pin);
-  why[0] = 0;
-  ge__pl_try(p, i, g, n, why, sizeof why);
-  return ge_error_set(err, GE_ERR_UNSUPPORTED, "node '%.60s' (%.40s) is pinned to engine %s, which refuses it: %s", n->name,
-                     n->op, p->r->engines[i]->name, why);
-}
-
-/* A slice of node ids placed by one thread; first_bad is the smallest id
- * that failed (or bound). */
-typedef struct ge__pl_job {
-  const ge__pl_plan *p;
-  const ge_graph *g;
-  uint32_t begin, end, first_bad;
-} ge__pl_job;
-
-static void *ge__pl_run_job(void *arg) {
-  ge__pl_job *j = (ge__pl_job *)arg;
-  uint32_t id;
-  j->first_bad = UINT32_MAX;
-  for (id = j->begin; id < j->end; id++) {
-    ge_node *n = ge_graph_node(j->g, id);
-    if (n && ge__pl_node(j->p, j->g, n) != GE_OK) {
-      j->first_bad = id;
-      break;
-    }
-  }
-  return NULL;
-}
-
-#define GE__PL_MAX_THREADS 64
-#define GE__PL_MIN_NODES_PER_THREAD 2048
-
-/* Steps 1 and 2 over one graph, on up to num_threads threads. */
-static ge_status ge__pl_graph(const ge__pl_plan *p, ge_graph *g, ge_error *err) {
-  ge__pl_job jobs[GE__PL_MAX_THREADS];
-  pthread_t tid[GE__PL_MAX_THREADS];
-  uint32_t bound = ge_graph_id_bound(g), nt = p->d->num_threads > 1 ? (uint32_t)p->d->num_threads : 1, t, started = 0;
-  uint32_t bad = UINT32_MAX;
-  if (nt > GE__PL_MAX_THREADS) nt = GE__PL_MAX_THREADS;
-  if (nt > bound / GE__PL_MIN_NODES_PER_THREAD) nt = bound / GE__PL_MIN_NODES_PER_THREAD ? bound / GE__PL_MIN_NODES_PER_THREAD : 1;
-  for (t = 0; t < nt; t++) {
-    jobs[t].p = p;
-    jobs[t].g = g;
-    jobs[t].begin = (uint32_t)((uint64_t)bound * t / nt);
-    jobs[t].end = (uint32_t)((uint64_t)bound * (t + 1) / nt);
-  }
-  /* threads 1.. run alongside the caller, which does slice 0 */
-  for (t = 1; t < nt; t++, started++)
-    if (pthread_create(&tid[t], NULL, ge__pl_run_job, &jobs[t]) != 0) break;
-  for (t = started + 1; t < nt; t++) ge__pl_run_job(&jobs[t]); /* threads that did not start */
-  ge__pl_run_job(&jobs[0]);
-  for (t = 1; t <= started; t++) pthread_join(tid[t], NULL);
-  for (t = 0; t < nt; t++)
-    if (jobs[t].first_bad < bad) bad = jobs[t].first_bad;
-  if (bad != UINT32_MAX) {
-    ge_node *n = ge_graph_node(g, bad);
-    return ge_node_attr_string(n, GE_PLACE_ATTR_ENGINE, NULL) ? ge__pl_pin_error(p, g, n, err)
-                                                              : ge__pl_unsupported(p, g, n, err);
-  }
-  return GE_OK;
-}
-
 /* -------------------------------------------------------- reassign passes */
 
 static int ge__pl_is_op(const ge_node *n, const char *op) { return !strcmp(n->op, op); }
@@ -578,21 +496,16 @@ static ge_placed_by ge__pl_host_reason(const ge__pl_plan *p, const ge_graph *g, 
 
 /* Host-exec flag, shape computations and small tensors -> host CPU. Only
  * nodes the cost order put on a device compute engine move (not views on
- * GE local, not collectives, not pinned or custom ops). */
-static void ge__pl_reassign_host(const ge__pl_plan *p, ge_graph *g) {
-  const ge_engine *host;
-  ge_node *n;
-  if (!ge__pl_usable(p, p->host_cpu)) return;
+ * GE local, not collectives, not custom ops). */
+static void ge__pl_reassign_host(const ge__pl_plan *p, const ge_graph *g, ge_node *n) {
+  const ge_engine *host, *cur = p->r->engines[n->engine];
+  ge_placed_by why;
+  if (n->engine == p->host_cpu || !ge__pl_usable(p, p->host_cpu)) return;
+  if (p->d->host_exec) why = ge__pl_keeps_place(n) ? GE_PLACED_NONE : GE_PLACED_HOST_EXEC;
+  else if (n->engine == p->ge_local || cur->cost == 0 || (cur->flags & GE_ENGINE_INDEPENDENT)) why = GE_PLACED_NONE;
+  else why = ge__pl_host_reason(p, g, n);
   host = p->r->engines[p->host_cpu];
-  GE_GRAPH_FOREACH(g, n) {
-    const ge_engine *cur = ge_engine_at(p->r, n->engine);
-    ge_placed_by why;
-    if (ge_node_placed_by(n) != GE_PLACED_COST || n->engine == p->host_cpu) continue;
-    if (p->d->host_exec) why = ge__pl_keeps_place(n) ? GE_PLACED_NONE : GE_PLACED_HOST_EXEC;
-    else if (n->engine == p->ge_local || cur->cost == 0 || (cur->flags & GE_ENGINE_INDEPENDENT)) why = GE_PLACED_NONE;
-    else why = ge__pl_host_reason(p, g, n);
-    if (why != GE_PLACED_NONE && host->check_supported(host, g, n, NULL, 0)) ge__pl_set(n, p->host_cpu, why);
-  }
+  if (why != GE_PLACED_NONE && host->check_supported(host, g, n, NULL, 0)) ge__pl_set(n, p->host_cpu, why);
 }
 
 static int ge__pl_is_stack_op(const ge_node *n) {
@@ -639,45 +552,132 @@ static ge_status ge__pl_reassign_data_flow(const ge__pl_plan *p, ge_graph *g, ge
   return GE_OK;
 }
 
-/* Every graph under g (g first), depth first. */
-static ge_status ge__pl_each_graph(ge_graph *g, ge_status (*fn)(ge_graph *g, void *u), void *u) {
+/* Steps 1 to 3 (but the data-flow pass) for one node; 0 or an error code. */
+static ge_status ge__pl_node(const ge__pl_plan *p, const ge_graph *g, ge_node *n) {
+  const char *pin = ge_node_attr_string(n, GE_PLACE_ATTR_ENGINE, NULL);
+  int32_t i;
+  if (pin) {
+    i = ge_engine_find(p->r, pin);
+    if (i < 0 || !ge__pl_usable(p, i) || !p->r->engines[i]->check_supported(p->r->engines[i], g, n, NULL, 0))
+      return GE_ERR_UNSUPPORTED;
+    ge__pl_set(n, i, GE_PLACED_PINNED);
+    return GE_OK;
+  }
+  if ((i = ge__pl_by_cost(p, g, n)) < 0) return GE_ERR_UNSUPPORTED;
+  ge__pl_set(n, i, GE_PLACED_COST);
+  ge__pl_reassign_host(p, g, n);
+  return GE_OK;
+}
+
+static ge_status ge__pl_pin_error(const ge__pl_plan *p, const ge_graph *g, const ge_node *n, ge_error *err) {
+  const char *pin = ge_node_attr_string(n, GE_PLACE_ATTR_ENGINE, NULL);
+  int32_t i = ge_engine_find(p->r, pin);
+  char why[160];
+  if (i < 0) return ge_error_set(err, GE_ERR_NOT_FOUND, "node '%.60s' (%.40s) is pinned to unknown engine '%.64s'", n->name, n->op, pin);
+  why[0] = 0;
+  ge__pl_try(p, i, g, n, why, sizeof why);
+  return ge_error_set(err, GE_ERR_UNSUPPORTED, "node '%.60s' (%.40s) is pinned to engine %s, which refuses it: %s", n->name,
+                     n->op, p->r->engines[i]->name, why);
+}
+
+/* A slice of node ids placed by one thread; first_bad is the smallest id
+ * that failed (or bound). */
+typedef struct ge__pl_job {
+  const ge__pl_plan *p;
+  const ge_graph *g;
+  uint32_t begin, end, first_bad;
+  uint32_t stacks, nested; /* Stack nodes, nodes holding subgraphs */
+} ge__pl_job;
+
+static int ge__pl_holds_graphs(const ge_node *n) {
+  uint32_t a;
+  for (a = 0; a < n->num_attrs; a++)
+    if (n->attrs[a].type == GE_ATTR_GRAPH || n->attrs[a].type == GE_ATTR_GRAPHS) return 1;
+  return 0;
+}
+
+static void *ge__pl_run_job(void *arg) {
+  ge__pl_job *j = (ge__pl_job *)arg;
+  uint32_t id;
+  j->first_bad = UINT32_MAX;
+  j->stacks = j->nested = 0;
+  for (id = j->begin; id < j->end; id++) {
+    ge_node *n = ge_graph_node(j->g, id);
+    if (!n) continue;
+    if (ge__pl_node(j->p, j->g, n) != GE_OK) {
+      j->first_bad = id;
+      break;
+    }
+    j->stacks += n->op[0] == 'S' && ge__pl_is_op(n, "Stack");
+    j->nested += ge__pl_holds_graphs(n);
+  }
+  return NULL;
+}
+
+static ge_status ge__pl_subgraphs(const ge__pl_plan *p, ge_graph *g, ge_error *err);
+
+#define GE__PL_MAX_THREADS 64
+#define GE__PL_MIN_NODES_PER_THREAD 2048
+
+/* Steps 1 to 3 over one graph, on up to num_threads threads, then its
+ * subgraphs. */
+static ge_status ge__pl_graph(const ge__pl_plan *p, ge_graph *g, ge_error *err) {
+  ge__pl_job jobs[GE__PL_MAX_THREADS];
+  pthread_t tid[GE__PL_MAX_THREADS];
+  uint32_t bound = ge_graph_id_bound(g), nt = p->d->num_threads > 1 ? (uint32_t)p->d->num_threads : 1, t, started = 0;
+  uint32_t bad = UINT32_MAX, stacks = 0, nested = 0;
+  ge_status st = GE_OK;
+  if (nt > GE__PL_MAX_THREADS) nt = GE__PL_MAX_THREADS;
+  if (nt > bound / GE__PL_MIN_NODES_PER_THREAD) nt = bound / GE__PL_MIN_NODES_PER_THREAD ? bound / GE__PL_MIN_NODES_PER_THREAD : 1;
+  for (t = 0; t < nt; t++) {
+    jobs[t].p = p;
+    jobs[t].g = g;
+    jobs[t].begin = (uint32_t)((uint64_t)bound * t / nt);
+    jobs[t].end = (uint32_t)((uint64_t)bound * (t + 1) / nt);
+  }
+  /* threads 1.. run alongside the caller, which does slice 0 */
+  for (t = 1; t < nt; t++, started++)
+    if (pthread_create(&tid[t], NULL, ge__pl_run_job, &jobs[t]) != 0) break;
+  for (t = started + 1; t < nt; t++) ge__pl_run_job(&jobs[t]); /* threads that did not start */
+  ge__pl_run_job(&jobs[0]);
+  for (t = 1; t <= started; t++) pthread_join(tid[t], NULL);
+  for (t = 0; t < nt; t++) {
+    if (jobs[t].first_bad < bad) bad = jobs[t].first_bad;
+    stacks += jobs[t].stacks, nested += jobs[t].nested;
+  }
+  if (bad != UINT32_MAX) {
+    ge_node *n = ge_graph_node(g, bad);
+    return ge_node_attr_string(n, GE_PLACE_ATTR_ENGINE, NULL) ? ge__pl_pin_error(p, g, n, err)
+                                                              : ge__pl_unsupported(p, g, n, err);
+  }
+  if (stacks) st = ge__pl_reassign_data_flow(p, g, err);
+  if (nested && st == GE_OK) st = ge__pl_subgraphs(p, g, err);
+  return st;
+}
+
+/* Places the subgraphs held by g's nodes. */
+static ge_status ge__pl_subgraphs(const ge__pl_plan *p, ge_graph *g, ge_error *err) {
   ge_node *n;
-  ge_status st = fn(g, u);
-  if (st != GE_OK) return st;
   GE_GRAPH_FOREACH(g, n) {
     uint32_t a;
     for (a = 0; a < n->num_attrs; a++) {
       const ge_attr *at = &n->attrs[a];
       int32_t k;
-      if (at->type == GE_ATTR_GRAPH && (st = ge__pl_each_graph(at->v.g, fn, u)) != GE_OK) return st;
-      if (at->type == GE_ATTR_GRAPHS)
-        for (k = 0; k < at->count; k++)
-          if ((st = ge__pl_each_graph(at->v.graphs[k], fn, u)) != GE_OK) return st;
+      ge_status st;
+      if (at->type == GE_ATTR_GRAPH && (st = ge__pl_graph(p, at->v.g, err)) != GE_OK) return st;
+      for (k = 0; at->type == GE_ATTR_GRAPHS && k < at->count; k++)
+        if ((st = ge__pl_graph(p, at->v.graphs[k], err)) != GE_OK) return st;
     }
   }
   return GE_OK;
 }
 
-typedef struct ge__pl_run_ctx {
-  ge__pl_plan plan;
-  ge_error *err;
-} ge__pl_run_ctx;
-
-static ge_status ge__pl_place_one(ge_graph *g, void *u) {
-  ge__pl_run_ctx *c = (ge__pl_run_ctx *)u;
-  ge_status st = ge__pl_graph(&c->plan, g, c->err);
-  if (st != GE_OK) return st;
-  ge__pl_reassign_host(&c->plan, g);
-  return ge__pl_reassign_data_flow(&c->plan, g, c->err);
-}
-
 GE_API ge_status ge_place(ge_graph *g, const ge_place_desc *d, ge_error *err) {
-  ge__pl_run_ctx c;
+  ge__pl_plan p;
   ge_status st;
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_place: no graph");
-  if ((st = ge__pl_plan_init(&c.plan, d, err)) != GE_OK) return st;
-  c.err = err;
-  return ge__pl_each_graph(g, ge__pl_place_one, &c);
+  if ((st = ge__pl_plan_init(&p, d, err)) != GE_OK) return st;
+  return ge__pl_graph(&p, g, err);
 }
 
 /* ------------------------------------------------------------ optimisers */
