@@ -1,0 +1,378 @@
+/* test_partition.c — the cluster framework and the partitioners, checked on
+ * seeded random DAGs: every partition is acyclic at every level, every
+ * node lands in exactly one graph, and the partitioned graph computes what
+ * the original computes (exact wrapping uint64 evaluation, and the executor
+ * on real kernels). */
+#define _POSIX_C_SOURCE 200809L
+#define GE_IMPLEMENTATION
+#include "ge_engines/ge_engines.h"
+#include "ge_exec.h"
+#include "ge_onnx.h"
+#include "ge_partition.h"
+#include "tests/test.h"
+#include "tests/graph_util.h"
+
+#include <stdlib.h>
+
+/* ------------------------------------------------------ random DAGs */
+
+/* A random DAG of scalar float64 ops over n_data inputs: each node reads
+ * 1-2 earlier tensors (or a Const); some random control edges; random
+ * nodes forced dynamic (one in `dyn`) and given engines 0..n_engines-1;
+ * NetOutput of every sink. */
+static ge_graph *random_dag(uint64_t seed, uint32_t n_nodes, uint32_t n_data, uint32_t dyn, uint32_t n_engines) {
+  static const char *const ops[] = {"Add", "Sub", "Mul", "Neg"};
+  tu_rng r, *s = &r;
+  ge_graph *g = tu_new_graph("random");
+  ge_node_id *ids = (ge_node_id *)malloc(sizeof(ge_node_id) * (n_nodes + n_data + 1));
+  ge_edge *outs;
+  uint32_t i, n_out = 0, total = 0;
+  char name[32];
+  tu_seed(s, seed);
+  for (i = 0; i < n_data; i++) {
+    snprintf(name, sizeof name, "in%u", (unsigned)i);
+    TU_OK(ge_graph_add_data(g, name, GE_DTYPE_FLOAT64, 0, NULL, &ids[total++], NULL));
+  }
+  for (i = 0; i < n_nodes; i++) {
+    const char *op = ops[tu_below(s, 4)];
+    uint32_t arity = strcmp(op, "Neg") == 0 ? 1 : 2, k;
+    ge_edge in[2];
+    ge_node *x;
+    for (k = 0; k < arity; k++) {
+      if (tu_below(s, 10) == 0) { /* a Const input */
+        double v = (double)tu_below(s, 7) - 3;
+        ge_tensor t;
+        ge_node_id cid;
+        memset(&t, 0, sizeof t);
+        t.dtype = GE_DTYPE_FLOAT64, t.data = &v, t.nbytes = sizeof v;
+        snprintf(name, sizeof name, "c%u_%u", (unsigned)i, (unsigned)k);
+        TU_OK(ge_graph_add_const(g, name, &t, &cid, NULL));
+        in[k] = tu_e(cid, 0);
+      } else {
+        in[k] = tu_e(ids[tu_below(s, total)], 0);
+      }
+    }
+    snprintf(name, sizeof name, "n%u", (unsigned)i);
+    TU_OK(ge_graph_add_node(g, op, name, arity, in, 1, &ids[total], NULL));
+    TU_OK(ge_node_set_output(g, ids[total], 0, GE_DTYPE_FLOAT64, 0, NULL, NULL, NULL));
+    x = ge_graph_node(g, ids[total]);
+    if (dyn && tu_below(s, dyn) == 0) x->flags |= GE_NODE_FORCE_DYNAMIC;
+    x->engine = n_engines ? (int32_t)tu_below(s, n_engines) : -1;
+    if (total > n_data && tu_below(s, 8) == 0)
+      TU_OK(ge_graph_add_control(g, ids[n_data + tu_below(s, total - n_data)], ids[total], NULL));
+    total++;
+  }
+  outs = (ge_edge *)malloc(sizeof(ge_edge) * (total + 1));
+  for (i = n_data; i < total; i++)
+    if (ge_graph_node(g, ids[i])->num_uses == 0) outs[n_out++] = tu_e(ids[i], 0);
+  TU_OK(ge_graph_set_outputs(g, n_out, outs, NULL, NULL));
+  free(ids);
+  free(outs);
+  return g;
+}
+
+/* Evaluates a graph of scalar ops (Data, Const, Add, Sub, Mul, Neg,
+ * PartitionedCall, NetOutput, NoOp) in wrapping uint64 arithmetic (Consts
+ * read as their integer value), so results are exact; returns the number of
+ * outputs or -1 on anything unexpected. */
+static int evaluate(const ge_graph *g, const uint64_t *inputs, uint32_t n_inputs, uint64_t *outputs) {
+  uint32_t n = ge_graph_node_count(g), i, k, n_out = 0;
+  ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
+  uint64_t *val = (uint64_t *)calloc((size_t)ge_graph_id_bound(g) * 64 + 1, sizeof(uint64_t));
+  int result = -1;
+  if (ge_graph_topo_sort((ge_graph *)g, GE_TOPO_BFS, order, NULL) != GE_OK) goto done;
+  for (i = 0; i < n; i++) {
+    ge_node *x = ge_graph_node(g, order[i]);
+    uint64_t in[64];
+    if (x->num_inputs > 64 || x->num_outputs > 64) goto done;
+    for (k = 0; k < x->num_inputs; k++) {
+      if (x->inputs[k].node == GE_NONE) goto done;
+      in[k] = val[x->inputs[k].node * 64 + (uint32_t)x->inputs[k].index];
+    }
+    if (!strcmp(x->op, "Data")) {
+      int64_t idx = ge_node_attr_int(x, "index", -1);
+      if (idx < 0 || (uint64_t)idx >= n_inputs) goto done;
+      val[x->id * 64] = inputs[idx];
+    } else if (!strcmp(x->op, "Const")) val[x->id * 64] = (uint64_t)(int64_t)ge_tensor_get_float(ge_node_attr(x, "value")->v.t, 0);
+    else if (!strcmp(x->op, "Add")) val[x->id * 64] = in[0] + in[1];
+    else if (!strcmp(x->op, "Sub")) val[x->id * 64] = in[0] - in[1];
+    else if (!strcmp(x->op, "Mul")) val[x->id * 64] = in[0] * in[1];
+    else if (!strcmp(x->op, "Neg")) val[x->id * 64] = 0 - in[0];
+    else if (!strcmp(x->op, "NoOp")) {
+    } else if (!strcmp(x->op, "NetOutput")) {
+      for (k = 0; k < x->num_inputs; k++) outputs[k] = in[k];
+      n_out = x->num_inputs;
+    } else if (!strcmp(x->op, "PartitionedCall")) {
+      uint64_t sub_out[64];
+      int m = evaluate(ge_node_attr(x, "f")->v.g, in, x->num_inputs, sub_out);
+      if (m != (int)x->num_outputs) goto done;
+      for (k = 0; k < x->num_outputs; k++) val[x->id * 64 + k] = sub_out[k];
+    } else goto done;
+  }
+  result = (int)n_out;
+done:
+  free(order);
+  free(val);
+  return result;
+}
+
+static int same_outputs(const ge_graph *a, const ge_graph *b, uint32_t n_inputs, uint64_t seed) {
+  uint64_t in[16], oa[64], ob[64];
+  tu_rng s;
+  uint32_t i;
+  int na, nb;
+  tu_seed(&s, seed + 17);
+  for (i = 0; i < n_inputs; i++) in[i] = tu_next(&s);
+  na = evaluate(a, in, n_inputs, oa);
+  nb = evaluate(b, in, n_inputs, ob);
+  if (na < 0 || na != nb) return 0;
+  for (i = 0; i < (uint32_t)na; i++)
+    if (oa[i] != ob[i]) return 0;
+  return 1;
+}
+
+/* How often each name occurs in g and its subgraphs (names[] of count). */
+static void count_names(const ge_graph *g, char **names, uint32_t count, uint32_t *seen) {
+  ge_node *n;
+  GE_GRAPH_FOREACH(g, n) {
+    uint32_t i, a;
+    for (i = 0; i < count; i++)
+      if (!strcmp(names[i], n->name)) seen[i]++;
+    for (a = 0; a < n->num_attrs; a++)
+      if (n->attrs[a].type == GE_ATTR_GRAPH) count_names(n->attrs[a].v.g, names, count, seen);
+  }
+}
+
+/* Every compute node of the original is in exactly one graph of the partition. */
+static int each_node_once(const ge_graph *orig, const ge_graph *part) {
+  char *names[600];
+  uint32_t seen[600], count = 0, i;
+  ge_node *n;
+  int ok = 1;
+  GE_GRAPH_FOREACH(orig, n) {
+    if (!strcmp(n->op, "Data") || !strcmp(n->op, "NetOutput") || count == 600) continue;
+    names[count++] = (char *)n->name;
+  }
+  memset(seen, 0, sizeof seen);
+  count_names(part, names, count, seen);
+  for (i = 0; i < count; i++)
+    if (seen[i] != 1) ok = 0;
+  return ok;
+}
+
+/* A subgraph's nodes agree with its call's _is_unknown_shape. */
+static int kinds_agree(const ge_graph *g) {
+  ge_node *n;
+  GE_GRAPH_FOREACH(g, n) {
+    const ge_attr *f = ge_node_attr(n, "f");
+    ge_node *m;
+    int64_t dyn = ge_node_attr_int(n, "_is_unknown_shape", -1);
+    if (!f || dyn < 0) continue;
+    GE_GRAPH_FOREACH(f->v.g, m) {
+      if (!strcmp(m->op, "Data") || !strcmp(m->op, "NetOutput")) continue;
+      if (!!(m->flags & GE_NODE_IS_DYNAMIC) != (dyn == 1)) return 0;
+    }
+  }
+  return 1;
+}
+
+/* -------------------------------------------------------- clusters */
+
+GE_TEST(test_clusters_basics) {
+  /* a -> b -> d, a -> c -> d, d -> e */
+  ge_graph *g = tu_new_graph("diamond");
+  ge_node_id x, a, b, c, d, e;
+  ge_clusters *cl;
+  ge_edge in[2];
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 0, NULL, &x, NULL));
+  in[0] = tu_e(x, 0);
+  TU_OK(ge_graph_add_node(g, "Neg", "a", 1, in, 1, &a, NULL));
+  in[0] = tu_e(a, 0);
+  TU_OK(ge_graph_add_node(g, "Neg", "b", 1, in, 1, &b, NULL));
+  TU_OK(ge_graph_add_node(g, "Neg", "c", 1, in, 1, &c, NULL));
+  in[0] = tu_e(b, 0), in[1] = tu_e(c, 0);
+  TU_OK(ge_graph_add_node(g, "Add", "d", 2, in, 1, &d, NULL));
+  in[0] = tu_e(d, 0);
+  TU_OK(ge_graph_add_node(g, "Neg", "e", 1, in, 1, &e, NULL));
+  in[0] = tu_e(e, 0);
+  TU_OK(ge_graph_set_outputs(g, 1, in, NULL, NULL));
+  GE_REQUIRE(ge_clusters_create(g, &cl, NULL) == GE_OK);
+  GE_CHECK(ge_clusters_has_path(cl, a, d));
+  GE_CHECK(!ge_clusters_has_path(cl, b, c));
+  GE_CHECK(ge_clusters_try_merge(cl, a, d) == GE_NONE); /* a -> b -> d */
+  GE_CHECK(ge_clusters_try_merge(cl, b, c) != GE_NONE); /* unrelated */
+  GE_CHECK(ge_clusters_try_merge(cl, d, e) != GE_NONE);
+  GE_CHECK(ge_clusters_try_merge(cl, a, d) == GE_NONE); /* still a -> {b,c} -> {d,e} */
+  GE_CHECK(ge_clusters_try_merge(cl, a, b) != GE_NONE); /* the only path */
+  GE_CHECK(ge_clusters_try_merge(cl, a, d) != GE_NONE);
+  GE_CHECK_EQ_INT(ge_clusters_size(cl, a), 5);
+  ge_clusters_free(cl);
+  GE_REQUIRE(ge_clusters_create(g, &cl, NULL) == GE_OK);
+  GE_CHECK(ge_clusters_merge_paths(cl, a, e) != GE_NONE);
+  GE_CHECK_EQ_INT(ge_clusters_size(cl, a), 5);
+  GE_CHECK(ge_clusters_find(cl, x) != ge_clusters_find(cl, a));
+  ge_clusters_free(cl);
+  ge_graph_free(g);
+}
+
+/* Random merges through try_merge and merge_paths never make the cluster
+ * graph cyclic: wrapping every cluster gives a valid graph. */
+GE_TEST(test_clusters_random_merges) {
+  uint64_t seed;
+  int bad = 0;
+  for (seed = 1; seed <= 1000; seed++) {
+    ge_graph *g = random_dag(seed, 30, 2, 0, 0), *orig;
+    ge_clusters *cl;
+    tu_rng r;
+    uint32_t k, bound = ge_graph_id_bound(g);
+    uint8_t movable[128];
+    ge_node *n;
+    ge_error err;
+    TU_OK(ge_graph_clone(g, NULL, &orig, NULL));
+    tu_seed(&r, seed);
+    TU_OK(ge_clusters_create(g, &cl, NULL));
+    for (k = 0; k < 40; k++) {
+      ge_node_id a = tu_below(&r, bound), b = tu_below(&r, bound);
+      const ge_node *na = ge_graph_node(g, a), *nb = ge_graph_node(g, b);
+      if (!na || !nb || !strcmp(na->op, "Data") || !strcmp(nb->op, "Data") || !strcmp(na->op, "NetOutput") ||
+          !strcmp(nb->op, "NetOutput"))
+        continue;
+      if (tu_below(&r, 3)) ge_clusters_try_merge(cl, a, b);
+      else ge_clusters_merge_paths(cl, a, b);
+    }
+    memset(movable, 0, sizeof movable);
+    GE_GRAPH_FOREACH(g, n) movable[n->id] = strcmp(n->op, "Data") && strcmp(n->op, "NetOutput");
+    if (ge__pt_wrap_clusters(g, cl, movable, NULL, NULL, &err) != GE_OK ||
+        ge_graph_validate(g, NULL, &err) != GE_OK || !same_outputs(orig, g, 2, seed) || !each_node_once(orig, g)) {
+      if (!bad++) fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed, err.message);
+    }
+    ge_clusters_free(cl);
+    ge_graph_free(g);
+    ge_graph_free(orig);
+  }
+  GE_CHECK_EQ_INT(bad, 0);
+}
+
+/* ------------------------------------------------ dynamic partitioning */
+
+/* The checker: 10,000 random DAGs with random dynamism and limits. */
+GE_TEST(test_dynamic_random) {
+  uint64_t seed;
+  uint32_t bad = 0, partitioned = 0, calls = 0;
+  for (seed = 1; seed <= 10000; seed++) {
+    uint32_t n_nodes = 5 + (uint32_t)(seed % 40), dyn = 2 + (uint32_t)(seed % 9);
+    ge_graph *g = random_dag(seed * 7919, n_nodes, 2, dyn, 0), *orig;
+    ge_dynamic_partition_desc d;
+    ge_error err;
+    ge_node *n;
+    memset(&d, 0, sizeof d);
+    d.host_cpu_engine = -1;
+    d.static_ops_lower_limit = (int32_t)(seed % 5) - 1; /* -1 (all dynamic), default, 1, 2, 3 */
+    TU_OK(ge_graph_clone(g, NULL, &orig, NULL));
+    if (ge_partition_dynamic(g, &d, &err) != GE_OK || ge_graph_validate(g, NULL, &err) != GE_OK ||
+        !same_outputs(orig, g, 2, seed) || !each_node_once(orig, g) || !kinds_agree(g)) {
+      if (!bad++) fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed, err.message);
+    }
+    partitioned += ge_graph_attr(g, "_dynamic_shape_partitioned") && ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i;
+    GE_GRAPH_FOREACH(g, n) calls += !strcmp(n->op, "PartitionedCall");
+    ge_graph_free(g);
+    ge_graph_free(orig);
+  }
+  printf("dynamic partitioning: 10000 random DAGs, %u partitioned into %u subgraphs, %u bad\n", (unsigned)partitioned,
+         (unsigned)calls, (unsigned)bad);
+  GE_CHECK_EQ_INT(bad, 0);
+}
+
+GE_TEST(test_dynamic_rules) {
+  ge_graph *g = random_dag(5, 20, 2, 0, 0);
+  ge_dynamic_partition_desc d;
+  ge_error err;
+  ge_node *n;
+  uint32_t calls = 0;
+  memset(&d, 0, sizeof d);
+  d.host_cpu_engine = -1;
+  /* nothing dynamic: left whole, recorded as not partitioned */
+  GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK);
+  GE_CHECK_EQ_INT(ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i, 0);
+  GE_GRAPH_FOREACH(g, n) calls += !strcmp(n->op, "PartitionedCall");
+  GE_CHECK_EQ_INT(calls, 0);
+  /* -1: one dynamic node makes the whole graph one dynamic subgraph */
+  ge_graph_node(g, ge_graph_find(g, "n3"))->flags |= GE_NODE_FORCE_DYNAMIC;
+  d.static_ops_lower_limit = -1;
+  GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK);
+  GE_CHECK_EQ_INT(ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i, 1);
+  GE_GRAPH_FOREACH(g, n) if (!strcmp(n->op, "PartitionedCall")) {
+    calls++;
+    GE_CHECK_EQ_INT(ge_node_attr_int(n, "_is_unknown_shape", -1), 1);
+  }
+  GE_CHECK_EQ_INT(calls, 1);
+  ge_graph_free(g);
+  /* options */
+  GE_CHECK_EQ_INT(ge_dynamic_partition_set_option(&d, "ge.exec.static_model_ops_lower_limit", "7", &err), GE_OK);
+  GE_CHECK_EQ_INT(d.static_ops_lower_limit, 7);
+  GE_CHECK_EQ_INT(ge_dynamic_partition_set_option(&d, "ge.exec.static_model_ops_lower_limit", "x", &err), GE_ERR_INVALID);
+  GE_CHECK_EQ_INT(ge_dynamic_partition_set_option(&d, "ge.exec.hostSchedulingMaxThreshold", "-1", &err), GE_ERR_INVALID);
+  GE_CHECK_EQ_INT(ge_dynamic_partition_set_option(&d, "ge.nope", "1", &err), GE_ERR_NOT_FOUND);
+}
+
+/* A real model, placed on the engines, partitioned with one node forced
+ * dynamic, runs on real kernels to the same outputs. */
+GE_TEST(test_dynamic_model) {
+  ge_engine_registry *r;
+  ge_place_desc pd;
+  ge_graph *g, *ref;
+  ge_dynamic_partition_desc d;
+  ge_exec_desc xd;
+  ge_program *pg, *pr;
+  ge_error err;
+  float buf[3 * 32 * 32];
+  int64_t dims[4] = {1, 3, 32, 32};
+  ge_value in;
+  const ge_value *ins[1];
+  int64_t i;
+  tu_rng rng;
+  if (ge_onnx_load("examples/models/tiny_cnn.onnx", NULL, &g, &err) != GE_OK) {
+    printf("tiny_cnn.onnx not found (run from the repository root): skipped\n");
+    return;
+  }
+  TU_OK(ge_onnx_load("examples/models/tiny_cnn.onnx", NULL, &ref, NULL));
+  TU_OK(ge_engine_registry_create(NULL, &r, NULL));
+  TU_OK(ge_engines_register_standard(r, NULL));
+  memset(&pd, 0, sizeof pd);
+  pd.engines = r;
+  TU_OK(ge_place_compile(g, &pd, NULL));
+  ge_graph_node(g, ge_graph_find(g, "/features/features.7/MaxPool"))->flags |= GE_NODE_FORCE_DYNAMIC;
+  memset(&d, 0, sizeof d);
+  d.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
+  GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK);
+  GE_CHECK(ge_graph_validate(g, NULL, &err) == GE_OK);
+  memset(&xd, 0, sizeof xd);
+  xd.lookup = ge_engine_kernel_lookup;
+  xd.lookup_user = r;
+  TU_OK(ge_program_create(g, &xd, &pg, NULL));
+  TU_OK(ge_place_compile(ref, &pd, NULL));
+  TU_OK(ge_program_create(ref, &xd, &pr, NULL));
+  tu_seed(&rng, 3);
+  for (i = 0; i < 3 * 32 * 32; i++) buf[i] = (float)tu_below(&rng, 1000) / 500.0f - 1.0f;
+  memset(&in, 0, sizeof in);
+  ge_value_set_shape(&in, GE_DTYPE_FLOAT32, 4, dims);
+  in.data = buf;
+  ins[0] = &in;
+  TU_OK(ge_program_run(pg, ins, 1, NULL));
+  TU_OK(ge_program_run(pr, ins, 1, NULL));
+  GE_CHECK(ge_program_output(pg, 0)->nbytes == ge_program_output(pr, 0)->nbytes &&
+           !memcmp(ge_program_output(pg, 0)->data, ge_program_output(pr, 0)->data, ge_program_output(pr, 0)->nbytes));
+  ge_program_free(pg), ge_program_free(pr);
+  ge_graph_free(g), ge_graph_free(ref);
+  ge_engine_registry_free(r);
+}
+
+int main(int argc, char **argv) {
+  ge_test_init(argc, argv);
+  GE_RUN(test_clusters_basics);
+  GE_RUN(test_clusters_random_merges);
+  GE_RUN(test_dynamic_rules);
+  GE_RUN(test_dynamic_random);
+  GE_RUN(test_dynamic_model);
+  return ge_test_main_end();
+}
