@@ -17,6 +17,7 @@
 #include "ge_exec.h"
 #include "ge_graph.h"
 #include "ge_onnx.h"
+#include "partition_frag/multibatch.h"
 #include "tools/npy.h"
 
 #include <errno.h>
@@ -41,7 +42,12 @@ static int usage(FILE *f) {
           "  ge.engineType=AIcoreEngine|VectorEngine   core engine (they exclude each other)\n"
           "  ge.exec.exclude_engines=A,B,...   engines not to use: AiCore, AiVector, Dsa, Dvpp,\n"
           "                                    AiCpuAscend, AiCpu, HostCpu, Hccl, FftsPlus\n"
-          "  ge.exec.hostExecFlag=0|1          run every compute node on the host CPU engine\n");
+          "  ge.exec.hostExecFlag=0|1          run every compute node on the host CPU engine\n"
+          "  ge.dynamicBatchSize=1,4,8         shape tiers: one static branch per tier, picked by the\n"
+          "  ge.dynamicImageSize=H,W;H,W       input shapes at run time (mutually exclusive); the\n"
+          "  ge.dynamicDims=a,b;c,d            dynamic dims are -1 or symbolic, or marked -1 in\n"
+          "  ge.inputShape=NAME:1,-1,3;...     ge.inputShape (needed by ge.dynamicDims)\n"
+          "  ge.inputFormat=NCHW|NHWC          where H and W are for ge.dynamicImageSize\n");
   return f == stdout ? 0 : 2;
 }
 
@@ -56,12 +62,16 @@ typedef struct options {
   int num_place_kv, num_plugins;
   ge_engine_registry *engines;
   ge_place_desc place;
+  ge_multibatch_desc multibatch; /* shape tiers (ge.dynamicBatchSize, ...) */
+  ge_custom_engine multibatch_engine; /* runs GetDynamicDims and MapIndex */
+  ge_custom_op multibatch_ops[2];
 } options;
 
 /* Takes KEY=VALUE; 0 and a message on an unknown key or bad value. */
 static int parse_option(const char *cmd, const char *kv, options *o) {
   const char *eq = strchr(kv, '=');
   ge_error err;
+  ge_status st;
   ge_place_desc probe;
   char key[128];
   snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - kv) : (int)strlen(kv), kv);
@@ -74,10 +84,16 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
     fprintf(stderr, "ge %s: %s\n", cmd, err.message);
     return 0;
   }
+  if ((st = ge_multibatch_set_option(&o->multibatch, key, eq + 1, &err)) != GE_ERR_NOT_FOUND) {
+    if (st == GE_OK) return 1;
+    fprintf(stderr, "ge %s: %s\n", cmd, err.message);
+    return 0;
+  }
   memset(&probe, 0, sizeof probe);
   if (ge_place_set_option(&probe, key, eq + 1, &err) == GE_ERR_NOT_FOUND) {
     fprintf(stderr, "ge %s: unknown option '%s' (known: ge.topoSortingMode, ge.engineType, ge.exec.exclude_engines, "
-                    "ge.exec.hostExecFlag)\n", cmd, key);
+                    "ge.exec.hostExecFlag, ge.dynamicBatchSize, ge.dynamicImageSize, ge.dynamicDims, "
+                    "ge.inputShape, ge.inputFormat)\n", cmd, key);
     return 0;
   }
   if (o->num_place_kv == MAX_FLAGS) {
@@ -101,6 +117,15 @@ static int setup_engines(const char *cmd, options *o, int threads) {
       fprintf(stderr, "ge %s: %s\n", cmd, err.message);
       return 0;
     }
+  if (ge_multibatch_enabled(&o->multibatch)) { /* the tier index ops run on DNN_VM_CUSTOM for now */
+    o->multibatch_ops[0].op = "GetDynamicDims", o->multibatch_ops[0].kernel = ge_multibatch_kernel_get_dynamic_dims;
+    o->multibatch_ops[1].op = "MapIndex", o->multibatch_ops[1].kernel = ge_multibatch_kernel_map_index;
+    ge_custom_engine_init(&o->multibatch_engine, o->multibatch_ops, 2);
+    if (ge_engine_register(o->engines, &o->multibatch_engine.engine, &err)) {
+      fprintf(stderr, "ge %s: %s\n", cmd, err.message);
+      return 0;
+    }
+  }
   o->place.engines = o->engines;
   o->place.num_threads = threads;
   for (i = 0; i < o->num_place_kv; i++) {
@@ -265,7 +290,7 @@ static int inspect(int argc, char **argv) {
     ge_engine_registry_free(opt.engines);
     return 2;
   }
-  if (load_model(path, &g, &err) || ge_place_compile(g, &opt.place, &err)) {
+  if (load_model(path, &g, &err) || ge_multibatch_apply(g, &opt.multibatch, &err) || ge_place_compile(g, &opt.place, &err)) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
     ge_graph_free(g);
     ge_engine_registry_free(opt.engines);
@@ -448,7 +473,8 @@ static int run(int argc, char **argv) {
   if (!setup_engines("run", &a.opt, a.threads)) goto done;
   d.lookup = ge_engine_kernel_lookup;
   d.lookup_user = a.opt.engines;
-  if (load_model(a.model, &g, &err) || ge_place_compile(g, &a.opt.place, &err) ||
+  if (load_model(a.model, &g, &err) || ge_multibatch_apply(g, &a.opt.multibatch, &err) ||
+      ge_place_compile(g, &a.opt.place, &err) ||
       ge_program_create(g, &d, &p, &err)) {
     fprintf(stderr, "ge run: %s\n", err.message);
     goto done;
