@@ -229,7 +229,7 @@ struct ge_clusters {
   uint32_t *rank;           /* per cluster: a topological order of the clusters (Pearce-Kelly) */
   ge__pt_list *out, *in;    /* per cluster: neighbour clusters (may be stale: find them) */
   uint32_t *stamp, *stamp2, epoch;
-  ge_node_id *stack;
+  ge_node_id *stack, *stack2;
   uint64_t *sorted;         /* scratch of the reordering: (rank, cluster) pairs */
   uint32_t *pool;
 };
@@ -250,7 +250,7 @@ GE_API void ge_clusters_free(ge_clusters *c) {
   if (!c) return;
   for (i = 0; c->out && i < c->bound; i++) free(c->out[i].v), free(c->in[i].v);
   free(c->pos), free(c->parent), free(c->next), free(c->tail), free(c->size), free(c->rank);
-  free(c->out), free(c->in), free(c->stamp), free(c->stamp2), free(c->stack), free(c->sorted), free(c->pool);
+  free(c->out), free(c->in), free(c->stamp), free(c->stamp2), free(c->stack), free(c->stack2), free(c->sorted), free(c->pool);
   free(c);
 }
 
@@ -275,9 +275,10 @@ GE_API ge_status ge_clusters_create(ge_graph *g, ge_clusters **out, ge_error *er
   c->stamp = (uint32_t *)calloc(b + 1, sizeof *c->stamp);
   c->stamp2 = (uint32_t *)calloc(b + 1, sizeof *c->stamp2);
   c->stack = (ge_node_id *)malloc((b + 1) * sizeof *c->stack);
+  c->stack2 = (ge_node_id *)malloc((b + 1) * sizeof *c->stack2);
   order = (ge_node_id *)malloc((n + 1) * sizeof *order);
   if (!c->pos || !c->parent || !c->next || !c->tail || !c->size || !c->rank || !c->sorted || !c->pool || !c->out ||
-      !c->in || !c->stamp || !c->stamp2 || !c->stack || !order) {
+      !c->in || !c->stamp || !c->stamp2 || !c->stack || !c->stack2 || !order) {
     free(order);
     ge_clusters_free(c);
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for clusters of %u nodes", (unsigned)n);
@@ -449,30 +450,50 @@ GE_API ge_node_id ge_clusters_merge(ge_clusters *c, ge_node_id a, ge_node_id b) 
   return ge__pt_merge_set(c, set, 2);
 }
 
-/* Whether `to` is reachable from `from`, not counting a first step straight
- * to `to` when skip_direct. Only clusters ranked below `to` can lie on such
- * a path, so the search stays in that window. */
+/* Whether `to` is reachable from `from`, not counting the direct edge from
+ * `from` to `to` when skip_direct. Bidirectional: forward from `from` over
+ * clusters ranked below `to`, backward from `to` over clusters ranked above
+ * `from`, one edge at a time on the side that has done less work; a path
+ * exists iff the searches meet, and none once either runs out, so the cost
+ * is about twice that of the smaller side. */
 static int ge__pt_reach(ge_clusters *c, ge_node_id from, ge_node_id to, int skip_direct) {
-  uint32_t top = 0, i;
-  if (c->rank[from] > c->rank[to]) return 0;
+  uint32_t nf = 0, nb = 0, fi = 0, bi = 0, lo = c->rank[from], hi = c->rank[to];
+  uint64_t work_f = 0, work_b = 0;
+  ge_node_id *fwd = c->stack, *bwd = c->stack2, fx = GE_NONE, bx = GE_NONE;
+  if (lo > hi) return 0;
   c->epoch++;
-  c->stack[top++] = from;
-  c->stamp[from] = c->epoch;
-  while (top) {
-    ge_node_id x = c->stack[--top];
-    for (i = 0; i < c->out[x].n; i++) {
-      ge_node_id y = ge_clusters_find(c, c->out[x].v[i]);
-      if (y == x || c->stamp[y] == c->epoch) continue;
-      if (y == to) {
-        if (skip_direct && x == from) continue;
-        return 1;
+  fwd[nf++] = from, bwd[nb++] = to;
+  c->stamp[from] = c->epoch, c->stamp2[to] = c->epoch;
+  for (;;) {
+    ge_node_id y;
+    if (work_f <= work_b) { /* one forward edge */
+      if (fx == GE_NONE || fi == c->out[fx].n) {
+        if (!nf) return 0;
+        fx = fwd[--nf], fi = 0;
+        continue;
       }
-      if (c->rank[y] > c->rank[to]) continue;
+      y = ge_clusters_find(c, c->out[fx].v[fi++]);
+      work_f++;
+      if (y == fx || c->stamp[y] == c->epoch || (y == to && skip_direct && fx == from)) continue;
+      if (y == to || c->stamp2[y] == c->epoch) return 1;
+      if (c->rank[y] > hi) continue;
       c->stamp[y] = c->epoch;
-      c->stack[top++] = y;
+      fwd[nf++] = y;
+    } else { /* one backward edge */
+      if (bx == GE_NONE || bi == c->in[bx].n) {
+        if (!nb) return 0;
+        bx = bwd[--nb], bi = 0;
+        continue;
+      }
+      y = ge_clusters_find(c, c->in[bx].v[bi++]);
+      work_b++;
+      if (y == bx || c->stamp2[y] == c->epoch || (y == from && skip_direct && bx == to)) continue;
+      if (y == from || c->stamp[y] == c->epoch) return 1;
+      if (c->rank[y] < lo) continue;
+      c->stamp2[y] = c->epoch;
+      bwd[nb++] = y;
     }
   }
-  return 0;
 }
 
 GE_API int ge_clusters_has_path(ge_clusters *c, ge_node_id from, ge_node_id to) {
