@@ -654,11 +654,17 @@ static ge_status ge__pp_copy_variable(ge_graph *g, const ge_node *v, ge_graph *s
   ge_status st = GE_OK;
   char base[64], tmp[96];
   (void)g;
+  int made = 0;
   for (i = 0; i < bound && !st; i++) {
     ge_node *d = ge_graph_node(sub, i);
     ge_edge from, to;
     if (!d || !ge__pp_is(d, "Data") || ge__pp_data_input(d, kind) != k) continue;
+    if (copy == GE_NONE) { /* a Variable of that name already there (fed by another input): the same variable */
+      ge_node_id same = ge_graph_find(sub, v->name);
+      if (same != GE_NONE && ge__pp_is(ge_graph_node(sub, same), "Variable")) copy = same;
+    }
     if (copy == GE_NONE) {
+      made = 1;
       const ge_tensor_desc *o = &v->outputs[0];
       snprintf(base, sizeof base, "__ge_variable_copy_%u", (unsigned)i);
       ge__pp_free_name(sub, base, tmp, sizeof tmp);
@@ -681,13 +687,13 @@ static ge_status ge__pp_copy_variable(ge_graph *g, const ge_node *v, ge_graph *s
     for (a = 0; a < d->num_control_outputs && !st; a++) st = ge_graph_add_control(sub, copy, d->control_outputs[a], err);
     if (!st) st = ge_graph_remove_node(sub, d->id, err);
   }
-  if (!st && copy != GE_NONE) {
+  if (!st && copy != GE_NONE) *replaced = 1;
+  if (!st && made) {
     ge_node_id clash = ge_graph_find(sub, v->name);
     if (clash != GE_NONE)
       return ge_error_set(err, GE_ERR_INVALID, "%s: subgraph '%s' already has a node named '%s' (%s), cannot copy Variable '%s' into it",
                           pass, ge_graph_name(sub), v->name, ge_graph_node(sub, clash)->op, v->name);
     st = ge_node_set_name(sub, copy, v->name, err);
-    *replaced = 1;
   }
   return st;
 }
