@@ -342,6 +342,44 @@ GE_TEST(test_options_reject) {
   GE_CHECK_EQ_INT(ge_multibatch_set_option(NULL, "ge.dynamicDims", "1;2", &err), GE_ERR_INVALID);
 }
 
+/* Random strings never crash the parser, and what it accepts applies or
+ * fails cleanly on a graph. */
+GE_TEST(test_options_random) {
+  static const char alphabet[] = "0123456789,,;;::--x -1";
+  static const char *const keys[5] = {"ge.dynamicBatchSize", "ge.dynamicImageSize", "ge.dynamicDims", "ge.inputShape",
+                                      "ge.inputFormat"};
+  tu_rng r;
+  char buf[64];
+  int i, accepted = 0;
+  ge_graph *g = two_input_graph();
+  tu_seed(&r, 99);
+  for (i = 0; i < 3000; i++) {
+    ge_multibatch_desc d;
+    ge_error err;
+    uint32_t n = tu_below(&r, 40), k;
+    const char *key = keys[tu_below(&r, 5)];
+    ge_status st;
+    for (k = 0; k < n; k++) buf[k] = alphabet[tu_below(&r, sizeof alphabet - 1)];
+    if (!strcmp(key, "ge.inputShape") && n > 2) buf[0] = tu_below(&r, 2) ? 'x' : 'y', buf[1] = ':';
+    buf[n] = 0;
+    memset(&d, 0, sizeof d);
+    err.code = GE_OK;
+    st = ge_multibatch_set_option(&d, key, buf, &err);
+    GE_CHECK(st == GE_OK || (st == GE_ERR_INVALID && err.code == st && err.message[0]));
+    if (st == GE_OK && n) {
+      ge_graph *c = NULL;
+      accepted++;
+      TU_OK(ge_graph_clone(g, NULL, &c, NULL));
+      if (!strcmp(key, "ge.inputShape")) d.dynamic_dims = "1,2;3,4";
+      st = ge_multibatch_apply(c, &d, &err);
+      GE_CHECK(st == GE_OK || err.message[0]);
+      ge_graph_free(c);
+    }
+  }
+  GE_CHECK(accepted > 20);
+  ge_graph_free(g);
+}
+
 /* ------------------------------------------------------- batch on a CNN */
 
 GE_TEST(test_batch_cnn) {
@@ -408,6 +446,26 @@ GE_TEST(test_batch_cnn) {
     v = rand_value(4, dims, 9);
     ins[0] = &v;
     check_same(pr, pm, ins, 1, "batch 2 after errors");
+    free(v.data);
+  }
+  {
+    /* the rewritten graph survives a save and load */
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    ge_graph *back = NULL;
+    ge_program *pb = NULL;
+    int64_t dims[4] = {4, 3, 8, 8};
+    ge_value v = rand_value(4, dims, 10);
+    const ge_value *ins[1];
+    OK(ge_graph_serialize(g, &bytes, &size, &err));
+    OK(ge_graph_deserialize(bytes, size, NULL, &back, &err));
+    ge_graph_free_bytes(g, bytes, size);
+    GE_REQUIRE(back);
+    OK(ge_program_create(back, &ed, &pb, &err));
+    ins[0] = &v;
+    if (pb) check_same(pr, pb, ins, 1, "batch 4 after a round trip");
+    ge_program_free(pb);
+    ge_graph_free(back);
     free(v.data);
   }
   /* a second application is refused */
@@ -927,6 +985,7 @@ int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_options_accept);
   GE_RUN(test_options_reject);
+  GE_RUN(test_options_random);
   GE_RUN(test_batch_cnn);
   GE_RUN(test_batch_from_input_shape);
   GE_RUN(test_image_nchw);
