@@ -25,7 +25,7 @@ extern "C" {
  *   ge.inputShape        "x:1,-1,128;y:-1,3" shapes of named inputs, -1 at dynamic dims
  *                        (needed by ge.dynamicDims; otherwise the dynamic inputs are those
  *                        whose dim 0 / H and W are -1 or symbolic)
- *   ge.inputFormat       NCHW (default), NHWC or ND
+ *   ge.inputFormat       NCHW, NHWC or ND (unset: each input's own format, else NCHW)
  *
  * The structural ops get their kernels here (ge_multibatch_kernel):
  *   GetDynamicDims  inputs: any tensors (only their dims are read); attr
@@ -523,7 +523,8 @@ typedef struct ge__mb_plan {
   ge__mb_tiers tiers;
   ge__mb_entry *entries;
   int32_t num_entries;
-  ge_format format;
+  ge_format format; /* ge.inputFormat */
+  int format_given;
   ge__mb_input *in;
   uint32_t num_in;
   uint32_t *dyn; /* indices into in[], in GetDynamicDims order */
@@ -562,7 +563,10 @@ static void ge__mb_hw(ge_format f, int32_t *h, int32_t *w) {
 static ge_status ge__mb_mark(ge__mb_plan *p, ge__mb_input *x, int32_t *next_col, ge_error *err) {
   int32_t j, h, w, any = 0;
   char sh[160];
-  ge__mb_hw(p->format, &h, &w);
+  ge_format fmt = p->format;
+  if (!p->format_given) /* the input's own layout, NCHW when it has none */
+    fmt = x->node->num_outputs && x->node->outputs[0].format == GE_FORMAT_NHWC ? GE_FORMAT_NHWC : GE_FORMAT_NCHW;
+  ge__mb_hw(fmt, &h, &w);
   for (j = 0; j < x->rank; j++) any |= x->dims[j] < 0;
   if (!any) return GE_OK;
   ge__mb_shape_text(x->rank, x->dims, sh, sizeof sh);
@@ -576,14 +580,14 @@ static ge_status ge__mb_mark(ge__mb_plan *p, ge__mb_input *x, int32_t *next_col,
                           p->key, x->node->name, sh, (int)j);
     else if (x->rank != 4)
       return ge_error_set(err, GE_ERR_INVALID, "%s: input '%s' %s is dynamic but not 4-D (H and W are set per %s)", p->key,
-                          x->node->name, sh, ge_format_name(p->format));
+                          x->node->name, sh, ge_format_name(fmt));
     else
       return ge_error_set(err, GE_ERR_INVALID, "%s: input '%s' %s has dynamic dim %d, but the option sets only H and W (dims %d and %d in %s)",
-                          p->key, x->node->name, sh, (int)j, (int)h, (int)w, ge_format_name(p->format));
+                          p->key, x->node->name, sh, (int)j, (int)h, (int)w, ge_format_name(fmt));
   }
   if (p->kind == GE__MB_IMAGE && (x->col[h] < 0 || x->col[w] < 0))
     return ge_error_set(err, GE_ERR_INVALID, "%s: input '%s' %s needs both H and W dynamic (dims %d and %d in %s)", p->key,
-                        x->node->name, sh, (int)h, (int)w, ge_format_name(p->format));
+                        x->node->name, sh, (int)h, (int)w, ge_format_name(fmt));
   x->order = (int32_t)p->num_dyn;
   p->dyn[p->num_dyn++] = (uint32_t)(x - p->in);
   for (j = 0; j < x->rank; j++) p->slots += x->col[j] >= 0;
@@ -600,6 +604,7 @@ static ge_status ge__mb_plan_make(ge_graph *g, const ge_multibatch_desc *d, ge__
   if ((st = ge__mb_which(d, &p->kind, &p->key, &p->value, err))) return st;
   if ((st = ge__mb_parse_tiers(p->key, p->value, p->kind, &p->tiers, err))) return st;
   if ((st = ge__mb_parse_format(d->input_format, &p->format, err))) return st;
+  p->format_given = d->input_format && *d->input_format;
   if (d->input_shape && *d->input_shape && (st = ge__mb_parse_shape(d->input_shape, &p->entries, &p->num_entries, err)))
     return st;
   if (p->kind == GE__MB_DIMS && !p->entries)

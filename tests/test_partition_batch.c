@@ -512,7 +512,9 @@ GE_TEST(test_batch_from_input_shape) {
 
 /* ---------------------------------------------------------- image size */
 
-static void image_case(int nhwc) {
+/* mode 0: NCHW; 1: NHWC by ge.inputFormat; 2: NHWC by the input's format. */
+static void image_case(int mode) {
+  int nhwc = mode > 0;
   ge_graph *g = image_graph(nhwc), *ref = NULL;
   ge_multibatch_desc md;
   ge_exec_desc ed = exec_desc();
@@ -524,7 +526,8 @@ static void image_case(int nhwc) {
   memset(&md, 0, sizeof md);
   OK(ge_graph_clone(g, NULL, &ref, &err));
   OK(ge_multibatch_set_option(&md, "ge.dynamicImageSize", "8,8;12,16;5,9", &err));
-  if (nhwc) OK(ge_multibatch_set_option(&md, "ge.inputFormat", "NHWC", &err));
+  if (mode == 1) OK(ge_multibatch_set_option(&md, "ge.inputFormat", "NHWC", &err));
+  if (mode == 2) OK(ge_node_set_output_format(g, ge_graph_find(g, "image"), 0, GE_FORMAT_NHWC, &err));
   OK(ge_multibatch_apply(g, &md, &err));
   GE_CHECK(branches_static(g, &nb));
   GE_CHECK_EQ_INT(nb, 3);
@@ -560,6 +563,7 @@ static void image_case(int nhwc) {
 
 GE_TEST(test_image_nchw) { image_case(0); }
 GE_TEST(test_image_nhwc) { image_case(1); }
+GE_TEST(test_image_nhwc_from_input) { image_case(2); }
 
 GE_TEST(test_image_errors) {
   ge_graph *g = image_graph(0);
@@ -990,6 +994,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_batch_from_input_shape);
   GE_RUN(test_image_nchw);
   GE_RUN(test_image_nhwc);
+  GE_RUN(test_image_nhwc_from_input);
   GE_RUN(test_image_errors);
   GE_RUN(test_dims_two_inputs);
   GE_RUN(test_apply_errors);
