@@ -99,9 +99,10 @@ GE_API ge_status ge_place_set_option(ge_place_desc *d, const char *key, const ch
 /* Places every node of g and of its subgraphs. */
 GE_API ge_status ge_place(ge_graph *g, const ge_place_desc *d, ge_error *err);
 
-/* Runs every usable engine's optimiser over g, in cost order: the
- * original-graph optimisers (before placement), or the subgraph optimisers
- * (after placement; each sees the nodes placed on it). */
+/* Runs every usable engine's optimiser, in cost order, over g and then over
+ * each subgraph under it: the original-graph optimisers (before placement),
+ * or the subgraph optimisers (after placement; each sees the nodes placed
+ * on it). */
 typedef enum ge_optimize_stage { GE_OPTIMIZE_ORIGINAL = 0, GE_OPTIMIZE_SUBGRAPH = 1 } ge_optimize_stage;
 GE_API ge_status ge_place_optimize(ge_graph *g, const ge_place_desc *d, ge_optimize_stage stage, ge_error *err);
 
@@ -682,21 +683,37 @@ GE_API ge_status ge_place(ge_graph *g, const ge_place_desc *d, ge_error *err) {
 
 /* ------------------------------------------------------------ optimisers */
 
+/* The usable engines' optimisers over g, then over every subgraph under it. */
+static ge_status ge__pl_optimize(const ge__pl_plan *p, ge_graph *g, ge_optimize_stage stage, ge_error *err) {
+  ge_status st = GE_OK;
+  ge_node *n;
+  uint32_t k;
+  for (k = 0; k < p->r->count && st == GE_OK; k++) {
+    int32_t i = p->r->by_cost[k];
+    const ge_engine *e = p->r->engines[i];
+    if (p->excluded >> i & 1u) continue;
+    if (stage == GE_OPTIMIZE_ORIGINAL && e->optimize_original) st = e->optimize_original(e, g, err);
+    else if (stage == GE_OPTIMIZE_SUBGRAPH && e->optimize_subgraph) st = e->optimize_subgraph(e, g, i, err);
+  }
+  GE_GRAPH_FOREACH(g, n) {
+    uint32_t a;
+    int32_t j;
+    for (a = 0; a < n->num_attrs && st == GE_OK; a++) {
+      const ge_attr *at = &n->attrs[a];
+      if (at->type == GE_ATTR_GRAPH) st = ge__pl_optimize(p, at->v.g, stage, err);
+      for (j = 0; at->type == GE_ATTR_GRAPHS && j < at->count && st == GE_OK; j++)
+        st = ge__pl_optimize(p, at->v.graphs[j], stage, err);
+    }
+  }
+  return st;
+}
+
 GE_API ge_status ge_place_optimize(ge_graph *g, const ge_place_desc *d, ge_optimize_stage stage, ge_error *err) {
   ge__pl_plan p;
   ge_status st;
-  uint32_t k;
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_place_optimize: no graph");
   if ((st = ge__pl_plan_init(&p, d, err)) != GE_OK) return st;
-  for (k = 0; k < p.r->count; k++) {
-    int32_t i = p.r->by_cost[k];
-    const ge_engine *e = p.r->engines[i];
-    if (p.excluded >> i & 1u) continue;
-    if (stage == GE_OPTIMIZE_ORIGINAL && e->optimize_original) st = e->optimize_original(e, g, err);
-    else if (stage == GE_OPTIMIZE_SUBGRAPH && e->optimize_subgraph) st = e->optimize_subgraph(e, g, i, err);
-    if (st != GE_OK) return st;
-  }
-  return GE_OK;
+  return ge__pl_optimize(&p, g, stage, err);
 }
 
 GE_API ge_status ge_place_compile(ge_graph *g, const ge_place_desc *d, ge_error *err) {

@@ -7016,26 +7016,10 @@ GE_API ge_status ge_host_cpu_fold_constants(ge_graph *g, size_t max_bytes, uint3
   return st;
 }
 
-static ge_status ge__hc_fold_all(ge_graph *g, uint32_t *folded, ge_error *err) {
-  ge_node *n;
-  ge_status st = ge_host_cpu_fold_constants(g, 0, folded, err);
-  GE_GRAPH_FOREACH(g, n) {
-    uint32_t a;
-    int32_t k;
-    for (a = 0; a < n->num_attrs && st == GE_OK; a++) {
-      const ge_attr *at = &n->attrs[a];
-      if (at->type == GE_ATTR_GRAPH) st = ge__hc_fold_all(at->v.g, folded, err);
-      for (k = 0; at->type == GE_ATTR_GRAPHS && k < at->count && st == GE_OK; k++)
-        st = ge__hc_fold_all(at->v.graphs[k], folded, err);
-    }
-  }
-  return st;
-}
-
 static ge_status ge__hc_optimize_original(const ge_engine *e, ge_graph *g, ge_error *err) {
   uint32_t folded = 0;
   (void)e;
-  return ge__hc_fold_all(g, &folded, err);
+  return ge_host_cpu_fold_constants(g, 0, &folded, err);
 }
 
 static const ge_engine ge__hc_engine = {
