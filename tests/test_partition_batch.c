@@ -1,4 +1,4 @@
-/* test_partition_batch.c — multi-batch (partition_frag/multibatch.h, GE's
+/* test_partition_batch.c — multi-batch (ge_partition.h, GE's
  * MultiBatchClonePass): option parsing and every error, the rewrite into
  * GetDynamicDims -> MapIndex -> Case over static clones, each tier computing
  * what the original dynamic graph computes on the same seeded input
@@ -12,7 +12,7 @@
 #include "ge_engines/host_cpu.h"
 #include "ge_exec.h"
 #include "ge_onnx.h"
-#include "partition_frag/multibatch.h"
+#include "ge_partition.h"
 #include "tests/test.h"
 #include "tests/graph_util.h"
 #include "tools/npy.h"

@@ -1,4 +1,4 @@
-/* Tests of the partition passes of partition_frag/passes.h: pipeline
+/* Tests of the partition passes of ge_partition.h: pipeline
  * stages, scope subgraphs, Variables split into subgraphs and JIT binary
  * partitioning (with the onion-peeling execution order). Each pass has
  * unit cases (every error included) and seeded random DAGs checked by
@@ -9,7 +9,7 @@
  * gives it one (output = the node's "value"), so Variable graphs are
  * evaluated too. */
 #define GE_IMPLEMENTATION
-#include "partition_frag/passes.h"
+#include "ge_partition.h"
 #include "ge_exec.h"
 #include "ge_engines/host_cpu.h"
 

@@ -17,7 +17,7 @@
 #include "ge_exec.h"
 #include "ge_graph.h"
 #include "ge_onnx.h"
-#include "partition_frag/multibatch.h"
+#include "ge_partition.h"
 #include "tools/npy.h"
 
 #include <errno.h>
@@ -63,6 +63,7 @@ typedef struct options {
   ge_engine_registry *engines;
   ge_place_desc place;
   ge_multibatch_desc multibatch; /* shape tiers (ge.dynamicBatchSize, ...) */
+  ge_dynamic_partition_desc dynamic; /* ge.exec.static_model_ops_lower_limit, ... */
   ge_custom_engine multibatch_engine; /* runs GetDynamicDims and MapIndex */
   ge_custom_op multibatch_ops[2];
 } options;
@@ -84,7 +85,8 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
     fprintf(stderr, "ge %s: %s\n", cmd, err.message);
     return 0;
   }
-  if ((st = ge_multibatch_set_option(&o->multibatch, key, eq + 1, &err)) != GE_ERR_NOT_FOUND) {
+  if ((st = ge_multibatch_set_option(&o->multibatch, key, eq + 1, &err)) != GE_ERR_NOT_FOUND ||
+      (st = ge_dynamic_partition_set_option(&o->dynamic, key, eq + 1, &err)) != GE_ERR_NOT_FOUND) {
     if (st == GE_OK) return 1;
     fprintf(stderr, "ge %s: %s\n", cmd, err.message);
     return 0;
@@ -93,7 +95,8 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
   if (ge_place_set_option(&probe, key, eq + 1, &err) == GE_ERR_NOT_FOUND) {
     fprintf(stderr, "ge %s: unknown option '%s' (known: ge.topoSortingMode, ge.engineType, ge.exec.exclude_engines, "
                     "ge.exec.hostExecFlag, ge.dynamicBatchSize, ge.dynamicImageSize, ge.dynamicDims, "
-                    "ge.inputShape, ge.inputFormat)\n", cmd, key);
+                    "ge.inputShape, ge.inputFormat, ge.exec.static_model_ops_lower_limit, "
+                    "ge.exec.hostSchedulingMaxThreshold)\n", cmd, key);
     return 0;
   }
   if (o->num_place_kv == MAX_FLAGS) {
@@ -138,6 +141,15 @@ static int setup_engines(const char *cmd, options *o, int threads) {
     }
   }
   return 1;
+}
+
+/* The compile stages that exist so far: shape tiers, placement with the
+ * engines' optimisers, then dynamic/static partitioning. */
+static ge_status compile_model(ge_graph *g, options *o, ge_error *err) {
+  ge_status st;
+  if ((st = ge_multibatch_apply(g, &o->multibatch, err)) || (st = ge_place_compile(g, &o->place, err))) return st;
+  o->dynamic.host_cpu_engine = ge_engine_find(o->engines, "DNN_VM_HOST_CPU");
+  return ge_partition_dynamic(g, &o->dynamic, err);
 }
 
 /* Flags both subcommands take; returns how many argv entries it used (0: not one of them, -1: bad). */
@@ -230,39 +242,136 @@ static void print_placement(FILE *f, const options *o, ge_graph *g, const ge_nod
   }
 }
 
-static void json_graph(FILE *f, const options *o, ge_graph *g, const ge_node_id *order) {
-  uint32_t i, k, n = ge_graph_node_count(g);
-  fputs("{\n  \"graph\": ", f);
-  json_str(f, ge_graph_name(g));
-  fputs(",\n  \"nodes\": [", f);
+/* One node of graph g (a subgraph named `sub`, or the root when NULL). */
+static void json_node(FILE *f, const options *o, const ge_graph *g, const ge_node *x, const char *sub) {
+  uint32_t k;
+  fputs("\"name\": ", f);
+  json_str(f, x->name);
+  fputs(", \"op\": ", f);
+  json_str(f, x->op);
+  fputs(", \"subgraph\": ", f);
+  if (sub) json_str(f, sub);
+  else fputs("null", f);
+  json_placement(f, o, g, x);
+  fprintf(f, ", \"stream\": %d, \"inputs\": [", (int)x->stream);
+  for (k = 0; k < x->num_inputs; k++) {
+    const ge_node *p = ge_graph_node(g, x->inputs[k].node);
+    if (k) fputc(',', f);
+    if (p) json_str(f, p->name);
+    else fputs("null", f);
+  }
+  fputs("], \"control_inputs\": [", f);
+  for (k = 0; k < x->num_control_inputs; k++) {
+    if (k) fputc(',', f);
+    json_str(f, ge_graph_node(g, x->control_inputs[k])->name);
+  }
+  fputs("], \"outputs\": [", f);
+  for (k = 0; k < x->num_outputs; k++) {
+    fprintf(f, "%s{\"dtype\": \"%s\", \"shape\": ", k ? "," : "", ge_dtype_name(x->outputs[k].dtype));
+    json_shape(f, &x->outputs[k].shape);
+    fputc('}', f);
+  }
+  fputs("]}", f);
+}
+
+/* A subgraph's name: its holder's ("f" of a PartitionedCall), else
+ * holder/attribute (with [k] in a list of graphs). */
+static void subgraph_name(const ge_node *holder, const ge_attr *at, int32_t k, char *buf, size_t cap) {
+  if (!strcmp(at->name, "f")) snprintf(buf, cap, "%s", holder->name);
+  else if (at->type == GE_ATTR_GRAPHS) snprintf(buf, cap, "%s/%s[%d]", holder->name, at->name, (int)k);
+  else snprintf(buf, cap, "%s/%s", holder->name, at->name);
+}
+
+/* The nodes of g in execution order (sub: g's subgraph name or NULL); then
+ * those of every subgraph its nodes hold. *first tracks the commas. */
+static void json_nodes(FILE *f, const options *o, ge_graph *g, const char *sub, int *first) {
+  uint32_t i, a, n = ge_graph_node_count(g);
+  ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
+  if (!order || ge_graph_topo_sort(g, o->topo_mode, order, NULL) != GE_OK) {
+    free(order);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    fputs(*first ? "\n    {" : ",\n    {", f);
+    *first = 0;
+    json_node(f, o, g, ge_graph_node(g, order[i]), sub);
+  }
   for (i = 0; i < n; i++) {
     const ge_node *x = ge_graph_node(g, order[i]);
-    fputs(i ? ",\n    {" : "\n    {", f);
-    fputs("\"name\": ", f);
-    json_str(f, x->name);
-    fputs(", \"op\": ", f);
-    json_str(f, x->op);
-    json_placement(f, o, g, x);
-    fprintf(f, ", \"stream\": %d, \"inputs\": [", (int)x->stream);
-    for (k = 0; k < x->num_inputs; k++) {
-      const ge_node *p = ge_graph_node(g, x->inputs[k].node);
-      if (k) fputc(',', f);
-      if (p) json_str(f, p->name);
-      else fputs("null", f);
+    for (a = 0; a < x->num_attrs; a++) {
+      const ge_attr *at = &x->attrs[a];
+      int32_t k, count = at->type == GE_ATTR_GRAPH ? 1 : at->type == GE_ATTR_GRAPHS ? at->count : 0;
+      for (k = 0; k < count; k++) {
+        char name[512];
+        subgraph_name(x, at, k, name, sizeof name);
+        json_nodes(f, o, at->type == GE_ATTR_GRAPH ? at->v.g : at->v.graphs[k], name, first);
+      }
     }
-    fputs("], \"control_inputs\": [", f);
-    for (k = 0; k < x->num_control_inputs; k++) {
-      if (k) fputc(',', f);
-      json_str(f, ge_graph_node(g, x->control_inputs[k])->name);
-    }
-    fputs("], \"outputs\": [", f);
-    for (k = 0; k < x->num_outputs; k++) {
-      fprintf(f, "%s{\"dtype\": \"%s\", \"shape\": ", k ? "," : "", ge_dtype_name(x->outputs[k].dtype));
-      json_shape(f, &x->outputs[k].shape);
-      fputc('}', f);
-    }
-    fputs("]}", f);
   }
+  free(order);
+}
+
+/* What a subgraph is: the partition kind of the call that holds it. */
+static const char *subgraph_kind(const ge_node *holder, const char *attr) {
+  if (!strcmp(holder->op, "PartitionedCall")) {
+    if (ge_node_attr(holder, "_stage_level")) return "stage";
+    if (ge_node_attr(holder, "_is_unknown_shape")) return ge_node_attr_int(holder, "_is_unknown_shape", 0) ? "dynamic" : "static";
+    return "call";
+  }
+  if (!strcmp(holder->op, "Case") && ge_node_attr(holder, GE_MULTIBATCH_ATTR)) return "shape_tier";
+  return attr; /* then_branch, else_branch, body, branches, ... */
+}
+
+/* Every subgraph under g: name, kind, the holding node and graph, the
+ * engine or stage, and its member nodes. */
+static void json_subgraphs(FILE *f, const options *o, const ge_graph *g, int *first) {
+  ge_node *x;
+  GE_GRAPH_FOREACH(g, x) {
+    uint32_t a;
+    for (a = 0; a < x->num_attrs; a++) {
+      const ge_attr *at = &x->attrs[a];
+      int32_t k, count = at->type == GE_ATTR_GRAPH ? 1 : at->type == GE_ATTR_GRAPHS ? at->count : 0;
+      for (k = 0; k < count; k++) {
+        const ge_graph *sub = at->type == GE_ATTR_GRAPH ? at->v.g : at->v.graphs[k];
+        const ge_node *m;
+        int first_member = 1;
+        char name[512];
+        subgraph_name(x, at, k, name, sizeof name);
+        fputs(*first ? "\n    {\"name\": " : ",\n    {\"name\": ", f);
+        *first = 0;
+        json_str(f, name);
+        fputs(", \"kind\": ", f);
+        json_str(f, subgraph_kind(x, at->name));
+        fputs(", \"parent\": ", f);
+        json_str(f, x->name);
+        fputs(", \"engine\": ", f);
+        if (engine_name(o, x)) json_str(f, engine_name(o, x));
+        else fputs("null", f);
+        fprintf(f, ", \"stage\": %lld, \"nodes\": [", (long long)ge_node_attr_int(x, "_stage_level", -1));
+        GE_GRAPH_FOREACH(sub, m) {
+          if (!first_member) fputc(',', f);
+          first_member = 0;
+          json_str(f, m->name);
+        }
+        fputs("]}", f);
+        json_subgraphs(f, o, sub, first);
+      }
+    }
+  }
+}
+
+static void json_graph(FILE *f, const options *o, ge_graph *g) {
+  int first = 1;
+  fputs("{\n  \"graph\": ", f);
+  json_str(f, ge_graph_name(g));
+  fprintf(f, ",\n  \"dynamic_shape_partitioned\": %lld", (long long)(ge_graph_attr(g, "_dynamic_shape_partitioned")
+                                                                        ? ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i
+                                                                        : 0));
+  fputs(",\n  \"nodes\": [", f);
+  json_nodes(f, o, g, NULL, &first);
+  fputs("\n  ],\n  \"subgraphs\": [", f);
+  first = 1;
+  json_subgraphs(f, o, g, &first);
   fputs("\n  ]\n}\n", f);
 }
 
@@ -290,7 +399,7 @@ static int inspect(int argc, char **argv) {
     ge_engine_registry_free(opt.engines);
     return 2;
   }
-  if (load_model(path, &g, &err) || ge_multibatch_apply(g, &opt.multibatch, &err) || ge_place_compile(g, &opt.place, &err)) {
+  if (load_model(path, &g, &err) || compile_model(g, &opt, &err)) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
     ge_graph_free(g);
     ge_engine_registry_free(opt.engines);
@@ -301,7 +410,7 @@ static int inspect(int argc, char **argv) {
     fprintf(stderr, "ge inspect: %s\n", order ? err.message : "out of memory");
     rc = 1;
   } else if (json) {
-    json_graph(stdout, &opt, g, order);
+    json_graph(stdout, &opt, g);
   } else {
     ge_graph_dump(g, stdout);
     print_placement(stdout, &opt, g, order);
@@ -473,9 +582,7 @@ static int run(int argc, char **argv) {
   if (!setup_engines("run", &a.opt, a.threads)) goto done;
   d.lookup = ge_engine_kernel_lookup;
   d.lookup_user = a.opt.engines;
-  if (load_model(a.model, &g, &err) || ge_multibatch_apply(g, &a.opt.multibatch, &err) ||
-      ge_place_compile(g, &a.opt.place, &err) ||
-      ge_program_create(g, &d, &p, &err)) {
+  if (load_model(a.model, &g, &err) || compile_model(g, &a.opt, &err) || ge_program_create(g, &d, &p, &err)) {
     fprintf(stderr, "ge run: %s\n", err.message);
     goto done;
   }
