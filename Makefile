@@ -91,13 +91,16 @@ $(BUILD)/graph_bench: bench/graph_bench.c | $(BUILD)
 
 $(BUILD)/place_bench: bench/place_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+$(BUILD)/partition_bench: bench/partition_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 
 # Tables of bench/README.md: the IR, placement, execution overhead and model
 # latency against ONNX Runtime (npm onnxruntime-node; the model table needs PyTorch).
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/graph_bench $(BUILD)/place_bench $(BUILD)/ge
+	@$(MAKE) --no-print-directory $(BUILD)/graph_bench $(BUILD)/place_bench $(BUILD)/partition_bench $(BUILD)/ge
 	$(BUILD)/graph_bench
 	$(BUILD)/place_bench
+	$(BUILD)/partition_bench 10000 3
 	bash bench/exec_overhead.sh
 	bash bench/models.sh
 
