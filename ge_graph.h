@@ -638,6 +638,12 @@ GE_API ge_status ge_graph_extract(const ge_graph *g, const ge_node_id *nodes, ui
                                   ge_extract_result *out, ge_error *err);
 GE_API void ge_extract_result_free(const ge_graph *g, ge_extract_result *r);
 
+/* Adds to dst a copy of node n of src without its edges: op, domain,
+ * attributes (subgraphs deep-copied), output descriptors, flags and the
+ * engine/stream/topo_id/cluster fields. name NULL keeps n's name. */
+GE_API ge_status ge_graph_copy_node(ge_graph *dst, const ge_graph *src, const ge_node *n, const char *name,
+                                    ge_node_id *out, ge_error *err);
+
 /* Expands a PartitionedCall node (attr "f") into its graph: a NoOp before
  * and after carry its control edges, the subgraph's Data nodes are replaced
  * by the call's inputs, its NetOutput by the call's outputs, and its nodes
@@ -5591,6 +5597,11 @@ static ge_status ge__copy_node(ge_graph *dst, const ge_graph *src, const ge_node
       return ge__oom(err, dst);
   }
   return GE_OK;
+}
+
+GE_API ge_status ge_graph_copy_node(ge_graph *dst, const ge_graph *src, const ge_node *n, const char *name,
+                                    ge_node_id *out, ge_error *err) {
+  return ge__copy_node(dst, src, n, name ? name : n->name, out, err);
 }
 
 static ge_status ge__create_like(const ge_graph *g, const ge_graph_desc *desc, ge_graph **out, ge_error *err) {

@@ -792,40 +792,45 @@ GE_API ge_node_id ge_clusters_try_merge(ge_clusters *c, ge_node_id a, ge_node_id
   return ge_clusters_merge(c, a, b);
 }
 
+/* Walks from x over out (forward) or in lists, marking with `epoch` in
+ * mark: only clusters inside the rank window [lo, hi], or, when `within`
+ * is given, only those it marks with within_epoch; collects into list. */
+static uint32_t ge__pt_walk(ge_clusters *c, ge_node_id x, int backward, uint32_t lo, uint32_t hi, uint32_t *mark,
+                            uint32_t epoch, const uint32_t *within, uint32_t within_epoch, ge_node_id *list) {
+  uint32_t top = 0, n = 0, i;
+  c->stack[top++] = x;
+  mark[x] = epoch;
+  while (top) {
+    ge_node_id v = c->stack[--top];
+    ge__pt_list *l = backward ? &c->in[v] : &c->out[v];
+    list[n++] = v;
+    for (i = 0; i < l->n; i++) {
+      ge_node_id y = ge_clusters_find(c, l->v[i]);
+      if (y == v || mark[y] == epoch || c->rank[y] < lo || c->rank[y] > hi) continue;
+      if (within && within[y] != within_epoch) continue;
+      mark[y] = epoch;
+      c->stack[top++] = y;
+    }
+  }
+  return n;
+}
+
 GE_API ge_node_id ge_clusters_merge_paths(ge_clusters *c, ge_node_id from, ge_node_id to) {
-  uint32_t top = 0, i, n = 0;
+  uint32_t n, lo, hi, e;
   ge_node_id *on_path, t, m;
   from = ge_clusters_find(c, from), to = ge_clusters_find(c, to);
   if (from == GE_NONE || to == GE_NONE || from == to) return from;
   if (c->rank[from] > c->rank[to]) t = from, from = to, to = t;
   if (!ge__pt_reach(c, from, to, 0)) return ge_clusters_merge(c, from, to); /* unrelated: no cycle possible */
   if (!(on_path = (ge_node_id *)malloc(sizeof *on_path * (c->bound + 1)))) return GE_NONE;
-  /* forward from `from` within the rank window (stamp) ... */
-  c->epoch++;
-  c->stack[top++] = from;
-  c->stamp[from] = c->epoch;
-  while (top) {
-    ge_node_id x = c->stack[--top];
-    for (i = 0; i < c->out[x].n; i++) {
-      ge_node_id y = ge_clusters_find(c, c->out[x].v[i]);
-      if (y == x || c->stamp[y] == c->epoch || c->rank[y] > c->rank[to]) continue;
-      c->stamp[y] = c->epoch;
-      if (y != to) c->stack[top++] = y;
-    }
-  }
-  /* ... then backward from `to` over what was reached: those lie on a path */
-  c->stack[top++] = to;
-  c->stamp2[to] = c->epoch;
-  while (top) {
-    ge_node_id x = c->stack[--top];
-    on_path[n++] = x;
-    for (i = 0; i < c->in[x].n; i++) {
-      ge_node_id y = ge_clusters_find(c, c->in[x].v[i]);
-      if (y == x || c->stamp2[y] == c->epoch || c->stamp[y] != c->epoch) continue;
-      c->stamp2[y] = c->epoch;
-      c->stack[top++] = y;
-    }
-  }
+  lo = c->rank[from], hi = c->rank[to];
+  /* the clusters on a path are those `from` reaches that reach `to`: walk
+     back from `to` through the window, then forward from `from` through
+     what that walk marked */
+  c->epoch += 2;
+  e = c->epoch;
+  ge__pt_walk(c, to, 1, lo, hi, c->stamp2, e, NULL, 0, on_path);
+  n = ge__pt_walk(c, from, 0, lo, hi, c->stamp, e, c->stamp2, e, on_path);
   m = ge__pt_merge_set(c, on_path, n);
   free(on_path);
   return m;
@@ -835,37 +840,248 @@ GE_API ge_node_id ge_clusters_merge_paths(ge_clusters *c, ge_node_id from, ge_no
 
 /* Wraps every cluster holding a movable node into a PartitionedCall, in
  * topological order of the clusters; label() then names and marks the call.
- * movable[node] = 0 keeps a node in g (Data, NetOutput, lone Consts). */
+ * movable[node] = 0 keeps a node in g (Data, NetOutput, lone Consts).
+ * One pass over the nodes and edges: each cluster's subgraph gets copies of
+ * its nodes, a Data node per distinct tensor it reads from outside and a
+ * NetOutput of the tensors read outside it; the calls are wired in g, g's
+ * remaining readers redirected, and the moved nodes removed. */
 typedef void (*ge__pt_label_fn)(ge_graph *g, ge_node_id call, ge_node_id cluster, uint32_t index, void *u);
+
+/* A tensor crossing a cluster boundary: for inputs, (src, cluster k) ->
+ * Data node; for outputs, src -> output j of its cluster's call. */
+typedef struct ge__pt_cross {
+  ge_edge src;
+  uint32_t k, id; /* cluster; Data node id (inputs) or output index (outputs) */
+  uint32_t next;  /* next entry of the same source node, or UINT32_MAX */
+} ge__pt_cross;
+
+typedef struct ge__pt_builder {
+  ge_graph *g;
+  uint32_t bound, n_rep;
+  int32_t *cid;           /* node -> cluster index, -1 stays in g */
+  ge_node_id *copy;       /* node -> its copy in the cluster's subgraph */
+  ge_graph **sub;         /* per cluster */
+  ge_node_id *call;       /* per cluster */
+  uint32_t *n_in, *n_out; /* per cluster */
+  ge__pt_cross *x;        /* crossings, inputs and outputs */
+  uint32_t n_x, cap_x;
+  uint32_t *in_head, *out_head; /* node -> first crossing */
+} ge__pt_builder;
+
+static uint32_t ge__pt_find_cross(const ge__pt_builder *b, uint32_t head, ge_edge src, uint32_t k) {
+  uint32_t j;
+  for (j = head; j != UINT32_MAX; j = b->x[j].next)
+    if (b->x[j].src.index == src.index && b->x[j].k == k) return j;
+  return UINT32_MAX;
+}
+
+static uint32_t ge__pt_add_cross(ge__pt_builder *b, uint32_t *head, ge_edge src, uint32_t k, uint32_t id) {
+  if (b->n_x == b->cap_x) {
+    uint32_t cap = b->cap_x ? 2 * b->cap_x : 256;
+    ge__pt_cross *q = (ge__pt_cross *)realloc(b->x, sizeof *q * cap);
+    if (!q) return UINT32_MAX;
+    b->x = q, b->cap_x = cap;
+  }
+  b->x[b->n_x].src = src, b->x[b->n_x].k = k, b->x[b->n_x].id = id, b->x[b->n_x].next = head[src.node];
+  head[src.node] = b->n_x;
+  return b->n_x++;
+}
+
+/* The Data node of cluster k standing for tensor src (made on first use). */
+static ge_status ge__pt_boundary_input(ge__pt_builder *b, ge_edge src, uint32_t k, ge_node_id *data, ge_error *err) {
+  uint32_t j = ge__pt_find_cross(b, b->in_head[src.node], src, k);
+  const ge_node *p;
+  const ge_tensor_desc *d;
+  ge_status st;
+  char name[300];
+  if (j != UINT32_MAX) {
+    *data = b->x[j].id;
+    return GE_OK;
+  }
+  p = ge_graph_node(b->g, src.node);
+  d = &p->outputs[src.index];
+  snprintf(name, sizeof name, "%s:%d", p->name, (int)src.index);
+  if ((st = ge_graph_add_node(b->sub[k], "Data", name, 0, NULL, 1, data, err)) ||
+      (st = ge_node_set_attr_int(b->sub[k], *data, "index", (int64_t)b->n_in[k]++, err)) ||
+      (st = ge_node_set_output(b->sub[k], *data, 0, d->dtype, d->shape.rank, d->shape.dims, d->shape.info, err)))
+    return st;
+  if (ge__pt_add_cross(b, b->in_head, src, k, *data) == UINT32_MAX) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  return GE_OK;
+}
+
+/* Where tensor src of g is found once its node moved: the call's output. */
+static ge_edge ge__pt_outside(const ge__pt_builder *b, ge_edge src) {
+  if (src.node != GE_NONE && b->cid[src.node] >= 0) {
+    uint32_t j = ge__pt_find_cross(b, b->out_head[src.node], src, (uint32_t)b->cid[src.node]);
+    src.node = b->call[b->cid[src.node]];
+    src.index = (int32_t)b->x[j].id;
+  }
+  return src;
+}
+
+/* Copies the clusters' nodes and their inner edges; marks the outputs read
+ * outside each cluster. */
+static ge_status ge__pt_fill(ge__pt_builder *b, const ge_node_id *order, uint32_t count, ge_error *err) {
+  uint32_t i, k, u;
+  ge_status st = GE_OK;
+  for (i = 0; i < count && st == GE_OK; i++) {
+    const ge_node *n = ge_graph_node(b->g, order[i]);
+    if (b->cid[n->id] >= 0) st = ge_graph_copy_node(b->sub[b->cid[n->id]], b->g, n, NULL, &b->copy[n->id], err);
+  }
+  for (i = 0; i < count && st == GE_OK; i++) {
+    const ge_node *n = ge_graph_node(b->g, order[i]);
+    int32_t c = b->cid[n->id];
+    if (c < 0) continue;
+    for (k = 0; k < n->num_inputs && st == GE_OK; k++) {
+      ge_edge e = n->inputs[k], inner;
+      if (e.node == GE_NONE) continue;
+      if (b->cid[e.node] == c) inner.node = b->copy[e.node], inner.index = e.index;
+      else if ((st = ge__pt_boundary_input(b, e, (uint32_t)c, &inner.node, err)) == GE_OK) inner.index = 0;
+      if (st == GE_OK) st = ge_graph_set_input(b->sub[c], b->copy[n->id], k, inner, err);
+    }
+    for (k = 0; k < n->num_control_inputs && st == GE_OK; k++)
+      if (b->cid[n->control_inputs[k]] == c) st = ge_graph_add_control(b->sub[c], b->copy[n->control_inputs[k]], b->copy[n->id], err);
+    for (u = 0; u < n->num_uses && st == GE_OK; u++) { /* outputs read outside the cluster */
+      const ge_use *use = &n->uses[u];
+      ge_edge src = ge_graph_node(b->g, use->node)->inputs[use->input];
+      if (b->cid[use->node] == c || ge__pt_find_cross(b, b->out_head[n->id], src, (uint32_t)c) != UINT32_MAX) continue;
+      if (ge__pt_add_cross(b, b->out_head, src, (uint32_t)c, b->n_out[c]++) == UINT32_MAX)
+        st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+    }
+  }
+  return st;
+}
+
+/* Each subgraph's NetOutput, then its call in g (clusters in topological
+ * order, so a call's producers exist already). */
+static ge_status ge__pt_calls(ge__pt_builder *b, ge_error *err) {
+  uint32_t k, i, j, *start = (uint32_t *)calloc(b->n_rep + 2, sizeof *start), *by_k;
+  ge_status st = GE_OK;
+  ge_edge *outs = NULL, *ins = NULL;
+  by_k = (uint32_t *)malloc(sizeof *by_k * (b->n_x + 1));
+  if (!start || !by_k) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (j = 0; st == GE_OK && j < b->n_x; j++) start[b->x[j].k + 1]++; /* crossings bucketed by cluster */
+  for (k = 0; st == GE_OK && k < b->n_rep; k++) start[k + 1] += start[k];
+  for (j = 0; st == GE_OK && j < b->n_x; j++) by_k[start[b->x[j].k]++] = j;
+  for (k = b->n_rep; st == GE_OK && k > 0; k--) start[k] = start[k - 1];
+  if (start) start[0] = 0;
+  for (k = 0; k < b->n_rep && st == GE_OK; k++) {
+    uint32_t n_out = b->n_out[k], n_in = b->n_in[k];
+    ge_edge *o2 = (ge_edge *)realloc(outs, sizeof *outs * (n_out + 1)), *i2;
+    if (o2) outs = o2;
+    i2 = (ge_edge *)realloc(ins, sizeof *ins * (n_in + 1));
+    if (i2) ins = i2;
+    if (!o2 || !i2) {
+      st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+      break;
+    }
+    for (j = start[k]; j < start[k + 1]; j++) {
+      const ge__pt_cross *x = &b->x[by_k[j]];
+      if (b->cid[x->src.node] == (int32_t)k) /* an output: the copy's tensor */
+        outs[x->id].node = b->copy[x->src.node], outs[x->id].index = x->src.index;
+      else /* an input: by its Data node's index */
+        ins[ge_node_attr_int(ge_graph_node(b->sub[k], x->id), "index", 0)] = ge__pt_outside(b, x->src);
+    }
+    if ((st = ge_graph_set_outputs(b->sub[k], n_out, outs, NULL, err)) != GE_OK) break;
+    if ((st = ge_graph_add_node(b->g, "PartitionedCall", NULL, n_in, ins, (int32_t)n_out, &b->call[k], err)) != GE_OK)
+      break;
+    for (i = 0; i < n_out && st == GE_OK; i++) {
+      const ge_tensor_desc *d = &ge_graph_node(b->sub[k], outs[i].node)->outputs[outs[i].index];
+      st = ge_node_set_output(b->g, b->call[k], i, d->dtype, d->shape.rank, d->shape.dims, d->shape.info, err);
+    }
+    if (st == GE_OK) st = ge_node_set_attr_graph(b->g, b->call[k], "f", b->sub[k], err);
+    b->sub[k] = NULL; /* owned by the call (or freed on error) */
+  }
+  free(outs), free(ins), free(start), free(by_k);
+  return st;
+}
+
+/* g's remaining readers of moved tensors read the calls; control edges
+ * crossing a cluster attach to its call; the moved nodes go. */
+static ge_status ge__pt_rewire(ge__pt_builder *b, const ge_node_id *order, uint32_t count, ge_error *err) {
+  uint32_t i, k;
+  ge_status st = GE_OK;
+  for (i = 0; i < count && st == GE_OK; i++) {
+    const ge_node *n = ge_graph_node(b->g, order[i]);
+    int32_t c = b->cid[n->id];
+    ge_node_id self = c >= 0 ? b->call[c] : n->id;
+    for (k = 0; c < 0 && k < n->num_inputs && st == GE_OK; k++)
+      if (n->inputs[k].node != GE_NONE && b->cid[n->inputs[k].node] >= 0)
+        st = ge_graph_set_input(b->g, n->id, k, ge__pt_outside(b, n->inputs[k]), err);
+    for (k = 0; k < n->num_control_inputs && st == GE_OK; k++) {
+      ge_node_id q = n->control_inputs[k];
+      if (b->cid[q] != c && (b->cid[q] >= 0 || c >= 0))
+        st = ge_graph_add_control(b->g, b->cid[q] >= 0 ? b->call[b->cid[q]] : q, self, err);
+    }
+  }
+  for (i = 0; i < count && st == GE_OK; i++)
+    if (b->cid[order[i]] >= 0) st = ge_graph_remove_node(b->g, order[i], err);
+  return st;
+}
+
+static int ge__pt_cmp_rank(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
 
 static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t *movable, ge__pt_label_fn label,
                                       void *u, ge_error *err) {
-  uint32_t bound = c->bound, i, count = ge_graph_node_count(g), n_rep = 0, k;
-  ge_node_id *order = (ge_node_id *)malloc(sizeof *order * (count + 1));
-  ge_node_id *reps = (ge_node_id *)malloc(sizeof *reps * (bound + 1));
-  ge_node_id *set = (ge_node_id *)malloc(sizeof *set * (bound + 1));
+  ge__pt_builder b;
+  uint32_t bound = c->bound, count = ge_graph_node_count(g), i, k;
+  ge_node_id *order = (ge_node_id *)malloc(sizeof *order * (count + 1)), *reps;
+  uint64_t *ranked = (uint64_t *)malloc(sizeof *ranked * (count + 1));
   ge_status st = GE_OK;
-  if (!order || !reps || !set) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory building partitions");
+  memset(&b, 0, sizeof b);
+  b.g = g, b.bound = bound;
+  b.cid = (int32_t *)malloc(sizeof *b.cid * (bound + 1));
+  b.copy = (ge_node_id *)malloc(sizeof *b.copy * (bound + 1));
+  b.in_head = (uint32_t *)malloc(sizeof *b.in_head * (bound + 1));
+  b.out_head = (uint32_t *)malloc(sizeof *b.out_head * (bound + 1));
+  reps = (ge_node_id *)malloc(sizeof *reps * (bound + 1));
+  if (!order || !ranked || !b.cid || !b.copy || !b.in_head || !b.out_head || !reps)
+    st = ge_error_set(err, GE_ERR_NOMEM, "out of memory building partitions");
   if (st == GE_OK) {
-    for (i = 0; i < bound; i++)
+    for (i = 0; i < bound; i++) {
+      b.cid[i] = -1, b.in_head[i] = b.out_head[i] = UINT32_MAX;
       if (c->parent[i] != GE_NONE) order[c->pos[i]] = i;
+    }
     c->epoch++;
-    for (i = 0; i < count; i++) {
+    for (i = 0; i < count; i++) { /* the clusters with a movable node, by rank: a topological order */
       ge_node_id r = ge_clusters_find(c, order[i]);
       if (movable[order[i]] && c->stamp[r] != c->epoch) {
         c->stamp[r] = c->epoch;
-        reps[n_rep++] = r;
+        ranked[b.n_rep++] = (uint64_t)c->rank[r] << 32 | r;
       }
     }
+    qsort(ranked, b.n_rep, sizeof *ranked, ge__pt_cmp_rank);
+    for (k = 0; k < b.n_rep; k++) {
+      reps[k] = (ge_node_id)(ranked[k] & 0xFFFFFFFFu);
+      b.copy[reps[k]] = k; /* cluster -> index until the copies are made */
+    }
+    for (i = 0; i < count; i++)
+      if (movable[order[i]]) b.cid[order[i]] = (int32_t)b.copy[ge_clusters_find(c, order[i])];
+    b.sub = (ge_graph **)calloc(b.n_rep + 1, sizeof *b.sub);
+    b.call = (ge_node_id *)calloc(b.n_rep + 1, sizeof *b.call);
+    b.n_in = (uint32_t *)calloc(b.n_rep + 1, sizeof *b.n_in);
+    b.n_out = (uint32_t *)calloc(b.n_rep + 1, sizeof *b.n_out);
+    if (!b.sub || !b.call || !b.n_in || !b.n_out) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   }
-  for (k = 0; k < n_rep && st == GE_OK; k++) {
-    uint32_t n = 0;
-    ge_node_id x, call;
-    for (x = reps[k]; x != GE_NONE; x = c->next[x])
-      if (movable[x]) set[n++] = x;
-    if ((st = ge__pt_wrap(g, set, n, NULL, &call, err)) == GE_OK && label) label(g, call, reps[k], k, u);
+  for (k = 0; k < b.n_rep && st == GE_OK; k++) {
+    ge_graph_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = ge_graph_name(g);
+    d.allocator = *ge_graph_allocator(g);
+    d.registry = ge_graph_registry(g);
+    st = ge_graph_create(&d, &b.sub[k], err);
   }
-  free(order), free(reps), free(set);
+  if (st == GE_OK) st = ge__pt_fill(&b, order, count, err);
+  if (st == GE_OK) st = ge__pt_calls(&b, err);
+  if (st == GE_OK) st = ge__pt_rewire(&b, order, count, err);
+  for (k = 0; k < b.n_rep && st == GE_OK; k++)
+    if (label) label(g, b.call[k], reps[k], k, u);
+  for (k = 0; b.sub && k < b.n_rep; k++) ge_graph_free(b.sub[k]);
+  free(b.cid), free(b.copy), free(b.in_head), free(b.out_head), free(b.sub), free(b.call), free(b.n_in), free(b.n_out);
+  free(b.x), free(order), free(ranked), free(reps);
   return st;
 }
 
