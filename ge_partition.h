@@ -105,6 +105,41 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
 }
 #endif
 
+/* ------------------------------------------------ engine partitioning */
+
+/* One engine's piece of a graph (§5.3): its nodes, PlaceHolder nodes for
+ * the tensors it reads from other pieces and End nodes for those it gives
+ * them (paired by the attribute peer_index; parent_node and anchor_index
+ * name the producing node and output). */
+typedef struct ge_engine_subgraph {
+  ge_graph *graph;
+  int32_t engine; /* the engine (atomic, or composite in the composite pass) */
+} ge_engine_subgraph;
+
+typedef struct ge_engine_partition {
+  ge_engine_subgraph *subgraphs; /* in a topological order of the pieces */
+  uint32_t count;
+  ge_graph *source;        /* the graph partitioned (kept for merging back) */
+  char **control;          /* control edges between pieces: "src\ndst" node names */
+  uint32_t num_control;
+} ge_engine_partition;
+
+/* Splits g by engine: nodes with the same engine (for composite = 1, the
+ * composite engine whose members hold theirs, e.g. ffts_plus over AI Core,
+ * Vector and AI CPU) and the same _stream_label attribute merge when no
+ * second path joins them; graph inputs form one input piece. engines[i] is
+ * the descriptor of node->engine == i. g is not changed. */
+GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engines, uint32_t num_engines, int composite,
+                                      ge_engine_partition *out, ge_error *err);
+/* Calls each piece's engine optimize_subgraph, the pieces on num_threads
+ * threads. */
+GE_API ge_status ge_engine_partition_optimize(ge_engine_partition *p, const ge_engine *const *engines,
+                                              uint32_t num_engines, int num_threads, ge_error *err);
+/* Joins the pieces back into one graph: every PlaceHolder/End pair becomes
+ * the edge it cut again. */
+GE_API ge_status ge_engine_partition_merge(const ge_engine_partition *p, ge_graph **out, ge_error *err);
+GE_API void ge_engine_partition_free(ge_engine_partition *p);
+
 /* ======================================== multi-batch (§5.5) */
 
 #ifdef __cplusplus
@@ -383,6 +418,7 @@ GE_API void ge_jit_order_free(ge_jit_order *order);
 #define GE_PARTITION_IMPLEMENTATION_DONE
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1360,6 +1396,300 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
 #ifdef __cplusplus
 }
 #endif
+
+/* --------------------------------------------------- engine partitioning */
+
+/* The composite engine (index) having engine e as a member, or -1. */
+static int32_t ge__pt_composite_of(const ge_engine *const *engines, uint32_t n, int32_t e) {
+  uint32_t i;
+  const char *const *m;
+  if (e < 0 || (uint32_t)e >= n || !engines[e]) return -1;
+  for (i = 0; i < n; i++)
+    if (engines[i] && (engines[i]->flags & GE_ENGINE_COMPOSITE) && engines[i]->members)
+      for (m = engines[i]->members; *m; m++)
+        if (!strcmp(*m, engines[e]->name)) return (int32_t)i;
+  return -1;
+}
+
+/* The piece a node goes to by label: -2 for graph inputs (one input
+ * piece), else its engine or, in the composite pass, that engine's
+ * composite. */
+static int32_t ge__pt_engine_label(const ge_node *n, const ge_engine *const *engines, uint32_t ne, int composite) {
+  int32_t c;
+  if (ge__pt_is(n, "Data")) return -2;
+  if (composite && (c = ge__pt_composite_of(engines, ne, n->engine)) >= 0) return c;
+  return n->engine;
+}
+
+static int ge__pt_same_stream_label(const ge_node *a, const ge_node *b) {
+  const char *x = ge_node_attr_string(a, "_stream_label", NULL), *y = ge_node_attr_string(b, "_stream_label", NULL);
+  return x == y || (x && y && !strcmp(x, y));
+}
+
+GE_API void ge_engine_partition_free(ge_engine_partition *p) {
+  uint32_t i;
+  if (!p) return;
+  for (i = 0; i < p->count; i++) ge_graph_free(p->subgraphs[i].graph);
+  for (i = 0; i < p->num_control; i++) free(p->control[i]);
+  free(p->subgraphs), free(p->control);
+  memset(p, 0, sizeof *p);
+}
+
+/* A PlaceHolder or End of pair `peer` for tensor (node name, output). */
+static ge_status ge__pt_pair_node(ge_graph *sub, const char *op, uint32_t peer, const char *parent, int32_t anchor,
+                                  uint32_t n_in, const ge_edge *in, int32_t engine, ge_node_id *out, ge_error *err) {
+  ge_status st;
+  char name[300];
+  snprintf(name, sizeof name, "%s_%u", op, (unsigned)peer);
+  if ((st = ge_graph_add_node(sub, op, name, n_in, in, n_in ? 0 : 1, out, err)) ||
+      (st = ge_node_set_attr_int(sub, *out, "peer_index", (int64_t)peer, err)) ||
+      (st = ge_node_set_attr_string(sub, *out, "parent_node", parent, err)) ||
+      (st = ge_node_set_attr_int(sub, *out, "anchor_index", anchor, err)))
+    return st;
+  ge_graph_node(sub, *out)->engine = engine;
+  return GE_OK;
+}
+
+/* Copies the nodes into their pieces (topological order, so producers come
+ * first); a tensor crossing into piece k gets one End in its producer's
+ * piece and one PlaceHolder in k. */
+static ge_status ge__pt_fill_pieces(ge__pt_builder *b, ge_engine_partition *out, const ge_node_id *order,
+                                    uint32_t count, ge_error *err) {
+  uint32_t i, k;
+  ge_status st = GE_OK;
+  for (i = 0; i < count && st == GE_OK; i++) {
+    const ge_node *n = ge_graph_node(b->g, order[i]);
+    uint32_t c = (uint32_t)b->cid[n->id];
+    st = ge_graph_copy_node(out->subgraphs[c].graph, b->g, n, NULL, &b->copy[n->id], err);
+    for (k = 0; k < n->num_inputs && st == GE_OK; k++) {
+      ge_edge e = n->inputs[k], inner;
+      if (e.node == GE_NONE) continue;
+      inner.node = b->copy[e.node], inner.index = e.index;
+      if ((uint32_t)b->cid[e.node] != c) {
+        uint32_t j = ge__pt_find_cross(b, b->in_head[e.node], e, c);
+        if (j == UINT32_MAX) { /* a new pair */
+          uint32_t pc = (uint32_t)b->cid[e.node], peer = b->n_x;
+          ge_graph *psub = out->subgraphs[pc].graph;
+          const ge_tensor_desc *d = &ge_graph_node(b->g, e.node)->outputs[e.index];
+          const char *parent = ge_graph_node(b->g, e.node)->name;
+          ge_node_id end, ph;
+          if ((st = ge__pt_pair_node(psub, "End", peer, parent, e.index, 1, &inner, out->subgraphs[pc].engine, &end, err)) ||
+              (st = ge__pt_pair_node(out->subgraphs[c].graph, "PlaceHolder", peer, parent, e.index, 0, NULL,
+                                     out->subgraphs[c].engine, &ph, err)) ||
+              (st = ge_node_set_output(out->subgraphs[c].graph, ph, 0, d->dtype, d->shape.rank, d->shape.dims,
+                                       d->shape.info, err)))
+            break;
+          if ((j = ge__pt_add_cross(b, b->in_head, e, c, ph)) == UINT32_MAX) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+        }
+        if (st == GE_OK) inner.node = b->x[j].id, inner.index = 0;
+      }
+      if (st == GE_OK) st = ge_graph_set_input(out->subgraphs[c].graph, b->copy[n->id], k, inner, err);
+    }
+    for (k = 0; k < n->num_control_inputs && st == GE_OK; k++) {
+      ge_node_id q = n->control_inputs[k];
+      if ((uint32_t)b->cid[q] == c) st = ge_graph_add_control(out->subgraphs[c].graph, b->copy[q], b->copy[n->id], err);
+      else { /* across pieces: restored by the merge */
+        size_t a = strlen(ge_graph_node(b->g, q)->name), z = strlen(n->name);
+        char *line = (char *)malloc(a + z + 2), **grown = (char **)realloc(out->control, sizeof *grown * (out->num_control + 1));
+        if (!line || !grown) {
+          free(line);
+          if (grown) out->control = grown;
+          st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+          break;
+        }
+        out->control = grown;
+        memcpy(line, ge_graph_node(b->g, q)->name, a), line[a] = '\n', memcpy(line + a + 1, n->name, z + 1);
+        out->control[out->num_control++] = line;
+      }
+    }
+  }
+  return st;
+}
+
+GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engines, uint32_t num_engines, int composite,
+                                      ge_engine_partition *out, ge_error *err) {
+  ge_clusters *c = NULL;
+  ge__pt_builder b;
+  uint32_t i, j, count = ge_graph_node_count(g);
+  ge_node_id *order = NULL, input_piece = GE_NONE;
+  uint64_t *ranked = NULL;
+  ge_status st;
+  memset(out, 0, sizeof *out);
+  memset(&b, 0, sizeof b);
+  if ((st = ge_clusters_create(g, &c, err)) != GE_OK) return st;
+  b.g = g, b.bound = c->bound;
+  order = (ge_node_id *)malloc(sizeof *order * (count + 1));
+  ranked = (uint64_t *)malloc(sizeof *ranked * (count + 1));
+  b.cid = (int32_t *)malloc(sizeof *b.cid * (c->bound + 1));
+  b.copy = (ge_node_id *)malloc(sizeof *b.copy * (c->bound + 1));
+  b.in_head = (uint32_t *)malloc(sizeof *b.in_head * (c->bound + 1));
+  if (!order || !ranked || !b.cid || !b.copy || !b.in_head) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; st == GE_OK && i < c->bound; i++) {
+    b.in_head[i] = UINT32_MAX;
+    if (c->parent[i] != GE_NONE) order[c->pos[i]] = i;
+  }
+  /* merge: same label and stream label, no second path; inputs together */
+  for (i = 0; st == GE_OK && i < count; i++) {
+    const ge_node *n = ge_graph_node(g, order[i]);
+    int32_t l = ge__pt_engine_label(n, engines, num_engines, composite);
+    if (l == -2) {
+      input_piece = input_piece == GE_NONE ? n->id : ge_clusters_merge(c, input_piece, n->id);
+      continue;
+    }
+    for (j = 0; j < n->num_inputs + n->num_control_inputs; j++) {
+      ge_node_id p = ge__pt_producer(n, j);
+      const ge_node *pn = p == GE_NONE ? NULL : ge_graph_node(g, p);
+      if (pn && ge__pt_engine_label(pn, engines, num_engines, composite) == l && ge__pt_same_stream_label(pn, n))
+        ge_clusters_try_merge(c, p, n->id);
+    }
+  }
+  /* the pieces, by rank (a topological order of the pieces) */
+  if (st == GE_OK) {
+    c->epoch++;
+    for (i = 0; i < count; i++) {
+      ge_node_id r = ge_clusters_find(c, order[i]);
+      if (c->stamp[r] != c->epoch) c->stamp[r] = c->epoch, ranked[out->count++] = (uint64_t)c->rank[r] << 32 | r;
+    }
+    qsort(ranked, out->count, sizeof *ranked, ge__pt_cmp_rank);
+    if (!(out->subgraphs = (ge_engine_subgraph *)calloc(out->count + 1, sizeof *out->subgraphs)))
+      st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  for (i = 0; st == GE_OK && i < out->count; i++) {
+    ge_node_id r = (ge_node_id)(ranked[i] & 0xFFFFFFFFu);
+    ge_graph_desc d;
+    b.copy[r] = i;
+    memset(&d, 0, sizeof d);
+    d.name = ge_graph_name(g), d.allocator = *ge_graph_allocator(g), d.registry = ge_graph_registry(g);
+    out->subgraphs[i].engine = ge__pt_engine_label(ge_graph_node(g, r), engines, num_engines, composite);
+    st = ge_graph_create(&d, &out->subgraphs[i].graph, err);
+  }
+  for (i = 0; st == GE_OK && i < count; i++) b.cid[order[i]] = (int32_t)b.copy[ge_clusters_find(c, order[i])];
+  if (st == GE_OK) st = ge__pt_fill_pieces(&b, out, order, count, err);
+  if (st == GE_OK) out->source = g;
+  else ge_engine_partition_free(out);
+  ge_clusters_free(c);
+  free(b.cid), free(b.copy), free(b.in_head), free(b.x), free(order), free(ranked);
+  return st;
+}
+
+typedef struct ge__pt_opt_job {
+  ge_engine_partition *p;
+  const ge_engine *const *engines;
+  uint32_t num_engines, next, step;
+  ge_status st;
+  ge_error err;
+} ge__pt_opt_job;
+
+static void *ge__pt_opt_run(void *arg) {
+  ge__pt_opt_job *j = (ge__pt_opt_job *)arg;
+  uint32_t k;
+  j->st = GE_OK;
+  for (k = j->next; k < j->p->count && j->st == GE_OK; k += j->step) {
+    int32_t e = j->p->subgraphs[k].engine;
+    const ge_engine *eng = e >= 0 && (uint32_t)e < j->num_engines ? j->engines[e] : NULL;
+    if (eng && eng->optimize_subgraph) j->st = eng->optimize_subgraph(eng, j->p->subgraphs[k].graph, e, &j->err);
+  }
+  return NULL;
+}
+
+GE_API ge_status ge_engine_partition_optimize(ge_engine_partition *p, const ge_engine *const *engines,
+                                              uint32_t num_engines, int num_threads, ge_error *err) {
+  ge__pt_opt_job jobs[16];
+  pthread_t tid[16];
+  uint32_t t, nt = num_threads < 1 ? 1 : num_threads > 16 ? 16 : (uint32_t)num_threads, started = 1;
+  for (t = 0; t < nt; t++) {
+    memset(&jobs[t], 0, sizeof jobs[t]);
+    jobs[t].p = p, jobs[t].engines = engines, jobs[t].num_engines = num_engines, jobs[t].next = t, jobs[t].step = nt;
+  }
+  for (t = 1; t < nt; t++, started++)
+    if (pthread_create(&tid[t], NULL, ge__pt_opt_run, &jobs[t]) != 0) break;
+  for (t = started; t < nt; t++) ge__pt_opt_run(&jobs[t]);
+  ge__pt_opt_run(&jobs[0]);
+  for (t = 1; t < started; t++) pthread_join(tid[t], NULL);
+  for (t = 0; t < nt; t++)
+    if (jobs[t].st != GE_OK) {
+      if (err) *err = jobs[t].err;
+      return jobs[t].st;
+    }
+  return GE_OK;
+}
+
+GE_API ge_status ge_engine_partition_merge(const ge_engine_partition *p, ge_graph **out, ge_error *err) {
+  ge_graph_desc d;
+  ge_graph *h;
+  ge_status st;
+  uint32_t k, i, n_pairs = 0;
+  ge_edge *end_src = NULL; /* peer -> the End's input, in h */
+  ge_node_id **map = (ge_node_id **)calloc(p->count + 1, sizeof *map);
+  ge_node *n;
+  *out = NULL;
+  memset(&d, 0, sizeof d);
+  d.name = p->source ? ge_graph_name(p->source) : "merged";
+  if (p->source) d.allocator = *ge_graph_allocator(p->source), d.registry = ge_graph_registry(p->source);
+  if (!map) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if ((st = ge_graph_create(&d, &h, err)) != GE_OK) {
+    free(map);
+    return st;
+  }
+  for (k = 0; k < p->count; k++) /* pairs are numbered 0..: size the table */
+    GE_GRAPH_FOREACH(p->subgraphs[k].graph, n) if (ge__pt_is(n, "End")) {
+      uint32_t peer = (uint32_t)ge_node_attr_int(n, "peer_index", 0);
+      if (peer + 1 > n_pairs) n_pairs = peer + 1;
+    }
+  end_src = (ge_edge *)calloc(n_pairs + 1, sizeof *end_src);
+  if (!end_src) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  /* the nodes but the pairs */
+  for (k = 0; k < p->count && st == GE_OK; k++) {
+    const ge_graph *sub = p->subgraphs[k].graph;
+    if (!(map[k] = (ge_node_id *)malloc(sizeof **map * (ge_graph_id_bound(sub) + 1)))) {
+      st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+      break;
+    }
+    GE_GRAPH_FOREACH(sub, n) {
+      map[k][n->id] = GE_NONE;
+      if (st == GE_OK && !ge__pt_is(n, "End") && !ge__pt_is(n, "PlaceHolder"))
+        st = ge_graph_copy_node(h, sub, n, NULL, &map[k][n->id], err);
+    }
+  }
+  /* where each End's tensor is in h */
+  for (k = 0; k < p->count && st == GE_OK; k++)
+    GE_GRAPH_FOREACH(p->subgraphs[k].graph, n) if (ge__pt_is(n, "End")) {
+      ge_edge e = n->inputs[0];
+      e.node = map[k][e.node];
+      end_src[ge_node_attr_int(n, "peer_index", 0)] = e;
+    }
+  /* data and control edges, a PlaceHolder read as its End's tensor */
+  for (k = 0; k < p->count && st == GE_OK; k++) {
+    const ge_graph *sub = p->subgraphs[k].graph;
+    GE_GRAPH_FOREACH(sub, n) {
+      if (map[k][n->id] == GE_NONE || st != GE_OK) continue;
+      for (i = 0; i < n->num_inputs && st == GE_OK; i++) {
+        ge_edge e = n->inputs[i];
+        const ge_node *src;
+        if (e.node == GE_NONE) continue;
+        src = ge_graph_node(sub, e.node);
+        if (ge__pt_is(src, "PlaceHolder")) e = end_src[ge_node_attr_int(src, "peer_index", 0)];
+        else e.node = map[k][e.node];
+        st = ge_graph_set_input(h, map[k][n->id], i, e, err);
+      }
+      for (i = 0; i < n->num_control_inputs && st == GE_OK; i++)
+        if (map[k][n->control_inputs[i]] != GE_NONE) st = ge_graph_add_control(h, map[k][n->control_inputs[i]], map[k][n->id], err);
+    }
+  }
+  for (i = 0; i < p->num_control && st == GE_OK; i++) {
+    char *nl = strchr(p->control[i], '\n');
+    ge_node_id a, z;
+    *nl = 0;
+    a = ge_graph_find(h, p->control[i]), z = ge_graph_find(h, nl + 1);
+    *nl = '\n';
+    if (a != GE_NONE && z != GE_NONE) st = ge_graph_add_control(h, a, z, err);
+  }
+  for (k = 0; k < p->count; k++) free(map[k]);
+  free(map), free(end_src);
+  if (st != GE_OK) ge_graph_free(h);
+  else *out = h;
+  return st;
+}
 
 /* ======================================== multi-batch (§5.5) */
 

@@ -367,6 +367,151 @@ GE_TEST(test_dynamic_model) {
   ge_engine_registry_free(r);
 }
 
+
+/* ------------------------------------------------ engine partitioning */
+
+static uint64_t hash_of(const ge_graph *g) {
+  uint64_t h = 0;
+  return ge_graph_hash(g, &h, NULL) == GE_OK ? h : 0;
+}
+
+static int yes(const ge_engine *e, const ge_graph *g, const ge_node *n, char *why, size_t cap) {
+  (void)e, (void)g, (void)n, (void)why, (void)cap;
+  return 1;
+}
+static ge_kernel_fn none(const ge_engine *e, const ge_node *n) {
+  (void)e, (void)n;
+  return NULL;
+}
+static ge_status count_calls(const ge_engine *e, ge_graph *g, int32_t self, ge_error *err) {
+  ge_node *n;
+  (void)err;
+  GE_GRAPH_FOREACH(g, n) if (n->engine == self && strcmp(n->op, "PlaceHolder") && strcmp(n->op, "End")) n->topo_id = 7; /* seen */
+  (void)e;
+  return GE_OK;
+}
+
+/* Three atomic engines, A and B members of composite Comp. */
+static const char *const comp_members[] = {"A", "B", NULL};
+static const ge_engine fake_a = {GE_ENGINE_ABI_VERSION, "A", "A", 1, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL};
+static const ge_engine fake_b = {GE_ENGINE_ABI_VERSION, "B", "B", 2, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL};
+static const ge_engine fake_c = {GE_ENGINE_ABI_VERSION, "C", "C", 3, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL};
+static const ge_engine fake_comp = {GE_ENGINE_ABI_VERSION, "Comp", "Comp", 1, GE_RUNTIME_DEVICE, GE_ENGINE_COMPOSITE,
+                                   comp_members, NULL, NULL, NULL, NULL, NULL, NULL};
+
+/* Pieces in a topological order: every End's peer PlaceHolder is in a
+ * later piece, and each piece's nodes share one label. */
+static int pieces_ok(const ge_engine_partition *p, int composite) {
+  int32_t *end_piece = (int32_t *)malloc(sizeof(int32_t) * 4096);
+  uint32_t k;
+  int ok = 1;
+  ge_node *n;
+  for (k = 0; k < 4096; k++) end_piece[k] = -1;
+  for (k = 0; k < p->count; k++)
+    GE_GRAPH_FOREACH(p->subgraphs[k].graph, n) if (!strcmp(n->op, "End")) end_piece[ge_node_attr_int(n, "peer_index", 0)] = (int32_t)k;
+  for (k = 0; k < p->count; k++)
+    GE_GRAPH_FOREACH(p->subgraphs[k].graph, n) {
+      int32_t want = p->subgraphs[k].engine, label = n->engine;
+      if (!strcmp(n->op, "PlaceHolder")) {
+        int32_t from = end_piece[ge_node_attr_int(n, "peer_index", 0)];
+        if (from < 0 || from >= (int32_t)k) ok = 0;
+        continue;
+      }
+      if (!strcmp(n->op, "End")) continue;
+      if (!strcmp(n->op, "Data")) label = -2;
+      else if (composite && (label == 0 || label == 1)) label = 3;
+      if (label != want) ok = 0;
+    }
+  free(end_piece);
+  return ok;
+}
+
+/* The checker: random DAGs with random engines, split (atomic and
+ * composite), optimised on 3 threads, merged back: pieces acyclic and
+ * labelled right, merge-back equal to the original (structural hash and
+ * outputs). */
+GE_TEST(test_engine_random) {
+  const ge_engine *engines[4] = {&fake_a, &fake_b, &fake_c, &fake_comp};
+  uint64_t seed;
+  uint32_t bad = 0, pieces = 0;
+  for (seed = 1; seed <= 10000; seed++) {
+    ge_graph *g = random_dag(seed * 104729, 5 + (uint32_t)(seed % 40), 2, 0, 3), *merged = NULL;
+    ge_engine_partition p;
+    ge_error err;
+    int composite = (int)(seed & 1);
+    memset(&err, 0, sizeof err);
+    if (ge_partition_engines(g, engines, 4, composite, &p, &err) != GE_OK || !pieces_ok(&p, composite) ||
+        ge_engine_partition_optimize(&p, engines, 4, 3, &err) != GE_OK || ge_engine_partition_merge(&p, &merged, &err) != GE_OK ||
+        ge_graph_validate(merged, NULL, &err) != GE_OK || hash_of(merged) != hash_of(g) ||
+        !same_outputs(g, merged, 2, seed) || !each_node_once(g, merged)) {
+      if (!bad++) fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed, err.message);
+    }
+    pieces += p.count;
+    ge_engine_partition_free(&p);
+    ge_graph_free(merged);
+    ge_graph_free(g);
+  }
+  printf("engine partitioning: 10000 random DAGs into %u pieces, %u bad\n", (unsigned)pieces, (unsigned)bad);
+  GE_CHECK_EQ_INT(bad, 0);
+}
+
+/* The CNN placed on the real engines, split, each piece optimised by its
+ * engine (AI Core fuses inside its pieces), merged: same outputs. */
+GE_TEST(test_engine_model) {
+  ge_engine_registry *r;
+  ge_place_desc pd;
+  ge_graph *g, *merged = NULL;
+  ge_engine_partition p;
+  const ge_engine *engines[GE_PLACE_MAX_ENGINES];
+  ge_exec_desc xd;
+  ge_program *pg, *pr;
+  ge_error err;
+  float buf[3 * 32 * 32];
+  int64_t dims[4] = {1, 3, 32, 32}, i;
+  ge_value in;
+  const ge_value *ins[1];
+  uint32_t k, n_eng;
+  tu_rng rng;
+  if (ge_onnx_load("examples/models/tiny_cnn.onnx", NULL, &g, &err) != GE_OK) return;
+  TU_OK(ge_engine_registry_create(NULL, &r, NULL));
+  TU_OK(ge_engines_register_standard(r, NULL));
+  n_eng = ge_engine_count(r);
+  for (k = 0; k < n_eng; k++) engines[k] = ge_engine_at(r, (int32_t)k);
+  memset(&pd, 0, sizeof pd);
+  pd.engines = r;
+  TU_OK(ge_graph_infer_shapes(g, NULL));
+  TU_OK(ge_place(g, &pd, NULL));
+  memset(&xd, 0, sizeof xd);
+  xd.lookup = ge_engine_kernel_lookup;
+  xd.lookup_user = r;
+  TU_OK(ge_program_create(g, &xd, &pr, NULL));
+  GE_REQUIRE(ge_partition_engines(g, engines, n_eng, 1, &p, &err) == GE_OK);
+  GE_CHECK(p.count >= 3);
+  GE_REQUIRE(ge_engine_partition_optimize(&p, engines, n_eng, 2, &err) == GE_OK);
+  GE_REQUIRE(ge_engine_partition_merge(&p, &merged, &err) == GE_OK);
+  GE_CHECK(ge_graph_validate(merged, NULL, &err) == GE_OK);
+  TU_OK(ge_place(merged, &pd, NULL)); /* what the optimisers added */
+  TU_OK(ge_program_create(merged, &xd, &pg, NULL));
+  tu_seed(&rng, 9);
+  for (i = 0; i < 3 * 32 * 32; i++) buf[i] = (float)tu_below(&rng, 1000) / 500.0f - 1.0f;
+  memset(&in, 0, sizeof in);
+  ge_value_set_shape(&in, GE_DTYPE_FLOAT32, 4, dims);
+  in.data = buf;
+  ins[0] = &in;
+  TU_OK(ge_program_run(pg, ins, 1, NULL));
+  TU_OK(ge_program_run(pr, ins, 1, NULL));
+  {
+    const float *a = (const float *)ge_program_output(pg, 0)->data, *b = (const float *)ge_program_output(pr, 0)->data;
+    double m = 0;
+    for (i = 0; i < ge_program_output(pr, 0)->numel; i++) m = fabs(a[i] - b[i]) > m ? fabs(a[i] - b[i]) : m;
+    GE_CHECK(m < 1e-4);
+  }
+  ge_program_free(pg), ge_program_free(pr);
+  ge_engine_partition_free(&p);
+  ge_graph_free(merged), ge_graph_free(g);
+  ge_engine_registry_free(r);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_clusters_basics);
@@ -374,5 +519,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_dynamic_rules);
   GE_RUN(test_dynamic_random);
   GE_RUN(test_dynamic_model);
+  GE_RUN(test_engine_random);
+  GE_RUN(test_engine_model);
   return ge_test_main_end();
 }
