@@ -139,6 +139,11 @@ GE_API ge_status ge_engine_partition_optimize(ge_engine_partition *p, const ge_e
  * the edge it cut again. */
 GE_API ge_status ge_engine_partition_merge(const ge_engine_partition *p, ge_graph **out, ge_error *err);
 GE_API void ge_engine_partition_free(ge_engine_partition *p);
+/* Engine partitioning as a compile runs it (§5.3): composite pieces,
+ * their optimisers, merge; then atomic pieces, their optimisers, merge.
+ * *out is the optimised graph (g is not changed). */
+GE_API ge_status ge_partition_by_engine(ge_graph *g, const ge_engine *const *engines, uint32_t num_engines,
+                                        int num_threads, ge_graph **out, ge_error *err);
 
 /* ======================================== multi-batch (§5.5) */
 
@@ -888,8 +893,10 @@ typedef void (*ge__pt_label_fn)(ge_graph *g, ge_node_id call, ge_node_id cluster
 typedef struct ge__pt_cross {
   ge_edge src;
   uint32_t k, id; /* cluster; Data node id (inputs) or output index (outputs) */
-  uint32_t next;  /* next entry of the same source node, or UINT32_MAX */
+  uint32_t kind;  /* GE__PT_IN or GE__PT_OUT */
 } ge__pt_cross;
+
+enum { GE__PT_IN = 0, GE__PT_OUT = 1 };
 
 typedef struct ge__pt_builder {
   ge_graph *g;
@@ -901,31 +908,55 @@ typedef struct ge__pt_builder {
   uint32_t *n_in, *n_out; /* per cluster */
   ge__pt_cross *x;        /* crossings, inputs and outputs */
   uint32_t n_x, cap_x;
-  uint32_t *in_head, *out_head; /* node -> first crossing */
+  uint32_t *slots, n_slots; /* hash of the crossings by (kind, src, k): index or UINT32_MAX */
 } ge__pt_builder;
 
-static uint32_t ge__pt_find_cross(const ge__pt_builder *b, uint32_t head, ge_edge src, uint32_t k) {
-  uint32_t j;
-  for (j = head; j != UINT32_MAX; j = b->x[j].next)
-    if (b->x[j].src.index == src.index && b->x[j].k == k) return j;
+static uint32_t ge__pt_cross_hash(uint32_t kind, ge_edge src, uint32_t k) {
+  uint64_t h = ((uint64_t)src.node << 32 | (uint32_t)src.index) * 0x9E3779B97F4A7C15ull;
+  h ^= ((uint64_t)k << 1 | kind) * 0xC2B2AE3D27D4EB4Full;
+  return (uint32_t)(h >> 32 ^ h);
+}
+
+static uint32_t ge__pt_find_cross(const ge__pt_builder *b, uint32_t kind, ge_edge src, uint32_t k) {
+  uint32_t i, j;
+  if (!b->n_slots) return UINT32_MAX;
+  for (i = ge__pt_cross_hash(kind, src, k) & (b->n_slots - 1); (j = b->slots[i]) != UINT32_MAX; i = (i + 1) & (b->n_slots - 1))
+    if (b->x[j].kind == kind && b->x[j].k == k && b->x[j].src.node == src.node && b->x[j].src.index == src.index) return j;
   return UINT32_MAX;
 }
 
-static uint32_t ge__pt_add_cross(ge__pt_builder *b, uint32_t *head, ge_edge src, uint32_t k, uint32_t id) {
+static void ge__pt_slot_put(ge__pt_builder *b, uint32_t j) {
+  uint32_t i = ge__pt_cross_hash(b->x[j].kind, b->x[j].src, b->x[j].k) & (b->n_slots - 1);
+  while (b->slots[i] != UINT32_MAX) i = (i + 1) & (b->n_slots - 1);
+  b->slots[i] = j;
+}
+
+/* Records a crossing (not already there); its index, or UINT32_MAX when
+ * memory runs out. */
+static uint32_t ge__pt_add_cross(ge__pt_builder *b, uint32_t kind, ge_edge src, uint32_t k, uint32_t id) {
+  uint32_t j;
   if (b->n_x == b->cap_x) {
     uint32_t cap = b->cap_x ? 2 * b->cap_x : 256;
     ge__pt_cross *q = (ge__pt_cross *)realloc(b->x, sizeof *q * cap);
     if (!q) return UINT32_MAX;
     b->x = q, b->cap_x = cap;
   }
-  b->x[b->n_x].src = src, b->x[b->n_x].k = k, b->x[b->n_x].id = id, b->x[b->n_x].next = head[src.node];
-  head[src.node] = b->n_x;
+  if (2 * (b->n_x + 1) > b->n_slots) { /* grow the hash to twice the crossings, rehash */
+    uint32_t n = b->n_slots ? 2 * b->n_slots : 1024, *q = (uint32_t *)malloc(sizeof *q * n);
+    if (!q) return UINT32_MAX;
+    free(b->slots);
+    b->slots = q, b->n_slots = n;
+    memset(q, 0xFF, sizeof *q * n);
+    for (j = 0; j < b->n_x; j++) ge__pt_slot_put(b, j);
+  }
+  b->x[b->n_x].src = src, b->x[b->n_x].k = k, b->x[b->n_x].id = id, b->x[b->n_x].kind = kind;
+  ge__pt_slot_put(b, b->n_x);
   return b->n_x++;
 }
 
 /* The Data node of cluster k standing for tensor src (made on first use). */
 static ge_status ge__pt_boundary_input(ge__pt_builder *b, ge_edge src, uint32_t k, ge_node_id *data, ge_error *err) {
-  uint32_t j = ge__pt_find_cross(b, b->in_head[src.node], src, k);
+  uint32_t j = ge__pt_find_cross(b, GE__PT_IN, src, k);
   const ge_node *p;
   const ge_tensor_desc *d;
   ge_status st;
@@ -941,14 +972,14 @@ static ge_status ge__pt_boundary_input(ge__pt_builder *b, ge_edge src, uint32_t 
       (st = ge_node_set_attr_int(b->sub[k], *data, "index", (int64_t)b->n_in[k]++, err)) ||
       (st = ge_node_set_output(b->sub[k], *data, 0, d->dtype, d->shape.rank, d->shape.dims, d->shape.info, err)))
     return st;
-  if (ge__pt_add_cross(b, b->in_head, src, k, *data) == UINT32_MAX) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if (ge__pt_add_cross(b, GE__PT_IN, src, k, *data) == UINT32_MAX) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   return GE_OK;
 }
 
 /* Where tensor src of g is found once its node moved: the call's output. */
 static ge_edge ge__pt_outside(const ge__pt_builder *b, ge_edge src) {
   if (src.node != GE_NONE && b->cid[src.node] >= 0) {
-    uint32_t j = ge__pt_find_cross(b, b->out_head[src.node], src, (uint32_t)b->cid[src.node]);
+    uint32_t j = ge__pt_find_cross(b, GE__PT_OUT, src, (uint32_t)b->cid[src.node]);
     src.node = b->call[b->cid[src.node]];
     src.index = (int32_t)b->x[j].id;
   }
@@ -980,8 +1011,8 @@ static ge_status ge__pt_fill(ge__pt_builder *b, const ge_node_id *order, uint32_
     for (u = 0; u < n->num_uses && st == GE_OK; u++) { /* outputs read outside the cluster */
       const ge_use *use = &n->uses[u];
       ge_edge src = ge_graph_node(b->g, use->node)->inputs[use->input];
-      if (b->cid[use->node] == c || ge__pt_find_cross(b, b->out_head[n->id], src, (uint32_t)c) != UINT32_MAX) continue;
-      if (ge__pt_add_cross(b, b->out_head, src, (uint32_t)c, b->n_out[c]++) == UINT32_MAX)
+      if (b->cid[use->node] == c || ge__pt_find_cross(b, GE__PT_OUT, src, (uint32_t)c) != UINT32_MAX) continue;
+      if (ge__pt_add_cross(b, GE__PT_OUT, src, (uint32_t)c, b->n_out[c]++) == UINT32_MAX)
         st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
     }
   }
@@ -1071,14 +1102,12 @@ static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t
   b.g = g, b.bound = bound;
   b.cid = (int32_t *)malloc(sizeof *b.cid * (bound + 1));
   b.copy = (ge_node_id *)malloc(sizeof *b.copy * (bound + 1));
-  b.in_head = (uint32_t *)malloc(sizeof *b.in_head * (bound + 1));
-  b.out_head = (uint32_t *)malloc(sizeof *b.out_head * (bound + 1));
   reps = (ge_node_id *)malloc(sizeof *reps * (bound + 1));
-  if (!order || !ranked || !b.cid || !b.copy || !b.in_head || !b.out_head || !reps)
+  if (!order || !ranked || !b.cid || !b.copy || !reps)
     st = ge_error_set(err, GE_ERR_NOMEM, "out of memory building partitions");
   if (st == GE_OK) {
     for (i = 0; i < bound; i++) {
-      b.cid[i] = -1, b.in_head[i] = b.out_head[i] = UINT32_MAX;
+      b.cid[i] = -1;
       if (c->parent[i] != GE_NONE) order[c->pos[i]] = i;
     }
     c->epoch++;
@@ -1116,7 +1145,7 @@ static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t
   for (k = 0; k < b.n_rep && st == GE_OK; k++)
     if (label) label(g, b.call[k], reps[k], k, u);
   for (k = 0; b.sub && k < b.n_rep; k++) ge_graph_free(b.sub[k]);
-  free(b.cid), free(b.copy), free(b.in_head), free(b.out_head), free(b.sub), free(b.call), free(b.n_in), free(b.n_out);
+  free(b.cid), free(b.copy), free(b.slots), free(b.sub), free(b.call), free(b.n_in), free(b.n_out);
   free(b.x), free(order), free(ranked), free(reps);
   return st;
 }
@@ -1466,7 +1495,7 @@ static ge_status ge__pt_fill_pieces(ge__pt_builder *b, ge_engine_partition *out,
       if (e.node == GE_NONE) continue;
       inner.node = b->copy[e.node], inner.index = e.index;
       if ((uint32_t)b->cid[e.node] != c) {
-        uint32_t j = ge__pt_find_cross(b, b->in_head[e.node], e, c);
+        uint32_t j = ge__pt_find_cross(b, GE__PT_IN, e, c);
         if (j == UINT32_MAX) { /* a new pair */
           uint32_t pc = (uint32_t)b->cid[e.node], peer = b->n_x;
           ge_graph *psub = out->subgraphs[pc].graph;
@@ -1479,7 +1508,7 @@ static ge_status ge__pt_fill_pieces(ge__pt_builder *b, ge_engine_partition *out,
               (st = ge_node_set_output(out->subgraphs[c].graph, ph, 0, d->dtype, d->shape.rank, d->shape.dims,
                                        d->shape.info, err)))
             break;
-          if ((j = ge__pt_add_cross(b, b->in_head, e, c, ph)) == UINT32_MAX) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+          if ((j = ge__pt_add_cross(b, GE__PT_IN, e, c, ph)) == UINT32_MAX) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
         }
         if (st == GE_OK) inner.node = b->x[j].id, inner.index = 0;
       }
@@ -1522,12 +1551,9 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
   ranked = (uint64_t *)malloc(sizeof *ranked * (count + 1));
   b.cid = (int32_t *)malloc(sizeof *b.cid * (c->bound + 1));
   b.copy = (ge_node_id *)malloc(sizeof *b.copy * (c->bound + 1));
-  b.in_head = (uint32_t *)malloc(sizeof *b.in_head * (c->bound + 1));
-  if (!order || !ranked || !b.cid || !b.copy || !b.in_head) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-  for (i = 0; st == GE_OK && i < c->bound; i++) {
-    b.in_head[i] = UINT32_MAX;
+  if (!order || !ranked || !b.cid || !b.copy) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; st == GE_OK && i < c->bound; i++)
     if (c->parent[i] != GE_NONE) order[c->pos[i]] = i;
-  }
   /* merge: same label and stream label, no second path; inputs together */
   for (i = 0; st == GE_OK && i < count; i++) {
     const ge_node *n = ge_graph_node(g, order[i]);
@@ -1568,8 +1594,31 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
   if (st == GE_OK) out->source = g;
   else ge_engine_partition_free(out);
   ge_clusters_free(c);
-  free(b.cid), free(b.copy), free(b.in_head), free(b.x), free(order), free(ranked);
+  free(b.cid), free(b.copy), free(b.slots), free(b.x), free(order), free(ranked);
   return st;
+}
+
+GE_API ge_status ge_partition_by_engine(ge_graph *g, const ge_engine *const *engines, uint32_t num_engines,
+                                        int num_threads, ge_graph **out, ge_error *err) {
+  ge_graph *cur = g, *next = NULL;
+  ge_status st = GE_OK;
+  int composite;
+  *out = NULL;
+  for (composite = 1; composite >= 0 && st == GE_OK; composite--) {
+    ge_engine_partition p;
+    if ((st = ge_partition_engines(cur, engines, num_engines, composite, &p, err)) != GE_OK) break;
+    st = ge_engine_partition_optimize(&p, engines, num_engines, num_threads, err);
+    if (st == GE_OK) st = ge_engine_partition_merge(&p, &next, err);
+    ge_engine_partition_free(&p);
+    if (cur != g) ge_graph_free(cur);
+    cur = next, next = NULL;
+  }
+  if (st != GE_OK) {
+    if (cur != g) ge_graph_free(cur);
+    return st;
+  }
+  *out = cur;
+  return GE_OK;
 }
 
 typedef struct ge__pt_opt_job {

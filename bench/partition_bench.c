@@ -7,6 +7,9 @@
  *              ends share an engine (the engine partitioner's merge step);
  *   dynamic    ge_partition_dynamic: classification, merges, and wrapping
  *              every cluster into a PartitionedCall;
+ *   engines    ge_partition_engines (atomic): merges, and the pieces with
+ *              PlaceHolder/End pairs on every cut edge;
+ *   merge      ge_engine_partition_merge of those pieces back into one graph;
  * median of R runs after a warm-up, for N and 10·N nodes.
  *
  *   make bench                      (N = 10,000, R = 3: 10k and 100k nodes)
@@ -120,8 +123,11 @@ static int cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static const ge_engine *engines[GE_PLACE_MAX_ENGINES];
+static uint32_t num_engines;
+
 /* Median seconds over r runs (after one warm-up) of one step on fresh copies. */
-static double time_step(ge_graph *g, int dynamic, int r) {
+static double time_step(ge_graph *g, int step, int r) {
   double t[32];
   int i;
   for (i = 0; i <= r; i++) {
@@ -133,8 +139,22 @@ static double time_step(ge_graph *g, int dynamic, int r) {
     memset(&d, 0, sizeof d);
     d.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
     t0 = now();
-    if (dynamic) ok(ge_partition_dynamic(w, &d, &err), &err, "partition");
-    else engine_clusters(w);
+    if (step == 1) ok(ge_partition_dynamic(w, &d, &err), &err, "partition");
+    else if (step == 0) engine_clusters(w);
+    else {
+      ge_engine_partition p;
+      ge_graph *m = NULL;
+      ok(ge_partition_engines(w, engines, num_engines, 0, &p, &err), &err, "engines");
+      if (step == 3) {
+        t0 = now();
+        ok(ge_engine_partition_merge(&p, &m, &err), &err, "merge");
+      }
+      if (i) t[i - 1] = now() - t0;
+      ge_engine_partition_free(&p);
+      ge_graph_free(m);
+      ge_graph_free(w);
+      continue;
+    }
     if (i) t[i - 1] = now() - t0;
     ge_graph_free(w);
   }
@@ -154,13 +174,15 @@ int main(int argc, char **argv) {
   }
   ok(ge_engine_registry_create(NULL, &reg, &err), &err, "registry");
   ok(ge_engines_register_standard(reg, &err), &err, "engines");
+  for (num_engines = 0; num_engines < ge_engine_count(reg); num_engines++) engines[num_engines] = ge_engine_at(reg, (int32_t)num_engines);
   small = build(n, reg);
   large = build(n * 10, reg);
   printf("partitioning, median of %d after a warm-up\n", r);
   printf("%-10s %12s %12s %12s %10s\n", "step", "nodes", "ms", "ns/node", "10x ratio");
-  for (step = 0; step < 2; step++) {
+  for (step = 0; step < 4; step++) {
+    static const char *const names[] = {"clusters", "dynamic", "engines", "merge"};
     double ts = time_step(small, step, r), tl = time_step(large, step, r);
-    const char *name = step ? "dynamic" : "clusters";
+    const char *name = names[step];
     printf("%-10s %12u %12.2f %12.1f\n", name, ge_graph_node_count(small), ts * 1e3, ts * 1e9 / ge_graph_node_count(small));
     printf("%-10s %12u %12.2f %12.1f %10.2f\n", name, ge_graph_node_count(large), tl * 1e3, tl * 1e9 / ge_graph_node_count(large), tl / ts);
   }
