@@ -127,8 +127,9 @@ typedef struct ge_engine_partition {
 /* Splits g by engine: nodes with the same engine (for composite = 1, the
  * composite engine whose members hold theirs, e.g. ffts_plus over AI Core,
  * Vector and AI CPU) and the same _stream_label attribute merge when no
- * second path joins them; graph inputs form one input piece. engines[i] is
- * the descriptor of node->engine == i. g is not changed. */
+ * second path joins them; graph inputs form one input piece; a Const joins
+ * a consumer's piece (so the engine's optimiser sees its weights).
+ * engines[i] is the descriptor of node->engine == i. g is not changed. */
 GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engines, uint32_t num_engines, int composite,
                                       ge_engine_partition *out, ge_error *err);
 /* Calls each piece's engine optimize_subgraph, the pieces on num_threads
@@ -1450,6 +1451,15 @@ static int32_t ge__pt_engine_label(const ge_node *n, const ge_engine *const *eng
   return n->engine;
 }
 
+/* A piece's label: its nodes' (a Const takes its consumers'). */
+static int32_t ge__pt_piece_label(ge_clusters *c, const ge_graph *g, ge_node_id r, const ge_engine *const *engines,
+                                  uint32_t ne, int composite) {
+  ge_node_id x;
+  for (x = ge_clusters_first(c, r); x != GE_NONE; x = ge_clusters_next(c, x))
+    if (!ge__pt_is(ge_graph_node(g, x), "Const")) break;
+  return ge__pt_engine_label(ge_graph_node(g, x == GE_NONE ? r : x), engines, ne, composite);
+}
+
 static int ge__pt_same_stream_label(const ge_node *a, const ge_node *b) {
   const char *x = ge_node_attr_string(a, "_stream_label", NULL), *y = ge_node_attr_string(b, "_stream_label", NULL);
   return x == y || (x && y && !strcmp(x, y));
@@ -1569,6 +1579,16 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
         ge_clusters_try_merge(c, p, n->id);
     }
   }
+  /* weights go with a consumer, so an engine's optimiser sees them */
+  for (i = 0; st == GE_OK && i < count; i++) {
+    const ge_node *n = ge_graph_node(g, order[i]);
+    uint32_t u;
+    if (!ge__pt_is(n, "Const")) continue;
+    for (u = 0; u < n->num_uses; u++)
+      if (!ge__pt_is(ge_graph_node(g, n->uses[u].node), "NetOutput") &&
+          ge_clusters_try_merge(c, n->id, n->uses[u].node) != GE_NONE)
+        break;
+  }
   /* the pieces, by rank (a topological order of the pieces) */
   if (st == GE_OK) {
     c->epoch++;
@@ -1586,7 +1606,7 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
     b.copy[r] = i;
     memset(&d, 0, sizeof d);
     d.name = ge_graph_name(g), d.allocator = *ge_graph_allocator(g), d.registry = ge_graph_registry(g);
-    out->subgraphs[i].engine = ge__pt_engine_label(ge_graph_node(g, r), engines, num_engines, composite);
+    out->subgraphs[i].engine = ge__pt_piece_label(c, g, r, engines, num_engines, composite);
     st = ge_graph_create(&d, &out->subgraphs[i].graph, err);
   }
   for (i = 0; st == GE_OK && i < count; i++) b.cid[order[i]] = (int32_t)b.copy[ge_clusters_find(c, order[i])];

@@ -1,14 +1,16 @@
 /* conformance — runs the ONNX backend test data through ge.
  *
  *   build/conformance [--floor FILE] [--write-floor FILE] [--verbose]
- *                     [--engines [--option KEY=VALUE]...] DIR...
+ *                     [--engines [--partition] [--option KEY=VALUE]...] DIR...
  *
  * Each DIR holds cases (node/test_abs, ...): model.onnx and
  * test_data_set_N/{input,output}_K.pb. A case is imported, lowered onto the
  * host CPU engine (with --engines: constant-folded, placed on the standard
  * engine set under the given placement options — checking that no excluded
- * engine is chosen and that 1 and 3 threads place alike — and optimised)
- * and run on every data set; outputs are compared with
+ * engine is chosen and that 1 and 3 threads place alike — and optimised;
+ * with --partition also split into engine pieces, optimised and merged
+ * back, and wrapped into dynamic/static subgraphs) and run on every data
+ * set; outputs are compared with
  * ONNX's backend-test tolerances (rtol 1e-3, atol 1e-7; exact for integers,
  * bools and strings), looser where an op's spec needs it (ops_tolerance).
  * Each case runs in a child process, so a crash is one failed case.
@@ -21,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
 #include "ge_engines/ge_engines.h"
+#include "ge_partition.h"
 #include "ge_exec.h"
 #include "ge_onnx.h"
 
@@ -50,9 +53,36 @@ static ge_kernel_fn lookup(const ge_node *n, void *user) {
   return ge_host_cpu_kernel(n);
 }
 
-/* --engines: the standard engine set and the placement options. */
+/* --engines: the standard engine set and the placement options;
+ * --partition: then engine pieces (composite, atomic) and dynamic/static
+ * subgraphs, with ge.exec.static_model_ops_lower_limit from --option. */
 static ge_engine_registry *engines;
 static ge_place_desc place_desc;
+static int partition;
+static ge_dynamic_partition_desc dynamic_desc;
+
+/* Splits the placed *g by engine (optimising the pieces), merges, places
+ * what the optimisers added, then wraps its dynamic/static clusters. */
+static ge_status partition_checked(ge_graph **g, ge_error *err) {
+  const ge_engine *list[GE_PLACE_MAX_ENGINES];
+  uint32_t k, n = ge_engine_count(engines);
+  ge_graph *merged;
+  ge_status st;
+  for (k = 0; k < n; k++) list[k] = ge_engine_at(engines, (int32_t)k);
+  if ((st = ge_partition_by_engine(*g, list, n, 2, &merged, err)) != GE_OK) return st;
+  ge_graph_free(*g);
+  *g = merged;
+  if ((st = ge_place(*g, &place_desc, err)) != GE_OK) return st;
+  dynamic_desc.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
+  if ((st = ge_partition_dynamic(*g, &dynamic_desc, err)) != GE_OK) return st;
+  {
+    /* acyclic (validation would also refuse ops that only have kernels) */
+    ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(*g) + 1));
+    st = order ? ge_graph_topo_sort(*g, GE_TOPO_BFS, order, err) : GE_ERR_NOMEM;
+    free(order);
+  }
+  return st;
+}
 
 /* Whether name is an item of a comma-separated list. */
 static int in_csv(const char *list, const char *name) {
@@ -215,7 +245,7 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
     d.lookup_user = engines;
   }
   if ((st = ge_onnx_load(path, NULL, &g, &err)) || (engines && (st = place_checked(g, &err))) ||
-      (st = ge_program_create(g, &d, &p, &err))) {
+      (partition && (st = partition_checked(&g, &err))) || (st = ge_program_create(g, &d, &p, &err))) {
     snprintf(why, n, "%.590s", err.message);
     ge_graph_free(g);
     return is_unsupported(st) ? UNSUPPORTED : FAIL;
@@ -363,17 +393,22 @@ int main(int argc, char **argv) {
         return 2;
       }
       place_desc.engines = engines;
+    } else if (!strcmp(argv[i], "--partition") && engines) {
+      partition = 1;
     } else if (!strcmp(argv[i], "--option") && i + 1 < argc && engines) {
       const char *kv = argv[++i], *eq = strchr(kv, '=');
       char key[128];
       ge_error err;
+      ge_status st = GE_ERR_INVALID;
       snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - kv) : 0, kv);
-      if (!eq || ge_place_set_option(&place_desc, key, eq + 1, &err)) {
+      if (eq && (st = ge_dynamic_partition_set_option(&dynamic_desc, key, eq + 1, &err)) == GE_ERR_NOT_FOUND)
+        st = ge_place_set_option(&place_desc, key, eq + 1, &err);
+      if (st) {
         fprintf(stderr, "conformance: bad option '%s'%s%s\n", kv, eq ? ": " : "", eq ? err.message : "");
         return 2;
       }
     } else {
-      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--option KEY=VALUE]...] DIR...\n");
+      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--partition] [--option KEY=VALUE]...] DIR...\n");
       return 2;
     }
   }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ONNX conformance: every case in tests/conformance_floor.txt must still pass,
 # on the host CPU engine alone and compiled onto the standard engine set
-# (constant folding, placement, fusion) under several placement options.
+# (constant folding, placement, fusion) under several placement options, and
+# partitioned (engine pieces optimised and merged back, dynamic/static
+# subgraphs) under several partition options.
 # Each run prints per-folder counts and "N passed, N failed" over the floor;
 # the last line sums them. Refresh the floor after an improvement with:
 #   build/conformance --write-floor tests/conformance_floor.txt $DATA/{node,pytorch-converted,pytorch-operator,simple}
@@ -34,5 +36,8 @@ run --engines
 run --engines --option ge.engineType=VectorEngine
 run --engines --option ge.exec.exclude_engines=AiCore,AiCpuAscend
 run --engines --option ge.exec.hostExecFlag=1
+run --engines --partition
+run --engines --partition --option ge.engineType=VectorEngine --option ge.exec.static_model_ops_lower_limit=1
+run --engines --partition --option ge.exec.static_model_ops_lower_limit=-1
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

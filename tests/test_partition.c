@@ -417,7 +417,7 @@ static int pieces_ok(const ge_engine_partition *p, int composite) {
         if (from < 0 || from >= (int32_t)k) ok = 0;
         continue;
       }
-      if (!strcmp(n->op, "End")) continue;
+      if (!strcmp(n->op, "End") || !strcmp(n->op, "Const")) continue; /* weights go with a consumer */
       if (!strcmp(n->op, "Data")) label = -2;
       else if (composite && (label == 0 || label == 1)) label = 3;
       if (label != want) ok = 0;

@@ -6,8 +6,9 @@
  *                    [--plugin ENGINE.so]...
  *   ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
  *
- * Both place the model on the standard engine set (plus plugin engines)
- * after folding constants, then fuse on AI Core (ge_place_compile).
+ * Both compile the model: shape tiers, constant folding, placement on the
+ * standard engine set (plus plugin engines), engine pieces optimised by
+ * their engines (AI Core fuses) and merged back, dynamic/static subgraphs.
  * MODEL is an ONNX model (.onnx) or a graph file written by ge_graph_save.
  * `compile` arrives with the compile pipeline.
  */
@@ -144,12 +145,25 @@ static int setup_engines(const char *cmd, options *o, int threads) {
 }
 
 /* The compile stages that exist so far: shape tiers, placement with the
- * engines' optimisers, then dynamic/static partitioning. */
-static ge_status compile_model(ge_graph *g, options *o, ge_error *err) {
+ * engines' original-graph optimisers, engine pieces (composite, then
+ * atomic) optimised by their engines and merged back, dynamic/static
+ * partitioning. *g may be replaced. */
+static ge_status compile_model(ge_graph **g, options *o, ge_error *err) {
+  const ge_engine *list[GE_PLACE_MAX_ENGINES];
+  uint32_t k, n = ge_engine_count(o->engines);
+  ge_graph *merged;
   ge_status st;
-  if ((st = ge_multibatch_apply(g, &o->multibatch, err)) || (st = ge_place_compile(g, &o->place, err))) return st;
+  if ((st = ge_multibatch_apply(*g, &o->multibatch, err)) || (st = ge_graph_infer_shapes(*g, err)) ||
+      (st = ge_place_optimize(*g, &o->place, GE_OPTIMIZE_ORIGINAL, err)) || (st = ge_graph_infer_shapes(*g, err)) ||
+      (st = ge_place(*g, &o->place, err)))
+    return st;
+  for (k = 0; k < n; k++) list[k] = ge_engine_at(o->engines, (int32_t)k);
+  if ((st = ge_partition_by_engine(*g, list, n, o->place.num_threads, &merged, err))) return st;
+  ge_graph_free(*g);
+  *g = merged;
+  if ((st = ge_place(*g, &o->place, err))) return st; /* what the optimisers added */
   o->dynamic.host_cpu_engine = ge_engine_find(o->engines, "DNN_VM_HOST_CPU");
-  return ge_partition_dynamic(g, &o->dynamic, err);
+  return ge_partition_dynamic(*g, &o->dynamic, err);
 }
 
 /* Flags both subcommands take; returns how many argv entries it used (0: not one of them, -1: bad). */
@@ -399,7 +413,7 @@ static int inspect(int argc, char **argv) {
     ge_engine_registry_free(opt.engines);
     return 2;
   }
-  if (load_model(path, &g, &err) || compile_model(g, &opt, &err)) {
+  if (load_model(path, &g, &err) || compile_model(&g, &opt, &err)) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
     ge_graph_free(g);
     ge_engine_registry_free(opt.engines);
@@ -582,7 +596,7 @@ static int run(int argc, char **argv) {
   if (!setup_engines("run", &a.opt, a.threads)) goto done;
   d.lookup = ge_engine_kernel_lookup;
   d.lookup_user = a.opt.engines;
-  if (load_model(a.model, &g, &err) || compile_model(g, &a.opt, &err) || ge_program_create(g, &d, &p, &err)) {
+  if (load_model(a.model, &g, &err) || compile_model(&g, &a.opt, &err) || ge_program_create(g, &d, &p, &err)) {
     fprintf(stderr, "ge run: %s\n", err.message);
     goto done;
   }
