@@ -9,14 +9,14 @@
  *     (refuses a merge that would make a cycle), MergeAllPathFrom, and
  *     wrapping a node set into a PartitionedCall;
  *   - dynamic/static shape partitioning (§5.2);
+ *   - engine partitioning (§5.3): composite then atomic pieces joined by
+ *     PlaceHolder/End pairs, the engines' optimisers on threads, merge-back;
  *   - multi-batch: shape tiers (ge.dynamicBatchSize, ge.dynamicImageSize,
  *     ge.dynamicDims) become a Case over static clones of the graph (§5.5),
  *     with kernels for the tier-index ops GetDynamicDims and MapIndex;
  *   - pipeline stages (§5.4), scope subgraphs (§5.5.2), Variables split into
  *     the subgraphs that read them (§5.6), and JIT binary slices with an
  *     execution order that peels slices off as inference completes (§5.7).
- *
- * Not yet: engine partitioning with PlaceHolder/End pairs (§5.3).
  *
  * Thread safety: one graph is partitioned by one thread at a time.
  */
