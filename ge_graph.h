@@ -112,7 +112,11 @@ typedef struct ge_error {
 GE_API const char *ge_status_name(ge_status s);
 /* Fills err (when not NULL) with code and the formatted message; returns
  * code. For modules and engines reporting errors the way ge does. */
-GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ...);
+GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* ------------------------------------------------------------- allocator */
 
@@ -879,18 +883,6 @@ GE_API const char *ge_status_name(ge_status s) {
 }
 
 /* Sets *err (when given) and returns code. */
-static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...) GE__PRINTF(3, 4);
-static ge_status ge__fail(ge_error *err, ge_status code, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    err->code = code;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
-
 GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ...) {
   if (err) {
     va_list ap;
@@ -1275,15 +1267,15 @@ GE_API ge_status ge_file_map(const char *path, ge_mapped_file **out, ge_error *e
   ge_mapped_file *m;
   *out = NULL;
   fd = open(path, O_RDONLY);
-  if (fd < 0) return ge__fail(err, GE_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+  if (fd < 0) return ge_error_set(err, GE_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
   if (fstat(fd, &st) != 0) {
     close(fd);
-    return ge__fail(err, GE_ERR_IO, "cannot stat '%s': %s", path, strerror(errno));
+    return ge_error_set(err, GE_ERR_IO, "cannot stat '%s': %s", path, strerror(errno));
   }
   m = (ge_mapped_file *)calloc(1, sizeof *m);
   if (!m) {
     close(fd);
-    return ge__fail(err, GE_ERR_NOMEM, "out of memory mapping '%s'", path);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory mapping '%s'", path);
   }
   m->size = (size_t)st.st_size;
   m->refs = 1;
@@ -1292,7 +1284,7 @@ GE_API ge_status ge_file_map(const char *path, ge_mapped_file **out, ge_error *e
     if (m->data == MAP_FAILED) {
       close(fd);
       free(m);
-      return ge__fail(err, GE_ERR_IO, "cannot map '%s': %s", path, strerror(errno));
+      return ge_error_set(err, GE_ERR_IO, "cannot map '%s': %s", path, strerror(errno));
     }
   }
   close(fd);
@@ -1460,14 +1452,14 @@ GE_API ge_status ge_graph_create(const ge_graph_desc *desc, ge_graph **out, ge_e
   ge_allocator a = ge__allocator_or_default(desc ? &desc->allocator : NULL);
   ge_graph *g = (ge_graph *)ge__mem_alloc(&a, sizeof *g);
   *out = NULL;
-  if (!g) return ge__fail(err, GE_ERR_NOMEM, "out of memory creating a graph");
+  if (!g) return ge_error_set(err, GE_ERR_NOMEM, "out of memory creating a graph");
   memset(g, 0, sizeof *g);
   ge__arena_init(&g->arena, &a);
   g->parent_node = GE_NONE;
   g->registry = desc ? desc->registry : NULL;
   if (desc && desc->name && !(g->name = ge__arena_strdup(&g->arena, desc->name))) {
     ge_graph_free(g);
-    return ge__fail(err, GE_ERR_NOMEM, "out of memory creating a graph");
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory creating a graph");
   }
   *out = g;
   return GE_OK;
@@ -1581,11 +1573,11 @@ GE_API ge_node_id ge_graph_find(ge_graph *g, const char *name) {
 /* --------------------------------------------------------------- nodes */
 
 static ge_status ge__oom(ge_error *err, const ge_graph *g) {
-  return ge__fail(err, GE_ERR_NOMEM, "out of memory in graph '%s'", ge_graph_name(g));
+  return ge_error_set(err, GE_ERR_NOMEM, "out of memory in graph '%s'", ge_graph_name(g));
 }
 
 static ge_status ge__bad_node(ge_error *err, const ge_graph *g, ge_node_id id) {
-  return ge__fail(err, GE_ERR_NOT_FOUND, "graph '%s' has no node with id %u", ge_graph_name(g),
+  return ge_error_set(err, GE_ERR_NOT_FOUND, "graph '%s' has no node with id %u", ge_graph_name(g),
                   (unsigned)id);
 }
 
@@ -1620,10 +1612,10 @@ static ge_status ge__check_source(const ge_graph *g, ge_edge src, ge_error *err)
   ge_node *p;
   if (src.node == GE_NONE) return GE_OK;
   p = ge_graph_node(g, src.node);
-  if (!p) return ge__fail(err, GE_ERR_NOT_FOUND, "edge source id %u is not a node of graph '%s'",
+  if (!p) return ge_error_set(err, GE_ERR_NOT_FOUND, "edge source id %u is not a node of graph '%s'",
                           (unsigned)src.node, ge_graph_name(g));
   if (src.index < 0 || (uint32_t)src.index >= p->num_outputs)
-    return ge__fail(err, GE_ERR_INVALID, "node '%s' has no output %d (it has %u)", p->name,
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' has no output %d (it has %u)", p->name,
                     (int)src.index, (unsigned)p->num_outputs);
   return GE_OK;
 }
@@ -1663,7 +1655,7 @@ GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name
   ge_status st;
   char made[96];
   if (out) *out = GE_NONE;
-  if (!op || !*op) return ge__fail(err, GE_ERR_INVALID, "node '%s': empty op type", name ? name : "");
+  if (!op || !*op) return ge_error_set(err, GE_ERR_INVALID, "node '%s': empty op type", name ? name : "");
   for (i = 0; inputs && i < num_inputs; i++)
     if ((st = ge__check_source(g, inputs[i], err)) != GE_OK) return st;
   e = ge__op_entry(g, op, NULL);
@@ -1757,7 +1749,7 @@ GE_API ge_status ge_node_set_name(ge_graph *g, ge_node_id id, const char *name, 
   ge_node *n = ge_graph_node(g, id);
   const char *copy;
   if (!n) return ge__bad_node(err, g, id);
-  if (!name || !*name) return ge__fail(err, GE_ERR_INVALID, "node '%s': empty name", n->name);
+  if (!name || !*name) return ge_error_set(err, GE_ERR_INVALID, "node '%s': empty name", n->name);
   if (!(copy = ge__arena_strdup(&g->arena, name))) return ge__oom(err, g);
   if (g->name_index && !ge__name_index_reserve(g)) return ge__oom(err, g);
   ge__name_index_remove(g, id);
@@ -1781,7 +1773,7 @@ GE_API ge_status ge_graph_set_input(ge_graph *g, ge_node_id dst, uint32_t i, ge_
   ge_status st;
   if (!n) return ge__bad_node(err, g, dst);
   if (i >= n->num_inputs)
-    return ge__fail(err, GE_ERR_INVALID, "node '%s' has no input %u (it has %u)", n->name,
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' has no input %u (it has %u)", n->name,
                     (unsigned)i, (unsigned)n->num_inputs);
   if ((st = ge__check_source(g, src, err)) != GE_OK) return st;
   if (src.node != GE_NONE && !ge__add_use(g, ge__slot(g, src.node), dst, i)) return ge__oom(err, g);
@@ -1813,7 +1805,7 @@ GE_API ge_status ge_graph_set_num_outputs(ge_graph *g, ge_node_id id, uint32_t c
   for (i = 0; i < n->num_uses; i++) {
     const ge_edge *e = &ge__slot(g, n->uses[i].node)->inputs[n->uses[i].input];
     if ((uint32_t)e->index >= count)
-      return ge__fail(err, GE_ERR_INVALID, "node '%s': output %d still has consumers", n->name,
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s': output %d still has consumers", n->name,
                       (int)e->index);
   }
   if (count > n->num_outputs) { /* outputs are sized exactly: changing them is rare */
@@ -1865,7 +1857,7 @@ GE_API ge_status ge_graph_add_control(ge_graph *g, ge_node_id src, ge_node_id ds
   ge_node *s = ge_graph_node(g, src), *d = ge_graph_node(g, dst);
   if (!s) return ge__bad_node(err, g, src);
   if (!d) return ge__bad_node(err, g, dst);
-  if (src == dst) return ge__fail(err, GE_ERR_CYCLE, "control edge from node '%s' to itself", s->name);
+  if (src == dst) return ge_error_set(err, GE_ERR_CYCLE, "control edge from node '%s' to itself", s->name);
   if (ge__has_id(d->control_inputs, d->num_control_inputs, src)) return GE_OK;
   if (!ge__push_id(g, &d->control_inputs, &d->num_control_inputs, src)) return ge__oom(err, g);
   if (!ge__push_id(g, &s->control_outputs, &s->num_control_outputs, dst)) {
@@ -1930,7 +1922,7 @@ static ge_status ge__output_of(ge_graph *g, ge_node_id id, uint32_t i, ge_tensor
   *d = NULL;
   if (!n) return ge__bad_node(err, g, id);
   if (i >= n->num_outputs)
-    return ge__fail(err, GE_ERR_INVALID, "node '%s' has no output %u (it has %u)", n->name,
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' has no output %u (it has %u)", n->name,
                     (unsigned)i, (unsigned)n->num_outputs);
   *d = &n->outputs[i];
   return GE_OK;
@@ -1943,12 +1935,12 @@ GE_API ge_status ge_node_set_output(ge_graph *g, ge_node_id id, uint32_t i, ge_d
   ge_status st = ge__output_of(g, id, i, &d, err);
   if (st) return st;
   if ((unsigned)dtype >= GE_DTYPE_COUNT)
-    return ge__fail(err, GE_ERR_INVALID, "node '%s': invalid dtype %d", ge__slot(g, id)->name, (int)dtype);
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s': invalid dtype %d", ge__slot(g, id)->name, (int)dtype);
   if (rank > GE_MAX_RANK || (rank < 0 && rank != GE_RANK_UNKNOWN))
-    return ge__fail(err, GE_ERR_INVALID, "node '%s': invalid rank %d", ge__slot(g, id)->name, (int)rank);
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s': invalid rank %d", ge__slot(g, id)->name, (int)rank);
   for (int32_t k = 0; k < rank; k++)
     if (dims[k] < GE_DIM_UNKNOWN)
-      return ge__fail(err, GE_ERR_INVALID, "node '%s': invalid dimension %lld",
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s': invalid dimension %lld",
                       ge__slot(g, id)->name, (long long)dims[k]);
   d->dtype = dtype;
   if (!ge__set_shape(g, &d->shape, rank, dims, info)) return ge__oom(err, g);
@@ -1970,7 +1962,7 @@ GE_API ge_status ge_node_set_output_format(ge_graph *g, ge_node_id id, uint32_t 
   ge_tensor_desc *d;
   ge_status st = ge__output_of(g, id, i, &d, err);
   if (st) return st;
-  if ((unsigned)f >= GE_FORMAT_COUNT) return ge__fail(err, GE_ERR_INVALID, "invalid format %d", (int)f);
+  if ((unsigned)f >= GE_FORMAT_COUNT) return ge_error_set(err, GE_ERR_INVALID, "invalid format %d", (int)f);
   d->format = f;
   return GE_OK;
 }
@@ -2031,16 +2023,16 @@ GE_API ge_status ge_graph_copy_tensor(ge_graph *g, const ge_tensor *src, ge_tens
   int32_t i;
   *out = NULL;
   if ((unsigned)src->dtype >= GE_DTYPE_COUNT || src->dtype == GE_DTYPE_UNDEFINED)
-    return ge__fail(err, GE_ERR_INVALID, "tensor has invalid dtype %d", (int)src->dtype);
+    return ge_error_set(err, GE_ERR_INVALID, "tensor has invalid dtype %d", (int)src->dtype);
   if (src->rank < 0 || src->rank > GE_MAX_RANK)
-    return ge__fail(err, GE_ERR_INVALID, "tensor has invalid rank %d", (int)src->rank);
+    return ge_error_set(err, GE_ERR_INVALID, "tensor has invalid rank %d", (int)src->rank);
   for (i = 0; i < src->rank; i++)
-    if (src->dims[i] < 0) return ge__fail(err, GE_ERR_INVALID, "tensor has negative dimension");
+    if (src->dims[i] < 0) return ge_error_set(err, GE_ERR_INVALID, "tensor has negative dimension");
   if ((n = ge__dims_product(src->dims, src->rank)) < 0 ||
       (src->dtype != GE_DTYPE_STRING && (uint64_t)n > (uint64_t)SIZE_MAX / 16))
-    return ge__fail(err, GE_ERR_INVALID, "tensor has too many elements");
+    return ge_error_set(err, GE_ERR_INVALID, "tensor has too many elements");
   if (src->dtype != GE_DTYPE_STRING && src->nbytes != (size_t)n * ge_dtype_size(src->dtype))
-    return ge__fail(err, GE_ERR_INVALID, "tensor of %lld %s elements has %zu bytes, expected %zu",
+    return ge_error_set(err, GE_ERR_INVALID, "tensor of %lld %s elements has %zu bytes, expected %zu",
                     (long long)n, ge_dtype_name(src->dtype), src->nbytes,
                     (size_t)n * ge_dtype_size(src->dtype));
   if (!(*out = ge__copy_tensor(g, src))) return ge__oom(err, g);
@@ -2061,7 +2053,7 @@ static ge_status ge__copy_attr_value(ge_graph *g, ge_node_id owner, ge_attr *dst
   case GE_ATTR_BOOL: dst->v.b = src->v.b ? 1 : 0; return GE_OK;
   case GE_ATTR_DTYPE:
     if ((unsigned)src->v.dt >= GE_DTYPE_COUNT)
-      return ge__fail(err, GE_ERR_INVALID, "attribute '%s': invalid dtype %d", src->name, (int)src->v.dt);
+      return ge_error_set(err, GE_ERR_INVALID, "attribute '%s': invalid dtype %d", src->name, (int)src->v.dt);
     dst->v.dt = src->v.dt;
     return GE_OK;
   case GE_ATTR_STRING:
@@ -2070,7 +2062,7 @@ static ge_status ge__copy_attr_value(ge_graph *g, ge_node_id owner, ge_attr *dst
   case GE_ATTR_INTS: case GE_ATTR_FLOATS: case GE_ATTR_BOOLS: case GE_ATTR_DTYPES: {
     for (i = 0; src->type == GE_ATTR_DTYPES && i < n; i++)
       if ((unsigned)src->v.dtypes[i] >= GE_DTYPE_COUNT)
-        return ge__fail(err, GE_ERR_INVALID, "attribute '%s': invalid dtype %d", src->name, (int)src->v.dtypes[i]);
+        return ge_error_set(err, GE_ERR_INVALID, "attribute '%s': invalid dtype %d", src->name, (int)src->v.dtypes[i]);
     size_t es = src->type == GE_ATTR_BOOLS ? 1 : src->type == GE_ATTR_DTYPES ? sizeof(ge_dtype) : 8;
     dst->v.ints = (int64_t *)ge__arena_dup(&g->arena, src->v.ints, (size_t)n * es, 8);
     return dst->v.ints || !n ? GE_OK : ge__oom(err, g);
@@ -2114,7 +2106,7 @@ static ge_status ge__copy_attr_value(ge_graph *g, ge_node_id owner, ge_attr *dst
     }
     return GE_OK;
   }
-  default: return ge__fail(err, GE_ERR_INVALID, "attribute '%s' has invalid type %d", src->name, (int)src->type);
+  default: return ge_error_set(err, GE_ERR_INVALID, "attribute '%s' has invalid type %d", src->name, (int)src->type);
   }
 }
 
@@ -2140,7 +2132,7 @@ static ge_status ge__put_attr(ge_graph *g, ge_node_id id, const ge_attr *src, ge
   ge_attr **arr, tmp;
   uint32_t *count, i;
   ge_status st;
-  if (!src->name || !*src->name) return ge__fail(err, GE_ERR_INVALID, "attribute with an empty name");
+  if (!src->name || !*src->name) return ge_error_set(err, GE_ERR_INVALID, "attribute with an empty name");
   if ((st = ge__attr_list(g, id, &arr, &count, err))) return st;
   memset(&tmp, 0, sizeof tmp);
   if (!(tmp.name = ge__word(g, src->name))) return ge__oom(err, g);
@@ -2222,7 +2214,7 @@ GE__SETTER(ge_node_set_attr_dtype, ge_dtype, GE_ATTR_DTYPE, dt)
   GE_API ge_status fn(ge_graph *g, ge_node_id id, const char *name, ctype v, int32_t n,           \
                       ge_error *err) {                                                            \
     ge_attr a;                                                                                    \
-    if (n < 0 || (n > 0 && !v)) return ge__fail(err, GE_ERR_INVALID, "attribute '%s': bad list", name); \
+    if (n < 0 || (n > 0 && !v)) return ge_error_set(err, GE_ERR_INVALID, "attribute '%s': bad list", name); \
     memset(&a, 0, sizeof a);                                                                      \
     a.name = name;                                                                                \
     a.type = attr_type;                                                                           \
@@ -2259,13 +2251,13 @@ static ge_status ge__adopt_graphs(ge_graph *g, ge_node_id id, const char *name, 
   for (k = 0; k < n && !st; k++) {
     const ge_graph *up;
     if (!subs[k] || subs[k]->parent)
-      st = ge__fail(err, GE_ERR_INVALID, "attribute '%s': graph %d is missing or already a subgraph", name, (int)k);
+      st = ge_error_set(err, GE_ERR_INVALID, "attribute '%s': graph %d is missing or already a subgraph", name, (int)k);
     for (up = g; !st && up; up = up->parent) /* a graph cannot hold itself or an ancestor */
       if (up == subs[k])
-        st = ge__fail(err, GE_ERR_INVALID, "attribute '%s': graph '%s' would contain itself", name, ge_graph_name(up));
+        st = ge_error_set(err, GE_ERR_INVALID, "attribute '%s': graph '%s' would contain itself", name, ge_graph_name(up));
   }
   if (!st && !(a.name = ge__word(g, name ? name : ""))) st = ge__oom(err, g);
-  if (!st && (!name || !*name)) st = ge__fail(err, GE_ERR_INVALID, "attribute with an empty name");
+  if (!st && (!name || !*name)) st = ge_error_set(err, GE_ERR_INVALID, "attribute with an empty name");
   if (!st) st = ge__attr_list(g, id, &arr, &count, err);
   if (!st && list && !(a.v.graphs = (ge_graph **)ge__arena_dup(&g->arena, subs, (size_t)n * sizeof(void *), 8)) && n)
     st = ge__oom(err, g);
@@ -2560,7 +2552,7 @@ GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *f
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return ge__fail(c->err, code, "node '%.60s' (%.40s): %s", c->node->name, c->node->op, msg);
+  return ge_error_set(c->err, code, "node '%.60s' (%.40s): %s", c->node->name, c->node->op, msg);
 }
 
 /* ---------------------------------------------- topological orders */
@@ -2611,7 +2603,7 @@ static ge_status ge__report_cycle(const ge_graph *g, const uint32_t *indeg, uint
       ge__mem_free(&g->arena.a, cyc, len * sizeof(uint32_t));
     }
   }
-  return ge__fail(err, GE_ERR_CYCLE, "%s", msg);
+  return ge_error_set(err, GE_ERR_CYCLE, "%s", msg);
 }
 
 /* Kahn's algorithm; lifo selects DFS order. order gets node_count ids. */
@@ -2688,7 +2680,7 @@ static ge_status ge__stable_rdfs(const ge_graph *g, ge_node_id *order, uint32_t 
   ge__mem_free(&g->arena.a, stack, (size_t)(g->live + 1) * 2 * sizeof(uint32_t));
   if (done < g->live) { /* a cycle: let Kahn name it */
     ge_status st = ge__kahn(g, 0, order, state, err);
-    return st ? st : ge__fail(err, GE_ERR_INTERNAL, "topological sort lost nodes");
+    return st ? st : ge_error_set(err, GE_ERR_INTERNAL, "topological sort lost nodes");
   }
   return GE_OK;
 }
@@ -2730,7 +2722,7 @@ GE_API ge_status ge_graph_topo_sort(ge_graph *g, ge_topo_mode mode, ge_node_id *
   ge_node_id *tmp;
   ge_status st;
   if (mode != GE_TOPO_BFS && mode != GE_TOPO_DFS && mode != GE_TOPO_STABLE_RDFS)
-    return ge__fail(err, GE_ERR_INVALID, "unknown topological sort mode %d", (int)mode);
+    return ge_error_set(err, GE_ERR_INVALID, "unknown topological sort mode %d", (int)mode);
   if ((st = ge__topo_alloc(g, mode, &tmp, err))) return st;
   for (i = 0; i < g->live; i++) {
     order[i] = tmp[i];
@@ -2745,7 +2737,7 @@ GE_API ge_status ge_topo_mode_parse(const char *s, ge_topo_mode *out, ge_error *
   else if (s && (!strcmp(s, "1") || !strcmp(s, "dfs"))) *out = GE_TOPO_DFS;
   else if (s && (!strcmp(s, "3") || !strcmp(s, "rdfs"))) *out = GE_TOPO_STABLE_RDFS;
   else
-    return ge__fail(err, GE_ERR_INVALID,
+    return ge_error_set(err, GE_ERR_INVALID,
                     "ge.topoSortingMode: '%s' is not one of 0 (BFS), 1 (DFS), 3 (stable reverse DFS)",
                     s ? s : "(null)");
   return GE_OK;
@@ -2767,11 +2759,11 @@ static ge_status ge__validate_types(const ge_graph *g, const ge_node *n, ge_erro
     const ge_tensor_desc *d = is_in ? ge_node_input_desc(g, n, k) : &n->outputs[k];
     if (v < 0 || v >= GE_SCHEMA_MAX_TYPE_VARS || !d || d->dtype == GE_DTYPE_UNDEFINED) continue;
     if (s->type_vars[v] && !(s->type_vars[v] & GE_DTYPE_BIT(d->dtype)))
-      return ge__fail(err, GE_ERR_SHAPE, "node '%s' (%s): %s %u has dtype %s, which %s does not accept",
+      return ge_error_set(err, GE_ERR_SHAPE, "node '%s' (%s): %s %u has dtype %s, which %s does not accept",
                       n->name, n->op, is_in ? "input" : "output", (unsigned)k,
                       ge_dtype_name(d->dtype), n->op);
     if (bound[v] && bound[v] != d->dtype)
-      return ge__fail(err, GE_ERR_SHAPE, "node '%s' (%s): dtype mismatch, %s is %s but %s %u is %s",
+      return ge_error_set(err, GE_ERR_SHAPE, "node '%s' (%s): dtype mismatch, %s is %s but %s %u is %s",
                       n->name, n->op, who[v], ge_dtype_name(bound[v]), is_in ? "input" : "output",
                       (unsigned)k, ge_dtype_name(d->dtype));
     if (!bound[v]) {
@@ -2787,55 +2779,55 @@ static ge_status ge__validate_node(const ge_graph *g, const ge_node *n, const ge
   const ge_op_schema *s = n->schema;
   uint32_t i, k;
   ge_status st;
-  if (!n->name || !*n->name) return ge__fail(err, GE_ERR_INVALID, "a node of op %s has an empty name", n->op);
+  if (!n->name || !*n->name) return ge_error_set(err, GE_ERR_INVALID, "a node of op %s has an empty name", n->op);
   for (i = 0; i < n->num_inputs; i++) {
     ge_edge e = n->inputs[i];
     ge_node *p;
     if (e.node == GE_NONE) continue;
-    if (e.node == n->id) return ge__fail(err, GE_ERR_CYCLE, "node '%s' reads its own output (input %u)", n->name, (unsigned)i);
+    if (e.node == n->id) return ge_error_set(err, GE_ERR_CYCLE, "node '%s' reads its own output (input %u)", n->name, (unsigned)i);
     p = ge_graph_node(g, e.node);
-    if (!p) return ge__fail(err, GE_ERR_INVALID, "node '%s' input %u: dangling edge from removed node id %u",
+    if (!p) return ge_error_set(err, GE_ERR_INVALID, "node '%s' input %u: dangling edge from removed node id %u",
                             n->name, (unsigned)i, (unsigned)e.node);
     if (e.index < 0 || (uint32_t)e.index >= p->num_outputs)
-      return ge__fail(err, GE_ERR_INVALID, "node '%s' input %u: node '%s' has no output %d", n->name,
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' input %u: node '%s' has no output %d", n->name,
                       (unsigned)i, p->name, (int)e.index);
   }
   for (i = 0; i < n->num_control_inputs; i++) {
     if (!ge_graph_node(g, n->control_inputs[i]))
-      return ge__fail(err, GE_ERR_INVALID, "node '%s': dangling control edge from id %u", n->name,
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s': dangling control edge from id %u", n->name,
                       (unsigned)n->control_inputs[i]);
     for (k = 0; k < i; k++)
       if (n->control_inputs[k] == n->control_inputs[i])
-        return ge__fail(err, GE_ERR_INVALID, "node '%s': duplicate control edge from '%s'", n->name,
+        return ge_error_set(err, GE_ERR_INVALID, "node '%s': duplicate control edge from '%s'", n->name,
                         ge__slot(g, n->control_inputs[i])->name);
   }
   if (!s) {
     if (desc && desc->allow_unknown_ops) return GE_OK;
-    return ge__fail(err, GE_ERR_UNSUPPORTED, "node '%s': unknown op '%s%s%s'", n->name,
+    return ge_error_set(err, GE_ERR_UNSUPPORTED, "node '%s': unknown op '%s%s%s'", n->name,
                     n->domain ? n->domain : "", n->domain ? "::" : "", n->op);
   }
   if ((int64_t)n->num_inputs < s->min_inputs || (s->max_inputs >= 0 && (int64_t)n->num_inputs > s->max_inputs)) {
     char range[32];
     if (s->max_inputs < 0) snprintf(range, sizeof range, "at least %d", (int)s->min_inputs);
     else snprintf(range, sizeof range, "%d..%d", (int)s->min_inputs, (int)s->max_inputs);
-    return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %s", n->name, n->op,
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %s", n->name, n->op,
                     (unsigned)n->num_inputs, range);
   }
   for (i = 0; i < (uint32_t)s->min_inputs; i++)
     if (n->inputs[i].node == GE_NONE)
-      return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s): required input %u is not connected", n->name,
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required input %u is not connected", n->name,
                       n->op, (unsigned)i);
   if ((int64_t)n->num_outputs < s->min_outputs || (s->max_outputs >= 0 && (int64_t)n->num_outputs > s->max_outputs))
-    return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s) has %u outputs, expected %d..%d", n->name, n->op,
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u outputs, expected %d..%d", n->name, n->op,
                     (unsigned)n->num_outputs, (int)s->min_outputs, (int)s->max_outputs);
   for (i = 0; i < GE_SCHEMA_MAX_ATTRS && s->attrs[i].name; i++) {
     const ge_attr *a = ge_node_attr(n, s->attrs[i].name);
     if (!a && s->attrs[i].required)
-      return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s): required attribute '%s' is missing", n->name,
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required attribute '%s' is missing", n->name,
                       n->op, s->attrs[i].name);
     if (a && a->type != s->attrs[i].type &&
         !(a->type == GE_ATTR_INT && (s->attrs[i].type == GE_ATTR_BOOL || s->attrs[i].type == GE_ATTR_DTYPE)))
-      return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s): attribute '%s' has the wrong type", n->name,
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): attribute '%s' has the wrong type", n->name,
                       n->op, s->attrs[i].name);
   }
   if ((st = ge__validate_types(g, n, err))) return st;
@@ -2865,7 +2857,7 @@ static ge_status ge__check_unique_names(const ge_graph *g, ge_error *err) {
   for (i = 0; i < n && !st; i++)
     for (j = i + 1; j < n && (keys[j] >> 32) == (keys[i] >> 32) && !st; j++) {
       const char *a = ge__slot(g, (uint32_t)keys[i])->name, *b = ge__slot(g, (uint32_t)keys[j])->name;
-      if (strcmp(a, b) == 0) st = ge__fail(err, GE_ERR_INVALID, "graph '%s': two nodes are named '%s'", ge_graph_name(g), a);
+      if (strcmp(a, b) == 0) st = ge_error_set(err, GE_ERR_INVALID, "graph '%s': two nodes are named '%s'", ge_graph_name(g), a);
     }
   ge__mem_free(&g->arena.a, keys, ((size_t)g->live + 1) * 2 * sizeof(uint64_t));
   return st;
@@ -2880,7 +2872,7 @@ static ge_status ge__validate(const ge_graph *g, const ge_validate_desc *desc, g
     if (!n) continue;
     if ((st = ge__validate_node(g, n, desc, err))) break;
     if (ge__is_op(n, "NetOutput") && ++outputs > 1)
-      st = ge__fail(err, GE_ERR_INVALID, "graph '%s' has more than one NetOutput ('%s')", ge_graph_name(g), n->name);
+      st = ge_error_set(err, GE_ERR_INVALID, "graph '%s' has more than one NetOutput ('%s')", ge_graph_name(g), n->name);
     if (ge__is_op(n, "Data") && ge_node_attr(n, "index")) inputs++;
     for (k = 0; k < n->num_attrs && !st; k++)
       GE__FOR_ATTR_GRAPHS(&n->attrs[k], sub, {
@@ -2899,10 +2891,10 @@ static ge_status ge__validate(const ge_graph *g, const ge_validate_desc *desc, g
       if (!n || !ge__is_op(n, "Data") || !ge_node_attr(n, "index")) continue;
       x = ge_node_attr_int(n, "index", -1);
       if (x < 0 || x >= (int64_t)inputs)
-        st = ge__fail(err, GE_ERR_INVALID, "Data node '%s' has index %lld, outside 0..%u", n->name,
+        st = ge_error_set(err, GE_ERR_INVALID, "Data node '%s' has index %lld, outside 0..%u", n->name,
                       (long long)x, (unsigned)inputs - 1);
       else if (seen[x] != GE_NONE)
-        st = ge__fail(err, GE_ERR_INVALID, "Data nodes '%s' and '%s' both have index %lld",
+        st = ge_error_set(err, GE_ERR_INVALID, "Data nodes '%s' and '%s' both have index %lld",
                       ge__slot(g, seen[x])->name, n->name, (long long)x);
       else
         seen[x] = i;
@@ -2925,7 +2917,7 @@ GE_API ge_status ge_op_registry_create(const ge_allocator *a, ge_op_registry **o
   ge_allocator al = ge__allocator_or_default(a);
   ge_op_registry *r = (ge_op_registry *)ge__mem_alloc(&al, sizeof *r);
   *out = NULL;
-  if (!r) return ge__fail(err, GE_ERR_NOMEM, "out of memory creating an op registry");
+  if (!r) return ge_error_set(err, GE_ERR_NOMEM, "out of memory creating an op registry");
   memset(r, 0, sizeof *r);
   r->a = al;
   *out = r;
@@ -2942,10 +2934,10 @@ GE_API void ge_op_registry_free(ge_op_registry *r) {
 
 GE_API ge_status ge_op_registry_add(ge_op_registry *r, const ge_op_schema *s, ge_error *err) {
   uint32_t i;
-  if (!s->name || !*s->name) return ge__fail(err, GE_ERR_INVALID, "op schema without a name");
+  if (!s->name || !*s->name) return ge_error_set(err, GE_ERR_INVALID, "op schema without a name");
   if (s->min_inputs < 0 || (s->max_inputs >= 0 && s->max_inputs < s->min_inputs) || s->min_outputs < 0 ||
       (s->max_outputs >= 0 && s->max_outputs < s->min_outputs) || s->default_outputs < 0)
-    return ge__fail(err, GE_ERR_INVALID, "op schema '%s': inconsistent input/output counts", s->name);
+    return ge_error_set(err, GE_ERR_INVALID, "op schema '%s': inconsistent input/output counts", s->name);
   for (i = 0; i < r->count; i++)
     if (strcmp(r->schemas[i].name, s->name) == 0 && ge__str_eq(r->schemas[i].domain, s->domain)) {
       r->schemas[i] = *s;
@@ -2955,7 +2947,7 @@ GE_API ge_status ge_op_registry_add(ge_op_registry *r, const ge_op_schema *s, ge
     uint32_t ncap = r->cap ? r->cap * 2 : 16;
     ge_op_schema *ns = (ge_op_schema *)ge__mem_realloc(&r->a, r->schemas, (size_t)r->cap * sizeof *ns,
                                                        (size_t)ncap * sizeof *ns);
-    if (!ns) return ge__fail(err, GE_ERR_NOMEM, "out of memory adding op schema '%s'", s->name);
+    if (!ns) return ge_error_set(err, GE_ERR_NOMEM, "out of memory adding op schema '%s'", s->name);
     r->schemas = ns;
     r->cap = ncap;
   }
@@ -3074,7 +3066,7 @@ GE_API ge_status ge_infer_error(ge_infer_ctx *c, ge_status code, const char *fmt
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return ge__fail(c->err, code, "node '%s' (%s): %s", c->n->name, c->n->op, msg);
+  return ge_error_set(c->err, code, "node '%s' (%s): %s", c->n->name, c->n->op, msg);
 }
 
 GE_API ge_status ge_infer_set_output(ge_infer_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank,
@@ -3139,8 +3131,8 @@ static ge_status ge__infer_node(ge_infer_ctx *c, ge_graph *g, ge_node *n, ge_err
   if (ge__is_op(n, "Const")) {
     const ge_attr *v = ge_node_attr(n, "value");
     if (!v || v->type != GE_ATTR_TENSOR)
-      return ge__fail(err, GE_ERR_INVALID, "Const node '%s' has no tensor attribute 'value'", n->name);
-    if (n->num_outputs < 1) return ge__fail(err, GE_ERR_INVALID, "Const node '%s' has no output", n->name);
+      return ge_error_set(err, GE_ERR_INVALID, "Const node '%s' has no tensor attribute 'value'", n->name);
+    if (n->num_outputs < 1) return ge_error_set(err, GE_ERR_INVALID, "Const node '%s' has no output", n->name);
     if (!ge__set_shape(g, &n->outputs[0].shape, v->v.t->rank, v->v.t->dims, NULL)) return ge__oom(err, g);
     n->outputs[0].dtype = v->v.t->dtype;
     n->outputs[0].value = v->v.t;
@@ -5870,12 +5862,12 @@ GE_API ge_status ge_graph_inline(ge_graph *g, ge_node_id call, ge_error *err) {
   if (!p) return ge__bad_node(err, g, call);
   f = ge_node_attr(p, "f");
   if (!ge__is_op(p, "PartitionedCall") || !f || f->type != GE_ATTR_GRAPH)
-    return ge__fail(err, GE_ERR_INVALID, "node '%s' (%s) is not a PartitionedCall with a graph attribute 'f'",
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) is not a PartitionedCall with a graph attribute 'f'",
                     p->name, p->op);
   sub = f->v.g;
   inner_out = ge_graph_output_node(sub);
   if ((inner_out == GE_NONE ? 0 : ge__slot(sub, inner_out)->num_inputs) != p->num_outputs)
-    return ge__fail(err, GE_ERR_INVALID, "PartitionedCall '%s' has %u outputs but its subgraph '%s' returns %u",
+    return ge_error_set(err, GE_ERR_INVALID, "PartitionedCall '%s' has %u outputs but its subgraph '%s' returns %u",
                     p->name, (unsigned)p->num_outputs, ge_graph_name(sub),
                     inner_out == GE_NONE ? 0u : (unsigned)ge__slot(sub, inner_out)->num_inputs);
   for (i = 0; i < sub->id_bound; i++) {
@@ -5884,7 +5876,7 @@ GE_API ge_status ge_graph_inline(ge_graph *g, ge_node_id call, ge_error *err) {
     if (!d || !ge__is_op(d, "Data")) continue;
     k2 = ge__data_parent_input(d);
     if (k2 < 0 || k2 >= (int64_t)p->num_inputs)
-      return ge__fail(err, GE_ERR_INVALID, "subgraph '%s' of '%s': Data '%s' maps to input %lld, out of range",
+      return ge_error_set(err, GE_ERR_INVALID, "subgraph '%s' of '%s': Data '%s' maps to input %lld, out of range",
                       ge_graph_name(sub), p->name, d->name, (long long)k2);
   }
   map = (ge_node_id *)ge__mem_alloc(&g->arena.a, ((size_t)sub->id_bound + 1) * sizeof *map);
@@ -5920,7 +5912,7 @@ GE_API ge_status ge_graph_inline(ge_graph *g, ge_node_id call, ge_error *err) {
       if (ge__slot(g, call)->num_uses)
         for (k = 0; k < p->num_uses; k++)
           if (ge__slot(g, p->uses[k].node)->inputs[p->uses[k].input].index == (int32_t)i) {
-            st = ge__fail(err, GE_ERR_INVALID, "PartitionedCall '%s': output %u is used but its subgraph leaves it unset",
+            st = ge_error_set(err, GE_ERR_INVALID, "PartitionedCall '%s': output %u is used but its subgraph leaves it unset",
                           p->name, (unsigned)i);
             break;
           }
@@ -6274,7 +6266,7 @@ static void ge__ser_fail(ge__ser *s, ge_status code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  s->status = ge__fail(s->err, code, "cannot serialize: %s", msg);
+  s->status = ge_error_set(s->err, code, "cannot serialize: %s", msg);
 }
 
 static void ge__ser_sidx(ge__ser *s, const char *str) {
@@ -6574,7 +6566,7 @@ GE_API ge_status ge_graph_serialize(const ge_graph *g, uint8_t **out, size_t *si
   size_t body;
   if (out) *out = NULL;
   if (size) *size = 0;
-  if (!g || !out || !size) return ge__fail(err, GE_ERR_INVALID, "ge_graph_serialize: NULL argument");
+  if (!g || !out || !size) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_serialize: NULL argument");
   memset(&s, 0, sizeof s);
   ge__wbuf_init(&s.w, &g->arena.a);
   s.st.a = g->arena.a;
@@ -6588,7 +6580,7 @@ GE_API ge_status ge_graph_serialize(const ge_graph *g, uint8_t **out, size_t *si
   ge__w_varint(&s.w, s.st.count);
   for (i = 0; i < s.st.count; i++) ge__w_str(&s.w, s.st.list[i]);
   if (!s.status && (s.w.oom || s.st.oom))
-    s.status = ge__fail(err, GE_ERR_NOMEM, "out of memory serializing graph '%s'", ge_graph_name(g));
+    s.status = ge_error_set(err, GE_ERR_NOMEM, "out of memory serializing graph '%s'", ge_graph_name(g));
   ge__stab_free(&s.st);
   if (!s.status) {
     uint8_t *p = s.w.p, *q;
@@ -6606,7 +6598,7 @@ GE_API ge_status ge_graph_serialize(const ge_graph *g, uint8_t **out, size_t *si
       *size = n;
       return GE_OK;
     }
-    s.status = ge__fail(err, GE_ERR_NOMEM, "out of memory serializing graph '%s'", ge_graph_name(g));
+    s.status = ge_error_set(err, GE_ERR_NOMEM, "out of memory serializing graph '%s'", ge_graph_name(g));
   }
   ge__wbuf_free(&s.w);
   return s.status;
@@ -6650,13 +6642,13 @@ static int ge__rd_fail(ge__rd *r, size_t at, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  r->st = ge__fail(r->err, GE_ERR_FORMAT, "malformed graph bytes at offset %zu: %s", at, msg);
+  r->st = ge_error_set(r->err, GE_ERR_FORMAT, "malformed graph bytes at offset %zu: %s", at, msg);
   return 0;
 }
 
 static int ge__rd_oom(ge__rd *r) {
   if (!r->st)
-    r->st = ge__fail(r->err, GE_ERR_NOMEM, "out of memory loading a graph (at offset %zu)", r->pos);
+    r->st = ge_error_set(r->err, GE_ERR_NOMEM, "out of memory loading a graph (at offset %zu)", r->pos);
   return 0;
 }
 
@@ -7392,9 +7384,9 @@ GE_API ge_status ge_graph_deserialize(const uint8_t *bytes, size_t size, const g
   ge_graph *g = NULL;
   uint64_t plen, body;
   uint32_t version, flags;
-  if (!out) return ge__fail(err, GE_ERR_INVALID, "ge_graph_deserialize: NULL output");
+  if (!out) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_deserialize: NULL output");
   *out = NULL;
-  if (!bytes && size) return ge__fail(err, GE_ERR_INVALID, "ge_graph_deserialize: NULL bytes");
+  if (!bytes && size) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_deserialize: NULL bytes");
   memset(&r, 0, sizeof r);
   r.b = bytes;
   r.err = err;
@@ -7477,7 +7469,7 @@ GE_API ge_status ge_graph_save(const ge_graph *g, const char *path, ge_error *er
   FILE *f;
   ge_status st;
   int bad, e;
-  if (!g || !path) return ge__fail(err, GE_ERR_INVALID, "ge_graph_save: NULL argument");
+  if (!g || !path) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_save: NULL argument");
   if ((st = ge_graph_serialize(g, &bytes, &size, err))) {
     ge__error_path(err, path);
     return st;
@@ -7487,7 +7479,7 @@ GE_API ge_status ge_graph_save(const ge_graph *g, const char *path, ge_error *er
   if (!f) {
     e = errno;
     ge_graph_free_bytes(g, bytes, size);
-    return ge__fail(err, GE_ERR_IO, "cannot create '%s': %s", path, e ? strerror(e) : "fopen failed");
+    return ge_error_set(err, GE_ERR_IO, "cannot create '%s': %s", path, e ? strerror(e) : "fopen failed");
   }
   bad = fwrite(bytes, 1, size, f) != size;
   e = errno;
@@ -7498,7 +7490,7 @@ GE_API ge_status ge_graph_save(const ge_graph *g, const char *path, ge_error *er
   ge_graph_free_bytes(g, bytes, size);
   if (bad) {
     remove(path);
-    return ge__fail(err, GE_ERR_IO, "cannot write '%s': %s", path, e ? strerror(e) : "write failed");
+    return ge_error_set(err, GE_ERR_IO, "cannot write '%s': %s", path, e ? strerror(e) : "write failed");
   }
   return GE_OK;
 }
@@ -7506,9 +7498,9 @@ GE_API ge_status ge_graph_save(const ge_graph *g, const char *path, ge_error *er
 GE_API ge_status ge_graph_load(const char *path, const ge_graph_desc *desc, ge_graph **out, ge_error *err) {
   ge_mapped_file *m;
   ge_status st;
-  if (!out) return ge__fail(err, GE_ERR_INVALID, "ge_graph_load: NULL output");
+  if (!out) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_load: NULL output");
   *out = NULL;
-  if (!path) return ge__fail(err, GE_ERR_INVALID, "ge_graph_load: NULL path");
+  if (!path) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_load: NULL path");
   if ((st = ge_file_map(path, &m, err))) return st;
   st = ge_graph_deserialize((const uint8_t *)ge_mapped_file_data(m), ge_mapped_file_size(m), desc, out, err);
   ge_mapped_file_release(m);
@@ -7702,9 +7694,9 @@ static ge_status ge__hash_graph(const ge_graph *g, uint64_t *out, int depth, ge_
   uint64_t *nh = NULL;
   uint32_t i;
   ge_status st;
-  if (!g) return ge__fail(err, GE_ERR_INVALID, "ge_graph_hash: NULL graph");
+  if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_hash: NULL graph");
   if (depth > GE__SERIAL_MAX_DEPTH)
-    return ge__fail(err, GE_ERR_INVALID, "graph '%s': subgraphs nested deeper than %d", ge_graph_name(g),
+    return ge_error_set(err, GE_ERR_INVALID, "graph '%s': subgraphs nested deeper than %d", ge_graph_name(g),
                     GE__SERIAL_MAX_DEPTH);
   if ((st = ge__topo_alloc(g, GE_TOPO_BFS, &order, err))) return st;
   ge__wbuf_init(&w, &g->arena.a);
@@ -7745,7 +7737,7 @@ static ge_status ge__hash_graph(const ge_graph *g, uint64_t *out, int depth, ge_
 }
 
 GE_API ge_status ge_graph_hash(const ge_graph *g, uint64_t *out, ge_error *err) {
-  if (!out) return ge__fail(err, GE_ERR_INVALID, "ge_graph_hash: NULL output");
+  if (!out) return ge_error_set(err, GE_ERR_INVALID, "ge_graph_hash: NULL output");
   *out = 0;
   return ge__hash_graph(g, out, 0, err);
 }

@@ -14,89 +14,24 @@
  *
  *   make bench                      (N = 10,000, R = 3: 10k and 100k nodes)
  *   build/partition_bench [N] [R]
- *
- * Building the partitioned graph is still quadratic (each PartitionedCall
- * is made by ge_graph_extract, which walks the whole graph), so N = 100,000
- * (and 1,000,000 for the 10x run) takes hours today.
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
 #include "ge_engines/ge_engines.h"
 #include "ge_partition.h"
+#include "bench/mixed_graph.h"
 
-#include <stdlib.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void ok(ge_status st, const ge_error *err, const char *what) {
-  if (st == GE_OK) return;
-  fprintf(stderr, "partition_bench: %s failed: %s\n", what, err->message);
-  exit(1);
-}
-
-static ge_node_id add(ge_graph *g, const char *op, uint32_t n, ge_node_id a, ge_node_id b, int32_t outs) {
-  ge_edge e[2];
-  ge_node_id id;
-  ge_error err;
-  e[0].node = a, e[0].index = 0, e[1].node = b, e[1].index = 0;
-  ok(ge_graph_add_node(g, op, NULL, n, e, outs, &id, &err), &err, op);
-  return id;
-}
-
-static ge_node_id add_const_i64(ge_graph *g, int32_t rank, const int64_t *dims, const int64_t *vals, size_t n) {
-  ge_tensor t;
-  ge_node_id id;
-  ge_error err;
-  memset(&t, 0, sizeof t);
-  t.dtype = GE_DTYPE_INT64, t.rank = rank, t.dims = (int64_t *)dims, t.data = (void *)vals;
-  t.nbytes = n * sizeof(int64_t);
-  ok(ge_graph_add_const(g, NULL, &t, &id, &err), &err, "const");
-  return id;
-}
-
-/* About n nodes in blocks of 10, placed. */
+/* The mixed graph of about n nodes, placed, every 50th compute node forced
+ * dynamic. */
 static ge_graph *build(uint32_t n, ge_engine_registry *reg) {
-  ge_graph *g;
-  ge_error err;
-  ge_graph_desc d;
+  ge_graph *g = mixed_graph(n);
   ge_place_desc pd;
-  ge_node_id x, xi, prev, previ, shape_to, k, one;
-  int64_t fd[2] = {16, 16}, id1[1] = {16}, two[1] = {2}, sv[2] = {16, 16}, kd[1] = {1}, kv[1] = {4}, ov[1] = {1};
-  uint32_t i;
+  ge_error err;
   ge_node *node;
-  memset(&d, 0, sizeof d);
-  d.name = "partition_bench";
-  ok(ge_graph_create(&d, &g, &err), &err, "create");
-  ok(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, fd, &x, &err), &err, "data");
-  ok(ge_graph_add_data(g, "xi", GE_DTYPE_INT64, 1, id1, &xi, &err), &err, "data");
-  shape_to = add_const_i64(g, 1, two, sv, 2);
-  k = add_const_i64(g, 1, kd, kv, 1);
-  one = add_const_i64(g, 1, kd, ov, 1);
-  prev = x, previ = xi;
-  for (i = 0; i + 10 <= n; i += 10) {
-    ge_node_id a = add(g, "Relu", 1, prev, 0, -1);
-    ge_node_id m = add(g, "MatMul", 2, a, prev, -1);
-    ge_node_id s = add(g, "Sigmoid", 1, m, 0, -1);
-    ge_node_id r = add(g, "Reshape", 2, s, shape_to, -1);
-    ge_node_id sum = add(g, "Add", 2, r, prev, -1);
-    ge_node_id ni = add(g, "Neg", 1, previ, 0, -1);
-    ge_node_id ai = add(g, "Add", 2, ni, previ, -1);
-    ge_node_id t = add(g, "TopK", 2, ai, k, 2);
-    ge_node_id sh = add(g, "Shape", 1, sum, 0, -1);
-    ge_node_id sm = add(g, "Add", 2, sh, one, -1);
-    (void)t, (void)sm;
-    prev = sum, previ = ai;
-  }
-  ok(ge_graph_infer_shapes(g, &err), &err, "infer");
+  uint32_t i = 0;
   memset(&pd, 0, sizeof pd);
   pd.engines = reg;
-  ok(ge_place(g, &pd, &err), &err, "place");
-  i = 0;
+  bench_ok(ge_place(g, &pd, &err), &err, "place");
   GE_GRAPH_FOREACH(g, node) if (strcmp(node->op, "Data") && strcmp(node->op, "Const") && ++i % 50 == 0) node->flags |= GE_NODE_FORCE_DYNAMIC;
   return g;
 }
@@ -107,7 +42,7 @@ static uint32_t engine_clusters(ge_graph *g) {
   ge_error err;
   ge_node *n;
   uint32_t merged = 0, k;
-  ok(ge_clusters_create(g, &c, &err), &err, "clusters");
+  bench_ok(ge_clusters_create(g, &c, &err), &err, "clusters");
   GE_GRAPH_FOREACH(g, n) {
     for (k = 0; k < n->num_inputs; k++) {
       const ge_node *p = ge_graph_node(g, n->inputs[k].node);
@@ -116,11 +51,6 @@ static uint32_t engine_clusters(ge_graph *g) {
   }
   ge_clusters_free(c);
   return merged;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
 }
 
 static const ge_engine *engines[GE_PLACE_MAX_ENGINES];
@@ -135,30 +65,30 @@ static double time_step(ge_graph *g, int step, int r) {
     ge_error err;
     ge_dynamic_partition_desc d;
     double t0;
-    ok(ge_graph_clone(g, NULL, &w, &err), &err, "clone");
+    bench_ok(ge_graph_clone(g, NULL, &w, &err), &err, "clone");
     memset(&d, 0, sizeof d);
     d.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
-    t0 = now();
-    if (step == 1) ok(ge_partition_dynamic(w, &d, &err), &err, "partition");
+    t0 = bench_now();
+    if (step == 1) bench_ok(ge_partition_dynamic(w, &d, &err), &err, "partition");
     else if (step == 0) engine_clusters(w);
     else {
       ge_engine_partition p;
       ge_graph *m = NULL;
-      ok(ge_partition_engines(w, engines, num_engines, 0, &p, &err), &err, "engines");
+      bench_ok(ge_partition_engines(w, engines, num_engines, 0, &p, &err), &err, "engines");
       if (step == 3) {
-        t0 = now();
-        ok(ge_engine_partition_merge(&p, &m, &err), &err, "merge");
+        t0 = bench_now();
+        bench_ok(ge_engine_partition_merge(&p, &m, &err), &err, "merge");
       }
-      if (i) t[i - 1] = now() - t0;
+      if (i) t[i - 1] = bench_now() - t0;
       ge_engine_partition_free(&p);
       ge_graph_free(m);
       ge_graph_free(w);
       continue;
     }
-    if (i) t[i - 1] = now() - t0;
+    if (i) t[i - 1] = bench_now() - t0;
     ge_graph_free(w);
   }
-  qsort(t, (size_t)r, sizeof *t, cmp);
+  qsort(t, (size_t)r, sizeof *t, bench_cmp_double);
   return t[r / 2];
 }
 
@@ -172,8 +102,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: partition_bench [N >= 10] [R 1..32]\n");
     return 2;
   }
-  ok(ge_engine_registry_create(NULL, &reg, &err), &err, "registry");
-  ok(ge_engines_register_standard(reg, &err), &err, "engines");
+  bench_ok(ge_engine_registry_create(NULL, &reg, &err), &err, "registry");
+  bench_ok(ge_engines_register_standard(reg, &err), &err, "engines");
   for (num_engines = 0; num_engines < ge_engine_count(reg); num_engines++) engines[num_engines] = ge_engine_at(reg, (int32_t)num_engines);
   small = build(n, reg);
   large = build(n * 10, reg);
