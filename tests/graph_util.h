@@ -646,4 +646,121 @@ static GE_TEST__UNUSED uint8_t *tu_ser(const ge_graph *g, size_t *n) {
   return b;
 }
 
+/* ------------------------------------------------- random DAGs */
+
+/* A random DAG of scalar float64 ops over n_data inputs: each node reads
+ * 1-2 earlier tensors (or a Const); some random control edges; random
+ * nodes forced dynamic (one in `dyn`) and given engines 0..n_engines-1;
+ * NetOutput of every sink. */
+static GE_TEST__UNUSED ge_graph *tu_random_dag(uint64_t seed, uint32_t n_nodes, uint32_t n_data, uint32_t dyn, uint32_t n_engines) {
+  static const char *const ops[] = {"Add", "Sub", "Mul", "Neg"};
+  tu_rng r, *s = &r;
+  ge_graph *g = tu_new_graph("random");
+  ge_node_id *ids = (ge_node_id *)malloc(sizeof(ge_node_id) * (n_nodes + n_data + 1));
+  ge_edge *outs;
+  uint32_t i, n_out = 0, total = 0;
+  char name[32];
+  tu_seed(s, seed);
+  for (i = 0; i < n_data; i++) {
+    snprintf(name, sizeof name, "in%u", (unsigned)i);
+    TU_OK(ge_graph_add_data(g, name, GE_DTYPE_FLOAT64, 0, NULL, &ids[total++], NULL));
+  }
+  for (i = 0; i < n_nodes; i++) {
+    const char *op = ops[tu_below(s, 4)];
+    uint32_t arity = strcmp(op, "Neg") == 0 ? 1 : 2, k;
+    ge_edge in[2];
+    ge_node *x;
+    for (k = 0; k < arity; k++) {
+      if (tu_below(s, 10) == 0) { /* a Const input */
+        double v = (double)tu_below(s, 7) - 3;
+        ge_tensor t;
+        ge_node_id cid;
+        memset(&t, 0, sizeof t);
+        t.dtype = GE_DTYPE_FLOAT64, t.data = &v, t.nbytes = sizeof v;
+        snprintf(name, sizeof name, "c%u_%u", (unsigned)i, (unsigned)k);
+        TU_OK(ge_graph_add_const(g, name, &t, &cid, NULL));
+        in[k] = tu_e(cid, 0);
+      } else {
+        in[k] = tu_e(ids[tu_below(s, total)], 0);
+      }
+    }
+    snprintf(name, sizeof name, "n%u", (unsigned)i);
+    TU_OK(ge_graph_add_node(g, op, name, arity, in, 1, &ids[total], NULL));
+    TU_OK(ge_node_set_output(g, ids[total], 0, GE_DTYPE_FLOAT64, 0, NULL, NULL, NULL));
+    x = ge_graph_node(g, ids[total]);
+    if (dyn && tu_below(s, dyn) == 0) x->flags |= GE_NODE_FORCE_DYNAMIC;
+    x->engine = n_engines ? (int32_t)tu_below(s, n_engines) : -1;
+    if (total > n_data && tu_below(s, 8) == 0)
+      TU_OK(ge_graph_add_control(g, ids[n_data + tu_below(s, total - n_data)], ids[total], NULL));
+    total++;
+  }
+  outs = (ge_edge *)malloc(sizeof(ge_edge) * (total + 1));
+  for (i = n_data; i < total; i++)
+    if (ge_graph_node(g, ids[i])->num_uses == 0) outs[n_out++] = tu_e(ids[i], 0);
+  TU_OK(ge_graph_set_outputs(g, n_out, outs, NULL, NULL));
+  free(ids);
+  free(outs);
+  return g;
+}
+
+/* Evaluates a graph of scalar ops (Data, Const, Add, Sub, Mul, Neg,
+ * PartitionedCall, NetOutput, NoOp) in wrapping uint64 arithmetic (Consts
+ * read as their integer value), so results are exact; returns the number of
+ * outputs or -1 on anything unexpected. */
+static GE_TEST__UNUSED int tu_evaluate(const ge_graph *g, const uint64_t *inputs, uint32_t n_inputs, uint64_t *outputs) {
+  uint32_t n = ge_graph_node_count(g), i, k, n_out = 0;
+  ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
+  uint64_t *val = (uint64_t *)calloc((size_t)ge_graph_id_bound(g) * 256 + 1, sizeof(uint64_t));
+  int result = -1;
+  if (ge_graph_topo_sort((ge_graph *)g, GE_TOPO_BFS, order, NULL) != GE_OK) goto done;
+  for (i = 0; i < n; i++) {
+    ge_node *x = ge_graph_node(g, order[i]);
+    uint64_t in[256];
+    if (x->num_inputs > 256 || x->num_outputs > 256) goto done;
+    for (k = 0; k < x->num_inputs; k++) {
+      if (x->inputs[k].node == GE_NONE) goto done;
+      in[k] = val[x->inputs[k].node * 256 + (uint32_t)x->inputs[k].index];
+    }
+    if (!strcmp(x->op, "Data")) {
+      int64_t idx = ge_node_attr_int(x, "index", -1);
+      if (idx < 0 || (uint64_t)idx >= n_inputs) goto done;
+      val[x->id * 256] = inputs[idx];
+    } else if (!strcmp(x->op, "Const")) val[x->id * 256] = (uint64_t)(int64_t)ge_tensor_get_float(ge_node_attr(x, "value")->v.t, 0);
+    else if (!strcmp(x->op, "Add")) val[x->id * 256] = in[0] + in[1];
+    else if (!strcmp(x->op, "Sub")) val[x->id * 256] = in[0] - in[1];
+    else if (!strcmp(x->op, "Mul")) val[x->id * 256] = in[0] * in[1];
+    else if (!strcmp(x->op, "Neg")) val[x->id * 256] = 0 - in[0];
+    else if (!strcmp(x->op, "NoOp")) {
+    } else if (!strcmp(x->op, "NetOutput")) {
+      for (k = 0; k < x->num_inputs; k++) outputs[k] = in[k];
+      n_out = x->num_inputs;
+    } else if (!strcmp(x->op, "PartitionedCall")) {
+      uint64_t sub_out[256];
+      int m = tu_evaluate(ge_node_attr(x, "f")->v.g, in, x->num_inputs, sub_out);
+      if (m != (int)x->num_outputs) goto done;
+      for (k = 0; k < x->num_outputs; k++) val[x->id * 256 + k] = sub_out[k];
+    } else goto done;
+  }
+  result = (int)n_out;
+done:
+  free(order);
+  free(val);
+  return result;
+}
+
+static GE_TEST__UNUSED int tu_same_outputs(const ge_graph *a, const ge_graph *b, uint32_t n_inputs, uint64_t seed) {
+  uint64_t in[16], oa[256], ob[256];
+  tu_rng s;
+  uint32_t i;
+  int na, nb;
+  tu_seed(&s, seed + 17);
+  for (i = 0; i < n_inputs; i++) in[i] = tu_next(&s);
+  na = tu_evaluate(a, in, n_inputs, oa);
+  nb = tu_evaluate(b, in, n_inputs, ob);
+  if (na < 0 || na != nb) return 0;
+  for (i = 0; i < (uint32_t)na; i++)
+    if (oa[i] != ob[i]) return 0;
+  return 1;
+}
+
 #endif

@@ -234,101 +234,6 @@ GE_TEST(test_mapped_weights) {
 
 /* ------------------------------------------------------ random DAGs */
 
-/* A random DAG of scalar float ops over n_data inputs: each node reads 1-2
- * earlier tensors; some random control edges; NetOutput of every sink. */
-static ge_graph *random_dag(uint64_t seed, uint32_t n_nodes, uint32_t n_data) {
-  static const char *const ops[] = {"Add", "Sub", "Mul", "Neg"};
-  tu_rng r, *s = &r;
-  ge_graph *g = tu_new_graph("random");
-  tu_seed(s, seed);
-  ge_node_id *ids = (ge_node_id *)malloc(sizeof(ge_node_id) * (n_nodes + n_data));
-  ge_edge *outs;
-  uint32_t i, n_out = 0, total = 0;
-  char name[32];
-  for (i = 0; i < n_data; i++) {
-    snprintf(name, sizeof name, "in%u", (unsigned)i);
-    ge_graph_add_data(g, name, GE_DTYPE_FLOAT64, 0, NULL, &ids[total++], NULL);
-  }
-  for (i = 0; i < n_nodes; i++) {
-    const char *op = ops[tu_below(s, 4)];
-    uint32_t arity = strcmp(op, "Neg") == 0 ? 1 : 2, k;
-    ge_edge in[2];
-    for (k = 0; k < arity; k++) in[k] = E(ids[tu_below(s, total)], 0);
-    snprintf(name, sizeof name, "n%u", (unsigned)i);
-    ge_graph_add_node(g, op, name, arity, in, 1, &ids[total], NULL);
-    ge_node_set_output(g, ids[total], 0, GE_DTYPE_FLOAT64, 0, NULL, NULL, NULL);
-    if (total > n_data && tu_below(s, 8) == 0)
-      ge_graph_add_control(g, ids[n_data + tu_below(s, total - n_data)], ids[total], NULL);
-    total++;
-  }
-  outs = (ge_edge *)malloc(sizeof(ge_edge) * total);
-  for (i = n_data; i < total; i++)
-    if (ge_graph_node(g, ids[i])->num_uses == 0) outs[n_out++] = E(ids[i], 0);
-  ge_graph_set_outputs(g, n_out, outs, NULL, NULL);
-  free(ids);
-  free(outs);
-  return g;
-}
-
-/* Evaluates a graph of scalar ops (Data, Add, Sub, Mul, Neg,
- * PartitionedCall, NetOutput, NoOp) on inputs, in wrapping uint64
- * arithmetic so results are exact; writes the outputs. Returns the number
- * of outputs, or -1 on anything unexpected. */
-static int evaluate(const ge_graph *g, const uint64_t *inputs, uint32_t n_inputs, uint64_t *outputs) {
-  uint32_t n = ge_graph_node_count(g), i, k, n_out = 0;
-  ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
-  uint64_t *val = (uint64_t *)calloc((size_t)ge_graph_id_bound(g) * 256 + 1, sizeof(uint64_t)); /* 256 outputs max */
-  ge_graph *mut = (ge_graph *)g;
-  int result = -1;
-  if (ge_graph_topo_sort(mut, GE_TOPO_BFS, order, NULL) != GE_OK) goto done;
-  for (i = 0; i < n; i++) {
-    ge_node *x = ge_graph_node(g, order[i]);
-    uint64_t in[256];
-    if (x->num_inputs > 256 || x->num_outputs > 256) goto done;
-    for (k = 0; k < x->num_inputs; k++) {
-      if (x->inputs[k].node == GE_NONE) goto done;
-      in[k] = val[x->inputs[k].node * 256 + (uint32_t)x->inputs[k].index];
-    }
-    if (!strcmp(x->op, "Data")) {
-      int64_t idx = ge_node_attr_int(x, "index", -1);
-      if (idx < 0 || (uint64_t)idx >= n_inputs) goto done;
-      val[x->id * 256] = inputs[idx];
-    } else if (!strcmp(x->op, "Add")) val[x->id * 256] = in[0] + in[1];
-    else if (!strcmp(x->op, "Sub")) val[x->id * 256] = in[0] - in[1];
-    else if (!strcmp(x->op, "Mul")) val[x->id * 256] = in[0] * in[1];
-    else if (!strcmp(x->op, "Neg")) val[x->id * 256] = 0 - in[0];
-    else if (!strcmp(x->op, "NoOp")) {
-    } else if (!strcmp(x->op, "NetOutput")) {
-      for (k = 0; k < x->num_inputs; k++) outputs[k] = in[k];
-      n_out = x->num_inputs;
-    } else if (!strcmp(x->op, "PartitionedCall")) {
-      uint64_t sub_out[256];
-      int m = evaluate(ge_node_attr(x, "f")->v.g, in, x->num_inputs, sub_out);
-      if (m != (int)x->num_outputs) goto done;
-      for (k = 0; k < x->num_outputs; k++) val[x->id * 256 + k] = sub_out[k];
-    } else goto done;
-  }
-  result = (int)n_out;
-done:
-  free(order);
-  free(val);
-  return result;
-}
-
-static int same_outputs(const ge_graph *a, const ge_graph *b, uint32_t n_inputs, uint64_t seed) {
-  uint64_t in[16], oa[256], ob[256];
-  tu_rng s;
-  uint32_t i;
-  int na, nb;
-  tu_seed(&s, seed + 17);
-  for (i = 0; i < n_inputs; i++) in[i] = tu_next(&s);
-  na = evaluate(a, in, n_inputs, oa);
-  nb = evaluate(b, in, n_inputs, ob);
-  if (na < 0 || na != nb) return 0;
-  for (i = 0; i < (uint32_t)na; i++)
-    if (oa[i] != ob[i]) return 0;
-  return 1;
-}
 
 /* Checks that order is a topological order of g. */
 static int is_topological(const ge_graph *g, const ge_node_id *order) {
@@ -354,7 +259,7 @@ static int is_topological(const ge_graph *g, const ge_node_id *order) {
 GE_TEST(test_topo_orders_random) {
   uint32_t seed, bad = 0;
   for (seed = 1; seed <= 300; seed++) {
-    ge_graph *g = random_dag(seed, 5 + seed % 60, 1 + seed % 4);
+    ge_graph *g = tu_random_dag(seed, 5 + seed % 60, 1 + seed % 4, 0, 0);
     ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * ge_graph_node_count(g));
     ge_topo_mode modes[3] = {GE_TOPO_BFS, GE_TOPO_DFS, GE_TOPO_STABLE_RDFS};
     int m;
@@ -566,13 +471,13 @@ GE_TEST(test_clone_extract_inline_random) {
   uint32_t seed, bad_clone = 0, bad_wrap = 0, bad_inline = 0, cycles = 0;
   for (seed = 1; seed <= 300; seed++) {
     uint32_t n_data = 1 + seed % 3, i, n_set = 0;
-    ge_graph *g = random_dag(seed, 4 + seed % 40, n_data), *c = NULL, *w = NULL;
+    ge_graph *g = tu_random_dag(seed, 4 + seed % 40, n_data, 0, 0), *c = NULL, *w = NULL;
     ge_node_id *set = (ge_node_id *)malloc(sizeof(ge_node_id) * ge_graph_id_bound(g)), call;
     tu_rng s;
     ge_node *x;
     ge_error err;
-    if (ge_graph_clone(g, NULL, &c, &err) != GE_OK || !same_outputs(g, c, n_data, seed) || !consistent(c)) {
-      if (!bad_clone) printf("seed %u: %d %d\n", seed, same_outputs(g, c, n_data, seed), consistent(c));
+    if (ge_graph_clone(g, NULL, &c, &err) != GE_OK || !tu_same_outputs(g, c, n_data, seed) || !consistent(c)) {
+      if (!bad_clone) printf("seed %u: %d %d\n", seed, tu_same_outputs(g, c, n_data, seed), consistent(c));
       bad_clone++;
     }
     /* a convex subset (a range of topological positions) never makes a cycle */
@@ -593,8 +498,8 @@ GE_TEST(test_clone_extract_inline_random) {
     if (n_set) {
       call = wrap_subset(w, set, n_set, &err);
       if (call == GE_NONE || ge_graph_validate(w, NULL, &err) == GE_ERR_CYCLE) cycles++;
-      else if (!same_outputs(g, w, n_data, seed) || !consistent(w)) bad_wrap++;
-      else if (ge_graph_inline(w, call, &err) != GE_OK || !same_outputs(g, w, n_data, seed) || !consistent(w) ||
+      else if (!tu_same_outputs(g, w, n_data, seed) || !consistent(w)) bad_wrap++;
+      else if (ge_graph_inline(w, call, &err) != GE_OK || !tu_same_outputs(g, w, n_data, seed) || !consistent(w) ||
                ge_graph_node_count(w) < ge_graph_node_count(g))
         bad_inline++;
     }

@@ -16,120 +16,6 @@
 
 /* ------------------------------------------------------ random DAGs */
 
-/* A random DAG of scalar float64 ops over n_data inputs: each node reads
- * 1-2 earlier tensors (or a Const); some random control edges; random
- * nodes forced dynamic (one in `dyn`) and given engines 0..n_engines-1;
- * NetOutput of every sink. */
-static ge_graph *random_dag(uint64_t seed, uint32_t n_nodes, uint32_t n_data, uint32_t dyn, uint32_t n_engines) {
-  static const char *const ops[] = {"Add", "Sub", "Mul", "Neg"};
-  tu_rng r, *s = &r;
-  ge_graph *g = tu_new_graph("random");
-  ge_node_id *ids = (ge_node_id *)malloc(sizeof(ge_node_id) * (n_nodes + n_data + 1));
-  ge_edge *outs;
-  uint32_t i, n_out = 0, total = 0;
-  char name[32];
-  tu_seed(s, seed);
-  for (i = 0; i < n_data; i++) {
-    snprintf(name, sizeof name, "in%u", (unsigned)i);
-    TU_OK(ge_graph_add_data(g, name, GE_DTYPE_FLOAT64, 0, NULL, &ids[total++], NULL));
-  }
-  for (i = 0; i < n_nodes; i++) {
-    const char *op = ops[tu_below(s, 4)];
-    uint32_t arity = strcmp(op, "Neg") == 0 ? 1 : 2, k;
-    ge_edge in[2];
-    ge_node *x;
-    for (k = 0; k < arity; k++) {
-      if (tu_below(s, 10) == 0) { /* a Const input */
-        double v = (double)tu_below(s, 7) - 3;
-        ge_tensor t;
-        ge_node_id cid;
-        memset(&t, 0, sizeof t);
-        t.dtype = GE_DTYPE_FLOAT64, t.data = &v, t.nbytes = sizeof v;
-        snprintf(name, sizeof name, "c%u_%u", (unsigned)i, (unsigned)k);
-        TU_OK(ge_graph_add_const(g, name, &t, &cid, NULL));
-        in[k] = tu_e(cid, 0);
-      } else {
-        in[k] = tu_e(ids[tu_below(s, total)], 0);
-      }
-    }
-    snprintf(name, sizeof name, "n%u", (unsigned)i);
-    TU_OK(ge_graph_add_node(g, op, name, arity, in, 1, &ids[total], NULL));
-    TU_OK(ge_node_set_output(g, ids[total], 0, GE_DTYPE_FLOAT64, 0, NULL, NULL, NULL));
-    x = ge_graph_node(g, ids[total]);
-    if (dyn && tu_below(s, dyn) == 0) x->flags |= GE_NODE_FORCE_DYNAMIC;
-    x->engine = n_engines ? (int32_t)tu_below(s, n_engines) : -1;
-    if (total > n_data && tu_below(s, 8) == 0)
-      TU_OK(ge_graph_add_control(g, ids[n_data + tu_below(s, total - n_data)], ids[total], NULL));
-    total++;
-  }
-  outs = (ge_edge *)malloc(sizeof(ge_edge) * (total + 1));
-  for (i = n_data; i < total; i++)
-    if (ge_graph_node(g, ids[i])->num_uses == 0) outs[n_out++] = tu_e(ids[i], 0);
-  TU_OK(ge_graph_set_outputs(g, n_out, outs, NULL, NULL));
-  free(ids);
-  free(outs);
-  return g;
-}
-
-/* Evaluates a graph of scalar ops (Data, Const, Add, Sub, Mul, Neg,
- * PartitionedCall, NetOutput, NoOp) in wrapping uint64 arithmetic (Consts
- * read as their integer value), so results are exact; returns the number of
- * outputs or -1 on anything unexpected. */
-static int evaluate(const ge_graph *g, const uint64_t *inputs, uint32_t n_inputs, uint64_t *outputs) {
-  uint32_t n = ge_graph_node_count(g), i, k, n_out = 0;
-  ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
-  uint64_t *val = (uint64_t *)calloc((size_t)ge_graph_id_bound(g) * 64 + 1, sizeof(uint64_t));
-  int result = -1;
-  if (ge_graph_topo_sort((ge_graph *)g, GE_TOPO_BFS, order, NULL) != GE_OK) goto done;
-  for (i = 0; i < n; i++) {
-    ge_node *x = ge_graph_node(g, order[i]);
-    uint64_t in[64];
-    if (x->num_inputs > 64 || x->num_outputs > 64) goto done;
-    for (k = 0; k < x->num_inputs; k++) {
-      if (x->inputs[k].node == GE_NONE) goto done;
-      in[k] = val[x->inputs[k].node * 64 + (uint32_t)x->inputs[k].index];
-    }
-    if (!strcmp(x->op, "Data")) {
-      int64_t idx = ge_node_attr_int(x, "index", -1);
-      if (idx < 0 || (uint64_t)idx >= n_inputs) goto done;
-      val[x->id * 64] = inputs[idx];
-    } else if (!strcmp(x->op, "Const")) val[x->id * 64] = (uint64_t)(int64_t)ge_tensor_get_float(ge_node_attr(x, "value")->v.t, 0);
-    else if (!strcmp(x->op, "Add")) val[x->id * 64] = in[0] + in[1];
-    else if (!strcmp(x->op, "Sub")) val[x->id * 64] = in[0] - in[1];
-    else if (!strcmp(x->op, "Mul")) val[x->id * 64] = in[0] * in[1];
-    else if (!strcmp(x->op, "Neg")) val[x->id * 64] = 0 - in[0];
-    else if (!strcmp(x->op, "NoOp")) {
-    } else if (!strcmp(x->op, "NetOutput")) {
-      for (k = 0; k < x->num_inputs; k++) outputs[k] = in[k];
-      n_out = x->num_inputs;
-    } else if (!strcmp(x->op, "PartitionedCall")) {
-      uint64_t sub_out[64];
-      int m = evaluate(ge_node_attr(x, "f")->v.g, in, x->num_inputs, sub_out);
-      if (m != (int)x->num_outputs) goto done;
-      for (k = 0; k < x->num_outputs; k++) val[x->id * 64 + k] = sub_out[k];
-    } else goto done;
-  }
-  result = (int)n_out;
-done:
-  free(order);
-  free(val);
-  return result;
-}
-
-static int same_outputs(const ge_graph *a, const ge_graph *b, uint32_t n_inputs, uint64_t seed) {
-  uint64_t in[16], oa[64], ob[64];
-  tu_rng s;
-  uint32_t i;
-  int na, nb;
-  tu_seed(&s, seed + 17);
-  for (i = 0; i < n_inputs; i++) in[i] = tu_next(&s);
-  na = evaluate(a, in, n_inputs, oa);
-  nb = evaluate(b, in, n_inputs, ob);
-  if (na < 0 || na != nb) return 0;
-  for (i = 0; i < (uint32_t)na; i++)
-    if (oa[i] != ob[i]) return 0;
-  return 1;
-}
 
 /* How often each name occurs in g and its subgraphs (names[] of count). */
 static void count_names(const ge_graph *g, char **names, uint32_t count, uint32_t *seen) {
@@ -221,7 +107,7 @@ GE_TEST(test_clusters_random_merges) {
   uint64_t seed;
   int bad = 0;
   for (seed = 1; seed <= 1000; seed++) {
-    ge_graph *g = random_dag(seed, 30, 2, 0, 0), *orig;
+    ge_graph *g = tu_random_dag(seed, 30, 2, 0, 0), *orig;
     ge_clusters *cl;
     tu_rng r;
     uint32_t k, bound = ge_graph_id_bound(g);
@@ -243,7 +129,7 @@ GE_TEST(test_clusters_random_merges) {
     memset(movable, 0, sizeof movable);
     GE_GRAPH_FOREACH(g, n) movable[n->id] = strcmp(n->op, "Data") && strcmp(n->op, "NetOutput");
     if (ge__pt_wrap_clusters(g, cl, movable, NULL, NULL, &err) != GE_OK ||
-        ge_graph_validate(g, NULL, &err) != GE_OK || !same_outputs(orig, g, 2, seed) || !each_node_once(orig, g)) {
+        ge_graph_validate(g, NULL, &err) != GE_OK || !tu_same_outputs(orig, g, 2, seed) || !each_node_once(orig, g)) {
       if (!bad++) fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed, err.message);
     }
     ge_clusters_free(cl);
@@ -261,7 +147,7 @@ GE_TEST(test_dynamic_random) {
   uint32_t bad = 0, partitioned = 0, calls = 0;
   for (seed = 1; seed <= 10000; seed++) {
     uint32_t n_nodes = 5 + (uint32_t)(seed % 40), dyn = 2 + (uint32_t)(seed % 9);
-    ge_graph *g = random_dag(seed * 7919, n_nodes, 2, dyn, 0), *orig;
+    ge_graph *g = tu_random_dag(seed * 7919, n_nodes, 2, dyn, 0), *orig;
     ge_dynamic_partition_desc d;
     ge_error err;
     ge_node *n;
@@ -270,7 +156,7 @@ GE_TEST(test_dynamic_random) {
     d.static_ops_lower_limit = (int32_t)(seed % 5) - 1; /* -1 (all dynamic), default, 1, 2, 3 */
     TU_OK(ge_graph_clone(g, NULL, &orig, NULL));
     if (ge_partition_dynamic(g, &d, &err) != GE_OK || ge_graph_validate(g, NULL, &err) != GE_OK ||
-        !same_outputs(orig, g, 2, seed) || !each_node_once(orig, g) || !kinds_agree(g)) {
+        !tu_same_outputs(orig, g, 2, seed) || !each_node_once(orig, g) || !kinds_agree(g)) {
       if (!bad++) fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed, err.message);
     }
     partitioned += ge_graph_attr(g, "_dynamic_shape_partitioned") && ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i;
@@ -284,7 +170,7 @@ GE_TEST(test_dynamic_random) {
 }
 
 GE_TEST(test_dynamic_rules) {
-  ge_graph *g = random_dag(5, 20, 2, 0, 0);
+  ge_graph *g = tu_random_dag(5, 20, 2, 0, 0);
   ge_dynamic_partition_desc d;
   ge_error err;
   ge_node *n;
@@ -435,7 +321,7 @@ GE_TEST(test_engine_random) {
   uint64_t seed;
   uint32_t bad = 0, pieces = 0;
   for (seed = 1; seed <= 10000; seed++) {
-    ge_graph *g = random_dag(seed * 104729, 5 + (uint32_t)(seed % 40), 2, 0, 3), *merged = NULL;
+    ge_graph *g = tu_random_dag(seed * 104729, 5 + (uint32_t)(seed % 40), 2, 0, 3), *merged = NULL;
     ge_engine_partition p;
     ge_error err;
     int composite = (int)(seed & 1);
@@ -443,7 +329,7 @@ GE_TEST(test_engine_random) {
     if (ge_partition_engines(g, engines, 4, composite, &p, &err) != GE_OK || !pieces_ok(&p, composite) ||
         ge_engine_partition_optimize(&p, engines, 4, 3, &err) != GE_OK || ge_engine_partition_merge(&p, &merged, &err) != GE_OK ||
         ge_graph_validate(merged, NULL, &err) != GE_OK || hash_of(merged) != hash_of(g) ||
-        !same_outputs(g, merged, 2, seed) || !each_node_once(g, merged)) {
+        !tu_same_outputs(g, merged, 2, seed) || !each_node_once(g, merged)) {
       if (!bad++) fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed, err.message);
     }
     pieces += p.count;
