@@ -139,6 +139,69 @@ GE_TEST(test_clusters_random_merges) {
   GE_CHECK_EQ_INT(bad, 0);
 }
 
+/* Brute force: is there a path from cluster A to cluster B through some
+ * other cluster (or, unless skip_direct, directly)? A search over nodes
+ * that moves freely inside a cluster. */
+static int brute_path(ge_graph *g, ge_clusters *c, ge_node_id A, ge_node_id B, int skip_direct) {
+  uint32_t bound = ge_graph_id_bound(g), i, k, top = 0;
+  ge_node_id *st = (ge_node_id *)malloc(sizeof(ge_node_id) * (bound + 1));
+  uint8_t *seen = (uint8_t *)calloc(bound + 1, 1);
+  int found = 0;
+  for (i = 0; i < bound && !found; i++) {
+    ge_node *x = ge_graph_node(g, i);
+    int from_a = x && ge_clusters_find(c, i) == A;
+    for (k = 0; from_a && k < x->num_uses + x->num_control_outputs; k++) {
+      ge_node_id y = k < x->num_uses ? x->uses[k].node : x->control_outputs[k - x->num_uses], cy = ge_clusters_find(c, y);
+      if (cy == B) found |= !skip_direct;
+      else if (cy != A && !seen[y]) seen[y] = 1, st[top++] = y;
+    }
+  }
+  while (top && !found) {
+    ge_node_id cx = ge_clusters_find(c, st[--top]);
+    for (i = 0; i < bound && !found; i++) {
+      ge_node *z = ge_graph_node(g, i);
+      if (!z || ge_clusters_find(c, i) != cx) continue;
+      if (!seen[i]) seen[i] = 1, st[top++] = i;
+      for (k = 0; k < z->num_uses + z->num_control_outputs; k++) {
+        ge_node_id y = k < z->num_uses ? z->uses[k].node : z->control_outputs[k - z->num_uses], cy = ge_clusters_find(c, y);
+        if (cy == B) found = 1;
+        else if (cy != A && !seen[y]) seen[y] = 1, st[top++] = y;
+      }
+    }
+  }
+  free(st), free(seen);
+  return found;
+}
+
+/* TryMerge refuses exactly the merges that would make a cycle. */
+GE_TEST(test_try_merge_exact) {
+  uint64_t seed;
+  uint32_t decisions = 0, wrong = 0;
+  for (seed = 1; seed <= 300; seed++) {
+    ge_graph *g = tu_random_dag(seed, 30, 2, 0, 0);
+    ge_clusters *cl;
+    tu_rng r;
+    uint32_t k, bound = ge_graph_id_bound(g);
+    tu_seed(&r, seed);
+    TU_OK(ge_clusters_create(g, &cl, NULL));
+    for (k = 0; k < 60; k++) {
+      ge_node_id a = tu_below(&r, bound), b = tu_below(&r, bound), A, B;
+      const ge_node *na = ge_graph_node(g, a), *nb = ge_graph_node(g, b);
+      int cycle;
+      if (!na || !nb || !strcmp(na->op, "Data") || !strcmp(nb->op, "Data") || !strcmp(na->op, "NetOutput") ||
+          !strcmp(nb->op, "NetOutput") || (A = ge_clusters_find(cl, a)) == (B = ge_clusters_find(cl, b)))
+        continue;
+      cycle = brute_path(g, cl, A, B, 1) || brute_path(g, cl, B, A, 1);
+      decisions++;
+      wrong += cycle != (ge_clusters_try_merge(cl, a, b) == GE_NONE);
+    }
+    ge_clusters_free(cl);
+    ge_graph_free(g);
+  }
+  printf("try_merge: %u decisions, %u differ from brute force\n", (unsigned)decisions, (unsigned)wrong);
+  GE_CHECK_EQ_INT(wrong, 0);
+}
+
 /* ------------------------------------------------ dynamic partitioning */
 
 /* The checker: 10,000 random DAGs with random dynamism and limits. */
@@ -402,6 +465,7 @@ int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_clusters_basics);
   GE_RUN(test_clusters_random_merges);
+  GE_RUN(test_try_merge_exact);
   GE_RUN(test_dynamic_rules);
   GE_RUN(test_dynamic_random);
   GE_RUN(test_dynamic_model);
