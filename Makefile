@@ -83,8 +83,9 @@ demo: deps
 	@printf "demo: relative error against PyTorch's output: "
 	@$(PYTHON) bench/npy_compare.py $(BUILD)/demo_out/output.npy examples/models/tiny_cnn.output.npy --tol 1e-4
 	$(BUILD)/demo $(BUILD)/demo.geg
-	$(BUILD)/ge inspect $(BUILD)/demo.geg --dot $(BUILD)/demo.dot > /dev/null
-	@echo "demo: Graphviz drawing of the C API graph written to $(BUILD)/demo.dot"
+	@echo "demo: the C API graph compiled: each node's engine and why (ge inspect)"
+	@$(BUILD)/ge inspect $(BUILD)/demo.geg --dot $(BUILD)/demo.dot | sed -n '/^placement:/,$$p' | grep -v -E '^ +not '
+	@echo "demo: Graphviz drawing of the compiled graph written to $(BUILD)/demo.dot"
 
 $(BUILD)/graph_bench: bench/graph_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)

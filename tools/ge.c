@@ -163,7 +163,8 @@ static ge_status compile_model(ge_graph **g, options *o, ge_error *err) {
   *g = merged;
   if ((st = ge_place(*g, &o->place, err))) return st; /* what the optimisers added */
   o->dynamic.host_cpu_engine = ge_engine_find(o->engines, "DNN_VM_HOST_CPU");
-  return ge_partition_dynamic(*g, &o->dynamic, err);
+  if ((st = ge_partition_dynamic(*g, &o->dynamic, err))) return st;
+  return ge_place(*g, &o->place, err); /* the new PartitionedCall nodes */
 }
 
 /* Flags both subcommands take; returns how many argv entries it used (0: not one of them, -1: bad). */
@@ -240,20 +241,48 @@ static void json_placement(FILE *f, const options *o, const ge_graph *g, const g
   fputc(']', f);
 }
 
-/* Text: one line per node with its engine, why, and the engines passed over. */
-static void print_placement(FILE *f, const options *o, ge_graph *g, const ge_node_id *order) {
-  uint32_t i, k, n = ge_graph_node_count(g);
-  fprintf(f, "placement:\n");
+/* A subgraph's name: its holder's ("f" of a PartitionedCall), else
+ * holder/attribute (with [k] in a list of graphs). */
+static void subgraph_name(const ge_node *holder, const ge_attr *at, int32_t k, char *buf, size_t cap) {
+  if (!strcmp(at->name, "f")) snprintf(buf, cap, "%s", holder->name);
+  else if (at->type == GE_ATTR_GRAPHS) snprintf(buf, cap, "%s/%s[%d]", holder->name, at->name, (int)k);
+  else snprintf(buf, cap, "%s/%s", holder->name, at->name);
+}
+
+/* Text: one line per node with its engine, why, and the engines passed
+ * over; the nodes of each subgraph follow, indented under its name. */
+static void print_placement(FILE *f, const options *o, ge_graph *g, const char *sub, int depth) {
+  uint32_t i, k, a, n = ge_graph_node_count(g);
+  ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
+  if (!order || ge_graph_topo_sort(g, o->topo_mode, order, NULL) != GE_OK) {
+    free(order);
+    return;
+  }
+  if (sub) fprintf(f, "%*ssubgraph %s:\n", 2 * depth, "", sub);
   for (i = 0; i < n; i++) {
     const ge_node *x = ge_graph_node(g, order[i]);
     ge_place_explanation ex;
     ge_error err;
-    fprintf(f, "  %-28s %-18s -> %-20s (%s)\n", x->name, x->op, engine_name(o, x) ? engine_name(o, x) : "-",
-            ge_placed_by_str(ge_node_placed_by(x)));
+    fprintf(f, "%*s  %-28s %-18s -> %-20s (%s)\n", 2 * depth, "", x->name, x->op,
+            engine_name(o, x) ? engine_name(o, x) : "-", ge_placed_by_str(ge_node_placed_by(x)));
     if (ge_place_explain(g, x, &o->place, &ex, &err) != GE_OK) continue;
     for (k = 0; k < ex.num_rejected; k++)
-      fprintf(f, "      not %s: %s\n", ge_engine_at(o->engines, ex.rejected[k].engine)->name, ex.rejected[k].reason);
+      fprintf(f, "%*s      not %s: %s\n", 2 * depth, "", ge_engine_at(o->engines, ex.rejected[k].engine)->name,
+              ex.rejected[k].reason);
   }
+  for (i = 0; i < n; i++) {
+    const ge_node *x = ge_graph_node(g, order[i]);
+    for (a = 0; a < x->num_attrs; a++) {
+      const ge_attr *at = &x->attrs[a];
+      int32_t j, count = at->type == GE_ATTR_GRAPH ? 1 : at->type == GE_ATTR_GRAPHS ? at->count : 0;
+      for (j = 0; j < count; j++) {
+        char name[512];
+        subgraph_name(x, at, j, name, sizeof name);
+        print_placement(f, o, at->type == GE_ATTR_GRAPH ? at->v.g : at->v.graphs[j], name, depth + 1);
+      }
+    }
+  }
+  free(order);
 }
 
 /* One node of graph g (a subgraph named `sub`, or the root when NULL). */
@@ -288,13 +317,6 @@ static void json_node(FILE *f, const options *o, const ge_graph *g, const ge_nod
   fputs("]}", f);
 }
 
-/* A subgraph's name: its holder's ("f" of a PartitionedCall), else
- * holder/attribute (with [k] in a list of graphs). */
-static void subgraph_name(const ge_node *holder, const ge_attr *at, int32_t k, char *buf, size_t cap) {
-  if (!strcmp(at->name, "f")) snprintf(buf, cap, "%s", holder->name);
-  else if (at->type == GE_ATTR_GRAPHS) snprintf(buf, cap, "%s/%s[%d]", holder->name, at->name, (int)k);
-  else snprintf(buf, cap, "%s/%s", holder->name, at->name);
-}
 
 /* The nodes of g in execution order (sub: g's subgraph name or NULL); then
  * those of every subgraph its nodes hold. *first tracks the commas. */
@@ -427,7 +449,8 @@ static int inspect(int argc, char **argv) {
     json_graph(stdout, &opt, g);
   } else {
     ge_graph_dump(g, stdout);
-    print_placement(stdout, &opt, g, order);
+    fprintf(stdout, "placement:\n");
+    print_placement(stdout, &opt, g, NULL, 0);
   }
   if (!rc && dot) {
     FILE *f = fopen(dot, "w");
