@@ -1222,21 +1222,58 @@ static ge_node_id ge__pt_producer(const ge_node *n, uint32_t j) {
   return j < n->num_inputs ? n->inputs[j].node : n->control_inputs[j - n->num_inputs];
 }
 
-/* Dynamic path absorption: every dynamic cluster takes in all clusters on
- * the paths from the dynamic clusters feeding it. */
+/* Dynamic path absorption: every cluster on a path between two dynamic
+ * clusters becomes dynamic (a cluster reached from a dynamic one that
+ * reaches a dynamic one: two sweeps in rank order), and each connected
+ * group of those merges into one cluster. The set is path-closed, so each
+ * group is convex and merging it makes no cycle. */
 static void ge__pt_merge_unknown(ge__pt_dyn *s) {
-  uint32_t i, j;
+  ge_clusters *c = s->c;
+  uint32_t i, j, n = 0, top;
+  uint64_t *ranked = (uint64_t *)malloc(sizeof *ranked * (s->count + 1));
+  ge_node_id *reps = (ge_node_id *)malloc(sizeof *reps * (s->count + 1)), *group = (ge_node_id *)malloc(sizeof *group * (s->count + 1));
+  uint8_t *flag = (uint8_t *)calloc(c->bound + 1, 1); /* 1 reached from dynamic, 2 reaches dynamic, 4 grouped */
+  if (!ranked || !reps || !group || !flag) goto done;
+  c->epoch++;
   for (i = 0; i < s->count; i++) {
-    const ge_node *n = ge_graph_node(s->g, s->order[i]);
-    for (j = 0; j < n->num_inputs + n->num_control_inputs; j++) {
-      ge_node_id p = ge__pt_producer(n, j), x = ge_clusters_find(s->c, n->id), y, z;
-      if (s->kind[x] != GE__PT_UNKNOWN) break;
-      if (p == GE_NONE) continue;
-      y = ge_clusters_find(s->c, p);
-      if (y == x || s->kind[y] != GE__PT_UNKNOWN) continue;
-      if ((z = ge_clusters_merge_paths(s->c, y, x)) != GE_NONE) s->kind[z] = GE__PT_UNKNOWN;
-    }
+    ge_node_id r = ge_clusters_find(c, s->order[i]);
+    if (c->stamp[r] != c->epoch) c->stamp[r] = c->epoch, ranked[n++] = (uint64_t)c->rank[r] << 32 | r;
   }
+  qsort(ranked, n, sizeof *ranked, ge__pt_cmp_rank);
+  for (i = 0; i < n; i++) reps[i] = (ge_node_id)(ranked[i] & 0xFFFFFFFFu);
+  for (i = 0; i < n; i++) { /* forward: reached from a dynamic cluster */
+    ge_node_id r = reps[i];
+    if (s->kind[r] == GE__PT_UNKNOWN) flag[r] |= 1;
+    for (j = 0; !(flag[r] & 1) && j < c->in[r].n; j++)
+      if (flag[ge_clusters_find(c, c->in[r].v[j])] & 1) flag[r] |= 1;
+  }
+  for (i = n; i-- > 0;) { /* backward: reaches a dynamic cluster */
+    ge_node_id r = reps[i];
+    if (s->kind[r] == GE__PT_UNKNOWN) flag[r] |= 2;
+    for (j = 0; !(flag[r] & 2) && j < c->out[r].n; j++)
+      if (flag[ge_clusters_find(c, c->out[r].v[j])] & 2) flag[r] |= 2;
+  }
+  for (i = 0; i < n; i++) { /* each connected group of clusters flagged both ways */
+    ge_node_id r = reps[i], m;
+    uint32_t g_n = 0;
+    if ((flag[r] & 7) != 3 || s->kind[r] == GE__PT_FIXED) continue;
+    top = 0;
+    c->stack[top++] = r;
+    flag[r] |= 4;
+    while (top) {
+      ge_node_id x = c->stack[--top];
+      group[g_n++] = x;
+      for (j = 0; j < c->in[x].n + c->out[x].n; j++) {
+        ge_node_id y = ge_clusters_find(c, j < c->in[x].n ? c->in[x].v[j] : c->out[x].v[j - c->in[x].n]);
+        if ((flag[y] & 7) != 3 || s->kind[y] == GE__PT_FIXED) continue;
+        flag[y] |= 4;
+        c->stack[top++] = y;
+      }
+    }
+    if ((m = g_n > 1 ? ge__pt_merge_set(c, group, g_n) : r) != GE_NONE) s->kind[m] = GE__PT_UNKNOWN;
+  }
+done:
+  free(ranked), free(reps), free(group), free(flag);
 }
 
 /* Static clusters merge with static producers when no other path joins
