@@ -817,6 +817,10 @@ GE_API int ge_op_in_sorted(const char *op, const char *const *names, size_t n);
 /* True for the default (ONNX) domain: NULL, "" or "ai.onnx". */
 GE_API int ge_node_in_onnx_domain(const ge_node *n);
 
+/* The index in engines[0..n) of the composite engine listing engines[atomic]
+ * among its members, or -1 (the atomic -> composite map). */
+GE_API int32_t ge_engine_composite_index(const ge_engine *const *engines, uint32_t n, int32_t atomic);
+
 /* What a plugin's entry function returns (static storage in the plugin). */
 typedef struct ge_engine_plugin {
   uint32_t abi_version; /* GE_ENGINE_ABI_VERSION */
@@ -2504,6 +2508,18 @@ GE_API ge_value *ge_kernel_output_strings(ge_kernel_ctx *c, uint32_t i, int32_t 
   ge_value_set_shape(v, GE_DTYPE_STRING, rank, dims);
   *pool = (char *)v->data + (size_t)numel * sizeof(char *);
   return v;
+}
+
+GE_API int32_t ge_engine_composite_index(const ge_engine *const *engines, uint32_t n, int32_t atomic) {
+  const ge_engine *e = atomic >= 0 && (uint32_t)atomic < n ? engines[atomic] : NULL;
+  uint32_t i;
+  const char *const *m;
+  if (!e || (e->flags & GE_ENGINE_COMPOSITE)) return -1;
+  for (i = 0; i < n; i++)
+    if (engines[i] && (engines[i]->flags & GE_ENGINE_COMPOSITE) && engines[i]->members)
+      for (m = engines[i]->members; *m; m++)
+        if (!strcmp(*m, e->name)) return (int32_t)i;
+  return -1;
 }
 
 GE_API int ge_op_in_sorted(const char *op, const char *const *names, size_t n) {

@@ -1466,25 +1466,13 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
 
 /* --------------------------------------------------- engine partitioning */
 
-/* The composite engine (index) having engine e as a member, or -1. */
-static int32_t ge__pt_composite_of(const ge_engine *const *engines, uint32_t n, int32_t e) {
-  uint32_t i;
-  const char *const *m;
-  if (e < 0 || (uint32_t)e >= n || !engines[e]) return -1;
-  for (i = 0; i < n; i++)
-    if (engines[i] && (engines[i]->flags & GE_ENGINE_COMPOSITE) && engines[i]->members)
-      for (m = engines[i]->members; *m; m++)
-        if (!strcmp(*m, engines[e]->name)) return (int32_t)i;
-  return -1;
-}
-
 /* The piece a node goes to by label: -2 for graph inputs (one input
  * piece), else its engine or, in the composite pass, that engine's
  * composite. */
 static int32_t ge__pt_engine_label(const ge_node *n, const ge_engine *const *engines, uint32_t ne, int composite) {
   int32_t c;
   if (ge__pt_is(n, "Data")) return -2;
-  if (composite && (c = ge__pt_composite_of(engines, ne, n->engine)) >= 0) return c;
+  if (composite && (c = ge_engine_composite_index(engines, ne, n->engine)) >= 0) return c;
   return n->engine;
 }
 

@@ -200,17 +200,7 @@ GE_API int32_t ge_engine_find(const ge_engine_registry *r, const char *name) {
 }
 
 GE_API int32_t ge_engine_composite_of(const ge_engine_registry *r, int32_t atomic) {
-  const ge_engine *e = ge_engine_at(r, atomic);
-  uint32_t i;
-  if (!e || (e->flags & GE_ENGINE_COMPOSITE)) return -1;
-  for (i = 0; i < r->count; i++) {
-    const ge_engine *c = r->engines[i];
-    const char *const *m;
-    if (!(c->flags & GE_ENGINE_COMPOSITE) || !c->members) continue;
-    for (m = c->members; *m; m++)
-      if (strcmp(*m, e->name) == 0) return (int32_t)i;
-  }
-  return -1;
+  return r ? ge_engine_composite_index(r->engines, r->count, atomic) : -1;
 }
 
 GE_API ge_kernel_fn ge_engine_kernel_lookup(const ge_node *n, void *registry) {
