@@ -235,6 +235,9 @@ typedef struct ge_tensor {
 } ge_tensor;
 
 GE_API int64_t ge_tensor_numel(const ge_tensor *t); /* -1 past int64 */
+/* IEEE binary16 <-> float (round to nearest even; NaN stays NaN). */
+GE_API float ge_half_to_float(uint16_t h);
+GE_API uint16_t ge_float_to_half(float f);
 /* Reads element i as int64 / double (any numeric dtype, bool). */
 GE_API int64_t ge_tensor_get_int(const ge_tensor *t, int64_t i);
 GE_API double ge_tensor_get_float(const ge_tensor *t, int64_t i);
@@ -1226,8 +1229,7 @@ GE_API int64_t ge_tensor_get_int(const ge_tensor *t, int64_t i) {
   }
 }
 
-/* IEEE half and bfloat16 to float. */
-static float ge__half_to_float(uint16_t h) {
+GE_API float ge_half_to_float(uint16_t h) {
   uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31, man = h & 1023, bits;
   float f;
   if (exp == 0) {
@@ -1240,12 +1242,40 @@ static float ge__half_to_float(uint16_t h) {
   return f;
 }
 
+GE_API uint16_t ge_float_to_half(float f) {
+  uint32_t x, sign, exp, man;
+  memcpy(&x, &f, 4);
+  sign = (x >> 16) & 0x8000;
+  exp = (x >> 23) & 255;
+  man = x & 0x7FFFFF;
+  if (exp == 255) return (uint16_t)(sign | 0x7C00 | (man ? 0x200 : 0));
+  {
+    int e = (int)exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7C00);
+    if (e <= 0) { /* subnormal or zero */
+      uint32_t m, shift, half, r;
+      if (e < -10) return (uint16_t)sign;
+      m = man | 0x800000;
+      shift = (uint32_t)(14 - e);
+      half = 1u << (shift - 1);
+      r = m >> shift;
+      if ((m & ((1u << shift) - 1)) > half || ((m & ((1u << shift) - 1)) == half && (r & 1))) r++;
+      return (uint16_t)(sign | r);
+    }
+    {
+      uint32_t r = ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFF;
+      if (rest > 0x1000 || (rest == 0x1000 && (r & 1))) r++; /* may carry into the exponent: right */
+      return (uint16_t)(sign | r);
+    }
+  }
+}
+
 GE_API double ge_tensor_get_float(const ge_tensor *t, int64_t i) {
   const void *p = t->data;
   switch (t->dtype) {
   case GE_DTYPE_FLOAT32: return ((const float *)p)[i];
   case GE_DTYPE_FLOAT64: return ((const double *)p)[i];
-  case GE_DTYPE_FLOAT16: return ge__half_to_float(((const uint16_t *)p)[i]);
+  case GE_DTYPE_FLOAT16: return ge_half_to_float(((const uint16_t *)p)[i]);
   case GE_DTYPE_BFLOAT16: {
     uint32_t bits = (uint32_t)((const uint16_t *)p)[i] << 16;
     float f;

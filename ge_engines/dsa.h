@@ -167,44 +167,6 @@ static void ge__dsa_key_of_name(const char *name, uint32_t key[2]) {
 
 /* ------------------------------------------------ float16 and elements */
 
-static uint16_t ge__dsa_f2h(float f) {
-  uint32_t x, sign, man;
-  int32_t e;
-  memcpy(&x, &f, 4);
-  sign = (x >> 16) & 0x8000u;
-  man = x & 0x7FFFFFu;
-  if (((x >> 23) & 255) == 255) return (uint16_t)(sign | 0x7C00u | (man ? 0x200u : 0));
-  e = (int32_t)((x >> 23) & 255) - 127 + 15;
-  if (e >= 31) return (uint16_t)(sign | 0x7C00u);
-  if (e <= 0) { /* subnormal or zero */
-    uint32_t m = man | 0x800000u, shift, r, rest, half;
-    if (e < -10) return (uint16_t)sign;
-    shift = (uint32_t)(14 - e);
-    r = m >> shift;
-    rest = m & ((1u << shift) - 1);
-    half = 1u << (shift - 1);
-    if (rest > half || (rest == half && (r & 1))) r++;
-    return (uint16_t)(sign | r);
-  }
-  {
-    uint32_t r = ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFFu;
-    if (rest > 0x1000u || (rest == 0x1000u && (r & 1))) r++; /* a carry into the exponent is right */
-    return (uint16_t)(sign | r);
-  }
-}
-
-static float ge__dsa_h2f(uint16_t h) {
-  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31u, man = h & 1023u, bits;
-  float f;
-  if (exp == 0) {
-    f = (float)man * (1.0f / 16777216.0f);
-    return sign ? -f : f;
-  }
-  bits = exp == 31 ? sign | 0x7F800000u | (man << 13) : sign | ((exp + 112) << 23) | (man << 13);
-  memcpy(&f, &bits, 4);
-  return f;
-}
-
 /* The float16 just below h (h finite or +inf). */
 static uint16_t ge__dsa_h_below(uint16_t h) {
   return (uint16_t)(h == 0 ? 0x8001u : (h & 0x8000u) ? h + 1u : h - 1u);
@@ -222,7 +184,7 @@ static int ge__dsa_is_bernoulli_out(int64_t t) {
 /* Element i of a float16/32/64 value. */
 static double ge__dsa_load(const ge_value *v, int64_t i) {
   switch (v->dtype) {
-  case GE_DTYPE_FLOAT16: return ge__dsa_h2f(((const uint16_t *)v->data)[i]);
+  case GE_DTYPE_FLOAT16: return ge_half_to_float(((const uint16_t *)v->data)[i]);
   case GE_DTYPE_FLOAT32: return ((const float *)v->data)[i];
   default: return ((const double *)v->data)[i];
   }
@@ -381,8 +343,8 @@ static ge_status ge__dsa_generate(ge_kernel_ctx *c, int kind) {
       break;
     }
     default: {
-      uint16_t h = ge__dsa_f2h((float)v);
-      if (!normal && b > a && (double)ge__dsa_h2f(h) >= b) h = ge__dsa_h_below(h);
+      uint16_t h = ge_float_to_half((float)v);
+      if (!normal && b > a && (double)ge_half_to_float(h) >= b) h = ge__dsa_h_below(h);
       ((uint16_t *)y->data)[i] = h;
       break;
     }

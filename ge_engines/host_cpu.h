@@ -66,46 +66,10 @@ extern "C" {
 #define GE__HC_HELPER static
 #endif
 
-/* IEEE binary16 and bfloat16 <-> float (round to nearest even). */
-GE__HC_HELPER float ge__hc_h2f(uint16_t h) {
-  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31, man = h & 1023, bits;
-  float f;
-  if (exp == 0) {
-    f = (float)man * (1.0f / 16777216.0f);
-    return sign ? -f : f;
-  }
-  bits = exp == 31 ? sign | 0x7F800000u | (man << 13) : sign | ((exp + 112) << 23) | (man << 13);
-  memcpy(&f, &bits, 4);
-  return f;
-}
-
-GE__HC_HELPER uint16_t ge__hc_f2h(float f) {
-  uint32_t x, sign, exp, man;
-  memcpy(&x, &f, 4);
-  sign = (x >> 16) & 0x8000;
-  exp = (x >> 23) & 255;
-  man = x & 0x7FFFFF;
-  if (exp == 255) return (uint16_t)(sign | 0x7C00 | (man ? 0x200 : 0));
-  {
-    int e = (int)exp - 127 + 15;
-    if (e >= 31) return (uint16_t)(sign | 0x7C00);
-    if (e <= 0) { /* subnormal or zero */
-      uint32_t m, shift, half, r;
-      if (e < -10) return (uint16_t)sign;
-      m = man | 0x800000;
-      shift = (uint32_t)(14 - e);
-      half = 1u << (shift - 1);
-      r = m >> shift;
-      if ((m & ((1u << shift) - 1)) > half || ((m & ((1u << shift) - 1)) == half && (r & 1))) r++;
-      return (uint16_t)(sign | r);
-    }
-    {
-      uint32_t r = ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFF;
-      if (rest > 0x1000 || (rest == 0x1000 && (r & 1))) r++; /* may carry into the exponent: right */
-      return (uint16_t)(sign | r);
-    }
-  }
-}
+/* IEEE binary16 (ge_graph.h has it) and bfloat16 <-> float (round to
+ * nearest even). */
+#define ge__hc_h2f ge_half_to_float
+#define ge__hc_f2h ge_float_to_half
 
 GE__HC_HELPER float ge__hc_bf2f(uint16_t b) {
   uint32_t x = (uint32_t)b << 16;

@@ -79,7 +79,7 @@ static void set_shape(rk *r, int32_t n, const int64_t *dims) {
 
 static double get_f(const ge_value *v, int64_t i) {
   switch (v->dtype) {
-  case GE_DTYPE_FLOAT16: return ge__dsa_h2f(((const uint16_t *)v->data)[i]);
+  case GE_DTYPE_FLOAT16: return ge_half_to_float(((const uint16_t *)v->data)[i]);
   case GE_DTYPE_FLOAT32: return ((const float *)v->data)[i];
   case GE_DTYPE_FLOAT64: return ((const double *)v->data)[i];
   default: {
@@ -140,15 +140,15 @@ GE_TEST(test_philox_stream_layout) {
 }
 
 GE_TEST(test_float16_conversion) {
-  GE_CHECK_EQ_INT(ge__dsa_f2h(1.0f), 0x3C00);
-  GE_CHECK_EQ_INT(ge__dsa_f2h(-2.0f), 0xC000);
-  GE_CHECK_EQ_INT(ge__dsa_f2h(65504.0f), 0x7BFF);
-  GE_CHECK_EQ_INT(ge__dsa_f2h(1e6f), 0x7C00);
-  GE_CHECK_EQ_INT(ge__dsa_f2h(5.9604645e-8f), 0x0001);
-  GE_CHECK_EQ_INT(ge__dsa_f2h(1.0f + 1.0f / 2048), 0x3C00); /* tie to even */
-  GE_CHECK_EQ_INT(ge__dsa_f2h(1.0f + 3.0f / 2048), 0x3C02);
-  GE_CHECK_NEAR(ge__dsa_h2f(0x3555), 0.333251953125, 0);
-  GE_CHECK_NEAR(ge__dsa_h2f(ge__dsa_h_below(0x3C00)), 0.99951171875, 0);
+  GE_CHECK_EQ_INT(ge_float_to_half(1.0f), 0x3C00);
+  GE_CHECK_EQ_INT(ge_float_to_half(-2.0f), 0xC000);
+  GE_CHECK_EQ_INT(ge_float_to_half(65504.0f), 0x7BFF);
+  GE_CHECK_EQ_INT(ge_float_to_half(1e6f), 0x7C00);
+  GE_CHECK_EQ_INT(ge_float_to_half(5.9604645e-8f), 0x0001);
+  GE_CHECK_EQ_INT(ge_float_to_half(1.0f + 1.0f / 2048), 0x3C00); /* tie to even */
+  GE_CHECK_EQ_INT(ge_float_to_half(1.0f + 3.0f / 2048), 0x3C02);
+  GE_CHECK_NEAR(ge_half_to_float(0x3555), 0.333251953125, 0);
+  GE_CHECK_NEAR(ge_half_to_float(ge__dsa_h_below(0x3C00)), 0.99951171875, 0);
   GE_CHECK_EQ_INT(ge__dsa_h_below(0), 0x8001);
 }
 
@@ -314,7 +314,7 @@ GE_TEST(test_bernoulli_frequency) {
     ge_value *in[1];
     for (i = 0; i < 5 * per; i++) {
       double p = ps[i / per];
-      if (t == 0) ((uint16_t *)x.data)[i] = ge__dsa_f2h((float)p);
+      if (t == 0) ((uint16_t *)x.data)[i] = ge_float_to_half((float)p);
       else if (t == 1) ((float *)x.data)[i] = (float)p;
       else ((double *)x.data)[i] = p;
     }
@@ -329,7 +329,7 @@ GE_TEST(test_bernoulli_frequency) {
       GE_CHECK_EQ_INT(r.out[0].dtype, outs[o]);
       GE_CHECK_EQ_INT(r.out[0].numel, 5 * per);
       for (k = 0; k < 5; k++) {
-        double p = t == 0 ? ge__dsa_h2f(ge__dsa_f2h((float)ps[k])) : t == 1 ? (float)ps[k] : ps[k];
+        double p = t == 0 ? ge_half_to_float(ge_float_to_half((float)ps[k])) : t == 1 ? (float)ps[k] : ps[k];
         int64_t ones = 0, bad = 0;
         for (i = k * per; i < (k + 1) * per; i++) {
           double y = get_f(&r.out[0], i);
@@ -360,7 +360,7 @@ GE_TEST(test_multinomial_frequencies) {
       const int64_t ss = 100000;
       for (i = 0; i < 8; i++) { /* unnormalized: log p + 7 */
         double v = probs[i / 4][i % 4] > 0 ? log(probs[i / 4][i % 4]) + 7 : -HUGE_VAL;
-        if (t == 0) ((uint16_t *)x.data)[i] = ge__dsa_f2h((float)v);
+        if (t == 0) ((uint16_t *)x.data)[i] = ge_float_to_half((float)v);
         else if (t == 1) ((float *)x.data)[i] = (float)v;
         else ((double *)x.data)[i] = v;
       }
