@@ -105,19 +105,24 @@ static void rand_inputs(uint64_t seed, float (*in)[6], uint32_t n) {
 
 /* ------------------------------------------------------------ building */
 
-static ge_node_id add_const(ge_graph *g, const char *name, tu_rng *r) {
-  float v[6];
-  int64_t dims[2] = {2, 3};
+/* A seeded random float32 [2,3] tensor over v (values in -100/scale..100/scale). */
+static ge_tensor random23(float *v, tu_rng *r, float scale) {
   ge_tensor t;
-  ge_node_id id;
   int k;
-  for (k = 0; k < 6; k++) v[k] = (float)((int)tu_below(r, 201) - 100) / 50.0f;
+  for (k = 0; k < 6; k++) v[k] = (float)((int)tu_below(r, 201) - 100) / scale;
   memset(&t, 0, sizeof t);
   t.dtype = GE_DTYPE_FLOAT32;
   t.rank = 2;
-  t.dims = dims;
+  t.dims = (int64_t *)D23;
   t.data = v;
-  t.nbytes = sizeof v;
+  t.nbytes = 6 * sizeof *v;
+  return t;
+}
+
+static ge_node_id add_const(ge_graph *g, const char *name, tu_rng *r) {
+  float v[6];
+  ge_tensor t = random23(v, r, 50.0f);
+  ge_node_id id;
   TU_OK(ge_graph_add_const(g, name, &t, &id, NULL));
   return id;
 }
@@ -592,17 +597,8 @@ GE_TEST(test_scopes_random) {
 
 static ge_node_id add_variable(ge_graph *g, const char *name, tu_rng *r) {
   float v[6];
-  int64_t dims[2] = {2, 3};
-  ge_tensor t;
+  ge_tensor t = random23(v, r, 40.0f);
   ge_node_id id;
-  int k;
-  for (k = 0; k < 6; k++) v[k] = (float)((int)tu_below(r, 201) - 100) / 40.0f;
-  memset(&t, 0, sizeof t);
-  t.dtype = GE_DTYPE_FLOAT32;
-  t.rank = 2;
-  t.dims = dims;
-  t.data = v;
-  t.nbytes = sizeof v;
   TU_OK(ge_graph_add_node(g, "Variable", name, 0, NULL, 1, &id, NULL));
   TU_OK(ge_node_set_attr_tensor(g, id, "value", &t, NULL));
   TU_OK(ge_node_set_output(g, id, 0, GE_DTYPE_FLOAT32, 2, D23, NULL, NULL));
