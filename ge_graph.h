@@ -88,6 +88,10 @@ extern "C" {
 
 /* ---------------------------------------------------------------- errors */
 
+/* The base types (status, error, allocator) are repeated by modules whose
+ * core needs no graph (ge_mem.h); the guard lets both be included. */
+#ifndef GE_BASE_TYPES_DEFINED
+#define GE_BASE_TYPES_DEFINED
 typedef int ge_status;
 enum {
   GE_OK = 0,
@@ -108,6 +112,7 @@ typedef struct ge_error {
   ge_status code;
   char message[1024];
 } ge_error;
+#endif /* GE_BASE_TYPES_DEFINED (continued below for ge_allocator) */
 
 GE_API const char *ge_status_name(ge_status s);
 /* Fills err (when not NULL) with code and the formatted message; returns
@@ -122,12 +127,15 @@ GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ..
 
 /* All-zero means the default (libc, or mimalloc with GE_USE_MIMALLOC).
  * free and realloc receive the size the block was allocated with. */
+#ifndef GE_ALLOCATOR_DEFINED
+#define GE_ALLOCATOR_DEFINED
 typedef struct ge_allocator {
   void *(*alloc)(void *user, size_t size);
   void *(*realloc)(void *user, void *ptr, size_t old_size, size_t new_size);
   void (*free)(void *user, void *ptr, size_t size);
   void *user;
 } ge_allocator;
+#endif
 
 /* ---------------------------------------------------------------- dtypes */
 
@@ -1342,6 +1350,7 @@ typedef struct ge__interned {
   const char *str;
   const char *domain; /* for op entries */
   const ge_op_schema *schema;
+  uint32_t schema_seen; /* op entries: registry size + 1 when a lookup found no schema (0: not looked up) */
   uint64_t hash;
 } ge__interned;
 
@@ -1424,6 +1433,7 @@ static ge__interned *ge__intern(ge_graph *g, ge__table *t, const char *s, const 
     }
     e->hash = h;
     e->schema = NULL;
+    e->schema_seen = 0;
     t->count++;
     return e;
   }
@@ -1673,10 +1683,15 @@ static void ge__remove_use(ge_node *p, ge_node_id consumer, uint32_t input) {
     }
 }
 
-/* The op entry for op/domain (interned, schema looked up once). */
+/* The op entry for op/domain (interned, schema looked up once; an op
+ * without a schema is looked up again only once the registry grew). */
 static ge__interned *ge__op_entry(ge_graph *g, const char *op, const char *domain) {
   ge__interned *e = ge__intern(g, &g->ops, op, domain);
-  if (e && !e->schema) e->schema = ge_op_registry_find(g->registry, op, domain);
+  uint32_t seen = (g->registry ? g->registry->count : 0) + 1;
+  if (e && !e->schema && e->schema_seen != seen) {
+    e->schema = ge_op_registry_find(g->registry, op, domain);
+    e->schema_seen = seen;
+  }
   return e;
 }
 
