@@ -57,6 +57,15 @@ typedef struct ge_exec_desc {
   void *lookup_user;
   int num_threads;            /* offered to kernels; 0 = 1 */
   ge_topo_mode topo_mode;     /* order of the tasks (GE's ge.topoSortingMode) */
+  /* Planned memory (ge_mem.h's model block). With memory_size > 0, every
+   * root-level output whose ge_tensor_desc.offset is >= 0 lives at
+   * memory_base + offset: no allocation per node or per run. memory_base
+   * NULL: the program allocates the block (512-byte aligned); otherwise it
+   * is the caller's (GE's external feature-map base), at least memory_size
+   * bytes, alive as long as the program. Outputs that would pass the
+   * block's end are an error when lowering. */
+  uint64_t memory_size;
+  void *memory_base;
 } ge_exec_desc;
 
 typedef struct ge_program ge_program;
@@ -143,6 +152,10 @@ struct ge_program {
   uint32_t num_subs;
   const ge_node *caller;      /* for a subgraph program: the node running it */
   ge_value *const *caller_inputs;
+  unsigned char *block;       /* the planned memory block (NULL: none) */
+  void *block_owned;          /* what we allocated for it (NULL: the caller's) */
+  uint64_t *planned;          /* per slot: planned offset, or UINT64_MAX */
+  size_t *planned_size;       /* per slot: bytes planned */
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -189,6 +202,16 @@ static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype
       ge_kernel_error(c, GE_ERR_SHAPE, "output %u would need more than 2^40 bytes", (unsigned)i);
       return NULL;
     }
+  }
+  if (p->planned && p->planned[v - p->slots] != UINT64_MAX) { /* planned bytes, unless the shape outgrew them */
+    size_t k = (size_t)(v - p->slots);
+    ge_value_set_shape(v, dtype, rank, dims);
+    if (v->nbytes <= p->planned_size[k]) {
+      v->data = p->block + p->planned[k];
+      return v;
+    }
+    p->planned[k] = UINT64_MAX; /* from now on its own storage */
+    v->data = NULL;
   }
   if (v->data && v->capacity == 0) { /* borrowed (never for a kernel output): detach */
     v->data = NULL;
@@ -263,6 +286,9 @@ GE_API void ge_program_free(ge_program *p) {
   ge__x_free(&a, p->ptrs, (size_t)p->num_ptrs * sizeof *p->ptrs);
   ge__x_free(&a, p->inputs, (size_t)p->num_inputs * sizeof *p->inputs);
   ge__x_free(&a, p->outputs, (size_t)p->num_outputs * sizeof *p->outputs);
+  ge__x_free(&a, p->planned, ((size_t)p->num_slots + 1) * sizeof *p->planned);
+  ge__x_free(&a, p->planned_size, ((size_t)p->num_slots + 1) * sizeof *p->planned_size);
+  if (p->block_owned) ge__x_free(&a, p->block_owned, (size_t)p->desc.memory_size + 512);
   ge__x_free(&a, p, sizeof *p);
 }
 
@@ -620,11 +646,43 @@ static ge_kernel_fn ge__x_builtin(const ge_node *n) {
 
 static int ge__x_is(const ge_node *n, const char *op) { return strcmp(n->op, op) == 0 && (!n->domain || !*n->domain); }
 
-/* Gives a value whose shape inference fixed its storage now. */
-static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_tensor_desc *d) {
+/* Gives a value whose shape inference fixed its storage now: its planned
+ * place in the block, or storage of its own. */
+static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_tensor_desc *d, ge_error *err) {
   if (d->dtype == GE_DTYPE_UNDEFINED || !ge_shape_is_static(&d->shape)) return GE_OK;
   if (ge_shape_numel(&d->shape) > ((int64_t)1 << 34)) return GE_OK; /* absurd: leave it to run time */
-  return ge__x_reserve(p, v, d->dtype, d->shape.rank, d->shape.dims);
+  if (p->block && d->offset >= 0) {
+    size_t k = (size_t)(v - p->slots);
+    ge_value_set_shape(v, d->dtype, d->shape.rank, d->shape.dims);
+    if ((uint64_t)d->offset + v->nbytes > p->desc.memory_size)
+      return ge_error_set(err, GE_ERR_INVALID, "tensor '%s' is planned at offset %lld (%zu bytes), past the %llu-byte memory block",
+                          d->name ? d->name : "?", (long long)d->offset, v->nbytes, (unsigned long long)p->desc.memory_size);
+    v->data = p->block + d->offset, v->capacity = 0;
+    p->planned[k] = (uint64_t)d->offset, p->planned_size[k] = v->nbytes;
+    return GE_OK;
+  }
+  if (ge__x_reserve(p, v, d->dtype, d->shape.rank, d->shape.dims)) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  return GE_OK;
+}
+
+/* The planned block and the per-slot plan (ge_exec_desc.memory_size). */
+static ge_status ge__x_setup_block(ge_program *p, ge_error *err) {
+  uint32_t i;
+  if (!p->desc.memory_size) return GE_OK;
+  p->planned = (uint64_t *)ge__x_alloc(&p->a, ((size_t)p->num_slots + 1) * sizeof *p->planned);
+  p->planned_size = (size_t *)ge__x_alloc(&p->a, ((size_t)p->num_slots + 1) * sizeof *p->planned_size);
+  if (!p->planned || !p->planned_size) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; i < p->num_slots; i++) p->planned[i] = UINT64_MAX, p->planned_size[i] = 0;
+  if (p->desc.memory_base) {
+    p->block = (unsigned char *)p->desc.memory_base;
+    return GE_OK;
+  }
+  if (p->desc.memory_size > (uint64_t)((size_t)-1 - 512) ||
+      !(p->block_owned = ge__x_alloc(&p->a, (size_t)p->desc.memory_size + 512)))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the %llu-byte memory block",
+                        (unsigned long long)p->desc.memory_size);
+  p->block = (unsigned char *)(((uintptr_t)p->block_owned + 511) & ~(uintptr_t)511);
+  return GE_OK;
 }
 
 static ge_status ge__x_lower(ge_program *p, ge_error *err) {
@@ -645,6 +703,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
   p->slots = (ge_value *)ge__x_alloc(&p->a, ((size_t)p->num_slots + 1) * sizeof(ge_value));
   if (!p->slots) goto oom;
   memset(p->slots, 0, ((size_t)p->num_slots + 1) * sizeof(ge_value));
+  if ((st = ge__x_setup_block(p, err))) goto done;
   /* tasks and their pointer arrays */
   for (i = 0; i < n; i++) {
     ge_node *x = ge_graph_node(g, order[i]);
@@ -695,7 +754,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
       task->ctx.outputs = &p->ptrs[q];
       for (k = 0; k < x->num_outputs; k++) {
         p->ptrs[q++] = &slot[k];
-        if ((st = ge__x_plan_static(p, &slot[k], &x->outputs[k]))) goto oom;
+        if ((st = ge__x_plan_static(p, &slot[k], &x->outputs[k], err))) goto done;
       }
     }
   }
@@ -845,7 +904,9 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, ge_error *er
   ge__subprogram *grown;
   ge_program *sp;
   ge_status st;
-  if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &p->desc, &p->a, &sp, err))) return st;
+  ge_exec_desc d = p->desc;
+  d.memory_size = 0, d.memory_base = NULL; /* the plan covers the root level only */
+  if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &d, &p->a, &sp, err))) return st;
   grown = (ge__subprogram *)ge__x_alloc(&p->a, ((size_t)p->num_subs + 1) * sizeof *grown);
   if (!grown) {
     ge_program_free(sp);

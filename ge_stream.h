@@ -61,10 +61,10 @@ typedef struct ge_stream_desc {
   const ge_engine *const *engines; /* node->engine indexes it; NULL or out of range: a plain engine */
   uint32_t num_engines;
   const ge_node_id *order;        /* execution order, every node once; NULL: topological sort */
-  int dynamic;                    /* -1: decide from the graph (dynamic shapes), 0 static, 1 dynamic */
+  int dynamic;                    /* 0: decide from the graph (dynamic shapes), 1 dynamic, -1 static */
   int single_stream;              /* ge.enableSingleStream: every node on stream 0 */
   int engine_parallel;            /* dynamic: streams by engine (ge.exec.enableEngineParallel) */
-  int ac_parallel;                /* dynamic: AI CPU beside AI Core (ac_parallel_enable): -1 unset */
+  int ac_parallel;                /* dynamic: AI CPU beside AI Core (ac_parallel_enable=1) */
   int hcom_parallel;              /* static: AllReduce successors on new streams (ge.exec.hcomParallel) */
   int notify;                     /* EVENT=notify: Notify instead of Event (at most 1024) */
   uint32_t max_parallel;          /* streams per engine from dependency assignment; 0: 8 */
@@ -177,7 +177,7 @@ GE_API ge_status ge_stream_set_option(ge_stream_desc *d, const char *key, const 
   if (!strcmp(key, "ge.exec.enableEngineParallel")) return ge__st_flag(key, value, &d->engine_parallel, err);
   if (!strcmp(key, "ge.exec.hcomParallel")) return ge__st_flag(key, value, &d->hcom_parallel, err);
   if (!strcmp(key, "ac_parallel_enable")) {
-    if (!*value) return d->ac_parallel = -1, GE_OK;
+    if (!*value) return d->ac_parallel = 0, GE_OK;
     return ge__st_flag(key, value, &d->ac_parallel, err);
   }
   if (!strcmp(key, "ge.event")) {
@@ -1280,7 +1280,7 @@ GE_API ge_status ge_stream_allocate(ge_graph *g, const ge_stream_desc *desc, ge_
   if (!s.ls || !s.pos || !s.sends || !s.recvs) st = ge__st_oom(&s);
   else if (!(st = ge__st_order(&s))) {
     memset(s.ls, 0xff, rows * sizeof *s.ls);
-    plan->dynamic = desc->dynamic < 0 ? ge__st_graph_dynamic(&s) : desc->dynamic != 0;
+    plan->dynamic = desc->dynamic == 0 ? ge__st_graph_dynamic(&s) : desc->dynamic > 0;
     plan->single_stream = desc->single_stream != 0, plan->notify = desc->notify != 0;
     if (!(st = ge__st_logical(&s, plan)) && !(st = ge__st_renumber(&s))) {
       ge__st_activation(&s);
