@@ -69,7 +69,7 @@ typedef struct ge_stream_desc {
   int notify;                     /* EVENT=notify: Notify instead of Event (at most 1024) */
   uint32_t max_parallel;          /* streams per engine from dependency assignment; 0: 8 */
   uint32_t task_limit;            /* tasks per physical stream; 0: unlimited (no split) */
-  uint32_t reserved_tasks;        /* kept free on a stream when splitting; 0: 2 */
+  uint32_t reserved_tasks;        /* kept free on each piece of a split stream for its chaining events; at least 2 */
   uint32_t huge_task_limit;       /* single stream over task_limit uses a huge stream up to this; 0: none */
   ge_stream_event_mode events;
 } ge_stream_desc;
@@ -473,35 +473,44 @@ static int ge__st_skipped(const ge__st *s, const ge_node *x) {
 /* Dependency assignment with reuse: a node takes the stream of a
  * predecessor that is still that stream's last node (no other successor
  * took it), made for its engine (or the node's engine attaches), of the
- * dependency kind; the deepest such predecessor wins. Otherwise a new
- * stream, up to max_parallel per engine, then the engine's stream that
- * went idle earliest. */
+ * dependency kind; the deepest such predecessor wins. Nodes of skipped
+ * engines (views, constants) get no stream here, so a predecessor of that
+ * kind stands for the assigned node behind it. Otherwise a new stream, up
+ * to max_parallel per engine, then the engine's stream that went idle
+ * earliest. */
 static ge_status ge__st_pass_dependency(ge__st *s) {
-  uint32_t *depth = (uint32_t *)ge__st_zalloc(s, (s->bound + 1) * sizeof *depth), i;
+  size_t rows = (size_t)s->bound + 1;
+  uint32_t *depth = (uint32_t *)ge__st_zalloc(s, rows * sizeof *depth), i;
+  ge_node_id *via = (ge_node_id *)ge__st_alloc(s, rows * sizeof *via); /* skipped node -> assigned node behind it */
   uint32_t per_engine[65];
-  if (!depth) return ge__st_oom(s);
+  if (!depth || !via) {
+    ge__st_free(s, depth, rows * sizeof *depth), ge__st_free(s, via, rows * sizeof *via);
+    return ge__st_oom(s);
+  }
   memset(per_engine, 0, sizeof per_engine);
   for (i = 0; i < s->num_streams; i++)
     if (s->streams[i].kind == GE__ST_DEPENDENCY) per_engine[(uint32_t)(s->streams[i].engine + 1) % 65]++;
   for (i = 0; i < s->n; i++) {
     ge_node *x = ge__st_node(s, s->order[i]);
-    uint32_t flags = ge__st_eflags(s, x), d = 0, *count;
-    int32_t best = -1, id = x->id;
-    uint32_t best_depth = 0;
+    uint32_t flags = ge__st_eflags(s, x), d = 0, *count, best_depth = 0;
+    int32_t best = -1, id = x->id, skipped = s->ls[id] < 0 && ge__st_skipped(s, x);
+    ge_node_id best_node = GE_NONE;
     GE__ST_FOR_PREDS(s, x, p, {
-      int32_t sp = s->ls[p];
+      ge_node_id c = s->ls[p] >= 0 ? p : via[p];
+      int32_t sp = c == GE_NONE ? -1 : s->ls[c];
       if (depth[p] + 1 > d) d = depth[p] + 1;
-      if (sp >= 0 && s->streams[sp].kind == GE__ST_DEPENDENCY && s->streams[sp].tail == p &&
-          (s->streams[sp].engine == x->engine || (flags & GE_ENGINE_ATTACH)) &&
-          (best < 0 || depth[p] > best_depth || (depth[p] == best_depth && sp < best)))
-        best = sp, best_depth = depth[p];
+      if (sp >= 0 && s->streams[sp].kind == GE__ST_DEPENDENCY && s->streams[sp].tail == c &&
+          (skipped || s->streams[sp].engine == x->engine || (flags & GE_ENGINE_ATTACH)) &&
+          (best < 0 || depth[c] > best_depth || (depth[c] == best_depth && sp < best)))
+        best = sp, best_depth = depth[c], best_node = c;
     });
     depth[id] = d;
-    if (s->ls[id] >= 0 || ge__st_skipped(s, x)) continue;
+    via[id] = skipped ? best_node : GE_NONE;
+    if (s->ls[id] >= 0 || skipped) continue;
     count = &per_engine[(uint32_t)(x->engine + 1) % 65];
     if (best < 0 && *count < s->max_parallel) {
       if ((best = ge__st_new_stream(s, GE__ST_DEPENDENCY, x->engine, NULL)) < 0) {
-        ge__st_free(s, depth, (s->bound + 1) * sizeof *depth);
+        ge__st_free(s, depth, rows * sizeof *depth), ge__st_free(s, via, rows * sizeof *via);
         return ge__st_oom(s);
       }
       ++*count;
@@ -517,7 +526,7 @@ static ge_status ge__st_pass_dependency(ge__st *s) {
     s->ls[id] = best;
     s->streams[best].tail = (ge_node_id)id, s->streams[best].tail_step = i;
   }
-  ge__st_free(s, depth, (s->bound + 1) * sizeof *depth);
+  ge__st_free(s, depth, rows * sizeof *depth), ge__st_free(s, via, rows * sizeof *via);
   return GE_OK;
 }
 
@@ -532,7 +541,7 @@ static ge_status ge__st_pass_unassigned(ge__st *s, int32_t fallback) {
     uint32_t best = UINT32_MAX;
     if (s->ls[x->id] >= 0) continue;
     GE__ST_FOR_SUCCS(s, x, q, {
-      if (s->ls[q] >= 0 && s->step[q] < best) best = s->step[q], s->ls[x->id] = s->ls[q];
+      if (s->ls[q] >= 0 && !s->streams[s->ls[q]].hccl && s->step[q] < best) best = s->step[q], s->ls[x->id] = s->ls[q];
     });
   }
   for (i = 0; i < s->n; i++) {
@@ -541,7 +550,8 @@ static ge_status ge__st_pass_unassigned(ge__st *s, int32_t fallback) {
     int found = 0;
     if (s->ls[x->id] >= 0) continue;
     GE__ST_FOR_PREDS(s, x, p, {
-      if (s->ls[p] >= 0 && (!found || s->step[p] > best)) best = s->step[p], found = 1, s->ls[x->id] = s->ls[p];
+      if (s->ls[p] >= 0 && !s->streams[s->ls[p]].hccl && (!found || s->step[p] > best))
+        best = s->step[p], found = 1, s->ls[x->id] = s->ls[p];
     });
     if (!found) {
       if (fallback < 0 && (fallback = ge__st_new_stream(s, GE__ST_MAIN, -1, NULL)) < 0) return ge__st_oom(s);
@@ -648,7 +658,7 @@ static void ge__st_pass_skipped_engine(ge__st *s) {
     ge_node *x = ge__st_node(s, s->order[i]);
     int32_t to;
     if (!ge__st_skipped(s, x) || ge__st_label(x)) continue;
-    if ((to = ge__st_neighbour_stream(s, x)) >= 0) s->ls[x->id] = to;
+    if ((to = ge__st_neighbour_stream(s, x)) >= 0 && !s->streams[to].hccl) s->ls[x->id] = to;
   }
 }
 
@@ -677,7 +687,7 @@ static ge_status ge__st_pass_ineffective(ge__st *s) {
     int32_t to = ge__st_neighbour_stream(s, x), from = s->ls[x->id];
     uint32_t in_max = 0, out_min = s->n;
     int has_in = 0;
-    if (to < 0 || to == from || s->streams[from].kind != GE__ST_DEPENDENCY || ge__st_label(x) ||
+    if (to < 0 || to == from || s->streams[from].kind != GE__ST_DEPENDENCY || s->streams[to].hccl || ge__st_label(x) ||
         (ge__st_eflags(s, x) & GE_ENGINE_INDEPENDENT))
       continue;
     GE__ST_FOR_PREDS(s, x, p, { if (!has_in || s->step[p] > in_max) in_max = s->step[p], has_in = 1; });
@@ -851,6 +861,10 @@ static ge_status ge__st_push_event(ge__st *s, ge_node_id u, ge_node_id v) {
   return GE_OK;
 }
 
+static int ge__st_src_rank(int kind) {
+  return kind == GE__ST_SRC_ACTIVATION ? 0 : kind == GE__ST_SRC_SPLIT ? 1 : 2;
+}
+
 /* The sources ordering node x: its predecessors, the StreamActive node of a
  * stream it opens, the node closing the previous piece of its split stream.
  * Sorted latest first. Returns the count (srcs grows as needed). */
@@ -876,10 +890,10 @@ static uint32_t ge__st_sources(ge__st *s, const ge_node *x, const uint32_t *firs
     (*srcs)[m].step = s->step[s->split_prev[x->id]], (*srcs)[m].node = s->split_prev[x->id], (*srcs)[m].kind = GE__ST_SRC_SPLIT;
     m++;
   }
-  for (i = 1; i < m; i++) { /* by step, latest first; an activation first at equal steps */
+  for (i = 1; i < m; i++) { /* by step, latest first; at equal steps activation, split chain, dependency */
     ge__st_src t = (*srcs)[i];
     for (j = i; j > 0 && ((*srcs)[j - 1].step < t.step ||
-                          ((*srcs)[j - 1].step == t.step && t.kind == GE__ST_SRC_ACTIVATION && (*srcs)[j - 1].kind != t.kind));
+                          ((*srcs)[j - 1].step == t.step && ge__st_src_rank(t.kind) < ge__st_src_rank((*srcs)[j - 1].kind)));
          j--)
       (*srcs)[j] = (*srcs)[j - 1];
     (*srcs)[j] = t;
@@ -889,14 +903,15 @@ static uint32_t ge__st_sources(ge__st *s, const ge_node *x, const uint32_t *firs
 
 static int ge__st_pair_kept(const ge__st *s, ge_node_id u, ge_node_id v);
 
-/* Whether the edge from src to x becomes an event, by the event mode. */
+/* Whether the edge from src to x becomes an event, by the event mode
+ * (repeated: an event from that node to x is already kept). The
+ * comparison modes count dependencies between logical streams: inside one,
+ * the split chain orders the pieces. */
 static int ge__st_keep_event(const ge__st *s, const ge__st_src *src, int repeated, int covered, ge_node_id x) {
-  if (src->kind == GE__ST_SRC_ACTIVATION) return 0;
-  switch (s->d->events) {
-  case GE_STREAM_EVENTS_ALL: return !repeated;
-  case GE_STREAM_EVENTS_GE_PASSES: return !repeated && (src->kind == GE__ST_SRC_SPLIT || ge__st_pair_kept(s, src->node, x));
-  default: return !covered;
-  }
+  if (src->kind == GE__ST_SRC_ACTIVATION || repeated) return 0;
+  if (src->kind == GE__ST_SRC_SPLIT || s->d->events == GE_STREAM_EVENTS_MINIMAL) return !covered;
+  if (s->streams[s->ls[src->node]].logical == s->streams[s->ls[x]].logical) return 0;
+  return s->d->events == GE_STREAM_EVENTS_ALL || ge__st_pair_kept(s, src->node, x);
 }
 
 /* Vector clocks over the current assignment: clock[id*S + t] = how many
@@ -933,6 +948,7 @@ static ge_status ge__st_events(ge__st *s) {
     ge_node *x = ge__st_node(s, s->order[i]);
     int32_t k = s->ls[x->id];
     uint32_t *row = s->clock + (size_t)x->id * S, m, j;
+    ge_node_id kept_from = GE_NONE;
     s->pos[x->id] = count[k]++;
     if (prev[k] != GE_NONE) memcpy(row, s->clock + (size_t)prev[k] * S, S * sizeof *row);
     else memset(row, 0, S * sizeof *row);
@@ -946,11 +962,14 @@ static ge_status ge__st_events(ge__st *s) {
       const uint32_t *ru = s->clock + (size_t)u * S;
       int covered = row[ku] >= s->pos[u] + 1; /* stream order or a path already orders it */
       if (ku == k) continue;
-      if (ge__st_keep_event(s, &srcs[j], j > 0 && srcs[j - 1].node == u, covered, x->id)) {
+      int keep = ge__st_keep_event(s, &srcs[j], kept_from == u, covered, x->id);
+      if (keep) {
         if ((st = ge__st_push_event(s, u, x->id))) break;
+        kept_from = u;
         s->sends[u]++, s->recvs[x->id]++;
       }
-      if (!covered)
+      /* the clock follows what the plan realises: kept events and activations */
+      if (!covered && (keep || srcs[j].kind == GE__ST_SRC_ACTIVATION))
         for (t = 0; t < S; t++)
           if (ru[t] > row[t]) row[t] = ru[t];
     }
@@ -1025,9 +1044,11 @@ static int ge__st_pair_kept(const ge__st *s, ge_node_id u, ge_node_id v) {
 
 /* ------------------------------------------------ physical split (§4.4) */
 
+/* Whether a piece may start at x: not at a node holding subgraphs (control
+ * flow) nor at a label op (§4.4). */
 static int ge__st_splittable(const ge_node *x) {
   uint32_t k;
-  if (!strcmp(x->op, "StreamActive") || !strcmp(x->op, "LabelSet") || !strcmp(x->op, "LabelGoto") ||
+  if (!strcmp(x->op, "LabelSet") || !strcmp(x->op, "LabelGoto") ||
       !strcmp(x->op, "LabelGotoEx") || !strcmp(x->op, "LabelSwitchByIndex"))
     return 0;
   for (k = 0; k < x->num_attrs; k++)
@@ -1041,74 +1062,121 @@ static const char *ge__st_continuous(const ge_node *x) {
 }
 static int ge__st_same(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
 
+static uint32_t ge__st_tasks(const ge__st *s, ge_node_id id) { return 1 + s->sends[id] + s->recvs[id]; }
+
+typedef struct ge__st_labelled {
+  int32_t stream;
+  const char *label;
+  uint32_t step;
+  ge_node_id node;
+} ge__st_labelled;
+
+static int ge__st_labelled_cmp(const void *x, const void *y) {
+  const ge__st_labelled *p = (const ge__st_labelled *)x, *q = (const ge__st_labelled *)y;
+  int c;
+  if (p->stream != q->stream) return p->stream < q->stream ? -1 : 1;
+  if ((c = strcmp(p->label, q->label))) return c;
+  return p->step < q->step ? -1 : p->step > q->step;
+}
+
+/* span_end[id]: for a node with a continuous label, the step of the last
+ * node of its stream with that label (the nodes between must stay on one
+ * physical stream); else the node's own step. */
+static ge_status ge__st_label_spans(ge__st *s, uint32_t *span_end) {
+  ge__st_labelled *l;
+  uint32_t m = 0, i, j;
+  for (i = 0; i < s->n; i++) span_end[s->order[i]] = i;
+  for (i = 0; i < s->n; i++) m += ge__st_continuous(ge__st_node(s, s->order[i])) != NULL;
+  if (!m) return GE_OK;
+  if (!(l = (ge__st_labelled *)ge__st_alloc(s, m * sizeof *l))) return ge__st_oom(s);
+  for (i = 0, m = 0; i < s->n; i++) {
+    const char *c = ge__st_continuous(ge__st_node(s, s->order[i]));
+    if (c) l[m].stream = s->ls[s->order[i]], l[m].label = c, l[m].step = i, l[m].node = s->order[i], m++;
+  }
+  qsort(l, m, sizeof *l, ge__st_labelled_cmp);
+  for (i = 0; i < m; i = j) {
+    for (j = i; j < m && l[j].stream == l[i].stream && !strcmp(l[j].label, l[i].label); j++) {}
+    while (i < j) span_end[l[i++].node] = l[j - 1].step;
+  }
+  ge__st_free(s, l, m * sizeof *l);
+  return GE_OK;
+}
+
 /* Splits streams over the task limit (tasks: nodes, event records and
- * waits of the logical plan). A piece starts with one wait (the chaining
- * event) and leaves room for its closing record: the reserved count. */
+ * waits of the logical plan). Each piece keeps `reserved` tasks free (at
+ * least 2): the wait and the record of the events chaining it to the pieces
+ * before and after. Nodes from the first to the last of a continuous label
+ * (and of labels overlapping them) stay on one piece. */
 static ge_status ge__st_split(ge__st *s) {
-  uint32_t limit = s->d->task_limit, reserve = s->d->reserved_tasks ? s->d->reserved_tasks : 2, L = s->num_streams, i;
-  size_t sz = ((size_t)L + 1) * sizeof(uint32_t);
-  uint32_t *cur = NULL, *cnt = NULL, *total = NULL, *group_left = NULL;
+  uint32_t limit = s->d->task_limit, reserve = s->d->reserved_tasks > 2 ? s->d->reserved_tasks : 2, L = s->num_streams, i;
+  size_t sz = ((size_t)L + 1) * sizeof(uint32_t), rows = ((size_t)s->bound + 1) * sizeof(uint32_t);
+  uint32_t *cur = NULL, *cnt = NULL, *nodes = NULL, *total = NULL, *span_end = NULL, *span_open = NULL, *glue = NULL;
   ge_node_id *lastn = NULL;
   ge_status st = GE_OK;
   if (!limit) return GE_OK;
-  cur = (uint32_t *)ge__st_alloc(s, sz), cnt = (uint32_t *)ge__st_zalloc(s, sz), total = (uint32_t *)ge__st_zalloc(s, sz);
+  cur = (uint32_t *)ge__st_alloc(s, sz), cnt = (uint32_t *)ge__st_zalloc(s, sz), nodes = (uint32_t *)ge__st_zalloc(s, sz);
+  total = (uint32_t *)ge__st_zalloc(s, sz), span_open = (uint32_t *)ge__st_zalloc(s, sz);
   lastn = (ge_node_id *)ge__st_alloc(s, ((size_t)L + 1) * sizeof *lastn);
-  group_left = (uint32_t *)ge__st_alloc(s, ((size_t)s->bound + 1) * sizeof *group_left);
-  s->split_prev = (uint32_t *)ge__st_alloc(s, ((size_t)s->bound + 1) * sizeof *s->split_prev);
-  if (!cur || !cnt || !total || !lastn || !group_left || !s->split_prev) {
+  span_end = (uint32_t *)ge__st_alloc(s, rows), glue = (uint32_t *)ge__st_alloc(s, rows);
+  s->split_prev = (uint32_t *)ge__st_alloc(s, rows);
+  if (!cur || !cnt || !nodes || !total || !span_open || !lastn || !span_end || !glue || !s->split_prev) {
     st = ge__st_oom(s);
     goto done;
   }
+  if ((st = ge__st_label_spans(s, span_end))) goto done;
+  /* glue[id]: tasks of the unsplittable nodes right after id on its
+   * stream: they must join id's piece */
+  for (i = 0; i < L; i++) lastn[i] = GE_NONE;
+  for (i = s->n; i-- > 0;) {
+    ge_node_id id = s->order[i], nx = lastn[s->ls[id]];
+    glue[id] = nx != GE_NONE && !ge__st_splittable(ge__st_node(s, nx)) ? ge__st_tasks(s, nx) + glue[nx] : 0;
+    lastn[s->ls[id]] = id;
+  }
   for (i = 0; i < s->bound; i++) s->split_prev[i] = GE_NONE;
   for (i = 0; i < L; i++) cur[i] = i, lastn[i] = GE_NONE;
-  /* tasks of each continuous group, counted from its last node backwards */
-  for (i = s->n; i-- > 0;) {
-    ge_node_id id = s->order[i];
-    int32_t k = s->ls[id];
-    uint32_t t = 1 + s->sends[id] + s->recvs[id];
-    const char *c = ge__st_continuous(ge__st_node(s, id));
-    total[k] += t;
-    group_left[id] = c && lastn[k] != GE_NONE && ge__st_same(c, ge__st_continuous(ge__st_node(s, lastn[k])))
-                         ? t + group_left[lastn[k]] : t;
-    lastn[k] = id;
-  }
-  for (i = 0; i < L; i++) {
-    lastn[i] = GE_NONE;
-    if (i == 0 && s->d->single_stream && total[0] > limit && total[0] <= s->d->huge_task_limit) s->streams[0].huge = 1;
-  }
+  for (i = 0; i < s->n; i++) total[s->ls[s->order[i]]] += ge__st_tasks(s, s->order[i]);
+  if (s->d->single_stream && L && total[0] > limit && total[0] <= s->d->huge_task_limit) s->streams[0].huge = 1;
   for (i = 0; i < s->n; i++) {
     ge_node_id id = s->order[i];
     ge_node *x = ge__st_node(s, id);
     int32_t k = s->ls[id];
-    uint32_t t = 1 + s->sends[id] + s->recvs[id];
-    const char *c = ge__st_continuous(x);
-    int in_group = c && lastn[k] != GE_NONE && ge__st_same(c, ge__st_continuous(ge__st_node(s, lastn[k])));
-    uint32_t need = c ? group_left[id] : t;
-    if (c && !in_group && need + reserve > limit) {
-      st = ge_error_set(s->err, GE_ERR_INVALID,
-                        "continuous stream label '%s' (from node '%s') needs %u tasks, more than the stream task limit %u",
-                        c, x->name, (unsigned)need, (unsigned)(limit - (reserve < limit ? reserve : limit)));
-      goto done;
+    uint32_t need = ge__st_tasks(s, id) + glue[id], j, end = span_end[id];
+    int in_span = nodes[k] > 0 && span_open[k] > i;
+    if (!in_span && end > i) { /* a span starts: its tasks, widened by the labels inside it */
+      for (j = i + 1; j <= end; j++) {
+        ge_node_id y = s->order[j];
+        if (s->ls[y] != k) continue;
+        need += ge__st_tasks(s, y);
+        if (span_end[y] > end) end = span_end[y];
+      }
+      if (need + reserve > limit) {
+        st = ge_error_set(s->err, GE_ERR_INVALID,
+                          "continuous stream label '%s' (from node '%s') needs %u tasks with its events; a stream "
+                          "holds %u beside %u reserved",
+                          ge__st_continuous(x), x->name, (unsigned)need, (unsigned)limit, (unsigned)reserve);
+        goto done;
+      }
     }
-    if (!s->streams[k].huge && cnt[k] > 0 && !in_group && cnt[k] + need + reserve > limit && ge__st_splittable(x)) {
+    if (!s->streams[k].huge && nodes[k] > 0 && !in_span && cnt[k] + need + reserve > limit && ge__st_splittable(x)) {
       int32_t p = ge__st_new_stream(s, s->streams[k].kind, s->streams[k].engine, s->streams[k].label);
       if (p < 0) {
         st = ge__st_oom(s);
         goto done;
       }
-      s->streams[p] = s->streams[k], s->streams[p].logical = s->streams[k].logical, s->streams[p].attached = 0;
+      s->streams[p] = s->streams[k], s->streams[p].attached = 0;
       cur[k] = (uint32_t)p;
       s->split_prev[id] = lastn[k];
-      cnt[k] = 1; /* the chaining wait */
+      cnt[k] = 0, nodes[k] = 0;
     }
+    if (end > i && end > span_open[k]) span_open[k] = end + 1;
     s->ls[id] = (int32_t)cur[k];
-    cnt[k] += t;
+    cnt[k] += ge__st_tasks(s, id), nodes[k]++;
     lastn[k] = id;
   }
 done:
-  ge__st_free(s, cur, sz), ge__st_free(s, cnt, sz), ge__st_free(s, total, sz);
-  ge__st_free(s, lastn, ((size_t)L + 1) * sizeof *lastn);
-  ge__st_free(s, group_left, ((size_t)s->bound + 1) * sizeof *group_left);
+  ge__st_free(s, cur, sz), ge__st_free(s, cnt, sz), ge__st_free(s, nodes, sz), ge__st_free(s, total, sz);
+  ge__st_free(s, span_open, sz), ge__st_free(s, lastn, ((size_t)L + 1) * sizeof *lastn);
+  ge__st_free(s, span_end, rows), ge__st_free(s, glue, rows);
   return st;
 }
 
@@ -1262,15 +1330,16 @@ GE_API ge_status ge_stream_allocate(ge_graph *g, const ge_stream_desc *desc, ge_
   if (!desc) memset(&zero, 0, sizeof zero), desc = &zero;
   if ((unsigned)desc->events > GE_STREAM_EVENTS_ALL)
     return ge_error_set(err, GE_ERR_INVALID, "stream allocation: unknown event mode %d", (int)desc->events);
-  if (desc->task_limit && desc->task_limit <= (desc->reserved_tasks ? desc->reserved_tasks : 2))
+  if (desc->task_limit && desc->task_limit <= (desc->reserved_tasks > 2 ? desc->reserved_tasks : 2))
     return ge_error_set(err, GE_ERR_INVALID, "stream allocation: task limit %u leaves no room beside %u reserved tasks",
-                        (unsigned)desc->task_limit, (unsigned)(desc->reserved_tasks ? desc->reserved_tasks : 2));
+                        (unsigned)desc->task_limit, (unsigned)(desc->reserved_tasks > 2 ? desc->reserved_tasks : 2));
   memset(&s, 0, sizeof s);
   s.g = g, s.d = desc, s.err = err;
   s.a = desc->allocator.alloc ? desc->allocator : *ge_graph_allocator(g);
   s.a = ge_allocator_or_default(&s.a);
   plan->allocator = s.a;
   s.bound = ge_graph_id_bound(g), s.n = ge_graph_node_count(g);
+  plan->id_bound = s.bound; /* plan arrays are sized by it, also when freed after a failure */
   s.max_parallel = desc->max_parallel ? desc->max_parallel : 8;
   rows = (size_t)s.bound + 1;
   s.ls = (int32_t *)ge__st_alloc(&s, rows * sizeof *s.ls);
@@ -1306,7 +1375,7 @@ GE_API void ge_stream_plan_free(ge_stream_plan *plan) {
   if (plan->streams) {
     uint32_t i, total = 0;
     for (i = 0; i < plan->num_streams; i++) total += plan->streams[i].num_nodes;
-    if (plan->num_streams) a.free(a.user, plan->streams[0].nodes, ((size_t)total + 1) * sizeof(ge_node_id));
+    if (plan->num_streams && plan->streams[0].nodes) a.free(a.user, plan->streams[0].nodes, ((size_t)total + 1) * sizeof(ge_node_id));
     a.free(a.user, plan->streams, ((size_t)plan->num_streams + 1) * sizeof *plan->streams);
   }
   if (plan->events) a.free(a.user, plan->events, ((size_t)plan->num_events + 1) * sizeof *plan->events);
