@@ -19,8 +19,9 @@
  *      every event that stream order plus the other events already imply is
  *      dropped — the cross-stream edges of the transitive reduction of
  *      (dependencies + stream order + activations), the fewest events for
- *      the assignment; ids continuous from 0, reused across multi-dims
- *      batch labels;
+ *      the assignment among event sets that order nothing the dependencies
+ *      do not (an event adding order could sometimes stand for two); ids
+ *      continuous from 0, reused across multi-dims batch labels;
  *   3. physical split of streams over a task limit, with an event chaining
  *      the pieces and activation lists updated.
  *
@@ -123,7 +124,9 @@ typedef struct ge_stream_plan {
 
 /* Assigns node->stream (physical) for every node of g's root level and
  * fills plan. With a task limit, a physical stream exceeds it only when one
- * node's own tasks (itself, its event records and waits) do. A stream label in single-stream mode, a cycle, an order that
+ * node's own tasks (itself, its event records and waits) do, or when nodes
+ * that may not start a piece (subgraph holders, label ops) follow it; a
+ * continuous label whose span cannot fit is an error. A stream label in single-stream mode, a cycle, an order that
  * is not topological and bad options are errors. */
 GE_API ge_status ge_stream_allocate(ge_graph *g, const ge_stream_desc *desc, ge_stream_plan *plan, ge_error *err);
 GE_API void ge_stream_plan_free(ge_stream_plan *plan);
