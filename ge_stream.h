@@ -1359,7 +1359,9 @@ GE_API ge_status ge_stream_allocate(ge_graph *g, const ge_stream_desc *desc, ge_
       if (!(st = ge__st_attached(&s, plan)) && !(st = ge__st_count_ge_passes(&s, &plan->events_all, &plan->events_ge_passes)) &&
           !(st = ge__st_events(&s))) {
         plan->num_logical = s.num_streams;
-        if (!(st = ge__st_split(&s)) && !(st = ge__st_events(&s)) && !(st = ge__st_number_events(&s, plan)))
+        /* a split adds streams: the events are found again over them */
+        if (!(st = ge__st_split(&s)) && (s.num_streams == plan->num_logical || !(st = ge__st_events(&s))) &&
+            !(st = ge__st_number_events(&s, plan)))
           st = ge__st_fill_plan(&s, plan);
       }
     }
