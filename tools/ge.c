@@ -8,7 +8,9 @@
  *
  * Both compile the model: shape tiers, constant folding, placement on the
  * standard engine set (plus plugin engines), engine pieces optimised by
- * their engines (AI Core fuses) and merged back, dynamic/static subgraphs.
+ * their engines (AI Core fuses) and merged back, dynamic/static subgraphs,
+ * streams and events, then a memory plan when every root-level shape is
+ * static (run executes from it: one block per model).
  * MODEL is an ONNX model (.onnx) or a graph file written by ge_graph_save.
  * `compile` arrives with the compile pipeline.
  */
@@ -17,8 +19,10 @@
 #include "ge_engines/ge_engines.h"
 #include "ge_exec.h"
 #include "ge_graph.h"
+#include "ge_mem.h"
 #include "ge_onnx.h"
 #include "ge_partition.h"
+#include "ge_stream.h"
 #include "tools/npy.h"
 
 #include <errno.h>
@@ -34,9 +38,10 @@ static int usage(FILE *f) {
           "\n"
           "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
           "            the median latency over the repeats (median_ms=...)\n"
-          "  inspect   print a model with the engine of every node and why (a text\n"
-          "            dump, or with --json one JSON document, nodes in execution\n"
-          "            order); --dot writes Graphviz\n"
+          "  inspect   print a model with the engine of every node and why, its\n"
+          "            streams, events and memory plan (a text dump, or with --json\n"
+          "            one JSON document, nodes in execution order); --dot writes\n"
+          "            Graphviz (outline colour: stream; events as Send/Recv nodes)\n"
           "  --plugin  load engines from a shared library (engine ABI, ge_graph.h)\n"
           "options:\n"
           "  ge.topoSortingMode=0|1|3          execution order: BFS (default), DFS, stable reverse DFS\n"
@@ -48,7 +53,15 @@ static int usage(FILE *f) {
           "  ge.dynamicImageSize=H,W;H,W       input shapes at run time (mutually exclusive); the\n"
           "  ge.dynamicDims=a,b;c,d            dynamic dims are -1 or symbolic, or marked -1 in\n"
           "  ge.inputShape=NAME:1,-1,3;...     ge.inputShape (needed by ge.dynamicDims)\n"
-          "  ge.inputFormat=NCHW|NHWC          where H and W are for ge.dynamicImageSize\n");
+          "  ge.inputFormat=NCHW|NHWC          where H and W are for ge.dynamicImageSize\n"
+          "  ge.enableSingleStream=0|1         every node on one stream\n"
+          "  ge.streamMaxParallelNum=N         streams per engine from dependencies (default 8)\n"
+          "  ge.streamTaskLimit=N              tasks per physical stream (default: no split)\n"
+          "  ge.exec.hcomParallel=0|1          AllReduce successors on streams of their own\n"
+          "  ge.exec.enableEngineParallel=0|1  dynamic shapes: one stream per engine\n"
+          "  ac_parallel_enable=0|1            dynamic shapes: AI CPU beside AI Core\n"
+          "  ge.event=event|notify             sync by events or notifies (at most 1024)\n"
+          "  ge.exec.disableReuseMemory=0|1    every tensor its own bytes\n");
   return f == stdout ? 0 : 2;
 }
 
@@ -67,7 +80,27 @@ typedef struct options {
   ge_dynamic_partition_desc dynamic; /* ge.exec.static_model_ops_lower_limit, ... */
   ge_custom_engine multibatch_engine; /* runs GetDynamicDims and MapIndex */
   ge_custom_op multibatch_ops[2];
+  ge_stream_desc stream;         /* ge.enableSingleStream, ge.event, ... */
+  int disable_reuse_memory;      /* ge.exec.disableReuseMemory */
 } options;
+
+/* What compiling produced besides the graph: the stream plan, the memory
+ * plan (when the root level is static) and the execution order. */
+typedef struct compiled {
+  ge_node_id *order;
+  ge_stream_plan streams;
+  ge_mem_graph_plan memory;
+  int has_memory;
+  ge_status memory_status; /* why there is no memory plan */
+  char memory_why[1024];
+} compiled;
+
+static void compiled_free(compiled *c) {
+  free(c->order);
+  ge_stream_plan_free(&c->streams);
+  if (c->has_memory) ge_mem_graph_plan_free(&c->memory);
+  memset(c, 0, sizeof *c);
+}
 
 /* Takes KEY=VALUE; 0 and a message on an unknown key or bad value. */
 static int parse_option(const char *cmd, const char *kv, options *o) {
@@ -86,8 +119,14 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
     fprintf(stderr, "ge %s: %s\n", cmd, err.message);
     return 0;
   }
+  if (!strcmp(key, "ge.exec.disableReuseMemory")) {
+    if (!strcmp(eq + 1, "0") || !strcmp(eq + 1, "1")) return o->disable_reuse_memory = eq[1] == '1', 1;
+    fprintf(stderr, "ge %s: option ge.exec.disableReuseMemory: '%s' is not 0 or 1\n", cmd, eq + 1);
+    return 0;
+  }
   if ((st = ge_multibatch_set_option(&o->multibatch, key, eq + 1, &err)) != GE_ERR_NOT_FOUND ||
-      (st = ge_dynamic_partition_set_option(&o->dynamic, key, eq + 1, &err)) != GE_ERR_NOT_FOUND) {
+      (st = ge_dynamic_partition_set_option(&o->dynamic, key, eq + 1, &err)) != GE_ERR_NOT_FOUND ||
+      (st = ge_stream_set_option(&o->stream, key, eq + 1, &err)) != GE_ERR_NOT_FOUND) {
     if (st == GE_OK) return 1;
     fprintf(stderr, "ge %s: %s\n", cmd, err.message);
     return 0;
@@ -97,7 +136,9 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
     fprintf(stderr, "ge %s: unknown option '%s' (known: ge.topoSortingMode, ge.engineType, ge.exec.exclude_engines, "
                     "ge.exec.hostExecFlag, ge.dynamicBatchSize, ge.dynamicImageSize, ge.dynamicDims, "
                     "ge.inputShape, ge.inputFormat, ge.exec.static_model_ops_lower_limit, "
-                    "ge.exec.hostSchedulingMaxThreshold)\n", cmd, key);
+                    "ge.exec.hostSchedulingMaxThreshold, ge.enableSingleStream, ge.exec.enableEngineParallel, "
+                    "ac_parallel_enable, ge.exec.hcomParallel, ge.event, ge.streamMaxParallelNum, "
+                    "ge.streamTaskLimit, ge.exec.disableReuseMemory)\n", cmd, key);
     return 0;
   }
   if (o->num_place_kv == MAX_FLAGS) {
@@ -144,11 +185,41 @@ static int setup_engines(const char *cmd, options *o, int threads) {
   return 1;
 }
 
+static int stream_order(void *plan, ge_node_id a, ge_node_id b) {
+  return ge_stream_happens_before((const ge_stream_plan *)plan, a, b);
+}
+
+/* Streams and events over the root level, then its memory plan: reuse
+ * across streams only where the stream plan orders it. A root level with
+ * shapes known only at run time gets no memory plan (the executor sizes
+ * its tensors as they come). */
+static ge_status plan_model(ge_graph *g, options *o, const ge_engine *const *engines, uint32_t num_engines,
+                            compiled *c, ge_error *err) {
+  ge_stream_desc sd = o->stream;
+  ge_mem_graph_desc md;
+  ge_error why;
+  ge_status st;
+  if (!(c->order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(g) + 1))))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if ((st = ge_graph_topo_sort(g, o->topo_mode, c->order, err))) return st;
+  sd.engines = engines, sd.num_engines = num_engines, sd.order = c->order;
+  if ((st = ge_stream_allocate(g, &sd, &c->streams, err))) return st;
+  memset(&md, 0, sizeof md);
+  md.order = c->order;
+  md.disable_reuse = o->disable_reuse_memory;
+  md.happens_before = stream_order, md.order_user = &c->streams;
+  c->memory_status = ge_mem_plan_graph(g, &md, &c->memory, &why);
+  c->has_memory = c->memory_status == GE_OK;
+  if (c->memory_status == GE_ERR_SHAPE) snprintf(c->memory_why, sizeof c->memory_why, "%s", why.message);
+  else if (c->memory_status) return ge_error_set(err, c->memory_status, "%s", why.message);
+  return GE_OK;
+}
+
 /* The compile stages that exist so far: shape tiers, placement with the
  * engines' original-graph optimisers, engine pieces (composite, then
  * atomic) optimised by their engines and merged back, dynamic/static
- * partitioning. *g may be replaced. */
-static ge_status compile_model(ge_graph **g, options *o, ge_error *err) {
+ * partitioning, streams and memory. *g may be replaced. */
+static ge_status compile_model(ge_graph **g, options *o, compiled *c, ge_error *err) {
   const ge_engine *list[GE_PLACE_MAX_ENGINES];
   uint32_t k, n = ge_engine_count(o->engines);
   ge_graph *merged;
@@ -164,7 +235,8 @@ static ge_status compile_model(ge_graph **g, options *o, ge_error *err) {
   if ((st = ge_place(*g, &o->place, err))) return st; /* what the optimisers added */
   o->dynamic.host_cpu_engine = ge_engine_find(o->engines, "DNN_VM_HOST_CPU");
   if ((st = ge_partition_dynamic(*g, &o->dynamic, err))) return st;
-  return ge_place(*g, &o->place, err); /* the new PartitionedCall nodes */
+  if ((st = ge_place(*g, &o->place, err))) return st; /* the new PartitionedCall nodes */
+  return plan_model(*g, o, list, n, c, err);
 }
 
 /* Flags both subcommands take; returns how many argv entries it used (0: not one of them, -1: bad). */
@@ -396,7 +468,83 @@ static void json_subgraphs(FILE *f, const options *o, const ge_graph *g, int *fi
   }
 }
 
-static void json_graph(FILE *f, const options *o, ge_graph *g) {
+/* "streams" and "events" of the root level, and the stream summary. */
+static void json_streams(FILE *f, const ge_graph *g, const ge_stream_plan *p) {
+  uint32_t i, k, hccl = 0;
+  fputs(",\n  \"streams\": [", f);
+  for (i = 0; i < p->num_streams; i++) {
+    const ge_stream_info *s = &p->streams[i];
+    hccl += s->hccl;
+    fprintf(f, "%s\n    {\"id\": %u, \"logical\": %d, \"label\": ", i ? "," : "", (unsigned)i, (int)s->logical);
+    if (s->label) json_str(f, s->label);
+    else fputs("null", f);
+    fprintf(f, ", \"tasks\": %u, \"attached\": %s, \"hccl\": %s, \"huge\": %s, \"activated_by\": ",
+            (unsigned)s->num_tasks, s->attached ? "true" : "false", s->hccl ? "true" : "false", s->huge ? "true" : "false");
+    if (s->activated_by != GE_NONE) json_str(f, ge_graph_node(g, s->activated_by)->name);
+    else fputs("null", f);
+    fputs(", \"nodes\": [", f);
+    for (k = 0; k < s->num_nodes; k++) {
+      if (k) fputc(',', f);
+      json_str(f, ge_graph_node(g, s->nodes[k])->name);
+    }
+    fputs("]}", f);
+  }
+  fputs("\n  ],\n  \"events\": [", f);
+  for (i = 0; i < p->num_events; i++) {
+    const ge_stream_event *e = &p->events[i];
+    fprintf(f, "%s\n    {\"id\": %u, \"send_node\": ", i ? "," : "", (unsigned)e->id);
+    json_str(f, ge_graph_node(g, e->send_node)->name);
+    fputs(", \"recv_node\": ", f);
+    json_str(f, ge_graph_node(g, e->recv_node)->name);
+    fprintf(f, ", \"send_stream\": %d, \"recv_stream\": %d}", (int)e->send_stream, (int)e->recv_stream);
+  }
+  fprintf(f, "\n  ],\n  \"stream_summary\": {\"logical_streams\": %u, \"physical_streams\": %u, \"attached_streams\": %u, "
+             "\"hccl_followed_streams\": %u, \"dynamic\": %s, \"single_stream\": %s, \"events\": %u, \"event_ids\": %u, "
+             "\"events_ge_passes\": %u, \"events_all\": %u, \"sync\": \"%s\"}",
+          (unsigned)p->num_logical, (unsigned)p->num_streams, (unsigned)p->num_attached, (unsigned)hccl,
+          p->dynamic ? "true" : "false", p->single_stream ? "true" : "false", (unsigned)p->num_events,
+          (unsigned)p->num_event_ids, (unsigned)p->events_ge_passes, (unsigned)p->events_all, p->notify ? "notify" : "event");
+}
+
+/* "memory": every planned tensor, the segments and the lower bound. */
+static void json_memory(FILE *f, const ge_graph *g, const compiled *c) {
+  const ge_mem_graph_plan *m = &c->memory;
+  uint32_t i;
+  int k;
+  if (!c->has_memory) {
+    fputs(",\n  \"memory\": {\"planned\": false, \"reason\": ", f);
+    json_str(f, c->memory_why);
+    fputs("}", f);
+    return;
+  }
+  fputs(",\n  \"memory\": {\"planned\": true, \"tensors\": [", f);
+  for (i = 0; i < m->num_tensors; i++) {
+    const ge_mem_tensor *t = &m->tensors[i];
+    const ge_node *x = ge_graph_node(g, t->node);
+    char name[512];
+    if (t->output < 0) snprintf(name, sizeof name, "%s:workspace", x->name);
+    else if (x->outputs[t->output].name && *x->outputs[t->output].name) snprintf(name, sizeof name, "%s", x->outputs[t->output].name);
+    else snprintf(name, sizeof name, "%s:%d", x->name, (int)t->output);
+    fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+    json_str(f, name);
+    fputs(", \"node\": ", f);
+    json_str(f, x->name);
+    fprintf(f, ", \"output\": %d, \"segment\": \"%s\", \"size\": %llu, \"offset\": %llu, \"first_use\": %d, "
+               "\"last_use\": %d, \"stream\": %d, \"alias_of\": %d}",
+            (int)t->output, ge_mem_segment_name(t->segment), (unsigned long long)t->size, (unsigned long long)t->offset,
+            (int)t->first_use, (int)t->last_use, (int)t->stream, (int)t->alias_of);
+  }
+  fputs("\n  ], \"segments\": {", f);
+  for (k = 0; k < GE_MEM_SEG_COUNT; k++)
+    fprintf(f, "%s\"%s\": %llu", k ? ", " : "", ge_mem_segment_name((ge_mem_segment)k), (unsigned long long)m->segment_size[k]);
+  fprintf(f, "}, \"block_size\": %llu, \"feature_map\": %llu, \"lower_bound\": %llu, \"no_reuse\": %llu, "
+             "\"strategy\": \"%s\"}",
+          (unsigned long long)m->block_size, (unsigned long long)m->feature_map.total,
+          (unsigned long long)m->feature_map.lower_bound, (unsigned long long)m->feature_map.no_reuse_total,
+          ge_mem_strategy_name(m->feature_map.strategy));
+}
+
+static void json_graph(FILE *f, const options *o, ge_graph *g, const compiled *c) {
   int first = 1;
   fputs("{\n  \"graph\": ", f);
   json_str(f, ge_graph_name(g));
@@ -408,7 +556,39 @@ static void json_graph(FILE *f, const options *o, ge_graph *g) {
   fputs("\n  ],\n  \"subgraphs\": [", f);
   first = 1;
   json_subgraphs(f, o, g, &first);
-  fputs("\n  ]\n}\n", f);
+  fputs("\n  ]", f);
+  json_streams(f, g, &c->streams);
+  json_memory(f, g, c);
+  fputs("\n}\n", f);
+}
+
+/* The text summary of streams, events and memory. */
+static void print_plans(FILE *f, const ge_graph *g, const compiled *c) {
+  uint32_t i;
+  const ge_stream_plan *p = &c->streams;
+  fprintf(f, "streams: %u physical (%u logical, %u attached), %s; %u events (%u ids; GE's passes would keep %u, one per "
+             "dependency %u)\n",
+          (unsigned)p->num_streams, (unsigned)p->num_logical, (unsigned)p->num_attached,
+          p->single_stream ? "single-stream mode" : p->dynamic ? "dynamic-shape strategy" : "static pass chain",
+          (unsigned)p->num_events, (unsigned)p->num_event_ids, (unsigned)p->events_ge_passes, (unsigned)p->events_all);
+  for (i = 0; i < p->num_streams; i++)
+    fprintf(f, "  stream %u: %u nodes, %u tasks%s%s\n", (unsigned)i, (unsigned)p->streams[i].num_nodes,
+            (unsigned)p->streams[i].num_tasks, p->streams[i].hccl ? ", HCCL" : "", p->streams[i].attached ? ", attached" : "");
+  for (i = 0; i < p->num_events; i++)
+    fprintf(f, "  event %u: %s (stream %d) -> %s (stream %d)\n", (unsigned)p->events[i].id,
+            ge_graph_node(g, p->events[i].send_node)->name, (int)p->events[i].send_stream,
+            ge_graph_node(g, p->events[i].recv_node)->name, (int)p->events[i].recv_stream);
+  if (!c->has_memory) {
+    fprintf(f, "memory: not planned (%s)\n", c->memory_why);
+    return;
+  }
+  fprintf(f, "memory: block %llu bytes; feature map %llu (lower bound %llu, no reuse %llu, strategy %s); weights %llu; "
+             "inputs %llu; outputs %llu\n",
+          (unsigned long long)c->memory.block_size, (unsigned long long)c->memory.feature_map.total,
+          (unsigned long long)c->memory.feature_map.lower_bound, (unsigned long long)c->memory.feature_map.no_reuse_total,
+          ge_mem_strategy_name(c->memory.feature_map.strategy), (unsigned long long)c->memory.segment_size[GE_MEM_SEG_WEIGHT],
+          (unsigned long long)c->memory.segment_size[GE_MEM_SEG_INPUT],
+          (unsigned long long)c->memory.segment_size[GE_MEM_SEG_OUTPUT]);
 }
 
 static int inspect(int argc, char **argv) {
@@ -416,9 +596,10 @@ static int inspect(int argc, char **argv) {
   int json = 0, i, rc = 0, used;
   options opt;
   ge_graph *g = NULL;
-  ge_node_id *order = NULL;
+  compiled c;
   ge_error err;
   memset(&opt, 0, sizeof opt);
+  memset(&c, 0, sizeof c);
   for (i = 0; i < argc; i++) {
     if ((used = common_flag("inspect", argc, argv, i, &opt)) < 0) return 2;
     if (used) i += used - 1;
@@ -435,32 +616,30 @@ static int inspect(int argc, char **argv) {
     ge_engine_registry_free(opt.engines);
     return 2;
   }
-  if (load_model(path, &g, &err) || compile_model(&g, &opt, &err)) {
+  if (load_model(path, &g, &err) || compile_model(&g, &opt, &c, &err)) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
+    compiled_free(&c);
     ge_graph_free(g);
     ge_engine_registry_free(opt.engines);
     return 1;
   }
-  order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(g) + 1));
-  if (!order || ge_graph_topo_sort(g, opt.topo_mode, order, &err)) {
-    fprintf(stderr, "ge inspect: %s\n", order ? err.message : "out of memory");
-    rc = 1;
-  } else if (json) {
-    json_graph(stdout, &opt, g);
+  if (json) {
+    json_graph(stdout, &opt, g, &c);
   } else {
     ge_graph_dump(g, stdout);
     fprintf(stdout, "placement:\n");
     print_placement(stdout, &opt, g, NULL, 0);
+    print_plans(stdout, g, &c);
   }
-  if (!rc && dot) {
-    FILE *f = fopen(dot, "w");
+  if (!rc && dot) { /* the events as Send/Recv nodes on their streams */
+    FILE *f = ge_stream_generate_nodes(g, &c.streams, &err) == GE_OK ? fopen(dot, "w") : NULL;
     if (!f || ge_graph_write_dot(g, f) != GE_OK) {
       fprintf(stderr, "ge inspect: cannot write '%s'\n", dot);
       rc = 1;
     }
     if (f) fclose(f);
   }
-  free(order);
+  compiled_free(&c);
   ge_graph_free(g);
   ge_engine_registry_free(opt.engines);
   return rc;
@@ -604,6 +783,8 @@ static int run(int argc, char **argv) {
   ge_graph *g = NULL;
   ge_program *p = NULL;
   ge_exec_desc d;
+  compiled c;
+  ge_caching_allocator *cache = NULL;
   ge_error err;
   ge_value vals[64];
   const ge_value *ptrs[64];
@@ -614,12 +795,26 @@ static int run(int argc, char **argv) {
   memset(vals, 0, sizeof vals);
   memset(ptrs, 0, sizeof ptrs);
   memset(&d, 0, sizeof d);
+  memset(&c, 0, sizeof c);
   d.num_threads = a.threads;
   d.topo_mode = a.opt.topo_mode;
   if (!setup_engines("run", &a.opt, a.threads)) goto done;
   d.lookup = ge_engine_kernel_lookup;
   d.lookup_user = a.opt.engines;
-  if (load_model(a.model, &g, &err) || compile_model(&g, &a.opt, &err) || ge_program_create(g, &d, &p, &err)) {
+  if (load_model(a.model, &g, &err) || compile_model(&g, &a.opt, &c, &err)) {
+    fprintf(stderr, "ge run: %s\n", err.message);
+    goto done;
+  }
+  if (c.has_memory) {
+    d.memory_size = c.memory.block_size; /* static: every planned tensor in one block */
+  } else {                               /* dynamic: sizes come at run time, from a cache */
+    if (ge_caching_allocator_create(NULL, &cache, &err)) {
+      fprintf(stderr, "ge run: %s\n", err.message);
+      goto done;
+    }
+    d.allocator = ge_caching_allocator_as_allocator(cache);
+  }
+  if (ge_program_create(g, &d, &p, &err)) {
     fprintf(stderr, "ge run: %s\n", err.message);
     goto done;
   }
@@ -658,6 +853,8 @@ done:
   for (i = 0; i < 64; i++) free(vals[i].data);
   free(times);
   ge_program_free(p);
+  if (cache) ge_caching_allocator_free(cache);
+  compiled_free(&c);
   ge_graph_free(g);
   ge_engine_registry_free(a.opt.engines);
   return rc;
