@@ -1,7 +1,7 @@
 /* conformance — runs the ONNX backend test data through ge.
  *
  *   build/conformance [--floor FILE] [--write-floor FILE] [--verbose]
- *                     [--engines [--partition] [--option KEY=VALUE]...] DIR...
+ *                     [--engines [--partition] [--plan] [--option KEY=VALUE]...] DIR...
  *
  * Each DIR holds cases (node/test_abs, ...): model.onnx and
  * test_data_set_N/{input,output}_K.pb. A case is imported, lowered onto the
@@ -9,8 +9,10 @@
  * engine set under the given placement options — checking that no excluded
  * engine is chosen and that 1 and 3 threads place alike — and optimised;
  * with --partition also split into engine pieces, optimised and merged
- * back, and wrapped into dynamic/static subgraphs) and run on every data
- * set; outputs are compared with
+ * back, and wrapped into dynamic/static subgraphs; with --plan given
+ * streams and, when its shapes are static, a memory plan the executor runs
+ * from: one block, tensors in place, views, cross-stream safety) and run
+ * on every data set; outputs are compared with
  * ONNX's backend-test tolerances (rtol 1e-3, atol 1e-7; exact for integers,
  * bools and strings), looser where an op's spec needs it (ops_tolerance).
  * Each case runs in a child process, so a crash is one failed case.
@@ -25,6 +27,8 @@
 #include "ge_engines/ge_engines.h"
 #include "ge_partition.h"
 #include "ge_exec.h"
+#include "ge_mem.h"
+#include "ge_stream.h"
 #include "ge_onnx.h"
 
 #include <dirent.h>
@@ -58,8 +62,34 @@ static ge_kernel_fn lookup(const ge_node *n, void *user) {
  * subgraphs, with ge.exec.static_model_ops_lower_limit from --option. */
 static ge_engine_registry *engines;
 static ge_place_desc place_desc;
-static int partition;
+static int partition, plan_memory;
 static ge_dynamic_partition_desc dynamic_desc;
+
+static int stream_order(void *plan, ge_node_id a, ge_node_id b) {
+  return ge_stream_happens_before((const ge_stream_plan *)plan, a, b);
+}
+
+/* --plan: streams over the engines, then the memory plan the executor runs
+ * from (none when a shape is known only at run time or a tensor holds
+ * strings: the executor sizes those itself). */
+static ge_status plan_checked(ge_graph *g, ge_exec_desc *d, ge_stream_plan *streams, ge_mem_graph_plan *mem,
+                              ge_error *err) {
+  const ge_engine *list[GE_PLACE_MAX_ENGINES];
+  uint32_t k, n = ge_engine_count(engines);
+  ge_stream_desc sd;
+  ge_mem_graph_desc md;
+  ge_status st;
+  for (k = 0; k < n; k++) list[k] = ge_engine_at(engines, (int32_t)k);
+  memset(&sd, 0, sizeof sd);
+  sd.engines = list, sd.num_engines = n;
+  if ((st = ge_stream_allocate(g, &sd, streams, err))) return st;
+  memset(&md, 0, sizeof md);
+  md.happens_before = stream_order, md.order_user = streams;
+  st = ge_mem_plan_graph(g, &md, mem, err);
+  if (st == GE_ERR_SHAPE || st == GE_ERR_UNSUPPORTED) return GE_OK;
+  if (st == GE_OK) d->memory_size = mem->block_size;
+  return st;
+}
 
 /* Splits the placed *g by engine (optimising the pieces), merges, places
  * what the optimisers added, then wraps its dynamic/static clusters. */
@@ -233,20 +263,27 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
   ge_graph *g = NULL;
   ge_program *p = NULL;
   ge_exec_desc d;
+  ge_stream_plan streams;
+  ge_mem_graph_plan mem;
   ge_error err;
   ge_status st;
   char **sets;
   int n_sets, s, verdict = PASS;
   snprintf(path, sizeof path, "%s/%s/model.onnx", dir, name);
   memset(&d, 0, sizeof d);
+  memset(&streams, 0, sizeof streams);
+  memset(&mem, 0, sizeof mem);
   d.lookup = lookup;
   if (engines) {
     d.lookup = ge_engine_kernel_lookup;
     d.lookup_user = engines;
   }
   if ((st = ge_onnx_load(path, NULL, &g, &err)) || (engines && (st = place_checked(g, &err))) ||
-      (partition && (st = partition_checked(&g, &err))) || (st = ge_program_create(g, &d, &p, &err))) {
+      (partition && (st = partition_checked(&g, &err))) ||
+      (plan_memory && (st = plan_checked(g, &d, &streams, &mem, &err))) || (st = ge_program_create(g, &d, &p, &err))) {
     snprintf(why, n, "%.590s", err.message);
+    ge_stream_plan_free(&streams);
+    if (mem.tensors) ge_mem_graph_plan_free(&mem);
     ge_graph_free(g);
     return is_unsupported(st) ? UNSUPPORTED : FAIL;
   }
@@ -305,6 +342,8 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
   }
   free_list(sets, n_sets);
   ge_program_free(p);
+  ge_stream_plan_free(&streams);
+  if (mem.tensors) ge_mem_graph_plan_free(&mem);
   ge_graph_free(g);
   return verdict;
 }
@@ -395,6 +434,8 @@ int main(int argc, char **argv) {
       place_desc.engines = engines;
     } else if (!strcmp(argv[i], "--partition") && engines) {
       partition = 1;
+    } else if (!strcmp(argv[i], "--plan") && engines) {
+      plan_memory = 1;
     } else if (!strcmp(argv[i], "--option") && i + 1 < argc && engines) {
       const char *kv = argv[++i], *eq = strchr(kv, '=');
       char key[128];
@@ -408,7 +449,7 @@ int main(int argc, char **argv) {
         return 2;
       }
     } else {
-      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--partition] [--option KEY=VALUE]...] DIR...\n");
+      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--partition] [--plan] [--option KEY=VALUE]...] DIR...\n");
       return 2;
     }
   }

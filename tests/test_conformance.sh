@@ -39,5 +39,7 @@ run --engines --option ge.exec.hostExecFlag=1
 run --engines --partition
 run --engines --partition --option ge.engineType=VectorEngine --option ge.exec.static_model_ops_lower_limit=1
 run --engines --partition --option ge.exec.static_model_ops_lower_limit=-1
+run --engines --plan
+run --engines --partition --plan --option ge.engineType=VectorEngine
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
