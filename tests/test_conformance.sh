@@ -3,7 +3,8 @@
 # on the host CPU engine alone and compiled onto the standard engine set
 # (constant folding, placement, fusion) under several placement options, and
 # partitioned (engine pieces optimised and merged back, dynamic/static
-# subgraphs) under several partition options.
+# subgraphs) under several partition options, and run from stream and memory
+# plans (--plan).
 # Each run prints per-folder counts and "N passed, N failed" over the floor;
 # the last line sums them. Refresh the floor after an improvement with:
 #   build/conformance --write-floor tests/conformance_floor.txt $DATA/{node,pytorch-converted,pytorch-operator,simple}
