@@ -1001,7 +1001,7 @@ typedef struct ge__arena {
 static void ge__arena_init(ge__arena *ar, const ge_allocator *a) {
   memset(ar, 0, sizeof *ar);
   ar->a = *a;
-  ar->next_chunk = 4096;
+  ar->next_chunk = 1024; /* doubling: small graphs (subgraphs, engine pieces) stay small */
 }
 
 static void ge__arena_release(ge__arena *ar) {
@@ -1051,17 +1051,18 @@ static void *ge__arena_alloc(ge__arena *ar, size_t n, size_t align) {
 }
 
 static uint32_t ge__log2_ceil(size_t n) {
+#if defined(__GNUC__) || defined(__clang__)
+  return n <= 1 ? 0 : 64u - (uint32_t)__builtin_clzll((unsigned long long)n - 1);
+#else
   uint32_t k = 0;
   while (((size_t)1 << k) < n) k++;
   return k;
+#endif
 }
 
 /* Capacity of a growable array of count elements: next power of two. */
 static uint32_t ge__cap_of(uint32_t count) {
-  uint32_t cap = 1;
-  if (count == 0) return 0;
-  while (cap < count) cap <<= 1;
-  return cap;
+  return count ? (uint32_t)1 << ge__log2_ceil(count) : 0;
 }
 
 static void *ge__arena_block(ge__arena *ar, size_t bytes) {
@@ -1376,7 +1377,7 @@ struct ge_graph {
   uint32_t num_attrs;
   ge__table ops;   /* op types (with schema) */
   ge__table words; /* other interned strings */
-  uint32_t *name_index; /* open addressing, node id + 1 per slot, 0 empty */
+  uint64_t *name_index; /* open addressing: name hash << 32 | node id + 1 per slot, 0 empty */
   uint32_t name_index_cap, name_index_used;
   ge_mapped_file **maps;
   uint32_t num_maps;
@@ -1404,7 +1405,7 @@ static ge__interned *ge__intern(ge_graph *g, ge__table *t, const char *s, const 
   uint64_t h = ge__hash_str(s) ^ (domain && *domain ? ge__hash_str(domain) * 31 : 0);
   uint32_t i;
   if ((t->count + 1) * 2 > t->cap) {
-    uint32_t ncap = t->cap ? t->cap * 2 : 32, j;
+    uint32_t ncap = t->cap ? t->cap * 2 : 8, j; /* small: most subgraphs hold few ops */
     ge__interned *ns = (ge__interned *)ge__arena_alloc(&g->arena, ncap * sizeof *ns, 8);
     if (!ns) return NULL;
     memset(ns, 0, ncap * sizeof *ns);
@@ -1482,7 +1483,7 @@ GE_API size_t ge_graph_memory_used(const ge_graph *g) {
   uint32_t k;
   for (k = 0; k < GE__MAX_CHUNKS && g->chunks[k]; k++)
     n += ((size_t)1 << (GE__CHUNK0_LOG + k)) * sizeof(ge_node);
-  return n + (size_t)g->name_index_cap * sizeof(uint32_t);
+  return n + (size_t)g->name_index_cap * sizeof *g->name_index;
 }
 
 GE_API void *ge_graph_alloc_array(const ge_graph *g, size_t size) {
@@ -1529,35 +1530,41 @@ GE_API void ge_graph_free(ge_graph *g) {
   a = g->arena.a;
   for (k = 0; k < GE__MAX_CHUNKS; k++)
     ge__mem_free(&a, g->chunks[k], ((size_t)1 << (GE__CHUNK0_LOG + k)) * sizeof(ge_node));
-  ge__mem_free(&a, g->name_index, (size_t)g->name_index_cap * sizeof(uint32_t));
+  ge__mem_free(&a, g->name_index, (size_t)g->name_index_cap * sizeof *g->name_index);
   ge__arena_release(&g->arena);
   ge__mem_free(&a, g, sizeof *g);
 }
 
 /* ------------------------------------------------------- name index */
 
-static void ge__name_index_put(ge_graph *g, ge_node_id id) {
-  const char *name = ge__slot(g, id)->name;
-  uint32_t mask = g->name_index_cap - 1, i = (uint32_t)ge__hash_str(name) & mask;
+/* A slot keeps the name's hash, so entries move (when a removal shortens a
+ * probe run) without reading the nodes. */
+static void ge__name_index_insert(ge_graph *g, uint64_t slot) {
+  uint32_t mask = g->name_index_cap - 1, i = (uint32_t)(slot >> 32) & mask;
   while (g->name_index[i]) i = (i + 1) & mask;
-  g->name_index[i] = id + 1;
+  g->name_index[i] = slot;
   g->name_index_used++;
+}
+
+static void ge__name_index_put(ge_graph *g, ge_node_id id) {
+  uint32_t h = (uint32_t)ge__hash_str(ge__slot(g, id)->name);
+  ge__name_index_insert(g, (uint64_t)h << 32 | (id + 1));
 }
 
 /* Builds or grows the index so one more name fits; 0 on OOM. */
 static int ge__name_index_reserve(ge_graph *g) {
   uint32_t cap = g->name_index_cap, i;
-  uint32_t *old = g->name_index;
+  uint64_t *old = g->name_index;
   if (old && (g->name_index_used + 1) * 2 <= cap) return 1;
   cap = cap ? cap * 2 : 64;
   while (cap < (g->live + 1) * 2) cap *= 2;
-  g->name_index = (uint32_t *)ge__mem_alloc(&g->arena.a, cap * sizeof(uint32_t));
+  g->name_index = (uint64_t *)ge__mem_alloc(&g->arena.a, cap * sizeof *old);
   if (!g->name_index) {
     g->name_index = old;
     return 0;
   }
-  memset(g->name_index, 0, cap * sizeof(uint32_t));
-  ge__mem_free(&g->arena.a, old, (size_t)g->name_index_cap * sizeof(uint32_t));
+  memset(g->name_index, 0, cap * sizeof *old);
+  ge__mem_free(&g->arena.a, old, (size_t)g->name_index_cap * sizeof *old);
   g->name_index_cap = cap;
   g->name_index_used = 0;
   for (i = 0; i < g->id_bound; i++)
@@ -1571,15 +1578,15 @@ static void ge__name_index_remove(ge_graph *g, ge_node_id id) {
   if (!g->name_index) return;
   mask = g->name_index_cap - 1;
   i = (uint32_t)ge__hash_str(ge__slot(g, id)->name) & mask;
-  while (g->name_index[i] && g->name_index[i] != id + 1) i = (i + 1) & mask;
+  while (g->name_index[i] && (uint32_t)g->name_index[i] != id + 1) i = (i + 1) & mask;
   if (!g->name_index[i]) return;
   g->name_index[i] = 0;
   g->name_index_used--;
   for (i = (i + 1) & mask; g->name_index[i]; i = (i + 1) & mask) {
-    ge_node_id other = g->name_index[i] - 1;
+    uint64_t other = g->name_index[i];
     g->name_index[i] = 0;
     g->name_index_used--;
-    ge__name_index_put(g, other);
+    ge__name_index_insert(g, other);
   }
 }
 
@@ -1604,12 +1611,13 @@ static int ge__name_taken(ge_graph *g, const char *name, int *oom) {
 }
 
 GE_API ge_node_id ge_graph_find(ge_graph *g, const char *name) {
-  uint32_t mask, i;
+  uint32_t mask, i, h;
   if (!name || !ge__name_index_reserve(g)) return GE_NONE;
   mask = g->name_index_cap - 1;
-  for (i = (uint32_t)ge__hash_str(name) & mask; g->name_index[i]; i = (i + 1) & mask) {
-    ge_node_id id = g->name_index[i] - 1;
-    if (strcmp(ge__slot(g, id)->name, name) == 0) return id;
+  h = (uint32_t)ge__hash_str(name);
+  for (i = h & mask; g->name_index[i]; i = (i + 1) & mask) {
+    ge_node_id id = (uint32_t)g->name_index[i] - 1;
+    if ((uint32_t)(g->name_index[i] >> 32) == h && strcmp(ge__slot(g, id)->name, name) == 0) return id;
   }
   return GE_NONE;
 }
@@ -1695,23 +1703,33 @@ static ge__interned *ge__op_entry(ge_graph *g, const char *op, const char *domai
   return e;
 }
 
+static ge_status ge__add_node(ge_graph *g, const ge__interned *e, const char *name, uint32_t num_inputs,
+                              const ge_edge *inputs, int32_t num_outputs, ge_node_id *out, ge_error *err);
+
 GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name,
                                    uint32_t num_inputs, const ge_edge *inputs,
                                    int32_t num_outputs, ge_node_id *out, ge_error *err) {
   ge__interned *e;
-  ge_node *n;
-  uint32_t i, nout;
+  uint32_t i;
   ge_status st;
-  char made[96];
   if (out) *out = GE_NONE;
   if (!op || !*op) return ge_error_set(err, GE_ERR_INVALID, "node '%s': empty op type", name ? name : "");
   for (i = 0; inputs && i < num_inputs; i++)
     if ((st = ge__check_source(g, inputs[i], err)) != GE_OK) return st;
   e = ge__op_entry(g, op, NULL);
   if (!e) return ge__oom(err, g);
+  return ge__add_node(g, e, name, num_inputs, inputs, num_outputs, out, err);
+}
+
+/* ge_graph_add_node once the op's entry is known and the inputs checked. */
+static ge_status ge__add_node(ge_graph *g, const ge__interned *e, const char *name, uint32_t num_inputs,
+                              const ge_edge *inputs, int32_t num_outputs, ge_node_id *out, ge_error *err) {
+  ge_node *n;
+  uint32_t i, nout;
+  char made[96];
   if (!name || !*name) { /* a made name, unique; chosen before the slot exists */
     int oom;
-    do snprintf(made, sizeof made, "%.80s_%u", op, (unsigned)g->auto_names++);
+    do snprintf(made, sizeof made, "%.80s_%u", e->str, (unsigned)g->auto_names++);
     while (ge__name_taken(g, made, &oom) && !oom);
     if (oom) return ge__oom(err, g);
     name = made;
@@ -5624,8 +5642,18 @@ static ge_status ge__copy_node(ge_graph *dst, const ge_graph *src, const ge_node
   ge_node *m;
   ge_status st;
   uint32_t i;
-  (void)src;
-  if ((st = ge_graph_add_node(dst, n->op, name, n->num_inputs, NULL, (int32_t)n->num_outputs, out, err))) return st;
+  if (src && src->registry == dst->registry && n->schema && !n->domain) {
+    /* the graphs share the registry: the node's schema is the op's (a new
+       graph would otherwise look up every op again) */
+    ge__interned *e = ge__intern(dst, &dst->ops, n->op, NULL);
+    if (out) *out = GE_NONE;
+    if (!e) return ge__oom(err, dst);
+    if (!e->schema) e->schema = n->schema;
+    st = ge__add_node(dst, e, name, n->num_inputs, NULL, (int32_t)n->num_outputs, out, err);
+  } else {
+    st = ge_graph_add_node(dst, n->op, name, n->num_inputs, NULL, (int32_t)n->num_outputs, out, err);
+  }
+  if (st) return st;
   if (n->domain && (st = ge_node_set_domain(dst, *out, n->domain, err))) return st;
   for (i = 0; i < n->num_attrs; i++)
     if ((st = ge__put_attr(dst, *out, &n->attrs[i], err))) return st;

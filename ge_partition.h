@@ -122,6 +122,7 @@ typedef struct ge_engine_partition {
   ge_graph *source;        /* the graph partitioned (kept for merging back) */
   char **control;          /* control edges between pieces: "src\ndst" node names */
   uint32_t num_control;
+  ge_allocator allocator;  /* the source's, which subgraphs and control come from */
 } ge_engine_partition;
 
 /* Splits g by engine: nodes with the same engine (for composite = 1, the
@@ -435,9 +436,52 @@ GE_API void ge_jit_order_free(ge_jit_order *order);
 extern "C" {
 #endif
 
+/* --------------------------------------------------------------- memory */
+
+/* Scratch memory comes from the graph's allocator (DESIGN §6); a block is
+ * freed with the size it was allocated with. */
+static void *ge__pt_alloc(const ge_graph *g, size_t size) { return ge_graph_alloc_array(g, size); }
+
+static void *ge__pt_zalloc(const ge_graph *g, size_t size) {
+  void *p = ge_graph_alloc_array(g, size);
+  if (p) memset(p, 0, size);
+  return p;
+}
+
+static void ge__pt_free(const ge_graph *g, void *p, size_t size) { ge_graph_free_array(g, p, size); }
+
+static void *ge__pt_realloc(const ge_graph *g, void *p, size_t old_size, size_t size) {
+  const ge_allocator *a = ge_graph_allocator(g);
+  void *q;
+  if (!p) return ge__pt_alloc(g, size);
+  if (a->realloc) return a->realloc(a->user, p, old_size, size);
+  if ((q = ge__pt_alloc(g, size)) != NULL) {
+    memcpy(q, p, old_size < size ? old_size : size);
+    ge__pt_free(g, p, old_size);
+  }
+  return q;
+}
+
+/* What snprintf(buf, size, "%s_%u", base, v) writes, for a short base (buf
+ * holds strlen(base) + 12 bytes): names made in the hot loops, where
+ * snprintf would cost more than the rest of the node. */
+static void ge__pt_name_u32(char *buf, const char *base, uint32_t v) {
+  size_t at = strlen(base);
+  char digits[10];
+  int n = 0;
+  memcpy(buf, base, at);
+  buf[at++] = '_';
+  do digits[n++] = (char)('0' + v % 10), v /= 10;
+  while (v);
+  while (n) buf[at++] = digits[--n];
+  buf[at] = 0;
+}
+
 /* ------------------------------------------------------------- wrapping */
 
-static int ge__pt_is(const ge_node *n, const char *op) { return !strcmp(n->op, op) && ge_node_in_onnx_domain(n); }
+static int ge__pt_is(const ge_node *n, const char *op) {
+  return n->op[0] == op[0] && !strcmp(n->op, op) && ge_node_in_onnx_domain(n);
+}
 
 static ge_status ge__pt_wrap(ge_graph *g, const ge_node_id *nodes, uint32_t n, const char *name,
                              ge_node_id *call_out, ge_error *err);
@@ -446,11 +490,11 @@ static ge_status ge__pt_wrap(ge_graph *g, const ge_node_id *nodes, uint32_t n, c
  * the set's outside consumers must not reach the set. */
 static int ge__pt_convex(const ge_graph *g, const ge_node_id *nodes, uint32_t n) {
   uint32_t bound = ge_graph_id_bound(g), top = 0, i, k;
-  uint8_t *mark = (uint8_t *)calloc(bound + 1, 1); /* 1 in the set, 2 seen outside */
-  ge_node_id *stack = (ge_node_id *)malloc(sizeof(ge_node_id) * (bound + 1));
+  uint8_t *mark = (uint8_t *)ge__pt_zalloc(g, bound + 1); /* 1 in the set, 2 seen outside */
+  ge_node_id *stack = (ge_node_id *)ge__pt_alloc(g, sizeof(ge_node_id) * (bound + 1));
   int convex = 1;
   if (!mark || !stack) {
-    free(mark), free(stack);
+    ge__pt_free(g, mark, bound + 1), ge__pt_free(g, stack, sizeof(ge_node_id) * (bound + 1));
     return 0;
   }
   for (i = 0; i < n; i++) mark[nodes[i]] = 1;
@@ -467,7 +511,7 @@ static int ge__pt_convex(const ge_graph *g, const ge_node_id *nodes, uint32_t n)
       }
     }
   }
-  free(mark), free(stack);
+  ge__pt_free(g, mark, bound + 1), ge__pt_free(g, stack, sizeof(ge_node_id) * (bound + 1));
   return convex;
 }
 
@@ -484,13 +528,21 @@ GE_API ge_status ge_partition_wrap(ge_graph *g, const ge_node_id *nodes, uint32_
   return ge__pt_wrap(g, nodes, n, name, call_out, err);
 }
 
+/* Frees an extraction made when g had `bound` ids (its node map has that
+ * size; the call added since does not count). */
+static void ge__pt_extract_free(ge_graph *g, ge_extract_result *r, uint32_t bound) {
+  ge__pt_free(g, r->node_map, ((size_t)bound + 1) * sizeof *r->node_map);
+  r->node_map = NULL;
+  ge_extract_result_free(g, r);
+}
+
 /* ge_partition_wrap without the convexity check (clusters are convex). */
 static ge_status ge__pt_wrap(ge_graph *g, const ge_node_id *nodes, uint32_t n, const char *name,
                              ge_node_id *call_out, ge_error *err) {
   ge_extract_result r;
   ge_node_id call;
   ge_status st;
-  uint32_t i, k;
+  uint32_t i, k, bound = ge_graph_id_bound(g);
   for (i = 0; i < n; i++) {
     const ge_node *x = ge_graph_node(g, nodes[i]);
     if (ge__pt_is(x, "Data") || ge__pt_is(x, "NetOutput"))
@@ -500,7 +552,7 @@ static ge_status ge__pt_wrap(ge_graph *g, const ge_node_id *nodes, uint32_t n, c
   st = ge_graph_add_node(g, "PartitionedCall", name, r.num_boundary_inputs, r.boundary_inputs,
                          (int32_t)r.num_boundary_outputs, &call, err);
   if (st != GE_OK) {
-    ge_extract_result_free(g, &r);
+    ge__pt_extract_free(g, &r, bound);
     return st;
   }
   for (i = 0; i < r.num_boundary_outputs && st == GE_OK; i++) {
@@ -529,7 +581,7 @@ static ge_status ge__pt_wrap(ge_graph *g, const ge_node_id *nodes, uint32_t n, c
     st = ge_node_set_attr_graph(g, call, "f", r.graph, err);
     r.graph = NULL; /* owned by the call now (or freed on error) */
   }
-  ge_extract_result_free(g, &r);
+  ge__pt_extract_free(g, &r, bound);
   for (i = 0; i < n && st == GE_OK; i++) st = ge_graph_remove_node(g, nodes[i], err);
   if (st == GE_OK && call_out) *call_out = call;
   return st;
@@ -540,7 +592,7 @@ static ge_status ge__pt_wrap(ge_graph *g, const ge_node_id *nodes, uint32_t n, c
 
 typedef struct ge__pt_list {
   ge_node_id *v;
-  uint32_t n, cap, clean; /* clean: length after the last compaction */
+  uint32_t n, cap, clean; /* clean: length after the last compaction; cap 0: v is a slice of the edge pool */
 } ge__pt_list;
 
 struct ge_clusters {
@@ -556,79 +608,112 @@ struct ge_clusters {
   ge_node_id *stack, *stack2;
   uint64_t *sorted;         /* scratch of the reordering: (rank, cluster) pairs */
   uint32_t *pool;
+  ge_node_id *edges;        /* the first out and in lists, one block */
+  size_t num_edges;
+  uint32_t count;           /* nodes (ranks are below it) */
 };
 
-static int ge__pt_push(ge__pt_list *l, ge_node_id x) {
-  if (l->n == l->cap) {
-    uint32_t cap = l->cap ? 2 * l->cap : 4;
-    ge_node_id *v = (ge_node_id *)realloc(l->v, sizeof *v * cap);
-    if (!v) return 0;
-    l->v = v, l->cap = cap;
-  }
-  l->v[l->n++] = x;
-  return 1;
+/* Frees a list's own storage (a slice of the edge pool is not its own). */
+static void ge__pt_list_free(ge_clusters *c, ge__pt_list *l) {
+  if (l->cap) ge__pt_free(c->g, l->v, sizeof *l->v * l->cap);
 }
 
 GE_API void ge_clusters_free(ge_clusters *c) {
+  size_t b;
   uint32_t i;
   if (!c) return;
-  for (i = 0; c->out && i < c->bound; i++) free(c->out[i].v), free(c->in[i].v);
-  free(c->pos), free(c->parent), free(c->next), free(c->tail), free(c->size), free(c->rank);
-  free(c->out), free(c->in), free(c->stamp), free(c->stamp2), free(c->stack), free(c->stack2), free(c->sorted), free(c->pool);
-  free(c);
+  b = (size_t)c->bound + 1;
+  for (i = 0; c->out && c->in && i < c->bound; i++) ge__pt_list_free(c, &c->out[i]), ge__pt_list_free(c, &c->in[i]);
+  ge__pt_free(c->g, c->pos, b * sizeof *c->pos), ge__pt_free(c->g, c->parent, b * sizeof *c->parent);
+  ge__pt_free(c->g, c->next, b * sizeof *c->next), ge__pt_free(c->g, c->tail, b * sizeof *c->tail);
+  ge__pt_free(c->g, c->size, b * sizeof *c->size), ge__pt_free(c->g, c->rank, b * sizeof *c->rank);
+  ge__pt_free(c->g, c->out, b * sizeof *c->out), ge__pt_free(c->g, c->in, b * sizeof *c->in);
+  ge__pt_free(c->g, c->stamp, b * sizeof *c->stamp), ge__pt_free(c->g, c->stamp2, b * sizeof *c->stamp2);
+  ge__pt_free(c->g, c->stack, b * sizeof *c->stack), ge__pt_free(c->g, c->stack2, b * sizeof *c->stack2);
+  ge__pt_free(c->g, c->sorted, b * sizeof *c->sorted), ge__pt_free(c->g, c->pool, b * sizeof *c->pool);
+  ge__pt_free(c->g, c->edges, c->num_edges * sizeof *c->edges);
+  ge__pt_free(c->g, c, sizeof *c);
+}
+
+/* Consumer k (data then control, repeats next to each other counted once
+ * by the caller) of node x. */
+static ge_node_id ge__pt_consumer(const ge_node *x, uint32_t k) {
+  return k < x->num_uses ? x->uses[k].node : x->control_outputs[k - x->num_uses];
+}
+
+/* Every node's out and in lists: its consumers (once per run of repeats)
+ * and its producers, slices of one block. One walk over the nodes fills the
+ * out lists (their starts kept in pool); the in lists are their transpose. */
+static int ge__pt_first_lists(ge_clusters *c) {
+  uint32_t i, j, k;
+  size_t n = 0, cap = 2 * (size_t)c->bound + 16, at;
+  ge_node_id *e = (ge_node_id *)ge__pt_alloc(c->g, sizeof *e * cap), *grown = e;
+  for (i = 0; grown && i < c->bound; i++) {
+    const ge_node *x = ge_graph_node(c->g, i);
+    c->pool[i] = (uint32_t)n;
+    for (k = 0; grown && x && k < x->num_uses + x->num_control_outputs; k++) {
+      ge_node_id y = ge__pt_consumer(x, k);
+      if (k && y == ge__pt_consumer(x, k - 1)) continue;
+      if (n == cap && (grown = (ge_node_id *)ge__pt_realloc(c->g, e, sizeof *e * cap, sizeof *e * 2 * cap)) != NULL)
+        e = grown, cap *= 2;
+      if (grown) e[n++] = y, c->out[i].n++, c->in[y].n++;
+    }
+  }
+  /* room for the in lists after the out lists */
+  if (!grown || !(grown = (ge_node_id *)ge__pt_realloc(c->g, e, sizeof *e * cap, sizeof *e * (2 * n + 1)))) {
+    ge__pt_free(c->g, e, sizeof *e * cap);
+    return 0;
+  }
+  c->edges = e = grown, c->num_edges = 2 * n + 1;
+  for (i = 0, at = n; i < c->bound; i++) {
+    c->out[i].v = e + c->pool[i];
+    c->in[i].v = e + at, at += c->in[i].n, c->in[i].n = 0;
+  }
+  for (i = 0; i < c->bound; i++)
+    for (j = 0; j < c->out[i].n; j++) {
+      ge__pt_list *l = &c->in[c->out[i].v[j]];
+      l->v[l->n++] = i;
+    }
+  return 1;
 }
 
 GE_API ge_status ge_clusters_create(ge_graph *g, ge_clusters **out, ge_error *err) {
-  ge_clusters *c = (ge_clusters *)calloc(1, sizeof *c);
-  uint32_t n = ge_graph_node_count(g), b = ge_graph_id_bound(g), i, k;
-  ge_node_id *order;
+  ge_clusters *c = (ge_clusters *)ge__pt_zalloc(g, sizeof *c);
+  uint32_t n = ge_graph_node_count(g), b = ge_graph_id_bound(g), i;
+  size_t nb = (size_t)b + 1;
   ge_status st;
   *out = NULL;
   if (!c) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for clusters");
-  c->g = g, c->bound = b;
-  c->pos = (uint32_t *)calloc(b + 1, sizeof *c->pos);
-  c->parent = (ge_node_id *)malloc((b + 1) * sizeof *c->parent);
-  c->next = (ge_node_id *)malloc((b + 1) * sizeof *c->next);
-  c->tail = (ge_node_id *)malloc((b + 1) * sizeof *c->tail);
-  c->size = (uint32_t *)calloc(b + 1, sizeof *c->size);
-  c->rank = (uint32_t *)calloc(b + 1, sizeof *c->rank);
-  c->sorted = (uint64_t *)malloc((b + 1) * sizeof *c->sorted);
-  c->pool = (uint32_t *)malloc((b + 1) * sizeof *c->pool);
-  c->out = (ge__pt_list *)calloc(b + 1, sizeof *c->out);
-  c->in = (ge__pt_list *)calloc(b + 1, sizeof *c->in);
-  c->stamp = (uint32_t *)calloc(b + 1, sizeof *c->stamp);
-  c->stamp2 = (uint32_t *)calloc(b + 1, sizeof *c->stamp2);
-  c->stack = (ge_node_id *)malloc((b + 1) * sizeof *c->stack);
-  c->stack2 = (ge_node_id *)malloc((b + 1) * sizeof *c->stack2);
-  order = (ge_node_id *)malloc((n + 1) * sizeof *order);
+  c->g = g, c->bound = b, c->count = n;
+  c->pos = (uint32_t *)ge__pt_zalloc(g, nb * sizeof *c->pos);
+  c->parent = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->parent);
+  c->next = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->next);
+  c->tail = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->tail);
+  c->size = (uint32_t *)ge__pt_zalloc(g, nb * sizeof *c->size);
+  c->rank = (uint32_t *)ge__pt_zalloc(g, nb * sizeof *c->rank);
+  c->sorted = (uint64_t *)ge__pt_alloc(g, nb * sizeof *c->sorted);
+  c->pool = (uint32_t *)ge__pt_alloc(g, nb * sizeof *c->pool);
+  c->out = (ge__pt_list *)ge__pt_zalloc(g, nb * sizeof *c->out);
+  c->in = (ge__pt_list *)ge__pt_zalloc(g, nb * sizeof *c->in);
+  c->stamp = (uint32_t *)ge__pt_zalloc(g, nb * sizeof *c->stamp);
+  c->stamp2 = (uint32_t *)ge__pt_zalloc(g, nb * sizeof *c->stamp2);
+  c->stack = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->stack);
+  c->stack2 = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->stack2);
   if (!c->pos || !c->parent || !c->next || !c->tail || !c->size || !c->rank || !c->sorted || !c->pool || !c->out ||
-      !c->in || !c->stamp || !c->stamp2 || !c->stack || !c->stack2 || !order) {
-    free(order);
+      !c->in || !c->stamp || !c->stamp2 || !c->stack || !c->stack2 || !ge__pt_first_lists(c)) {
     ge_clusters_free(c);
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for clusters of %u nodes", (unsigned)n);
   }
-  if ((st = ge_graph_topo_sort(g, GE_TOPO_BFS, order, err)) != GE_OK) {
-    free(order);
+  /* the topological order goes into stack (scratch until the first search) */
+  if ((st = ge_graph_topo_sort(g, GE_TOPO_BFS, c->stack, err)) != GE_OK) {
     ge_clusters_free(c);
     return st;
   }
   for (i = 0; i < b; i++) c->parent[i] = GE_NONE;
   for (i = 0; i < n; i++) {
-    ge_node_id id = order[i];
+    ge_node_id id = c->stack[i];
     c->pos[id] = c->rank[id] = i;
     c->parent[id] = id, c->next[id] = GE_NONE, c->tail[id] = id, c->size[id] = 1;
-  }
-  free(order);
-  for (i = 0; i < b; i++) {
-    const ge_node *x = ge_graph_node(g, i);
-    if (!x) continue;
-    for (k = 0; k < x->num_uses + x->num_control_outputs; k++) {
-      ge_node_id y = k < x->num_uses ? x->uses[k].node : x->control_outputs[k - x->num_uses];
-      if ((!c->out[i].n || c->out[i].v[c->out[i].n - 1] != y) && (!ge__pt_push(&c->out[i], y) || !ge__pt_push(&c->in[y], i))) {
-        ge_clusters_free(c);
-        return ge_error_set(err, GE_ERR_NOMEM, "out of memory for cluster edges");
-      }
-    }
   }
   *out = c;
   return GE_OK;
@@ -664,21 +749,25 @@ static void ge__pt_compact(ge_clusters *c, ge__pt_list *l, ge_node_id self) {
   l->n = l->clean = k;
 }
 
-static int ge__pt_reserve(ge__pt_list *l, uint32_t more) {
-  if (l->n + more > l->cap) {
+/* Room for `more` entries (a slice of the pool moves to storage of its own
+ * when it must grow). */
+static int ge__pt_reserve(ge_clusters *c, ge__pt_list *l, uint32_t more) {
+  if (l->n + more > (l->cap ? l->cap : l->n)) {
     uint32_t cap = l->n + more + l->cap;
-    ge_node_id *v = (ge_node_id *)realloc(l->v, sizeof *v * cap);
+    ge_node_id *v = l->cap ? (ge_node_id *)ge__pt_realloc(c->g, l->v, sizeof *v * l->cap, sizeof *v * cap)
+                           : (ge_node_id *)ge__pt_alloc(c->g, sizeof *v * cap);
     if (!v) return 0;
+    if (!l->cap && l->n) memcpy(v, l->v, sizeof *v * l->n);
     l->v = v, l->cap = cap;
   }
   return 1;
 }
 
 /* Moves src's entries to the end of dst (room reserved). */
-static void ge__pt_append(ge__pt_list *dst, ge__pt_list *src) {
+static void ge__pt_append(ge_clusters *c, ge__pt_list *dst, ge__pt_list *src) {
   if (src->n) memcpy(dst->v + dst->n, src->v, sizeof *src->v * src->n);
   dst->n += src->n;
-  free(src->v);
+  ge__pt_list_free(c, src);
   memset(src, 0, sizeof *src);
 }
 
@@ -744,7 +833,7 @@ static ge_node_id ge__pt_merge_set(ge_clusters *c, const ge_node_id *set, uint32
   }
   for (i = 0; i < n; i++)
     if (set[i] != big) more_out += c->out[set[i]].n, more_in += c->in[set[i]].n;
-  if (!ge__pt_reserve(&c->out[big], more_out) || !ge__pt_reserve(&c->in[big], more_in)) return GE_NONE;
+  if (!ge__pt_reserve(c, &c->out[big], more_out) || !ge__pt_reserve(c, &c->in[big], more_in)) return GE_NONE;
   for (i = 0; i < n; i++) {
     ge_node_id s = set[i];
     if (s == big) continue;
@@ -752,8 +841,8 @@ static ge_node_id ge__pt_merge_set(ge_clusters *c, const ge_node_id *set, uint32
     c->size[big] += c->size[s];
     c->next[c->tail[big]] = s; /* node lists: big's, then s's */
     c->tail[big] = c->tail[s];
-    ge__pt_append(&c->out[big], &c->out[s]);
-    ge__pt_append(&c->in[big], &c->in[s]);
+    ge__pt_append(c, &c->out[big], &c->out[s]);
+    ge__pt_append(c, &c->in[big], &c->in[s]);
   }
   c->rank[big] = low;
   ge__pt_compact(c, &c->out[big], big);
@@ -864,7 +953,7 @@ GE_API ge_node_id ge_clusters_merge_paths(ge_clusters *c, ge_node_id from, ge_no
   if (from == GE_NONE || to == GE_NONE || from == to) return from;
   if (c->rank[from] > c->rank[to]) t = from, from = to, to = t;
   if (!ge__pt_reach(c, from, to, 0)) return ge_clusters_merge(c, from, to); /* unrelated: no cycle possible */
-  if (!(on_path = (ge_node_id *)malloc(sizeof *on_path * (c->bound + 1)))) return GE_NONE;
+  if (!(on_path = (ge_node_id *)ge__pt_alloc(c->g, sizeof *on_path * (c->bound + 1)))) return GE_NONE;
   lo = c->rank[from], hi = c->rank[to];
   /* the clusters on a path are those `from` reaches that reach `to`: walk
      back from `to` through the window, then forward from `from` through
@@ -874,20 +963,41 @@ GE_API ge_node_id ge_clusters_merge_paths(ge_clusters *c, ge_node_id from, ge_no
   ge__pt_walk(c, to, 1, lo, hi, c->stamp2, e, NULL, 0, on_path);
   n = ge__pt_walk(c, from, 0, lo, hi, c->stamp, e, c->stamp2, e, on_path);
   m = ge__pt_merge_set(c, on_path, n);
-  free(on_path);
+  ge__pt_free(c->g, on_path, sizeof *on_path * (c->bound + 1));
   return m;
+}
+
+/* The clusters (only those holding a node with keep[node] & bit, when keep
+ * is given), each once, by rank: a topological order of the clusters. The
+ * ranks of clusters are distinct and below the node count, so each cluster
+ * goes to the slot of its rank, no sort. Returns how many went to out. */
+static uint32_t ge__pt_by_rank(ge_clusters *c, const uint8_t *keep, uint8_t bit, ge_node_id *out) {
+  uint32_t i, n = 0;
+  for (i = 0; i < c->count; i++) c->pool[i] = GE_NONE;
+  for (i = 0; i < c->bound; i++)
+    if (c->parent[i] != GE_NONE && (!keep || (keep[i] & bit))) {
+      ge_node_id r = ge_clusters_find(c, i);
+      c->pool[c->rank[r]] = r;
+    }
+  for (i = 0; i < c->count; i++)
+    if (c->pool[i] != GE_NONE) out[n++] = c->pool[i];
+  return n;
 }
 
 /* ------------------------------------------------- building the partition */
 
 /* Wraps every cluster holding a movable node into a PartitionedCall, in
  * topological order of the clusters; label() then names and marks the call.
- * movable[node] = 0 keeps a node in g (Data, NetOutput, lone Consts).
+ * place[node]: GE__PT_MOVE moves the node (without it, it stays in g: Data,
+ * NetOutput, lone Consts); GE__PT_SET_DYNAMIC or GE__PT_CLEAR_DYNAMIC sets
+ * or clears its GE_NODE_IS_DYNAMIC first (else its flags are kept).
  * One pass over the nodes and edges: each cluster's subgraph gets copies of
  * its nodes, a Data node per distinct tensor it reads from outside and a
  * NetOutput of the tensors read outside it; the calls are wired in g, g's
  * remaining readers redirected, and the moved nodes removed. */
 typedef void (*ge__pt_label_fn)(ge_graph *g, ge_node_id call, ge_node_id cluster, uint32_t index, void *u);
+
+enum { GE__PT_MOVE = 1, GE__PT_SET_DYNAMIC = 2, GE__PT_CLEAR_DYNAMIC = 4 };
 
 /* A tensor crossing a cluster boundary: for inputs, (src, cluster k) ->
  * Data node; for outputs, src -> output j of its cluster's call. */
@@ -898,6 +1008,12 @@ typedef struct ge__pt_cross {
 } ge__pt_cross;
 
 enum { GE__PT_IN = 0, GE__PT_OUT = 1 };
+
+/* A growable list of pairs of 32-bit values (a << 32 | b). */
+typedef struct ge__pt_pairs {
+  uint64_t *v;
+  uint32_t n, cap;
+} ge__pt_pairs;
 
 typedef struct ge__pt_builder {
   ge_graph *g;
@@ -910,6 +1026,11 @@ typedef struct ge__pt_builder {
   ge__pt_cross *x;        /* crossings, inputs and outputs */
   uint32_t n_x, cap_x;
   uint32_t *slots, n_slots; /* hash of the crossings by (kind, src, k): index or UINT32_MAX */
+  uint32_t *last;           /* per node: its latest crossing (most lookups end there), UINT32_MAX: none */
+  const uint8_t *place;     /* per node: GE__PT_MOVE, ... */
+  ge__pt_pairs entering;    /* (node, input) entering its cluster */
+  ge__pt_pairs reads;       /* (node, input) of g's remaining nodes reading moved ones */
+  ge__pt_pairs controls;    /* (src, dst) control edges to redirect to the calls */
 } ge__pt_builder;
 
 static uint32_t ge__pt_cross_hash(uint32_t kind, ge_edge src, uint32_t k) {
@@ -919,8 +1040,9 @@ static uint32_t ge__pt_cross_hash(uint32_t kind, ge_edge src, uint32_t k) {
 }
 
 static uint32_t ge__pt_find_cross(const ge__pt_builder *b, uint32_t kind, ge_edge src, uint32_t k) {
-  uint32_t i, j;
-  if (!b->n_slots) return UINT32_MAX;
+  uint32_t i, j = b->last[src.node];
+  if (j == UINT32_MAX) return UINT32_MAX; /* nothing crosses from this node */
+  if (b->x[j].kind == kind && b->x[j].k == k && b->x[j].src.index == src.index) return j;
   for (i = ge__pt_cross_hash(kind, src, k) & (b->n_slots - 1); (j = b->slots[i]) != UINT32_MAX; i = (i + 1) & (b->n_slots - 1))
     if (b->x[j].kind == kind && b->x[j].k == k && b->x[j].src.node == src.node && b->x[j].src.index == src.index) return j;
   return UINT32_MAX;
@@ -932,26 +1054,46 @@ static void ge__pt_slot_put(ge__pt_builder *b, uint32_t j) {
   b->slots[i] = j;
 }
 
+/* The builder's node maps (b->g and b->bound set); 0 when memory runs out. */
+static int ge__pt_builder_init(ge__pt_builder *b) {
+  b->cid = (int32_t *)ge__pt_alloc(b->g, sizeof *b->cid * (b->bound + 1));
+  b->copy = (ge_node_id *)ge__pt_alloc(b->g, sizeof *b->copy * (b->bound + 1));
+  b->last = (uint32_t *)ge__pt_alloc(b->g, sizeof *b->last * (b->bound + 1));
+  if (b->last) memset(b->last, 0xFF, sizeof *b->last * (b->bound + 1));
+  return b->cid && b->copy && b->last;
+}
+
+/* The builder's node maps and crossings. */
+static void ge__pt_builder_free(ge__pt_builder *b) {
+  ge__pt_free(b->g, b->cid, sizeof *b->cid * (b->bound + 1)), ge__pt_free(b->g, b->copy, sizeof *b->copy * (b->bound + 1));
+  ge__pt_free(b->g, b->last, sizeof *b->last * (b->bound + 1));
+  ge__pt_free(b->g, b->entering.v, sizeof *b->entering.v * b->entering.cap);
+  ge__pt_free(b->g, b->reads.v, sizeof *b->reads.v * b->reads.cap);
+  ge__pt_free(b->g, b->controls.v, sizeof *b->controls.v * b->controls.cap);
+  ge__pt_free(b->g, b->x, sizeof *b->x * b->cap_x), ge__pt_free(b->g, b->slots, sizeof *b->slots * b->n_slots);
+}
+
 /* Records a crossing (not already there); its index, or UINT32_MAX when
  * memory runs out. */
 static uint32_t ge__pt_add_cross(ge__pt_builder *b, uint32_t kind, ge_edge src, uint32_t k, uint32_t id) {
   uint32_t j;
   if (b->n_x == b->cap_x) {
     uint32_t cap = b->cap_x ? 2 * b->cap_x : 256;
-    ge__pt_cross *q = (ge__pt_cross *)realloc(b->x, sizeof *q * cap);
+    ge__pt_cross *q = (ge__pt_cross *)ge__pt_realloc(b->g, b->x, sizeof *q * b->cap_x, sizeof *q * cap);
     if (!q) return UINT32_MAX;
     b->x = q, b->cap_x = cap;
   }
   if (2 * (b->n_x + 1) > b->n_slots) { /* grow the hash to twice the crossings, rehash */
-    uint32_t n = b->n_slots ? 2 * b->n_slots : 1024, *q = (uint32_t *)malloc(sizeof *q * n);
+    uint32_t n = b->n_slots ? 2 * b->n_slots : 1024, *q = (uint32_t *)ge__pt_alloc(b->g, sizeof *q * n);
     if (!q) return UINT32_MAX;
-    free(b->slots);
+    ge__pt_free(b->g, b->slots, sizeof *q * b->n_slots);
     b->slots = q, b->n_slots = n;
     memset(q, 0xFF, sizeof *q * n);
     for (j = 0; j < b->n_x; j++) ge__pt_slot_put(b, j);
   }
   b->x[b->n_x].src = src, b->x[b->n_x].k = k, b->x[b->n_x].id = id, b->x[b->n_x].kind = kind;
   ge__pt_slot_put(b, b->n_x);
+  b->last[src.node] = b->n_x;
   return b->n_x++;
 }
 
@@ -987,34 +1129,72 @@ static ge_edge ge__pt_outside(const ge__pt_builder *b, ge_edge src) {
   return src;
 }
 
-/* Copies the clusters' nodes and their inner edges; marks the outputs read
- * outside each cluster. */
+/* Appends the pair (a, x) to a list of the builder. */
+static int ge__pt_note(ge__pt_builder *b, ge__pt_pairs *l, uint32_t a, uint32_t x) {
+  if (l->n == l->cap) {
+    uint32_t cap = l->cap ? 2 * l->cap : 256;
+    uint64_t *v = (uint64_t *)ge__pt_realloc(b->g, l->v, sizeof *v * l->cap, sizeof *v * cap);
+    if (!v) return 0;
+    l->v = v, l->cap = cap;
+  }
+  l->v[l->n++] = (uint64_t)a << 32 | x;
+  return 1;
+}
+
+/* Copies the clusters' nodes with the edges inside a cluster in one walk
+ * (producers come first), then the edges entering a cluster, whose Data
+ * nodes come after the copies. Notes the outputs read outside each
+ * cluster, the inputs of g's remaining nodes that moved, and the control
+ * edges that cross clusters (ge__pt_rewire redirects them to the calls). */
 static ge_status ge__pt_fill(ge__pt_builder *b, const ge_node_id *order, uint32_t count, ge_error *err) {
   uint32_t i, k, u;
   ge_status st = GE_OK;
   for (i = 0; i < count && st == GE_OK; i++) {
-    const ge_node *n = ge_graph_node(b->g, order[i]);
-    if (b->cid[n->id] >= 0) st = ge_graph_copy_node(b->sub[b->cid[n->id]], b->g, n, NULL, &b->copy[n->id], err);
-  }
-  for (i = 0; i < count && st == GE_OK; i++) {
-    const ge_node *n = ge_graph_node(b->g, order[i]);
+    ge_node *n = ge_graph_node(b->g, order[i]);
     int32_t c = b->cid[n->id];
-    if (c < 0) continue;
+    if (b->place[n->id] & GE__PT_SET_DYNAMIC) n->flags |= GE_NODE_IS_DYNAMIC;
+    if (b->place[n->id] & GE__PT_CLEAR_DYNAMIC) n->flags &= ~(uint32_t)GE_NODE_IS_DYNAMIC;
+    for (k = 0; k < n->num_control_inputs && st == GE_OK; k++) {
+      ge_node_id q = n->control_inputs[k];
+      if (b->cid[q] != c && (b->cid[q] >= 0 || c >= 0) && !ge__pt_note(b, &b->controls, q, n->id))
+        st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+    }
+    if (c < 0) { /* stays in g: inputs from moved nodes will read the calls */
+      for (k = 0; k < n->num_inputs && st == GE_OK; k++)
+        if (n->inputs[k].node != GE_NONE && b->cid[n->inputs[k].node] >= 0 && !ge__pt_note(b, &b->reads, n->id, k))
+          st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+      continue;
+    }
+    if (st == GE_OK) st = ge_graph_copy_node(b->sub[c], b->g, n, NULL, &b->copy[n->id], err);
     for (k = 0; k < n->num_inputs && st == GE_OK; k++) {
-      ge_edge e = n->inputs[k], inner;
+      ge_edge e = n->inputs[k];
       if (e.node == GE_NONE) continue;
-      if (b->cid[e.node] == c) inner.node = b->copy[e.node], inner.index = e.index;
-      else if ((st = ge__pt_boundary_input(b, e, (uint32_t)c, &inner.node, err)) == GE_OK) inner.index = 0;
-      if (st == GE_OK) st = ge_graph_set_input(b->sub[c], b->copy[n->id], k, inner, err);
+      if (b->cid[e.node] != c) { /* from outside: after the copies */
+        if (!ge__pt_note(b, &b->entering, n->id, k)) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+        continue;
+      }
+      e.node = b->copy[e.node];
+      st = ge_graph_set_input(b->sub[c], b->copy[n->id], k, e, err);
     }
     for (k = 0; k < n->num_control_inputs && st == GE_OK; k++)
       if (b->cid[n->control_inputs[k]] == c) st = ge_graph_add_control(b->sub[c], b->copy[n->control_inputs[k]], b->copy[n->id], err);
     for (u = 0; u < n->num_uses && st == GE_OK; u++) { /* outputs read outside the cluster */
       const ge_use *use = &n->uses[u];
-      ge_edge src = ge_graph_node(b->g, use->node)->inputs[use->input];
-      if (b->cid[use->node] == c || ge__pt_find_cross(b, GE__PT_OUT, src, (uint32_t)c) != UINT32_MAX) continue;
+      ge_edge src;
+      if (b->cid[use->node] == c) continue;
+      src = ge_graph_node(b->g, use->node)->inputs[use->input];
+      if (ge__pt_find_cross(b, GE__PT_OUT, src, (uint32_t)c) != UINT32_MAX) continue;
       if (ge__pt_add_cross(b, GE__PT_OUT, src, (uint32_t)c, b->n_out[c]++) == UINT32_MAX)
         st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+    }
+  }
+  for (i = 0; i < b->entering.n && st == GE_OK; i++) {
+    ge_node_id id = (ge_node_id)(b->entering.v[i] >> 32);
+    uint32_t c = (uint32_t)b->cid[id];
+    ge_edge e = ge_graph_node(b->g, id)->inputs[(uint32_t)b->entering.v[i]], inner;
+    if ((st = ge__pt_boundary_input(b, e, c, &inner.node, err)) == GE_OK) {
+      inner.index = 0;
+      st = ge_graph_set_input(b->sub[c], b->copy[id], (uint32_t)b->entering.v[i], inner, err);
     }
   }
   return st;
@@ -1023,11 +1203,18 @@ static ge_status ge__pt_fill(ge__pt_builder *b, const ge_node_id *order, uint32_
 /* Each subgraph's NetOutput, then its call in g (clusters in topological
  * order, so a call's producers exist already). */
 static ge_status ge__pt_calls(ge__pt_builder *b, ge_error *err) {
-  uint32_t k, i, j, *start = (uint32_t *)calloc(b->n_rep + 2, sizeof *start), *by_k;
+  uint32_t k, i, j, most_out = 0, most_in = 0, *start, *by_k;
   ge_status st = GE_OK;
-  ge_edge *outs = NULL, *ins = NULL;
-  by_k = (uint32_t *)malloc(sizeof *by_k * (b->n_x + 1));
-  if (!start || !by_k) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  ge_edge *outs, *ins;
+  for (k = 0; k < b->n_rep; k++) {
+    if (b->n_out[k] > most_out) most_out = b->n_out[k];
+    if (b->n_in[k] > most_in) most_in = b->n_in[k];
+  }
+  start = (uint32_t *)ge__pt_zalloc(b->g, sizeof *start * (b->n_rep + 2));
+  by_k = (uint32_t *)ge__pt_alloc(b->g, sizeof *by_k * (b->n_x + 1));
+  outs = (ge_edge *)ge__pt_alloc(b->g, sizeof *outs * (most_out + 1));
+  ins = (ge_edge *)ge__pt_alloc(b->g, sizeof *ins * (most_in + 1));
+  if (!start || !by_k || !outs || !ins) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   for (j = 0; st == GE_OK && j < b->n_x; j++) start[b->x[j].k + 1]++; /* crossings bucketed by cluster */
   for (k = 0; st == GE_OK && k < b->n_rep; k++) start[k + 1] += start[k];
   for (j = 0; st == GE_OK && j < b->n_x; j++) by_k[start[b->x[j].k]++] = j;
@@ -1035,14 +1222,6 @@ static ge_status ge__pt_calls(ge__pt_builder *b, ge_error *err) {
   if (start) start[0] = 0;
   for (k = 0; k < b->n_rep && st == GE_OK; k++) {
     uint32_t n_out = b->n_out[k], n_in = b->n_in[k];
-    ge_edge *o2 = (ge_edge *)realloc(outs, sizeof *outs * (n_out + 1)), *i2;
-    if (o2) outs = o2;
-    i2 = (ge_edge *)realloc(ins, sizeof *ins * (n_in + 1));
-    if (i2) ins = i2;
-    if (!o2 || !i2) {
-      st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-      break;
-    }
     for (j = start[k]; j < start[k + 1]; j++) {
       const ge__pt_cross *x = &b->x[by_k[j]];
       if (b->cid[x->src.node] == (int32_t)k) /* an output: the copy's tensor */
@@ -1060,76 +1239,55 @@ static ge_status ge__pt_calls(ge__pt_builder *b, ge_error *err) {
     if (st == GE_OK) st = ge_node_set_attr_graph(b->g, b->call[k], "f", b->sub[k], err);
     b->sub[k] = NULL; /* owned by the call (or freed on error) */
   }
-  free(outs), free(ins), free(start), free(by_k);
+  ge__pt_free(b->g, outs, sizeof *outs * (most_out + 1)), ge__pt_free(b->g, ins, sizeof *ins * (most_in + 1));
+  ge__pt_free(b->g, start, sizeof *start * (b->n_rep + 2)), ge__pt_free(b->g, by_k, sizeof *by_k * (b->n_x + 1));
   return st;
 }
 
 /* g's remaining readers of moved tensors read the calls; control edges
  * crossing a cluster attach to its call; the moved nodes go. */
 static ge_status ge__pt_rewire(ge__pt_builder *b, const ge_node_id *order, uint32_t count, ge_error *err) {
-  uint32_t i, k;
+  uint32_t i;
   ge_status st = GE_OK;
-  for (i = 0; i < count && st == GE_OK; i++) {
-    const ge_node *n = ge_graph_node(b->g, order[i]);
-    int32_t c = b->cid[n->id];
-    ge_node_id self = c >= 0 ? b->call[c] : n->id;
-    for (k = 0; c < 0 && k < n->num_inputs && st == GE_OK; k++)
-      if (n->inputs[k].node != GE_NONE && b->cid[n->inputs[k].node] >= 0)
-        st = ge_graph_set_input(b->g, n->id, k, ge__pt_outside(b, n->inputs[k]), err);
-    for (k = 0; k < n->num_control_inputs && st == GE_OK; k++) {
-      ge_node_id q = n->control_inputs[k];
-      if (b->cid[q] != c && (b->cid[q] >= 0 || c >= 0))
-        st = ge_graph_add_control(b->g, b->cid[q] >= 0 ? b->call[b->cid[q]] : q, self, err);
-    }
+  for (i = 0; i < b->reads.n && st == GE_OK; i++) {
+    ge_node_id id = (ge_node_id)(b->reads.v[i] >> 32);
+    uint32_t k = (uint32_t)b->reads.v[i];
+    st = ge_graph_set_input(b->g, id, k, ge__pt_outside(b, ge_graph_node(b->g, id)->inputs[k]), err);
+  }
+  for (i = 0; i < b->controls.n && st == GE_OK; i++) {
+    ge_node_id q = (ge_node_id)(b->controls.v[i] >> 32), n = (ge_node_id)b->controls.v[i];
+    st = ge_graph_add_control(b->g, b->cid[q] >= 0 ? b->call[b->cid[q]] : q, b->cid[n] >= 0 ? b->call[b->cid[n]] : n, err);
   }
   for (i = 0; i < count && st == GE_OK; i++)
     if (b->cid[order[i]] >= 0) st = ge_graph_remove_node(b->g, order[i], err);
   return st;
 }
 
-static int ge__pt_cmp_rank(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t *movable, ge__pt_label_fn label,
+static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t *place, ge__pt_label_fn label,
                                       void *u, ge_error *err) {
   ge__pt_builder b;
-  uint32_t bound = c->bound, count = ge_graph_node_count(g), i, k;
-  ge_node_id *order = (ge_node_id *)malloc(sizeof *order * (count + 1)), *reps;
-  uint64_t *ranked = (uint64_t *)malloc(sizeof *ranked * (count + 1));
+  uint32_t bound = c->bound, count = ge_graph_node_count(g), i, k, n_rep = 0;
+  ge_node_id *order = (ge_node_id *)ge__pt_alloc(g, sizeof *order * (count + 1)), *reps;
   ge_status st = GE_OK;
   memset(&b, 0, sizeof b);
-  b.g = g, b.bound = bound;
-  b.cid = (int32_t *)malloc(sizeof *b.cid * (bound + 1));
-  b.copy = (ge_node_id *)malloc(sizeof *b.copy * (bound + 1));
-  reps = (ge_node_id *)malloc(sizeof *reps * (bound + 1));
-  if (!order || !ranked || !b.cid || !b.copy || !reps)
+  b.g = g, b.bound = bound, b.place = place;
+  reps = (ge_node_id *)ge__pt_alloc(g, sizeof *reps * (count + 1));
+  if (!ge__pt_builder_init(&b) || !order || !reps)
     st = ge_error_set(err, GE_ERR_NOMEM, "out of memory building partitions");
   if (st == GE_OK) {
     for (i = 0; i < bound; i++) {
       b.cid[i] = -1;
       if (c->parent[i] != GE_NONE) order[c->pos[i]] = i;
     }
-    c->epoch++;
-    for (i = 0; i < count; i++) { /* the clusters with a movable node, by rank: a topological order */
-      ge_node_id r = ge_clusters_find(c, order[i]);
-      if (movable[order[i]] && c->stamp[r] != c->epoch) {
-        c->stamp[r] = c->epoch;
-        ranked[b.n_rep++] = (uint64_t)c->rank[r] << 32 | r;
-      }
-    }
-    qsort(ranked, b.n_rep, sizeof *ranked, ge__pt_cmp_rank);
-    for (k = 0; k < b.n_rep; k++) {
-      reps[k] = (ge_node_id)(ranked[k] & 0xFFFFFFFFu);
-      b.copy[reps[k]] = k; /* cluster -> index until the copies are made */
-    }
+    b.n_rep = ge__pt_by_rank(c, place, GE__PT_MOVE, reps); /* the clusters with a movable node */
+    for (k = 0; k < b.n_rep; k++) b.copy[reps[k]] = k; /* cluster -> index until the copies are made */
     for (i = 0; i < count; i++)
-      if (movable[order[i]]) b.cid[order[i]] = (int32_t)b.copy[ge_clusters_find(c, order[i])];
-    b.sub = (ge_graph **)calloc(b.n_rep + 1, sizeof *b.sub);
-    b.call = (ge_node_id *)calloc(b.n_rep + 1, sizeof *b.call);
-    b.n_in = (uint32_t *)calloc(b.n_rep + 1, sizeof *b.n_in);
-    b.n_out = (uint32_t *)calloc(b.n_rep + 1, sizeof *b.n_out);
+      if (place[order[i]] & GE__PT_MOVE) b.cid[order[i]] = (int32_t)b.copy[ge_clusters_find(c, order[i])];
+    n_rep = b.n_rep;
+    b.sub = (ge_graph **)ge__pt_zalloc(g, sizeof *b.sub * (n_rep + 1));
+    b.call = (ge_node_id *)ge__pt_zalloc(g, sizeof *b.call * (n_rep + 1));
+    b.n_in = (uint32_t *)ge__pt_zalloc(g, sizeof *b.n_in * (n_rep + 1));
+    b.n_out = (uint32_t *)ge__pt_zalloc(g, sizeof *b.n_out * (n_rep + 1));
     if (!b.sub || !b.call || !b.n_in || !b.n_out) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   }
   for (k = 0; k < b.n_rep && st == GE_OK; k++) {
@@ -1146,8 +1304,10 @@ static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t
   for (k = 0; k < b.n_rep && st == GE_OK; k++)
     if (label) label(g, b.call[k], reps[k], k, u);
   for (k = 0; b.sub && k < b.n_rep; k++) ge_graph_free(b.sub[k]);
-  free(b.cid), free(b.copy), free(b.slots), free(b.sub), free(b.call), free(b.n_in), free(b.n_out);
-  free(b.x), free(order), free(ranked), free(reps);
+  ge__pt_free(g, b.sub, sizeof *b.sub * (n_rep + 1)), ge__pt_free(g, b.call, sizeof *b.call * (n_rep + 1));
+  ge__pt_free(g, b.n_in, sizeof *b.n_in * (n_rep + 1)), ge__pt_free(g, b.n_out, sizeof *b.n_out * (n_rep + 1));
+  ge__pt_free(g, order, sizeof *order * (count + 1)), ge__pt_free(g, reps, sizeof *reps * (count + 1));
+  ge__pt_builder_free(&b);
   return st;
 }
 
@@ -1209,10 +1369,15 @@ static int ge__pt_graph_dynamic(const ge_graph *g, const ge_dynamic_partition_de
   return 0;
 }
 
+/* What the later steps look for in a node, noted while classifying so
+ * that they visit only those nodes. */
+enum { GE__PT_CONST = 1, GE__PT_VARIABLE = 2, GE__PT_STACK = 4, GE__PT_GROUP = 8 /* has _control_flow_group */ };
+
 typedef struct ge__pt_dyn {
   ge_graph *g;
   ge_clusters *c;
-  uint8_t *kind;    /* per cluster (its id) */
+  uint8_t *kind;     /* per cluster (its id) */
+  uint8_t *trait;    /* per node: GE__PT_CONST, ... */
   ge_node_id *order; /* nodes by position */
   uint32_t count;
 } ge__pt_dyn;
@@ -1230,17 +1395,11 @@ static ge_node_id ge__pt_producer(const ge_node *n, uint32_t j) {
 static void ge__pt_merge_unknown(ge__pt_dyn *s) {
   ge_clusters *c = s->c;
   uint32_t i, j, n = 0, top;
-  uint64_t *ranked = (uint64_t *)malloc(sizeof *ranked * (s->count + 1));
-  ge_node_id *reps = (ge_node_id *)malloc(sizeof *reps * (s->count + 1)), *group = (ge_node_id *)malloc(sizeof *group * (s->count + 1));
-  uint8_t *flag = (uint8_t *)calloc(c->bound + 1, 1); /* 1 reached from dynamic, 2 reaches dynamic, 4 grouped */
-  if (!ranked || !reps || !group || !flag) goto done;
-  c->epoch++;
-  for (i = 0; i < s->count; i++) {
-    ge_node_id r = ge_clusters_find(c, s->order[i]);
-    if (c->stamp[r] != c->epoch) c->stamp[r] = c->epoch, ranked[n++] = (uint64_t)c->rank[r] << 32 | r;
-  }
-  qsort(ranked, n, sizeof *ranked, ge__pt_cmp_rank);
-  for (i = 0; i < n; i++) reps[i] = (ge_node_id)(ranked[i] & 0xFFFFFFFFu);
+  size_t nc = (size_t)s->count + 1;
+  ge_node_id *reps = (ge_node_id *)ge__pt_alloc(s->g, sizeof *reps * nc), *group = (ge_node_id *)ge__pt_alloc(s->g, sizeof *group * nc);
+  uint8_t *flag = (uint8_t *)ge__pt_zalloc(s->g, c->bound + 1); /* 1 reached from dynamic, 2 reaches dynamic, 4 grouped */
+  if (!reps || !group || !flag) goto done;
+  n = ge__pt_by_rank(c, NULL, 0, reps);
   for (i = 0; i < n; i++) { /* forward: reached from a dynamic cluster */
     ge_node_id r = reps[i];
     if (s->kind[r] == GE__PT_UNKNOWN) flag[r] |= 1;
@@ -1273,7 +1432,8 @@ static void ge__pt_merge_unknown(ge__pt_dyn *s) {
     if ((m = g_n > 1 ? ge__pt_merge_set(c, group, g_n) : r) != GE_NONE) s->kind[m] = GE__PT_UNKNOWN;
   }
 done:
-  free(ranked), free(reps), free(group), free(flag);
+  ge__pt_free(s->g, reps, sizeof *reps * nc);
+  ge__pt_free(s->g, group, sizeof *group * nc), ge__pt_free(s->g, flag, c->bound + 1);
 }
 
 /* Static clusters merge with static producers when no other path joins
@@ -1297,9 +1457,11 @@ static void ge__pt_merge_known(ge__pt_dyn *s) {
 static void ge__pt_merge_consts(ge__pt_dyn *s) {
   uint32_t i, u;
   for (i = 0; i < s->count; i++) {
-    const ge_node *n = ge_graph_node(s->g, s->order[i]);
-    ge_node_id x = ge_clusters_find(s->c, n->id);
-    if (!ge__pt_is(n, "Const") || ge_clusters_size(s->c, x) != 1) continue;
+    const ge_node *n;
+    ge_node_id x;
+    if (!(s->trait[s->order[i]] & GE__PT_CONST) || ge_clusters_size(s->c, (x = ge_clusters_find(s->c, s->order[i]))) != 1)
+      continue;
+    n = ge_graph_node(s->g, s->order[i]);
     for (u = 0; u < n->num_uses; u++) {
       ge_node_id y = ge_clusters_find(s->c, n->uses[u].node), z;
       uint8_t k = s->kind[y];
@@ -1327,12 +1489,17 @@ static void ge__pt_demote_small(ge__pt_dyn *s, int32_t limit) {
 static void ge__pt_merge_groups(ge__pt_dyn *s) {
   uint32_t i, j, u;
   for (i = 0; i < s->count; i++) {
-    const ge_node *n = ge_graph_node(s->g, s->order[i]);
-    int64_t grp = ge_node_attr_int(n, "_control_flow_group", -1);
+    const ge_node *n;
+    int64_t grp;
+    if (!(s->trait[s->order[i]] & (GE__PT_GROUP | GE__PT_VARIABLE))) continue;
+    n = ge_graph_node(s->g, s->order[i]);
+    grp = ge_node_attr_int(n, "_control_flow_group", -1);
     if (grp >= 0)
       for (j = i + 1; j < s->count; j++) {
-        const ge_node *m = ge_graph_node(s->g, s->order[j]);
+        const ge_node *m;
         ge_node_id z;
+        if (!(s->trait[s->order[j]] & GE__PT_GROUP)) continue;
+        m = ge_graph_node(s->g, s->order[j]);
         if (ge_node_attr_int(m, "_control_flow_group", -1) != grp) continue;
         z = ge_clusters_merge_paths(s->c, n->id, m->id);
         if (z != GE_NONE) s->kind[z] = GE__PT_UNKNOWN;
@@ -1356,9 +1523,10 @@ static int ge__pt_is_stack_op(const ge_node *n) {
 static uint32_t ge__pt_force_split_stacks(ge__pt_dyn *s) {
   uint32_t i, u, marked = 0;
   for (i = 0; i < s->count; i++) {
-    ge_node *n = ge_graph_node(s->g, s->order[i]);
+    ge_node *n;
     int kinds = 0;
-    if (!ge__pt_is(n, "Stack")) continue;
+    if (!(s->trait[s->order[i]] & GE__PT_STACK)) continue;
+    n = ge_graph_node(s->g, s->order[i]);
     kinds |= 1 << s->kind[ge_clusters_find(s->c, n->id)];
     for (u = 0; u < n->num_uses; u++)
       if (ge__pt_is_stack_op(ge_graph_node(s->g, n->uses[u].node)))
@@ -1385,6 +1553,15 @@ static void ge__pt_label_dynamic(ge_graph *g, ge_node_id call, ge_node_id cluste
   else n->flags &= ~(uint32_t)GE_NODE_IS_DYNAMIC;
 }
 
+/* Frees the clusters and their per-node arrays. */
+static void ge__pt_dyn_release(ge__pt_dyn *s) {
+  if (!s->c) return;
+  ge__pt_free(s->g, s->kind, s->c->bound + 1), ge__pt_free(s->g, s->trait, s->c->bound + 1);
+  ge__pt_free(s->g, s->order, sizeof *s->order * (s->count + 1));
+  ge_clusters_free(s->c);
+  s->c = NULL, s->kind = NULL, s->trait = NULL, s->order = NULL;
+}
+
 /* Classifies and merges; 1 when some node is dynamic. */
 static int ge__pt_dynamic_clusters(ge__pt_dyn *s, const ge_dynamic_partition_desc *d) {
   int32_t limit = d->static_ops_lower_limit ? d->static_ops_lower_limit : 4;
@@ -1395,6 +1572,9 @@ static int ge__pt_dynamic_clusters(ge__pt_dyn *s, const ge_dynamic_partition_des
                 : ge__pt_node_dynamic(s->g, n, d)                 ? GE__PT_UNKNOWN
                                                                   : GE__PT_KNOWN;
     s->kind[n->id] = k;
+    s->trait[n->id] = (uint8_t)((ge__pt_is(n, "Const") ? GE__PT_CONST : 0) | (ge__pt_is(n, "Variable") ? GE__PT_VARIABLE : 0) |
+                                (ge__pt_is(n, "Stack") ? GE__PT_STACK : 0) |
+                                (ge_node_attr_int(n, "_control_flow_group", -1) >= 0 ? GE__PT_GROUP : 0));
     n_known += k == GE__PT_KNOWN, n_unknown += k == GE__PT_UNKNOWN;
   }
   if (!n_unknown) return 0;
@@ -1414,7 +1594,7 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
   ge_dynamic_partition_desc dflt;
   ge__pt_dyn s;
   ge_status st = GE_OK;
-  uint8_t *movable = NULL;
+  uint8_t *place = NULL;
   uint32_t round, i;
   int dynamic = 0;
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_partition_dynamic: no graph");
@@ -1426,14 +1606,13 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
   memset(&s, 0, sizeof s);
   s.g = g;
   for (round = 0; round < 3 && st == GE_OK; round++) { /* a data-flow re-split partitions again */
-    ge_clusters_free(s.c);
-    free(s.kind), free(s.order);
-    s.kind = NULL, s.order = NULL;
+    ge__pt_dyn_release(&s);
     if ((st = ge_clusters_create(g, &s.c, err)) != GE_OK) break;
     s.count = ge_graph_node_count(g);
-    s.kind = (uint8_t *)calloc(s.c->bound + 1, 1);
-    s.order = (ge_node_id *)malloc(sizeof *s.order * (s.count + 1));
-    if (!s.kind || !s.order) {
+    s.kind = (uint8_t *)ge__pt_zalloc(g, s.c->bound + 1);
+    s.trait = (uint8_t *)ge__pt_zalloc(g, s.c->bound + 1);
+    s.order = (ge_node_id *)ge__pt_alloc(g, sizeof *s.order * (s.count + 1));
+    if (!s.kind || !s.trait || !s.order) {
       st = ge_error_set(err, GE_ERR_NOMEM, "out of memory partitioning by dynamism");
       break;
     }
@@ -1444,19 +1623,16 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
   }
   if (st == GE_OK) st = ge_graph_set_attr_int(g, "_dynamic_shape_partitioned", dynamic, err);
   if (st == GE_OK && dynamic) {
-    if (!(movable = (uint8_t *)calloc(s.c->bound + 1, 1))) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-    for (i = 0; st == GE_OK && i < s.count; i++) {
-      ge_node *n = ge_graph_node(g, s.order[i]);
-      ge_node_id x = ge_clusters_find(s.c, n->id);
-      movable[n->id] = s.kind[x] != GE__PT_FIXED && !(ge__pt_is(n, "Const") && ge_clusters_size(s.c, x) == 1);
-      if (s.kind[x] == GE__PT_UNKNOWN) n->flags |= GE_NODE_IS_DYNAMIC;
-      else n->flags &= ~(uint32_t)GE_NODE_IS_DYNAMIC;
+    if (!(place = (uint8_t *)ge__pt_zalloc(g, s.c->bound + 1))) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+    for (i = 0; st == GE_OK && i < s.count; i++) { /* Data, NetOutput and lone Consts stay */
+      ge_node_id id = s.order[i], x = ge_clusters_find(s.c, id);
+      int stays = s.kind[x] == GE__PT_FIXED || ((s.trait[id] & GE__PT_CONST) && ge_clusters_size(s.c, x) == 1);
+      place[id] = (uint8_t)((stays ? 0 : GE__PT_MOVE) | (s.kind[x] == GE__PT_UNKNOWN ? GE__PT_SET_DYNAMIC : GE__PT_CLEAR_DYNAMIC));
     }
-    if (st == GE_OK) st = ge__pt_wrap_clusters(g, s.c, movable, ge__pt_label_dynamic, &s, err);
+    if (st == GE_OK) st = ge__pt_wrap_clusters(g, s.c, place, ge__pt_label_dynamic, &s, err);
   }
-  free(movable);
-  free(s.kind), free(s.order);
-  ge_clusters_free(s.c);
+  if (place) ge__pt_free(g, place, s.c->bound + 1);
+  ge__pt_dyn_release(&s);
   return st;
 }
 
@@ -1476,35 +1652,69 @@ static int32_t ge__pt_engine_label(const ge_node *n, const ge_engine *const *eng
   return n->engine;
 }
 
+/* What the engine partitioner reads of a node, gathered in one walk. */
+typedef struct ge__pt_piece_node {
+  int32_t label;      /* ge__pt_engine_label */
+  uint8_t is_const, is_output; /* Const, NetOutput */
+  const char *stream; /* attribute _stream_label, or NULL */
+} ge__pt_piece_node;
+
 /* A piece's label: its nodes' (a Const takes its consumers'). */
-static int32_t ge__pt_piece_label(ge_clusters *c, const ge_graph *g, ge_node_id r, const ge_engine *const *engines,
-                                  uint32_t ne, int composite) {
+static int32_t ge__pt_piece_label(ge_clusters *c, ge_node_id r, const ge__pt_piece_node *info) {
   ge_node_id x;
   for (x = ge_clusters_first(c, r); x != GE_NONE; x = ge_clusters_next(c, x))
-    if (!ge__pt_is(ge_graph_node(g, x), "Const")) break;
-  return ge__pt_engine_label(ge_graph_node(g, x == GE_NONE ? r : x), engines, ne, composite);
+    if (!info[x].is_const) break;
+  return info[x == GE_NONE ? r : x].label;
 }
 
-static int ge__pt_same_stream_label(const ge_node *a, const ge_node *b) {
-  const char *x = ge_node_attr_string(a, "_stream_label", NULL), *y = ge_node_attr_string(b, "_stream_label", NULL);
-  return x == y || (x && y && !strcmp(x, y));
+static int ge__pt_same_stream_label(const char *x, const char *y) { return x == y || (x && y && !strcmp(x, y)); }
+
+/* Capacity of the array of n control lines (it grows by doubling). */
+static uint32_t ge__pt_control_cap(uint32_t n) {
+  uint32_t cap = 8;
+  if (!n) return 0;
+  while (cap < n) cap *= 2;
+  return cap;
 }
 
 GE_API void ge_engine_partition_free(ge_engine_partition *p) {
+  const ge_allocator *a;
   uint32_t i;
   if (!p) return;
-  for (i = 0; i < p->count; i++) ge_graph_free(p->subgraphs[i].graph);
-  for (i = 0; i < p->num_control; i++) free(p->control[i]);
-  free(p->subgraphs), free(p->control);
+  a = &p->allocator;
+  for (i = 0; p->subgraphs && i < p->count; i++) ge_graph_free(p->subgraphs[i].graph);
+  for (i = 0; i < p->num_control; i++) a->free(a->user, p->control[i], strlen(p->control[i]) + 1);
+  if (p->subgraphs) a->free(a->user, p->subgraphs, sizeof *p->subgraphs * (p->count + 1));
+  if (p->control) a->free(a->user, p->control, sizeof *p->control * ge__pt_control_cap(p->num_control));
   memset(p, 0, sizeof *p);
+}
+
+/* Records the control edge src -> dst between two pieces as "src\ndst". */
+static ge_status ge__pt_control_line(ge_engine_partition *out, const ge_graph *g, const char *src, const char *dst,
+                                     ge_error *err) {
+  size_t a = strlen(src), z = strlen(dst);
+  uint32_t cap = ge__pt_control_cap(out->num_control);
+  char *line = (char *)ge__pt_alloc(g, a + z + 2);
+  if (!line) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if (out->num_control == cap) {
+    char **grown = (char **)ge__pt_realloc(g, out->control, sizeof *grown * cap, sizeof *grown * ge__pt_control_cap(cap + 1));
+    if (!grown) {
+      ge__pt_free(g, line, a + z + 2);
+      return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+    }
+    out->control = grown;
+  }
+  memcpy(line, src, a), line[a] = '\n', memcpy(line + a + 1, dst, z + 1);
+  out->control[out->num_control++] = line;
+  return GE_OK;
 }
 
 /* A PlaceHolder or End of pair `peer` for tensor (node name, output). */
 static ge_status ge__pt_pair_node(ge_graph *sub, const char *op, uint32_t peer, const char *parent, int32_t anchor,
                                   uint32_t n_in, const ge_edge *in, int32_t engine, ge_node_id *out, ge_error *err) {
   ge_status st;
-  char name[300];
-  snprintf(name, sizeof name, "%s_%u", op, (unsigned)peer);
+  char name[32];
+  ge__pt_name_u32(name, op, peer);
   if ((st = ge_graph_add_node(sub, op, name, n_in, in, n_in ? 0 : 1, out, err)) ||
       (st = ge_node_set_attr_int(sub, *out, "peer_index", (int64_t)peer, err)) ||
       (st = ge_node_set_attr_string(sub, *out, "parent_node", parent, err)) ||
@@ -1524,7 +1734,8 @@ static ge_status ge__pt_fill_pieces(ge__pt_builder *b, ge_engine_partition *out,
   for (i = 0; i < count && st == GE_OK; i++) {
     const ge_node *n = ge_graph_node(b->g, order[i]);
     uint32_t c = (uint32_t)b->cid[n->id];
-    st = ge_graph_copy_node(out->subgraphs[c].graph, b->g, n, NULL, &b->copy[n->id], err);
+    ge_graph *sub = out->subgraphs[c].graph;
+    st = ge_graph_copy_node(sub, b->g, n, NULL, &b->copy[n->id], err);
     for (k = 0; k < n->num_inputs && st == GE_OK; k++) {
       ge_edge e = n->inputs[k], inner;
       if (e.node == GE_NONE) continue;
@@ -1533,38 +1744,25 @@ static ge_status ge__pt_fill_pieces(ge__pt_builder *b, ge_engine_partition *out,
         uint32_t j = ge__pt_find_cross(b, GE__PT_IN, e, c);
         if (j == UINT32_MAX) { /* a new pair */
           uint32_t pc = (uint32_t)b->cid[e.node], peer = b->n_x;
-          ge_graph *psub = out->subgraphs[pc].graph;
           const ge_tensor_desc *d = &ge_graph_node(b->g, e.node)->outputs[e.index];
           const char *parent = ge_graph_node(b->g, e.node)->name;
           ge_node_id end, ph;
-          if ((st = ge__pt_pair_node(psub, "End", peer, parent, e.index, 1, &inner, out->subgraphs[pc].engine, &end, err)) ||
-              (st = ge__pt_pair_node(out->subgraphs[c].graph, "PlaceHolder", peer, parent, e.index, 0, NULL,
-                                     out->subgraphs[c].engine, &ph, err)) ||
-              (st = ge_node_set_output(out->subgraphs[c].graph, ph, 0, d->dtype, d->shape.rank, d->shape.dims,
-                                       d->shape.info, err)))
+          if ((st = ge__pt_pair_node(out->subgraphs[pc].graph, "End", peer, parent, e.index, 1, &inner,
+                                     out->subgraphs[pc].engine, &end, err)) ||
+              (st = ge__pt_pair_node(sub, "PlaceHolder", peer, parent, e.index, 0, NULL, out->subgraphs[c].engine, &ph,
+                                     err)) ||
+              (st = ge_node_set_output(sub, ph, 0, d->dtype, d->shape.rank, d->shape.dims, d->shape.info, err)))
             break;
           if ((j = ge__pt_add_cross(b, GE__PT_IN, e, c, ph)) == UINT32_MAX) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
         }
         if (st == GE_OK) inner.node = b->x[j].id, inner.index = 0;
       }
-      if (st == GE_OK) st = ge_graph_set_input(out->subgraphs[c].graph, b->copy[n->id], k, inner, err);
+      if (st == GE_OK) st = ge_graph_set_input(sub, b->copy[n->id], k, inner, err);
     }
     for (k = 0; k < n->num_control_inputs && st == GE_OK; k++) {
       ge_node_id q = n->control_inputs[k];
-      if ((uint32_t)b->cid[q] == c) st = ge_graph_add_control(out->subgraphs[c].graph, b->copy[q], b->copy[n->id], err);
-      else { /* across pieces: restored by the merge */
-        size_t a = strlen(ge_graph_node(b->g, q)->name), z = strlen(n->name);
-        char *line = (char *)malloc(a + z + 2), **grown = (char **)realloc(out->control, sizeof *grown * (out->num_control + 1));
-        if (!line || !grown) {
-          free(line);
-          if (grown) out->control = grown;
-          st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-          break;
-        }
-        out->control = grown;
-        memcpy(line, ge_graph_node(b->g, q)->name, a), line[a] = '\n', memcpy(line + a + 1, n->name, z + 1);
-        out->control[out->num_control++] = line;
-      }
+      if ((uint32_t)b->cid[q] == c) st = ge_graph_add_control(sub, b->copy[q], b->copy[n->id], err);
+      else st = ge__pt_control_line(out, b->g, ge_graph_node(b->g, q)->name, n->name, err); /* restored by the merge */
     }
   }
   return st;
@@ -1574,64 +1772,62 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
                                       ge_engine_partition *out, ge_error *err) {
   ge_clusters *c = NULL;
   ge__pt_builder b;
-  uint32_t i, j, count = ge_graph_node_count(g);
-  ge_node_id *order = NULL, input_piece = GE_NONE;
-  uint64_t *ranked = NULL;
+  uint32_t i, j, count = ge_graph_node_count(g), bound;
+  ge_node_id *order, input_piece = GE_NONE;
+  ge_node_id *reps; /* the pieces' clusters */
+  ge__pt_piece_node *info;
   ge_status st;
   memset(out, 0, sizeof *out);
   memset(&b, 0, sizeof b);
   if ((st = ge_clusters_create(g, &c, err)) != GE_OK) return st;
-  b.g = g, b.bound = c->bound;
-  order = (ge_node_id *)malloc(sizeof *order * (count + 1));
-  ranked = (uint64_t *)malloc(sizeof *ranked * (count + 1));
-  b.cid = (int32_t *)malloc(sizeof *b.cid * (c->bound + 1));
-  b.copy = (ge_node_id *)malloc(sizeof *b.copy * (c->bound + 1));
-  if (!order || !ranked || !b.cid || !b.copy) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-  for (i = 0; st == GE_OK && i < c->bound; i++)
+  out->allocator = *ge_graph_allocator(g);
+  b.g = g, b.bound = bound = c->bound;
+  order = (ge_node_id *)ge__pt_alloc(g, sizeof *order * (count + 1));
+  reps = (ge_node_id *)ge__pt_alloc(g, sizeof *reps * (count + 1));
+  info = (ge__pt_piece_node *)ge__pt_alloc(g, sizeof *info * (bound + 1));
+  if (!ge__pt_builder_init(&b) || !order || !reps || !info) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; st == GE_OK && i < bound; i++)
     if (c->parent[i] != GE_NONE) order[c->pos[i]] = i;
-  /* merge: same label and stream label, no second path; inputs together */
+  /* merge: same label and stream label, no second path; inputs together
+     (a node's info is gathered as it comes: its producers came before) */
   for (i = 0; st == GE_OK && i < count; i++) {
     const ge_node *n = ge_graph_node(g, order[i]);
-    int32_t l = ge__pt_engine_label(n, engines, num_engines, composite);
+    ge__pt_piece_node *x = &info[n->id];
+    int32_t l = x->label = ge__pt_engine_label(n, engines, num_engines, composite);
+    x->is_const = (uint8_t)ge__pt_is(n, "Const"), x->is_output = (uint8_t)ge__pt_is(n, "NetOutput");
+    x->stream = ge_node_attr_string(n, "_stream_label", NULL);
     if (l == -2) {
       input_piece = input_piece == GE_NONE ? n->id : ge_clusters_merge(c, input_piece, n->id);
       continue;
     }
     for (j = 0; j < n->num_inputs + n->num_control_inputs; j++) {
       ge_node_id p = ge__pt_producer(n, j);
-      const ge_node *pn = p == GE_NONE ? NULL : ge_graph_node(g, p);
-      if (pn && ge__pt_engine_label(pn, engines, num_engines, composite) == l && ge__pt_same_stream_label(pn, n))
+      if (p != GE_NONE && info[p].label == l && ge__pt_same_stream_label(info[p].stream, x->stream))
         ge_clusters_try_merge(c, p, n->id);
     }
   }
   /* weights go with a consumer, so an engine's optimiser sees them */
   for (i = 0; st == GE_OK && i < count; i++) {
-    const ge_node *n = ge_graph_node(g, order[i]);
+    const ge_node *n;
     uint32_t u;
-    if (!ge__pt_is(n, "Const")) continue;
+    if (!info[order[i]].is_const) continue;
+    n = ge_graph_node(g, order[i]);
     for (u = 0; u < n->num_uses; u++)
-      if (!ge__pt_is(ge_graph_node(g, n->uses[u].node), "NetOutput") &&
-          ge_clusters_try_merge(c, n->id, n->uses[u].node) != GE_NONE)
-        break;
+      if (!info[n->uses[u].node].is_output && ge_clusters_try_merge(c, n->id, n->uses[u].node) != GE_NONE) break;
   }
   /* the pieces, by rank (a topological order of the pieces) */
   if (st == GE_OK) {
-    c->epoch++;
-    for (i = 0; i < count; i++) {
-      ge_node_id r = ge_clusters_find(c, order[i]);
-      if (c->stamp[r] != c->epoch) c->stamp[r] = c->epoch, ranked[out->count++] = (uint64_t)c->rank[r] << 32 | r;
-    }
-    qsort(ranked, out->count, sizeof *ranked, ge__pt_cmp_rank);
-    if (!(out->subgraphs = (ge_engine_subgraph *)calloc(out->count + 1, sizeof *out->subgraphs)))
+    out->count = ge__pt_by_rank(c, NULL, 0, reps);
+    if (!(out->subgraphs = (ge_engine_subgraph *)ge__pt_zalloc(g, sizeof *out->subgraphs * (out->count + 1))))
       st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   }
   for (i = 0; st == GE_OK && i < out->count; i++) {
-    ge_node_id r = (ge_node_id)(ranked[i] & 0xFFFFFFFFu);
+    ge_node_id r = reps[i];
     ge_graph_desc d;
     b.copy[r] = i;
     memset(&d, 0, sizeof d);
-    d.name = ge_graph_name(g), d.allocator = *ge_graph_allocator(g), d.registry = ge_graph_registry(g);
-    out->subgraphs[i].engine = ge__pt_piece_label(c, g, r, engines, num_engines, composite);
+    d.name = ge_graph_name(g), d.allocator = out->allocator, d.registry = ge_graph_registry(g);
+    out->subgraphs[i].engine = ge__pt_piece_label(c, r, info);
     st = ge_graph_create(&d, &out->subgraphs[i].graph, err);
   }
   for (i = 0; st == GE_OK && i < count; i++) b.cid[order[i]] = (int32_t)b.copy[ge_clusters_find(c, order[i])];
@@ -1639,7 +1835,9 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
   if (st == GE_OK) out->source = g;
   else ge_engine_partition_free(out);
   ge_clusters_free(c);
-  free(b.cid), free(b.copy), free(b.slots), free(b.x), free(order), free(ranked);
+  ge__pt_free(g, order, sizeof *order * (count + 1)), ge__pt_free(g, reps, sizeof *reps * (count + 1));
+  ge__pt_free(g, info, sizeof *info * (bound + 1));
+  ge__pt_builder_free(&b);
   return st;
 }
 
@@ -1711,63 +1909,65 @@ GE_API ge_status ge_engine_partition_optimize(ge_engine_partition *p, const ge_e
 GE_API ge_status ge_engine_partition_merge(const ge_engine_partition *p, ge_graph **out, ge_error *err) {
   ge_graph_desc d;
   ge_graph *h;
-  ge_status st;
-  uint32_t k, i, n_pairs = 0;
-  ge_edge *end_src = NULL; /* peer -> the End's input, in h */
-  ge_node_id **map = (ge_node_id **)calloc(p->count + 1, sizeof *map);
+  ge_status st = GE_OK;
+  uint32_t k, i;
+  size_t total = 0, *base; /* piece k's node id x is entry base[k] + x of map */
+  ge_node_id *map = NULL;  /* -> its node in h; GE_NONE for the pairs */
+  ge_edge *end_src = NULL; /* peer -> the End's input, in h; index -1 while no End is seen */
   ge_node *n;
   *out = NULL;
   memset(&d, 0, sizeof d);
   d.name = p->source ? ge_graph_name(p->source) : "merged";
   if (p->source) d.allocator = *ge_graph_allocator(p->source), d.registry = ge_graph_registry(p->source);
-  if (!map) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-  if ((st = ge_graph_create(&d, &h, err)) != GE_OK) {
-    free(map);
-    return st;
+  if ((st = ge_graph_create(&d, &h, err)) != GE_OK) return st;
+  if (!(base = (size_t *)ge__pt_alloc(h, sizeof *base * (p->count + 1)))) {
+    ge_graph_free(h);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   }
-  for (k = 0; k < p->count; k++) /* pairs are numbered 0..: size the table */
-    GE_GRAPH_FOREACH(p->subgraphs[k].graph, n) if (ge__pt_is(n, "End")) {
-      uint32_t peer = (uint32_t)ge_node_attr_int(n, "peer_index", 0);
-      if (peer + 1 > n_pairs) n_pairs = peer + 1;
-    }
-  end_src = (ge_edge *)calloc(n_pairs + 1, sizeof *end_src);
-  if (!end_src) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-  /* the nodes but the pairs */
+  for (k = 0; k < p->count; k++) base[k] = total, total += ge_graph_id_bound(p->subgraphs[k].graph);
+  map = (ge_node_id *)ge__pt_alloc(h, sizeof *map * (total + 1));
+  end_src = (ge_edge *)ge__pt_alloc(h, sizeof *end_src * (total + 1)); /* peers are below the number of Ends */
+  if (!map || !end_src) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; st == GE_OK && i < total; i++) end_src[i].node = GE_NONE, end_src[i].index = -1;
+  /* the nodes but the pairs, then where each End's tensor is in h */
   for (k = 0; k < p->count && st == GE_OK; k++) {
     const ge_graph *sub = p->subgraphs[k].graph;
-    if (!(map[k] = (ge_node_id *)malloc(sizeof **map * (ge_graph_id_bound(sub) + 1)))) {
-      st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-      break;
-    }
+    ge_node_id *m = map + base[k];
     GE_GRAPH_FOREACH(sub, n) {
-      map[k][n->id] = GE_NONE;
-      if (st == GE_OK && !ge__pt_is(n, "End") && !ge__pt_is(n, "PlaceHolder"))
-        st = ge_graph_copy_node(h, sub, n, NULL, &map[k][n->id], err);
+      m[n->id] = GE_NONE;
+      if (st == GE_OK && !ge__pt_is(n, "End") && !ge__pt_is(n, "PlaceHolder")) st = ge_graph_copy_node(h, sub, n, NULL, &m[n->id], err);
+    }
+    GE_GRAPH_FOREACH(sub, n) if (st == GE_OK && m[n->id] == GE_NONE && ge__pt_is(n, "End")) {
+      int64_t peer = ge_node_attr_int(n, "peer_index", -1);
+      ge_edge e = n->inputs[0];
+      if (peer < 0 || (uint64_t)peer >= total)
+        st = ge_error_set(err, GE_ERR_INVALID, "End node '%s' has peer_index %lld", n->name, (long long)peer);
+      else end_src[peer].node = e.node == GE_NONE ? GE_NONE : m[e.node], end_src[peer].index = e.node == GE_NONE ? 0 : e.index;
     }
   }
-  /* where each End's tensor is in h */
-  for (k = 0; k < p->count && st == GE_OK; k++)
-    GE_GRAPH_FOREACH(p->subgraphs[k].graph, n) if (ge__pt_is(n, "End")) {
-      ge_edge e = n->inputs[0];
-      e.node = map[k][e.node];
-      end_src[ge_node_attr_int(n, "peer_index", 0)] = e;
-    }
   /* data and control edges, a PlaceHolder read as its End's tensor */
   for (k = 0; k < p->count && st == GE_OK; k++) {
     const ge_graph *sub = p->subgraphs[k].graph;
+    const ge_node_id *m = map + base[k];
     GE_GRAPH_FOREACH(sub, n) {
-      if (map[k][n->id] == GE_NONE || st != GE_OK) continue;
+      if (m[n->id] == GE_NONE || st != GE_OK) continue;
       for (i = 0; i < n->num_inputs && st == GE_OK; i++) {
         ge_edge e = n->inputs[i];
-        const ge_node *src;
         if (e.node == GE_NONE) continue;
-        src = ge_graph_node(sub, e.node);
-        if (ge__pt_is(src, "PlaceHolder")) e = end_src[ge_node_attr_int(src, "peer_index", 0)];
-        else e.node = map[k][e.node];
-        st = ge_graph_set_input(h, map[k][n->id], i, e, err);
+        if (m[e.node] != GE_NONE) e.node = m[e.node];
+        else if (ge__pt_is(ge_graph_node(sub, e.node), "PlaceHolder")) {
+          const ge_node *ph = ge_graph_node(sub, e.node);
+          int64_t peer = ge_node_attr_int(ph, "peer_index", -1);
+          if (peer < 0 || (uint64_t)peer >= total || end_src[peer].index < 0) {
+            st = ge_error_set(err, GE_ERR_INVALID, "PlaceHolder '%s' (peer_index %lld) has no End", ph->name, (long long)peer);
+            break;
+          }
+          e = end_src[peer];
+        } else e.node = GE_NONE; /* an End's output: there is none */
+        st = ge_graph_set_input(h, m[n->id], i, e, err);
       }
       for (i = 0; i < n->num_control_inputs && st == GE_OK; i++)
-        if (map[k][n->control_inputs[i]] != GE_NONE) st = ge_graph_add_control(h, map[k][n->control_inputs[i]], map[k][n->id], err);
+        if (m[n->control_inputs[i]] != GE_NONE) st = ge_graph_add_control(h, m[n->control_inputs[i]], m[n->id], err);
     }
   }
   for (i = 0; i < p->num_control && st == GE_OK; i++) {
@@ -1778,8 +1978,8 @@ GE_API ge_status ge_engine_partition_merge(const ge_engine_partition *p, ge_grap
     *nl = '\n';
     if (a != GE_NONE && z != GE_NONE) st = ge_graph_add_control(h, a, z, err);
   }
-  for (k = 0; k < p->count; k++) free(map[k]);
-  free(map), free(end_src);
+  ge__pt_free(h, map, sizeof *map * (total + 1)), ge__pt_free(h, end_src, sizeof *end_src * (total + 1));
+  ge__pt_free(h, base, sizeof *base * (p->count + 1));
   if (st != GE_OK) ge_graph_free(h);
   else *out = h;
   return st;
@@ -2712,7 +2912,7 @@ static void ge__pp_free_name(ge_graph *g, const char *base, char *buf, size_t ca
  * GE_ERR_CYCLE naming a node on a cycle. */
 static ge_status ge__pp_topo(const ge_graph *g, ge_node_id *order, uint32_t *pos, const char *pass, ge_error *err) {
   uint32_t bound = ge_graph_id_bound(g), n = ge_graph_node_count(g), head = 0, tail = 0, i, k;
-  uint32_t *deg = (uint32_t *)calloc((size_t)bound + 1, sizeof(uint32_t));
+  uint32_t *deg = (uint32_t *)ge__pt_zalloc(g, ((size_t)bound + 1) * sizeof(uint32_t));
   if (!deg) return ge__pp_oom(err, pass);
   for (i = 0; i < bound; i++) {
     const ge_node *x = ge_graph_node(g, i);
@@ -2733,11 +2933,11 @@ static ge_status ge__pp_topo(const ge_graph *g, ge_node_id *order, uint32_t *pos
   if (tail < n) {
     for (i = 0; i < bound; i++)
       if (ge_graph_node(g, i) && deg[i]) break;
-    free(deg);
+    ge__pt_free(g, deg, ((size_t)bound + 1) * sizeof(uint32_t));
     return ge_error_set(err, GE_ERR_CYCLE, "%s: graph '%s' has a cycle through node '%s'", pass, ge_graph_name(g),
                         i < bound ? ge_graph_node(g, i)->name : "?");
   }
-  free(deg);
+  ge__pt_free(g, deg, ((size_t)bound + 1) * sizeof(uint32_t));
   return GE_OK;
 }
 
@@ -2766,10 +2966,10 @@ GE_API ge_status ge_partition_stages(ge_graph *g, ge_error *err) {
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "%s: no graph", pass);
   bound = ge_graph_id_bound(g);
   count = ge_graph_node_count(g);
-  level = (int64_t *)calloc((size_t)bound + 1, sizeof *level);
-  state = (uint8_t *)calloc((size_t)bound + 1, 1);
-  order = (ge_node_id *)malloc(((size_t)count + 1) * sizeof *order);
-  lv = (ge__pp_lv *)malloc(((size_t)count + 1) * sizeof *lv);
+  level = (int64_t *)ge__pt_zalloc(g, ((size_t)bound + 1) * sizeof *level);
+  state = (uint8_t *)ge__pt_zalloc(g, (size_t)bound + 1);
+  order = (ge_node_id *)ge__pt_alloc(g, ((size_t)count + 1) * sizeof *order);
+  lv = (ge__pp_lv *)ge__pt_alloc(g, ((size_t)count + 1) * sizeof *lv);
   if (!level || !state || !order || !lv) {
     st = ge__pp_oom(err, pass);
     goto done;
@@ -2834,10 +3034,8 @@ GE_API ge_status ge_partition_stages(ge_graph *g, ge_error *err) {
     i = j;
   }
 done:
-  free(level);
-  free(state);
-  free(order);
-  free(lv);
+  ge__pt_free(g, level, ((size_t)bound + 1) * sizeof *level), ge__pt_free(g, state, (size_t)bound + 1);
+  ge__pt_free(g, order, ((size_t)count + 1) * sizeof *order), ge__pt_free(g, lv, ((size_t)count + 1) * sizeof *lv);
   return st;
 }
 
@@ -2950,12 +3148,12 @@ static ge_status ge__pp_scope_mark(ge_graph *g, ge_node_id call, ge_error *err) 
 static ge_status ge__pp_scope_group(ge_graph *g, const ge__pp_member *m, uint32_t n, uint32_t k, ge_error *err) {
   static const char *const pass = "ge_partition_scopes";
   uint32_t bound = ge_graph_id_bound(g), count = ge_graph_node_count(g), i, j, lo = UINT32_MAX, hi = 0, parts = 0;
-  ge_node_id *order = (ge_node_id *)malloc(((size_t)count + 1) * sizeof *order), *set = NULL;
-  uint32_t *pos = (uint32_t *)malloc(((size_t)bound + 1) * sizeof *pos);
-  int32_t *val = (int32_t *)malloc(((size_t)bound + 1) * sizeof *val);
-  uint8_t *member = (uint8_t *)calloc((size_t)bound + 1, 1);
+  ge_node_id *order = (ge_node_id *)ge__pt_alloc(g, ((size_t)count + 1) * sizeof *order), *set = NULL;
+  uint32_t *pos = (uint32_t *)ge__pt_alloc(g, ((size_t)bound + 1) * sizeof *pos);
+  int32_t *val = (int32_t *)ge__pt_alloc(g, ((size_t)bound + 1) * sizeof *val);
+  uint8_t *member = (uint8_t *)ge__pt_zalloc(g, (size_t)bound + 1);
   ge_status st = GE_OK;
-  if (!order || !pos || !val || !member || !(set = (ge_node_id *)malloc(((size_t)n + 1) * sizeof *set))) {
+  if (!order || !pos || !val || !member || !(set = (ge_node_id *)ge__pt_alloc(g, ((size_t)n + 1) * sizeof *set))) {
     st = ge__pp_oom(err, pass);
     goto done;
   }
@@ -2994,11 +3192,9 @@ static ge_status ge__pp_scope_group(ge_graph *g, const ge__pp_member *m, uint32_
     if (!(st = ge_partition_wrap(g, set, c, name, &call, err))) st = ge__pp_scope_mark(g, call, err);
   }
 done:
-  free(order);
-  free(pos);
-  free(val);
-  free(member);
-  free(set);
+  ge__pt_free(g, order, ((size_t)count + 1) * sizeof *order), ge__pt_free(g, pos, ((size_t)bound + 1) * sizeof *pos);
+  ge__pt_free(g, val, ((size_t)bound + 1) * sizeof *val), ge__pt_free(g, member, (size_t)bound + 1);
+  ge__pt_free(g, set, ((size_t)n + 1) * sizeof *set);
   return st;
 }
 
@@ -3011,7 +3207,7 @@ GE_API ge_status ge_partition_scopes(ge_graph *g, ge_error *err) {
   ge_status st = GE_OK;
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "%s: no graph", pass);
   bound = ge_graph_id_bound(g);
-  m = (ge__pp_member *)malloc(((size_t)bound + 1) * sizeof *m);
+  m = (ge__pp_member *)ge__pt_alloc(g, ((size_t)bound + 1) * sizeof *m);
   if (!m) return ge__pp_oom(err, pass);
   for (i = 0; i < bound; i++) {
     const ge_node *x = ge_graph_node(g, i);
@@ -3020,7 +3216,7 @@ GE_API ge_status ge_partition_scopes(ge_graph *g, ge_error *err) {
     if (!x || ge__pp_io_node(x) || !(a = ge_node_attr(x, GE__PP_SCOPE_ATTR))) continue;
     m[n].hash = ge__pp_attr_hash(a, &ok);
     if (!ok) {
-      free(m);
+      ge__pt_free(g, m, ((size_t)bound + 1) * sizeof *m);
       return ge_error_set(err, GE_ERR_INVALID, "%s: node '%s': attribute %s must be a string, number or list", pass,
                           x->name, GE__PP_SCOPE_ATTR);
     }
@@ -3029,13 +3225,13 @@ GE_API ge_status ge_partition_scopes(ge_graph *g, ge_error *err) {
     m[n++].group = 0;
   }
   if (!n) {
-    free(m);
+    ge__pt_free(g, m, ((size_t)bound + 1) * sizeof *m);
     return GE_OK;
   }
   /* equal values are adjacent after sorting; number them by first node id */
   qsort(m, n, sizeof *m, ge__pp_member_cmp);
-  first = (ge__pp_first *)malloc(((size_t)n + 1) * sizeof *first);
-  run_group = (uint32_t *)malloc(((size_t)n + 1) * sizeof *run_group);
+  first = (ge__pp_first *)ge__pt_alloc(g, ((size_t)n + 1) * sizeof *first);
+  run_group = (uint32_t *)ge__pt_alloc(g, ((size_t)n + 1) * sizeof *run_group);
   if (!first || !run_group) {
     st = ge__pp_oom(err, pass);
     goto done;
@@ -3060,9 +3256,8 @@ GE_API ge_status ge_partition_scopes(ge_graph *g, ge_error *err) {
     st = ge__pp_scope_group(g, m + i, j - i, m[i].group, err);
   }
 done:
-  free(m);
-  free(first);
-  free(run_group);
+  ge__pt_free(g, m, ((size_t)bound + 1) * sizeof *m), ge__pt_free(g, first, ((size_t)n + 1) * sizeof *first);
+  ge__pt_free(g, run_group, ((size_t)n + 1) * sizeof *run_group);
   return st;
 }
 
@@ -3177,7 +3372,8 @@ static ge_status ge__pp_copy_variable(ge_graph *g, const ge_node *v, ge_graph *s
 static ge_status ge__pp_rebuild_holder(ge_graph *g, ge_node_id h, const uint8_t *drop, ge_node_id *out, ge_error *err) {
   ge_node *x = ge_graph_node(g, h);
   uint32_t n_in = 0, i;
-  ge_edge *ins = (ge_edge *)malloc(((size_t)x->num_inputs + 1) * sizeof *ins);
+  size_t cap = (size_t)x->num_inputs + 1;
+  ge_edge *ins = (ge_edge *)ge__pt_alloc(g, cap * sizeof *ins);
   ge_node_id nid;
   ge_status st;
   char base[64], tmp[96], name[1024];
@@ -3188,7 +3384,7 @@ static ge_status ge__pp_rebuild_holder(ge_graph *g, ge_node_id h, const uint8_t 
   snprintf(base, sizeof base, "__ge_holder_%u", (unsigned)h);
   ge__pp_free_name(g, base, tmp, sizeof tmp);
   st = ge_graph_add_node(g, x->op, tmp, n_in, ins, (int32_t)x->num_outputs, &nid, err);
-  free(ins);
+  ge__pt_free(g, ins, cap * sizeof *ins);
   if (st) return st;
   x = ge_graph_node(g, h); /* the slot array may have moved */
   if (x->domain && *x->domain && (st = ge_node_set_domain(g, nid, x->domain, err))) return st;
@@ -3264,9 +3460,9 @@ static ge_status ge__pp_split_holder(ge_graph *g, ge_node_id h, ge_node_id *out,
     return st;
   }
   n_sub = ge__pp_subgraphs(x, NULL, 0);
-  drop = (uint8_t *)calloc((size_t)n_in + 1, 1);
-  shift = (uint32_t *)calloc((size_t)n_in + 1, sizeof *shift);
-  subs = (ge_graph **)malloc(((size_t)n_sub + 1) * sizeof *subs);
+  drop = (uint8_t *)ge__pt_zalloc(g, (size_t)n_in + 1);
+  shift = (uint32_t *)ge__pt_zalloc(g, ((size_t)n_in + 1) * sizeof *shift);
+  subs = (ge_graph **)ge__pt_alloc(g, ((size_t)n_sub + 1) * sizeof *subs);
   if (!drop || !shift || !subs) {
     st = ge__pp_oom(err, pass);
     goto done;
@@ -3284,9 +3480,8 @@ static ge_status ge__pp_split_holder(ge_graph *g, ge_node_id h, ge_node_id *out,
   for (s = 0; s < n_sub && !st; s++) st = ge__pp_renumber(subs[s], kind, shift, n_in, err);
   if (!st) st = ge__pp_rebuild_holder(g, h, drop, out, err);
 done:
-  free(drop);
-  free(shift);
-  free(subs);
+  ge__pt_free(g, drop, (size_t)n_in + 1), ge__pt_free(g, shift, ((size_t)n_in + 1) * sizeof *shift);
+  ge__pt_free(g, subs, ((size_t)n_sub + 1) * sizeof *subs);
   return st;
 }
 
@@ -3297,7 +3492,7 @@ static ge_status ge__pp_split_graph(ge_graph *g, int depth, ge_error *err) {
   if (depth > GE__PP_MAX_DEPTH)
     return ge_error_set(err, GE_ERR_INVALID, "ge_partition_split_variables: subgraphs nest deeper than %d at '%s'",
                         GE__PP_MAX_DEPTH, ge_graph_name(g));
-  holders = (ge_node_id *)malloc(((size_t)bound + 1) * sizeof *holders);
+  holders = (ge_node_id *)ge__pt_alloc(g, ((size_t)bound + 1) * sizeof *holders);
   if (!holders) return ge__pp_oom(err, "ge_partition_split_variables");
   for (i = 0; i < bound; i++) {
     const ge_node *x = ge_graph_node(g, i);
@@ -3309,16 +3504,16 @@ static ge_status ge__pp_split_graph(ge_graph *g, int depth, ge_error *err) {
     if ((st = ge__pp_split_holder(g, holders[i], &h, err))) break;
     n_sub = ge__pp_subgraphs(ge_graph_node(g, h), subs, 64);
     if (n_sub > 64) {
-      if (!(many = (ge_graph **)malloc((size_t)n_sub * sizeof *many))) {
+      if (!(many = (ge_graph **)ge__pt_alloc(g, (size_t)n_sub * sizeof *many))) {
         st = ge__pp_oom(err, "ge_partition_split_variables");
         break;
       }
       ge__pp_subgraphs(ge_graph_node(g, h), many, n_sub);
     }
     for (s = 0; s < n_sub && !st; s++) st = ge__pp_split_graph(many[s], depth + 1, err);
-    if (many != subs) free(many);
+    if (many != subs) ge__pt_free(g, many, (size_t)n_sub * sizeof *many);
   }
-  free(holders);
+  ge__pt_free(g, holders, ((size_t)bound + 1) * sizeof *holders);
   return st;
 }
 
@@ -3342,13 +3537,15 @@ typedef struct ge__pp_outs {
   uint32_t *head; /* per node id: first boundary output, UINT32_MAX: none */
   uint32_t *next;
   const ge_extract_result *r;
+  const ge_graph *g;
+  uint32_t bound;
 } ge__pp_outs;
 
 static ge_status ge__pp_outs_init(ge__pp_outs *o, const ge_graph *g, const ge_extract_result *r) {
   uint32_t bound = ge_graph_id_bound(g), i;
-  o->r = r;
-  o->head = (uint32_t *)malloc(((size_t)bound + 1) * sizeof(uint32_t));
-  o->next = (uint32_t *)malloc(((size_t)r->num_boundary_outputs + 1) * sizeof(uint32_t));
+  o->r = r, o->g = g, o->bound = bound;
+  o->head = (uint32_t *)ge__pt_alloc(g, ((size_t)bound + 1) * sizeof(uint32_t));
+  o->next = (uint32_t *)ge__pt_alloc(g, ((size_t)r->num_boundary_outputs + 1) * sizeof(uint32_t));
   if (!o->head || !o->next) return GE_ERR_NOMEM;
   for (i = 0; i < bound; i++) o->head[i] = UINT32_MAX;
   for (i = r->num_boundary_outputs; i-- > 0;) {
@@ -3366,8 +3563,9 @@ static int64_t ge__pp_outs_find(const ge__pp_outs *o, ge_edge e) {
 }
 
 static void ge__pp_outs_free(ge__pp_outs *o) {
-  free(o->head);
-  free(o->next);
+  if (!o->g) return;
+  ge__pt_free(o->g, o->head, ((size_t)o->bound + 1) * sizeof(uint32_t));
+  ge__pt_free(o->g, o->next, ((size_t)o->r->num_boundary_outputs + 1) * sizeof(uint32_t));
 }
 
 /* Gives the Data nodes of an extraction that stand for g's Data nodes the
@@ -3408,9 +3606,9 @@ GE_API ge_status ge_partition_binary(const ge_graph *g, const ge_node_id *inferr
   if (!g || !sliced || !remaining || !io || (n && !inferred))
     return ge_error_set(err, GE_ERR_INVALID, "%s: missing graph, node list or result pointer", pass);
   bound = ge_graph_id_bound(g);
-  in_s = (uint8_t *)calloc((size_t)bound + 1, 1);
-  set_s = (ge_node_id *)malloc(((size_t)bound + 1) * sizeof *set_s);
-  set_r = (ge_node_id *)malloc(((size_t)bound + 1) * sizeof *set_r);
+  in_s = (uint8_t *)ge__pt_zalloc(g, (size_t)bound + 1);
+  set_s = (ge_node_id *)ge__pt_alloc(g, ((size_t)bound + 1) * sizeof *set_s);
+  set_r = (ge_node_id *)ge__pt_alloc(g, ((size_t)bound + 1) * sizeof *set_r);
   if (!in_s || !set_s || !set_r) {
     st = ge__pp_oom(err, pass);
     goto fail;
@@ -3527,9 +3725,8 @@ fail:
   ge__pp_outs_free(&orr);
   if (rs.node_map) ge_extract_result_free(g, &rs);
   if (rr.node_map) ge_extract_result_free(g, &rr);
-  free(in_s);
-  free(set_s);
-  free(set_r);
+  ge__pt_free(g, in_s, (size_t)bound + 1), ge__pt_free(g, set_s, ((size_t)bound + 1) * sizeof *set_s);
+  ge__pt_free(g, set_r, ((size_t)bound + 1) * sizeof *set_r);
   return st;
 }
 
@@ -3582,12 +3779,12 @@ GE_API ge_status ge_jit_order_add_slice(ge_jit_order *order, const ge_graph *g, 
   if (order->original && order->original != g)
     return ge_error_set(err, GE_ERR_INVALID, "%s: graph '%s' is not the graph this order slices", pass, ge_graph_name(g));
   cur = order->remaining ? order->remaining : g;
-  if (!(ids = (ge_node_id *)malloc(((size_t)n + 1) * sizeof *ids))) return ge__pp_oom(err, pass);
+  if (!(ids = (ge_node_id *)ge__pt_alloc(g, ((size_t)n + 1) * sizeof *ids))) return ge__pp_oom(err, pass);
   for (i = 0; i < n; i++) {
     const ge_node *x = ge_graph_node(g, inferred[i]);
     ge_node_id c;
     if (!x) {
-      free(ids);
+      ge__pt_free(g, ids, ((size_t)n + 1) * sizeof *ids);
       return ge_error_set(err, GE_ERR_INVALID, "%s: inferred node %u does not exist in graph '%s'", pass,
                           (unsigned)inferred[i], ge_graph_name(g));
     }
@@ -3598,7 +3795,7 @@ GE_API ge_status ge_jit_order_add_slice(ge_jit_order *order, const ge_graph *g, 
     ids[m++] = c;
   }
   st = ge_partition_binary(cur, ids, m, &sl, &rem, &io, err);
-  free(ids);
+  ge__pt_free(g, ids, ((size_t)n + 1) * sizeof *ids);
   if (st) return st;
   s_index = order->num_slices;
   out_node = ge_graph_output_node(g);
