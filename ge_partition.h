@@ -208,7 +208,9 @@ GE_API ge_status ge_multibatch_set_option(ge_multibatch_desc *d, const char *key
 /* True when one of the three dynamic options is set. */
 GE_API int ge_multibatch_enabled(const ge_multibatch_desc *d);
 /* Rewrites g (a root graph) in place as described above. GE_OK and nothing
- * changed when no dynamic option is set. Errors (g unchanged): a bad
+ * changed when no option is set; ge.inputShape alone (atc's --input_shape
+ * without tiers) fixes the named inputs to its static shapes. Errors (g
+ * unchanged, but for ge.inputShape alone): a bad
  * option, a graph already holding a multi-batch Case, ge.inputShape naming
  * an input g lacks or giving another rank, inputs left dynamic that no tier
  * fixes, shape inference failing for a tier (the tier is named). */
@@ -2841,6 +2843,45 @@ done:
   return st;
 }
 
+/* ge.inputShape without a tier option (atc's --input_shape alone): the
+ * named inputs get those static shapes. A -1 left in it, an unknown input or
+ * another rank is an error. */
+static ge_status ge__mb_fix_input_shapes(ge_graph *g, const char *shapes, ge_error *err) {
+  ge__mb_entry *e;
+  int32_t n, k, j;
+  ge_status st;
+  char name[256];
+  if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_multibatch_apply: no graph");
+  if ((st = ge__mb_parse_shape(shapes, &e, &n, err))) return st;
+  for (k = 0; k < n && !st; k++) {
+    ge_node_id id;
+    ge_node *x;
+    snprintf(name, sizeof name, "%.*s", (int)(e[k].name_len < 255 ? e[k].name_len : 255), e[k].name);
+    id = ge_graph_find(g, name);
+    x = id == GE_NONE ? NULL : ge_graph_node(g, id);
+    if (!x || strcmp(x->op, "Data") || x->num_outputs < 1) {
+      st = ge_error_set(err, GE_ERR_NOT_FOUND, GE__MB_KEY_SHAPE " names input '%s', which graph '%s' does not have", name,
+                        ge_graph_name(g));
+      break;
+    }
+    if (x->outputs[0].shape.rank >= 0 && x->outputs[0].shape.rank != e[k].rank) {
+      st = ge_error_set(err, GE_ERR_SHAPE, GE__MB_KEY_SHAPE " gives input '%s' rank %d, the graph's input has rank %d", name,
+                        (int)e[k].rank, (int)x->outputs[0].shape.rank);
+      break;
+    }
+    for (j = 0; j < e[k].rank && !st; j++)
+      if (e[k].dims[j] < 0)
+        st = ge_error_set(err, GE_ERR_INVALID, GE__MB_KEY_SHAPE " leaves dim %d of input '%s' dynamic, but no "
+                          "ge.dynamicBatchSize, ge.dynamicImageSize or ge.dynamicDims gives its values", (int)j, name);
+      else if (x->outputs[0].shape.rank >= 0 && x->outputs[0].shape.dims[j] >= 0 && x->outputs[0].shape.dims[j] != e[k].dims[j])
+        st = ge_error_set(err, GE_ERR_SHAPE, GE__MB_KEY_SHAPE " gives input '%s' dim %d = %lld, the graph fixes it to %lld",
+                          name, (int)j, (long long)e[k].dims[j], (long long)x->outputs[0].shape.dims[j]);
+    if (!st) st = ge_node_set_output(g, id, 0, x->outputs[0].dtype, e[k].rank, e[k].dims, NULL, err);
+  }
+  free(e);
+  return st;
+}
+
 GE_API ge_status ge_multibatch_apply(ge_graph *g, const ge_multibatch_desc *d, ge_error *err) {
   ge__mb_plan p;
   ge_graph **br = NULL;
@@ -2850,7 +2891,8 @@ GE_API ge_status ge_multibatch_apply(ge_graph *g, const ge_multibatch_desc *d, g
   if (!ge_multibatch_enabled(d)) {
     const char *k_, *v_;
     ge__mb_kind kind;
-    return d ? ge__mb_which(d, &kind, &k_, &v_, err) : GE_OK;
+    if (d && (st = ge__mb_which(d, &kind, &k_, &v_, err))) return st;
+    return d && d->input_shape && *d->input_shape ? ge__mb_fix_input_shapes(g, d->input_shape, err) : GE_OK;
   }
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_multibatch_apply: no graph");
   if (ge_graph_parent(g))

@@ -62,25 +62,29 @@ if ! up_to_date; then
     else bad "export.py"; finish; fi
 fi
 
-# NAME FILE INPUT OUTPUT(sanitized as ge writes it) BATCHES(comma-separated)
+# NAME FILE INPUT OUTPUT(sanitized as ge writes it) BATCHES(comma-separated) SHAPE(B: the batch)
 mapfile -t lines < <(python3 - "$MODELS/models.json" <<'EOF'
 import json, re, sys
 for m in json.load(open(sys.argv[1]))["models"]:
     print(m["name"], m["file"], m["input"], re.sub(r"[^A-Za-z0-9._-]", "_", m["output"]),
-          ",".join(str(b) for b in m["batches"]))
+          ",".join(str(b) for b in m["batches"]),
+          ",".join("B" if isinstance(d, str) else str(d) for d in m["input_shape"]))
 EOF
 )
 [[ ${#lines[@]} -gt 0 ]] || { : > "$t/err"; bad "models.json lists models"; finish; }
 
-# Every batch with the default placement; batch 1 again under each placement
-# option (the dense ops then run on the AI CPU or host CPU engines).
-PLACEMENTS=("" "ge.engineType=VectorEngine" "ge.exec.exclude_engines=AiCore" "ge.exec.hostExecFlag=1")
+# Every batch with the default placement, and with the input shape fixed by
+# ge.inputShape (a static model: it runs from its stream and memory plan, one
+# block); batch 1 again under each placement option (the dense ops then run
+# on the AI CPU or host CPU engines).
+PLACEMENTS=("" "STATIC" "ge.engineType=VectorEngine" "ge.exec.exclude_engines=AiCore" "ge.exec.hostExecFlag=1")
 for line in "${lines[@]}"; do
-    read -r name file input output batches <<<"$line"
+    read -r name file input output batches shape <<<"$line"
     for run in "${PLACEMENTS[@]/#/-}"; do
-      option=${run#-}
       for b in ${batches//,/ }; do
-        [[ -n $option && $b != 1 ]] && continue
+        option=${run#-}
+        [[ $option == STATIC ]] && option="ge.inputShape=$input:${shape//B/$b}"
+        [[ -n $option && $option != ge.inputShape=* && $b != 1 ]] && continue
         test="ge run $name batch $b${option:+ --option $option}"
         dir=$t/$name.b$b
         rm -rf "$dir"
