@@ -134,6 +134,9 @@ GE_API void ge_stream_plan_free(ge_stream_plan *plan);
 /* 1 when a completes before b starts under the plan (same stream and
  * earlier, or a chain of events), else 0. O(1). */
 GE_API int ge_stream_happens_before(const ge_stream_plan *plan, ge_node_id a, ge_node_id b);
+/* The same as a callback on an untyped plan: what ge_mem_graph_desc's
+ * happens_before takes (order_user = the plan). */
+GE_API int ge_stream_order(void *plan, ge_node_id a, ge_node_id b);
 
 /* Inserts the plan's Send/Recv nodes (control edges around their nodes,
  * attribute event_id) and StreamActive nodes for activated streams. Call
@@ -1652,6 +1655,10 @@ GE_API int ge_stream_happens_before(const ge_stream_plan *plan, ge_node_id a, ge
   /* clock: the row of each node id, then the rows (ge__st_events) */
   row = plan->clock + plan->id_bound + (size_t)plan->clock[b] * plan->num_streams;
   return row[sa] >= plan->position[a] + 1;
+}
+
+GE_API int ge_stream_order(void *plan, ge_node_id a, ge_node_id b) {
+  return ge_stream_happens_before((const ge_stream_plan *)plan, a, b);
 }
 
 /* ------------------------------------------------ event nodes (§4.6) */

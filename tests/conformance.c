@@ -65,10 +65,6 @@ static ge_place_desc place_desc;
 static int partition, plan_memory;
 static ge_dynamic_partition_desc dynamic_desc;
 
-static int stream_order(void *plan, ge_node_id a, ge_node_id b) {
-  return ge_stream_happens_before((const ge_stream_plan *)plan, a, b);
-}
-
 /* --plan: streams over the engines, then the memory plan the executor runs
  * from (none when a shape is known only at run time or a tensor holds
  * strings: the executor sizes those itself). */
@@ -84,7 +80,7 @@ static ge_status plan_checked(ge_graph *g, ge_exec_desc *d, ge_stream_plan *stre
   sd.engines = list, sd.num_engines = n;
   if ((st = ge_stream_allocate(g, &sd, streams, err))) return st;
   memset(&md, 0, sizeof md);
-  md.happens_before = stream_order, md.order_user = streams;
+  md.happens_before = ge_stream_order, md.order_user = streams;
   st = ge_mem_plan_graph(g, &md, mem, err);
   if (st == GE_ERR_SHAPE || st == GE_ERR_UNSUPPORTED) return GE_OK;
   if (st == GE_OK) d->memory_size = mem->block_size;

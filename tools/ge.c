@@ -91,8 +91,7 @@ typedef struct compiled {
   ge_stream_plan streams;
   ge_mem_graph_plan memory;
   int has_memory;
-  ge_status memory_status; /* why there is no memory plan */
-  char memory_why[1024];
+  char memory_why[1024]; /* why there is no memory plan */
 } compiled;
 
 static void compiled_free(compiled *c) {
@@ -185,10 +184,6 @@ static int setup_engines(const char *cmd, options *o, int threads) {
   return 1;
 }
 
-static int stream_order(void *plan, ge_node_id a, ge_node_id b) {
-  return ge_stream_happens_before((const ge_stream_plan *)plan, a, b);
-}
-
 /* Streams and events over the root level, then its memory plan: reuse
  * across streams only where the stream plan orders it. A root level with
  * shapes known only at run time gets no memory plan (the executor sizes
@@ -207,11 +202,11 @@ static ge_status plan_model(ge_graph *g, options *o, const ge_engine *const *eng
   memset(&md, 0, sizeof md);
   md.order = c->order;
   md.disable_reuse = o->disable_reuse_memory;
-  md.happens_before = stream_order, md.order_user = &c->streams;
-  c->memory_status = ge_mem_plan_graph(g, &md, &c->memory, &why);
-  c->has_memory = c->memory_status == GE_OK;
-  if (c->memory_status == GE_ERR_SHAPE) snprintf(c->memory_why, sizeof c->memory_why, "%s", why.message);
-  else if (c->memory_status) return ge_error_set(err, c->memory_status, "%s", why.message);
+  md.happens_before = ge_stream_order, md.order_user = &c->streams;
+  st = ge_mem_plan_graph(g, &md, &c->memory, &why);
+  c->has_memory = st == GE_OK;
+  if (st == GE_ERR_SHAPE) snprintf(c->memory_why, sizeof c->memory_why, "%s", why.message);
+  else if (st) return ge_error_set(err, st, "%s", why.message);
   return GE_OK;
 }
 
