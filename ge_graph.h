@@ -1362,7 +1362,7 @@ typedef struct ge__table {
 
 /* Nodes live in chunks of growing size, so node pointers are stable and a
  * small graph stays small: chunk k holds GE__CHUNK0 << k nodes. */
-#define GE__CHUNK0_LOG 4
+#define GE__CHUNK0_LOG 3
 #define GE__MAX_CHUNKS 28
 
 struct ge_graph {
@@ -1537,8 +1537,11 @@ GE_API void ge_graph_free(ge_graph *g) {
 
 /* ------------------------------------------------------- name index */
 
-/* A slot keeps the name's hash, so entries move (when a removal shortens a
- * probe run) without reading the nodes. */
+/* A slot keeps the name's hash, so the index is rebuilt without reading
+ * names twice. Removing a node or renaming it leaves its old entry behind
+ * (ids are never reused, and a lookup skips removed nodes and compares the
+ * current name), so a pass moving thousands of nodes out pays nothing per
+ * node; the stale entries go at the next rebuild. */
 static void ge__name_index_insert(ge_graph *g, uint64_t slot) {
   uint32_t mask = g->name_index_cap - 1, i = (uint32_t)(slot >> 32) & mask;
   while (g->name_index[i]) i = (i + 1) & mask;
@@ -1551,13 +1554,14 @@ static void ge__name_index_put(ge_graph *g, ge_node_id id) {
   ge__name_index_insert(g, (uint64_t)h << 32 | (id + 1));
 }
 
-/* Builds or grows the index so one more name fits; 0 on OOM. */
+/* Builds or rebuilds the index so one more entry fits; 0 on OOM. A rebuild
+ * sizes it for the live nodes (at most a third full), dropping stale
+ * entries. */
 static int ge__name_index_reserve(ge_graph *g) {
-  uint32_t cap = g->name_index_cap, i;
+  uint32_t cap = 64, i;
   uint64_t *old = g->name_index;
-  if (old && (g->name_index_used + 1) * 2 <= cap) return 1;
-  cap = cap ? cap * 2 : 64;
-  while (cap < (g->live + 1) * 2) cap *= 2;
+  if (old && (g->name_index_used + 1) * 2 <= g->name_index_cap) return 1;
+  while (cap < (g->live + 1) * 3) cap *= 2;
   g->name_index = (uint64_t *)ge__mem_alloc(&g->arena.a, cap * sizeof *old);
   if (!g->name_index) {
     g->name_index = old;
@@ -1570,24 +1574,6 @@ static int ge__name_index_reserve(ge_graph *g) {
   for (i = 0; i < g->id_bound; i++)
     if (ge_graph_node(g, i)) ge__name_index_put(g, i);
   return 1;
-}
-
-/* Removes id's entry; later entries of its probe run are re-inserted. */
-static void ge__name_index_remove(ge_graph *g, ge_node_id id) {
-  uint32_t mask, i;
-  if (!g->name_index) return;
-  mask = g->name_index_cap - 1;
-  i = (uint32_t)ge__hash_str(ge__slot(g, id)->name) & mask;
-  while (g->name_index[i] && (uint32_t)g->name_index[i] != id + 1) i = (i + 1) & mask;
-  if (!g->name_index[i]) return;
-  g->name_index[i] = 0;
-  g->name_index_used--;
-  for (i = (i + 1) & mask; g->name_index[i]; i = (i + 1) & mask) {
-    uint64_t other = g->name_index[i];
-    g->name_index[i] = 0;
-    g->name_index_used--;
-    ge__name_index_insert(g, other);
-  }
 }
 
 /* Whether a node is named name. Without an index, a few checks scan the
@@ -1617,7 +1603,8 @@ GE_API ge_node_id ge_graph_find(ge_graph *g, const char *name) {
   h = (uint32_t)ge__hash_str(name);
   for (i = h & mask; g->name_index[i]; i = (i + 1) & mask) {
     ge_node_id id = (uint32_t)g->name_index[i] - 1;
-    if ((uint32_t)(g->name_index[i] >> 32) == h && strcmp(ge__slot(g, id)->name, name) == 0) return id;
+    const ge_node *n = ge__slot(g, id);
+    if ((uint32_t)(g->name_index[i] >> 32) == h && !(n->flags & GE_NODE_REMOVED) && strcmp(n->name, name) == 0) return id;
   }
   return GE_NONE;
 }
@@ -1805,7 +1792,6 @@ GE_API ge_status ge_graph_remove_node(ge_graph *g, ge_node_id id, ge_error *err)
     ge__remove_id(c->control_inputs, &c->num_control_inputs, id);
   }
   for (i = 0; i < n->num_attrs; i++) ge__free_attr_graphs(&n->attrs[i]);
-  ge__name_index_remove(g, id);
   n->flags = GE_NODE_REMOVED;
   n->num_uses = n->num_control_inputs = n->num_control_outputs = n->num_attrs = 0;
   g->live--;
@@ -1819,7 +1805,6 @@ GE_API ge_status ge_node_set_name(ge_graph *g, ge_node_id id, const char *name, 
   if (!name || !*name) return ge_error_set(err, GE_ERR_INVALID, "node '%s': empty name", n->name);
   if (!(copy = ge__arena_strdup(&g->arena, name))) return ge__oom(err, g);
   if (g->name_index && !ge__name_index_reserve(g)) return ge__oom(err, g);
-  ge__name_index_remove(g, id);
   n->name = copy;
   if (g->name_index) ge__name_index_put(g, id);
   return GE_OK;

@@ -653,6 +653,7 @@ static int ge__pt_first_lists(ge_clusters *c) {
   for (i = 0; grown && i < c->bound; i++) {
     const ge_node *x = ge_graph_node(c->g, i);
     c->pool[i] = (uint32_t)n;
+    c->parent[i] = x ? i : GE_NONE;
     for (k = 0; grown && x && k < x->num_uses + x->num_control_outputs; k++) {
       ge_node_id y = ge__pt_consumer(x, k);
       if (k && y == ge__pt_consumer(x, k - 1)) continue;
@@ -677,6 +678,24 @@ static int ge__pt_first_lists(ge_clusters *c) {
       l->v[l->n++] = i;
     }
   return 1;
+}
+
+/* Kahn's algorithm over the first lists, into order: the order of
+ * ge_graph_topo_sort's BFS (seeds by id, consumers in edge order; a repeat
+ * run counts once on both sides), without walking the node structs again.
+ * Returns how many nodes it ordered: fewer than the live ones on a cycle. */
+static uint32_t ge__pt_kahn(ge_clusters *c, ge_node_id *order) {
+  uint32_t *indeg = c->stamp, i, j, head = 0, tail = 0; /* stamps are zero again when all are ordered */
+  for (i = 0; i < c->bound; i++) {
+    indeg[i] = c->in[i].n;
+    if (c->parent[i] != GE_NONE && !indeg[i]) order[tail++] = i;
+  }
+  while (head < tail) {
+    const ge__pt_list *l = &c->out[order[head++]];
+    for (j = 0; j < l->n; j++)
+      if (--indeg[l->v[j]] == 0) order[tail++] = l->v[j];
+  }
+  return tail;
 }
 
 GE_API ge_status ge_clusters_create(ge_graph *g, ge_clusters **out, ge_error *err) {
@@ -706,12 +725,13 @@ GE_API ge_status ge_clusters_create(ge_graph *g, ge_clusters **out, ge_error *er
     ge_clusters_free(c);
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for clusters of %u nodes", (unsigned)n);
   }
-  /* the topological order goes into stack (scratch until the first search) */
-  if ((st = ge_graph_topo_sort(g, GE_TOPO_BFS, c->stack, err)) != GE_OK) {
+  /* the topological order goes into stack (scratch until the first search);
+     on a cycle the graph's own sort names it */
+  if (ge__pt_kahn(c, c->stack) < n) {
+    st = ge_graph_topo_sort(g, GE_TOPO_BFS, c->stack, err);
     ge_clusters_free(c);
-    return st;
+    return st != GE_OK ? st : ge_error_set(err, GE_ERR_INTERNAL, "clusters: lost nodes in topological order");
   }
-  for (i = 0; i < b; i++) c->parent[i] = GE_NONE;
   for (i = 0; i < n; i++) {
     ge_node_id id = c->stack[i];
     c->pos[id] = c->rank[id] = i;
