@@ -1347,12 +1347,12 @@ GE_API void ge_mapped_file_release(ge_mapped_file *m) {
 
 /* Strings that recur (op types, domains, attribute names, dim symbols) are
  * interned once per graph; an op entry also caches the op's schema. */
-typedef struct ge__interned {
+typedef struct ge__interned { /* 32 bytes: tables of small graphs stay a few lines */
   const char *str;
   const char *domain; /* for op entries */
   const ge_op_schema *schema;
   uint32_t schema_seen; /* op entries: registry size + 1 when a lookup found no schema (0: not looked up) */
-  uint64_t hash;
+  uint32_t hash;
 } ge__interned;
 
 typedef struct ge__table {
@@ -1402,10 +1402,10 @@ static int ge__str_eq(const char *a, const char *b) {
 
 /* Finds or adds s (with domain, for ops) in t; returns the entry. */
 static ge__interned *ge__intern(ge_graph *g, ge__table *t, const char *s, const char *domain) {
-  uint64_t h = ge__hash_str(s) ^ (domain && *domain ? ge__hash_str(domain) * 31 : 0);
+  uint32_t h = (uint32_t)(ge__hash_str(s) ^ (domain && *domain ? ge__hash_str(domain) * 31 : 0));
   uint32_t i;
-  if ((t->count + 1) * 2 > t->cap) {
-    uint32_t ncap = t->cap ? t->cap * 2 : 8, j; /* small: most subgraphs hold few ops */
+  if ((t->count + 1) * 4 > t->cap * 3) { /* at most 3/4 full; small: most subgraphs hold few ops */
+    uint32_t ncap = t->cap ? t->cap * 2 : 4, j;
     ge__interned *ns = (ge__interned *)ge__arena_alloc(&g->arena, ncap * sizeof *ns, 8);
     if (!ns) return NULL;
     memset(ns, 0, ncap * sizeof *ns);
@@ -1413,14 +1413,14 @@ static ge__interned *ge__intern(ge_graph *g, ge__table *t, const char *s, const 
       ge__interned *e = &t->slots[j];
       uint32_t k;
       if (!e->str) continue;
-      for (k = (uint32_t)e->hash & (ncap - 1); ns[k].str; k = (k + 1) & (ncap - 1)) {
+      for (k = e->hash & (ncap - 1); ns[k].str; k = (k + 1) & (ncap - 1)) {
       }
       ns[k] = *e;
     }
-    t->slots = ns;
+    t->slots = ns; /* the old table stays: callers may hold entries of it */
     t->cap = ncap;
   }
-  for (i = (uint32_t)h & (t->cap - 1); t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
+  for (i = h & (t->cap - 1); t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
     ge__interned *e = &t->slots[i];
     if (e->hash == h && strcmp(e->str, s) == 0 && ge__str_eq(e->domain, domain)) return e;
   }
@@ -2179,6 +2179,16 @@ static ge_status ge__attr_list(ge_graph *g, ge_node_id id, ge_attr ***arr, uint3
   }
 }
 
+/* The string an attribute name is kept as: the op schema's own when it
+ * declares the name (static, or the registrant's, which outlives the
+ * registry), so the common attributes cost no interning; else interned. */
+static const char *ge__attr_name(ge_graph *g, const ge_node *n, const char *name) {
+  uint32_t i;
+  for (i = 0; n && n->schema && i < GE_SCHEMA_MAX_ATTRS && n->schema->attrs[i].name; i++)
+    if (strcmp(n->schema->attrs[i].name, name) == 0) return n->schema->attrs[i].name;
+  return ge__word(g, name);
+}
+
 /* Stores src (copied) as an attribute of node id (or the graph). */
 static ge_status ge__put_attr(ge_graph *g, ge_node_id id, const ge_attr *src, ge_error *err) {
   ge_attr **arr, tmp;
@@ -2187,7 +2197,7 @@ static ge_status ge__put_attr(ge_graph *g, ge_node_id id, const ge_attr *src, ge
   if (!src->name || !*src->name) return ge_error_set(err, GE_ERR_INVALID, "attribute with an empty name");
   if ((st = ge__attr_list(g, id, &arr, &count, err))) return st;
   memset(&tmp, 0, sizeof tmp);
-  if (!(tmp.name = ge__word(g, src->name))) return ge__oom(err, g);
+  if (!(tmp.name = ge__attr_name(g, id == GE_NONE ? NULL : ge__slot(g, id), src->name))) return ge__oom(err, g);
   if ((st = ge__copy_attr_value(g, id, &tmp, src, err))) {
     ge__free_attr_graphs(&tmp);
     return st;

@@ -680,12 +680,23 @@ static int ge__pt_first_lists(ge_clusters *c) {
   return 1;
 }
 
-/* Kahn's algorithm over the first lists, into order: the order of
- * ge_graph_topo_sort's BFS (seeds by id, consumers in edge order; a repeat
- * run counts once on both sides), without walking the node structs again.
+/* The nodes in a topological order, into order: by id when every edge
+ * goes to a higher id (a graph built or imported in order: the walks over
+ * the nodes then run through memory in order), else Kahn's algorithm over
+ * the first lists (the order of ge_graph_topo_sort's BFS: seeds by id,
+ * consumers in edge order, a repeat run counted once on both sides).
  * Returns how many nodes it ordered: fewer than the live ones on a cycle. */
 static uint32_t ge__pt_kahn(ge_clusters *c, ge_node_id *order) {
   uint32_t *indeg = c->stamp, i, j, head = 0, tail = 0; /* stamps are zero again when all are ordered */
+  int by_id = 1;
+  for (i = 0; i < c->bound && by_id; i++)
+    for (j = 0; j < c->out[i].n; j++)
+      if (c->out[i].v[j] <= i) by_id = 0;
+  if (by_id) {
+    for (i = 0; i < c->bound; i++)
+      if (c->parent[i] != GE_NONE) order[tail++] = i;
+    return tail;
+  }
   for (i = 0; i < c->bound; i++) {
     indeg[i] = c->in[i].n;
     if (c->parent[i] != GE_NONE && !indeg[i]) order[tail++] = i;
