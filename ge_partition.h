@@ -1026,8 +1026,8 @@ static uint32_t ge__pt_by_rank(ge_clusters *c, const uint8_t *keep, uint8_t bit,
  * or clears its GE_NODE_IS_DYNAMIC first (else its flags are kept).
  * One pass over the nodes and edges: each cluster's subgraph gets copies of
  * its nodes, a Data node per distinct tensor it reads from outside and a
- * NetOutput of the tensors read outside it; the calls are wired in g, g's
- * remaining readers redirected, and the moved nodes removed. */
+ * NetOutput of the tensors read outside it; the moved nodes leave g, the
+ * calls are wired in, and g's remaining readers redirected. */
 typedef void (*ge__pt_label_fn)(ge_graph *g, ge_node_id call, ge_node_id cluster, uint32_t index, void *u);
 
 enum { GE__PT_MOVE = 1, GE__PT_SET_DYNAMIC = 2, GE__PT_CLEAR_DYNAMIC = 4 };
@@ -1063,6 +1063,7 @@ typedef struct ge__pt_builder {
   const uint8_t *place;     /* per node: GE__PT_MOVE, ... */
   ge__pt_pairs entering;    /* (node, input) entering its cluster */
   ge__pt_pairs reads;       /* (node, input) of g's remaining nodes reading moved ones */
+  ge__pt_pairs read_srcs;   /* the tensor (node, output) each of those reads */
   ge__pt_pairs controls;    /* (src, dst) control edges to redirect to the calls */
 } ge__pt_builder;
 
@@ -1102,6 +1103,7 @@ static void ge__pt_builder_free(ge__pt_builder *b) {
   ge__pt_free(b->g, b->last, sizeof *b->last * (b->bound + 1));
   ge__pt_free(b->g, b->entering.v, sizeof *b->entering.v * b->entering.cap);
   ge__pt_free(b->g, b->reads.v, sizeof *b->reads.v * b->reads.cap);
+  ge__pt_free(b->g, b->read_srcs.v, sizeof *b->read_srcs.v * b->read_srcs.cap);
   ge__pt_free(b->g, b->controls.v, sizeof *b->controls.v * b->controls.cap);
   ge__pt_free(b->g, b->x, sizeof *b->x * b->cap_x), ge__pt_free(b->g, b->slots, sizeof *b->slots * b->n_slots);
 }
@@ -1194,7 +1196,9 @@ static ge_status ge__pt_fill(ge__pt_builder *b, const ge_node_id *order, uint32_
     }
     if (c < 0) { /* stays in g: inputs from moved nodes will read the calls */
       for (k = 0; k < n->num_inputs && st == GE_OK; k++)
-        if (n->inputs[k].node != GE_NONE && b->cid[n->inputs[k].node] >= 0 && !ge__pt_note(b, &b->reads, n->id, k))
+        if (n->inputs[k].node != GE_NONE && b->cid[n->inputs[k].node] >= 0 &&
+            (!ge__pt_note(b, &b->reads, n->id, k) ||
+             !ge__pt_note(b, &b->read_srcs, n->inputs[k].node, (uint32_t)n->inputs[k].index)))
           st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
       continue;
     }
@@ -1277,22 +1281,30 @@ static ge_status ge__pt_calls(ge__pt_builder *b, ge_error *err) {
   return st;
 }
 
+/* The moved nodes leave g (before the calls come, so g is small when the
+ * calls' names are checked). */
+static ge_status ge__pt_remove_moved(ge__pt_builder *b, const ge_node_id *order, uint32_t count, ge_error *err) {
+  uint32_t i;
+  ge_status st = GE_OK;
+  for (i = 0; i < count && st == GE_OK; i++)
+    if (b->cid[order[i]] >= 0) st = ge_graph_remove_node(b->g, order[i], err);
+  return st;
+}
+
 /* g's remaining readers of moved tensors read the calls; control edges
- * crossing a cluster attach to its call; the moved nodes go. */
-static ge_status ge__pt_rewire(ge__pt_builder *b, const ge_node_id *order, uint32_t count, ge_error *err) {
+ * crossing a cluster attach to its call. */
+static ge_status ge__pt_rewire(ge__pt_builder *b, ge_error *err) {
   uint32_t i;
   ge_status st = GE_OK;
   for (i = 0; i < b->reads.n && st == GE_OK; i++) {
-    ge_node_id id = (ge_node_id)(b->reads.v[i] >> 32);
-    uint32_t k = (uint32_t)b->reads.v[i];
-    st = ge_graph_set_input(b->g, id, k, ge__pt_outside(b, ge_graph_node(b->g, id)->inputs[k]), err);
+    ge_edge src;
+    src.node = (ge_node_id)(b->read_srcs.v[i] >> 32), src.index = (int32_t)(uint32_t)b->read_srcs.v[i];
+    st = ge_graph_set_input(b->g, (ge_node_id)(b->reads.v[i] >> 32), (uint32_t)b->reads.v[i], ge__pt_outside(b, src), err);
   }
   for (i = 0; i < b->controls.n && st == GE_OK; i++) {
     ge_node_id q = (ge_node_id)(b->controls.v[i] >> 32), n = (ge_node_id)b->controls.v[i];
     st = ge_graph_add_control(b->g, b->cid[q] >= 0 ? b->call[b->cid[q]] : q, b->cid[n] >= 0 ? b->call[b->cid[n]] : n, err);
   }
-  for (i = 0; i < count && st == GE_OK; i++)
-    if (b->cid[order[i]] >= 0) st = ge_graph_remove_node(b->g, order[i], err);
   return st;
 }
 
@@ -1332,8 +1344,9 @@ static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t
     st = ge_graph_create(&d, &b.sub[k], err);
   }
   if (st == GE_OK) st = ge__pt_fill(&b, order, count, err);
+  if (st == GE_OK) st = ge__pt_remove_moved(&b, order, count, err);
   if (st == GE_OK) st = ge__pt_calls(&b, err);
-  if (st == GE_OK) st = ge__pt_rewire(&b, order, count, err);
+  if (st == GE_OK) st = ge__pt_rewire(&b, err);
   for (k = 0; k < b.n_rep && st == GE_OK; k++)
     if (label) label(g, b.call[k], reps[k], k, u);
   for (k = 0; b.sub && k < b.n_rep; k++) ge_graph_free(b.sub[k]);
@@ -1474,7 +1487,9 @@ done:
 static void ge__pt_merge_known(ge__pt_dyn *s) {
   uint32_t i, j;
   for (i = 0; i < s->count; i++) {
-    const ge_node *n = ge_graph_node(s->g, s->order[i]);
+    const ge_node *n;
+    if (s->kind[ge_clusters_find(s->c, s->order[i])] != GE__PT_KNOWN) continue; /* before touching the node */
+    n = ge_graph_node(s->g, s->order[i]);
     for (j = 0; j < n->num_inputs + n->num_control_inputs; j++) {
       ge_node_id p = ge__pt_producer(n, j), x = ge_clusters_find(s->c, n->id), y, z;
       if (s->kind[x] != GE__PT_KNOWN) break;
@@ -1939,82 +1954,124 @@ GE_API ge_status ge_engine_partition_optimize(ge_engine_partition *p, const ge_e
   return GE_OK;
 }
 
+/* Merging the pieces back: each piece is walked once while its memory is
+ * warm (nodes, then where its Ends' tensors are, then its edges); a
+ * PlaceHolder whose End comes in a later piece waits in `later`. */
+typedef struct ge__pt_late_input {
+  ge_node_id node; /* in h */
+  uint32_t input;
+  const ge_node *ph; /* the PlaceHolder */
+} ge__pt_late_input;
+
+typedef struct ge__pt_merger {
+  ge_graph *h;
+  size_t total;            /* nodes of all pieces (peers are below it) */
+  ge_node_id *map;         /* piece node -> node of h, GE_NONE for the pairs (per piece from its base) */
+  ge_edge *end_src;        /* peer -> the End's input, in h; index -1 while no End is seen */
+  ge__pt_late_input *later;
+  uint32_t num_later, cap_later;
+} ge__pt_merger;
+
+/* The tensor of h a PlaceHolder stands for; GE_NONE node (index 0) for
+ * none yet, index -1 for a bad peer. */
+static ge_edge ge__pt_placeholder_source(const ge__pt_merger *mg, const ge_node *ph) {
+  int64_t peer = ge_node_attr_int(ph, "peer_index", -1);
+  ge_edge e;
+  e.node = GE_NONE, e.index = -1;
+  if (peer < 0 || (uint64_t)peer >= mg->total) return e;
+  if (mg->end_src[peer].index < 0) e.index = 0;
+  else e = mg->end_src[peer];
+  return e;
+}
+
+static ge_status ge__pt_no_end(const ge_node *ph, ge_error *err) {
+  return ge_error_set(err, GE_ERR_INVALID, "PlaceHolder '%s' (peer_index %lld) has no End", ph->name,
+                      (long long)ge_node_attr_int(ph, "peer_index", -1));
+}
+
+static ge_status ge__pt_merge_piece(ge__pt_merger *mg, const ge_graph *sub, ge_node_id *m, ge_error *err) {
+  ge_graph *h = mg->h;
+  ge_status st = GE_OK;
+  ge_node *n;
+  uint32_t i;
+  GE_GRAPH_FOREACH(sub, n) {
+    m[n->id] = GE_NONE;
+    if (st == GE_OK && !ge__pt_is(n, "End") && !ge__pt_is(n, "PlaceHolder")) st = ge_graph_copy_node(h, sub, n, NULL, &m[n->id], err);
+  }
+  GE_GRAPH_FOREACH(sub, n) if (st == GE_OK && m[n->id] == GE_NONE && ge__pt_is(n, "End")) {
+    int64_t peer = ge_node_attr_int(n, "peer_index", -1);
+    ge_edge e = n->inputs[0];
+    if (peer < 0 || (uint64_t)peer >= mg->total)
+      st = ge_error_set(err, GE_ERR_INVALID, "End node '%s' has peer_index %lld", n->name, (long long)peer);
+    else mg->end_src[peer].node = e.node == GE_NONE ? GE_NONE : m[e.node], mg->end_src[peer].index = e.node == GE_NONE ? 0 : e.index;
+  }
+  GE_GRAPH_FOREACH(sub, n) {
+    if (m[n->id] == GE_NONE || st != GE_OK) continue;
+    for (i = 0; i < n->num_inputs && st == GE_OK; i++) {
+      ge_edge e = n->inputs[i];
+      const ge_node *src;
+      if (e.node == GE_NONE) continue;
+      src = ge_graph_node(sub, e.node);
+      if (m[e.node] != GE_NONE) e.node = m[e.node];
+      else if (ge__pt_is(src, "PlaceHolder")) {
+        e = ge__pt_placeholder_source(mg, src);
+        if (e.index < 0) return ge__pt_no_end(src, err);
+        if (e.node == GE_NONE) { /* its End comes later */
+          if (mg->num_later == mg->cap_later) {
+            uint32_t cap = mg->cap_later ? 2 * mg->cap_later : 16;
+            ge__pt_late_input *grown = (ge__pt_late_input *)ge__pt_realloc(h, mg->later, sizeof *grown * mg->cap_later, sizeof *grown * cap);
+            if (!grown) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+            mg->later = grown, mg->cap_later = cap;
+          }
+          mg->later[mg->num_later].node = m[n->id], mg->later[mg->num_later].input = i, mg->later[mg->num_later++].ph = src;
+          continue;
+        }
+      } else e.node = GE_NONE; /* an End's output: there is none */
+      st = ge_graph_set_input(h, m[n->id], i, e, err);
+    }
+    for (i = 0; i < n->num_control_inputs && st == GE_OK; i++)
+      if (m[n->control_inputs[i]] != GE_NONE) st = ge_graph_add_control(h, m[n->control_inputs[i]], m[n->id], err);
+  }
+  return st;
+}
+
 GE_API ge_status ge_engine_partition_merge(const ge_engine_partition *p, ge_graph **out, ge_error *err) {
   ge_graph_desc d;
-  ge_graph *h;
+  ge__pt_merger mg;
   ge_status st = GE_OK;
   uint32_t k, i;
-  size_t total = 0, *base; /* piece k's node id x is entry base[k] + x of map */
-  ge_node_id *map = NULL;  /* -> its node in h; GE_NONE for the pairs */
-  ge_edge *end_src = NULL; /* peer -> the End's input, in h; index -1 while no End is seen */
-  ge_node *n;
+  size_t at = 0;
   *out = NULL;
   memset(&d, 0, sizeof d);
+  memset(&mg, 0, sizeof mg);
   d.name = p->source ? ge_graph_name(p->source) : "merged";
   if (p->source) d.allocator = *ge_graph_allocator(p->source), d.registry = ge_graph_registry(p->source);
-  if ((st = ge_graph_create(&d, &h, err)) != GE_OK) return st;
-  if (!(base = (size_t *)ge__pt_alloc(h, sizeof *base * (p->count + 1)))) {
-    ge_graph_free(h);
-    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-  }
-  for (k = 0; k < p->count; k++) base[k] = total, total += ge_graph_id_bound(p->subgraphs[k].graph);
-  map = (ge_node_id *)ge__pt_alloc(h, sizeof *map * (total + 1));
-  end_src = (ge_edge *)ge__pt_alloc(h, sizeof *end_src * (total + 1)); /* peers are below the number of Ends */
-  if (!map || !end_src) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-  for (i = 0; st == GE_OK && i < total; i++) end_src[i].node = GE_NONE, end_src[i].index = -1;
-  /* the nodes but the pairs, then where each End's tensor is in h */
+  if ((st = ge_graph_create(&d, &mg.h, err)) != GE_OK) return st;
+  for (k = 0; k < p->count; k++) mg.total += ge_graph_id_bound(p->subgraphs[k].graph);
+  mg.map = (ge_node_id *)ge__pt_alloc(mg.h, sizeof *mg.map * (mg.total + 1));
+  mg.end_src = (ge_edge *)ge__pt_alloc(mg.h, sizeof *mg.end_src * (mg.total + 1));
+  if (!mg.map || !mg.end_src) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (i = 0; st == GE_OK && i < mg.total; i++) mg.end_src[i].node = GE_NONE, mg.end_src[i].index = -1;
   for (k = 0; k < p->count && st == GE_OK; k++) {
-    const ge_graph *sub = p->subgraphs[k].graph;
-    ge_node_id *m = map + base[k];
-    GE_GRAPH_FOREACH(sub, n) {
-      m[n->id] = GE_NONE;
-      if (st == GE_OK && !ge__pt_is(n, "End") && !ge__pt_is(n, "PlaceHolder")) st = ge_graph_copy_node(h, sub, n, NULL, &m[n->id], err);
-    }
-    GE_GRAPH_FOREACH(sub, n) if (st == GE_OK && m[n->id] == GE_NONE && ge__pt_is(n, "End")) {
-      int64_t peer = ge_node_attr_int(n, "peer_index", -1);
-      ge_edge e = n->inputs[0];
-      if (peer < 0 || (uint64_t)peer >= total)
-        st = ge_error_set(err, GE_ERR_INVALID, "End node '%s' has peer_index %lld", n->name, (long long)peer);
-      else end_src[peer].node = e.node == GE_NONE ? GE_NONE : m[e.node], end_src[peer].index = e.node == GE_NONE ? 0 : e.index;
-    }
+    st = ge__pt_merge_piece(&mg, p->subgraphs[k].graph, mg.map + at, err);
+    at += ge_graph_id_bound(p->subgraphs[k].graph);
   }
-  /* data and control edges, a PlaceHolder read as its End's tensor */
-  for (k = 0; k < p->count && st == GE_OK; k++) {
-    const ge_graph *sub = p->subgraphs[k].graph;
-    const ge_node_id *m = map + base[k];
-    GE_GRAPH_FOREACH(sub, n) {
-      if (m[n->id] == GE_NONE || st != GE_OK) continue;
-      for (i = 0; i < n->num_inputs && st == GE_OK; i++) {
-        ge_edge e = n->inputs[i];
-        if (e.node == GE_NONE) continue;
-        if (m[e.node] != GE_NONE) e.node = m[e.node];
-        else if (ge__pt_is(ge_graph_node(sub, e.node), "PlaceHolder")) {
-          const ge_node *ph = ge_graph_node(sub, e.node);
-          int64_t peer = ge_node_attr_int(ph, "peer_index", -1);
-          if (peer < 0 || (uint64_t)peer >= total || end_src[peer].index < 0) {
-            st = ge_error_set(err, GE_ERR_INVALID, "PlaceHolder '%s' (peer_index %lld) has no End", ph->name, (long long)peer);
-            break;
-          }
-          e = end_src[peer];
-        } else e.node = GE_NONE; /* an End's output: there is none */
-        st = ge_graph_set_input(h, m[n->id], i, e, err);
-      }
-      for (i = 0; i < n->num_control_inputs && st == GE_OK; i++)
-        if (m[n->control_inputs[i]] != GE_NONE) st = ge_graph_add_control(h, m[n->control_inputs[i]], m[n->id], err);
-    }
+  for (i = 0; i < mg.num_later && st == GE_OK; i++) {
+    ge_edge e = ge__pt_placeholder_source(&mg, mg.later[i].ph);
+    st = e.node == GE_NONE ? ge__pt_no_end(mg.later[i].ph, err) : ge_graph_set_input(mg.h, mg.later[i].node, mg.later[i].input, e, err);
   }
   for (i = 0; i < p->num_control && st == GE_OK; i++) {
     char *nl = strchr(p->control[i], '\n');
     ge_node_id a, z;
     *nl = 0;
-    a = ge_graph_find(h, p->control[i]), z = ge_graph_find(h, nl + 1);
+    a = ge_graph_find(mg.h, p->control[i]), z = ge_graph_find(mg.h, nl + 1);
     *nl = '\n';
-    if (a != GE_NONE && z != GE_NONE) st = ge_graph_add_control(h, a, z, err);
+    if (a != GE_NONE && z != GE_NONE) st = ge_graph_add_control(mg.h, a, z, err);
   }
-  ge__pt_free(h, map, sizeof *map * (total + 1)), ge__pt_free(h, end_src, sizeof *end_src * (total + 1));
-  ge__pt_free(h, base, sizeof *base * (p->count + 1));
-  if (st != GE_OK) ge_graph_free(h);
-  else *out = h;
+  ge__pt_free(mg.h, mg.map, sizeof *mg.map * (mg.total + 1)), ge__pt_free(mg.h, mg.end_src, sizeof *mg.end_src * (mg.total + 1));
+  ge__pt_free(mg.h, mg.later, sizeof *mg.later * mg.cap_later);
+  if (st != GE_OK) ge_graph_free(mg.h);
+  else *out = mg.h;
   return st;
 }
 
