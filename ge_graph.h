@@ -475,6 +475,10 @@ GE_API ge_status ge_node_set_attr_graph(ge_graph *g, ge_node_id id, const char *
 GE_API ge_status ge_node_set_attr_graphs(ge_graph *g, ge_node_id id, const char *name, ge_graph *const *subs, int32_t n, ge_error *err);
 /* Copies any attribute (from any graph) onto a node of g. */
 GE_API ge_status ge_node_copy_attr(ge_graph *g, ge_node_id id, const ge_attr *a, ge_error *err);
+/* Copies n attributes onto a node, as ge_node_copy_attr each (a later one
+ * of a name replacing an earlier); on a node without attributes, in one
+ * allocation. On error the node keeps the attributes it had. */
+GE_API ge_status ge_node_set_attrs(ge_graph *g, ge_node_id id, const ge_attr *attrs, uint32_t n, ge_error *err);
 GE_API ge_status ge_node_remove_attr(ge_graph *g, ge_node_id id, const char *name, ge_error *err);
 
 /* Makes a tensor owned by g: copies data unless `src->borrowed` is set, in
@@ -2185,7 +2189,7 @@ static ge_status ge__attr_list(ge_graph *g, ge_node_id id, ge_attr ***arr, uint3
 static const char *ge__attr_name(ge_graph *g, const ge_node *n, const char *name) {
   uint32_t i;
   for (i = 0; n && n->schema && i < GE_SCHEMA_MAX_ATTRS && n->schema->attrs[i].name; i++)
-    if (strcmp(n->schema->attrs[i].name, name) == 0) return n->schema->attrs[i].name;
+    if (n->schema->attrs[i].name == name || strcmp(n->schema->attrs[i].name, name) == 0) return n->schema->attrs[i].name;
   return ge__word(g, name);
 }
 
@@ -2366,6 +2370,51 @@ GE_API ge_status ge_node_set_attr_graphs(ge_graph *g, ge_node_id id, const char 
 
 GE_API ge_status ge_node_copy_attr(ge_graph *g, ge_node_id id, const ge_attr *a, ge_error *err) {
   return ge__put_attr(g, id, a, err);
+}
+
+/* ge_node_set_attrs: a node with attributes takes them one by one; one
+ * without gets one array (names are canonical pointers, so a repeat is
+ * found by comparing them). */
+static ge_status ge__put_attrs(ge_graph *g, ge_node_id id, const ge_attr *src, uint32_t n, ge_error *err) {
+  ge_attr **arr, *na;
+  uint32_t *count, i, j, k = 0;
+  size_t bytes = (size_t)ge__cap_of(n) * sizeof *na;
+  ge_status st = GE_OK;
+  if ((st = ge__attr_list(g, id, &arr, &count, err))) return st;
+  if (*count || n < 2) {
+    for (i = 0; i < n && st == GE_OK; i++) st = ge__put_attr(g, id, &src[i], err);
+    return st;
+  }
+  for (i = 0; i < n; i++)
+    if (!src[i].name || !*src[i].name) return ge_error_set(err, GE_ERR_INVALID, "attribute with an empty name");
+  if (!(na = (ge_attr *)ge__arena_block(&g->arena, bytes))) return ge__oom(err, g);
+  for (i = 0; i < n && st == GE_OK; i++) {
+    ge_attr tmp;
+    memset(&tmp, 0, sizeof tmp);
+    if (!(tmp.name = ge__attr_name(g, id == GE_NONE ? NULL : ge__slot(g, id), src[i].name))) st = ge__oom(err, g);
+    else if ((st = ge__copy_attr_value(g, id, &tmp, &src[i], err)) != GE_OK) ge__free_attr_graphs(&tmp);
+    else {
+      for (j = 0; j < k && na[j].name != tmp.name; j++) {
+      }
+      if (j < k) ge__free_attr_graphs(&na[j]);
+      else k++;
+      na[j] = tmp;
+    }
+  }
+  if (st != GE_OK) {
+    for (j = 0; j < k; j++) ge__free_attr_graphs(&na[j]);
+    ge__arena_recycle(&g->arena, na, bytes);
+    return st;
+  }
+  *arr = na;
+  *count = k;
+  return GE_OK;
+}
+
+GE_API ge_status ge_node_set_attrs(ge_graph *g, ge_node_id id, const ge_attr *attrs, uint32_t n, ge_error *err) {
+  if (id == GE_NONE) return ge__bad_node(err, g, id);
+  if (n && !attrs) return ge_error_set(err, GE_ERR_INVALID, "ge_node_set_attrs: no attributes");
+  return ge__put_attrs(g, id, attrs, n, err);
 }
 
 GE_API ge_status ge_node_remove_attr(ge_graph *g, ge_node_id id, const char *name, ge_error *err) {
@@ -5650,8 +5699,7 @@ static ge_status ge__copy_node(ge_graph *dst, const ge_graph *src, const ge_node
   }
   if (st) return st;
   if (n->domain && (st = ge_node_set_domain(dst, *out, n->domain, err))) return st;
-  for (i = 0; i < n->num_attrs; i++)
-    if ((st = ge__put_attr(dst, *out, &n->attrs[i], err))) return st;
+  if ((st = ge__put_attrs(dst, *out, n->attrs, n->num_attrs, err))) return st;
   m = ge__slot(dst, *out);
   m->flags = n->flags;
   m->engine = n->engine;

@@ -1761,15 +1761,26 @@ static ge_status ge__pt_control_line(ge_engine_partition *out, const ge_graph *g
 static ge_status ge__pt_pair_node(ge_graph *sub, const char *op, uint32_t peer, const char *parent, int32_t anchor,
                                   uint32_t n_in, const ge_edge *in, int32_t engine, ge_node_id *out, ge_error *err) {
   ge_status st;
+  ge_attr a[3];
   char name[32];
+  memset(a, 0, sizeof a);
+  a[0].name = "peer_index", a[0].type = GE_ATTR_INT, a[0].v.i = (int64_t)peer;
+  a[1].name = "parent_node", a[1].type = GE_ATTR_STRING, a[1].v.s = parent;
+  a[2].name = "anchor_index", a[2].type = GE_ATTR_INT, a[2].v.i = anchor;
   ge__pt_name_u32(name, op, peer);
-  if ((st = ge_graph_add_node(sub, op, name, n_in, in, n_in ? 0 : 1, out, err)) ||
-      (st = ge_node_set_attr_int(sub, *out, "peer_index", (int64_t)peer, err)) ||
-      (st = ge_node_set_attr_string(sub, *out, "parent_node", parent, err)) ||
-      (st = ge_node_set_attr_int(sub, *out, "anchor_index", anchor, err)))
+  if ((st = ge_graph_add_node(sub, op, name, n_in, in, n_in ? 0 : 1, out, err)) || (st = ge_node_set_attrs(sub, *out, a, 3, err)))
     return st;
   ge_graph_node(sub, *out)->engine = engine;
   return GE_OK;
+}
+
+/* Piece k's graph, made when its first node comes (so it is warm while
+ * filled, not made long before among thousands of others). */
+static ge_status ge__pt_piece_create(const ge_graph *g, ge_engine_partition *out, uint32_t k, ge_error *err) {
+  ge_graph_desc d;
+  memset(&d, 0, sizeof d);
+  d.name = ge_graph_name(g), d.allocator = out->allocator, d.registry = ge_graph_registry(g);
+  return ge_graph_create(&d, &out->subgraphs[k].graph, err);
 }
 
 /* Copies the nodes into their pieces (topological order, so producers come
@@ -1782,7 +1793,9 @@ static ge_status ge__pt_fill_pieces(ge__pt_builder *b, ge_engine_partition *out,
   for (i = 0; i < count && st == GE_OK; i++) {
     const ge_node *n = ge_graph_node(b->g, order[i]);
     uint32_t c = (uint32_t)b->cid[n->id];
-    ge_graph *sub = out->subgraphs[c].graph;
+    ge_graph *sub;
+    if (!out->subgraphs[c].graph && (st = ge__pt_piece_create(b->g, out, c, err)) != GE_OK) break;
+    sub = out->subgraphs[c].graph;
     st = ge_graph_copy_node(sub, b->g, n, NULL, &b->copy[n->id], err);
     for (k = 0; k < n->num_inputs && st == GE_OK; k++) {
       ge_edge e = n->inputs[k], inner;
@@ -1870,13 +1883,8 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
       st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   }
   for (i = 0; st == GE_OK && i < out->count; i++) {
-    ge_node_id r = reps[i];
-    ge_graph_desc d;
-    b.copy[r] = i;
-    memset(&d, 0, sizeof d);
-    d.name = ge_graph_name(g), d.allocator = out->allocator, d.registry = ge_graph_registry(g);
-    out->subgraphs[i].engine = ge__pt_piece_label(c, r, info);
-    st = ge_graph_create(&d, &out->subgraphs[i].graph, err);
+    b.copy[reps[i]] = i;
+    out->subgraphs[i].engine = ge__pt_piece_label(c, reps[i], info);
   }
   for (i = 0; st == GE_OK && i < count; i++) b.cid[order[i]] = (int32_t)b.copy[ge_clusters_find(c, order[i])];
   if (st == GE_OK) st = ge__pt_fill_pieces(&b, out, order, count, err);

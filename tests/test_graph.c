@@ -182,6 +182,45 @@ GE_TEST(test_attributes) {
     ge_graph *all[8];
     GE_CHECK_EQ_INT(ge_graph_subgraphs(g, all, 8), 3);
   }
+  /* all of them at once onto a new node: equal values, own copies of the graphs */
+  {
+    ge_node_id m, ph;
+    const ge_node *src = ge_graph_node(g, n);
+    ge_attr dup[3], bad[2];
+    uint32_t k;
+    OK(ge_graph_add_node(g, "Foo", "m", 0, NULL, 1, &m, &err));
+    OK(ge_node_set_attrs(g, m, src->attrs, src->num_attrs, &err));
+    GE_REQUIRE(ge_graph_node(g, m)->num_attrs == src->num_attrs);
+    for (k = 0; k < src->num_attrs; k++) GE_CHECK(ge_node_attr(ge_graph_node(g, m), src->attrs[k].name) != NULL);
+    GE_CHECK_STR(ge_node_attr_string(ge_graph_node(g, m), "s", NULL), "text");
+    GE_CHECK(ge_node_attr(ge_graph_node(g, m), "body")->v.g != sub);
+    GE_CHECK_EQ_INT(ge_graph_parent_node(ge_node_attr(ge_graph_node(g, m), "body")->v.g), m);
+    /* a repeated name: the later wins; onto a node with attributes: one by one */
+    memset(dup, 0, sizeof dup);
+    dup[0].name = "a", dup[0].type = GE_ATTR_INT, dup[0].v.i = 1;
+    dup[1].name = "b", dup[1].type = GE_ATTR_INT, dup[1].v.i = 2;
+    dup[2].name = "a", dup[2].type = GE_ATTR_INT, dup[2].v.i = 3;
+    OK(ge_graph_add_node(g, "Foo", "d", 0, NULL, 1, &ph, &err));
+    OK(ge_node_set_attrs(g, ph, dup, 3, &err));
+    GE_CHECK_EQ_INT(ge_graph_node(g, ph)->num_attrs, 2);
+    GE_CHECK_EQ_INT(ge_node_attr_int(ge_graph_node(g, ph), "a", 0), 3);
+    OK(ge_node_set_attrs(g, ph, dup + 1, 2, &err));
+    GE_CHECK_EQ_INT(ge_graph_node(g, ph)->num_attrs, 2);
+    GE_CHECK_EQ_INT(ge_node_attr_int(ge_graph_node(g, ph), "b", 0), 2);
+    /* a bad one: an error, and the node keeps what it had (none) */
+    memset(bad, 0, sizeof bad);
+    bad[0].name = "ok", bad[0].type = GE_ATTR_INT;
+    bad[1].name = "bad", bad[1].type = GE_ATTR_DTYPE, bad[1].v.dt = (ge_dtype)999;
+    OK(ge_graph_add_node(g, "Foo", "e", 0, NULL, 1, &ph, &err));
+    GE_CHECK_EQ_INT(ge_node_set_attrs(g, ph, bad, 2, &err), GE_ERR_INVALID);
+    GE_CHECK_EQ_INT(ge_graph_node(g, ph)->num_attrs, 0);
+    GE_CHECK_EQ_INT(ge_node_set_attrs(g, GE_NONE, dup, 3, &err), GE_ERR_NOT_FOUND);
+    /* a name the op's schema declares is the schema's own string */
+    OK(ge_graph_add_node(g, "PlaceHolder", "ph", 0, NULL, 1, &ph, &err));
+    OK(ge_node_set_attr_int(g, ph, "peer_index", 4, &err));
+    GE_CHECK(ge_graph_node(g, ph)->attrs[0].name == ge_graph_node(g, ph)->schema->attrs[0].name);
+    OK(ge_graph_remove_node(g, m, &err));
+  }
   /* a graph that is already a subgraph cannot be adopted twice */
   GE_CHECK_EQ_INT(ge_node_set_attr_graph(g, n, "again", sub, &err), GE_ERR_INVALID);
   /* replacing an attribute with a new type; removing one frees its graph */
