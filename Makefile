@@ -107,7 +107,7 @@ bench: deps
 	    $(BUILD)/stream_bench $(BUILD)/mem_bench $(BUILD)/ge
 	$(BUILD)/graph_bench
 	$(BUILD)/place_bench
-	$(BUILD)/partition_bench 10000 3
+	$(BUILD)/partition_bench 10000 7
 	$(BUILD)/stream_bench
 	$(BUILD)/mem_bench
 	bash bench/plans.sh

@@ -1386,6 +1386,7 @@ struct ge_graph {
   ge_mapped_file **maps;
   uint32_t num_maps;
   uint32_t auto_names;
+  ge_node_id output_node; /* the first NetOutput by id or GE_NONE, kept by every change (ids only grow) */
 };
 
 struct ge_op_registry {
@@ -1504,7 +1505,7 @@ GE_API ge_status ge_graph_create(const ge_graph_desc *desc, ge_graph **out, ge_e
   if (!g) return ge_error_set(err, GE_ERR_NOMEM, "out of memory creating a graph");
   memset(g, 0, sizeof *g);
   ge__arena_init(&g->arena, &a);
-  g->parent_node = GE_NONE;
+  g->parent_node = g->output_node = GE_NONE;
   g->registry = desc ? desc->registry : NULL;
   if (desc && desc->name && !(g->name = ge__arena_strdup(&g->arena, desc->name))) {
     ge_graph_free(g);
@@ -1696,6 +1697,18 @@ static ge__interned *ge__op_entry(ge_graph *g, const char *op, const char *domai
 
 static ge_status ge__add_node(ge_graph *g, const ge__interned *e, const char *name, uint32_t num_inputs,
                               const ge_edge *inputs, int32_t num_outputs, ge_node_id *out, ge_error *err);
+static int ge__is_op(const ge_node *n, const char *op);
+
+/* Finds the first NetOutput by id again (after the one kept was removed or
+ * a domain changed). */
+static void ge__find_output_node(ge_graph *g) {
+  uint32_t i;
+  g->output_node = GE_NONE;
+  for (i = 0; i < g->id_bound && g->output_node == GE_NONE; i++) {
+    ge_node *n = ge_graph_node(g, i);
+    if (n && ge__is_op(n, "NetOutput")) g->output_node = i;
+  }
+}
 
 GE_API ge_status ge_graph_add_node(ge_graph *g, const char *op, const char *name,
                                    uint32_t num_inputs, const ge_edge *inputs,
@@ -1754,6 +1767,7 @@ static ge_status ge__add_node(ge_graph *g, const ge__interned *e, const char *na
     for (i = 0; i < nout; i++) ge__desc_init(&n->outputs[i]);
   }
   if (g->name_index) ge__name_index_put(g, n->id);
+  if (g->output_node == GE_NONE && ge__is_op(n, "NetOutput")) g->output_node = n->id;
   if (out) *out = n->id;
   return GE_OK;
 oom:
@@ -1799,6 +1813,7 @@ GE_API ge_status ge_graph_remove_node(ge_graph *g, ge_node_id id, ge_error *err)
   n->flags = GE_NODE_REMOVED;
   n->num_uses = n->num_control_inputs = n->num_control_outputs = n->num_attrs = 0;
   g->live--;
+  if (id == g->output_node) ge__find_output_node(g);
   return GE_OK;
 }
 
@@ -1821,6 +1836,7 @@ GE_API ge_status ge_node_set_domain(ge_graph *g, ge_node_id id, const char *doma
   if (!(e = ge__op_entry(g, n->op, domain))) return ge__oom(err, g);
   n->domain = e->domain;
   n->schema = e->schema;
+  if (!strcmp(n->op, "NetOutput")) ge__find_output_node(g); /* in the default domain or not now */
   return GE_OK;
 }
 
@@ -2513,14 +2529,7 @@ GE_API ge_status ge_graph_add_const(ge_graph *g, const char *name, const ge_tens
   return GE_OK;
 }
 
-GE_API ge_node_id ge_graph_output_node(const ge_graph *g) {
-  uint32_t i;
-  for (i = 0; i < g->id_bound; i++) {
-    ge_node *n = ge_graph_node(g, i);
-    if (n && ge__is_op(n, "NetOutput")) return i;
-  }
-  return GE_NONE;
-}
+GE_API ge_node_id ge_graph_output_node(const ge_graph *g) { return g->output_node; }
 
 GE_API ge_status ge_graph_set_outputs(ge_graph *g, uint32_t n, const ge_edge *outputs,
                                       const char *const *names, ge_error *err) {
@@ -7455,6 +7464,7 @@ static ge_graph *ge__rd_graph(ge__rd *r, int depth) {
     if (!ge__rd_node(r, g, gen, n, nn, &mark, &prev, &prev_len, &pend, depth)) goto fail;
   }
   if (!ge__rd_link(r, g, &pend, nodes_at)) goto fail;
+  ge__find_output_node(g);
   ge__mem_free(&r->a, mark, (size_t)nn * sizeof(uint32_t));
   ge__mem_free(&r->a, pend.v, pend.cap * sizeof(uint32_t));
   return g;

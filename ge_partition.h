@@ -1056,6 +1056,7 @@ typedef struct ge__pt_builder {
   ge_graph **sub;         /* per cluster */
   ge_node_id *call;       /* per cluster */
   uint32_t *n_in, *n_out; /* per cluster */
+  uint8_t *netout_named;  /* per cluster: a member's name starts with "NetOutput" */
   ge__pt_cross *x;        /* crossings, inputs and outputs */
   uint32_t n_x, cap_x;
   uint32_t *slots, n_slots; /* hash of the crossings by (kind, src, k): index or UINT32_MAX */
@@ -1202,6 +1203,7 @@ static ge_status ge__pt_fill(ge__pt_builder *b, const ge_node_id *order, uint32_
           st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
       continue;
     }
+    if (!strncmp(n->name, "NetOutput", 9)) b->netout_named[c] = 1;
     if (st == GE_OK) st = ge_graph_copy_node(b->sub[c], b->g, n, NULL, &b->copy[n->id], err);
     for (k = 0; k < n->num_inputs && st == GE_OK; k++) {
       ge_edge e = n->inputs[k];
@@ -1266,6 +1268,10 @@ static ge_status ge__pt_calls(ge__pt_builder *b, ge_error *err) {
       else /* an input: by its Data node's index */
         ins[ge_node_attr_int(ge_graph_node(b->sub[k], x->id), "index", 0)] = ge__pt_outside(b, x->src);
     }
+    /* named "NetOutput" when no member's name starts so (the Data nodes'
+       names end in ":index"): no search of a large subgraph for a free name */
+    if (!b->netout_named[k] && (st = ge_graph_add_node(b->sub[k], "NetOutput", "NetOutput", 0, NULL, 0, NULL, err)) != GE_OK)
+      break;
     if ((st = ge_graph_set_outputs(b->sub[k], n_out, outs, NULL, err)) != GE_OK) break;
     if ((st = ge_graph_add_node(b->g, "PartitionedCall", NULL, n_in, ins, (int32_t)n_out, &b->call[k], err)) != GE_OK)
       break;
@@ -1333,7 +1339,8 @@ static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t
     b.call = (ge_node_id *)ge__pt_zalloc(g, sizeof *b.call * (n_rep + 1));
     b.n_in = (uint32_t *)ge__pt_zalloc(g, sizeof *b.n_in * (n_rep + 1));
     b.n_out = (uint32_t *)ge__pt_zalloc(g, sizeof *b.n_out * (n_rep + 1));
-    if (!b.sub || !b.call || !b.n_in || !b.n_out) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+    b.netout_named = (uint8_t *)ge__pt_zalloc(g, n_rep + 1);
+    if (!b.sub || !b.call || !b.n_in || !b.n_out || !b.netout_named) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
   }
   for (k = 0; k < b.n_rep && st == GE_OK; k++) {
     ge_graph_desc d;
@@ -1352,6 +1359,7 @@ static ge_status ge__pt_wrap_clusters(ge_graph *g, ge_clusters *c, const uint8_t
   for (k = 0; b.sub && k < b.n_rep; k++) ge_graph_free(b.sub[k]);
   ge__pt_free(g, b.sub, sizeof *b.sub * (n_rep + 1)), ge__pt_free(g, b.call, sizeof *b.call * (n_rep + 1));
   ge__pt_free(g, b.n_in, sizeof *b.n_in * (n_rep + 1)), ge__pt_free(g, b.n_out, sizeof *b.n_out * (n_rep + 1));
+  ge__pt_free(g, b.netout_named, n_rep + 1);
   ge__pt_free(g, order, sizeof *order * (count + 1)), ge__pt_free(g, reps, sizeof *reps * (count + 1));
   ge__pt_builder_free(&b);
   return st;

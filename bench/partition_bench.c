@@ -10,7 +10,9 @@
  *   engines    ge_partition_engines (atomic): merges, and the pieces with
  *              PlaceHolder/End pairs on every cut edge;
  *   merge      ge_engine_partition_merge of those pieces back into one graph;
- * median of R runs after a warm-up, for N and 10·N nodes.
+ * median of R runs after a warm-up, for N and 10·N nodes (the runs of the
+ * two sizes interleaved, so the ratio is not skewed by a slow spell of the
+ * machine).
  *
  *   make bench                      (N = 10,000, R = 3: 10k and 100k nodes)
  *   build/partition_bench [N] [R]
@@ -56,40 +58,47 @@ static uint32_t engine_clusters(ge_graph *g) {
 static const ge_engine *engines[GE_PLACE_MAX_ENGINES];
 static uint32_t num_engines;
 
-/* Median seconds over r runs (after one warm-up) of one step on fresh copies. */
-static double time_step(ge_graph *g, int step, int r) {
-  double t[32];
+/* Seconds of one run of a step on a fresh copy of g. */
+static double run_step(ge_graph *g, int step) {
+  ge_graph *w, *m = NULL;
+  ge_error err;
+  ge_dynamic_partition_desc d;
+  ge_engine_partition p;
+  double t0, t;
+  bench_ok(ge_graph_clone(g, NULL, &w, &err), &err, "clone");
+  memset(&d, 0, sizeof d);
+  memset(&p, 0, sizeof p);
+  d.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
+  t0 = bench_now();
+  if (step == 0) engine_clusters(w);
+  else if (step == 1) bench_ok(ge_partition_dynamic(w, &d, &err), &err, "partition");
+  else {
+    bench_ok(ge_partition_engines(w, engines, num_engines, 0, &p, &err), &err, "engines");
+    if (step == 3) {
+      t0 = bench_now();
+      bench_ok(ge_engine_partition_merge(&p, &m, &err), &err, "merge");
+    }
+  }
+  t = bench_now() - t0;
+  ge_engine_partition_free(&p);
+  ge_graph_free(m);
+  ge_graph_free(w);
+  return t;
+}
+
+/* Medians over r runs (after one warm-up each) of one step on the small and
+ * the large graph, the runs interleaved so that the machine's slow spells
+ * fall on both sizes alike. */
+static void time_step(ge_graph *small, ge_graph *large, int step, int r, double *ts, double *tl) {
+  double a[64], b[64];
   int i;
   for (i = 0; i <= r; i++) {
-    ge_graph *w;
-    ge_error err;
-    ge_dynamic_partition_desc d;
-    double t0;
-    bench_ok(ge_graph_clone(g, NULL, &w, &err), &err, "clone");
-    memset(&d, 0, sizeof d);
-    d.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
-    t0 = bench_now();
-    if (step == 1) bench_ok(ge_partition_dynamic(w, &d, &err), &err, "partition");
-    else if (step == 0) engine_clusters(w);
-    else {
-      ge_engine_partition p;
-      ge_graph *m = NULL;
-      bench_ok(ge_partition_engines(w, engines, num_engines, 0, &p, &err), &err, "engines");
-      if (step == 3) {
-        t0 = bench_now();
-        bench_ok(ge_engine_partition_merge(&p, &m, &err), &err, "merge");
-      }
-      if (i) t[i - 1] = bench_now() - t0;
-      ge_engine_partition_free(&p);
-      ge_graph_free(m);
-      ge_graph_free(w);
-      continue;
-    }
-    if (i) t[i - 1] = bench_now() - t0;
-    ge_graph_free(w);
+    double x = run_step(small, step), y = run_step(large, step);
+    if (i) a[i - 1] = x, b[i - 1] = y;
   }
-  qsort(t, (size_t)r, sizeof *t, bench_cmp_double);
-  return t[r / 2];
+  qsort(a, (size_t)r, sizeof *a, bench_cmp_double);
+  qsort(b, (size_t)r, sizeof *b, bench_cmp_double);
+  *ts = a[r / 2], *tl = b[r / 2];
 }
 
 int main(int argc, char **argv) {
@@ -98,8 +107,8 @@ int main(int argc, char **argv) {
   ge_engine_registry *reg;
   ge_error err;
   ge_graph *small, *large;
-  if (r < 1 || r > 32 || n < 10) {
-    fprintf(stderr, "usage: partition_bench [N >= 10] [R 1..32]\n");
+  if (r < 1 || r > 64 || n < 10) {
+    fprintf(stderr, "usage: partition_bench [N >= 10] [R 1..64]\n");
     return 2;
   }
   bench_ok(ge_engine_registry_create(NULL, &reg, &err), &err, "registry");
@@ -111,8 +120,9 @@ int main(int argc, char **argv) {
   printf("%-10s %12s %12s %12s %10s\n", "step", "nodes", "ms", "ns/node", "10x ratio");
   for (step = 0; step < 4; step++) {
     static const char *const names[] = {"clusters", "dynamic", "engines", "merge"};
-    double ts = time_step(small, step, r), tl = time_step(large, step, r);
+    double ts, tl;
     const char *name = names[step];
+    time_step(small, large, step, r, &ts, &tl);
     printf("%-10s %12u %12.2f %12.1f\n", name, ge_graph_node_count(small), ts * 1e3, ts * 1e9 / ge_graph_node_count(small));
     printf("%-10s %12u %12.2f %12.1f %10.2f\n", name, ge_graph_node_count(large), tl * 1e3, tl * 1e9 / ge_graph_node_count(large), tl / ts);
   }

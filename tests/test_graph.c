@@ -687,6 +687,35 @@ GE_TEST(test_user_allocator) {
   GE_CHECK_EQ_INT(cnt.size_mismatches, 0);
 }
 
+/* The output node the graph keeps equals a scan for the first NetOutput
+ * by id, through random adds, removals and domain changes. */
+static ge_node_id first_net_output(const ge_graph *g) {
+  uint32_t i;
+  for (i = 0; i < ge_graph_id_bound(g); i++) {
+    const ge_node *n = ge_graph_node(g, i);
+    if (n && !strcmp(n->op, "NetOutput") && (!n->domain || !*n->domain)) return i;
+  }
+  return GE_NONE;
+}
+
+GE_TEST(test_output_node_kept) {
+  tu_rng rng;
+  uint32_t step, bad = 0;
+  ge_graph *g = tu_new_graph("g");
+  tu_seed(&rng, 5);
+  for (step = 0; step < 3000; step++) {
+    uint32_t r = tu_below(&rng, 10), id = tu_below(&rng, ge_graph_id_bound(g) + 1);
+    ge_node_id made;
+    if (r < 3) OK(ge_graph_add_node(g, "NetOutput", NULL, 0, NULL, 0, &made, NULL));
+    else if (r < 6) OK(ge_graph_add_node(g, "Relu", NULL, 0, NULL, 1, &made, NULL));
+    else if (r < 9 && ge_graph_node(g, id)) OK(ge_graph_remove_node(g, id, NULL));
+    else if (ge_graph_node(g, id)) OK(ge_node_set_domain(g, id, tu_below(&rng, 2) ? "custom" : "", NULL));
+    bad += ge_graph_output_node(g) != first_net_output(g);
+  }
+  GE_CHECK_EQ_INT(bad, 0);
+  ge_graph_free(g);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_build_and_edges);
@@ -703,5 +732,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_extract_boundaries);
   GE_RUN(test_custom_registry);
   GE_RUN(test_user_allocator);
+  GE_RUN(test_output_node_kept);
   return ge_test_main_end();
 }
