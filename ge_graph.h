@@ -352,22 +352,26 @@ enum {
  * power of two of their count. Node pointers stay valid until the node is
  * removed or the graph freed. */
 typedef struct ge_node {
+  /* the first 64 bytes: what a walk over the edges reads */
+  ge_edge *inputs;          /* num_inputs */
+  ge_use *uses;             /* num_uses consumers of the outputs, any order */
+  ge_node_id *control_inputs;
+  ge_node_id *control_outputs;
+  ge_node_id id;
+  uint32_t flags;
+  uint32_t num_inputs, num_uses;
+  uint32_t num_control_inputs, num_control_outputs;
+  int32_t engine;           /* decided by placement (-1 = unset) */
+  uint32_t num_outputs;
+  /* the rest */
   const char *name;
   const char *op;     /* op type, e.g. "Conv" */
   const char *domain; /* NULL for the default (ONNX) domain */
   const ge_op_schema *schema; /* NULL when the op is unknown */
-  ge_edge *inputs;          /* num_inputs */
   ge_tensor_desc *outputs;  /* num_outputs */
-  ge_use *uses;             /* num_uses consumers of the outputs, any order */
-  ge_node_id *control_inputs;
-  ge_node_id *control_outputs;
   ge_attr *attrs;
-  ge_node_id id;
-  uint32_t flags;
-  uint32_t num_inputs, num_outputs, num_uses;
-  uint32_t num_control_inputs, num_control_outputs, num_attrs;
+  uint32_t num_attrs;
   /* decided by later modules */
-  int32_t engine;
   int32_t stream;
   int32_t topo_id;
   int32_t cluster;

@@ -648,7 +648,7 @@ static ge_node_id ge__pt_consumer(const ge_node *x, uint32_t k) {
  * out lists (their starts kept in pool); the in lists are their transpose. */
 static int ge__pt_first_lists(ge_clusters *c) {
   uint32_t i, j, k;
-  size_t n = 0, cap = 2 * (size_t)c->bound + 16, at;
+  size_t n = 0, cap = 3 * (size_t)c->bound + 16, at; /* out and in lists of up to 1.5 edges a node: no growth */
   ge_node_id *e = (ge_node_id *)ge__pt_alloc(c->g, sizeof *e * cap), *grown = e;
   for (i = 0; grown && i < c->bound; i++) {
     const ge_node *x = ge_graph_node(c->g, i);
@@ -663,11 +663,13 @@ static int ge__pt_first_lists(ge_clusters *c) {
     }
   }
   /* room for the in lists after the out lists */
-  if (!grown || !(grown = (ge_node_id *)ge__pt_realloc(c->g, e, sizeof *e * cap, sizeof *e * (2 * n + 1)))) {
+  if (grown && cap < 2 * n + 1 && (grown = (ge_node_id *)ge__pt_realloc(c->g, e, sizeof *e * cap, sizeof *e * (2 * n + 1))))
+    e = grown, cap = 2 * n + 1;
+  if (!grown) {
     ge__pt_free(c->g, e, sizeof *e * cap);
     return 0;
   }
-  c->edges = e = grown, c->num_edges = 2 * n + 1;
+  c->edges = e, c->num_edges = cap;
   for (i = 0, at = n; i < c->bound; i++) {
     c->out[i].v = e + c->pool[i];
     c->in[i].v = e + at, at += c->in[i].n, c->in[i].n = 0;
@@ -721,8 +723,8 @@ GE_API ge_status ge_clusters_create(ge_graph *g, ge_clusters **out, ge_error *er
   c->parent = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->parent);
   c->next = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->next);
   c->tail = (ge_node_id *)ge__pt_alloc(g, nb * sizeof *c->tail);
-  c->size = (uint32_t *)ge__pt_zalloc(g, nb * sizeof *c->size);
-  c->rank = (uint32_t *)ge__pt_zalloc(g, nb * sizeof *c->rank);
+  c->size = (uint32_t *)ge__pt_alloc(g, nb * sizeof *c->size); /* size and rank: set for every live node below */
+  c->rank = (uint32_t *)ge__pt_alloc(g, nb * sizeof *c->rank);
   c->sorted = (uint64_t *)ge__pt_alloc(g, nb * sizeof *c->sorted);
   c->pool = (uint32_t *)ge__pt_alloc(g, nb * sizeof *c->pool);
   c->out = (ge__pt_list *)ge__pt_zalloc(g, nb * sizeof *c->out);
