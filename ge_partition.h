@@ -1040,6 +1040,7 @@ typedef struct ge__pt_cross {
   ge_edge src;
   uint32_t k, id; /* cluster; Data node id (inputs) or output index (outputs) */
   uint32_t kind;  /* GE__PT_IN or GE__PT_OUT */
+  uint32_t index; /* inputs of a wrapped cluster: the Data node's index (its call's input) */
 } ge__pt_cross;
 
 enum { GE__PT_IN = 0, GE__PT_OUT = 1 };
@@ -1129,7 +1130,7 @@ static uint32_t ge__pt_add_cross(ge__pt_builder *b, uint32_t kind, ge_edge src, 
     memset(q, 0xFF, sizeof *q * n);
     for (j = 0; j < b->n_x; j++) ge__pt_slot_put(b, j);
   }
-  b->x[b->n_x].src = src, b->x[b->n_x].k = k, b->x[b->n_x].id = id, b->x[b->n_x].kind = kind;
+  b->x[b->n_x].src = src, b->x[b->n_x].k = k, b->x[b->n_x].id = id, b->x[b->n_x].kind = kind, b->x[b->n_x].index = 0;
   ge__pt_slot_put(b, b->n_x);
   b->last[src.node] = b->n_x;
   return b->n_x++;
@@ -1153,7 +1154,8 @@ static ge_status ge__pt_boundary_input(ge__pt_builder *b, ge_edge src, uint32_t 
       (st = ge_node_set_attr_int(b->sub[k], *data, "index", (int64_t)b->n_in[k]++, err)) ||
       (st = ge_node_set_output(b->sub[k], *data, 0, d->dtype, d->shape.rank, d->shape.dims, d->shape.info, err)))
     return st;
-  if (ge__pt_add_cross(b, GE__PT_IN, src, k, *data) == UINT32_MAX) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if ((j = ge__pt_add_cross(b, GE__PT_IN, src, k, *data)) == UINT32_MAX) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  b->x[j].index = b->n_in[k] - 1;
   return GE_OK;
 }
 
@@ -1268,7 +1270,7 @@ static ge_status ge__pt_calls(ge__pt_builder *b, ge_error *err) {
       if (b->cid[x->src.node] == (int32_t)k) /* an output: the copy's tensor */
         outs[x->id].node = b->copy[x->src.node], outs[x->id].index = x->src.index;
       else /* an input: by its Data node's index */
-        ins[ge_node_attr_int(ge_graph_node(b->sub[k], x->id), "index", 0)] = ge__pt_outside(b, x->src);
+        ins[x->index] = ge__pt_outside(b, x->src);
     }
     /* named "NetOutput" when no member's name starts so (the Data nodes'
        names end in ":index"): no search of a large subgraph for a free name */
