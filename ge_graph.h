@@ -481,7 +481,8 @@ GE_API ge_status ge_node_set_attr_graphs(ge_graph *g, ge_node_id id, const char 
 GE_API ge_status ge_node_copy_attr(ge_graph *g, ge_node_id id, const ge_attr *a, ge_error *err);
 /* Copies n attributes onto a node, as ge_node_copy_attr each (a later one
  * of a name replacing an earlier); on a node without attributes, in one
- * allocation. On error the node keeps the attributes it had. */
+ * allocation, and an error leaves it without any (a node that had some
+ * keeps those set before the error). */
 GE_API ge_status ge_node_set_attrs(ge_graph *g, ge_node_id id, const ge_attr *attrs, uint32_t n, ge_error *err);
 GE_API ge_status ge_node_remove_attr(ge_graph *g, ge_node_id id, const char *name, ge_error *err);
 

@@ -1992,16 +1992,15 @@ typedef struct ge__pt_merger {
   uint32_t num_later, cap_later;
 } ge__pt_merger;
 
-/* The tensor of h a PlaceHolder stands for; GE_NONE node (index 0) for
- * none yet, index -1 for a bad peer. */
-static ge_edge ge__pt_placeholder_source(const ge__pt_merger *mg, const ge_node *ph) {
+/* The tensor of h a PlaceHolder stands for, into *e (absent when its End
+ * reads nothing): 1, or 0 while its End is not seen yet, -1 for a bad
+ * peer. */
+static int ge__pt_placeholder_source(const ge__pt_merger *mg, const ge_node *ph, ge_edge *e) {
   int64_t peer = ge_node_attr_int(ph, "peer_index", -1);
-  ge_edge e;
-  e.node = GE_NONE, e.index = -1;
-  if (peer < 0 || (uint64_t)peer >= mg->total) return e;
-  if (mg->end_src[peer].index < 0) e.index = 0;
-  else e = mg->end_src[peer];
-  return e;
+  if (peer < 0 || (uint64_t)peer >= mg->total) return -1;
+  if (mg->end_src[peer].index < 0) return 0;
+  *e = mg->end_src[peer];
+  return 1;
 }
 
 static ge_status ge__pt_no_end(const ge_node *ph, ge_error *err) {
@@ -2034,9 +2033,9 @@ static ge_status ge__pt_merge_piece(ge__pt_merger *mg, const ge_graph *sub, ge_n
       src = ge_graph_node(sub, e.node);
       if (m[e.node] != GE_NONE) e.node = m[e.node];
       else if (ge__pt_is(src, "PlaceHolder")) {
-        e = ge__pt_placeholder_source(mg, src);
-        if (e.index < 0) return ge__pt_no_end(src, err);
-        if (e.node == GE_NONE) { /* its End comes later */
+        int found = ge__pt_placeholder_source(mg, src, &e);
+        if (found < 0) return ge__pt_no_end(src, err);
+        if (!found) { /* its End comes later */
           if (mg->num_later == mg->cap_later) {
             uint32_t cap = mg->cap_later ? 2 * mg->cap_later : 16;
             ge__pt_late_input *grown = (ge__pt_late_input *)ge__pt_realloc(h, mg->later, sizeof *grown * mg->cap_later, sizeof *grown * cap);
@@ -2077,8 +2076,9 @@ GE_API ge_status ge_engine_partition_merge(const ge_engine_partition *p, ge_grap
     at += ge_graph_id_bound(p->subgraphs[k].graph);
   }
   for (i = 0; i < mg.num_later && st == GE_OK; i++) {
-    ge_edge e = ge__pt_placeholder_source(&mg, mg.later[i].ph);
-    st = e.node == GE_NONE ? ge__pt_no_end(mg.later[i].ph, err) : ge_graph_set_input(mg.h, mg.later[i].node, mg.later[i].input, e, err);
+    ge_edge e;
+    st = ge__pt_placeholder_source(&mg, mg.later[i].ph, &e) < 1 ? ge__pt_no_end(mg.later[i].ph, err)
+                                                                : ge_graph_set_input(mg.h, mg.later[i].node, mg.later[i].input, e, err);
   }
   for (i = 0; i < p->num_control && st == GE_OK; i++) {
     char *nl = strchr(p->control[i], '\n');

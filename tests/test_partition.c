@@ -416,6 +416,42 @@ GE_TEST(test_engine_random) {
   GE_CHECK_EQ_INT(bad, 0);
 }
 
+/* Merging back a tampered partition: an End whose producer an optimiser
+ * dropped leaves an absent input; a PlaceHolder without its End is an
+ * error naming it. */
+GE_TEST(test_engine_merge_errors) {
+  const ge_engine *engines[4] = {&fake_a, &fake_b, &fake_c, &fake_comp};
+  uint64_t seed;
+  uint32_t absent = 0, missing = 0;
+  for (seed = 1; seed <= 200; seed++) {
+    ge_graph *g = tu_random_dag(seed * 104729, 8 + (uint32_t)(seed % 20), 2, 0, 3), *merged = NULL;
+    ge_engine_partition p;
+    ge_error err;
+    ge_node *n;
+    uint32_t k;
+    int done = 0;
+    TU_OK(ge_partition_engines(g, engines, 4, 0, &p, &err));
+    for (k = 0; k < p.count && !done; k++)
+      GE_GRAPH_FOREACH(p.subgraphs[k].graph, n) if (!done && !strcmp(n->op, "End")) {
+        ge_edge none;
+        none.node = GE_NONE, none.index = 0;
+        if (seed & 1) TU_OK(ge_graph_set_input(p.subgraphs[k].graph, n->id, 0, none, NULL));
+        else TU_OK(ge_graph_remove_node(p.subgraphs[k].graph, n->id, NULL));
+        done = 1;
+      }
+    if (done && (seed & 1)) {
+      absent += ge_engine_partition_merge(&p, &merged, &err) == GE_OK;
+    } else if (done) {
+      missing += ge_engine_partition_merge(&p, &merged, &err) == GE_ERR_INVALID && strstr(err.message, "has no End");
+    }
+    ge_engine_partition_free(&p);
+    ge_graph_free(merged);
+    ge_graph_free(g);
+  }
+  GE_CHECK(absent > 20);
+  GE_CHECK(missing > 20);
+}
+
 /* The CNN placed on the real engines, split, each piece optimised by its
  * engine (AI Core fuses inside its pieces), merged: same outputs. */
 GE_TEST(test_engine_model) {
@@ -482,6 +518,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_dynamic_random);
   GE_RUN(test_dynamic_model);
   GE_RUN(test_engine_random);
+  GE_RUN(test_engine_merge_errors);
   GE_RUN(test_engine_model);
   return ge_test_main_end();
 }
