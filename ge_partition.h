@@ -950,11 +950,27 @@ GE_API int ge_clusters_has_path(ge_clusters *c, ge_node_id from, ge_node_id to) 
   return ge__pt_reach(c, from, to, 0);
 }
 
+/* Whether every entry of a short list is cluster `want` (or `self`). */
+static int ge__pt_only(ge_clusters *c, const ge__pt_list *l, ge_node_id want, ge_node_id self) {
+  uint32_t i;
+  if (l->n > 8) return 0;
+  for (i = 0; i < l->n; i++) {
+    ge_node_id y = ge_clusters_find(c, l->v[i]);
+    if (y != want && y != self) return 0;
+  }
+  return 1;
+}
+
 GE_API ge_node_id ge_clusters_try_merge(ge_clusters *c, ge_node_id a, ge_node_id b) {
+  ge_node_id lo, hi;
   a = ge_clusters_find(c, a), b = ge_clusters_find(c, b);
   if (a == GE_NONE || b == GE_NONE) return GE_NONE;
   if (a == b) return a;
-  if (ge__pt_reach(c, a, b, 1) || ge__pt_reach(c, b, a, 1)) return GE_NONE;
+  lo = c->rank[a] < c->rank[b] ? a : b, hi = lo == a ? b : a;
+  /* a path runs only from the lower rank up; when all that enters hi comes
+     from lo, or all that leaves lo goes to hi, there is no second path */
+  if (!ge__pt_only(c, &c->in[hi], lo, hi) && !ge__pt_only(c, &c->out[lo], hi, lo) && ge__pt_reach(c, lo, hi, 1))
+    return GE_NONE;
   return ge_clusters_merge(c, a, b);
 }
 
