@@ -1456,11 +1456,6 @@ typedef struct ge__pt_dyn {
   uint32_t count;
 } ge__pt_dyn;
 
-/* Producer j (data then control) of node n, or GE_NONE. */
-static ge_node_id ge__pt_producer(const ge_node *n, uint32_t j) {
-  return j < n->num_inputs ? n->inputs[j].node : n->control_inputs[j - n->num_inputs];
-}
-
 /* Dynamic path absorption: every cluster on a path between two dynamic
  * clusters becomes dynamic (a cluster reached from a dynamic one that
  * reaches a dynamic one: two sweeps in rank order), and each connected
@@ -1515,14 +1510,19 @@ done:
 static void ge__pt_merge_known(ge__pt_dyn *s) {
   uint32_t i, j;
   for (i = 0; i < s->count; i++) {
-    const ge_node *n;
-    if (s->kind[ge_clusters_find(s->c, s->order[i])] != GE__PT_KNOWN) continue; /* before touching the node */
-    n = ge_graph_node(s->g, s->order[i]);
-    for (j = 0; j < n->num_inputs + n->num_control_inputs; j++) {
-      ge_node_id p = ge__pt_producer(n, j), x = ge_clusters_find(s->c, n->id), y, z;
+    ge_node_id id = s->order[i];
+    const ge_node_id *producers;
+    uint32_t n;
+    if (s->kind[ge_clusters_find(s->c, id)] != GE__PT_KNOWN) continue;
+    /* its producers from the clusters' first lists, not from the node: a
+       static node is still a cluster of its own here (only dynamic ones
+       merged so far, and its consumers come later). The slice is kept
+       while the merges below change the list (a compaction in place only
+       turns entries into their clusters). */
+    producers = s->c->in[id].v, n = s->c->in[id].n;
+    for (j = 0; j < n; j++) {
+      ge_node_id x = ge_clusters_find(s->c, id), y = ge_clusters_find(s->c, producers[j]), z;
       if (s->kind[x] != GE__PT_KNOWN) break;
-      if (p == GE_NONE) continue;
-      y = ge_clusters_find(s->c, p);
       if (y == x || s->kind[y] != GE__PT_KNOWN) continue;
       if ((z = ge_clusters_try_merge(s->c, y, x)) != GE_NONE) s->kind[z] = GE__PT_KNOWN;
     }
@@ -1889,10 +1889,12 @@ GE_API ge_status ge_partition_engines(ge_graph *g, const ge_engine *const *engin
       input_piece = input_piece == GE_NONE ? n->id : ge_clusters_merge(c, input_piece, n->id);
       continue;
     }
-    for (j = 0; j < n->num_inputs + n->num_control_inputs; j++) {
-      ge_node_id p = ge__pt_producer(n, j);
-      if (p != GE_NONE && info[p].label == l && ge__pt_same_stream_label(info[p].stream, x->stream))
-        ge_clusters_try_merge(c, p, n->id);
+    { /* its producers from the clusters' first lists (see ge__pt_merge_known) */
+      const ge_node_id *producers = c->in[n->id].v;
+      uint32_t np = c->in[n->id].n;
+      for (j = 0; j < np; j++)
+        if (info[producers[j]].label == l && ge__pt_same_stream_label(info[producers[j]].stream, x->stream))
+          ge_clusters_try_merge(c, producers[j], n->id);
     }
   }
   /* weights go with a consumer, so an engine's optimiser sees them */
