@@ -375,6 +375,8 @@ static int pieces_ok(const ge_engine_partition *p, int composite) {
   return ok;
 }
 
+static const ge_engine *const engines[4] = {&fake_a, &fake_b, &fake_c, &fake_comp};
+
 /* The pieces last to first, so the merge meets PlaceHolders before their
  * Ends (it must not depend on the pieces' order). */
 static int reverse_pieces(ge_engine_partition *p) {
@@ -391,7 +393,6 @@ static int reverse_pieces(ge_engine_partition *p) {
  * pieces reversed): pieces acyclic and labelled right, merge-back equal to
  * the original (structural hash and outputs). */
 GE_TEST(test_engine_random) {
-  const ge_engine *engines[4] = {&fake_a, &fake_b, &fake_c, &fake_comp};
   uint64_t seed;
   uint32_t bad = 0, pieces = 0;
   for (seed = 1; seed <= 10000; seed++) {
@@ -416,37 +417,40 @@ GE_TEST(test_engine_random) {
   GE_CHECK_EQ_INT(bad, 0);
 }
 
+/* Splits a random DAG, drops its first End (remove) or that End's input,
+ * and merges back: the merge's status (GE_ERR_NOT_FOUND: no End there). */
+static ge_status merge_tampered(uint64_t seed, int remove, ge_error *err) {
+  ge_graph *g = tu_random_dag(seed * 104729, 8 + (uint32_t)(seed % 20), 2, 0, 3), *merged = NULL;
+  ge_engine_partition p;
+  ge_status st = GE_ERR_NOT_FOUND;
+  uint32_t k;
+  TU_OK(ge_partition_engines(g, engines, 4, 0, &p, err));
+  for (k = 0; k < p.count && st == GE_ERR_NOT_FOUND; k++) {
+    ge_graph *piece = p.subgraphs[k].graph;
+    ge_node *n;
+    GE_GRAPH_FOREACH(piece, n) if (st == GE_ERR_NOT_FOUND && !strcmp(n->op, "End")) {
+      ge_edge none;
+      none.node = GE_NONE, none.index = 0;
+      TU_OK(remove ? ge_graph_remove_node(piece, n->id, NULL) : ge_graph_set_input(piece, n->id, 0, none, NULL));
+      st = ge_engine_partition_merge(&p, &merged, err);
+    }
+  }
+  ge_engine_partition_free(&p);
+  ge_graph_free(merged);
+  ge_graph_free(g);
+  return st;
+}
+
 /* Merging back a tampered partition: an End whose producer an optimiser
  * dropped leaves an absent input; a PlaceHolder without its End is an
  * error naming it. */
 GE_TEST(test_engine_merge_errors) {
-  const ge_engine *engines[4] = {&fake_a, &fake_b, &fake_c, &fake_comp};
   uint64_t seed;
   uint32_t absent = 0, missing = 0;
-  for (seed = 1; seed <= 200; seed++) {
-    ge_graph *g = tu_random_dag(seed * 104729, 8 + (uint32_t)(seed % 20), 2, 0, 3), *merged = NULL;
-    ge_engine_partition p;
-    ge_error err;
-    ge_node *n;
-    uint32_t k;
-    int done = 0;
-    TU_OK(ge_partition_engines(g, engines, 4, 0, &p, &err));
-    for (k = 0; k < p.count && !done; k++)
-      GE_GRAPH_FOREACH(p.subgraphs[k].graph, n) if (!done && !strcmp(n->op, "End")) {
-        ge_edge none;
-        none.node = GE_NONE, none.index = 0;
-        if (seed & 1) TU_OK(ge_graph_set_input(p.subgraphs[k].graph, n->id, 0, none, NULL));
-        else TU_OK(ge_graph_remove_node(p.subgraphs[k].graph, n->id, NULL));
-        done = 1;
-      }
-    if (done && (seed & 1)) {
-      absent += ge_engine_partition_merge(&p, &merged, &err) == GE_OK;
-    } else if (done) {
-      missing += ge_engine_partition_merge(&p, &merged, &err) == GE_ERR_INVALID && strstr(err.message, "has no End");
-    }
-    ge_engine_partition_free(&p);
-    ge_graph_free(merged);
-    ge_graph_free(g);
+  ge_error err;
+  for (seed = 1; seed <= 100; seed++) {
+    absent += merge_tampered(seed, 0, &err) == GE_OK;
+    missing += merge_tampered(seed, 1, &err) == GE_ERR_INVALID && strstr(err.message, "has no End") != NULL;
   }
   GE_CHECK(absent > 20);
   GE_CHECK(missing > 20);
