@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define GE_MEM_IMPLEMENTATION
 #include "ge_mem.h"
+#include "tests/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,19 +19,6 @@
 #include <time.h>
 
 /* ------------------------------------------------------------ families */
-
-typedef struct rng {
-  uint64_t s;
-} rng;
-static uint64_t rng_next(rng *r) {
-  uint64_t x = r->s;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  r->s = x;
-  return x * 0x2545F4914F6CDD1Dull;
-}
-static uint32_t rng_below(rng *r, uint32_t n) { return n ? (uint32_t)((rng_next(r) >> 33) % n) : 0; }
 
 /* A graph under construction: node i's tensor is iv[i]; use(g, p) records
  * that the node being added (step g->n) reads node p's tensor. */
@@ -52,7 +40,7 @@ static int full(const gen *g, size_t room) { return g->n + room > g->cap; }
 
 /* VGG-like chain: stages of convolutions, each stage halving the spatial
  * size and doubling channels, repeated (batch images) until full. */
-static void fam_chain(gen *g, rng *r) {
+static void fam_chain(gen *g, tu_rng *r) {
   (void)r;
   while (!full(g, 64)) {
     int32_t prev = node(g, 3 * 224 * 224 * 4), s, l;
@@ -74,17 +62,17 @@ static void fam_chain(gen *g, rng *r) {
 /* ResNet-like: stem, then stages of basic blocks (conv-relu-conv-add-relu),
  * the first block of a stage downsampling with a 1x1 projection on the
  * skip; occasionally bottleneck blocks (1x1, 3x3, 1x1 with 4x channels). */
-static void fam_residual(gen *g, rng *r) {
+static void fam_residual(gen *g, tu_rng *r) {
   while (!full(g, 200)) {
     uint64_t c = 64, hw = 56;
     int32_t x = node(g, 3 * 224 * 224 * 4), s, b;
-    int bottleneck = rng_below(r, 3) == 0;
+    int bottleneck = tu_below(r, 3) == 0;
     use(g, x);
     x = node(g, 64 * 112 * 112 * 4);
     use(g, x);
     x = node(g, 64 * 56 * 56 * 4);
     for (s = 0; s < 4; s++, c *= 2, hw /= 2) {
-      int blocks = 2 + (int)rng_below(r, 3);
+      int blocks = 2 + (int)tu_below(r, 3);
       for (b = 0; b < blocks; b++) {
         int32_t skip = x, y;
         uint64_t cout = bottleneck ? 4 * c : c, ohw = (b == 0 && s > 0) ? hw : hw;
@@ -122,17 +110,17 @@ static void fam_residual(gen *g, rng *r) {
  * about 4); 1 node in 500 also reads one up to 1000 steps back; sizes from
  * 256 B to 4 MiB, log-uniform. A few tensors (every 20000th) are read much
  * later: long-lived. */
-static void fam_random(gen *g, rng *r) {
+static void fam_random(gen *g, tu_rng *r) {
   while (!full(g, 1)) {
-    int32_t i = (int32_t)g->n, k, nin = 1 + (int32_t)rng_below(r, 3);
+    int32_t i = (int32_t)g->n, k, nin = 1 + (int32_t)tu_below(r, 3);
     for (k = 0; k < nin && i > 0; k++) {
       int32_t d = 1;
-      while (d < i && rng_below(r, 4) != 0) d++;
+      while (d < i && tu_below(r, 4) != 0) d++;
       use(g, i - d);
     }
-    if (i > 1000 && rng_below(r, 500) == 0) use(g, i - 1 - (int32_t)rng_below(r, 1000));
+    if (i > 1000 && tu_below(r, 500) == 0) use(g, i - 1 - (int32_t)tu_below(r, 1000));
     if (i >= 20000 && i % 20000 == 0) use(g, i - 19999);
-    node(g, (uint64_t)256 << rng_below(r, 15));
+    node(g, (uint64_t)256 << tu_below(r, 15));
   }
 }
 
@@ -140,7 +128,7 @@ static void fam_random(gen *g, rng *r) {
  * LN, Q/K/V, scores, softmax, context, projection, residual add, LN, FFN
  * (4x), GELU, FFN, residual add; the attention mask and the position
  * embeddings are read by every layer (live throughout). */
-static void fam_transformer(gen *g, rng *r) {
+static void fam_transformer(gen *g, tu_rng *r) {
   const uint64_t hid = 1024 * 512 * 2, ffn = 4 * hid, scores = (uint64_t)16 * 512 * 512 * 2;
   (void)r;
   while (!full(g, 40)) {
@@ -183,7 +171,7 @@ static void fam_transformer(gen *g, rng *r) {
       use(g, f2);
       use(g, a);
       x = node(g, hid);
-      if (g->n > 4000 && rng_below(r, 200) == 0) break; /* a new model */
+      if (g->n > 4000 && tu_below(r, 200) == 0) break; /* a new model */
     }
   }
   while (!full(g, 1)) node(g, 64);
@@ -229,7 +217,7 @@ static double time_plan(const ge_mem_interval *iv, size_t n, ge_mem_strategy st,
 int main(int argc, char **argv) {
   static const struct {
     const char *name;
-    void (*make)(gen *, rng *);
+    void (*make)(gen *, tu_rng *);
   } fams[] = {{"chain CNN", fam_chain},
               {"residual CNN", fam_residual},
               {"random DAG", fam_random},
@@ -244,7 +232,7 @@ int main(int argc, char **argv) {
   g.cap = n;
   printf("ge_mem planner: %zu intervals per family, alignment 512, ms = median thread CPU time of %d runs\n\n", n, REPS);
   for (f = 0; f < sizeof fams / sizeof fams[0]; f++) {
-    rng r;
+    tu_rng r;
     ge_mem_plan_summary best, one;
     double tb, tc[REPS], live_avg = 0;
     int s, k;

@@ -1,30 +1,12 @@
-/* bench/mixed_graph.h — what the placement and partition benchmarks share:
- * a clock, a fail-fast check, and the mixed graph they run on (float
- * element-wise ops and MatMuls for AI Core, Reshape views for GE local,
- * int64 arithmetic and TopK for AI CPU, Shape and small int64 arithmetic
- * for the host CPU, with residual edges). Include after the ge headers. */
+/* bench/mixed_graph.h — the mixed graph the placement and partition
+ * benchmarks run on: float element-wise ops and MatMuls for AI Core,
+ * Reshape views for GE local, int64 arithmetic and TopK for AI CPU, Shape
+ * and small int64 arithmetic for the host CPU, with residual edges.
+ * Include after the ge headers. */
 #ifndef GE_BENCH_MIXED_GRAPH_H
 #define GE_BENCH_MIXED_GRAPH_H
 
-#include <stdlib.h>
-#include <time.h>
-
-static double bench_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void bench_ok(ge_status st, const ge_error *err, const char *what) {
-  if (st == GE_OK) return;
-  fprintf(stderr, "%s failed: %s\n", what, err->message);
-  exit(1);
-}
-
-static int bench_cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
+#include "bench/bench_util.h"
 
 static ge_node_id mixed_add(ge_graph *g, const char *op, uint32_t n, ge_node_id a, ge_node_id b, int32_t outs) {
   ge_edge e[2];

@@ -30,6 +30,8 @@
 #include "ge_onnx.h"
 #include "ge_stream.h"
 #include "tests/stream_util.h"
+#include "tests/rng.h"
+#include "bench/bench_util.h"
 
 #include <time.h>
 
@@ -53,32 +55,7 @@ static const ge_engine engine_defs[NUM_ENGINES] = {
 static const ge_engine *engines[NUM_ENGINES] = {&engine_defs[0], &engine_defs[1], &engine_defs[2], &engine_defs[3],
                                                 &engine_defs[4]};
 
-static double bench_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void bench_ok(ge_status st, const ge_error *err, const char *what) {
-  if (st == GE_OK) return;
-  fprintf(stderr, "stream_bench: %s failed: %s\n", what, err->message);
-  exit(1);
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* ------------------------------------------------------------ building */
-
-typedef struct rng {
-  uint64_t s;
-} rng;
-static uint32_t below(rng *r, uint32_t n) {
-  r->s ^= r->s >> 12, r->s ^= r->s << 25, r->s ^= r->s >> 27;
-  return (uint32_t)((r->s * 0x2545F4914F6CDD1Dull) >> 33) % n;
-}
 
 static ge_graph *new_graph(const char *name) {
   ge_graph_desc d;
@@ -135,17 +112,17 @@ static ge_node_id conv(ge_graph *g, ge_node_id x) {
 static ge_graph *inception(uint32_t n, uint64_t seed) {
   ge_graph *g = new_graph("inception");
   ge_node_id x = input(g), ends[8];
-  rng r;
+  tu_rng r;
   r.s = seed * 0x9E3779B97F4A7C15ull + 1;
   x = conv(g, x);
   while (ge_graph_node_count(g) + 40 < n) {
-    uint32_t branches = 3 + below(&r, 4), b, k;
+    uint32_t branches = 3 + tu_below(&r, 4), b, k;
     for (b = 0; b < branches; b++) {
-      uint32_t depth = 1 + below(&r, 4);
+      uint32_t depth = 1 + tu_below(&r, 4);
       ge_node_id y = x;
       if (b == branches - 1) y = node1(g, "MaxPool", E_AICORE, y);
       for (k = 0; k < depth; k++) y = conv(g, y);
-      if (below(&r, 5) == 0) y = node1(g, "TopK", E_AICPU, y);
+      if (tu_below(&r, 5) == 0) y = node1(g, "TopK", E_AICPU, y);
       ends[b] = y;
     }
     x = node(g, "Concat", E_AICORE, branches, ends);
@@ -190,14 +167,14 @@ static ge_graph *random_wide(uint32_t n, uint32_t width, uint64_t seed) {
   ge_node_id *prev = (ge_node_id *)malloc(sizeof(ge_node_id) * 2 * width), *cur = prev + width;
   ge_node_id *older = (ge_node_id *)malloc(sizeof(ge_node_id) * width);
   uint32_t i, layer, k;
-  rng r;
+  tu_rng r;
   r.s = seed * 0x9E3779B97F4A7C15ull + 7;
   for (i = 0; i < width; i++) prev[i] = older[i] = input(g);
   for (layer = 0; ge_graph_node_count(g) + width < n; layer++) {
     for (i = 0; i < width; i++) {
-      uint32_t arity = 1 + below(&r, 3), pick = below(&r, 10);
+      uint32_t arity = 1 + tu_below(&r, 3), pick = tu_below(&r, 10);
       ge_node_id in[3];
-      for (k = 0; k < arity; k++) in[k] = below(&r, 3) ? prev[below(&r, width)] : older[below(&r, width)];
+      for (k = 0; k < arity; k++) in[k] = tu_below(&r, 3) ? prev[tu_below(&r, width)] : older[tu_below(&r, width)];
       cur[i] = node(g, pick < 8 ? "Conv" : pick < 9 ? "RandomUniform" : "TopK", pick < 8 ? E_AICORE : pick < 9 ? E_DSA : E_AICPU,
                     arity, in);
     }
@@ -250,7 +227,7 @@ static double measure(ge_graph *g, const ge_stream_desc *d, uint32_t *streams, r
     bench_ok(su_simulate(g, &p, dur, LATENCY, &ms), &err, "simulation");
     ratios[s] = ms / su_critical_path(g, dur);
   }
-  qsort(ratios, SEEDS, sizeof *ratios, cmp_double);
+  qsort(ratios, SEEDS, sizeof *ratios, bench_cmp_double);
   ge_stream_plan_free(&p);
   free(dur);
   return ratios[SEEDS / 2];
@@ -291,7 +268,7 @@ static double time_alloc(ge_graph *g, const ge_stream_desc *d) {
     t[i] = bench_now() - t0;
     ge_stream_plan_free(&p);
   }
-  qsort(t, 5, sizeof *t, cmp_double);
+  qsort(t, 5, sizeof *t, bench_cmp_double);
   return t[2];
 }
 

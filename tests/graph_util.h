@@ -11,24 +11,7 @@
 
 /* ------------------------------------------------------------ random */
 
-typedef struct tu_rng {
-  uint64_t s;
-} tu_rng;
-
-static GE_TEST__UNUSED uint64_t tu_next(tu_rng *r) {
-  uint64_t x = r->s;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  r->s = x;
-  return x * 0x2545F4914F6CDD1Dull;
-}
-static GE_TEST__UNUSED uint32_t tu_below(tu_rng *r, uint32_t n) { return n ? (uint32_t)(tu_next(r) >> 33) % n : 0; }
-static GE_TEST__UNUSED void tu_seed(tu_rng *r, uint64_t seed) {
-  r->s = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
-  if (!r->s) r->s = 1;
-  tu_next(r);
-}
+#include "tests/rng.h"
 
 /* --------------------------------------------------- checking allocator */
 

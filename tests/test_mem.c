@@ -9,6 +9,7 @@
 #include "ge_mem.h"
 
 #include "tests/test.h"
+#include "tests/rng.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,27 +17,10 @@
 
 /* ------------------------------------------------------------ helpers */
 
-typedef struct rng {
-  uint64_t s;
-} rng;
-static uint64_t rng_next(rng *r) {
-  uint64_t x = r->s;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  r->s = x;
-  return x * 0x2545F4914F6CDD1Dull;
-}
-static uint32_t rng_below(rng *r, uint32_t n) { return n ? (uint32_t)((rng_next(r) >> 33) % n) : 0; }
-static void rng_seed(rng *r, uint64_t seed) {
-  r->s = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
-  if (!r->s) r->s = 1;
-  rng_next(r);
-}
 /* log-uniform in [1, 2^bits) */
-static uint64_t rng_size(rng *r, int bits) {
-  int b = (int)rng_below(r, (uint32_t)bits);
-  return ((uint64_t)1 << b) + (rng_next(r) & (((uint64_t)1 << b) - 1));
+static uint64_t rng_size(tu_rng *r, int bits) {
+  int b = (int)tu_below(r, (uint32_t)bits);
+  return ((uint64_t)1 << b) + (tu_next(r) & (((uint64_t)1 << b) - 1));
 }
 
 /* A checking allocator: a header keeps each block's size; free and realloc
@@ -150,15 +134,15 @@ static const char *fam_name[FAM_COUNT] = {"random", "chain",     "residual", "da
                                           "align",  "zero_size", "big",      "sparse", "adversarial"};
 
 /* Fills g with family f; sets the desc's streams_ordered/alignment. */
-static void make_family(int f, rng *r, gen *g, ge_mem_plan_desc *d) {
-  size_t n = 8 + rng_below(r, 120), i;
+static void make_family(int f, tu_rng *r, gen *g, ge_mem_plan_desc *d) {
+  size_t n = 8 + tu_below(r, 120), i;
   memset(d, 0, sizeof *d);
   g->n = 0;
   if (n > g->cap) n = g->cap;
   switch (f) {
   case FAM_CHAIN: {
-    int bits = 4 + (int)rng_below(r, 16);
-    d->alignment = 1u << rng_below(r, 10);
+    int bits = 4 + (int)tu_below(r, 16);
+    d->alignment = 1u << tu_below(r, 10);
     for (i = 0; i < n; i++) {
       if (i > 0) g_use(g, (int32_t)i - 1); /* read by node i: lives [i-1, i] */
       g_node(g, rng_size(r, bits));
@@ -170,7 +154,7 @@ static void make_family(int f, rng *r, gen *g, ge_mem_plan_desc *d) {
     while (g->n + 8 <= n) {
       int32_t skip = x, y;
       uint64_t c = rng_size(r, 20);
-      if (rng_below(r, 4) == 0) { /* projection */
+      if (tu_below(r, 4) == 0) { /* projection */
         g_use(g, x);
         skip = g_node(g, c);
       }
@@ -190,13 +174,13 @@ static void make_family(int f, rng *r, gen *g, ge_mem_plan_desc *d) {
   }
   case FAM_DAG:
     for (i = 0; i < n; i++) {
-      int32_t k, nin = 1 + (int32_t)rng_below(r, 3);
+      int32_t k, nin = 1 + (int32_t)tu_below(r, 3);
       for (k = 0; k < nin && i > 0; k++) {
         int32_t dd = 1;
-        while (dd < (int32_t)i && rng_below(r, 3) != 0) dd++;
+        while (dd < (int32_t)i && tu_below(r, 3) != 0) dd++;
         g_use(g, (int32_t)i - dd);
       }
-      if (i > 0 && rng_below(r, 30) == 0) g_use(g, (int32_t)rng_below(r, (uint32_t)i));
+      if (i > 0 && tu_below(r, 30) == 0) g_use(g, (int32_t)tu_below(r, (uint32_t)i));
       g_node(g, rng_size(r, 22));
     }
     break;
@@ -206,8 +190,8 @@ static void make_family(int f, rng *r, gen *g, ge_mem_plan_desc *d) {
      * neither: K + J + I, where the bound is K + J. Several such chains
      * one after another, with a spacer. */
     while (g->n + 5 <= n) {
-      uint64_t I = 100 + rng_below(r, 1000), J = I + 1 + rng_below(r, 1000), L = J + 1 + rng_below(r, 1000);
-      uint64_t K = L + 1 + rng_below(r, (uint32_t)I - 1);
+      uint64_t I = 100 + tu_below(r, 1000), J = I + 1 + tu_below(r, 1000), L = J + 1 + tu_below(r, 1000);
+      uint64_t K = L + 1 + tu_below(r, (uint32_t)I - 1);
       int32_t a = g_node(g, K * 512), b, c;
       g_use(g, a);
       b = g_node(g, J * 512);
@@ -215,35 +199,35 @@ static void make_family(int f, rng *r, gen *g, ge_mem_plan_desc *d) {
       c = g_node(g, I * 512);
       g_use(g, c);
       g_node(g, L * 512);
-      if (rng_below(r, 2)) g_node(g, 512); /* a gap in the chain */
+      if (tu_below(r, 2)) g_node(g, 512); /* a gap in the chain */
     }
     break;
   }
   default: { /* random starts and lengths, with the family's twist */
-    uint32_t span = (uint32_t)(n / 2 + rng_below(r, (uint32_t)n * 2) + 1);
-    uint32_t mean = 1 + rng_below(r, 12);
-    int bits = f == FAM_BIG ? 44 : 8 + (int)rng_below(r, 14);
-    uint32_t streams = 2 + rng_below(r, 3);
-    int32_t stretch = 2 + (int32_t)rng_below(r, 100000);
+    uint32_t span = (uint32_t)(n / 2 + tu_below(r, (uint32_t)n * 2) + 1);
+    uint32_t mean = 1 + tu_below(r, 12);
+    int bits = f == FAM_BIG ? 44 : 8 + (int)tu_below(r, 14);
+    uint32_t streams = 2 + tu_below(r, 3);
+    int32_t stretch = 2 + (int32_t)tu_below(r, 100000);
     for (i = 0; i < n; i++) {
       ge_mem_interval *v = &g->iv[g->n++];
       uint32_t len = 0;
       memset(v, 0, sizeof *v);
-      v->first_use = (int32_t)rng_below(r, span);
-      while (rng_below(r, mean + 1) != 0 && len < 1000) len++;
-      if (rng_below(r, 40) == 0) len += rng_below(r, span); /* now and then a long-lived one */
+      v->first_use = (int32_t)tu_below(r, span);
+      while (tu_below(r, mean + 1) != 0 && len < 1000) len++;
+      if (tu_below(r, 40) == 0) len += tu_below(r, span); /* now and then a long-lived one */
       v->last_use = v->first_use + (int32_t)len;
       v->size = rng_size(r, bits);
       if (f == FAM_SPARSE) { /* the same overlaps, steps stretched: compression */
-        v->first_use = v->first_use * stretch + (int32_t)rng_below(r, (uint32_t)stretch / 2);
-        v->last_use = v->last_use * stretch + stretch / 2 + (int32_t)rng_below(r, (uint32_t)stretch / 2);
+        v->first_use = v->first_use * stretch + (int32_t)tu_below(r, (uint32_t)stretch / 2);
+        v->last_use = v->last_use * stretch + stretch / 2 + (int32_t)tu_below(r, (uint32_t)stretch / 2);
       }
-      if (f == FAM_STREAMS || f == FAM_STREAMS_ORD) v->stream = (int32_t)rng_below(r, streams) - 1;
-      if (f == FAM_ALIGN) v->alignment = rng_below(r, 3) ? 1u << rng_below(r, 13) : 0;
-      if (f == FAM_ZERO && rng_below(r, 5) == 0) v->size = 0;
+      if (f == FAM_STREAMS || f == FAM_STREAMS_ORD) v->stream = (int32_t)tu_below(r, streams) - 1;
+      if (f == FAM_ALIGN) v->alignment = tu_below(r, 3) ? 1u << tu_below(r, 13) : 0;
+      if (f == FAM_ZERO && tu_below(r, 5) == 0) v->size = 0;
     }
     if (f == FAM_STREAMS_ORD) d->streams_ordered = 1;
-    if (f == FAM_ALIGN && rng_below(r, 2)) d->alignment = 64;
+    if (f == FAM_ALIGN && tu_below(r, 2)) d->alignment = 64;
     break;
   }
   }
@@ -339,26 +323,26 @@ GE_TEST(test_checker_matches_brute_force) {
   static ge_mem_interval iv[128];
   static uint64_t off[128];
   gen g;
-  rng r;
+  tu_rng r;
   int it, disagree = 0, caught = 0;
   g.iv = iv;
   g.cap = 128;
-  rng_seed(&r, 7);
+  tu_seed(&r, 7);
   for (it = 0; it < 3000; it++) {
     ge_mem_plan_desc d;
     ge_mem_plan_summary s;
     uint64_t total;
     size_t i, k;
     int b, c;
-    make_family((int)rng_below(&r, FAM_COUNT), &r, &g, &d);
+    make_family((int)tu_below(&r, FAM_COUNT), &r, &g, &d);
     if (ge_mem_plan_intervals(iv, g.n, &d, off, &s, NULL) != GE_OK) {
       disagree++;
       continue;
     }
-    k = rng_below(&r, (uint32_t)g.n);
-    switch (rng_below(&r, 3)) { /* move one block: onto another, a little, or far */
-    case 0: off[k] = off[rng_below(&r, (uint32_t)g.n)]; break;
-    case 1: off[k] += eff_align(&iv[k], &d) * (1 + rng_below(&r, 4)); break;
+    k = tu_below(&r, (uint32_t)g.n);
+    switch (tu_below(&r, 3)) { /* move one block: onto another, a little, or far */
+    case 0: off[k] = off[tu_below(&r, (uint32_t)g.n)]; break;
+    case 1: off[k] += eff_align(&iv[k], &d) * (1 + tu_below(&r, 4)); break;
     default: off[k] = off[k] > eff_align(&iv[k], &d) ? off[k] - eff_align(&iv[k], &d) : 0; break;
     }
     off[k] -= off[k] % eff_align(&iv[k], &d);
@@ -395,7 +379,7 @@ GE_TEST(test_strategies_on_random_sets) {
   static uint64_t off[128], off2[128];
   fam_stats st[FAM_COUNT];
   gen g;
-  rng r;
+  tu_rng r;
   int f, it, failures = 0, below_lb = 0, best_worse = 0, summary_mismatch = 0, nondet = 0, brute_fail = 0;
   int sets = 0;
   char first_failure[256] = "";
@@ -403,7 +387,7 @@ GE_TEST(test_strategies_on_random_sets) {
   g.cap = 128;
   memset(st, 0, sizeof st);
   for (f = 0; f < FAM_COUNT; f++) {
-    rng_seed(&r, 1000 + (uint64_t)f);
+    tu_seed(&r, 1000 + (uint64_t)f);
     for (it = 0; it < SETS_PER_FAMILY; it++) {
       ge_mem_plan_desc d;
       ge_mem_plan_summary best, one;
@@ -490,19 +474,19 @@ GE_TEST(test_strategies_on_random_sets) {
 GE_TEST(test_large_plans) {
   static ge_mem_interval iv[60000];
   static uint64_t off[60000];
-  rng r;
+  tu_rng r;
   size_t n = 60000, i;
   int s;
   ge_mem_plan_desc d;
   ge_mem_plan_summary sum;
   ge_error err;
-  rng_seed(&r, 99);
+  tu_seed(&r, 99);
   for (i = 0; i < n; i++) { /* a DAG-like walk, plus long-lived ones */
     uint32_t len = 1;
-    while (rng_below(&r, 4) != 0) len++;
-    if (rng_below(&r, 300) == 0) len += rng_below(&r, 5000);
-    iv[i] = iv_make(rng_size(&r, 22), (int32_t)i, (int32_t)(i + len), (int32_t)rng_below(&r, 2));
-    if (rng_below(&r, 10) == 0) iv[i].alignment = 1u << rng_below(&r, 12);
+    while (tu_below(&r, 4) != 0) len++;
+    if (tu_below(&r, 300) == 0) len += tu_below(&r, 5000);
+    iv[i] = iv_make(rng_size(&r, 22), (int32_t)i, (int32_t)(i + len), (int32_t)tu_below(&r, 2));
+    if (tu_below(&r, 10) == 0) iv[i].alignment = 1u << tu_below(&r, 12);
   }
   memset(&d, 0, sizeof d);
   for (s = 0; s < 2; s++) {
@@ -519,9 +503,9 @@ GE_TEST(test_pure_chain_reaches_bound) {
   static uint64_t off[5000];
   ge_mem_plan_desc d;
   ge_mem_plan_summary s;
-  rng r;
+  tu_rng r;
   size_t i;
-  rng_seed(&r, 5);
+  tu_seed(&r, 5);
   for (i = 0; i < 5000; i++) iv[i] = iv_make(rng_size(&r, 24), (int32_t)i, (int32_t)i + 1, 0);
   memset(&d, 0, sizeof d);
   d.strategy = GE_MEM_STRATEGY_TWO_ENDED;
@@ -654,11 +638,11 @@ GE_TEST(test_planner_out_of_memory) {
   check_alloc ca;
   ge_mem_plan_desc d;
   ge_error err;
-  rng r;
+  tu_rng r;
   int k, nomem = 0;
   size_t i;
-  rng_seed(&r, 3);
-  for (i = 0; i < 200; i++) iv[i] = iv_make(rng_size(&r, 16), (int32_t)i, (int32_t)(i + rng_below(&r, 9)), (int32_t)(i % 3));
+  tu_seed(&r, 3);
+  for (i = 0; i < 200; i++) iv[i] = iv_make(rng_size(&r, 16), (int32_t)i, (int32_t)(i + tu_below(&r, 9)), (int32_t)(i % 3));
   memset(&d, 0, sizeof d);
   d.allocator = ca_allocator(&ca);
   /* the k-th scratch allocation fails, for every k until none is left */
@@ -693,17 +677,17 @@ typedef struct hammer {
 
 static void *hammer_run(void *arg) {
   hammer *h = (hammer *)arg;
-  rng r;
+  tu_rng r;
   unsigned char *blk[64];
   size_t size[64];
   int i, k;
-  rng_seed(&r, h->seed);
+  tu_seed(&r, h->seed);
   memset(blk, 0, sizeof blk);
   for (i = 0; i < 20000; i++) {
-    k = (int)rng_below(&r, 64);
+    k = (int)tu_below(&r, 64);
     if (!blk[k]) {
-      size_t s = (size_t)rng_below(&r, 100) < 2 ? (size_t)(1 << 20) + rng_below(&r, 3 << 20) : rng_size(&r, 16);
-      if (rng_below(&r, 50) == 0) s = 0;
+      size_t s = (size_t)tu_below(&r, 100) < 2 ? (size_t)(1 << 20) + tu_below(&r, 3 << 20) : rng_size(&r, 16);
+      if (tu_below(&r, 50) == 0) s = 0;
       blk[k] = (unsigned char *)ge_caching_alloc(h->c, s);
       if (!blk[k]) {
         h->nulls++;
@@ -907,13 +891,13 @@ GE_TEST(test_arena) {
   unsigned char *p[200];
   size_t sz[200], al[200];
   int i, overlap = 0, misaligned = 0, bad = 0;
-  rng r;
+  tu_rng r;
   GE_REQUIRE(ge_arena_create(&back, 4096, &a, NULL) == GE_OK);
   first = ca.outstanding;
-  rng_seed(&r, 11);
+  tu_seed(&r, 11);
   for (i = 0; i < 200; i++) {
-    sz[i] = rng_below(&r, 20) == 0 ? 10000 + rng_below(&r, 10000) : rng_below(&r, 300);
-    al[i] = (size_t)1 << rng_below(&r, 13);
+    sz[i] = tu_below(&r, 20) == 0 ? 10000 + tu_below(&r, 10000) : tu_below(&r, 300);
+    al[i] = (size_t)1 << tu_below(&r, 13);
     p[i] = (unsigned char *)ge_arena_alloc(a, sz[i], al[i]);
     GE_REQUIRE(p[i] != NULL);
     if ((uintptr_t)p[i] % al[i]) misaligned++;
