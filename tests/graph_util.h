@@ -13,65 +13,7 @@
 
 #include "tests/rng.h"
 
-/* --------------------------------------------------- checking allocator */
-
-/* Stores each block's size in front of it, checks that free and realloc
- * receive it, counts what is outstanding, and fails on demand. */
-typedef struct tu_alloc_state {
-  long long outstanding, peak, blocks;
-  long long allocs;     /* successful allocations so far */
-  long long fail_after; /* < 0: never fail */
-  int size_mismatches;
-} tu_alloc_state;
-
-static GE_TEST__UNUSED void *tu_alloc(void *user, size_t size) {
-  tu_alloc_state *s = (tu_alloc_state *)user;
-  unsigned char *p;
-  if (s->fail_after >= 0 && s->allocs >= s->fail_after) return NULL;
-  p = (unsigned char *)malloc(size + 16);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  s->allocs++;
-  s->blocks++;
-  s->outstanding += (long long)size;
-  if (s->outstanding > s->peak) s->peak = s->outstanding;
-  return p + 16;
-}
-static GE_TEST__UNUSED void tu_free(void *user, void *ptr, size_t size) {
-  tu_alloc_state *s = (tu_alloc_state *)user;
-  unsigned char *p = (unsigned char *)ptr - 16;
-  size_t stored;
-  memcpy(&stored, p, sizeof stored);
-  if (stored != size) s->size_mismatches++;
-  s->outstanding -= (long long)stored;
-  s->blocks--;
-  free(p);
-}
-static GE_TEST__UNUSED void *tu_realloc(void *user, void *ptr, size_t old_size, size_t new_size) {
-  tu_alloc_state *s = (tu_alloc_state *)user;
-  unsigned char *p = (unsigned char *)ptr - 16, *q;
-  size_t stored;
-  memcpy(&stored, p, sizeof stored);
-  if (stored != old_size) s->size_mismatches++;
-  if (s->fail_after >= 0 && s->allocs >= s->fail_after) return NULL;
-  q = (unsigned char *)realloc(p, new_size + 16);
-  if (!q) return NULL;
-  s->allocs++;
-  memcpy(q, &new_size, sizeof new_size);
-  s->outstanding += (long long)new_size - (long long)stored;
-  if (s->outstanding > s->peak) s->peak = s->outstanding;
-  return q + 16;
-}
-static GE_TEST__UNUSED ge_allocator tu_allocator(tu_alloc_state *s) {
-  ge_allocator a;
-  memset(s, 0, sizeof *s);
-  s->fail_after = -1;
-  a.alloc = tu_alloc;
-  a.realloc = tu_realloc;
-  a.free = tu_free;
-  a.user = s;
-  return a;
-}
+#include "tests/check_alloc.h"
 
 /* ------------------------------------------------------ building */
 

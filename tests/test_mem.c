@@ -10,6 +10,7 @@
 
 #include "tests/test.h"
 #include "tests/rng.h"
+#include "tests/check_alloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,58 +22,6 @@
 static uint64_t rng_size(tu_rng *r, int bits) {
   int b = (int)tu_below(r, (uint32_t)bits);
   return ((uint64_t)1 << b) + (tu_next(r) & (((uint64_t)1 << b) - 1));
-}
-
-/* A checking allocator: a header keeps each block's size; free and realloc
- * must get it back; counts what is outstanding; fails on demand. Not
- * thread-safe (the caching allocator calls it under its lock). */
-typedef struct check_alloc {
-  long long outstanding, blocks, allocs;
-  long long fail_after; /* < 0: never; else fail once `allocs` reaches it */
-  long long fail_above; /* > 0: fail when outstanding would pass it */
-  int mismatches;
-} check_alloc;
-static void *ca_alloc(void *user, size_t size) {
-  check_alloc *s = (check_alloc *)user;
-  unsigned char *p;
-  if (s->fail_after >= 0 && s->allocs >= s->fail_after) return NULL;
-  if (s->fail_above > 0 && s->outstanding + (long long)size > s->fail_above) return NULL;
-  p = (unsigned char *)malloc(size + 16);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  s->allocs++;
-  s->blocks++;
-  s->outstanding += (long long)size;
-  return p + 16;
-}
-static void ca_free(void *user, void *ptr, size_t size) {
-  check_alloc *s = (check_alloc *)user;
-  unsigned char *p = (unsigned char *)ptr - 16;
-  size_t stored;
-  memcpy(&stored, p, sizeof stored);
-  if (stored != size) s->mismatches++;
-  s->outstanding -= (long long)stored;
-  s->blocks--;
-  free(p);
-}
-static void *ca_realloc(void *user, void *ptr, size_t old_size, size_t new_size) {
-  void *q = ca_alloc(user, new_size);
-  if (!q) return NULL;
-  if (ptr) {
-    memcpy(q, ptr, old_size < new_size ? old_size : new_size);
-    ca_free(user, ptr, old_size);
-  }
-  return q;
-}
-static ge_allocator ca_allocator(check_alloc *s) {
-  ge_allocator a;
-  memset(s, 0, sizeof *s);
-  s->fail_after = -1;
-  a.alloc = ca_alloc;
-  a.realloc = ca_realloc;
-  a.free = ca_free;
-  a.user = s;
-  return a;
 }
 
 static uint64_t eff_align(const ge_mem_interval *v, const ge_mem_plan_desc *d) {
@@ -635,7 +584,7 @@ GE_TEST(test_bad_inputs) {
 GE_TEST(test_planner_out_of_memory) {
   static ge_mem_interval iv[200];
   static uint64_t off[200];
-  check_alloc ca;
+  tu_alloc_state ca;
   ge_mem_plan_desc d;
   ge_error err;
   tu_rng r;
@@ -644,7 +593,7 @@ GE_TEST(test_planner_out_of_memory) {
   tu_seed(&r, 3);
   for (i = 0; i < 200; i++) iv[i] = iv_make(rng_size(&r, 16), (int32_t)i, (int32_t)(i + tu_below(&r, 9)), (int32_t)(i % 3));
   memset(&d, 0, sizeof d);
-  d.allocator = ca_allocator(&ca);
+  d.allocator = tu_allocator(&ca);
   /* the k-th scratch allocation fails, for every k until none is left */
   for (k = 0; k < 100; k++) {
     ge_status a, b;
@@ -664,7 +613,7 @@ GE_TEST(test_planner_out_of_memory) {
   GE_CHECK(nomem > 10);
   GE_CHECK(k < 100);
   GE_CHECK_EQ_INT(ca.blocks, 0);
-  GE_CHECK_EQ_INT(ca.mismatches, 0);
+  GE_CHECK_EQ_INT(ca.size_mismatches, 0);
 }
 
 /* --------------------------------------------------- caching allocator */
@@ -716,8 +665,8 @@ static void *hammer_run(void *arg) {
 }
 
 GE_TEST(test_caching_allocator_threads) {
-  check_alloc ca;
-  ge_allocator back = ca_allocator(&ca);
+  tu_alloc_state ca;
+  ge_allocator back = tu_allocator(&ca);
   ge_caching_allocator *c = NULL;
   ge_caching_stats st;
   hammer h[4];
@@ -759,12 +708,12 @@ GE_TEST(test_caching_allocator_threads) {
   ge_caching_allocator_free(c);
   GE_CHECK_EQ_INT(ca.blocks, 0);
   GE_CHECK_EQ_INT(ca.outstanding, 0);
-  GE_CHECK_EQ_INT(ca.mismatches, 0);
+  GE_CHECK_EQ_INT(ca.size_mismatches, 0);
 }
 
 GE_TEST(test_caching_allocator_classes) {
-  check_alloc ca;
-  ge_allocator back = ca_allocator(&ca), a;
+  tu_alloc_state ca;
+  ge_allocator back = tu_allocator(&ca), a;
   ge_caching_allocator *c = NULL;
   ge_caching_stats st;
   void *p, *q, *r2;
@@ -840,12 +789,12 @@ GE_TEST(test_caching_allocator_classes) {
   GE_CHECK(ge_caching_alloc(c, 3 << 20) != NULL);
   ge_caching_allocator_free(c);
   GE_CHECK_EQ_INT(ca.blocks, 0);
-  GE_CHECK_EQ_INT(ca.mismatches, 0);
+  GE_CHECK_EQ_INT(ca.size_mismatches, 0);
 }
 
 GE_TEST(test_caching_allocator_failures) {
-  check_alloc ca;
-  ge_allocator back = ca_allocator(&ca);
+  tu_alloc_state ca;
+  ge_allocator back = tu_allocator(&ca);
   ge_caching_allocator *c = (ge_caching_allocator *)&ca;
   ge_caching_stats st;
   ge_error err;
@@ -884,8 +833,8 @@ GE_TEST(test_caching_allocator_failures) {
 /* -------------------------------------------------------------- arena */
 
 GE_TEST(test_arena) {
-  check_alloc ca;
-  ge_allocator back = ca_allocator(&ca);
+  tu_alloc_state ca;
+  ge_allocator back = tu_allocator(&ca);
   ge_arena *a = NULL;
   long long first;
   unsigned char *p[200];
@@ -935,7 +884,7 @@ GE_TEST(test_arena) {
   ge_arena_free(a);
   GE_CHECK_EQ_INT(ca.blocks, 0);
   GE_CHECK_EQ_INT(ca.outstanding, 0);
-  GE_CHECK_EQ_INT(ca.mismatches, 0);
+  GE_CHECK_EQ_INT(ca.size_mismatches, 0);
   /* creation failures */
   ca.fail_after = 0;
   GE_CHECK_EQ_INT(ge_arena_create(&back, 0, &a, NULL), GE_ERR_NOMEM);
