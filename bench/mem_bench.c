@@ -12,6 +12,7 @@
 #define GE_MEM_IMPLEMENTATION
 #include "ge_mem.h"
 #include "tests/rng.h"
+#include "tests/interval_gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,89 +21,73 @@
 
 /* ------------------------------------------------------------ families */
 
-/* A graph under construction: node i's tensor is iv[i]; use(g, p) records
- * that the node being added (step g->n) reads node p's tensor. */
-typedef struct gen {
-  ge_mem_interval *iv;
-  size_t n, cap;
-} gen;
-static int32_t node(gen *g, uint64_t bytes) {
-  ge_mem_interval *v = &g->iv[g->n];
-  memset(v, 0, sizeof *v);
-  v->size = bytes;
-  v->first_use = v->last_use = (int32_t)g->n;
-  return (int32_t)g->n++;
-}
-static void use(gen *g, int32_t producer) {
-  if (g->iv[producer].last_use < (int32_t)g->n) g->iv[producer].last_use = (int32_t)g->n;
-}
-static int full(const gen *g, size_t room) { return g->n + room > g->cap; }
+static int full(const tu_gen *g, size_t room) { return g->n + room > g->cap; }
 
 /* VGG-like chain: stages of convolutions, each stage halving the spatial
  * size and doubling channels, repeated (batch images) until full. */
-static void fam_chain(gen *g, tu_rng *r) {
+static void fam_chain(tu_gen *g, tu_rng *r) {
   (void)r;
   while (!full(g, 64)) {
-    int32_t prev = node(g, 3 * 224 * 224 * 4), s, l;
+    int32_t prev = tu_gen_node(g, 3 * 224 * 224 * 4), s, l;
     uint64_t c = 64, hw = 224;
     for (s = 0; s < 5; s++, c *= 2, hw /= 2)
       for (l = 0; l < 3; l++) {
         int32_t x;
-        use(g, prev);
-        x = node(g, c * hw * hw * 4);
+        tu_gen_use(g, prev);
+        x = tu_gen_node(g, c * hw * hw * 4);
         prev = x;
       }
-    use(g, prev);
-    prev = node(g, 4096 * 4);
-    use(g, prev);
-    node(g, 1000 * 4);
+    tu_gen_use(g, prev);
+    prev = tu_gen_node(g, 4096 * 4);
+    tu_gen_use(g, prev);
+    tu_gen_node(g, 1000 * 4);
   }
 }
 
 /* ResNet-like: stem, then stages of basic blocks (conv-relu-conv-add-relu),
  * the first block of a stage downsampling with a 1x1 projection on the
  * skip; occasionally bottleneck blocks (1x1, 3x3, 1x1 with 4x channels). */
-static void fam_residual(gen *g, tu_rng *r) {
+static void fam_residual(tu_gen *g, tu_rng *r) {
   while (!full(g, 200)) {
     uint64_t c = 64, hw = 56;
-    int32_t x = node(g, 3 * 224 * 224 * 4), s, b;
+    int32_t x = tu_gen_node(g, 3 * 224 * 224 * 4), s, b;
     int bottleneck = tu_below(r, 3) == 0;
-    use(g, x);
-    x = node(g, 64 * 112 * 112 * 4);
-    use(g, x);
-    x = node(g, 64 * 56 * 56 * 4);
+    tu_gen_use(g, x);
+    x = tu_gen_node(g, 64 * 112 * 112 * 4);
+    tu_gen_use(g, x);
+    x = tu_gen_node(g, 64 * 56 * 56 * 4);
     for (s = 0; s < 4; s++, c *= 2, hw /= 2) {
       int blocks = 2 + (int)tu_below(r, 3);
       for (b = 0; b < blocks; b++) {
         int32_t skip = x, y;
         uint64_t cout = bottleneck ? 4 * c : c, ohw = (b == 0 && s > 0) ? hw : hw;
         if (b == 0 && s > 0) { /* projection on the skip */
-          use(g, x);
-          skip = node(g, cout * ohw * ohw * 4);
+          tu_gen_use(g, x);
+          skip = tu_gen_node(g, cout * ohw * ohw * 4);
         }
-        use(g, x);
-        y = node(g, c * ohw * ohw * 4); /* conv1 */
-        use(g, y);
-        y = node(g, c * ohw * ohw * 4); /* relu */
+        tu_gen_use(g, x);
+        y = tu_gen_node(g, c * ohw * ohw * 4); /* conv1 */
+        tu_gen_use(g, y);
+        y = tu_gen_node(g, c * ohw * ohw * 4); /* relu */
         if (bottleneck) {
-          use(g, y);
-          y = node(g, c * ohw * ohw * 4);
-          use(g, y);
-          y = node(g, c * ohw * ohw * 4);
+          tu_gen_use(g, y);
+          y = tu_gen_node(g, c * ohw * ohw * 4);
+          tu_gen_use(g, y);
+          y = tu_gen_node(g, c * ohw * ohw * 4);
         }
-        use(g, y);
-        y = node(g, cout * ohw * ohw * 4); /* conv2 / conv3 */
-        use(g, y);
-        use(g, skip);
-        y = node(g, cout * ohw * ohw * 4); /* add */
-        use(g, y);
-        x = node(g, cout * ohw * ohw * 4); /* relu */
+        tu_gen_use(g, y);
+        y = tu_gen_node(g, cout * ohw * ohw * 4); /* conv2 / conv3 */
+        tu_gen_use(g, y);
+        tu_gen_use(g, skip);
+        y = tu_gen_node(g, cout * ohw * ohw * 4); /* add */
+        tu_gen_use(g, y);
+        x = tu_gen_node(g, cout * ohw * ohw * 4); /* relu */
       }
     }
-    use(g, x);
-    x = node(g, c * 4);
-    use(g, x);
-    node(g, 1000 * 4);
+    tu_gen_use(g, x);
+    x = tu_gen_node(g, c * 4);
+    tu_gen_use(g, x);
+    tu_gen_node(g, 1000 * 4);
   }
 }
 
@@ -110,17 +95,17 @@ static void fam_residual(gen *g, tu_rng *r) {
  * about 4); 1 node in 500 also reads one up to 1000 steps back; sizes from
  * 256 B to 4 MiB, log-uniform. A few tensors (every 20000th) are read much
  * later: long-lived. */
-static void fam_random(gen *g, tu_rng *r) {
+static void fam_random(tu_gen *g, tu_rng *r) {
   while (!full(g, 1)) {
     int32_t i = (int32_t)g->n, k, nin = 1 + (int32_t)tu_below(r, 3);
     for (k = 0; k < nin && i > 0; k++) {
       int32_t d = 1;
       while (d < i && tu_below(r, 4) != 0) d++;
-      use(g, i - d);
+      tu_gen_use(g, i - d);
     }
-    if (i > 1000 && tu_below(r, 500) == 0) use(g, i - 1 - (int32_t)tu_below(r, 1000));
-    if (i >= 20000 && i % 20000 == 0) use(g, i - 19999);
-    node(g, (uint64_t)256 << tu_below(r, 15));
+    if (i > 1000 && tu_below(r, 500) == 0) tu_gen_use(g, i - 1 - (int32_t)tu_below(r, 1000));
+    if (i >= 20000 && i % 20000 == 0) tu_gen_use(g, i - 19999);
+    tu_gen_node(g, (uint64_t)256 << tu_below(r, 15));
   }
 }
 
@@ -128,53 +113,53 @@ static void fam_random(gen *g, tu_rng *r) {
  * LN, Q/K/V, scores, softmax, context, projection, residual add, LN, FFN
  * (4x), GELU, FFN, residual add; the attention mask and the position
  * embeddings are read by every layer (live throughout). */
-static void fam_transformer(gen *g, tu_rng *r) {
+static void fam_transformer(tu_gen *g, tu_rng *r) {
   const uint64_t hid = 1024 * 512 * 2, ffn = 4 * hid, scores = (uint64_t)16 * 512 * 512 * 2;
   (void)r;
   while (!full(g, 40)) {
-    int32_t mask = node(g, 512 * 512 * 2), pos = node(g, hid), x;
-    use(g, pos);
-    x = node(g, hid);
+    int32_t mask = tu_gen_node(g, 512 * 512 * 2), pos = tu_gen_node(g, hid), x;
+    tu_gen_use(g, pos);
+    x = tu_gen_node(g, hid);
     while (!full(g, 22)) {
       int32_t ln, q, k, v, s, p, c, o, a, l2, f1, f2;
-      use(g, x);
-      ln = node(g, hid);
-      use(g, ln);
-      q = node(g, hid);
-      use(g, ln);
-      k = node(g, hid);
-      use(g, ln);
-      v = node(g, hid);
-      use(g, q);
-      use(g, k);
-      use(g, mask);
-      use(g, pos);
-      s = node(g, scores);
-      use(g, s);
-      p = node(g, scores);
-      use(g, p);
-      use(g, v);
-      c = node(g, hid);
-      use(g, c);
-      o = node(g, hid);
-      use(g, o);
-      use(g, x);
-      a = node(g, hid);
-      use(g, a);
-      l2 = node(g, hid);
-      use(g, l2);
-      f1 = node(g, ffn);
-      use(g, f1);
-      f2 = node(g, ffn);
-      use(g, f2);
-      f2 = node(g, hid);
-      use(g, f2);
-      use(g, a);
-      x = node(g, hid);
+      tu_gen_use(g, x);
+      ln = tu_gen_node(g, hid);
+      tu_gen_use(g, ln);
+      q = tu_gen_node(g, hid);
+      tu_gen_use(g, ln);
+      k = tu_gen_node(g, hid);
+      tu_gen_use(g, ln);
+      v = tu_gen_node(g, hid);
+      tu_gen_use(g, q);
+      tu_gen_use(g, k);
+      tu_gen_use(g, mask);
+      tu_gen_use(g, pos);
+      s = tu_gen_node(g, scores);
+      tu_gen_use(g, s);
+      p = tu_gen_node(g, scores);
+      tu_gen_use(g, p);
+      tu_gen_use(g, v);
+      c = tu_gen_node(g, hid);
+      tu_gen_use(g, c);
+      o = tu_gen_node(g, hid);
+      tu_gen_use(g, o);
+      tu_gen_use(g, x);
+      a = tu_gen_node(g, hid);
+      tu_gen_use(g, a);
+      l2 = tu_gen_node(g, hid);
+      tu_gen_use(g, l2);
+      f1 = tu_gen_node(g, ffn);
+      tu_gen_use(g, f1);
+      f2 = tu_gen_node(g, ffn);
+      tu_gen_use(g, f2);
+      f2 = tu_gen_node(g, hid);
+      tu_gen_use(g, f2);
+      tu_gen_use(g, a);
+      x = tu_gen_node(g, hid);
       if (g->n > 4000 && tu_below(r, 200) == 0) break; /* a new model */
     }
   }
-  while (!full(g, 1)) node(g, 64);
+  while (!full(g, 1)) tu_gen_node(g, 64);
 }
 
 /* --------------------------------------------------------------- timing */
@@ -217,13 +202,13 @@ static double time_plan(const ge_mem_interval *iv, size_t n, ge_mem_strategy st,
 int main(int argc, char **argv) {
   static const struct {
     const char *name;
-    void (*make)(gen *, tu_rng *);
+    void (*make)(tu_gen *, tu_rng *);
   } fams[] = {{"chain CNN", fam_chain},
               {"residual CNN", fam_residual},
               {"random DAG", fam_random},
               {"transformer", fam_transformer}};
   size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 100000, f;
-  gen g;
+  tu_gen g;
   uint64_t *off;
   if (n < 1000) n = 1000;
   g.iv = (ge_mem_interval *)malloc(n * sizeof *g.iv);

@@ -11,6 +11,7 @@
 #include "tests/test.h"
 #include "tests/rng.h"
 #include "tests/check_alloc.h"
+#include "tests/interval_gen.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -50,21 +51,6 @@ static int brute_check(const ge_mem_interval *iv, size_t n, const ge_mem_plan_de
 
 /* ---------------------------------------------------------- families */
 
-typedef struct gen {
-  ge_mem_interval *iv;
-  size_t n, cap;
-} gen;
-static int32_t g_node(gen *g, uint64_t bytes) {
-  ge_mem_interval *v = &g->iv[g->n];
-  memset(v, 0, sizeof *v);
-  v->size = bytes;
-  v->first_use = v->last_use = (int32_t)g->n;
-  return (int32_t)g->n++;
-}
-static void g_use(gen *g, int32_t producer) {
-  if (g->iv[producer].last_use < (int32_t)g->n) g->iv[producer].last_use = (int32_t)g->n;
-}
-
 enum {
   FAM_RANDOM,      /* uniform starts, geometric lengths */
   FAM_CHAIN,       /* a pure chain: i lives [i, i+1] */
@@ -83,7 +69,7 @@ static const char *fam_name[FAM_COUNT] = {"random", "chain",     "residual", "da
                                           "align",  "zero_size", "big",      "sparse", "adversarial"};
 
 /* Fills g with family f; sets the desc's streams_ordered/alignment. */
-static void make_family(int f, tu_rng *r, gen *g, ge_mem_plan_desc *d) {
+static void make_family(int f, tu_rng *r, tu_gen *g, ge_mem_plan_desc *d) {
   size_t n = 8 + tu_below(r, 120), i;
   memset(d, 0, sizeof *d);
   g->n = 0;
@@ -93,31 +79,31 @@ static void make_family(int f, tu_rng *r, gen *g, ge_mem_plan_desc *d) {
     int bits = 4 + (int)tu_below(r, 16);
     d->alignment = 1u << tu_below(r, 10);
     for (i = 0; i < n; i++) {
-      if (i > 0) g_use(g, (int32_t)i - 1); /* read by node i: lives [i-1, i] */
-      g_node(g, rng_size(r, bits));
+      if (i > 0) tu_gen_use(g, (int32_t)i - 1); /* read by node i: lives [i-1, i] */
+      tu_gen_node(g, rng_size(r, bits));
     }
     break;
   }
   case FAM_RESIDUAL: {
-    int32_t x = g_node(g, rng_size(r, 20));
+    int32_t x = tu_gen_node(g, rng_size(r, 20));
     while (g->n + 8 <= n) {
       int32_t skip = x, y;
       uint64_t c = rng_size(r, 20);
       if (tu_below(r, 4) == 0) { /* projection */
-        g_use(g, x);
-        skip = g_node(g, c);
+        tu_gen_use(g, x);
+        skip = tu_gen_node(g, c);
       }
-      g_use(g, x);
-      y = g_node(g, c);
-      g_use(g, y);
-      y = g_node(g, c);
-      g_use(g, y);
-      y = g_node(g, c);
-      g_use(g, y);
-      g_use(g, skip);
-      y = g_node(g, c);
-      g_use(g, y);
-      x = g_node(g, c);
+      tu_gen_use(g, x);
+      y = tu_gen_node(g, c);
+      tu_gen_use(g, y);
+      y = tu_gen_node(g, c);
+      tu_gen_use(g, y);
+      y = tu_gen_node(g, c);
+      tu_gen_use(g, y);
+      tu_gen_use(g, skip);
+      y = tu_gen_node(g, c);
+      tu_gen_use(g, y);
+      x = tu_gen_node(g, c);
     }
     break;
   }
@@ -127,10 +113,10 @@ static void make_family(int f, tu_rng *r, gen *g, ge_mem_plan_desc *d) {
       for (k = 0; k < nin && i > 0; k++) {
         int32_t dd = 1;
         while (dd < (int32_t)i && tu_below(r, 3) != 0) dd++;
-        g_use(g, (int32_t)i - dd);
+        tu_gen_use(g, (int32_t)i - dd);
       }
-      if (i > 0 && tu_below(r, 30) == 0) g_use(g, (int32_t)tu_below(r, (uint32_t)i));
-      g_node(g, rng_size(r, 22));
+      if (i > 0 && tu_below(r, 30) == 0) tu_gen_use(g, (int32_t)tu_below(r, (uint32_t)i));
+      tu_gen_node(g, rng_size(r, 22));
     }
     break;
   case FAM_ADVERSARIAL: {
@@ -141,14 +127,14 @@ static void make_family(int f, tu_rng *r, gen *g, ge_mem_plan_desc *d) {
     while (g->n + 5 <= n) {
       uint64_t I = 100 + tu_below(r, 1000), J = I + 1 + tu_below(r, 1000), L = J + 1 + tu_below(r, 1000);
       uint64_t K = L + 1 + tu_below(r, (uint32_t)I - 1);
-      int32_t a = g_node(g, K * 512), b, c;
-      g_use(g, a);
-      b = g_node(g, J * 512);
-      g_use(g, b);
-      c = g_node(g, I * 512);
-      g_use(g, c);
-      g_node(g, L * 512);
-      if (tu_below(r, 2)) g_node(g, 512); /* a gap in the chain */
+      int32_t a = tu_gen_node(g, K * 512), b, c;
+      tu_gen_use(g, a);
+      b = tu_gen_node(g, J * 512);
+      tu_gen_use(g, b);
+      c = tu_gen_node(g, I * 512);
+      tu_gen_use(g, c);
+      tu_gen_node(g, L * 512);
+      if (tu_below(r, 2)) tu_gen_node(g, 512); /* a gap in the chain */
     }
     break;
   }
@@ -271,7 +257,7 @@ GE_TEST(test_checker_catches_bad_plans) {
 GE_TEST(test_checker_matches_brute_force) {
   static ge_mem_interval iv[128];
   static uint64_t off[128];
-  gen g;
+  tu_gen g;
   tu_rng r;
   int it, disagree = 0, caught = 0;
   g.iv = iv;
@@ -327,7 +313,7 @@ GE_TEST(test_strategies_on_random_sets) {
   static ge_mem_interval iv[128];
   static uint64_t off[128], off2[128];
   fam_stats st[FAM_COUNT];
-  gen g;
+  tu_gen g;
   tu_rng r;
   int f, it, failures = 0, below_lb = 0, best_worse = 0, summary_mismatch = 0, nondet = 0, brute_fail = 0;
   int sets = 0;
