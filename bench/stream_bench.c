@@ -4,7 +4,7 @@
  *
  * Graphs: the exported models (build/models/NAME.onnx, placed on the standard
  * engine set, allocated as static graphs) when present; synthetic ones with
- * engines filled by hand: Inception-style blocks (parallel branches of
+ * su_engines filled by hand: Inception-style blocks (parallel branches of
  * 1-4 convolutions with their weights, joined by a Concat), a data-parallel
  * training step (forward chain, backward chain, an AllReduce per gradient
  * on the independent HCCL engine, optimizer updates; hcom_parallel on), a
@@ -15,7 +15,7 @@
  * fewest (num_events, the transitive reduction); simulated makespan over
  * the critical path, median over 5 seeds of node durations uniform in 1..10
  * (0 for nodes that launch no device task: Data, Const, Variable,
- * NetOutput, and nodes of engines with GE_ENGINE_SKIP_ASSIGN_STREAM) with
+ * NetOutput, and nodes of su_engines with GE_ENGINE_SKIP_ASSIGN_STREAM) with
  * an event latency of 0.5, with the default max_parallel (8 streams per
  * engine) and with 64 ("enough streams"). Every plan is checked with the
  * happens-before checker of tests/stream_util.h first.
@@ -37,23 +37,6 @@
 
 #define SEEDS 5
 #define LATENCY 0.5
-
-/* ------------------------------------------------------------ engines */
-
-enum { E_AICORE, E_DSA, E_HCCL, E_AICPU, E_LOCAL, NUM_ENGINES };
-
-static const ge_engine engine_defs[NUM_ENGINES] = {
-    {GE_ENGINE_ABI_VERSION, "AIcoreEngine", "AiCore", 1, GE_RUNTIME_DEVICE, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DSAEngine", "DSA", 2, GE_RUNTIME_DEVICE, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_HCCL", "HCCL", 2, GE_RUNTIME_DEVICE, GE_ENGINE_INDEPENDENT, NULL, NULL, NULL, NULL,
-     NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_VM_AICPU_ASCEND", "AiCpu", 3, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL, NULL, NULL,
-     NULL, NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_VM_GE_LOCAL", "GeLocal", 9, GE_RUNTIME_DEVICE,
-     GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-};
-static const ge_engine *engines[NUM_ENGINES] = {&engine_defs[0], &engine_defs[1], &engine_defs[2], &engine_defs[3],
-                                                &engine_defs[4]};
 
 /* ------------------------------------------------------------ building */
 
@@ -87,7 +70,7 @@ static ge_node_id input(ge_graph *g) {
   ge_node_id id;
   ge_error err;
   bench_ok(ge_graph_add_data(g, NULL, GE_DTYPE_FLOAT32, 0, NULL, &id, &err), &err, "data");
-  ge_graph_node(g, id)->engine = E_LOCAL;
+  ge_graph_node(g, id)->engine = SU_E_LOCAL;
   return id;
 }
 static void outputs(ge_graph *g, uint32_t n, const ge_node_id *in) {
@@ -96,14 +79,14 @@ static void outputs(ge_graph *g, uint32_t n, const ge_node_id *in) {
   uint32_t k;
   for (k = 0; k < n; k++) e[k].node = in[k], e[k].index = 0;
   bench_ok(ge_graph_set_outputs(g, n, e, NULL, &err), &err, "outputs");
-  ge_graph_node(g, ge_graph_output_node(g))->engine = E_LOCAL;
+  ge_graph_node(g, ge_graph_output_node(g))->engine = SU_E_LOCAL;
   free(e);
 }
 
 /* A convolution with its weight (a Const on GE local) and a Relu. */
 static ge_node_id conv(ge_graph *g, ge_node_id x) {
-  ge_node_id w = node(g, "Const", E_LOCAL, 0, NULL);
-  return node1(g, "Relu", E_AICORE, node2(g, "Conv", E_AICORE, x, w));
+  ge_node_id w = node(g, "Const", SU_E_LOCAL, 0, NULL);
+  return node1(g, "Relu", SU_E_AICORE, node2(g, "Conv", SU_E_AICORE, x, w));
 }
 
 /* Inception-style blocks until about n nodes: 3-6 branches of 1-4
@@ -120,12 +103,12 @@ static ge_graph *inception(uint32_t n, uint64_t seed) {
     for (b = 0; b < branches; b++) {
       uint32_t depth = 1 + tu_below(&r, 4);
       ge_node_id y = x;
-      if (b == branches - 1) y = node1(g, "MaxPool", E_AICORE, y);
+      if (b == branches - 1) y = node1(g, "MaxPool", SU_E_AICORE, y);
       for (k = 0; k < depth; k++) y = conv(g, y);
-      if (tu_below(&r, 5) == 0) y = node1(g, "TopK", E_AICPU, y);
+      if (tu_below(&r, 5) == 0) y = node1(g, "TopK", SU_E_AICPU, y);
       ends[b] = y;
     }
-    x = node(g, "Concat", E_AICORE, branches, ends);
+    x = node(g, "Concat", SU_E_AICORE, branches, ends);
   }
   outputs(g, 1, &x);
   return g;
@@ -143,15 +126,15 @@ static ge_graph *training(uint32_t layers) {
   uint32_t i;
   x[0] = input(g);
   for (i = 0; i < layers; i++) {
-    w[i] = node(g, "Variable", E_LOCAL, 0, NULL);
-    x[i + 1] = node1(g, "Relu", E_AICORE, node2(g, "MatMul", E_AICORE, x[i], w[i]));
+    w[i] = node(g, "Variable", SU_E_LOCAL, 0, NULL);
+    x[i + 1] = node1(g, "Relu", SU_E_AICORE, node2(g, "MatMul", SU_E_AICORE, x[i], w[i]));
   }
-  grad = node1(g, "SoftmaxCrossEntropyLossGrad", E_AICORE, x[layers]);
+  grad = node1(g, "SoftmaxCrossEntropyLossGrad", SU_E_AICORE, x[layers]);
   for (i = layers; i-- > 0;) {
-    ge_node_id dw = node2(g, "MatMulGradWeight", E_AICORE, x[i], grad);
-    ge_node_id ar = node1(g, "AllReduce", E_HCCL, dw);
-    upd[i] = node2(g, "ApplyGradientDescent", E_AICORE, w[i], ar);
-    if (i) grad = node1(g, "ReluGrad", E_AICORE, node2(g, "MatMulGradInput", E_AICORE, grad, w[i]));
+    ge_node_id dw = node2(g, "MatMulGradWeight", SU_E_AICORE, x[i], grad);
+    ge_node_id ar = node1(g, "AllReduce", SU_E_HCCL, dw);
+    upd[i] = node2(g, "ApplyGradientDescent", SU_E_AICORE, w[i], ar);
+    if (i) grad = node1(g, "ReluGrad", SU_E_AICORE, node2(g, "MatMulGradInput", SU_E_AICORE, grad, w[i]));
   }
   outputs(g, layers, upd);
   free(x);
@@ -161,7 +144,7 @@ static ge_graph *training(uint32_t layers) {
 }
 
 /* A random layered DAG of about n nodes, `width` per layer: each node reads
- * 1-3 nodes of the previous two layers; engines AI Core (80%), DSA, AI CPU. */
+ * 1-3 nodes of the previous two layers; su_engines AI Core (80%), DSA, AI CPU. */
 static ge_graph *random_wide(uint32_t n, uint32_t width, uint64_t seed) {
   ge_graph *g = new_graph("random_wide");
   ge_node_id *prev = (ge_node_id *)malloc(sizeof(ge_node_id) * 2 * width), *cur = prev + width;
@@ -175,7 +158,7 @@ static ge_graph *random_wide(uint32_t n, uint32_t width, uint64_t seed) {
       uint32_t arity = 1 + tu_below(&r, 3), pick = tu_below(&r, 10);
       ge_node_id in[3];
       for (k = 0; k < arity; k++) in[k] = tu_below(&r, 3) ? prev[tu_below(&r, width)] : older[tu_below(&r, width)];
-      cur[i] = node(g, pick < 8 ? "Conv" : pick < 9 ? "RandomUniform" : "TopK", pick < 8 ? E_AICORE : pick < 9 ? E_DSA : E_AICPU,
+      cur[i] = node(g, pick < 8 ? "Conv" : pick < 9 ? "RandomUniform" : "TopK", pick < 8 ? SU_E_AICORE : pick < 9 ? SU_E_DSA : SU_E_AICPU,
                     arity, in);
     }
     memcpy(older, prev, sizeof(ge_node_id) * width);
@@ -196,7 +179,7 @@ typedef struct row {
 } row;
 
 /* Nodes that launch no device task take no time: inputs, weights, outputs,
- * and nodes of engines stream assignment skips (GE local views, host CPU
+ * and nodes of su_engines stream assignment skips (GE local views, host CPU
  * shape arithmetic). */
 static void no_task_durations(const ge_graph *g, const ge_stream_desc *d, double *dur) {
   uint32_t i;
@@ -272,7 +255,7 @@ static double time_alloc(ge_graph *g, const ge_stream_desc *d) {
   return t[2];
 }
 
-/* A model placed on the standard engines; NULL (and a note) when missing. */
+/* A model placed on the standard su_engines; NULL (and a note) when missing. */
 static ge_graph *load_model(const char *dir, const char *file, ge_engine_registry *reg) {
   char path[1024];
   ge_graph *g = NULL;
@@ -303,8 +286,8 @@ int main(int argc, char **argv) {
   row r;
   uint32_t k, i;
   memset(&d, 0, sizeof d);
-  d.engines = engines;
-  d.num_engines = NUM_ENGINES;
+  d.engines = su_engines;
+  d.num_engines = SU_NUM_ENGINES;
   d.dynamic = -1; /* static: the pass chain */
   printf("stream allocation: events and simulated makespan / critical path (median of %d duration seeds, "
          "durations 1..10, event latency %.1f)\n", SEEDS, LATENCY);

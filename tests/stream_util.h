@@ -16,7 +16,8 @@
  *                      event latency (streams run in order, a node starts
  *                      when its stream predecessor is done and every event it
  *                      waits for was recorded);
- *   su_critical_path   the longest path by durations over the dependencies.
+ *   su_critical_path   the longest path by durations over the dependencies;
+ *   su_engines         engines with each flag the allocator reads.
  *
  * Include after ge_graph.h and ge_stream.h (declarations suffice). */
 #ifndef GE_TEST_STREAM_UTIL_H
@@ -31,6 +32,30 @@
 #else
 #define SU_UNUSED
 #endif
+
+/* ------------------------------------------------------------ engines */
+
+/* What the stream tests and benchmark place nodes on by hand: an engine
+ * with each flag the allocator reads. */
+enum { SU_E_AICORE, SU_E_DSA, SU_E_HCCL, SU_E_AICPU, SU_E_RTS, SU_E_LOCAL, SU_E_HOST, SU_NUM_ENGINES };
+
+static const ge_engine su_engine_defs[SU_NUM_ENGINES] = {
+    {GE_ENGINE_ABI_VERSION, "AIcoreEngine", "AiCore", 1, GE_RUNTIME_DEVICE, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {GE_ENGINE_ABI_VERSION, "DSAEngine", "DSA", 2, GE_RUNTIME_DEVICE, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {GE_ENGINE_ABI_VERSION, "DNN_HCCL", "HCCL", 2, GE_RUNTIME_DEVICE, GE_ENGINE_INDEPENDENT, NULL, NULL, NULL, NULL,
+     NULL, NULL, NULL},
+    {GE_ENGINE_ABI_VERSION, "DNN_VM_AICPU_ASCEND", "AiCpu", 3, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL, NULL, NULL,
+     NULL, NULL, NULL, NULL},
+    {GE_ENGINE_ABI_VERSION, "DNN_VM_RTS", "RTS", 2, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL, NULL, NULL, NULL, NULL,
+     NULL, NULL},
+    {GE_ENGINE_ABI_VERSION, "DNN_VM_GE_LOCAL", "GeLocal", 9, GE_RUNTIME_DEVICE,
+     GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {GE_ENGINE_ABI_VERSION, "DNN_VM_HOST_CPU", "HostCpu", 10, GE_RUNTIME_HOST,
+     GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+};
+static SU_UNUSED const ge_engine *su_engines[SU_NUM_ENGINES] = {
+    &su_engine_defs[0], &su_engine_defs[1], &su_engine_defs[2], &su_engine_defs[3],
+    &su_engine_defs[4], &su_engine_defs[5], &su_engine_defs[6]};
 
 /* Vector clocks up to this many entries (id bound x streams), 256 MiB. */
 #ifndef SU_MAX_CLOCK_ENTRIES

@@ -20,32 +20,11 @@
 
 #include <stdlib.h>
 
-/* ------------------------------------------------------------ engines */
-
-enum { E_AICORE, E_DSA, E_HCCL, E_AICPU, E_RTS, E_LOCAL, E_HOST, NUM_ENGINES };
-
-static const ge_engine engine_defs[NUM_ENGINES] = {
-    {GE_ENGINE_ABI_VERSION, "AIcoreEngine", "AiCore", 1, GE_RUNTIME_DEVICE, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DSAEngine", "DSA", 2, GE_RUNTIME_DEVICE, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_HCCL", "HCCL", 2, GE_RUNTIME_DEVICE, GE_ENGINE_INDEPENDENT, NULL, NULL, NULL, NULL,
-     NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_VM_AICPU_ASCEND", "AiCpu", 3, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL, NULL, NULL,
-     NULL, NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_VM_RTS", "RTS", 2, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL, NULL, NULL, NULL, NULL,
-     NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_VM_GE_LOCAL", "GeLocal", 9, GE_RUNTIME_DEVICE,
-     GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {GE_ENGINE_ABI_VERSION, "DNN_VM_HOST_CPU", "HostCpu", 10, GE_RUNTIME_HOST,
-     GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-};
-static const ge_engine *engines[NUM_ENGINES] = {&engine_defs[0], &engine_defs[1], &engine_defs[2], &engine_defs[3],
-                                                &engine_defs[4], &engine_defs[5], &engine_defs[6]};
-
 static ge_stream_desc base_desc(void) {
   ge_stream_desc d;
   memset(&d, 0, sizeof d);
-  d.engines = engines;
-  d.num_engines = NUM_ENGINES;
+  d.engines = su_engines;
+  d.num_engines = SU_NUM_ENGINES;
   d.dynamic = -1; /* static */
   return d;
 }
@@ -75,7 +54,7 @@ static ge_node_id add2(ge_graph *g, const char *op, const char *name, int32_t en
 static ge_node_id data(ge_graph *g, const char *name) {
   ge_node_id id;
   TU_OK(ge_graph_add_data(g, name, GE_DTYPE_FLOAT32, 0, NULL, &id, NULL));
-  ge_graph_node(g, id)->engine = E_LOCAL;
+  ge_graph_node(g, id)->engine = SU_E_LOCAL;
   return id;
 }
 static ge_node_id output(ge_graph *g, uint32_t n, const ge_node_id *in) {
@@ -85,7 +64,7 @@ static ge_node_id output(ge_graph *g, uint32_t n, const ge_node_id *in) {
   for (k = 0; k < n; k++) e[k] = tu_e(in[k], 0);
   TU_OK(ge_graph_set_outputs(g, n, e, NULL, NULL));
   id = ge_graph_output_node(g);
-  ge_graph_node(g, id)->engine = E_LOCAL;
+  ge_graph_node(g, id)->engine = SU_E_LOCAL;
   return id;
 }
 static void label(ge_graph *g, ge_node_id id, const char *attr, const char *v) {
@@ -210,7 +189,7 @@ static ge_graph *small_dag(tu_rng *r, uint32_t n) {
     uint32_t k = i == 0 ? 0 : 1 + tu_below(r, 2), j;
     for (j = 0; j < k; j++) in[j] = ids[i - 1 - tu_below(r, i < 6 ? i : 6)];
     snprintf(name, sizeof name, "n%u", i);
-    ids[i] = add(g, "Op", name, E_AICORE, k, in);
+    ids[i] = add(g, "Op", name, SU_E_AICORE, k, in);
     if (i > 2 && tu_below(r, 5) == 0) TU_OK(ge_graph_add_control(g, ids[tu_below(r, i - 1)], ids[i], NULL));
   }
   return g;
@@ -219,10 +198,10 @@ static ge_graph *small_dag(tu_rng *r, uint32_t n) {
 /* A chain a -> b -> c -> d. */
 static ge_graph *chain4(ge_node_id *ids) {
   ge_graph *g = tu_new_graph("chain");
-  ids[0] = add0(g, "Op", "a", E_AICORE);
-  ids[1] = add1(g, "Op", "b", E_AICORE, ids[0]);
-  ids[2] = add1(g, "Op", "c", E_AICORE, ids[1]);
-  ids[3] = add1(g, "Op", "d", E_AICORE, ids[2]);
+  ids[0] = add0(g, "Op", "a", SU_E_AICORE);
+  ids[1] = add1(g, "Op", "b", SU_E_AICORE, ids[0]);
+  ids[2] = add1(g, "Op", "c", SU_E_AICORE, ids[1]);
+  ids[3] = add1(g, "Op", "d", SU_E_AICORE, ids[2]);
   return g;
 }
 
@@ -497,11 +476,11 @@ enum {
 };
 
 /* A random graph of about n nodes: Data inputs, compute nodes on the test
- * engines (HCCL AllReduce, AI CPU, RTS, GE local views and Consts, host
+ * su_engines (HCCL AllReduce, AI CPU, RTS, GE local views and Consts, host
  * CPU), NetOutput of the sinks, and the features asked for. Sets
  * *labelled when a node has a stream label. */
 static ge_graph *random_graph(tu_rng *r, uint32_t n, uint32_t features, int *labelled) {
-  static const char *const ops[NUM_ENGINES] = {"Conv", "RandomUniform", "AllReduce", "TopK", "NoOp", "Reshape", "Shape"};
+  static const char *const ops[SU_NUM_ENGINES] = {"Conv", "RandomUniform", "AllReduce", "TopK", "NoOp", "Reshape", "Shape"};
   ge_graph *g = tu_new_graph("random");
   ge_node_id *ids = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 8));
   ge_node_id sinks[64];
@@ -516,17 +495,17 @@ static ge_graph *random_graph(tu_rng *r, uint32_t n, uint32_t features, int *lab
     uint32_t pick = tu_below(r, 100), e, k, arity;
     ge_node_id in[3], id;
     ge_node *x;
-    e = pick < 40 ? E_AICORE : pick < 48 ? E_DSA : pick < 60 ? E_HCCL : pick < 72 ? E_AICPU : pick < 77 ? E_RTS
-        : pick < 94 ? E_LOCAL : E_HOST;
-    arity = e == E_HCCL ? 1 : 1 + tu_below(r, 3);
-    if (e == E_LOCAL && tu_below(r, 3) == 0) arity = 0; /* a Const */
+    e = pick < 40 ? SU_E_AICORE : pick < 48 ? SU_E_DSA : pick < 60 ? SU_E_HCCL : pick < 72 ? SU_E_AICPU : pick < 77 ? SU_E_RTS
+        : pick < 94 ? SU_E_LOCAL : SU_E_HOST;
+    arity = e == SU_E_HCCL ? 1 : 1 + tu_below(r, 3);
+    if (e == SU_E_LOCAL && tu_below(r, 3) == 0) arity = 0; /* a Const */
     for (k = 0; k < arity; k++)
       in[k] = tu_below(r, 10) < 7 ? ids[total - 1 - tu_below(r, total < 5 ? total : 5)] : ids[tu_below(r, total)];
     snprintf(name, sizeof name, "n%u", i);
-    id = add(g, (features & F_ACTIVE) && e == E_RTS ? "StreamActive" : arity ? ops[e] : "Const", name, (int32_t)e,
+    id = add(g, (features & F_ACTIVE) && e == SU_E_RTS ? "StreamActive" : arity ? ops[e] : "Const", name, (int32_t)e,
              arity, in);
     x = ge_graph_node(g, id);
-    if ((features & F_ACTIVE) && e == E_RTS) { /* a StreamActive activating the streams of labels */
+    if ((features & F_ACTIVE) && e == SU_E_RTS) { /* a StreamActive activating the streams of labels */
       const char *labels[2];
       char l0[8], l1[8];
       snprintf(l0, sizeof l0, "L%u", tu_below(r, 3));
@@ -549,7 +528,7 @@ static ge_graph *random_graph(tu_rng *r, uint32_t n, uint32_t features, int *lab
     }
     if ((features & F_GROUPS) && tu_below(r, 10) == 0) {
       snprintf(name, sizeof name, "G%u", tu_below(r, 2));
-      label(g, id, GE_STREAM_ATTR_PARALLEL_GROUP, e == E_HCCL && tu_below(r, 2) ? "-1" : name);
+      label(g, id, GE_STREAM_ATTR_PARALLEL_GROUP, e == SU_E_HCCL && tu_below(r, 2) ? "-1" : name);
     }
     if ((features & F_NEW_ID) && tu_below(r, 12) == 0)
       TU_OK(ge_node_set_attr_int(g, id, GE_STREAM_ATTR_NEW_STREAM_ID, 1 + tu_below(r, 2), NULL));
@@ -866,12 +845,12 @@ GE_TEST(skipped_engine_joins_neighbours) {
   ge_stream_desc d = base_desc();
   ge_stream_plan p;
   ge_error err;
-  a = add1(g, "Conv", "A", E_AICORE, in);
-  x = add1(g, "Conv", "X", E_AICORE, in); /* a parallel branch, so there is more than one stream */
-  y = add1(g, "Conv", "Y", E_AICORE, x);
-  c = add0(g, "Const", "Const", E_LOCAL);
+  a = add1(g, "Conv", "A", SU_E_AICORE, in);
+  x = add1(g, "Conv", "X", SU_E_AICORE, in); /* a parallel branch, so there is more than one stream */
+  y = add1(g, "Conv", "Y", SU_E_AICORE, x);
+  c = add0(g, "Const", "Const", SU_E_LOCAL);
   TU_OK(ge_graph_add_control(g, a, c, NULL));
-  b = add2(g, "Add", "B", E_AICORE, a, c);
+  b = add2(g, "Add", "B", SU_E_AICORE, a, c);
   {
     ge_node_id o[2];
     o[0] = b, o[1] = y;
@@ -893,10 +872,10 @@ GE_TEST(independent_engine_own_stream) {
   ge_stream_plan p;
   ge_error err;
   uint32_t k;
-  a = add1(g, "Conv", "A", E_AICORE, in);
-  ar = add1(g, "AllReduce", "AR", E_HCCL, a);
-  b = add1(g, "Conv", "B", E_AICORE, a);
-  c = add2(g, "Add", "C", E_AICORE, ar, b);
+  a = add1(g, "Conv", "A", SU_E_AICORE, in);
+  ar = add1(g, "AllReduce", "AR", SU_E_HCCL, a);
+  b = add1(g, "Conv", "B", SU_E_AICORE, a);
+  c = add2(g, "Add", "C", SU_E_AICORE, ar, b);
   out = output(g, 1, &c);
   (void)out;
   GE_REQUIRE(allocate_checked(g, &d, &p, &err) == GE_OK);
@@ -904,7 +883,7 @@ GE_TEST(independent_engine_own_stream) {
   GE_CHECK(stream_of(g, ar) != stream_of(g, c));
   GE_CHECK(p.streams[stream_of(g, ar)].hccl);
   for (k = 0; k < p.streams[stream_of(g, ar)].num_nodes; k++)
-    GE_CHECK_EQ_INT(ge_graph_node(g, p.streams[stream_of(g, ar)].nodes[k])->engine, E_HCCL);
+    GE_CHECK_EQ_INT(ge_graph_node(g, p.streams[stream_of(g, ar)].nodes[k])->engine, SU_E_HCCL);
   GE_CHECK(!p.streams[stream_of(g, a)].hccl);
   ge_stream_plan_free(&p);
   ge_graph_free(g);
@@ -918,11 +897,11 @@ GE_TEST(labels_share_streams) {
   ge_stream_desc d = base_desc();
   ge_stream_plan p;
   ge_error err;
-  a1 = add1(g, "Conv", "a1", E_AICORE, in);
-  a2 = add1(g, "Conv", "a2", E_AICORE, a1);
-  b1 = add1(g, "Conv", "b1", E_AICORE, in);
-  b2 = add1(g, "Conv", "b2", E_AICORE, b1);
-  u = add1(g, "Conv", "u", E_AICORE, in);
+  a1 = add1(g, "Conv", "a1", SU_E_AICORE, in);
+  a2 = add1(g, "Conv", "a2", SU_E_AICORE, a1);
+  b1 = add1(g, "Conv", "b1", SU_E_AICORE, in);
+  b2 = add1(g, "Conv", "b2", SU_E_AICORE, b1);
+  u = add1(g, "Conv", "u", SU_E_AICORE, in);
   label(g, a2, GE_STREAM_ATTR_LABEL, "L");
   label(g, b2, GE_STREAM_ATTR_LABEL, "L");
   label(g, a1, GE_STREAM_ATTR_LABEL, "M");
@@ -947,11 +926,11 @@ GE_TEST(parallel_group_new_stream) {
   ge_stream_desc d = base_desc();
   ge_stream_plan p;
   ge_error err;
-  a = add1(g, "Conv", "a", E_AICORE, in);
-  b = add1(g, "Conv", "b", E_AICORE, a);
-  c = add1(g, "Conv", "c", E_AICORE, b);
-  e = add1(g, "Conv", "e", E_AICORE, c);
-  f = add1(g, "Conv", "f", E_AICORE, a);
+  a = add1(g, "Conv", "a", SU_E_AICORE, in);
+  b = add1(g, "Conv", "b", SU_E_AICORE, a);
+  c = add1(g, "Conv", "c", SU_E_AICORE, b);
+  e = add1(g, "Conv", "e", SU_E_AICORE, c);
+  f = add1(g, "Conv", "f", SU_E_AICORE, a);
   label(g, b, GE_STREAM_ATTR_PARALLEL_GROUP, "g1");
   label(g, f, GE_STREAM_ATTR_PARALLEL_GROUP, "g1");
   o[0] = e, o[1] = f;
@@ -972,13 +951,13 @@ GE_TEST(hcom_parallel_moves_successors) {
   ge_stream_desc d = base_desc();
   ge_stream_plan p;
   ge_error err;
-  b1 = add1(g, "Conv", "bwd1", E_AICORE, in);
-  b2 = add1(g, "Conv", "bwd2", E_AICORE, b1);
-  b3 = add1(g, "Conv", "bwd3", E_AICORE, b2);
-  ar1 = add1(g, "AllReduce", "ar1", E_HCCL, b1);
-  ar2 = add1(g, "AllReduce", "ar2", E_HCCL, b2);
-  u1 = add1(g, "ApplyGradient", "upd1", E_AICORE, ar1);
-  u2 = add1(g, "ApplyGradient", "upd2", E_AICORE, ar2);
+  b1 = add1(g, "Conv", "bwd1", SU_E_AICORE, in);
+  b2 = add1(g, "Conv", "bwd2", SU_E_AICORE, b1);
+  b3 = add1(g, "Conv", "bwd3", SU_E_AICORE, b2);
+  ar1 = add1(g, "AllReduce", "ar1", SU_E_HCCL, b1);
+  ar2 = add1(g, "AllReduce", "ar2", SU_E_HCCL, b2);
+  u1 = add1(g, "ApplyGradient", "upd1", SU_E_AICORE, ar1);
+  u2 = add1(g, "ApplyGradient", "upd2", SU_E_AICORE, ar2);
   o[0] = b3, o[1] = u1, o[2] = u2;
   output(g, 3, o);
   d.hcom_parallel = 1;
@@ -1002,10 +981,10 @@ GE_TEST(dynamic_streams) {
   ge_stream_plan p;
   ge_error err;
   int64_t dim = -1;
-  a = add1(g, "Conv", "a", E_AICORE, in);
-  t = add1(g, "TopK", "t", E_AICPU, in);
-  ar = add1(g, "AllReduce", "ar", E_HCCL, a);
-  b = add2(g, "Add", "b", E_AICORE, ar, t);
+  a = add1(g, "Conv", "a", SU_E_AICORE, in);
+  t = add1(g, "TopK", "t", SU_E_AICPU, in);
+  ar = add1(g, "AllReduce", "ar", SU_E_HCCL, a);
+  b = add2(g, "Add", "b", SU_E_AICORE, ar, t);
   TU_OK(ge_node_set_output(g, a, 0, GE_DTYPE_FLOAT32, 1, &dim, NULL, NULL));
   o[0] = b, o[1] = t;
   out = output(g, 2, o);
@@ -1042,11 +1021,11 @@ GE_TEST(stream_activation) {
   ge_error err;
   const char *labels[1] = {"branch"};
   const ge_attr *at;
-  a = add1(g, "Conv", "a", E_AICORE, in);
-  act = add1(g, "StreamActive", "active", E_RTS, a);
+  a = add1(g, "Conv", "a", SU_E_AICORE, in);
+  act = add1(g, "StreamActive", "active", SU_E_RTS, a);
   TU_OK(ge_node_set_attr_strings(g, act, "_active_label_list", labels, 1, NULL));
-  b = add1(g, "Conv", "b", E_AICORE, a);
-  c = add1(g, "Conv", "c", E_AICORE, a);
+  b = add1(g, "Conv", "b", SU_E_AICORE, a);
+  c = add1(g, "Conv", "c", SU_E_AICORE, a);
   TU_OK(ge_graph_add_control(g, act, b, NULL));
   label(g, b, GE_STREAM_ATTR_LABEL, "branch");
   o[0] = b, o[1] = c;
@@ -1073,9 +1052,9 @@ GE_TEST(attached_streams) {
   ge_stream_plan p;
   ge_error err;
   uint32_t s, main_count = 0;
-  a = add1(g, "SuperKernel", "a", E_AICORE, in);
-  b = add1(g, "SuperKernel", "b", E_AICORE, a);
-  c = add1(g, "SuperKernel", "c", E_AICORE, in);
+  a = add1(g, "SuperKernel", "a", SU_E_AICORE, in);
+  b = add1(g, "SuperKernel", "b", SU_E_AICORE, a);
+  c = add1(g, "SuperKernel", "c", SU_E_AICORE, in);
   label(g, a, GE_STREAM_ATTR_ATTACHED_REUSE_KEY, "k1");
   label(g, b, GE_STREAM_ATTR_ATTACHED_REUSE_KEY, "k1");
   label(g, c, GE_STREAM_ATTR_ATTACHED_REUSE_KEY, "k2");
@@ -1111,20 +1090,20 @@ GE_TEST(multi_dims_event_reuse) {
   ge_error err;
   uint32_t bdim, k, per_label[3] = {0, 0, 0}, unlabelled = 0, most = 0;
   char name[32], lab[16];
-  pre = add1(g, "Conv", "pre", E_AICORE, in);
+  pre = add1(g, "Conv", "pre", SU_E_AICORE, in);
   for (bdim = 0; bdim < 3; bdim++) { /* a chain through AllReduces: 2 events per AllReduce */
     ge_node_id x = pre;
     snprintf(lab, sizeof lab, "batch_%u", bdim);
     for (k = 0; k < bdim + 2; k++) {
       snprintf(name, sizeof name, "c%u_%u", bdim, k);
-      x = add1(g, "Conv", name, E_AICORE, x);
+      x = add1(g, "Conv", name, SU_E_AICORE, x);
       label(g, x, GE_STREAM_ATTR_BATCH_LABEL, lab);
       snprintf(name, sizeof name, "ar%u_%u", bdim, k);
-      x = add1(g, "AllReduce", name, E_HCCL, x);
+      x = add1(g, "AllReduce", name, SU_E_HCCL, x);
       label(g, x, GE_STREAM_ATTR_BATCH_LABEL, lab);
     }
     snprintf(name, sizeof name, "end%u", bdim);
-    x = add1(g, "Conv", name, E_AICORE, x);
+    x = add1(g, "Conv", name, SU_E_AICORE, x);
     label(g, x, GE_STREAM_ATTR_BATCH_LABEL, lab);
     ends[bdim] = x;
   }
@@ -1153,10 +1132,10 @@ static ge_graph *allreduce_ladder(uint32_t n) {
   char name[32];
   for (k = 0; k < n; k++) {
     snprintf(name, sizeof name, "c%u", k);
-    c[k] = k == 0 ? add1(g, "Conv", name, E_AICORE, data(g, "in"))
-           : k == 1 ? add1(g, "Conv", name, E_AICORE, c[0]) : add2(g, "Add", name, E_AICORE, c[k - 1], ar[k - 2]);
+    c[k] = k == 0 ? add1(g, "Conv", name, SU_E_AICORE, data(g, "in"))
+           : k == 1 ? add1(g, "Conv", name, SU_E_AICORE, c[0]) : add2(g, "Add", name, SU_E_AICORE, c[k - 1], ar[k - 2]);
     snprintf(name, sizeof name, "ar%u", k);
-    ar[k] = add1(g, "AllReduce", name, E_HCCL, c[k]);
+    ar[k] = add1(g, "AllReduce", name, SU_E_HCCL, c[k]);
   }
   {
     ge_node_id o[3];
@@ -1176,9 +1155,9 @@ static ge_graph *allreduce_chain(uint32_t n) {
   char name[32];
   for (k = 0; k < n; k++) {
     snprintf(name, sizeof name, "c%u", k);
-    x = add1(g, "Conv", name, E_AICORE, x);
+    x = add1(g, "Conv", name, SU_E_AICORE, x);
     snprintf(name, sizeof name, "ar%u", k);
-    x = add1(g, "AllReduce", name, E_HCCL, x);
+    x = add1(g, "AllReduce", name, SU_E_HCCL, x);
   }
   output(g, 1, &x);
   return g;
@@ -1196,7 +1175,7 @@ GE_TEST(independent_stream_exclusive) {
   for (s = 0; s < p.num_streams; s++) {
     int has_hccl = 0, has_other = 0;
     for (k = 0; k < p.streams[s].num_nodes; k++) {
-      if (ge_graph_node(g, p.streams[s].nodes[k])->engine == E_HCCL) has_hccl = 1;
+      if (ge_graph_node(g, p.streams[s].nodes[k])->engine == SU_E_HCCL) has_hccl = 1;
       else has_other = 1;
     }
     if (!ge_test__check(!(has_hccl && has_other), __FILE__, __LINE__, "stream %u mixes HCCL and other nodes", s))
@@ -1241,7 +1220,7 @@ GE_TEST(physical_split) {
   char name[32];
   for (k = 0; k < 100; k++) {
     snprintf(name, sizeof name, "c%u", k);
-    x = add1(g, "Conv", name, E_AICORE, x);
+    x = add1(g, "Conv", name, SU_E_AICORE, x);
     if (k >= 40 && k < 50) {
       cont[k - 40] = x;
       label(g, x, GE_STREAM_ATTR_CONTINUOUS_LABEL, "block");
@@ -1290,10 +1269,10 @@ GE_TEST(physical_split_event_modes) {
     ge_error err;
     uint32_t k;
     char name[16];
-    c[0] = add1(g, "Conv", "c0", E_AICORE, data(g, "in"));
+    c[0] = add1(g, "Conv", "c0", SU_E_AICORE, data(g, "in"));
     for (k = 1; k < 20; k++) {
       snprintf(name, sizeof name, "c%u", k);
-      c[k] = k >= 2 ? add2(g, "Add", name, E_AICORE, c[k - 1], c[k - 2]) : add1(g, "Conv", name, E_AICORE, c[k - 1]);
+      c[k] = k >= 2 ? add2(g, "Add", name, SU_E_AICORE, c[k - 1], c[k - 2]) : add1(g, "Conv", name, SU_E_AICORE, c[k - 1]);
     }
     output(g, 1, &c[19]);
     d.task_limit = 6;
@@ -1326,7 +1305,7 @@ GE_TEST(physical_split_continuous_group_fits) {
     char name[16];
     for (k = 0; k < 12; k++) {
       snprintf(name, sizeof name, "c%u", k);
-      x = add1(g, "Conv", name, E_AICORE, x);
+      x = add1(g, "Conv", name, SU_E_AICORE, x);
       if (k >= 2 && k < 2 + n) {
         label(g, x, GE_STREAM_ATTR_CONTINUOUS_LABEL, "group");
         if (first == GE_NONE) first = x;
@@ -1365,7 +1344,7 @@ GE_TEST(physical_split_continuous_label_apart) {
   char name[16];
   for (k = 0; k < 30; k++) {
     snprintf(name, sizeof name, "c%u", k);
-    x = add1(g, "Conv", name, E_AICORE, x);
+    x = add1(g, "Conv", name, SU_E_AICORE, x);
     if (k == 3) a = x;
     if (k == 5) b = x;
   }
@@ -1394,8 +1373,8 @@ GE_TEST(generate_nodes) {
     uint32_t sends = 0, recvs = 0, before = ge_graph_id_bound(g), k, e;
     ge_node_id *order;
     GE_GRAPH_FOREACH(g, n) {
-      if (n->engine == 2) n->engine = E_HCCL;
-      if (n->engine < 0) n->engine = E_LOCAL;
+      if (n->engine == 2) n->engine = SU_E_HCCL;
+      if (n->engine < 0) n->engine = SU_E_LOCAL;
     }
     d.task_limit = seed % 3 == 0 ? 8 : 0;
     if (!GE_CHECK(allocate_checked(g, &d, &p, &err) == GE_OK)) {
@@ -1493,7 +1472,7 @@ GE_TEST(error_label_in_single_stream) {
   ge_stream_desc d = base_desc();
   ge_stream_plan p;
   ge_error err;
-  a = add1(g, "Conv", "labelled_conv", E_AICORE, in);
+  a = add1(g, "Conv", "labelled_conv", SU_E_AICORE, in);
   label(g, a, GE_STREAM_ATTR_LABEL, "my_label");
   output(g, 1, &a);
   d.single_stream = 1;
@@ -1513,8 +1492,8 @@ GE_TEST(error_cycle_and_bad_order) {
   ge_stream_desc d = base_desc();
   ge_stream_plan p;
   ge_error err;
-  a = add1(g, "Conv", "a", E_AICORE, in);
-  b = add1(g, "Conv", "b", E_AICORE, a);
+  a = add1(g, "Conv", "a", SU_E_AICORE, in);
+  b = add1(g, "Conv", "b", SU_E_AICORE, a);
   output(g, 1, &b);
   /* an order that is not topological */
   order[0] = in, order[1] = b, order[2] = a, order[3] = ge_graph_output_node(g);
