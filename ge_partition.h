@@ -688,7 +688,7 @@ static int ge__pt_first_lists(ge_clusters *c) {
  * the first lists (the order of ge_graph_topo_sort's BFS: seeds by id,
  * consumers in edge order, a repeat run counted once on both sides).
  * Returns how many nodes it ordered: fewer than the live ones on a cycle. */
-static uint32_t ge__pt_kahn(ge_clusters *c, ge_node_id *order) {
+static uint32_t ge__pt_topo_order(ge_clusters *c, ge_node_id *order) {
   uint32_t *indeg = c->stamp, i, j, head = 0, tail = 0; /* stamps are zero again when all are ordered */
   int by_id = 1;
   for (i = 0; i < c->bound && by_id; i++)
@@ -740,7 +740,7 @@ GE_API ge_status ge_clusters_create(ge_graph *g, ge_clusters **out, ge_error *er
   }
   /* the topological order goes into stack (scratch until the first search);
      on a cycle the graph's own sort names it */
-  if (ge__pt_kahn(c, c->stack) < n) {
+  if (ge__pt_topo_order(c, c->stack) < n) {
     st = ge_graph_topo_sort(g, GE_TOPO_BFS, c->stack, err);
     ge_clusters_free(c);
     return st != GE_OK ? st : ge_error_set(err, GE_ERR_INTERNAL, "clusters: lost nodes in topological order");

@@ -1,8 +1,8 @@
-/* graph_util.h — helpers shared by the graph tests (test_graph, test_io,
- * test_io_fuzz):
- * a graph that uses every serializable feature, seeded random DAGs, a deep
- * graph comparison and a checking allocator. Include after ge_graph.h (with
- * its implementation) and tests/test.h. */
+/* graph_util.h — helpers shared by the tests that build graphs: a graph
+ * that uses every serializable feature, seeded random DAGs, a deep graph
+ * comparison, and (from tests/rng.h and tests/check_alloc.h) the seeded
+ * generator and the checking allocator. Include after ge_graph.h (with its
+ * implementation) and tests/test.h. */
 #ifndef GE_TEST_GRAPH_UTIL_H
 #define GE_TEST_GRAPH_UTIL_H
 
