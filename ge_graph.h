@@ -732,9 +732,12 @@ typedef struct ge_value {
 
 typedef struct ge_kernel_ctx ge_kernel_ctx;
 typedef ge_status (*ge_kernel_fn)(ge_kernel_ctx *c);
+/* One share of a parallel loop: the indices [begin, end). */
+typedef void (*ge_parallel_fn)(void *arg, int64_t begin, int64_t end);
+typedef struct ge_kernel_env ge_kernel_env;
 
 /* Services an executor gives kernels. */
-typedef struct ge_kernel_env {
+struct ge_kernel_env {
   /* Makes output i hold dtype and dims (reallocating when too small). */
   ge_value *(*alloc_output)(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims);
   /* Runs a subgraph of the node (If/Loop/Scan bodies): its Data nodes with
@@ -748,7 +751,13 @@ typedef struct ge_kernel_env {
   /* Makes output i a view of src with the given shape (same bytes, no copy;
    * NULL: the executor cannot alias and ge_kernel_output_view copies). */
   ge_value *(*alias_output)(ge_kernel_ctx *c, uint32_t i, const ge_value *src, int32_t rank, const int64_t *dims);
-} ge_kernel_env;
+  /* Intra-op parallelism: calls fn(arg, begin, end) over disjoint ranges
+   * covering [0, n), each at least `grain` long (but the last), on the
+   * executor's worker threads with the calling thread taking part; returns
+   * when every range is done. At most num_threads ranges run at once. NULL:
+   * ge_kernel_parallel_for runs [0, n) on the calling thread. */
+  void (*parallel_for)(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg);
+};
 
 struct ge_kernel_ctx {
   ge_value **inputs; /* num_inputs; NULL entries are absent inputs */
@@ -776,6 +785,10 @@ GE_API ge_value *ge_kernel_output_strings(ge_kernel_ctx *c, uint32_t i, int32_t 
  * else copies. */
 GE_API ge_value *ge_kernel_output_view(ge_kernel_ctx *c, uint32_t i, const ge_value *src, int32_t rank,
                                        const int64_t *dims);
+/* Runs fn over [0, n) split in ranges of at least `grain` indices on the
+ * executor's threads (c->env->parallel_for), or on this thread alone when
+ * the executor gives none, n <= grain, or c->env->num_threads <= 1. */
+GE_API void ge_kernel_parallel_for(ge_kernel_ctx *c, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg);
 /* Fails the kernel with a message naming its node. */
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...);
 /* Sets v's dims and numel/nbytes from rank and dims (no allocation). */
@@ -2681,6 +2694,14 @@ GE_API ge_value *ge_kernel_output_view(ge_kernel_ctx *c, uint32_t i, const ge_va
   v = ge_kernel_output(c, i, src->dtype, rank, dims);
   if (v && v->data != src->data && src->nbytes) memcpy(v->data, src->data, src->nbytes);
   return v;
+}
+
+GE_API void ge_kernel_parallel_for(ge_kernel_ctx *c, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
+  ge_kernel_env *env = c->env;
+  if (n <= 0) return;
+  if (grain < 1) grain = 1;
+  if (!env || !env->parallel_for || env->num_threads <= 1 || n <= grain) fn(arg, 0, n);
+  else env->parallel_for(env, n, grain, fn, arg);
 }
 
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...) {
