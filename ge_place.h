@@ -61,6 +61,10 @@ GE_API ge_status ge_engine_register(ge_engine_registry *r, const ge_engine *e, g
 GE_API ge_status ge_engine_load_plugin(ge_engine_registry *r, const char *path, ge_error *err);
 GE_API uint32_t ge_engine_count(const ge_engine_registry *r);
 GE_API const ge_engine *ge_engine_at(const ge_engine_registry *r, int32_t index); /* NULL when out of range */
+/* The registered engines by index, ge_engine_count of them: the array the
+ * partitioner and the stream allocator take (valid while r lives and no
+ * engine is added). */
+GE_API const ge_engine *const *ge_engine_list(const ge_engine_registry *r);
 /* Index of the engine with that registered or accelerator name, or -1. */
 GE_API int32_t ge_engine_find(const ge_engine_registry *r, const char *name);
 /* Index of the composite engine having the atomic engine as a member, or -1
@@ -188,6 +192,8 @@ GE_API uint32_t ge_engine_count(const ge_engine_registry *r) { return r ? r->cou
 GE_API const ge_engine *ge_engine_at(const ge_engine_registry *r, int32_t index) {
   return r && index >= 0 && index < GE_PLACE_MAX_ENGINES && (uint32_t)index < r->count ? r->engines[index] : NULL;
 }
+
+GE_API const ge_engine *const *ge_engine_list(const ge_engine_registry *r) { return r ? r->engines : NULL; }
 
 GE_API int32_t ge_engine_find(const ge_engine_registry *r, const char *name) {
   uint32_t i;
