@@ -128,6 +128,25 @@
  * on the calling thread); loading and saving distinct graphs concurrently is
  * safe, and saving one graph from several threads is safe (it only reads
  * the graph).
+ *
+ * Contents, in file order (each section opens with a "---- name" or
+ * "==== name" comment):
+ *   declarations        ge_onnx_desc, load/save (file and buffer), the
+ *                       TensorProto reader ge_onnx_tensor
+ *   implementation (GE_ONNX_IMPLEMENTATION)
+ *     allocator, pool, map, string buffer, errors
+ *                       scratch memory of one load or save, the name map,
+ *                       error messages with byte offsets
+ *     import            wire-format reader; tensors (raw, typed, external
+ *                       data, borrowed from the mapped file); types (value
+ *                       info to ge_tensor_desc); graphs (scopes and outer
+ *                       references, attributes, Constant -> Const, nodes,
+ *                       subgraphs, the acyclic check, the model); public API
+ *     export            the writer, value naming, type text back to
+ *                       TypeProto, attributes, GraphProto, ModelProto, and
+ *                       the public save calls
+ * Ops import generically (op type, domain, attributes as they are); only
+ * Constant has its own path (ge__onnx_constant).
  */
 #ifndef GE_ONNX_H
 #define GE_ONNX_H

@@ -19,6 +19,28 @@
  *     execution order that peels slices off as inference completes (§5.7).
  *
  * Thread safety: one graph is partitioned by one thread at a time.
+ *
+ * Contents: the declarations and then the implementation follow the same
+ * order (each section opens with a "---- name" comment, each group with a
+ * "==== name" one):
+ *   wrapping                    ge_partition_wrap: a node set into a
+ *                               PartitionedCall (plus, in the implementation,
+ *                               the scratch memory helpers before it)
+ *   clusters                    the cluster framework (§5.1): union-find
+ *                               clusters with path checks; then building the
+ *                               partition (clusters into PartitionedCalls)
+ *   dynamic/static partitioning ge_dynamic_partition_desc, the six node rules
+ *                               and the merge passes (§5.2)
+ *   engine partitioning         ge_partition_engines, _optimize (threads),
+ *                               _merge, ge_partition_by_engine (§5.3)
+ *   ==== multi-batch (§5.5)     option parsing of the shape tiers, the
+ *                               GetDynamicDims / MapIndex kernels, the pass
+ *                               (Case over static clones)
+ *   ==== stages, scopes, variables, JIT slices
+ *                               pipeline stages (§5.4), scope subgraphs
+ *                               (§5.5.2), Variables into subgraphs (§5.6),
+ *                               JIT binary slices and their execution order
+ *                               (§5.7)
  */
 #ifndef GE_PARTITION_H
 #define GE_PARTITION_H

@@ -4,7 +4,22 @@
  *
  * A part of ge_engines/host_cpu.h, which includes it inside its
  * implementation section, after the shared helpers (ge__hc_get_f, ...)
- * and before the op table; not a header to include on its own. */
+ * and before the op table; not a header to include on its own.
+ *
+ * Contents, in file order (each section opens with a "---- name" comment):
+ *   dense, pooling, ...   the family's helpers (ge__hc_dn_*): typed cores
+ *                         by dtype, element access, attribute readers
+ *   typed dense cores     GEMM and convolution loops for float, double and
+ *                         uint64 (GE__HC_DN_CORES)
+ *   MatMul, Gemm, Conv    MatMul(Integer), Gemm, Conv(Integer/Transpose)
+ *   pooling               Max/Average/LpPool and their Global forms
+ *   normalization         BatchNormalization, Instance/Layer/Group/LRN,
+ *                         MeanVarianceNormalization, LpNormalization
+ *   softmax               Softmax, LogSoftmax, Hardmax
+ *   reductions            Reduce*, ArgMax/ArgMin, CumSum
+ *   Einsum, Det
+ *   Resize, Upsample      coordinate modes, nearest/linear/cubic resampling
+ */
 #ifndef GE_HOST_CPU_IMPLEMENTATION_DONE
 #error "ge_engines/host_cpu/dense.h is a part of ge_engines/host_cpu.h: include that instead"
 #endif
