@@ -132,6 +132,8 @@ GE_API const ge_mem_graph_plan *ge_session_memory_plan(const ge_session *s, uint
 /* Why node n (of the compiled graph or one of its subgraphs) has its engine. */
 GE_API ge_status ge_session_explain(const ge_session *s, uint32_t id, const ge_graph *g, const ge_node *n,
                                     ge_place_explanation *out, ge_error *err);
+/* The execution order mode the graph was compiled with (ge.topoSortingMode). */
+GE_API ge_topo_mode ge_session_topo_mode(const ge_session *s, uint32_t id);
 /* The loaded program (NULL before the first run or load). */
 GE_API ge_program *ge_session_program(const ge_session *s, uint32_t id);
 
@@ -659,6 +661,10 @@ GE_API ge_status ge_session_explain(const ge_session *s, uint32_t id, const ge_g
   if (!gr || !gr->compiled) return ge_error_set(err, GE_ERR_NOT_FOUND, "graph %u is not compiled", (unsigned)id);
   return ge_place_explain(g ? g : gr->g, n, &gr->cfg.place, out, err);
 }
+GE_API ge_topo_mode ge_session_topo_mode(const ge_session *s, uint32_t id) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr ? gr->cfg.topo_mode : GE_TOPO_BFS;
+}
 GE_API ge_program *ge_session_program(const ge_session *s, uint32_t id) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
   return gr ? gr->program : NULL;
@@ -771,7 +777,7 @@ static ge_status ge__ss_op_graph(ge_session *s, const ge_single_op_desc *d, cons
   ge_graph_desc gd;
   ge_graph *g = NULL;
   ge_edge in[64], outs[64];
-  ge_node_id op;
+  ge_node_id op = GE_NONE;
   uint32_t i, num_out = d->num_outputs ? d->num_outputs : 1;
   ge_status st;
   if (n > 64 || num_out > 64) return ge_error_set(err, GE_ERR_INVALID, "single op %s: more than 64 inputs or outputs", d->op);
