@@ -156,6 +156,27 @@ GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ..
 #endif
     ;
 
+/* --------------------------------------------------------------- logging */
+
+/* A logger in a desc: fn receives what a module decided (silent when fn is
+ * NULL). Messages at levels above `level` are not formatted at all. */
+typedef enum ge_log_level { GE_LOG_ERROR = 0, GE_LOG_WARN = 1, GE_LOG_INFO = 2, GE_LOG_DEBUG = 3 } ge_log_level;
+typedef void (*ge_log_fn)(void *user, ge_log_level level, const char *module, const char *message);
+typedef struct ge_logger {
+  ge_log_fn fn;
+  void *user;
+  ge_log_level level; /* the most detailed level passed on */
+} ge_logger;
+
+/* Formats and passes a message to l (when l, l->fn and the level allow). */
+GE_API void ge_log(const ge_logger *l, ge_log_level level, const char *module, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Whether a message at that level would reach l's function. */
+#define GE_LOG_ON(l, lvl) ((l) && (l)->fn && (int)(lvl) <= (int)(l)->level)
+
 /* ------------------------------------------------------------- allocator */
 
 /* All-zero means the default (libc, or mimalloc with GE_USE_MIMALLOC).
@@ -962,6 +983,16 @@ GE_API ge_status ge_error_set(ge_error *err, ge_status code, const char *fmt, ..
     va_end(ap);
   }
   return code;
+}
+
+GE_API void ge_log(const ge_logger *l, ge_log_level level, const char *module, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  if (!GE_LOG_ON(l, level)) return;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  l->fn(l->user, level, module, msg);
 }
 
 /* Prefixes err's message with where it happened ("in subgraph ..."). */

@@ -280,6 +280,7 @@ typedef struct ge_mem_graph_desc {
   /* Scratch bytes a node needs while it runs (NULL: none). */
   uint64_t (*workspace_size)(void *user, const ge_graph *g, const ge_node *n);
   void *workspace_user;
+  ge_logger logger; /* INFO: the block and segment sizes; DEBUG: each tensor's offset */
 } ge_mem_graph_desc;
 
 typedef struct ge_mem_graph_plan {
@@ -2645,6 +2646,21 @@ static ge_status ge__mg_run(ge__mg *c, ge_mem_graph_plan *out) {
   return GE_OK;
 }
 
+/* What the plan decided, for the desc's logger. */
+static void ge__mg_log_plan(const ge_mem_graph_plan *p, const ge_logger *l) {
+  uint32_t i;
+  ge_log(l, GE_LOG_INFO, "mem", "block %llu bytes: feature map %llu (lower bound %llu, no reuse %llu, strategy %s), weights %llu",
+         (unsigned long long)p->block_size, (unsigned long long)p->feature_map.total,
+         (unsigned long long)p->feature_map.lower_bound, (unsigned long long)p->feature_map.no_reuse_total,
+         ge_mem_strategy_name(p->feature_map.strategy), (unsigned long long)p->segment_size[GE_MEM_SEG_WEIGHT]);
+  if (!GE_LOG_ON(l, GE_LOG_DEBUG)) return;
+  for (i = 0; i < p->num_tensors; i++)
+    ge_log(l, GE_LOG_DEBUG, "mem", "tensor %u (node %u output %d, segment %d): %llu bytes at %llu, steps %d..%d",
+           (unsigned)i, (unsigned)p->tensors[i].node, (int)p->tensors[i].output, (int)p->tensors[i].segment,
+           (unsigned long long)p->tensors[i].size, (unsigned long long)p->tensors[i].offset,
+           (int)p->tensors[i].first_use, (int)p->tensors[i].last_use);
+}
+
 GE_API ge_status ge_mem_plan_graph(ge_graph *g, const ge_mem_graph_desc *desc, ge_mem_graph_plan *out,
                                    ge_error *err) {
   ge__mg c;
@@ -2677,6 +2693,7 @@ GE_API ge_status ge_mem_plan_graph(ge_graph *g, const ge_mem_graph_desc *desc, g
     return st;
   }
   ge__mg_release(&c, c.t);
+  ge__mg_log_plan(out, &desc->logger);
   return GE_OK;
 }
 

@@ -93,6 +93,7 @@ typedef struct ge_place_desc {
   int host_exec;               /* ge.exec.hostExecFlag: 1 = run on the host CPU engine */
   int32_t small_tensor_limit;  /* elements; 0: 8 (GE's); -1: no small-tensor pass */
   int num_threads;             /* 0: 1 */
+  ge_logger logger;            /* GE_LOG_DEBUG: every node's engine and why */
 } ge_place_desc;
 
 /* Sets a desc field from a GE option key and value (value is kept by
@@ -669,12 +670,29 @@ static ge_status ge__pl_subgraphs(const ge__pl_plan *p, ge_graph *g, ge_error *e
   return GE_OK;
 }
 
+/* At GE_LOG_DEBUG: each node of g and of its subgraphs, its engine and why. */
+static void ge__pl_log_graph(const ge__pl_plan *p, const ge_graph *g, const ge_logger *l) {
+  const ge_node *n;
+  uint32_t k;
+  int32_t j;
+  GE_GRAPH_FOREACH(g, n) {
+    const ge_engine *e = ge_engine_at(p->r, n->engine);
+    ge_log(l, GE_LOG_DEBUG, "place", "node '%s' (%s): %s, %s", n->name, n->op, e ? e->name : "none",
+           ge_placed_by_str(ge_node_placed_by(n)));
+    for (k = 0; k < n->num_attrs; k++)
+      if (n->attrs[k].type == GE_ATTR_GRAPH) ge__pl_log_graph(p, n->attrs[k].v.g, l);
+      else if (n->attrs[k].type == GE_ATTR_GRAPHS)
+        for (j = 0; j < n->attrs[k].count; j++) ge__pl_log_graph(p, n->attrs[k].v.graphs[j], l);
+  }
+}
+
 GE_API ge_status ge_place(ge_graph *g, const ge_place_desc *d, ge_error *err) {
   ge__pl_plan p;
   ge_status st;
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_place: no graph");
   if ((st = ge__pl_plan_init(&p, d, err)) != GE_OK) return st;
-  return ge__pl_graph(&p, g, err);
+  if ((st = ge__pl_graph(&p, g, err)) == GE_OK && GE_LOG_ON(&d->logger, GE_LOG_DEBUG)) ge__pl_log_graph(&p, g, &d->logger);
+  return st;
 }
 
 /* ------------------------------------------------------------ optimisers */

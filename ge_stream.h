@@ -73,6 +73,7 @@ typedef struct ge_stream_desc {
   uint32_t reserved_tasks;        /* kept free on each piece of a split stream for its chaining events; at least 2 */
   uint32_t huge_task_limit;       /* single stream over task_limit uses a huge stream up to this; 0: none */
   ge_stream_event_mode events;
+  ge_logger logger;               /* INFO: the streams and events decided; DEBUG: each node's stream */
 } ge_stream_desc;
 
 /* Sets a desc field by its GE key (ge.enableSingleStream,
@@ -1579,6 +1580,23 @@ static void ge__st_cleanup(ge__st *s) {
   ge__st_free(s, s->ge_kept, ge__st_per_edge(s, 1));
 }
 
+/* What the plan decided, for the desc's logger. */
+static void ge__st_log_plan(const ge_graph *g, const ge_stream_plan *p, const ge_logger *l) {
+  uint32_t i, k;
+  ge_log(l, GE_LOG_INFO, "stream", "%u streams (%u logical, %u attached), %u events, %s", (unsigned)p->num_streams,
+         (unsigned)p->num_logical, (unsigned)p->num_attached, (unsigned)p->num_events,
+         p->single_stream ? "single-stream mode" : p->dynamic ? "dynamic-shape strategy" : "static pass chain");
+  if (!GE_LOG_ON(l, GE_LOG_DEBUG)) return;
+  for (i = 0; i < p->num_streams; i++)
+    for (k = 0; k < p->streams[i].num_nodes; k++)
+      ge_log(l, GE_LOG_DEBUG, "stream", "node '%s': stream %u", ge_graph_node(g, p->streams[i].nodes[k])->name,
+             (unsigned)i);
+  for (i = 0; i < p->num_events; i++)
+    ge_log(l, GE_LOG_DEBUG, "stream", "event %u: '%s' (stream %d) -> '%s' (stream %d)", (unsigned)p->events[i].id,
+           ge_graph_node(g, p->events[i].send_node)->name, (int)p->events[i].send_stream,
+           ge_graph_node(g, p->events[i].recv_node)->name, (int)p->events[i].recv_stream);
+}
+
 GE_API ge_status ge_stream_allocate(ge_graph *g, const ge_stream_desc *desc, ge_stream_plan *plan, ge_error *err) {
   ge_stream_desc zero;
   ge__st s;
@@ -1623,6 +1641,7 @@ GE_API ge_status ge_stream_allocate(ge_graph *g, const ge_stream_desc *desc, ge_
   }
   ge__st_cleanup(&s);
   if (st) ge_stream_plan_free(plan);
+  else ge__st_log_plan(g, plan, &desc->logger);
   return st;
 }
 

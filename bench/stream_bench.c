@@ -26,9 +26,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
-#include "ge_engines/ge_engines.h"
-#include "ge_onnx.h"
-#include "ge_stream.h"
+#include "ge_session.h"
 #include "tests/stream_util.h"
 #include "tests/rng.h"
 #include "bench/bench_util.h"
@@ -255,36 +253,38 @@ static double time_alloc(ge_graph *g, const ge_stream_desc *d) {
   return t[2];
 }
 
-/* A model placed on the standard su_engines; NULL (and a note) when missing. */
-static ge_graph *load_model(const char *dir, const char *file, ge_engine_registry *reg) {
+/* A model compiled by a session up to placement (constant folding,
+ * placement, fusion), copied out of it; NULL (and a note) when missing. */
+static ge_graph *load_model(const char *dir, const char *file) {
   char path[1024];
   ge_graph *g = NULL;
+  ge_session *s = NULL;
+  ge_session_desc sd;
   ge_error err;
-  ge_place_desc pd;
   FILE *f;
   snprintf(path, sizeof path, "%s/%s", dir, file);
   if (!(f = fopen(path, "rb"))) return NULL;
   fclose(f);
-  memset(&pd, 0, sizeof pd);
-  pd.engines = reg;
-  if (ge_onnx_load(path, NULL, &g, &err) || ge_place_compile(g, &pd, &err)) {
+  memset(&sd, 0, sizeof sd);
+  sd.level = GE_COMPILE_PLACE;
+  if (ge_session_create(&sd, &s, &err) || ge_session_add_graph_file(s, 1, path, &err) ||
+      ge_session_compile_graph(s, 1, &err) || ge_graph_clone(ge_session_graph(s, 1), NULL, &g, &err)) {
     fprintf(stderr, "stream_bench: %s: %s (skipped)\n", path, err.message);
-    ge_graph_free(g);
-    return NULL;
+    g = NULL;
   }
+  ge_session_free(s);
   return g;
 }
 
 int main(int argc, char **argv) {
   static const char *const models[] = {"resnet18.onnx", "mobilenet_v2.onnx", "transformer_op13.onnx"};
   const char *dir = argc > 1 ? argv[1] : "build/models";
-  const ge_engine *reg_list[GE_PLACE_MAX_ENGINES];
   ge_engine_registry *reg;
   ge_stream_desc d, dm;
   ge_error err;
   ge_graph *g;
   row r;
-  uint32_t k, i;
+  uint32_t i;
   memset(&d, 0, sizeof d);
   d.engines = su_engines;
   d.num_engines = SU_NUM_ENGINES;
@@ -298,12 +298,11 @@ int main(int argc, char **argv) {
   /* the models */
   bench_ok(ge_engine_registry_create(NULL, &reg, &err), &err, "registry");
   bench_ok(ge_engines_register_standard(reg, &err), &err, "engines");
-  for (k = 0; k < ge_engine_count(reg); k++) reg_list[k] = ge_engine_at(reg, (int32_t)k);
   dm = d;
-  dm.engines = reg_list;
+  dm.engines = ge_engine_list(reg);
   dm.num_engines = ge_engine_count(reg);
   for (i = 0; i < sizeof models / sizeof *models; i++) {
-    if (!(g = load_model(dir, models[i], reg))) {
+    if (!(g = load_model(dir, models[i]))) {
       printf("%-26s (not found in %s: make bench exports it)\n", models[i], dir);
       continue;
     }

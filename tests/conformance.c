@@ -24,12 +24,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
-#include "ge_engines/ge_engines.h"
-#include "ge_partition.h"
-#include "ge_exec.h"
-#include "ge_mem.h"
-#include "ge_stream.h"
-#include "ge_onnx.h"
+#include "ge_session.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -52,62 +47,40 @@ static const struct {
     {NULL, 0, 0},
 };
 
-static ge_kernel_fn lookup(const ge_node *n, void *user) {
-  (void)user;
-  return ge_host_cpu_kernel(n);
+/* How far each case is compiled (through ge_session.h, the one pipeline):
+ * the reference kernels alone; --engines: constant folding, placement and
+ * fusion; --partition: and stages, dynamic/static and engine pieces;
+ * --plan: everything, streams and the memory plan the executor runs from. */
+static ge_compile_level level = GE_COMPILE_REFERENCE;
+static const char **options; /* KEY=VALUE, from --option */
+static int num_options;
+
+/* The value of an --option KEY, or NULL. */
+static const char *option_value(const char *key) {
+  int i;
+  size_t n = strlen(key);
+  for (i = num_options - 1; i >= 0; i--)
+    if (!strncmp(options[i], key, n) && options[i][n] == '=') return options[i] + n + 1;
+  return NULL;
 }
 
-/* --engines: the standard engine set and the placement options;
- * --partition: then engine pieces (composite, atomic) and dynamic/static
- * subgraphs, with ge.exec.static_model_ops_lower_limit from --option. */
-static ge_engine_registry *engines;
-static ge_place_desc place_desc;
-static int partition, plan_memory;
-static ge_dynamic_partition_desc dynamic_desc;
-
-/* --plan: streams over the engines, then the memory plan the executor runs
- * from (none when a shape is known only at run time or a tensor holds
- * strings: the executor sizes those itself). */
-static ge_status plan_checked(ge_graph *g, ge_exec_desc *d, ge_stream_plan *streams, ge_mem_graph_plan *mem,
-                              ge_error *err) {
-  const ge_engine *list[GE_PLACE_MAX_ENGINES];
-  uint32_t k, n = ge_engine_count(engines);
-  ge_stream_desc sd;
-  ge_mem_graph_desc md;
+/* A session with the --options holding the case's model as graph 1, compiled. */
+static ge_status compile_case(const char *path, int threads, ge_session **s, ge_error *err) {
+  ge_session_desc d;
   ge_status st;
-  for (k = 0; k < n; k++) list[k] = ge_engine_at(engines, (int32_t)k);
-  memset(&sd, 0, sizeof sd);
-  sd.engines = list, sd.num_engines = n;
-  if ((st = ge_stream_allocate(g, &sd, streams, err))) return st;
-  memset(&md, 0, sizeof md);
-  md.happens_before = ge_stream_order, md.order_user = streams;
-  st = ge_mem_plan_graph(g, &md, mem, err);
-  if (st == GE_ERR_SHAPE || st == GE_ERR_UNSUPPORTED) return GE_OK;
-  if (st == GE_OK) d->memory_size = mem->block_size;
-  return st;
-}
-
-/* Splits the placed *g by engine (optimising the pieces), merges, places
- * what the optimisers added, then wraps its dynamic/static clusters. */
-static ge_status partition_checked(ge_graph **g, ge_error *err) {
-  const ge_engine *list[GE_PLACE_MAX_ENGINES];
-  uint32_t k, n = ge_engine_count(engines);
-  ge_graph *merged;
-  ge_status st;
-  for (k = 0; k < n; k++) list[k] = ge_engine_at(engines, (int32_t)k);
-  if ((st = ge_partition_by_engine(*g, list, n, 2, &merged, err)) != GE_OK) return st;
-  ge_graph_free(*g);
-  *g = merged;
-  if ((st = ge_place(*g, &place_desc, err)) != GE_OK) return st;
-  dynamic_desc.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
-  if ((st = ge_partition_dynamic(*g, &dynamic_desc, err)) != GE_OK) return st;
-  {
-    /* acyclic (validation would also refuse ops that only have kernels) */
-    ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(*g) + 1));
-    st = order ? ge_graph_topo_sort(*g, GE_TOPO_BFS, order, err) : GE_ERR_NOMEM;
-    free(order);
+  int i;
+  memset(&d, 0, sizeof d);
+  d.level = level;
+  d.num_threads = threads;
+  if ((st = ge_session_create(&d, s, err))) return st;
+  for (i = 0; i < num_options; i++) {
+    const char *eq = strchr(options[i], '=');
+    char key[128];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - options[i]), options[i]);
+    if ((st = ge_session_set_option(*s, key, eq + 1, err))) return st;
   }
-  return st;
+  if ((st = ge_session_add_graph_file(*s, 1, path, err))) return st;
+  return ge_session_compile_graph(*s, 1, err);
 }
 
 /* Whether name is an item of a comma-separated list. */
@@ -121,34 +94,50 @@ static int in_csv(const char *list, const char *name) {
   return 0;
 }
 
-/* Places g (constant folding, placement, fusion) and checks the placement:
- * every node placed, no excluded engine, the same on 1 and 3 threads. */
-static ge_status place_checked(ge_graph *g, ge_error *err) {
-  ge_place_desc d3 = place_desc;
-  ge_node *n;
-  int32_t *first;
-  ge_status st = ge_place_compile(g, &place_desc, err);
-  uint32_t i, bound = ge_graph_id_bound(g);
-  if (st) return st;
-  first = (int32_t *)malloc(sizeof(int32_t) * (bound + 1));
-  GE_GRAPH_FOREACH(g, n) first[n->id] = n->engine;
-  d3.num_threads = 3;
-  st = ge_place(g, &d3, err);
-  for (i = 0; !st && i < bound; i++) {
+static ge_status check_failed(ge_error *err, const char *fmt, const char *node, const char *engine) {
+  return ge_error_set(err, GE_ERR_INTERNAL, fmt, node, engine);
+}
+
+/* Checks the compiled placement: every node placed, no excluded engine,
+ * explanations that agree, and the same engines when placed on 3 threads. */
+static ge_status check_placement(const ge_session *s, const ge_session *s3, ge_error *err) {
+  const ge_graph *g = ge_session_graph(s, 1), *g3 = ge_session_graph(s3, 1);
+  const ge_engine_registry *engines = ge_session_engines(s);
+  const char *exclude = option_value("ge.exec.exclude_engines"), *type = option_value("ge.engineType");
+  const ge_node *n;
+  GE_GRAPH_FOREACH(g, n) {
+    const ge_node *n3 = ge_graph_node(g3, ge_graph_find((ge_graph *)g3, n->name));
+    const ge_engine *e = ge_engine_at(engines, n->engine);
     ge_place_explanation ex;
-    const ge_engine *e;
-    if (!(n = ge_graph_node(g, i))) continue;
-    if (n->engine != first[i]) st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s: 1 and 3 threads place it differently", n->name);
-    else if (!(e = ge_engine_at(engines, n->engine))) st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s is not placed", n->name);
-    else if (ge_place_explain(g, n, &place_desc, &ex, err) == GE_OK && ex.by == GE_PLACED_COST && ex.cost_choice != n->engine)
-      st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s: explanation disagrees with placement", n->name);
-    else if (in_csv(place_desc.exclude_engines, e->accelerator))
-      st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s is on excluded engine %s", n->name, e->name);
-    else if (place_desc.engine_type && !strcmp(place_desc.engine_type, "VectorEngine") && !strcmp(e->name, "AIcoreEngine"))
-      st = GE_ERR_INTERNAL, snprintf(err->message, sizeof err->message, "node %s is on AI Core under ge.engineType=VectorEngine", n->name);
+    if (!n3 || n3->engine != n->engine) return check_failed(err, "node %s: 1 and 3 threads place it differently%s", n->name, "");
+    if (!e) return check_failed(err, "node %s is not placed%s", n->name, "");
+    if (ge_session_explain(s, 1, g, n, &ex, err) == GE_OK && ex.by == GE_PLACED_COST && ex.cost_choice != n->engine)
+      return check_failed(err, "node %s: explanation disagrees with placement%s", n->name, "");
+    if (in_csv(exclude, e->accelerator)) return check_failed(err, "node %s is on excluded engine %s", n->name, e->name);
+    if (type && !strcmp(type, "VectorEngine") && !strcmp(e->name, "AIcoreEngine"))
+      return check_failed(err, "node %s is on AI Core under ge.engineType=VectorEngine%s", n->name, "");
   }
-  free(first);
-  return st;
+  return GE_OK;
+}
+
+/* Compiles the case, checks what the level promises, loads it. */
+static ge_status compile_checked(const char *path, ge_session **s, ge_error *err) {
+  ge_session *s3 = NULL;
+  ge_status st;
+  if ((st = compile_case(path, 1, s, err))) return st;
+  if (level != GE_COMPILE_REFERENCE) {
+    if (!(st = compile_case(path, 3, &s3, err))) st = check_placement(*s, s3, err);
+    ge_session_free(s3);
+    if (st) return st;
+  }
+  if (level == GE_COMPILE_PARTITION) { /* acyclic (validation would also refuse ops that only have kernels) */
+    const ge_graph *g = ge_session_graph(*s, 1);
+    ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(g) + 1));
+    st = order ? ge_graph_topo_sort((ge_graph *)g, GE_TOPO_BFS, order, err) : GE_ERR_NOMEM;
+    free(order);
+    if (st) return st;
+  }
+  return ge_session_load_graph(*s, 1, err);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -256,33 +245,19 @@ static int is_unsupported(ge_status st) { return st == GE_ERR_UNSUPPORTED; }
 /* Runs one case; writes the verdict and a reason. */
 static int run_case(const char *dir, const char *name, double rtol, double atol, char *why, size_t n) {
   char path[1200];
-  ge_graph *g = NULL;
-  ge_program *p = NULL;
-  ge_exec_desc d;
-  ge_stream_plan streams;
-  ge_mem_graph_plan mem;
+  ge_session *session = NULL;
+  ge_program *p;
   ge_error err;
   ge_status st;
   char **sets;
   int n_sets, s, verdict = PASS;
   snprintf(path, sizeof path, "%s/%s/model.onnx", dir, name);
-  memset(&d, 0, sizeof d);
-  memset(&streams, 0, sizeof streams);
-  memset(&mem, 0, sizeof mem);
-  d.lookup = lookup;
-  if (engines) {
-    d.lookup = ge_engine_kernel_lookup;
-    d.lookup_user = engines;
-  }
-  if ((st = ge_onnx_load(path, NULL, &g, &err)) || (engines && (st = place_checked(g, &err))) ||
-      (partition && (st = partition_checked(&g, &err))) ||
-      (plan_memory && (st = plan_checked(g, &d, &streams, &mem, &err))) || (st = ge_program_create(g, &d, &p, &err))) {
+  if ((st = compile_checked(path, &session, &err))) {
     snprintf(why, n, "%.590s", err.message);
-    ge_stream_plan_free(&streams);
-    if (mem.tensors) ge_mem_graph_plan_free(&mem);
-    ge_graph_free(g);
+    ge_session_free(session);
     return is_unsupported(st) ? UNSUPPORTED : FAIL;
   }
+  p = ge_session_program(session, 1);
   snprintf(path, sizeof path, "%s/%s", dir, name);
   sets = list_dirs(path, "test_data_set_", &n_sets);
   for (s = 0; s < n_sets && verdict == PASS; s++) {
@@ -318,7 +293,7 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
       }
       n_out++;
     }
-    if (verdict == PASS && (st = ge_program_run(p, in_ptrs, n_in, &err))) {
+    if (verdict == PASS && (st = ge_session_run_graph(session, 1, in_ptrs, n_in, &err))) {
       snprintf(why, n, "%.590s", err.message);
       verdict = is_unsupported(st) ? UNSUPPORTED : FAIL;
     }
@@ -337,10 +312,7 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
     for (i = 0; i < n_out; i++) ge_onnx_tensor_free(&outs[i]);
   }
   free_list(sets, n_sets);
-  ge_program_free(p);
-  ge_stream_plan_free(&streams);
-  if (mem.tensors) ge_mem_graph_plan_free(&mem);
-  ge_graph_free(g);
+  ge_session_free(session);
   return verdict;
 }
 
@@ -417,33 +389,30 @@ int main(int argc, char **argv) {
   char **floor = NULL;
   int n_floor = 0, i, verbose = 0, floor_pass = 0, floor_fail = 0;
   FILE *out = NULL;
+  if (!(options = (const char **)calloc((size_t)argc, sizeof(char *)))) return 2;
   for (i = 1; i < argc && argv[i][0] == '-'; i++) {
     if (!strcmp(argv[i], "--floor") && i + 1 < argc) floor_path = argv[++i];
     else if (!strcmp(argv[i], "--write-floor") && i + 1 < argc) write_path = argv[++i];
     else if (!strcmp(argv[i], "--verbose")) verbose = 1;
-    else if (!strcmp(argv[i], "--engines")) {
-      ge_error err;
-      if (ge_engine_registry_create(NULL, &engines, &err) || ge_engines_register_standard(engines, &err)) {
-        fprintf(stderr, "conformance: %s\n", err.message);
-        return 2;
-      }
-      place_desc.engines = engines;
-    } else if (!strcmp(argv[i], "--partition") && engines) {
-      partition = 1;
-    } else if (!strcmp(argv[i], "--plan") && engines) {
-      plan_memory = 1;
-    } else if (!strcmp(argv[i], "--option") && i + 1 < argc && engines) {
+    else if (!strcmp(argv[i], "--engines")) level = GE_COMPILE_PLACE;
+    else if (!strcmp(argv[i], "--partition") && level != GE_COMPILE_REFERENCE) {
+      if (level != GE_COMPILE_FULL) level = GE_COMPILE_PARTITION;
+    } else if (!strcmp(argv[i], "--plan") && level != GE_COMPILE_REFERENCE) {
+      level = GE_COMPILE_FULL;
+    } else if (!strcmp(argv[i], "--option") && i + 1 < argc && level != GE_COMPILE_REFERENCE) {
       const char *kv = argv[++i], *eq = strchr(kv, '=');
       char key[128];
+      ge_session *probe = NULL;
       ge_error err;
       ge_status st = GE_ERR_INVALID;
       snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - kv) : 0, kv);
-      if (eq && (st = ge_dynamic_partition_set_option(&dynamic_desc, key, eq + 1, &err)) == GE_ERR_NOT_FOUND)
-        st = ge_place_set_option(&place_desc, key, eq + 1, &err);
+      if (eq && !(st = ge_session_create(NULL, &probe, &err))) st = ge_session_set_option(probe, key, eq + 1, &err);
+      ge_session_free(probe);
       if (st) {
         fprintf(stderr, "conformance: bad option '%s'%s%s\n", kv, eq ? ": " : "", eq ? err.message : "");
         return 2;
       }
+      options[num_options++] = kv;
     } else {
       fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--partition] [--plan] [--option KEY=VALUE]...] DIR...\n");
       return 2;
@@ -487,7 +456,7 @@ int main(int argc, char **argv) {
   }
   if (out) fclose(out);
   free_list(floor, n_floor);
-  ge_engine_registry_free(engines);
+  free(options);
   if (floor_path) {
     printf("%d passed, %d failed\n", floor_pass, floor_fail);
     return floor_fail ? 1 : 0;

@@ -8,11 +8,7 @@
  * build/models/resnet18.onnx when PyTorch exported it. */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
-#include "ge_engines/ge_engines.h"
-#include "ge_engines/host_cpu.h"
-#include "ge_exec.h"
-#include "ge_onnx.h"
-#include "ge_partition.h"
+#include "ge_session.h"
 #include "tests/test.h"
 #include "tests/graph_util.h"
 #include "tools/npy.h"
@@ -851,42 +847,30 @@ GE_TEST(test_kernels_bad_input) {
 
 /* ------------------------------------------------------- real models */
 
-/* Loads an ONNX model, applies the options, compiles it onto the standard
- * engines plus a custom engine running GetDynamicDims and MapIndex. */
+/* An ONNX model compiled in a session (the whole pipeline; the session
+ * runs GetDynamicDims and MapIndex on DNN_VM_CUSTOM) with options given as
+ * "KEY=VALUE" strings; c->p is its loaded program. */
 typedef struct compiled {
-  ge_graph *g;
+  ge_session *s;
   ge_program *p;
-  ge_engine_registry *engines;
-  ge_custom_engine ce;
-  ge_custom_op ops[2];
 } compiled;
 
-static int compile_model(compiled *c, const char *path, const ge_multibatch_desc *md, ge_error *err) {
-  ge_place_desc pd;
-  ge_exec_desc ed;
+static int compile_model(compiled *c, const char *path, const char *const *options, int n, ge_error *err) {
+  int i;
   memset(c, 0, sizeof *c);
-  memset(&pd, 0, sizeof pd);
-  memset(&ed, 0, sizeof ed);
-  c->ops[0].op = "GetDynamicDims", c->ops[0].kernel = ge_multibatch_kernel_get_dynamic_dims;
-  c->ops[1].op = "MapIndex", c->ops[1].kernel = ge_multibatch_kernel_map_index;
-  ge_custom_engine_init(&c->ce, c->ops, 2);
-  if (ge_engine_registry_create(NULL, &c->engines, err) || ge_engines_register_standard(c->engines, err) ||
-      ge_engine_register(c->engines, &c->ce.engine, err))
-    return 0;
-  pd.engines = c->engines;
-  ed.lookup = ge_engine_kernel_lookup;
-  ed.lookup_user = c->engines;
-  if (ge_onnx_load(path, NULL, &c->g, err) || ge_multibatch_apply(c->g, md, err) || ge_place_compile(c->g, &pd, err) ||
-      ge_program_create(c->g, &ed, &c->p, err))
-    return 0;
+  if (ge_session_create(NULL, &c->s, err)) return 0;
+  for (i = 0; i < n; i++) {
+    const char *eq = strchr(options[i], '=');
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - options[i]), options[i]);
+    if (ge_session_set_option(c->s, key, eq + 1, err)) return 0;
+  }
+  if (ge_session_add_graph_file(c->s, 1, path, err) || ge_session_load_graph(c->s, 1, err)) return 0;
+  c->p = ge_session_program(c->s, 1);
   return 1;
 }
 
-static void compiled_free(compiled *c) {
-  ge_program_free(c->p);
-  ge_graph_free(c->g);
-  ge_engine_registry_free(c->engines);
-}
+static void compiled_free(compiled *c) { ge_session_free(c->s); }
 
 /* Runs c on the .npy input and compares with the .npy output. */
 static void check_npy(compiled *c, const char *in_path, const char *out_path, double tol, const char *what) {
@@ -913,14 +897,11 @@ static void check_npy(compiled *c, const char *in_path, const char *out_path, do
 }
 
 GE_TEST(test_tiny_cnn_model) {
-  compiled c;
-  ge_multibatch_desc md;
-  ge_error err;
-  memset(&md, 0, sizeof md);
   /* the exported model has batch 1: ge.inputShape makes it dynamic */
-  OK(ge_multibatch_set_option(&md, "ge.inputShape", "input:-1,3,32,32", &err));
-  OK(ge_multibatch_set_option(&md, "ge.dynamicBatchSize", "1,2,4", &err));
-  if (!compile_model(&c, "examples/models/tiny_cnn.onnx", &md, &err)) {
+  static const char *const options[] = {"ge.inputShape=input:-1,3,32,32", "ge.dynamicBatchSize=1,2,4"};
+  compiled c;
+  ge_error err;
+  if (!compile_model(&c, "examples/models/tiny_cnn.onnx", options, 2, &err)) {
     ge_test__check(0, __FILE__, __LINE__, "tiny_cnn: %s", err.message);
     compiled_free(&c);
     return;
@@ -958,18 +939,16 @@ GE_TEST(test_tiny_cnn_model) {
 }
 
 GE_TEST(test_resnet18_model) {
+  static const char *const options[] = {"ge.dynamicBatchSize=1,4"};
   struct stat sb;
   compiled c;
-  ge_multibatch_desc md;
   ge_error err;
   (void)npy_write;
   if (stat("build/models/resnet18.onnx", &sb) != 0 || stat("build/models/resnet18.b4.output.npy", &sb) != 0) {
     printf("  (build/models/resnet18.onnx absent: skipped)\n");
     return;
   }
-  memset(&md, 0, sizeof md);
-  OK(ge_multibatch_set_option(&md, "ge.dynamicBatchSize", "1,4", &err));
-  if (!compile_model(&c, "build/models/resnet18.onnx", &md, &err)) {
+  if (!compile_model(&c, "build/models/resnet18.onnx", options, 1, &err)) {
     ge_test__check(0, __FILE__, __LINE__, "resnet18: %s", err.message);
     compiled_free(&c);
     return;

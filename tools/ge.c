@@ -1,28 +1,20 @@
-/* ge — the command-line tool (DESIGN §9). One translation unit compiling
- * every module's implementation.
+/* ge — the command-line tool (DESIGN §9): a thin client of ge_session.h,
+ * which owns the compile pipeline and its options. One translation unit
+ * compiling every module's implementation.
  *
- *   ge run     MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N]
- *                    [--warmup N] [--threads N] [--option KEY=VALUE]...
- *                    [--plugin ENGINE.so]...
- *   ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
+ *   ge [-v|-vv] run     MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N]
+ *                             [--warmup N] [--threads N] [--option KEY=VALUE]...
+ *                             [--plugin ENGINE.so]...
+ *   ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
  *
- * Both compile the model: shape tiers, constant folding, placement on the
- * standard engine set (plus plugin engines), engine pieces optimised by
- * their engines (AI Core fuses) and merged back, dynamic/static subgraphs,
- * streams and events, then a memory plan when every root-level shape is
- * static (run executes from it: one block per model).
+ * Both compile the model in a session (arguments -> options -> session ->
+ * output); run then loads it and runs it on .npy inputs. -v prints what
+ * each compile stage decided and how long it took, -vv every node's too.
  * MODEL is an ONNX model (.onnx) or a graph file written by ge_graph_save.
- * `compile` arrives with the compile pipeline.
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
-#include "ge_engines/ge_engines.h"
-#include "ge_exec.h"
-#include "ge_graph.h"
-#include "ge_mem.h"
-#include "ge_onnx.h"
-#include "ge_partition.h"
-#include "ge_stream.h"
+#include "ge_session.h"
 #include "tools/npy.h"
 
 #include <errno.h>
@@ -32,9 +24,9 @@
 
 static int usage(FILE *f) {
   fprintf(f,
-          "usage: ge run MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N] [--warmup N]\n"
+          "usage: ge [-v|-vv] run MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N] [--warmup N]\n"
           "              [--threads N] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
-          "       ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
+          "       ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "\n"
           "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
           "            the median latency over the repeats (median_ms=...)\n"
@@ -43,6 +35,7 @@ static int usage(FILE *f) {
           "            one JSON document, nodes in execution order); --dot writes\n"
           "            Graphviz (outline colour: stream; events as Send/Recv nodes)\n"
           "  --plugin  load engines from a shared library (engine ABI, ge_graph.h)\n"
+          "  -v, -vv   what each compile stage decided and how long it took; -vv per node too\n"
           "options:\n"
           "  ge.topoSortingMode=0|1|3          execution order: BFS (default), DFS, stable reverse DFS\n"
           "  ge.engineType=AIcoreEngine|VectorEngine   core engine (they exclude each other)\n"
@@ -65,192 +58,75 @@ static int usage(FILE *f) {
   return f == stdout ? 0 : 2;
 }
 
-#define MAX_FLAGS 64
+/* The session the subcommands compile through, the graph's id in it, and
+ * the flags every subcommand takes (kept as argv pointers: no fixed limit). */
+typedef struct tool {
+  ge_session *s;
+  uint32_t id;
+  const char **options, **plugins; /* KEY=VALUE and ENGINE.so, argc slots each */
+  int num_options, num_plugins, verbose;
+} tool;
 
-/* Options and engines shared by the subcommands. Options use GE's keys;
- * placement options apply once the plugins are loaded (their engines may
- * be named in ge.exec.exclude_engines). */
-typedef struct options {
-  ge_topo_mode topo_mode;
-  const char *place_kv[MAX_FLAGS], *plugins[MAX_FLAGS];
-  int num_place_kv, num_plugins;
-  ge_engine_registry *engines;
-  ge_place_desc place;
-  ge_multibatch_desc multibatch; /* shape tiers (ge.dynamicBatchSize, ...) */
-  ge_dynamic_partition_desc dynamic; /* ge.exec.static_model_ops_lower_limit, ... */
-  ge_custom_engine multibatch_engine; /* runs GetDynamicDims and MapIndex */
-  ge_custom_op multibatch_ops[2];
-  ge_stream_desc stream;         /* ge.enableSingleStream, ge.event, ... */
-  int disable_reuse_memory;      /* ge.exec.disableReuseMemory */
-} options;
-
-/* What compiling produced besides the graph: the stream plan, the memory
- * plan (when the root level is static) and the execution order. */
-typedef struct compiled {
-  ge_node_id *order;
-  ge_stream_plan streams;
-  ge_mem_graph_plan memory;
-  int has_memory;
-  char memory_why[1024]; /* why there is no memory plan */
-} compiled;
-
-static void compiled_free(compiled *c) {
-  free(c->order);
-  ge_stream_plan_free(&c->streams);
-  if (c->has_memory) ge_mem_graph_plan_free(&c->memory);
-  memset(c, 0, sizeof *c);
+/* ge -v: what each stage decided (INFO); -vv: per node too (DEBUG). */
+static void log_stderr(void *user, ge_log_level level, const char *module, const char *message) {
+  (void)user;
+  fprintf(stderr, "ge: %s%s: %s\n", level <= GE_LOG_WARN ? "warning: " : "", module, message);
 }
 
-/* Takes KEY=VALUE; 0 and a message on an unknown key or bad value. */
-static int parse_option(const char *cmd, const char *kv, options *o) {
-  const char *eq = strchr(kv, '=');
-  ge_error err;
-  ge_status st;
-  ge_place_desc probe;
-  char key[128];
-  snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - kv) : (int)strlen(kv), kv);
-  if (!eq) {
-    fprintf(stderr, "ge %s: option '%s' needs KEY=VALUE\n", cmd, kv);
-    return 0;
-  }
-  if (!strcmp(key, "ge.topoSortingMode")) {
-    if (ge_topo_mode_parse(eq + 1, &o->topo_mode, &err) == GE_OK) return 1;
-    fprintf(stderr, "ge %s: %s\n", cmd, err.message);
-    return 0;
-  }
-  if (!strcmp(key, "ge.exec.disableReuseMemory")) {
-    if (!strcmp(eq + 1, "0") || !strcmp(eq + 1, "1")) return o->disable_reuse_memory = eq[1] == '1', 1;
-    fprintf(stderr, "ge %s: option ge.exec.disableReuseMemory: '%s' is not 0 or 1\n", cmd, eq + 1);
-    return 0;
-  }
-  if ((st = ge_multibatch_set_option(&o->multibatch, key, eq + 1, &err)) != GE_ERR_NOT_FOUND ||
-      (st = ge_dynamic_partition_set_option(&o->dynamic, key, eq + 1, &err)) != GE_ERR_NOT_FOUND ||
-      (st = ge_stream_set_option(&o->stream, key, eq + 1, &err)) != GE_ERR_NOT_FOUND) {
-    if (st == GE_OK) return 1;
-    fprintf(stderr, "ge %s: %s\n", cmd, err.message);
-    return 0;
-  }
-  memset(&probe, 0, sizeof probe);
-  if (ge_place_set_option(&probe, key, eq + 1, &err) == GE_ERR_NOT_FOUND) {
-    fprintf(stderr, "ge %s: unknown option '%s' (known: ge.topoSortingMode, ge.engineType, ge.exec.exclude_engines, "
-                    "ge.exec.hostExecFlag, ge.dynamicBatchSize, ge.dynamicImageSize, ge.dynamicDims, "
-                    "ge.inputShape, ge.inputFormat, ge.exec.static_model_ops_lower_limit, "
-                    "ge.exec.hostSchedulingMaxThreshold, ge.enableSingleStream, ge.exec.enableEngineParallel, "
-                    "ac_parallel_enable, ge.exec.hcomParallel, ge.event, ge.streamMaxParallelNum, "
-                    "ge.streamTaskLimit, ge.exec.disableReuseMemory)\n", cmd, key);
-    return 0;
-  }
-  if (o->num_place_kv == MAX_FLAGS) {
-    fprintf(stderr, "ge %s: too many options\n", cmd);
-    return 0;
-  }
-  o->place_kv[o->num_place_kv++] = kv; /* checked against the engines in setup_engines */
-  return 1;
-}
-
-/* The standard engines, the plugins, then the placement options. */
-static int setup_engines(const char *cmd, options *o, int threads) {
-  ge_error err;
-  int i;
-  if (ge_engine_registry_create(NULL, &o->engines, &err) || ge_engines_register_standard(o->engines, &err)) {
-    fprintf(stderr, "ge %s: %s\n", cmd, err.message);
-    return 0;
-  }
-  for (i = 0; i < o->num_plugins; i++)
-    if (ge_engine_load_plugin(o->engines, o->plugins[i], &err)) {
-      fprintf(stderr, "ge %s: %s\n", cmd, err.message);
-      return 0;
-    }
-  if (ge_multibatch_enabled(&o->multibatch)) { /* the tier index ops run on DNN_VM_CUSTOM for now */
-    o->multibatch_ops[0].op = "GetDynamicDims", o->multibatch_ops[0].kernel = ge_multibatch_kernel_get_dynamic_dims;
-    o->multibatch_ops[1].op = "MapIndex", o->multibatch_ops[1].kernel = ge_multibatch_kernel_map_index;
-    ge_custom_engine_init(&o->multibatch_engine, o->multibatch_ops, 2);
-    if (ge_engine_register(o->engines, &o->multibatch_engine.engine, &err)) {
-      fprintf(stderr, "ge %s: %s\n", cmd, err.message);
-      return 0;
-    }
-  }
-  o->place.engines = o->engines;
-  o->place.num_threads = threads;
-  for (i = 0; i < o->num_place_kv; i++) {
-    const char *kv = o->place_kv[i], *eq = strchr(kv, '=');
-    char key[128];
-    snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
-    if (ge_place_set_option(&o->place, key, eq + 1, &err)) {
-      fprintf(stderr, "ge %s: %s\n", cmd, err.message);
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Streams and events over the root level, then its memory plan: reuse
- * across streams only where the stream plan orders it. A root level with
- * shapes known only at run time gets no memory plan (the executor sizes
- * its tensors as they come). */
-static ge_status plan_model(ge_graph *g, options *o, const ge_engine *const *engines, uint32_t num_engines,
-                            compiled *c, ge_error *err) {
-  ge_stream_desc sd = o->stream;
-  ge_mem_graph_desc md;
-  ge_error why;
-  ge_status st;
-  if (!(c->order = (ge_node_id *)malloc(sizeof(ge_node_id) * (ge_graph_node_count(g) + 1))))
-    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
-  if ((st = ge_graph_topo_sort(g, o->topo_mode, c->order, err))) return st;
-  sd.engines = engines, sd.num_engines = num_engines, sd.order = c->order;
-  if ((st = ge_stream_allocate(g, &sd, &c->streams, err))) return st;
-  memset(&md, 0, sizeof md);
-  md.order = c->order;
-  md.disable_reuse = o->disable_reuse_memory;
-  md.happens_before = ge_stream_order, md.order_user = &c->streams;
-  st = ge_mem_plan_graph(g, &md, &c->memory, &why);
-  c->has_memory = st == GE_OK;
-  if (st == GE_ERR_SHAPE) snprintf(c->memory_why, sizeof c->memory_why, "%s", why.message);
-  else if (st) return ge_error_set(err, st, "%s", why.message);
-  return GE_OK;
-}
-
-/* The compile stages that exist so far: shape tiers, placement with the
- * engines' original-graph optimisers, engine pieces (composite, then
- * atomic) optimised by their engines and merged back, dynamic/static
- * partitioning, streams and memory. *g may be replaced. */
-static ge_status compile_model(ge_graph **g, options *o, compiled *c, ge_error *err) {
-  const ge_engine *list[GE_PLACE_MAX_ENGINES];
-  uint32_t k, n = ge_engine_count(o->engines);
-  ge_graph *merged;
-  ge_status st;
-  if ((st = ge_multibatch_apply(*g, &o->multibatch, err)) || (st = ge_graph_infer_shapes(*g, err)) ||
-      (st = ge_place_optimize(*g, &o->place, GE_OPTIMIZE_ORIGINAL, err)) || (st = ge_graph_infer_shapes(*g, err)) ||
-      (st = ge_place(*g, &o->place, err)))
-    return st;
-  for (k = 0; k < n; k++) list[k] = ge_engine_at(o->engines, (int32_t)k);
-  if ((st = ge_partition_by_engine(*g, list, n, o->place.num_threads, &merged, err))) return st;
-  ge_graph_free(*g);
-  *g = merged;
-  if ((st = ge_place(*g, &o->place, err))) return st; /* what the optimisers added */
-  o->dynamic.host_cpu_engine = ge_engine_find(o->engines, "DNN_VM_HOST_CPU");
-  if ((st = ge_partition_dynamic(*g, &o->dynamic, err))) return st;
-  if ((st = ge_place(*g, &o->place, err))) return st; /* the new PartitionedCall nodes */
-  return plan_model(*g, o, list, n, c, err);
-}
-
-/* Flags both subcommands take; returns how many argv entries it used (0: not one of them, -1: bad). */
-static int common_flag(const char *cmd, int argc, char **argv, int i, options *o) {
+/* Flags every subcommand takes; returns how many argv entries it used (0:
+ * not one of them). */
+static int common_flag(int argc, char **argv, int i, tool *t) {
+  if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "-vv")) return t->verbose = (int)strlen(argv[i]) - 1, 1;
   if (i + 1 >= argc) return 0;
-  if (!strcmp(argv[i], "--option")) return parse_option(cmd, argv[i + 1], o) ? 2 : -1;
-  if (!strcmp(argv[i], "--plugin")) {
-    if (o->num_plugins == MAX_FLAGS) return -1;
-    o->plugins[o->num_plugins++] = argv[i + 1];
-    return 2;
-  }
+  if (!strcmp(argv[i], "--option")) return t->options[t->num_options++] = argv[i + 1], 2;
+  if (!strcmp(argv[i], "--plugin")) return t->plugins[t->num_plugins++] = argv[i + 1], 2;
   return 0;
 }
 
-/* Loads a model: an .onnx file, else a graph file (ge_graph_save). */
-static ge_status load_model(const char *path, ge_graph **g, ge_error *err) {
-  size_t n = strlen(path);
-  if (n > 5 && strcmp(path + n - 5, ".onnx") == 0) return ge_onnx_load(path, NULL, g, err);
-  return ge_graph_load(path, NULL, g, err);
+static int tool_init(tool *t, int argc, int verbose) {
+  memset(t, 0, sizeof *t);
+  t->id = 1;
+  t->verbose = verbose;
+  t->options = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+  t->plugins = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+  if (!t->options || !t->plugins) fprintf(stderr, "ge: out of memory\n");
+  return t->options && t->plugins;
+}
+
+static void tool_free(tool *t) {
+  ge_session_free(t->s);
+  free(t->options);
+  free(t->plugins);
+}
+
+/* A session with the flags' options and plugins, holding the model as
+ * graph t->id; compiled. Prints the error and returns 0 on failure. */
+static int tool_compile(const char *cmd, tool *t, const char *model, int threads) {
+  ge_session_desc d;
+  ge_error err;
+  int i;
+  memset(&d, 0, sizeof d);
+  d.num_threads = threads;
+  if (t->verbose) d.logger.fn = log_stderr, d.logger.level = t->verbose > 1 ? GE_LOG_DEBUG : GE_LOG_INFO;
+  else d.logger.fn = log_stderr, d.logger.level = GE_LOG_WARN;
+  if (ge_session_create(&d, &t->s, &err)) goto fail;
+  for (i = 0; i < t->num_options; i++) {
+    const char *kv = t->options[i], *eq = strchr(kv, '=');
+    char key[256];
+    if (!eq || eq == kv) {
+      fprintf(stderr, "ge %s: option '%s' needs KEY=VALUE\n", cmd, kv);
+      return 0;
+    }
+    snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+    if (ge_session_set_option(t->s, key, eq + 1, &err)) goto fail;
+  }
+  for (i = 0; i < t->num_plugins; i++)
+    if (ge_session_load_plugin(t->s, t->plugins[i], &err)) goto fail;
+  if (ge_session_add_graph_file(t->s, t->id, model, &err) || ge_session_compile_graph(t->s, t->id, &err)) goto fail;
+  return 1;
+fail:
+  fprintf(stderr, "ge %s: %s\n", cmd, err.message);
+  return 0;
 }
 
 /* Prints s as a JSON string. */
@@ -282,25 +158,25 @@ static void json_shape(FILE *f, const ge_shape *s) {
 }
 
 /* The engine's name, or NULL when unplaced. */
-static const char *engine_name(const options *o, const ge_node *x) {
-  const ge_engine *e = ge_engine_at(o->engines, x->engine);
+static const char *engine_name(const tool *t, const ge_node *x) {
+  const ge_engine *e = ge_engine_at(ge_session_engines(t->s), x->engine);
   return e ? e->name : NULL;
 }
 
-static void json_placement(FILE *f, const options *o, const ge_graph *g, const ge_node *x) {
+static void json_placement(FILE *f, const tool *t, const ge_graph *g, const ge_node *x) {
   ge_place_explanation ex;
   ge_error err;
   uint32_t k;
   fputs(", \"engine\": ", f);
-  if (engine_name(o, x)) json_str(f, engine_name(o, x));
+  if (engine_name(t, x)) json_str(f, engine_name(t, x));
   else fputs("null", f);
   fputs(", \"placed_by\": ", f);
   json_str(f, ge_placed_by_str(ge_node_placed_by(x)));
   fputs(", \"rejected\": [", f);
-  if (ge_place_explain(g, x, &o->place, &ex, &err) == GE_OK)
+  if (ge_session_explain(t->s, t->id, g, x, &ex, &err) == GE_OK)
     for (k = 0; k < ex.num_rejected; k++) {
       fputs(k ? ", {\"engine\": " : "{\"engine\": ", f);
-      json_str(f, ge_engine_at(o->engines, ex.rejected[k].engine)->name);
+      json_str(f, ge_engine_at(ge_session_engines(t->s), ex.rejected[k].engine)->name);
       fputs(", \"reason\": ", f);
       json_str(f, ex.rejected[k].reason);
       fputc('}', f);
@@ -318,10 +194,10 @@ static void subgraph_name(const ge_node *holder, const ge_attr *at, int32_t k, c
 
 /* Text: one line per node with its engine, why, and the engines passed
  * over; the nodes of each subgraph follow, indented under its name. */
-static void print_placement(FILE *f, const options *o, ge_graph *g, const char *sub, int depth) {
+static void print_placement(FILE *f, const tool *t, ge_graph *g, const char *sub, int depth) {
   uint32_t i, k, a, n = ge_graph_node_count(g);
   ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
-  if (!order || ge_graph_topo_sort(g, o->topo_mode, order, NULL) != GE_OK) {
+  if (!order || ge_graph_topo_sort(g, ge_session_topo_mode(t->s, t->id), order, NULL) != GE_OK) {
     free(order);
     return;
   }
@@ -331,10 +207,10 @@ static void print_placement(FILE *f, const options *o, ge_graph *g, const char *
     ge_place_explanation ex;
     ge_error err;
     fprintf(f, "%*s  %-28s %-18s -> %-20s (%s)\n", 2 * depth, "", x->name, x->op,
-            engine_name(o, x) ? engine_name(o, x) : "-", ge_placed_by_str(ge_node_placed_by(x)));
-    if (ge_place_explain(g, x, &o->place, &ex, &err) != GE_OK) continue;
+            engine_name(t, x) ? engine_name(t, x) : "-", ge_placed_by_str(ge_node_placed_by(x)));
+    if (ge_session_explain(t->s, t->id, g, x, &ex, &err) != GE_OK) continue;
     for (k = 0; k < ex.num_rejected; k++)
-      fprintf(f, "%*s      not %s: %s\n", 2 * depth, "", ge_engine_at(o->engines, ex.rejected[k].engine)->name,
+      fprintf(f, "%*s      not %s: %s\n", 2 * depth, "", ge_engine_at(ge_session_engines(t->s), ex.rejected[k].engine)->name,
               ex.rejected[k].reason);
   }
   for (i = 0; i < n; i++) {
@@ -345,7 +221,7 @@ static void print_placement(FILE *f, const options *o, ge_graph *g, const char *
       for (j = 0; j < count; j++) {
         char name[512];
         subgraph_name(x, at, j, name, sizeof name);
-        print_placement(f, o, at->type == GE_ATTR_GRAPH ? at->v.g : at->v.graphs[j], name, depth + 1);
+        print_placement(f, t, at->type == GE_ATTR_GRAPH ? at->v.g : at->v.graphs[j], name, depth + 1);
       }
     }
   }
@@ -353,7 +229,7 @@ static void print_placement(FILE *f, const options *o, ge_graph *g, const char *
 }
 
 /* One node of graph g (a subgraph named `sub`, or the root when NULL). */
-static void json_node(FILE *f, const options *o, const ge_graph *g, const ge_node *x, const char *sub) {
+static void json_node(FILE *f, const tool *t, const ge_graph *g, const ge_node *x, const char *sub) {
   uint32_t k;
   fputs("\"name\": ", f);
   json_str(f, x->name);
@@ -362,7 +238,7 @@ static void json_node(FILE *f, const options *o, const ge_graph *g, const ge_nod
   fputs(", \"subgraph\": ", f);
   if (sub) json_str(f, sub);
   else fputs("null", f);
-  json_placement(f, o, g, x);
+  json_placement(f, t, g, x);
   fprintf(f, ", \"stream\": %d, \"inputs\": [", (int)x->stream);
   for (k = 0; k < x->num_inputs; k++) {
     const ge_node *p = ge_graph_node(g, x->inputs[k].node);
@@ -387,17 +263,17 @@ static void json_node(FILE *f, const options *o, const ge_graph *g, const ge_nod
 
 /* The nodes of g in execution order (sub: g's subgraph name or NULL); then
  * those of every subgraph its nodes hold. *first tracks the commas. */
-static void json_nodes(FILE *f, const options *o, ge_graph *g, const char *sub, int *first) {
+static void json_nodes(FILE *f, const tool *t, ge_graph *g, const char *sub, int *first) {
   uint32_t i, a, n = ge_graph_node_count(g);
   ge_node_id *order = (ge_node_id *)malloc(sizeof(ge_node_id) * (n + 1));
-  if (!order || ge_graph_topo_sort(g, o->topo_mode, order, NULL) != GE_OK) {
+  if (!order || ge_graph_topo_sort(g, ge_session_topo_mode(t->s, t->id), order, NULL) != GE_OK) {
     free(order);
     return;
   }
   for (i = 0; i < n; i++) {
     fputs(*first ? "\n    {" : ",\n    {", f);
     *first = 0;
-    json_node(f, o, g, ge_graph_node(g, order[i]), sub);
+    json_node(f, t, g, ge_graph_node(g, order[i]), sub);
   }
   for (i = 0; i < n; i++) {
     const ge_node *x = ge_graph_node(g, order[i]);
@@ -407,7 +283,7 @@ static void json_nodes(FILE *f, const options *o, ge_graph *g, const char *sub, 
       for (k = 0; k < count; k++) {
         char name[512];
         subgraph_name(x, at, k, name, sizeof name);
-        json_nodes(f, o, at->type == GE_ATTR_GRAPH ? at->v.g : at->v.graphs[k], name, first);
+        json_nodes(f, t, at->type == GE_ATTR_GRAPH ? at->v.g : at->v.graphs[k], name, first);
       }
     }
   }
@@ -427,7 +303,7 @@ static const char *subgraph_kind(const ge_node *holder, const char *attr) {
 
 /* Every subgraph under g: name, kind, the holding node and graph, the
  * engine or stage, and its member nodes. */
-static void json_subgraphs(FILE *f, const options *o, const ge_graph *g, int *first) {
+static void json_subgraphs(FILE *f, const tool *t, const ge_graph *g, int *first) {
   ge_node *x;
   GE_GRAPH_FOREACH(g, x) {
     uint32_t a;
@@ -448,7 +324,7 @@ static void json_subgraphs(FILE *f, const options *o, const ge_graph *g, int *fi
         fputs(", \"parent\": ", f);
         json_str(f, x->name);
         fputs(", \"engine\": ", f);
-        if (engine_name(o, x)) json_str(f, engine_name(o, x));
+        if (engine_name(t, x)) json_str(f, engine_name(t, x));
         else fputs("null", f);
         fprintf(f, ", \"stage\": %lld, \"nodes\": [", (long long)ge_node_attr_int(x, "_stage_level", -1));
         GE_GRAPH_FOREACH(sub, m) {
@@ -457,7 +333,7 @@ static void json_subgraphs(FILE *f, const options *o, const ge_graph *g, int *fi
           json_str(f, m->name);
         }
         fputs("]}", f);
-        json_subgraphs(f, o, sub, first);
+        json_subgraphs(f, t, sub, first);
       }
     }
   }
@@ -502,13 +378,14 @@ static void json_streams(FILE *f, const ge_graph *g, const ge_stream_plan *p) {
 }
 
 /* "memory": every planned tensor, the segments and the lower bound. */
-static void json_memory(FILE *f, const ge_graph *g, const compiled *c) {
-  const ge_mem_graph_plan *m = &c->memory;
+static void json_memory(FILE *f, const tool *t, const ge_graph *g) {
+  const char *why;
+  const ge_mem_graph_plan *m = ge_session_memory_plan(t->s, t->id, &why);
   uint32_t i;
   int k;
-  if (!c->has_memory) {
+  if (!m) {
     fputs(",\n  \"memory\": {\"planned\": false, \"reason\": ", f);
-    json_str(f, c->memory_why);
+    json_str(f, why);
     fputs("}", f);
     return;
   }
@@ -539,7 +416,7 @@ static void json_memory(FILE *f, const ge_graph *g, const compiled *c) {
           ge_mem_strategy_name(m->feature_map.strategy));
 }
 
-static void json_graph(FILE *f, const options *o, ge_graph *g, const compiled *c) {
+static void json_graph(FILE *f, const tool *t, ge_graph *g) {
   int first = 1;
   fputs("{\n  \"graph\": ", f);
   json_str(f, ge_graph_name(g));
@@ -547,20 +424,22 @@ static void json_graph(FILE *f, const options *o, ge_graph *g, const compiled *c
                                                                         ? ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i
                                                                         : 0));
   fputs(",\n  \"nodes\": [", f);
-  json_nodes(f, o, g, NULL, &first);
+  json_nodes(f, t, g, NULL, &first);
   fputs("\n  ],\n  \"subgraphs\": [", f);
   first = 1;
-  json_subgraphs(f, o, g, &first);
+  json_subgraphs(f, t, g, &first);
   fputs("\n  ]", f);
-  json_streams(f, g, &c->streams);
-  json_memory(f, g, c);
+  json_streams(f, g, ge_session_stream_plan(t->s, t->id));
+  json_memory(f, t, g);
   fputs("\n}\n", f);
 }
 
 /* The text summary of streams, events and memory. */
-static void print_plans(FILE *f, const ge_graph *g, const compiled *c) {
+static void print_plans(FILE *f, const tool *t, const ge_graph *g) {
   uint32_t i;
-  const ge_stream_plan *p = &c->streams;
+  const ge_stream_plan *p = ge_session_stream_plan(t->s, t->id);
+  const char *why;
+  const ge_mem_graph_plan *m = ge_session_memory_plan(t->s, t->id, &why);
   fprintf(f, "streams: %u physical (%u logical, %u attached), %s; %u events (%u ids; GE's passes would keep %u, one per "
              "dependency %u)\n",
           (unsigned)p->num_streams, (unsigned)p->num_logical, (unsigned)p->num_attached,
@@ -573,73 +452,65 @@ static void print_plans(FILE *f, const ge_graph *g, const compiled *c) {
     fprintf(f, "  event %u: %s (stream %d) -> %s (stream %d)\n", (unsigned)p->events[i].id,
             ge_graph_node(g, p->events[i].send_node)->name, (int)p->events[i].send_stream,
             ge_graph_node(g, p->events[i].recv_node)->name, (int)p->events[i].recv_stream);
-  if (!c->has_memory) {
-    fprintf(f, "memory: not planned (%s)\n", c->memory_why);
+  if (!m) {
+    fprintf(f, "memory: not planned (%s)\n", why);
     return;
   }
   fprintf(f, "memory: block %llu bytes; feature map %llu (lower bound %llu, no reuse %llu, strategy %s); weights %llu; "
              "inputs %llu; outputs %llu\n",
-          (unsigned long long)c->memory.block_size, (unsigned long long)c->memory.feature_map.total,
-          (unsigned long long)c->memory.feature_map.lower_bound, (unsigned long long)c->memory.feature_map.no_reuse_total,
-          ge_mem_strategy_name(c->memory.feature_map.strategy), (unsigned long long)c->memory.segment_size[GE_MEM_SEG_WEIGHT],
-          (unsigned long long)c->memory.segment_size[GE_MEM_SEG_INPUT],
-          (unsigned long long)c->memory.segment_size[GE_MEM_SEG_OUTPUT]);
+          (unsigned long long)m->block_size, (unsigned long long)m->feature_map.total,
+          (unsigned long long)m->feature_map.lower_bound, (unsigned long long)m->feature_map.no_reuse_total,
+          ge_mem_strategy_name(m->feature_map.strategy), (unsigned long long)m->segment_size[GE_MEM_SEG_WEIGHT],
+          (unsigned long long)m->segment_size[GE_MEM_SEG_INPUT],
+          (unsigned long long)m->segment_size[GE_MEM_SEG_OUTPUT]);
 }
 
-static int inspect(int argc, char **argv) {
+static int inspect(int argc, char **argv, int verbose) {
   const char *path = NULL, *dot = NULL;
-  int json = 0, i, rc = 0, used;
-  options opt;
-  ge_graph *g = NULL;
-  compiled c;
+  int json = 0, i, rc = 1, used;
+  tool t;
+  ge_graph *g;
   ge_error err;
-  memset(&opt, 0, sizeof opt);
-  memset(&c, 0, sizeof c);
+  if (!tool_init(&t, argc, verbose)) return 1;
   for (i = 0; i < argc; i++) {
-    if ((used = common_flag("inspect", argc, argv, i, &opt)) < 0) return 2;
-    if (used) i += used - 1;
+    if ((used = common_flag(argc, argv, i, &t))) i += used - 1;
     else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "--dot") && i + 1 < argc) dot = argv[++i];
-    else if (argv[i][0] == '-') {
-      fprintf(stderr, "ge inspect: unknown flag '%s'\n", argv[i]);
+    else if (argv[i][0] == '-' || path) {
+      fprintf(stderr, "ge inspect: unexpected argument '%s'\n", argv[i]);
+      tool_free(&t);
       return usage(stderr);
-    } else if (!path) path = argv[i];
-    else return usage(stderr);
+    } else path = argv[i];
   }
-  if (!path) return usage(stderr);
-  if (!setup_engines("inspect", &opt, 1)) {
-    ge_engine_registry_free(opt.engines);
+  if (!path) {
+    fprintf(stderr, "ge inspect: no MODEL given\n");
+    tool_free(&t);
     return 2;
   }
-  if (load_model(path, &g, &err) || compile_model(&g, &opt, &c, &err)) {
-    fprintf(stderr, "ge inspect: %s\n", err.message);
-    compiled_free(&c);
-    ge_graph_free(g);
-    ge_engine_registry_free(opt.engines);
-    return 1;
-  }
+  if (!tool_compile("inspect", &t, path, 1)) goto done;
+  /* inspect is the session's last use: --dot may add the events' nodes */
+  g = (ge_graph *)ge_session_graph(t.s, t.id);
   if (json) {
-    json_graph(stdout, &opt, g, &c);
+    json_graph(stdout, &t, g);
   } else {
     ge_graph_dump(g, stdout);
     fprintf(stdout, "placement:\n");
-    print_placement(stdout, &opt, g, NULL, 0);
-    print_plans(stdout, g, &c);
+    print_placement(stdout, &t, g, NULL, 0);
+    print_plans(stdout, &t, g);
   }
-  if (!rc && dot) { /* the events as Send/Recv nodes on their streams */
-    FILE *f = ge_stream_generate_nodes(g, &c.streams, &err) == GE_OK ? fopen(dot, "w") : NULL;
+  rc = 0;
+  if (dot) { /* the events as Send/Recv nodes on their streams */
+    FILE *f = ge_stream_generate_nodes(g, ge_session_stream_plan(t.s, t.id), &err) == GE_OK ? fopen(dot, "w") : NULL;
     if (!f || ge_graph_write_dot(g, f) != GE_OK) {
       fprintf(stderr, "ge inspect: cannot write '%s'\n", dot);
       rc = 1;
     }
     if (f) fclose(f);
   }
-  compiled_free(&c);
-  ge_graph_free(g);
-  ge_engine_registry_free(opt.engines);
+done:
+  tool_free(&t);
   return rc;
 }
-
 
 static double now_ms(void) {
   struct timespec t;
@@ -682,34 +553,31 @@ static void print_values(const ge_value *v) {
 
 typedef struct run_args {
   const char *model, *outdir;
-  const char *input_names[64], *input_files[64];
+  const char **inputs; /* NAME=FILE.npy, argc slots */
   int num_inputs, repeat, warmup, threads;
-  options opt;
 } run_args;
 
-static int parse_run_args(int argc, char **argv, run_args *a) {
+static int parse_run_args(int argc, char **argv, run_args *a, tool *t) {
   int i, used;
-  memset(a, 0, sizeof *a);
   a->repeat = 1;
   a->threads = 1;
+  if (!(a->inputs = (const char **)calloc((size_t)argc + 1, sizeof(char *)))) return 0;
   for (i = 0; i < argc; i++) {
     const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if ((used = common_flag("run", argc, argv, i, &a->opt)) < 0) return 0;
-    if (used) i += used - 1;
+    if ((used = common_flag(argc, argv, i, t))) i += used - 1;
     else if (!strcmp(arg, "--input") && val) {
       const char *eq = strchr(val, '=');
-      if (!eq || eq == val || a->num_inputs == 64) {
+      if (!eq || eq == val || !eq[1]) {
         fprintf(stderr, "ge run: --input takes NAME=FILE.npy, got '%s'\n", val);
         return 0;
       }
-      a->input_names[a->num_inputs] = val;
-      a->input_files[a->num_inputs++] = eq + 1;
+      a->inputs[a->num_inputs++] = val;
       i++;
     } else if (!strcmp(arg, "--outdir") && val) a->outdir = argv[++i];
     else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads")) && val) {
       char *end;
       long v = strtol(val, &end, 10);
-      if (*end || v < (strcmp(arg, "--warmup") ? 1 : 0) || v > 1000000) {
+      if (*end || !*val || v < (strcmp(arg, "--warmup") ? 1 : 0) || v > 1000000) {
         fprintf(stderr, "ge run: bad value '%s' for %s\n", val, arg);
         return 0;
       }
@@ -730,17 +598,17 @@ static int bind_inputs(const run_args *a, const ge_program *p, ge_value *vals, c
   int k, ok = 1;
   ge_error err;
   for (k = 0; k < a->num_inputs; k++) {
-    size_t len = (size_t)(a->input_files[k] - 1 - a->input_names[k]);
-    char name[256];
+    const char *file = strchr(a->inputs[k], '=') + 1;
+    char name[512];
     int32_t idx;
-    snprintf(name, sizeof name, "%.*s", (int)len, a->input_names[k]);
+    snprintf(name, sizeof name, "%.*s", (int)(file - 1 - a->inputs[k]), a->inputs[k]);
     if ((idx = ge_program_find_input(p, name)) < 0) {
       fprintf(stderr, "ge run: the model has no input '%s'\n", name);
       ok = 0;
     } else if (ptrs[idx]) {
       fprintf(stderr, "ge run: input '%s' given twice\n", name);
       ok = 0;
-    } else if (npy_read(a->input_files[k], &vals[idx], &err)) {
+    } else if (npy_read(file, &vals[idx], &err)) {
       fprintf(stderr, "ge run: %s\n", err.message);
       ok = 0;
     } else ptrs[idx] = &vals[idx];
@@ -773,65 +641,9 @@ static int write_outputs(const char *dir, const ge_program *p) {
   return 1;
 }
 
-static int run(int argc, char **argv) {
-  run_args a;
-  ge_graph *g = NULL;
-  ge_program *p = NULL;
-  ge_exec_desc d;
-  compiled c;
-  ge_caching_allocator *cache = NULL;
-  ge_error err;
-  ge_value vals[64];
-  const ge_value *ptrs[64];
-  double *times = NULL;
-  int rc = 1, r, total;
+/* The outputs' dtypes, shapes and first values. */
+static void print_outputs(const ge_program *p) {
   uint32_t i;
-  if (!parse_run_args(argc, argv, &a)) return 2;
-  memset(vals, 0, sizeof vals);
-  memset(ptrs, 0, sizeof ptrs);
-  memset(&d, 0, sizeof d);
-  memset(&c, 0, sizeof c);
-  d.num_threads = a.threads;
-  d.topo_mode = a.opt.topo_mode;
-  if (!setup_engines("run", &a.opt, a.threads)) goto done;
-  d.lookup = ge_engine_kernel_lookup;
-  d.lookup_user = a.opt.engines;
-  if (load_model(a.model, &g, &err) || compile_model(&g, &a.opt, &c, &err)) {
-    fprintf(stderr, "ge run: %s\n", err.message);
-    goto done;
-  }
-  if (c.has_memory) {
-    d.memory_size = c.memory.block_size; /* static: every planned tensor in one block */
-  } else {                               /* dynamic: sizes come at run time, from a cache */
-    if (ge_caching_allocator_create(NULL, &cache, &err)) {
-      fprintf(stderr, "ge run: %s\n", err.message);
-      goto done;
-    }
-    d.allocator = ge_caching_allocator_as_allocator(cache);
-  }
-  if (ge_program_create(g, &d, &p, &err)) {
-    fprintf(stderr, "ge run: %s\n", err.message);
-    goto done;
-  }
-  if (ge_program_num_inputs(p) > 64) {
-    fprintf(stderr, "ge run: models with more than 64 inputs are not supported by the tool\n");
-    goto done;
-  }
-  if (!bind_inputs(&a, p, vals, ptrs)) goto done;
-  total = a.warmup + a.repeat;
-  times = (double *)malloc(sizeof(double) * (size_t)total);
-  for (r = 0; times && r < total; r++) {
-    double t0 = now_ms();
-    if (ge_program_run(p, ptrs, ge_program_num_inputs(p), &err)) {
-      fprintf(stderr, "ge run: %s\n", err.message);
-      goto done;
-    }
-    times[r] = now_ms() - t0;
-  }
-  if (!times) goto done;
-  qsort(times + a.warmup, (size_t)a.repeat, sizeof(double), cmp_double);
-  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up)\n", a.model,
-         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup);
   for (i = 0; i < ge_program_num_outputs(p); i++) {
     const ge_value *v = ge_program_output(p, i);
     char shape[160];
@@ -842,26 +654,76 @@ static int run(int argc, char **argv) {
     printf("  output %s: %s%s", ge_program_output_name(p, i), ge_dtype_name(v->dtype), ge_shape_str(&s, shape, sizeof shape));
     print_values(v);
   }
+}
+
+static int run(int argc, char **argv, int verbose) {
+  run_args a;
+  tool t;
+  ge_program *p;
+  ge_error err;
+  ge_value *vals = NULL;
+  const ge_value **ptrs = NULL;
+  double *times = NULL;
+  int rc = 1, r, total;
+  uint32_t i, n = 0;
+  memset(&a, 0, sizeof a);
+  if (!tool_init(&t, argc, verbose)) return 1;
+  if (!parse_run_args(argc, argv, &a, &t)) {
+    rc = 2;
+    goto done;
+  }
+  if (!tool_compile("run", &t, a.model, a.threads)) goto done;
+  if (ge_session_load_graph(t.s, t.id, &err)) {
+    fprintf(stderr, "ge run: %s\n", err.message);
+    goto done;
+  }
+  p = ge_session_program(t.s, t.id);
+  n = ge_program_num_inputs(p);
+  vals = (ge_value *)calloc((size_t)n + 1, sizeof *vals);
+  ptrs = (const ge_value **)calloc((size_t)n + 1, sizeof *ptrs);
+  total = a.warmup + a.repeat;
+  times = (double *)malloc(sizeof(double) * (size_t)total);
+  if (!vals || !ptrs || !times) {
+    fprintf(stderr, "ge run: out of memory\n");
+    goto done;
+  }
+  if (!bind_inputs(&a, p, vals, ptrs)) goto done;
+  for (r = 0; r < total; r++) {
+    double t0 = now_ms();
+    if (ge_session_run_graph(t.s, t.id, ptrs, n, &err)) {
+      fprintf(stderr, "ge run: %s\n", err.message);
+      goto done;
+    }
+    times[r] = now_ms() - t0;
+  }
+  qsort(times + a.warmup, (size_t)a.repeat, sizeof(double), cmp_double);
+  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up)\n", a.model,
+         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup);
+  print_outputs(p);
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
   rc = 0;
 done:
-  for (i = 0; i < 64; i++) free(vals[i].data);
+  for (i = 0; vals && i < n; i++) free(vals[i].data);
+  free(vals);
+  free(ptrs);
   free(times);
-  ge_program_free(p);
-  if (cache) ge_caching_allocator_free(cache);
-  compiled_free(&c);
-  ge_graph_free(g);
-  ge_engine_registry_free(a.opt.engines);
+  free(a.inputs);
+  tool_free(&t);
   return rc;
 }
 
 int main(int argc, char **argv) {
+  int verbose = 0;
+  while (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-vv"))) {
+    verbose = (int)strlen(argv[1]) - 1;
+    argc--, argv++;
+  }
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
-  if (!strcmp(argv[1], "inspect")) return inspect(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "run")) return run(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "inspect")) return inspect(argc - 2, argv + 2, verbose);
+  if (!strcmp(argv[1], "run")) return run(argc - 2, argv + 2, verbose);
   if (!strcmp(argv[1], "compile")) {
-    fprintf(stderr, "ge %s: not available yet (it arrives with the ONNX importer and the executor)\n", argv[1]);
+    fprintf(stderr, "ge %s: not available yet (it arrives with compiled model files)\n", argv[1]);
     return 2;
   }
   fprintf(stderr, "ge: unknown command '%s'\n", argv[1]);

@@ -1,0 +1,935 @@
+/* ge_session.h — the compile pipeline, sessions, single ops and the run API.
+ *
+ * Part of ge. The one place that knows the order of the compile passes
+ * (seed 001 §3, seed 000 §4.7) and GE's option keys; the tool, the tests
+ * and the benchmarks are its clients. Every other module still works alone:
+ * a session is their composition, not a dependency of theirs.
+ *
+ *   ge_session *s;  ge_error err;
+ *   ge_session_create(NULL, &s, &err);
+ *   ge_session_set_option(s, "ge.exec.exclude_engines", "Dvpp", &err);
+ *   ge_session_add_graph_file(s, 1, "model.onnx", &err);
+ *   ge_session_compile_graph(s, 1, &err);            (optional: run compiles)
+ *   ge_session_run_graph(s, 1, inputs, n, &err);      (the first run loads)
+ *   const ge_value *y = ge_session_output(s, 1, 0);
+ *   ge_session_free(s);
+ *
+ * A session (seed 003 §7) owns its options (GE's string keys), its engines
+ * (the standard set, plugins, the user's custom ops and the multi-batch
+ * index ops) and its graphs, each under a caller-chosen id. Compiling does
+ * not load: the first run (or ge_session_load_graph) lowers the compiled
+ * graph to a program and allocates its memory (seed 003 §7.2).
+ *
+ * The compile pipeline (ge_session_compile_graph), in GE's order:
+ *   1. shape tiers (ge.dynamicBatchSize, ...: a Case over static branches);
+ *   2. pipeline stages (nodes with _stage_level into PartitionedCalls);
+ *   3. the engines' original-graph optimisers (constant folding);
+ *   4. placement, with the host-CPU reassign passes (EnginePlacer1);
+ *   5. dynamic/static partitioning, then placement of the new calls (2);
+ *   6. engine pieces, composite then atomic, each optimised by its engine
+ *      (AI Core fuses) and merged back — the root and every partitioned
+ *      subgraph — then placement of what the optimisers added;
+ *   7. the execution order, streams and events, and the memory plan when
+ *      every root-level shape is static.
+ * ge_session_desc.level stops earlier (for tests that check one stage).
+ *
+ * Single ops (seed 000 §2.3, seed 003 §6): ge_session_run_op compiles one
+ * op from its type, attributes and inputs into a Data -> op -> NetOutput
+ * graph through the same pipeline, on the engine the caller picks (SYS:
+ * placement decides; AICORE; VECTOR), and keeps the compiled op in a
+ * bounded cache keyed by (op, domain, attributes, engine, input dtypes and
+ * shapes): a second call with that signature compiles nothing.
+ *
+ * Thread safety: a session is used by one thread at a time.
+ *
+ * Include after (or instead of) the other headers; define
+ * GE_SESSION_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation unit,
+ * with the implementations of every module and engine compiled somewhere.
+ */
+#ifndef GE_SESSION_H
+#define GE_SESSION_H
+
+#include "ge_graph.h"
+#include "ge_exec.h"
+#include "ge_mem.h"
+#include "ge_onnx.h"
+#include "ge_partition.h"
+#include "ge_place.h"
+#include "ge_stream.h"
+#include "ge_engines/ge_engines.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How far a compile goes. */
+typedef enum ge_compile_level {
+  GE_COMPILE_FULL = 0,      /* every stage (the default) */
+  GE_COMPILE_REFERENCE = 1, /* nothing: every node runs its host CPU reference kernel */
+  GE_COMPILE_PLACE = 2,     /* shape tiers, constant folding, placement and fusion */
+  GE_COMPILE_PARTITION = 3  /* and stages, dynamic/static and engine pieces; no streams or memory plan */
+} ge_compile_level;
+
+typedef struct ge_session_desc {
+  ge_allocator allocator;   /* the session's records and the graphs it loads; zero: default */
+  ge_logger logger;         /* INFO: each stage's decisions and time; DEBUG: per node */
+  int num_threads;          /* placement threads and the runs' thread budget; 0: 1 */
+  ge_compile_level level;
+  uint32_t single_op_cache; /* compiled single ops kept; 0: 64 */
+} ge_session_desc;
+
+typedef struct ge_session ge_session;
+
+GE_API ge_status ge_session_create(const ge_session_desc *desc, ge_session **out, ge_error *err);
+/* Frees the session with its graphs, programs, engines and cache. */
+GE_API void ge_session_free(ge_session *s);
+
+/* Sets an option by GE's key for the graphs compiled from now on (a later
+ * value of a key replaces the earlier). An unknown key or a bad value is an
+ * error naming it. Keys: ge.topoSortingMode, ge.engineType,
+ * ge.exec.exclude_engines, ge.exec.hostExecFlag, ge.dynamicBatchSize,
+ * ge.dynamicImageSize, ge.dynamicDims, ge.inputShape, ge.inputFormat,
+ * ge.exec.static_model_ops_lower_limit, ge.exec.hostSchedulingMaxThreshold,
+ * ge.enableSingleStream, ge.exec.enableEngineParallel, ac_parallel_enable,
+ * ge.exec.hcomParallel, ge.event, ge.streamMaxParallelNum,
+ * ge.streamTaskLimit, ge.exec.disableReuseMemory. */
+GE_API ge_status ge_session_set_option(ge_session *s, const char *key, const char *value, ge_error *err);
+/* Loads engines from a shared library (engine ABI, ge_graph.h). Engines are
+ * fixed by the first compile: later calls are an error. */
+GE_API ge_status ge_session_load_plugin(ge_session *s, const char *path, ge_error *err);
+/* Adds the user's ops to DNN_VM_CUSTOM (copied; the strings and kernels
+ * must outlive the session). Before the first compile only. */
+GE_API ge_status ge_session_add_custom_ops(ge_session *s, const ge_custom_op *ops, uint32_t n, ge_error *err);
+/* The engine registry (node->engine indexes it). */
+GE_API const ge_engine_registry *ge_session_engines(const ge_session *s);
+
+/* Adds g under id; the session owns g from then on (also on failure). */
+GE_API ge_status ge_session_add_graph(ge_session *s, uint32_t id, ge_graph *g, ge_error *err);
+/* Adds the model in a file: ONNX (.onnx) or a graph file (ge_graph_save). */
+GE_API ge_status ge_session_add_graph_file(ge_session *s, uint32_t id, const char *path, ge_error *err);
+GE_API ge_status ge_session_remove_graph(ge_session *s, uint32_t id, ge_error *err);
+/* Runs the compile pipeline on graph id (once; again is a no-op). On
+ * failure the graph is left as the failing stage left it. */
+GE_API ge_status ge_session_compile_graph(ge_session *s, uint32_t id, ge_error *err);
+/* Lowers the compiled graph to a program and allocates its memory
+ * (compiling first when needed). The first run does this itself. */
+GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err);
+/* Runs graph id on inputs[0..n) (by input index; read in place). Outputs
+ * stay valid until the next run of that graph. */
+GE_API ge_status ge_session_run_graph(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
+                                      ge_error *err);
+GE_API const ge_value *ge_session_output(const ge_session *s, uint32_t id, uint32_t i);
+
+/* Read-only views of a graph: NULL (or 0) for an unknown id, or before the
+ * stage that makes them. */
+GE_API const ge_graph *ge_session_graph(const ge_session *s, uint32_t id);
+GE_API int ge_session_graph_compiled(const ge_session *s, uint32_t id);
+/* The execution order of the compiled root graph (*n nodes). */
+GE_API const ge_node_id *ge_session_order(const ge_session *s, uint32_t id, uint32_t *n);
+GE_API const ge_stream_plan *ge_session_stream_plan(const ge_session *s, uint32_t id);
+/* The memory plan, or NULL with the reason in *why (when why is given). */
+GE_API const ge_mem_graph_plan *ge_session_memory_plan(const ge_session *s, uint32_t id, const char **why);
+/* Why node n (of the compiled graph or one of its subgraphs) has its engine. */
+GE_API ge_status ge_session_explain(const ge_session *s, uint32_t id, const ge_graph *g, const ge_node *n,
+                                    ge_place_explanation *out, ge_error *err);
+/* The execution order mode the graph was compiled with (ge.topoSortingMode). */
+GE_API ge_topo_mode ge_session_topo_mode(const ge_session *s, uint32_t id);
+/* The loaded program (NULL before the first run or load). */
+GE_API ge_program *ge_session_program(const ge_session *s, uint32_t id);
+
+/* ------------------------------------------------------------ single ops */
+
+/* Which engine runs a single op (GE's aclopEngineType). */
+typedef enum ge_op_engine {
+  GE_OP_ENGINE_SYS = 0,    /* placement decides */
+  GE_OP_ENGINE_AICORE = 1, /* AIcoreEngine or an error */
+  GE_OP_ENGINE_VECTOR = 2  /* VectorEngine or an error */
+} ge_op_engine;
+
+typedef struct ge_single_op_desc {
+  const char *op;
+  const char *domain;    /* NULL: ONNX */
+  const ge_attr *attrs;  /* no graph attributes */
+  uint32_t num_attrs;
+  uint32_t num_outputs;  /* 0: 1 */
+  ge_op_engine engine;
+} ge_single_op_desc;
+
+/* Compiles (or finds in the cache) and runs one op on inputs[0..n) (NULL
+ * entries are absent optional inputs); outputs[0..num_outputs) receive
+ * values valid until the next call with the same signature, or until the
+ * op leaves the cache. */
+GE_API ge_status ge_session_run_op(ge_session *s, const ge_single_op_desc *d, const ge_value *const *inputs, uint32_t n,
+                                   const ge_value **outputs, ge_error *err);
+/* Single ops compiled so far, and calls served from the cache. */
+GE_API void ge_session_op_cache_stats(const ge_session *s, uint64_t *compiled, uint64_t *hits);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_SESSION_H */
+
+/* ===================================================================== */
+#if defined(GE_IMPLEMENTATION) || defined(GE_SESSION_IMPLEMENTATION)
+#ifndef GE_SESSION_IMPLEMENTATION_DONE
+#define GE_SESSION_IMPLEMENTATION_DONE
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every option a compile reads, rebuilt from the session's pairs. */
+typedef struct ge__ss_config {
+  ge_topo_mode topo_mode;
+  int disable_reuse_memory;
+  ge_multibatch_desc multibatch;
+  ge_dynamic_partition_desc dynamic;
+  ge_stream_desc stream;
+  ge_place_desc place;
+} ge__ss_config;
+
+typedef struct ge__ss_graph {
+  uint32_t id;
+  ge_graph *g;
+  int compiled;
+  ge__ss_config cfg; /* as compiled (explanations need the place desc) */
+  ge_node_id *order;
+  uint32_t order_len;
+  ge_stream_plan streams;
+  int has_streams;
+  ge_mem_graph_plan memory;
+  int has_memory;
+  char memory_why[400];
+  ge_program *program;
+  ge_caching_allocator *cache;
+} ge__ss_graph;
+
+typedef struct ge__ss_op {
+  unsigned char *key; /* the signature's bytes */
+  size_t key_len;
+  uint64_t hash, last_use;
+  ge__ss_graph graph;
+} ge__ss_op;
+
+struct ge_session {
+  ge_session_desc d;
+  ge_allocator a;
+  ge_engine_registry *engines;
+  int engines_fixed;
+  ge_custom_op *custom_ops;
+  uint32_t num_custom_ops;
+  ge_custom_engine custom;
+  char **options; /* key, value, key, value, ... */
+  uint32_t num_options;
+  ge__ss_graph **graphs;
+  uint32_t num_graphs;
+  ge__ss_op *ops;
+  uint32_t num_ops;
+  uint64_t op_clock, ops_compiled, op_hits;
+};
+
+/* ------------------------------------------------------------- helpers */
+
+static void *ge__ss_alloc(const ge_session *s, size_t n) { return s->a.alloc(s->a.user, n ? n : 1); }
+static void ge__ss_free(const ge_session *s, void *p, size_t n) {
+  if (p) s->a.free(s->a.user, p, n ? n : 1);
+}
+static char *ge__ss_strdup(const ge_session *s, const char *str) {
+  size_t n = strlen(str) + 1;
+  char *c = (char *)ge__ss_alloc(s, n);
+  if (c) memcpy(c, str, n);
+  return c;
+}
+static void ge__ss_strfree(const ge_session *s, char *str) {
+  if (str) ge__ss_free(s, str, strlen(str) + 1);
+}
+/* Grows an array of elem-sized items from n to n + 1 (no slack: sessions hold few). */
+static void *ge__ss_grow(const ge_session *s, void *p, size_t n, size_t elem) {
+  void *q = ge__ss_alloc(s, (n + 1) * elem);
+  if (!q) return NULL;
+  if (n) memcpy(q, p, n * elem);
+  ge__ss_free(s, p, n * elem);
+  return q;
+}
+
+/* Wall-clock milliseconds, for the stage times in the log (gettimeofday:
+ * declared under plain -std=c99, unlike clock_gettime). */
+static double ge__ss_now_ms(void) {
+  struct timeval t;
+  gettimeofday(&t, NULL);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_usec * 1e-3;
+}
+
+/* ------------------------------------------------------------- options */
+
+/* Applies one option to c; GE_ERR_NOT_FOUND for a key no stage knows. */
+static ge_status ge__ss_apply_option(ge__ss_config *c, const char *key, const char *value, ge_error *err) {
+  ge_status st;
+  if (!strcmp(key, "ge.topoSortingMode")) return ge_topo_mode_parse(value, &c->topo_mode, err);
+  if (!strcmp(key, "ge.exec.disableReuseMemory")) {
+    if (strcmp(value, "0") && strcmp(value, "1"))
+      return ge_error_set(err, GE_ERR_INVALID, "option ge.exec.disableReuseMemory: '%s' is not 0 or 1", value);
+    c->disable_reuse_memory = value[0] == '1';
+    return GE_OK;
+  }
+  if ((st = ge_multibatch_set_option(&c->multibatch, key, value, err)) != GE_ERR_NOT_FOUND) return st;
+  if ((st = ge_dynamic_partition_set_option(&c->dynamic, key, value, err)) != GE_ERR_NOT_FOUND) return st;
+  if ((st = ge_stream_set_option(&c->stream, key, value, err)) != GE_ERR_NOT_FOUND) return st;
+  if ((st = ge_place_set_option(&c->place, key, value, err)) != GE_ERR_NOT_FOUND) return st;
+  return ge_error_set(err, GE_ERR_NOT_FOUND,
+                      "unknown option '%s' (known: ge.topoSortingMode, ge.engineType, ge.exec.exclude_engines, "
+                      "ge.exec.hostExecFlag, ge.dynamicBatchSize, ge.dynamicImageSize, ge.dynamicDims, "
+                      "ge.inputShape, ge.inputFormat, ge.exec.static_model_ops_lower_limit, "
+                      "ge.exec.hostSchedulingMaxThreshold, ge.enableSingleStream, ge.exec.enableEngineParallel, "
+                      "ac_parallel_enable, ge.exec.hcomParallel, ge.event, ge.streamMaxParallelNum, "
+                      "ge.streamTaskLimit, ge.exec.disableReuseMemory)",
+                      key);
+}
+
+/* The session's options as one config, with its engines, threads and logger. */
+static ge_status ge__ss_config_build(const ge_session *s, ge__ss_config *c, ge_error *err) {
+  uint32_t i;
+  ge_status st;
+  memset(c, 0, sizeof *c);
+  for (i = 0; i < s->num_options; i++)
+    if ((st = ge__ss_apply_option(c, s->options[2 * i], s->options[2 * i + 1], err))) return st;
+  c->place.engines = s->engines;
+  c->place.num_threads = s->d.num_threads;
+  c->place.logger = s->d.logger;
+  c->stream.logger = s->d.logger;
+  c->dynamic.engines = ge_engine_list(s->engines); /* rule 5: nodes on a host engine are dynamic */
+  c->dynamic.num_engines = ge_engine_count(s->engines);
+  return GE_OK;
+}
+
+GE_API ge_status ge_session_set_option(ge_session *s, const char *key, const char *value, ge_error *err) {
+  ge__ss_config probe;
+  uint32_t i;
+  char *k, *v;
+  ge_status st;
+  if (!s || !key || !value) return ge_error_set(err, GE_ERR_INVALID, "ge_session_set_option: no session, key or value");
+  memset(&probe, 0, sizeof probe);
+  if ((st = ge__ss_apply_option(&probe, key, value, err))) return st;
+  if (!(v = ge__ss_strdup(s, value))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for option '%s'", key);
+  for (i = 0; i < s->num_options; i++)
+    if (!strcmp(s->options[2 * i], key)) {
+      ge__ss_strfree(s, s->options[2 * i + 1]);
+      s->options[2 * i + 1] = v;
+      return GE_OK;
+    }
+  k = ge__ss_strdup(s, key);
+  {
+    char **grown = k ? (char **)ge__ss_grow(s, s->options, s->num_options, 2 * sizeof(char *)) : NULL;
+    if (!grown) {
+      ge__ss_strfree(s, k);
+      ge__ss_strfree(s, v);
+      return ge_error_set(err, GE_ERR_NOMEM, "out of memory for option '%s'", key);
+    }
+    s->options = grown;
+  }
+  s->options[2 * s->num_options] = k;
+  s->options[2 * s->num_options + 1] = v;
+  s->num_options++;
+  return GE_OK;
+}
+
+/* ------------------------------------------------------------- engines */
+
+/* The multi-batch index ops run on DNN_VM_CUSTOM beside the user's ops. */
+static const ge_custom_op ge__ss_multibatch_ops[2] = {
+    {NULL, "GetDynamicDims", ge_multibatch_kernel_get_dynamic_dims, NULL},
+    {NULL, "MapIndex", ge_multibatch_kernel_map_index, NULL},
+};
+
+GE_API ge_status ge_session_add_custom_ops(ge_session *s, const ge_custom_op *ops, uint32_t n, ge_error *err) {
+  ge_custom_op *grown;
+  if (!s || (n && !ops)) return ge_error_set(err, GE_ERR_INVALID, "ge_session_add_custom_ops: no session or ops");
+  if (s->engines_fixed)
+    return ge_error_set(err, GE_ERR_INVALID, "custom ops must be added before the session's first compile");
+  grown = (ge_custom_op *)ge__ss_alloc(s, ((size_t)s->num_custom_ops + n) * sizeof *grown);
+  if (!grown) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for custom ops");
+  if (s->num_custom_ops) memcpy(grown, s->custom_ops, s->num_custom_ops * sizeof *grown);
+  if (n) memcpy(grown + s->num_custom_ops, ops, n * sizeof *grown);
+  ge__ss_free(s, s->custom_ops, s->num_custom_ops * sizeof *grown);
+  s->custom_ops = grown;
+  s->num_custom_ops += n;
+  return GE_OK;
+}
+
+GE_API ge_status ge_session_load_plugin(ge_session *s, const char *path, ge_error *err) {
+  if (!s || !path) return ge_error_set(err, GE_ERR_INVALID, "ge_session_load_plugin: no session or path");
+  if (s->engines_fixed)
+    return ge_error_set(err, GE_ERR_INVALID, "plugin '%s': engines must be loaded before the session's first compile",
+                        path);
+  return ge_engine_load_plugin(s->engines, path, err);
+}
+
+/* Registers DNN_VM_CUSTOM with the user's and the multi-batch ops; from
+ * then on the engine set is fixed. */
+static ge_status ge__ss_fix_engines(ge_session *s, ge_error *err) {
+  ge_status st;
+  if (s->engines_fixed) return GE_OK;
+  if ((st = ge_session_add_custom_ops(s, ge__ss_multibatch_ops, 2, err))) return st;
+  ge_custom_engine_init(&s->custom, s->custom_ops, s->num_custom_ops);
+  if ((st = ge_engine_register(s->engines, &s->custom.engine, err))) return st;
+  s->engines_fixed = 1;
+  return GE_OK;
+}
+
+GE_API const ge_engine_registry *ge_session_engines(const ge_session *s) { return s ? s->engines : NULL; }
+
+/* -------------------------------------------------------------- graphs */
+
+static ge__ss_graph *ge__ss_find(const ge_session *s, uint32_t id) {
+  uint32_t i;
+  if (!s) return NULL;
+  for (i = 0; i < s->num_graphs; i++)
+    if (s->graphs[i]->id == id) return s->graphs[i];
+  return NULL;
+}
+
+/* Frees what compiling and loading made (the graph stays). */
+static void ge__ss_graph_unload(const ge_session *s, ge__ss_graph *gr) {
+  ge_program_free(gr->program);
+  gr->program = NULL;
+  if (gr->cache) ge_caching_allocator_free(gr->cache);
+  gr->cache = NULL;
+  ge__ss_free(s, gr->order, ((size_t)gr->order_len + 1) * sizeof(ge_node_id));
+  gr->order = NULL;
+  if (gr->has_streams) ge_stream_plan_free(&gr->streams);
+  if (gr->has_memory) ge_mem_graph_plan_free(&gr->memory);
+  gr->has_streams = gr->has_memory = 0;
+}
+
+static void ge__ss_graph_release(const ge_session *s, ge__ss_graph *gr) {
+  ge__ss_graph_unload(s, gr);
+  ge_graph_free(gr->g);
+  gr->g = NULL;
+}
+
+GE_API ge_status ge_session_add_graph(ge_session *s, uint32_t id, ge_graph *g, ge_error *err) {
+  ge__ss_graph *gr, **grown;
+  if (!s || !g) {
+    ge_graph_free(g);
+    return ge_error_set(err, GE_ERR_INVALID, "ge_session_add_graph: no session or graph");
+  }
+  if (ge__ss_find(s, id)) {
+    ge_graph_free(g);
+    return ge_error_set(err, GE_ERR_INVALID, "graph %u is already in the session", (unsigned)id);
+  }
+  gr = (ge__ss_graph *)ge__ss_alloc(s, sizeof *gr);
+  grown = gr ? (ge__ss_graph **)ge__ss_grow(s, s->graphs, s->num_graphs, sizeof *grown) : NULL;
+  if (!grown) {
+    ge__ss_free(s, gr, sizeof *gr);
+    ge_graph_free(g);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory adding graph %u", (unsigned)id);
+  }
+  memset(gr, 0, sizeof *gr);
+  gr->id = id;
+  gr->g = g;
+  s->graphs = grown;
+  s->graphs[s->num_graphs++] = gr;
+  return GE_OK;
+}
+
+GE_API ge_status ge_session_add_graph_file(ge_session *s, uint32_t id, const char *path, ge_error *err) {
+  struct stat sb;
+  size_t n = path ? strlen(path) : 0;
+  ge_graph *g = NULL;
+  ge_status st;
+  if (!s || !path) return ge_error_set(err, GE_ERR_INVALID, "ge_session_add_graph_file: no session or path");
+  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    return ge_error_set(err, GE_ERR_IO, "'%s' is a directory, not a model file", path);
+  if (n > 5 && strcmp(path + n - 5, ".onnx") == 0) {
+    ge_onnx_desc od;
+    memset(&od, 0, sizeof od);
+    od.graph.allocator = s->d.allocator;
+    st = ge_onnx_load(path, &od, &g, err);
+  } else {
+    ge_graph_desc gd;
+    memset(&gd, 0, sizeof gd);
+    gd.allocator = s->d.allocator;
+    st = ge_graph_load(path, &gd, &g, err);
+  }
+  if (st) return st;
+  return ge_session_add_graph(s, id, g, err);
+}
+
+GE_API ge_status ge_session_remove_graph(ge_session *s, uint32_t id, ge_error *err) {
+  uint32_t i;
+  for (i = 0; s && i < s->num_graphs; i++)
+    if (s->graphs[i]->id == id) {
+      ge__ss_graph_release(s, s->graphs[i]);
+      ge__ss_free(s, s->graphs[i], sizeof(ge__ss_graph));
+      s->graphs[i] = s->graphs[--s->num_graphs];
+      return GE_OK;
+    }
+  return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
+}
+
+/* ------------------------------------------------------------ pipeline */
+
+/* Logs a stage's end: what it left and how long it took. */
+static void ge__ss_log_stage(const ge_session *s, const char *stage, const ge_graph *g, double t0) {
+  ge_log(&s->d.logger, GE_LOG_INFO, "session", "%s: %u nodes (%.3f ms)", stage, (unsigned)ge_graph_node_count(g),
+         ge__ss_now_ms() - t0);
+}
+
+/* Engine pieces (composite, then atomic, each optimised by its engine and
+ * merged back) of *g and of the subgraphs dynamic/static partitioning made. */
+static ge_status ge__ss_engine_pieces(ge_session *s, ge_graph **g, ge_error *err) {
+  const ge_engine *const *list = ge_engine_list(s->engines);
+  uint32_t n = ge_engine_count(s->engines);
+  ge_graph *merged;
+  ge_node *x;
+  ge_status st;
+  if ((st = ge_partition_by_engine(*g, list, n, s->d.num_threads, &merged, err))) return st;
+  ge_graph_free(*g);
+  *g = merged;
+  GE_GRAPH_FOREACH(*g, x) {
+    const ge_attr *f = strcmp(x->op, "PartitionedCall") ? NULL : ge_node_attr(x, "f");
+    if (!f || f->type != GE_ATTR_GRAPH) continue;
+    if ((st = ge_partition_by_engine(f->v.g, list, n, s->d.num_threads, &merged, err)) ||
+        (st = ge_node_set_attr_graph(*g, x->id, "f", merged, err)))
+      return st;
+  }
+  return GE_OK;
+}
+
+/* The execution order, streams and events, then the memory plan: reuse
+ * across streams only where the stream plan orders it. A root level with
+ * shapes known only at run time (or string tensors) gets no memory plan:
+ * the executor sizes those values as they come. */
+static ge_status ge__ss_plan(ge_session *s, ge__ss_graph *gr, ge_error *err) {
+  ge_stream_desc sd = gr->cfg.stream;
+  ge_mem_graph_desc md;
+  ge_error why;
+  ge_status st;
+  gr->order_len = ge_graph_node_count(gr->g);
+  if (!(gr->order = (ge_node_id *)ge__ss_alloc(s, ((size_t)gr->order_len + 1) * sizeof(ge_node_id))))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the execution order");
+  if ((st = ge_graph_topo_sort(gr->g, gr->cfg.topo_mode, gr->order, err))) return st;
+  sd.engines = ge_engine_list(s->engines), sd.num_engines = ge_engine_count(s->engines), sd.order = gr->order;
+  if ((st = ge_stream_allocate(gr->g, &sd, &gr->streams, err))) return st;
+  gr->has_streams = 1;
+  memset(&md, 0, sizeof md);
+  md.order = gr->order;
+  md.disable_reuse = gr->cfg.disable_reuse_memory;
+  md.happens_before = ge_stream_order, md.order_user = &gr->streams;
+  md.logger = s->d.logger;
+  st = ge_mem_plan_graph(gr->g, &md, &gr->memory, &why);
+  gr->has_memory = st == GE_OK;
+  if (st == GE_ERR_SHAPE || st == GE_ERR_UNSUPPORTED) {
+    snprintf(gr->memory_why, sizeof gr->memory_why, "%.399s", why.message);
+    ge_log(&s->d.logger, GE_LOG_INFO, "session", "no memory plan: %s", why.message);
+    return GE_OK;
+  }
+  if (st) return ge_error_set(err, st, "%s", why.message);
+  return GE_OK;
+}
+
+/* The pipeline (see the top of this file) on gr->g, up to the session's level. */
+static ge_status ge__ss_compile(ge_session *s, ge__ss_graph *gr, ge_error *err) {
+  ge__ss_config *c = &gr->cfg;
+  int upto = s->d.level == GE_COMPILE_FULL ? 4 : (int)s->d.level;
+  double t0 = ge__ss_now_ms();
+  ge_status st;
+  if ((st = ge__ss_fix_engines(s, err)) || (st = ge__ss_config_build(s, c, err))) return st;
+  if (upto == GE_COMPILE_REFERENCE) return ge_graph_infer_shapes(gr->g, err);
+  if ((st = ge_multibatch_apply(gr->g, &c->multibatch, err)) || (st = ge_graph_infer_shapes(gr->g, err))) return st;
+  ge__ss_log_stage(s, "shape tiers and shape inference", gr->g, t0);
+  t0 = ge__ss_now_ms();
+  if ((st = ge_partition_stages(gr->g, err))) return st;
+  ge__ss_log_stage(s, "pipeline stages", gr->g, t0);
+  t0 = ge__ss_now_ms();
+  if ((st = ge_place_optimize(gr->g, &c->place, GE_OPTIMIZE_ORIGINAL, err)) || (st = ge_graph_infer_shapes(gr->g, err)))
+    return st;
+  ge__ss_log_stage(s, "original-graph optimisers (constant folding)", gr->g, t0);
+  t0 = ge__ss_now_ms();
+  if ((st = ge_place(gr->g, &c->place, err))) return st;
+  ge__ss_log_stage(s, "placement with the host-CPU reassign passes", gr->g, t0);
+  if (upto == GE_COMPILE_PLACE) {
+    t0 = ge__ss_now_ms();
+    if ((st = ge_place_optimize(gr->g, &c->place, GE_OPTIMIZE_SUBGRAPH, err)) || (st = ge_place(gr->g, &c->place, err)))
+      return st;
+    ge__ss_log_stage(s, "engine optimisers (fusion)", gr->g, t0);
+    return GE_OK;
+  }
+  t0 = ge__ss_now_ms();
+  if ((st = ge_partition_dynamic(gr->g, &c->dynamic, err)) || (st = ge_place(gr->g, &c->place, err))) return st;
+  ge__ss_log_stage(s, "dynamic/static partitioning and placement of the calls", gr->g, t0);
+  t0 = ge__ss_now_ms();
+  if ((st = ge__ss_engine_pieces(s, &gr->g, err)) || (st = ge_place(gr->g, &c->place, err))) return st;
+  ge__ss_log_stage(s, "engine pieces optimised and merged back", gr->g, t0);
+  if (upto == GE_COMPILE_PARTITION) return GE_OK;
+  t0 = ge__ss_now_ms();
+  if ((st = ge__ss_plan(s, gr, err))) return st;
+  ge__ss_log_stage(s, "streams, events and memory plan", gr->g, t0);
+  return GE_OK;
+}
+
+GE_API ge_status ge_session_compile_graph(ge_session *s, uint32_t id, ge_error *err) {
+  ge__ss_graph *gr = ge__ss_find(s, id);
+  ge_status st;
+  if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
+  if (gr->compiled) return GE_OK;
+  if (gr->order || gr->has_streams) return ge_error_set(err, GE_ERR_INVALID, "graph %u failed to compile before", (unsigned)id);
+  st = ge__ss_compile(s, gr, err);
+  gr->compiled = st == GE_OK;
+  if (st) ge__ss_graph_unload(s, gr), gr->order_len = 0;
+  return st;
+}
+
+/* ----------------------------------------------------------------- run */
+
+static ge_kernel_fn ge__ss_reference_lookup(const ge_node *n, void *user) {
+  (void)user;
+  return ge_host_cpu_kernel(n);
+}
+
+GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err) {
+  ge__ss_graph *gr = ge__ss_find(s, id);
+  ge_exec_desc d;
+  ge_status st;
+  if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
+  if (gr->program) return GE_OK;
+  if ((st = ge_session_compile_graph(s, id, err))) return st;
+  memset(&d, 0, sizeof d);
+  d.num_threads = s->d.num_threads;
+  d.topo_mode = gr->cfg.topo_mode;
+  d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
+  d.lookup_user = s->engines;
+  if (gr->has_memory) {
+    d.memory_size = gr->memory.block_size; /* static: every planned tensor in one block */
+  } else {                                 /* dynamic: sizes come at run time, from a cache */
+    if ((st = ge_caching_allocator_create(&s->d.allocator, &gr->cache, err))) return st;
+    d.allocator = ge_caching_allocator_as_allocator(gr->cache);
+  }
+  if ((st = ge_program_create(gr->g, &d, &gr->program, err))) {
+    if (gr->cache) ge_caching_allocator_free(gr->cache);
+    gr->cache = NULL;
+    gr->program = NULL;
+  }
+  return st;
+}
+
+GE_API ge_status ge_session_run_graph(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
+                                      ge_error *err) {
+  ge__ss_graph *gr = ge__ss_find(s, id);
+  ge_status st;
+  if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
+  if (!gr->program && (st = ge_session_load_graph(s, id, err))) return st;
+  return ge_program_run(gr->program, inputs, n, err);
+}
+
+GE_API const ge_value *ge_session_output(const ge_session *s, uint32_t id, uint32_t i) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr && gr->program && i < ge_program_num_outputs(gr->program) ? ge_program_output(gr->program, i) : NULL;
+}
+
+/* --------------------------------------------------------------- views */
+
+GE_API const ge_graph *ge_session_graph(const ge_session *s, uint32_t id) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr ? gr->g : NULL;
+}
+GE_API int ge_session_graph_compiled(const ge_session *s, uint32_t id) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr && gr->compiled;
+}
+GE_API const ge_node_id *ge_session_order(const ge_session *s, uint32_t id, uint32_t *n) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  if (n) *n = gr && gr->order ? gr->order_len : 0;
+  return gr ? gr->order : NULL;
+}
+GE_API const ge_stream_plan *ge_session_stream_plan(const ge_session *s, uint32_t id) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr && gr->has_streams ? &gr->streams : NULL;
+}
+GE_API const ge_mem_graph_plan *ge_session_memory_plan(const ge_session *s, uint32_t id, const char **why) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  if (why) *why = !gr ? "no such graph" : !gr->compiled ? "not compiled" : gr->has_memory ? "" : gr->memory_why[0] ? gr->memory_why : "not planned at this compile level";
+  return gr && gr->has_memory ? &gr->memory : NULL;
+}
+GE_API ge_status ge_session_explain(const ge_session *s, uint32_t id, const ge_graph *g, const ge_node *n,
+                                    ge_place_explanation *out, ge_error *err) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  if (!gr || !gr->compiled) return ge_error_set(err, GE_ERR_NOT_FOUND, "graph %u is not compiled", (unsigned)id);
+  return ge_place_explain(g ? g : gr->g, n, &gr->cfg.place, out, err);
+}
+GE_API ge_topo_mode ge_session_topo_mode(const ge_session *s, uint32_t id) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr ? gr->cfg.topo_mode : GE_TOPO_BFS;
+}
+GE_API ge_program *ge_session_program(const ge_session *s, uint32_t id) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr ? gr->program : NULL;
+}
+
+/* ----------------------------------------------------------- single ops */
+
+/* The signature of a single op call, as bytes (compared whole: no false hits). */
+typedef struct ge__ss_key {
+  const ge_session *s;
+  unsigned char *p;
+  size_t n, cap;
+  int failed;
+} ge__ss_key;
+
+static void ge__ss_key_put(ge__ss_key *k, const void *bytes, size_t n) {
+  if (k->failed) return;
+  if (k->n + n > k->cap) {
+    size_t cap = k->cap ? k->cap : 256;
+    unsigned char *q;
+    while (cap < k->n + n) cap *= 2;
+    if (!(q = (unsigned char *)ge__ss_alloc(k->s, cap))) {
+      k->failed = 1;
+      return;
+    }
+    if (k->n) memcpy(q, k->p, k->n);
+    ge__ss_free(k->s, k->p, k->cap);
+    k->p = q, k->cap = cap;
+  }
+  memcpy(k->p + k->n, bytes, n);
+  k->n += n;
+}
+static void ge__ss_key_i64(ge__ss_key *k, int64_t v) { ge__ss_key_put(k, &v, sizeof v); }
+static void ge__ss_key_str(ge__ss_key *k, const char *str) {
+  str = str ? str : "";
+  ge__ss_key_put(k, str, strlen(str) + 1);
+}
+static void ge__ss_key_tensor(ge__ss_key *k, const ge_tensor *t) {
+  int32_t i;
+  ge__ss_key_i64(k, t->dtype);
+  ge__ss_key_i64(k, t->rank);
+  for (i = 0; i < t->rank; i++) ge__ss_key_i64(k, t->dims[i]);
+  if (t->dtype == GE_DTYPE_STRING) {
+    int64_t j, count = ge_tensor_numel(t);
+    for (j = 0; j < count; j++) ge__ss_key_str(k, ((const char *const *)t->data)[j]);
+  } else ge__ss_key_put(k, t->data, t->nbytes);
+}
+
+/* Appends attribute a; graph attributes are refused. */
+static ge_status ge__ss_key_attr(ge__ss_key *k, const ge_attr *a, ge_error *err) {
+  int32_t i;
+  ge__ss_key_str(k, a->name);
+  ge__ss_key_i64(k, a->type);
+  ge__ss_key_i64(k, a->count);
+  switch (a->type) {
+  case GE_ATTR_INT: ge__ss_key_i64(k, a->v.i); break;
+  case GE_ATTR_FLOAT: ge__ss_key_put(k, &a->v.f, sizeof a->v.f); break;
+  case GE_ATTR_BOOL: ge__ss_key_i64(k, a->v.b != 0); break;
+  case GE_ATTR_STRING: ge__ss_key_str(k, a->v.s); break;
+  case GE_ATTR_DTYPE: ge__ss_key_i64(k, a->v.dt); break;
+  case GE_ATTR_TENSOR: ge__ss_key_tensor(k, a->v.t); break;
+  case GE_ATTR_INTS: ge__ss_key_put(k, a->v.ints, (size_t)a->count * sizeof(int64_t)); break;
+  case GE_ATTR_FLOATS: ge__ss_key_put(k, a->v.floats, (size_t)a->count * sizeof(double)); break;
+  case GE_ATTR_BOOLS: ge__ss_key_put(k, a->v.bools, (size_t)a->count); break;
+  case GE_ATTR_STRINGS:
+    for (i = 0; i < a->count; i++) ge__ss_key_str(k, a->v.strings[i]);
+    break;
+  case GE_ATTR_DTYPES:
+    for (i = 0; i < a->count; i++) ge__ss_key_i64(k, a->v.dtypes[i]);
+    break;
+  case GE_ATTR_TENSORS:
+    for (i = 0; i < a->count; i++) ge__ss_key_tensor(k, a->v.tensors[i]);
+    break;
+  default:
+    return ge_error_set(err, GE_ERR_UNSUPPORTED, "single op: attribute '%s' of type %d is not supported here",
+                        a->name ? a->name : "", (int)a->type);
+  }
+  return GE_OK;
+}
+
+static ge_status ge__ss_op_key(const ge_session *s, const ge_single_op_desc *d, const ge_value *const *inputs, uint32_t n,
+                               ge__ss_key *k, ge_error *err) {
+  uint32_t i;
+  int32_t j;
+  ge_status st;
+  memset(k, 0, sizeof *k);
+  k->s = s;
+  ge__ss_key_str(k, d->op);
+  ge__ss_key_str(k, d->domain);
+  ge__ss_key_i64(k, d->engine);
+  ge__ss_key_i64(k, d->num_outputs);
+  ge__ss_key_i64(k, n);
+  for (i = 0; i < n; i++) {
+    if (!inputs[i]) {
+      ge__ss_key_i64(k, -1);
+      continue;
+    }
+    ge__ss_key_i64(k, inputs[i]->dtype);
+    ge__ss_key_i64(k, inputs[i]->rank);
+    for (j = 0; j < inputs[i]->rank; j++) ge__ss_key_i64(k, inputs[i]->dims[j]);
+  }
+  for (i = 0; i < d->num_attrs; i++)
+    if ((st = ge__ss_key_attr(k, &d->attrs[i], err))) return st;
+  return k->failed ? ge_error_set(err, GE_ERR_NOMEM, "out of memory for a single op's signature") : GE_OK;
+}
+
+/* The graph Data... -> op -> NetOutput for one call's signature. */
+static ge_status ge__ss_op_graph(ge_session *s, const ge_single_op_desc *d, const ge_value *const *inputs, uint32_t n,
+                                 ge_graph **out, ge_error *err) {
+  ge_graph_desc gd;
+  ge_graph *g = NULL;
+  ge_edge in[64], outs[64];
+  ge_node_id op = GE_NONE;
+  uint32_t i, num_out = d->num_outputs ? d->num_outputs : 1;
+  ge_status st;
+  if (n > 64 || num_out > 64) return ge_error_set(err, GE_ERR_INVALID, "single op %s: more than 64 inputs or outputs", d->op);
+  memset(&gd, 0, sizeof gd);
+  gd.allocator = s->d.allocator;
+  if ((st = ge_graph_create(&gd, &g, err))) return st;
+  for (i = 0; i < n && !st; i++) {
+    char name[32];
+    in[i].node = GE_NONE, in[i].index = 0;
+    if (!inputs[i]) continue;
+    snprintf(name, sizeof name, "input%u", (unsigned)i);
+    st = ge_graph_add_data(g, name, inputs[i]->dtype, inputs[i]->rank, inputs[i]->dims, &in[i].node, err);
+  }
+  if (!st) st = ge_graph_add_node(g, d->op, d->op, n, in, (int32_t)num_out, &op, err);
+  if (!st && d->domain && *d->domain) st = ge_node_set_domain(g, op, d->domain, err);
+  if (!st && d->num_attrs) st = ge_node_set_attrs(g, op, d->attrs, d->num_attrs, err);
+  if (!st && d->engine != GE_OP_ENGINE_SYS)
+    st = ge_node_set_attr_string(g, op, GE_PLACE_ATTR_ENGINE, d->engine == GE_OP_ENGINE_AICORE ? "AIcoreEngine" : "VectorEngine",
+                                 err);
+  for (i = 0; i < num_out; i++) outs[i].node = op, outs[i].index = i;
+  if (!st) st = ge_graph_set_outputs(g, num_out, outs, NULL, err);
+  if (st) {
+    ge_graph_free(g);
+    return st;
+  }
+  *out = g;
+  return GE_OK;
+}
+
+static void ge__ss_op_release(const ge_session *s, ge__ss_op *o) {
+  ge__ss_graph_release(s, &o->graph);
+  ge__ss_free(s, o->key, o->key_len);
+}
+
+/* The cached op with key k, or a new one compiled and loaded (evicting the
+ * least recently used when the cache is full). */
+static ge_status ge__ss_op_get(ge_session *s, const ge_single_op_desc *d, const ge_value *const *inputs, uint32_t n,
+                               ge__ss_key *k, ge__ss_op **out, ge_error *err) {
+  uint32_t i, cap = s->d.single_op_cache ? s->d.single_op_cache : 64, victim = 0;
+  uint64_t h = XXH3_64bits(k->p, k->n);
+  ge__ss_op fresh;
+  ge_status st;
+  for (i = 0; i < s->num_ops; i++)
+    if (s->ops[i].hash == h && s->ops[i].key_len == k->n && !memcmp(s->ops[i].key, k->p, k->n)) {
+      s->op_hits++;
+      s->ops[i].last_use = ++s->op_clock;
+      *out = &s->ops[i];
+      return GE_OK;
+    }
+  memset(&fresh, 0, sizeof fresh);
+  if ((st = ge__ss_op_graph(s, d, inputs, n, &fresh.graph.g, err))) return st;
+  if ((st = ge__ss_compile(s, &fresh.graph, err)) || (fresh.graph.compiled = 1, 0)) {
+    ge__ss_graph_release(s, &fresh.graph);
+    return st;
+  }
+  if (!s->ops && !(s->ops = (ge__ss_op *)ge__ss_alloc(s, cap * sizeof(ge__ss_op)))) {
+    ge__ss_graph_release(s, &fresh.graph);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the single-op cache");
+  }
+  if (s->num_ops == cap) {
+    for (i = 1; i < s->num_ops; i++)
+      if (s->ops[i].last_use < s->ops[victim].last_use) victim = i;
+    ge__ss_op_release(s, &s->ops[victim]);
+  } else victim = s->num_ops++;
+  fresh.key = k->p, fresh.key_len = k->n, fresh.hash = h, fresh.last_use = ++s->op_clock;
+  k->p = NULL, k->cap = 0; /* the cache owns the key's bytes now */
+  s->ops[victim] = fresh;
+  s->ops_compiled++;
+  *out = &s->ops[victim];
+  return GE_OK;
+}
+
+GE_API ge_status ge_session_run_op(ge_session *s, const ge_single_op_desc *d, const ge_value *const *inputs, uint32_t n,
+                                   const ge_value **outputs, ge_error *err) {
+  ge__ss_key k;
+  ge__ss_op *o = NULL;
+  const ge_value *bound[64];
+  uint32_t i, m = 0, num_out;
+  ge_exec_desc ed;
+  ge_status st;
+  if (!s || !d || !d->op || (n && !inputs) || !outputs)
+    return ge_error_set(err, GE_ERR_INVALID, "ge_session_run_op: no session, op, inputs or outputs");
+  if ((st = ge__ss_op_key(s, d, inputs, n, &k, err)) == GE_OK) st = ge__ss_op_get(s, d, inputs, n, &k, &o, err);
+  if (k.cap) ge__ss_free(s, k.p, k.cap);
+  if (st) return st;
+  if (!o->graph.program) {
+    memset(&ed, 0, sizeof ed);
+    ed.num_threads = s->d.num_threads;
+    ed.lookup = ge_engine_kernel_lookup;
+    ed.lookup_user = s->engines;
+    if (o->graph.has_memory) ed.memory_size = o->graph.memory.block_size;
+    if ((st = ge_program_create(o->graph.g, &ed, &o->graph.program, err))) return st;
+  }
+  for (i = 0; i < n; i++)
+    if (inputs[i]) bound[m++] = inputs[i]; /* Data nodes exist for the present inputs only */
+  if ((st = ge_program_run(o->graph.program, bound, m, err))) return st;
+  num_out = ge_program_num_outputs(o->graph.program);
+  for (i = 0; i < num_out; i++) outputs[i] = ge_program_output(o->graph.program, i);
+  return GE_OK;
+}
+
+GE_API void ge_session_op_cache_stats(const ge_session *s, uint64_t *compiled, uint64_t *hits) {
+  if (compiled) *compiled = s ? s->ops_compiled : 0;
+  if (hits) *hits = s ? s->op_hits : 0;
+}
+
+/* ------------------------------------------------------------ lifetime */
+
+GE_API ge_status ge_session_create(const ge_session_desc *desc, ge_session **out, ge_error *err) {
+  ge_allocator a;
+  ge_session *s;
+  ge_status st;
+  if (!out) return ge_error_set(err, GE_ERR_INVALID, "ge_session_create: no output pointer");
+  *out = NULL;
+  if (desc && (desc->num_threads < 0 || (unsigned)desc->level > GE_COMPILE_PARTITION))
+    return ge_error_set(err, GE_ERR_INVALID, "ge_session_create: num_threads %d or level %d out of range",
+                        desc->num_threads, (int)desc->level);
+  a = ge_allocator_or_default(desc ? &desc->allocator : NULL);
+  if (!(s = (ge_session *)a.alloc(a.user, sizeof *s))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for a session");
+  memset(s, 0, sizeof *s);
+  if (desc) s->d = *desc;
+  if (s->d.num_threads == 0) s->d.num_threads = 1;
+  s->a = a;
+  if ((st = ge_engine_registry_create(&s->d.allocator, &s->engines, err)) ||
+      (st = ge_engines_register_standard(s->engines, err))) {
+    ge_session_free(s);
+    return st;
+  }
+  *out = s;
+  return GE_OK;
+}
+
+GE_API void ge_session_free(ge_session *s) {
+  uint32_t i;
+  if (!s) return;
+  for (i = 0; i < s->num_graphs; i++) {
+    ge__ss_graph_release(s, s->graphs[i]);
+    ge__ss_free(s, s->graphs[i], sizeof(ge__ss_graph));
+  }
+  ge__ss_free(s, s->graphs, s->num_graphs * sizeof(ge__ss_graph *));
+  for (i = 0; i < s->num_ops; i++) ge__ss_op_release(s, &s->ops[i]);
+  ge__ss_free(s, s->ops, (s->d.single_op_cache ? s->d.single_op_cache : 64) * sizeof(ge__ss_op));
+  for (i = 0; i < 2 * s->num_options; i++) ge__ss_strfree(s, s->options[i]);
+  ge__ss_free(s, s->options, 2 * (size_t)s->num_options * sizeof(char *));
+  ge__ss_free(s, s->custom_ops, s->num_custom_ops * sizeof(ge_custom_op));
+  ge_engine_registry_free(s->engines);
+  s->a.free(s->a.user, s, sizeof *s);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_SESSION_IMPLEMENTATION_DONE */
+#endif /* GE_SESSION_IMPLEMENTATION */
