@@ -62,7 +62,7 @@ $(BUILD)/conformance: tests/conformance.c | $(BUILD)
 	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
 
 # Everything make test needs built; the no-op recipe keeps make from saying "nothing to do".
-test-build: $(TESTS) $(BUILD)/conformance dist/ge.h
+test-build: $(TESTS) $(BUILD)/conformance $(BUILD)/ge dist/ge.h
 	@:
 
 # run_all.sh builds the tests itself (through $(MAKE), so -j and SAN carry over)

@@ -196,8 +196,9 @@ typedef struct ge__ss_config {
 typedef struct ge__ss_graph {
   uint32_t id;
   ge_graph *g;
-  int compiled;
+  int compiled, failed; /* a failed compile leaves the graph half-transformed */
   ge__ss_config cfg; /* as compiled (explanations need the place desc) */
+  const char *engine_type; /* overrides ge.engineType (a single op on VECTOR); NULL: none */
   ge_node_id *order;
   uint32_t order_len;
   ge_stream_plan streams;
@@ -313,6 +314,7 @@ GE_API ge_status ge_session_set_option(ge_session *s, const char *key, const cha
   ge_status st;
   if (!s || !key || !value) return ge_error_set(err, GE_ERR_INVALID, "ge_session_set_option: no session, key or value");
   memset(&probe, 0, sizeof probe);
+  probe.place.engines = s->engines; /* engine names may name plugins' engines */
   if ((st = ge__ss_apply_option(&probe, key, value, err))) return st;
   if (!(v = ge__ss_strdup(s, value))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for option '%s'", key);
   for (i = 0; i < s->num_options; i++)
@@ -539,6 +541,7 @@ static ge_status ge__ss_compile(ge_session *s, ge__ss_graph *gr, ge_error *err) 
   double t0 = ge__ss_now_ms();
   ge_status st;
   if ((st = ge__ss_fix_engines(s, err)) || (st = ge__ss_config_build(s, c, err))) return st;
+  if (gr->engine_type) c->place.engine_type = gr->engine_type;
   if (upto == GE_COMPILE_REFERENCE) return ge_graph_infer_shapes(gr->g, err);
   if ((st = ge_multibatch_apply(gr->g, &c->multibatch, err)) || (st = ge_graph_infer_shapes(gr->g, err))) return st;
   ge__ss_log_stage(s, "shape tiers and shape inference", gr->g, t0);
@@ -577,10 +580,12 @@ GE_API ge_status ge_session_compile_graph(ge_session *s, uint32_t id, ge_error *
   ge_status st;
   if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
   if (gr->compiled) return GE_OK;
-  if (gr->order || gr->has_streams) return ge_error_set(err, GE_ERR_INVALID, "graph %u failed to compile before", (unsigned)id);
+  if (gr->failed)
+    return ge_error_set(err, GE_ERR_INVALID, "graph %u failed to compile before: remove it and add it again", (unsigned)id);
   st = ge__ss_compile(s, gr, err);
   gr->compiled = st == GE_OK;
-  if (st) ge__ss_graph_unload(s, gr), gr->order_len = 0;
+  gr->failed = st != GE_OK;
+  if (st) ge__ss_graph_unload(s, gr);
   return st;
 }
 
@@ -591,21 +596,19 @@ static ge_kernel_fn ge__ss_reference_lookup(const ge_node *n, void *user) {
   return ge_host_cpu_kernel(n);
 }
 
-GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err) {
-  ge__ss_graph *gr = ge__ss_find(s, id);
+/* Lowers a compiled graph to its program: one planned block for a static
+ * root level, a caching allocator for the sizes a dynamic one meets. */
+static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   ge_exec_desc d;
   ge_status st;
-  if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
-  if (gr->program) return GE_OK;
-  if ((st = ge_session_compile_graph(s, id, err))) return st;
   memset(&d, 0, sizeof d);
   d.num_threads = s->d.num_threads;
   d.topo_mode = gr->cfg.topo_mode;
   d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
   d.lookup_user = s->engines;
   if (gr->has_memory) {
-    d.memory_size = gr->memory.block_size; /* static: every planned tensor in one block */
-  } else {                                 /* dynamic: sizes come at run time, from a cache */
+    d.memory_size = gr->memory.block_size;
+  } else {
     if ((st = ge_caching_allocator_create(&s->d.allocator, &gr->cache, err))) return st;
     d.allocator = ge_caching_allocator_as_allocator(gr->cache);
   }
@@ -615,6 +618,15 @@ GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err
     gr->program = NULL;
   }
   return st;
+}
+
+GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err) {
+  ge__ss_graph *gr = ge__ss_find(s, id);
+  ge_status st;
+  if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
+  if (gr->program) return GE_OK;
+  if ((st = ge_session_compile_graph(s, id, err))) return st;
+  return ge__ss_load(s, gr, err);
 }
 
 GE_API ge_status ge_session_run_graph(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
@@ -829,6 +841,7 @@ static ge_status ge__ss_op_get(ge_session *s, const ge_single_op_desc *d, const 
     }
   memset(&fresh, 0, sizeof fresh);
   if ((st = ge__ss_op_graph(s, d, inputs, n, &fresh.graph.g, err))) return st;
+  if (d->engine == GE_OP_ENGINE_VECTOR) fresh.graph.engine_type = "VectorEngine"; /* it excludes AI Core */
   if ((st = ge__ss_compile(s, &fresh.graph, err)) || (fresh.graph.compiled = 1, 0)) {
     ge__ss_graph_release(s, &fresh.graph);
     return st;
@@ -856,21 +869,13 @@ GE_API ge_status ge_session_run_op(ge_session *s, const ge_single_op_desc *d, co
   ge__ss_op *o = NULL;
   const ge_value *bound[64];
   uint32_t i, m = 0, num_out;
-  ge_exec_desc ed;
   ge_status st;
   if (!s || !d || !d->op || (n && !inputs) || !outputs)
     return ge_error_set(err, GE_ERR_INVALID, "ge_session_run_op: no session, op, inputs or outputs");
   if ((st = ge__ss_op_key(s, d, inputs, n, &k, err)) == GE_OK) st = ge__ss_op_get(s, d, inputs, n, &k, &o, err);
   if (k.cap) ge__ss_free(s, k.p, k.cap);
   if (st) return st;
-  if (!o->graph.program) {
-    memset(&ed, 0, sizeof ed);
-    ed.num_threads = s->d.num_threads;
-    ed.lookup = ge_engine_kernel_lookup;
-    ed.lookup_user = s->engines;
-    if (o->graph.has_memory) ed.memory_size = o->graph.memory.block_size;
-    if ((st = ge_program_create(o->graph.g, &ed, &o->graph.program, err))) return st;
-  }
+  if (!o->graph.program && (st = ge__ss_load(s, &o->graph, err))) return st;
   for (i = 0; i < n; i++)
     if (inputs[i]) bound[m++] = inputs[i]; /* Data nodes exist for the present inputs only */
   if ((st = ge_program_run(o->graph.program, bound, m, err))) return st;
