@@ -23,7 +23,7 @@ endif
 COMPILE = $(CC) $(CPPFLAGS) $(CFLAGS) $(SANFLAGS) $(DEPFLAGS)
 LINK    = $(LDFLAGS) $(SANFLAGS)
 
-HEADERS := $(wildcard ge_*.h ge_engines/*.h)
+HEADERS := $(wildcard ge_*.h ge_engines/*.h ge_engines/*/*.h)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/%,$(wildcard tests/test_*.c))
 
 .PHONY: all deps test test-build demo bench dist fuzz docs clean

@@ -7,8 +7,12 @@ Inputs are the top-level ge_*.h and ge_engines/*.h, ordered so that every header
 comes after the project headers it includes (topological sort, ties broken by
 path, so the output is deterministic). A header that tests another header's
 guard (`#ifdef GE_GRAPH_H`, for an optional adapter) is also placed after it.
-Each project header is inlined once and its project includes become comments;
-system includes stay, except those named by --inline-system, which are copied
+Each project header is inlined once and its project includes become comments.
+A project header that is not an input (one in a subfolder, such as the kernel
+families in ge_engines/host_cpu/) is a part of the one header that includes
+it: it is inlined right there, where that header includes it (inside its
+implementation section), and its includes count as the includer's. System
+includes stay, except those named by --inline-system, which are copied
 from the system include directory at their first include. Stdlib only.
 """
 import argparse
@@ -75,18 +79,47 @@ def scan(inputs, system_dir):
     return files
 
 
-def order(files):
-    """Topological order: includes first, ties broken by path; names any cycle."""
-    guards = {guard_name(rel): rel for rel in files}
-    deps = {rel: set() for rel in files}
-    for rel, (lines, incs) in files.items():
-        deps[rel].update(t for _, _, _, t in incs if t)
+def find_parts(files, inputs):
+    """{part: (includer, line)} for the project headers that are not inputs; a part
+    included from two places fails (it is inlined once, where it is included)."""
+    owner = {}
+    for rel in sorted(files):
+        for i, _, _, t in files[rel][1]:
+            if t and t not in inputs:
+                if t in owner:
+                    fail("%s:%d: part %s is already included at %s:%d; a part is inlined where"
+                         " its one includer includes it" % ((rel, i + 1, t) + owner[t]))
+                owner[t] = (rel, i + 1)
+    return owner
+
+
+def with_parts(rel, files, parts, seen=()):
+    """rel and the parts it includes, recursively, in include order; names a cycle."""
+    if rel in seen:
+        fail("include cycle: " + " -> ".join(seen + (rel,)))
+    out = [rel]
+    for _, _, _, t in files[rel][1]:
+        if t in parts:
+            out += with_parts(t, files, parts, seen + (rel,))
+    return out
+
+
+def order(files, parts=()):
+    """Topological order of the headers that are not parts: includes first, ties
+    broken by path; names any cycle. A part's includes count as its includer's."""
+    units = {rel: with_parts(rel, files, parts) for rel in files if rel not in parts}
+    guards = {guard_name(rel): rel for rel in units}
+    deps = {rel: set() for rel in units}
+    for rel, unit in units.items():
+        incs = [inc for u in unit for inc in files[u][1]]
+        lines = [line for u in unit for line in files[u][0]]
+        deps[rel].update(t for _, _, _, t in incs if t and t not in parts)
         for line in lines:  # soft edges: `#ifdef GE_GRAPH_H` wants ge_graph.h first
             if GUARD_RE.match(line):
                 for word in re.findall(r"\bGE_\w+_H\b", line):
                     if word in guards and guards[word] != rel:
                         deps[rel].add(guards[word])
-    users = {rel: [] for rel in files}
+    users = {rel: [] for rel in units}
     for rel, ds in deps.items():
         for d in ds:
             users[d].append(rel)
@@ -101,9 +134,9 @@ def order(files):
             left[u] -= 1
             if left[u] == 0:
                 heapq.heappush(ready, u)
-    if len(out) < len(files):
+    if len(out) < len(units):
         # Walk unfinished dependencies from the smallest stuck file until one repeats.
-        path, node = [], min(rel for rel in files if left[rel] > 0)
+        path, node = [], min(rel for rel in units if left[rel] > 0)
         while node not in path:
             path.append(node)
             node = min(d for d in deps[node] if left[d] > 0)
@@ -143,24 +176,32 @@ def main():
     if not inputs:
         fail("no ge_*.h headers found")
     files = scan(inputs, args.system_dir)
-    seq = order(files)
+    parts = find_parts(files, set(inputs))
+    seq = order(files, parts)
 
     def wanted(name):  # --inline-system xxhash.h matches <xxhash.h>; stb_ds.h matches <stb/stb_ds.h>
         return any(name == w or os.path.basename(name) == w for w in args.inline_system)
 
     inlined, body = {}, []  # inlined: include name -> (file it was inlined into, line)
-    for rel in seq:
+
+    def emit(rel):
+        """Appends rel's lines to body, with its parts inlined in place."""
         lines, incs = files[rel]
         inc_at = {i: (kind, name, target) for i, kind, name, target in incs}
-        body.append("\n/* ==== amalgamate: file %s ==== */\n" % rel)
-        if args.line:
-            body.append('#line 1 "%s"\n' % rel)
         for i, line in enumerate(lines):
             if i not in inc_at:
                 body.append(line)
                 continue
             kind, name, target = inc_at[i]
-            if target:
+            if target in parts:
+                body.append("/* amalgamate: begin part %s (inlined here) */\n" % target)
+                if args.line:
+                    body.append('#line 1 "%s"\n' % target)
+                emit(target)
+                body.append("/* amalgamate: end part %s */\n" % target)
+                if args.line:
+                    body.append('#line %d "%s"\n' % (i + 2, rel))
+            elif target:
                 body.append("/* amalgamate: %s is inlined above */\n" % target)
             elif not wanted(name):
                 body.append(line)
@@ -186,6 +227,12 @@ def main():
         if lines and not lines[-1].endswith("\n"):
             body.append("\n")
 
+    for rel in seq:
+        body.append("\n/* ==== amalgamate: file %s ==== */\n" % rel)
+        if args.line:
+            body.append('#line 1 "%s"\n' % rel)
+        emit(rel)
+
     banner = [
         "/* ge.h - the ge graph compiler in one header.",
         " *",
@@ -199,7 +246,10 @@ def main():
         " *      that file). Link with -lm.",
         " *",
         " * Contents, in dependency order:",
-    ] + [" *   " + rel for rel in seq]
+    ]
+    for rel in seq:
+        banner.append(" *   " + rel)
+        banner += [" *     + %s (inlined inside it)" % u for u in with_parts(rel, files, parts)[1:]]
     if inlined:
         banner.append(" *")
         banner.append(" * Inlined third-party system headers (their licences are kept inline):")

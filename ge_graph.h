@@ -24,6 +24,39 @@
  *   - binary serialization with a checksum, a text dump, DOT export and a
  *     stable structural hash.
  *
+ * Contents, in file order (each section opens with a "---- name" comment):
+ *   declarations
+ *     errors, allocator, dtypes, shapes,   ge_status and ge_error, ge_allocator,
+ *     tensors                              the value types
+ *     attributes, nodes, graph,            the IR structs; building, editing
+ *     attribute access                     and reading graphs
+ *     graph inputs/outputs, topological orders, validation
+ *     op schemas                           ge_op_schema, the registry, the infer
+ *                                          context and ge_graph_infer_shapes
+ *     clone, extract, inline; serialize and dump
+ *     the kernel interface                 ge_value, ge_kernel_ctx, ge_kernel_fn
+ *     the engine interface                 ge_engine: the descriptor engines fill
+ *   implementation (GE_GRAPH_IMPLEMENTATION)
+ *     errors, allocator, arena             the default allocator, per-graph arenas
+ *     dtypes ... mapped files              value helpers, ge_file_map
+ *     graph internals, name index, nodes,  interned strings, node slots, edges,
+ *     tensor descs, attributes, inputs     attributes
+ *     and outputs
+ *     kernel interface                     ge_value and ge_kernel_* helpers
+ *     topological orders, validation
+ *     op registry, infer context           schema lookup, the inference driver
+ *     builtin op schemas                   inference of the structural ops
+ *     ONNX compute ops: shape inference    per family: element-wise, MatMul,
+ *                                          Gemm, conv and pooling, reductions,
+ *                                          shape ops, normalizations, DVPP image
+ *                                          ops, random and collective ops; then
+ *                                          the schema table ge__builtin_schemas
+ *                                          (where an op's schema is added)
+ *     clone, extract, inline
+ *     serialization                        output buffer, string table, writer,
+ *                                          reader (versioned, checksummed)
+ *     structural hash, dump, DOT
+ *
  * Thread safety: a graph is not thread-safe for mutation. Functions that only
  * read a graph (everything taking `const ge_graph *`) may run concurrently.
  * Distinct graphs are independent. There is no global mutable state.

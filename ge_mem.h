@@ -22,6 +22,26 @@
  * Thread safety: planning functions are reentrant (all state lives in their
  * arguments). A caching allocator may be shared by threads (it locks); an
  * arena belongs to one thread at a time.
+ *
+ * Contents, in file order (each section opens with a "---- name" comment):
+ *   declarations
+ *     base types            ge_status, ge_error, ge_allocator (ge_graph.h's,
+ *                           repeated under the same guards)
+ *     planner core          ge_mem_interval, ge_mem_plan_intervals (the
+ *                           strategies), ge_mem_check_plan
+ *     runtime allocators    ge_caching_allocator, ge_arena
+ *     graph adapter         segments, ge_mem_graph_desc / _plan (only after
+ *                           ge_graph.h)
+ *   implementation (GE_MEM_IMPLEMENTATION)
+ *     basics, sort          errors, the default allocator (ge_mem.h needs no
+ *                           ge_graph.h), the radix sort the strategies share
+ *     planner: setup, greedy placement, step-order sweeps, the strategies
+ *                           the interval planner; the best plan wins
+ *     overlap checker       an independent check of a plan
+ *     caching allocator, arena
+ *     graph adapter         ge__mg_*: topological order, tensors and sizes,
+ *                           views, continuous blocks, in place, streams,
+ *                           segments, ge_mem_plan_graph
  */
 #ifndef GE_MEM_H
 #define GE_MEM_H

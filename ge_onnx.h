@@ -128,6 +128,25 @@
  * on the calling thread); loading and saving distinct graphs concurrently is
  * safe, and saving one graph from several threads is safe (it only reads
  * the graph).
+ *
+ * Contents, in file order (each section opens with a "---- name" or
+ * "==== name" comment):
+ *   declarations        ge_onnx_desc, load/save (file and buffer), the
+ *                       TensorProto reader ge_onnx_tensor
+ *   implementation (GE_ONNX_IMPLEMENTATION)
+ *     allocator, pool, map, string buffer, errors
+ *                       scratch memory of one load or save, the name map,
+ *                       error messages with byte offsets
+ *     import            wire-format reader; tensors (raw, typed, external
+ *                       data, borrowed from the mapped file); types (value
+ *                       info to ge_tensor_desc); graphs (scopes and outer
+ *                       references, attributes, Constant -> Const, nodes,
+ *                       subgraphs, the acyclic check, the model); public API
+ *     export            the writer, value naming, type text back to
+ *                       TypeProto, attributes, GraphProto, ModelProto, and
+ *                       the public save calls
+ * Ops import generically (op type, domain, attributes as they are); only
+ * Constant has its own path (ge__onnx_constant).
  */
 #ifndef GE_ONNX_H
 #define GE_ONNX_H
@@ -191,7 +210,8 @@ typedef struct ge_onnx_tensor {
   size_t block_size;
 } ge_onnx_tensor;
 
-/* a NULL (or zero) allocator means libc. External data is refused by
+/* A NULL (or zero) allocator means the default (ge_allocator_or_default:
+ * libc, or mimalloc with GE_USE_MIMALLOC). External data is refused by
  * read_tensor (no directory to find it in); read_tensor_file resolves it
  * next to the file. */
 GE_API ge_status ge_onnx_read_tensor(const void *data, size_t size, const ge_allocator *a, ge_onnx_tensor *out,
@@ -220,9 +240,6 @@ GE_API void ge_onnx_tensor_view(const ge_onnx_tensor *t, ge_tensor *view);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef GE_USE_MIMALLOC
-#include <mimalloc.h>
-#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -244,42 +261,7 @@ enum {
 
 /* ------------------------------------------------------------ allocator */
 
-static void *ge__onnx_dalloc(void *user, size_t n) {
-  (void)user;
-#ifdef GE_USE_MIMALLOC
-  return mi_malloc(n);
-#else
-  return malloc(n);
-#endif
-}
-static void *ge__onnx_drealloc(void *user, void *p, size_t old_n, size_t n) {
-  (void)user;
-  (void)old_n;
-#ifdef GE_USE_MIMALLOC
-  return mi_realloc(p, n);
-#else
-  return realloc(p, n);
-#endif
-}
-static void ge__onnx_dfree(void *user, void *p, size_t n) {
-  (void)user;
-  (void)n;
-#ifdef GE_USE_MIMALLOC
-  mi_free(p);
-#else
-  free(p);
-#endif
-}
-
-static ge_allocator ge__onnx_allocator(const ge_allocator *a) {
-  ge_allocator r;
-  if (a && a->alloc && a->free) return *a;
-  r.alloc = ge__onnx_dalloc;
-  r.realloc = ge__onnx_drealloc;
-  r.free = ge__onnx_dfree;
-  r.user = NULL;
-  return r;
-}
+/* The default allocator is ge_graph.h's (ge_allocator_or_default). */
 static void *ge__onnx_malloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
 static void ge__onnx_mfree(const ge_allocator *a, void *p, size_t n) {
   if (p) a->free(a->user, p, n ? n : 1);
@@ -647,7 +629,7 @@ static void ge__onnx_ctx_init(ge__onnx_ctx *c, const void *data, size_t size, co
   memset(c, 0, sizeof *c);
   c->base = (const uint8_t *)data;
   c->size = size;
-  c->a = ge__onnx_allocator(a);
+  c->a = ge_allocator_or_default(a);
   c->pool.a = c->a;
   c->err = err;
   c->borrow_min = GE_ONNX_BORROW_MIN_BYTES;
@@ -2463,7 +2445,7 @@ GE_API ge_status ge_onnx_load(const char *path, const ge_onnx_desc *desc, ge_gra
   if (!out) return ge__onnx_seterr(err, GE_ERR_INVALID, "ge_onnx_load: NULL output");
   *out = NULL;
   if (!path) return ge__onnx_seterr(err, GE_ERR_INVALID, "ge_onnx_load: NULL path");
-  a = ge__onnx_allocator(desc ? &desc->graph.allocator : NULL);
+  a = ge_allocator_or_default(desc ? &desc->graph.allocator : NULL);
   if (!(dir = ge__onnx_dirname(&a, path, &dn))) return ge__onnx_seterr(err, GE_ERR_NOMEM, "out of memory loading '%s'", path);
   if ((st = ge_file_map(path, &m, err))) {
     ge__onnx_mfree(&a, dir, dn);
@@ -2541,7 +2523,7 @@ GE_API ge_status ge_onnx_read_tensor(const void *data, size_t size, const ge_all
 GE_API ge_status ge_onnx_read_tensor_file(const char *path, const ge_allocator *a, ge_onnx_tensor *out, ge_error *err) {
   ge_error local;
   ge_mapped_file *m;
-  ge_allocator al = ge__onnx_allocator(a);
+  ge_allocator al = ge_allocator_or_default(a);
   ge_status st;
   char *dir;
   size_t dn;
@@ -3468,7 +3450,7 @@ GE_API ge_status ge_onnx_save_buffer(const ge_graph *g, uint8_t **out, size_t *s
   if (size) *size = 0;
   if (!g || !out || !size) return ge__onnx_seterr(err, GE_ERR_INVALID, "ge_onnx_save_buffer: NULL argument");
   memset(&ex, 0, sizeof ex);
-  ex.a = ge__onnx_allocator(ge_graph_allocator(g));
+  ex.a = ge_allocator_or_default(ge_graph_allocator(g));
   ex.w.a = ex.a;
   ex.pool.a = ex.a;
   ex.err = err;

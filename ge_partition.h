@@ -19,6 +19,28 @@
  *     execution order that peels slices off as inference completes (§5.7).
  *
  * Thread safety: one graph is partitioned by one thread at a time.
+ *
+ * Contents: the declarations and then the implementation follow the same
+ * order (each section opens with a "---- name" comment, each group with a
+ * "==== name" one):
+ *   wrapping                    ge_partition_wrap: a node set into a
+ *                               PartitionedCall (plus, in the implementation,
+ *                               the scratch memory helpers before it)
+ *   clusters                    the cluster framework (§5.1): union-find
+ *                               clusters with path checks; then building the
+ *                               partition (clusters into PartitionedCalls)
+ *   dynamic/static partitioning ge_dynamic_partition_desc, the six node rules
+ *                               and the merge passes (§5.2)
+ *   engine partitioning         ge_partition_engines, _optimize (threads),
+ *                               _merge, ge_partition_by_engine (§5.3)
+ *   ==== multi-batch (§5.5)     option parsing of the shape tiers, the
+ *                               GetDynamicDims / MapIndex kernels, the pass
+ *                               (Case over static clones)
+ *   ==== stages, scopes, variables, JIT slices
+ *                               pipeline stages (§5.4), scope subgraphs
+ *                               (§5.5.2), Variables into subgraphs (§5.6),
+ *                               JIT binary slices and their execution order
+ *                               (§5.7)
  */
 #ifndef GE_PARTITION_H
 #define GE_PARTITION_H
@@ -81,7 +103,12 @@ GE_API int ge_clusters_has_path(ge_clusters *c, ge_node_id from, ge_node_id to);
 typedef struct ge_dynamic_partition_desc {
   int32_t static_ops_lower_limit;  /* ge.exec.static_model_ops_lower_limit: 0 = 4, -1 = all dynamic */
   int32_t host_scheduling_max_threshold; /* ge.exec.hostSchedulingMaxThreshold: fewer static nodes -> all dynamic; 0 off */
-  int32_t host_cpu_engine;         /* node->engine of DNN_VM_HOST_CPU (those nodes are dynamic); -1: none */
+  /* The engines node->engine indexes (as for ge_partition_engines; from a
+   * registry: ge_engine_list, ge_engine_count). A node whose engine runs on
+   * the host (runtime GE_RUNTIME_HOST: DNN_VM_HOST_CPU in the standard set)
+   * is dynamic, rule 5. NULL (all-zero desc): no node counts as on the host. */
+  const ge_engine *const *engines;
+  uint32_t num_engines;
 } ge_dynamic_partition_desc;
 
 /* Sets a field from a GE option (GE_ERR_NOT_FOUND for other keys). */
@@ -1419,6 +1446,12 @@ static int ge__pt_has_unknown_shape(const ge_graph *g, const ge_node *n) {
 
 static int ge__pt_graph_dynamic(const ge_graph *g, const ge_dynamic_partition_desc *d);
 
+/* Whether n's engine (in d->engines) runs on the host. */
+static int ge__pt_on_host(const ge_node *n, const ge_dynamic_partition_desc *d) {
+  const ge_engine *e = d->engines && n->engine >= 0 && (uint32_t)n->engine < d->num_engines ? d->engines[n->engine] : NULL;
+  return e && e->runtime == GE_RUNTIME_HOST;
+}
+
 /* The six rules of §5.2.1. */
 static int ge__pt_node_dynamic(const ge_graph *g, const ge_node *n, const ge_dynamic_partition_desc *d) {
   uint32_t a;
@@ -1426,7 +1459,7 @@ static int ge__pt_node_dynamic(const ge_graph *g, const ge_node *n, const ge_dyn
   if ((n->flags & GE_NODE_FORCE_DYNAMIC) || ge_node_attr_int(n, "_force_unknown_shape", 0)) return 1; /* 2 */
   if (ge_node_attr_int(n, "_tiling_dependency", 0) && !ge_node_attr_int(n, "_tiling_offload", 0)) return 1; /* 3 */
   if (!ge_node_attr_int(n, "_is_support_addr_refresh", 1)) return 1;                   /* 4 */
-  if (d->host_cpu_engine >= 0 && n->engine == d->host_cpu_engine) return 1;              /* 5 */
+  if (ge__pt_on_host(n, d)) return 1;                                                      /* 5 */
   for (a = 0; a < n->num_attrs; a++) {                                                     /* 6 */
     const ge_attr *at = &n->attrs[a];
     int32_t k;
@@ -1676,7 +1709,6 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
   if (!g) return ge_error_set(err, GE_ERR_INVALID, "ge_partition_dynamic: no graph");
   if (!d) {
     memset(&dflt, 0, sizeof dflt);
-    dflt.host_cpu_engine = -1;
     d = &dflt;
   }
   memset(&s, 0, sizeof s);

@@ -303,7 +303,8 @@ static ge_status ge__ss_config_build(const ge_session *s, ge__ss_config *c, ge_e
   c->place.num_threads = s->d.num_threads;
   c->place.logger = s->d.logger;
   c->stream.logger = s->d.logger;
-  c->dynamic.host_cpu_engine = ge_engine_find(s->engines, "DNN_VM_HOST_CPU");
+  c->dynamic.engines = ge_engine_list(s->engines); /* rule 5: nodes on a host engine are dynamic */
+  c->dynamic.num_engines = ge_engine_count(s->engines);
   return GE_OK;
 }
 

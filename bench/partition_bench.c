@@ -68,7 +68,8 @@ static double run_step(ge_graph *g, int step) {
   bench_ok(ge_graph_clone(g, NULL, &w, &err), &err, "clone");
   memset(&d, 0, sizeof d);
   memset(&p, 0, sizeof p);
-  d.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
+  d.engines = engines;
+  d.num_engines = num_engines;
   t0 = bench_now();
   if (step == 0) engine_clusters(w);
   else if (step == 1) bench_ok(ge_partition_dynamic(w, &d, &err), &err, "partition");

@@ -42,6 +42,22 @@ static GE_TEST__UNUSED ge_graph *tu_new_graph(const char *name) {
   return g;
 }
 
+/* Node builders: op with n inputs and one output. tu_add_op leaves the
+ * output to shape inference; tu_add_op_shaped also declares its dtype and
+ * shape (for graphs that are not inferred). */
+static GE_TEST__UNUSED ge_node_id tu_add_op(ge_graph *g, const char *op, const char *name, uint32_t n, const ge_edge *in) {
+  ge_node_id id;
+  TU_OK(ge_graph_add_node(g, op, name, n, in, 1, &id, NULL));
+  return id;
+}
+
+static GE_TEST__UNUSED ge_node_id tu_add_op_shaped(ge_graph *g, const char *op, const char *name, uint32_t n,
+                                                   const ge_edge *in, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  ge_node_id id = tu_add_op(g, op, name, n, in);
+  TU_OK(ge_node_set_output(g, id, 0, dtype, rank, dims, NULL, NULL));
+  return id;
+}
+
 /* A tensor of n elements of dtype t (rank 1, or rank 0 if n < 0 means scalar). */
 static GE_TEST__UNUSED ge_tensor tu_tensor(ge_dtype t, int32_t rank, int64_t *dims, void *buf, size_t cap, uint32_t salt) {
   ge_tensor x;

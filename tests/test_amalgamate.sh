@@ -54,6 +54,24 @@ if ! $PY amalgamate.py --root "$t/missing" -o "$t/missing/out.h" 2> "$t/err" \
     && grep -q 'ge_a.h:2: included file "ge_nowhere.h" not found' "$t/err"
 then ok "missing project file fails, naming it"; else bad "missing project file fails, naming it"; fi
 
+# Parts (headers in a subfolder, like ge_engines/host_cpu/*.h) are inlined where their one
+# includer includes them, their own includes placed before that includer; two includers fail.
+mkdir -p "$t/parts/ge_a"
+printf '#define BEFORE 1\n#include "ge_a/part.h"\n#define AFTER 1\n' > "$t/parts/ge_a.h"
+printf '#include "ge_b.h"\n#define PART 1\n' > "$t/parts/ge_a/part.h"
+printf '#define B 1\n' > "$t/parts/ge_b.h"
+if $PY amalgamate.py --root "$t/parts" -o "$t/parts/out.h" 2> "$t/err" \
+    && [[ $(grep -E '^#define [A-Z]+ 1$' "$t/parts/out.h" | tr '\n' ' ') == \
+          "#define B 1 #define BEFORE 1 #define PART 1 #define AFTER 1 " ]] \
+    && ! grep -q 'file ge_a/part.h' "$t/parts/out.h"
+then ok "a part is inlined where it is included, after what it includes"
+else bad "a part is inlined where it is included, after what it includes"; fi
+printf '#include "ge_a/part.h"\n' > "$t/parts/ge_c.h"
+if ! $PY amalgamate.py --root "$t/parts" -o "$t/parts/out2.h" 2> "$t/err" \
+    && grep -q 'ge_c.h:1: part ge_a/part.h is already included at ge_a.h:2' "$t/err"
+then ok "a part included from two headers fails, naming both"
+else bad "a part included from two headers fails, naming both"; fi
+
 # The example builds against dist/ge.h (made by `make dist`, so its flags apply) with one cc call.
 : > "$t/err"
 if ${MAKE:-make} -s --no-print-directory dist > "$t/err" 2>&1 \

@@ -184,6 +184,24 @@ GE_TEST(test_format_number_for_cast) {
   kh_free(&x);
 }
 
+/* The op table is sorted (ge_host_cpu_kernel bisects it): every listed op
+ * finds its kernel, and an op between two listed names finds none. */
+GE_TEST(test_op_table_sorted) {
+  uint32_t i;
+  const char *op;
+  kt t;
+  for (i = 0; (op = ge_host_cpu_op(i)) != NULL; i++) {
+    if (i) GE_CHECK(strcmp(ge_host_cpu_op(i - 1), op) < 0);
+    GE_REQUIRE(kt_make(&t, op, 0, NULL, 1));
+    GE_CHECK(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)) != NULL);
+    kt_free(&t);
+  }
+  GE_CHECK(i >= 160);
+  GE_REQUIRE(kt_make(&t, "Adds", 0, NULL, 1)); /* between Add and And */
+  GE_CHECK(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)) == NULL);
+  kt_free(&t);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_nll_weight_ignore_index);
@@ -192,5 +210,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_windows_and_quantize);
   GE_RUN(test_string_normalizer);
   GE_RUN(test_format_number_for_cast);
+  GE_RUN(test_op_table_sorted);
   return ge_test_main_end();
 }

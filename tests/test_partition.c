@@ -215,7 +215,6 @@ GE_TEST(test_dynamic_random) {
     ge_error err;
     ge_node *n;
     memset(&d, 0, sizeof d);
-    d.host_cpu_engine = -1;
     d.static_ops_lower_limit = (int32_t)(seed % 5) - 1; /* -1 (all dynamic), default, 1, 2, 3 */
     TU_OK(ge_graph_clone(g, NULL, &orig, NULL));
     if (ge_partition_dynamic(g, &d, &err) != GE_OK || ge_graph_validate(g, NULL, &err) != GE_OK ||
@@ -239,7 +238,6 @@ GE_TEST(test_dynamic_rules) {
   ge_node *n;
   uint32_t calls = 0;
   memset(&d, 0, sizeof d);
-  d.host_cpu_engine = -1;
   /* nothing dynamic: left whole, recorded as not partitioned */
   GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK);
   GE_CHECK_EQ_INT(ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i, 0);
@@ -262,6 +260,33 @@ GE_TEST(test_dynamic_rules) {
   GE_CHECK_EQ_INT(ge_dynamic_partition_set_option(&d, "ge.exec.static_model_ops_lower_limit", "x", &err), GE_ERR_INVALID);
   GE_CHECK_EQ_INT(ge_dynamic_partition_set_option(&d, "ge.exec.hostSchedulingMaxThreshold", "-1", &err), GE_ERR_INVALID);
   GE_CHECK_EQ_INT(ge_dynamic_partition_set_option(&d, "ge.nope", "1", &err), GE_ERR_NOT_FOUND);
+}
+
+/* Rule 5: a node on a host engine is dynamic; an all-zero desc names no
+ * engine, so engine 0 is not taken for the host CPU. */
+GE_TEST(test_dynamic_host_engine) {
+  const ge_engine *engines[2];
+  ge_graph *g = tu_random_dag(5, 20, 2, 0, 0);
+  ge_dynamic_partition_desc d;
+  ge_error err;
+  ge_node *n;
+  uint32_t dynamic_calls = 0;
+  engines[0] = ge_ai_core_engine();
+  engines[1] = ge_host_cpu_engine();
+  GE_GRAPH_FOREACH(g, n) n->engine = 0;
+  memset(&d, 0, sizeof d);
+  GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK);
+  GE_CHECK_EQ_INT(ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i, 0);
+  d.engines = engines;
+  d.num_engines = 2;
+  GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK); /* engine 0 is AI Core: still static */
+  GE_CHECK_EQ_INT(ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i, 0);
+  ge_graph_node(g, ge_graph_find(g, "n3"))->engine = 1;
+  GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK);
+  GE_CHECK_EQ_INT(ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i, 1);
+  GE_GRAPH_FOREACH(g, n) dynamic_calls += !strcmp(n->op, "PartitionedCall") && ge_node_attr_int(n, "_is_unknown_shape", 0);
+  GE_CHECK(dynamic_calls >= 1);
+  ge_graph_free(g);
 }
 
 /* A real model, placed on the engines, partitioned with one node forced
@@ -292,7 +317,8 @@ GE_TEST(test_dynamic_model) {
   TU_OK(ge_place_compile(g, &pd, NULL));
   ge_graph_node(g, ge_graph_find(g, "/features/features.7/MaxPool"))->flags |= GE_NODE_FORCE_DYNAMIC;
   memset(&d, 0, sizeof d);
-  d.host_cpu_engine = GE_ENGINE_INDEX_HOST_CPU;
+  d.engines = ge_engine_list(r);
+  d.num_engines = ge_engine_count(r);
   GE_REQUIRE(ge_partition_dynamic(g, &d, &err) == GE_OK);
   GE_CHECK(ge_graph_validate(g, NULL, &err) == GE_OK);
   memset(&xd, 0, sizeof xd);
@@ -520,6 +546,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_try_merge_exact);
   GE_RUN(test_dynamic_rules);
   GE_RUN(test_dynamic_random);
+  GE_RUN(test_dynamic_host_engine);
   GE_RUN(test_dynamic_model);
   GE_RUN(test_engine_random);
   GE_RUN(test_engine_merge_errors);

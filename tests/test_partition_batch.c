@@ -52,12 +52,6 @@ static ge_node_id add_const(ge_graph *g, const char *name, int32_t rank, const i
   return id;
 }
 
-static ge_node_id add_op(ge_graph *g, const char *op, const char *name, uint32_t n, const ge_edge *in) {
-  ge_node_id id;
-  TU_OK(ge_graph_add_node(g, op, name, n, in, 1, &id, NULL));
-  return id;
-}
-
 /* Data with -1 at the dims given -1, symbols where sym[k] is not NULL. */
 static ge_node_id add_data(ge_graph *g, const char *name, int32_t rank, const int64_t *dims, const char *const *sym) {
   ge_node_id id;
@@ -85,16 +79,16 @@ static ge_graph *cnn_graph(void) {
   w = add_const(g, "w", 4, wd, &r, 0.5f);
   b = add_const(g, "b", 1, bd, &r, 0.1f);
   in[0] = tu_e(x, 0), in[1] = tu_e(w, 0), in[2] = tu_e(b, 0);
-  conv = add_op(g, "Conv", "conv", 3, in);
+  conv = tu_add_op(g, "Conv", "conv", 3, in);
   TU_OK(ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL));
   in[0] = tu_e(conv, 0);
-  relu = add_op(g, "Relu", "relu", 1, in);
+  relu = tu_add_op(g, "Relu", "relu", 1, in);
   in[0] = tu_e(relu, 0);
-  flat = add_op(g, "Flatten", "flatten", 1, in);
+  flat = tu_add_op(g, "Flatten", "flatten", 1, in);
   gw = add_const(g, "gemm_w", 2, gd, &r, 0.2f);
   gbias = add_const(g, "gemm_b", 1, gb, &r, 0.1f);
   in[0] = tu_e(flat, 0), in[1] = tu_e(gw, 0), in[2] = tu_e(gbias, 0);
-  gemm = add_op(g, "Gemm", "gemm", 3, in);
+  gemm = tu_add_op(g, "Gemm", "gemm", 3, in);
   outs[0] = tu_e(gemm, 0), outs[1] = tu_e(relu, 0);
   TU_OK(ge_graph_set_outputs(g, 2, outs, names, NULL));
   return g;
@@ -114,19 +108,19 @@ static ge_graph *image_graph(int nhwc) {
   src = x;
   if (nhwc) {
     in[0] = tu_e(x, 0);
-    src = add_op(g, "Transpose", "to_nchw", 1, in);
+    src = tu_add_op(g, "Transpose", "to_nchw", 1, in);
     TU_OK(ge_node_set_attr_ints(g, src, "perm", perm, 4, NULL));
   }
   w = add_const(g, "w", 4, wd, &r, 0.5f);
   in[0] = tu_e(src, 0), in[1] = tu_e(w, 0);
-  conv = add_op(g, "Conv", "conv", 2, in);
+  conv = tu_add_op(g, "Conv", "conv", 2, in);
   TU_OK(ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL));
   in[0] = tu_e(conv, 0);
-  relu = add_op(g, "Relu", "relu", 1, in);
+  relu = tu_add_op(g, "Relu", "relu", 1, in);
   in[0] = tu_e(relu, 0);
-  gap = add_op(g, "GlobalAveragePool", "gap", 1, in);
+  gap = tu_add_op(g, "GlobalAveragePool", "gap", 1, in);
   in[0] = tu_e(gap, 0);
-  flat = add_op(g, "Flatten", "flat", 1, in);
+  flat = tu_add_op(g, "Flatten", "flat", 1, in);
   outs[0] = tu_e(flat, 0), outs[1] = tu_e(relu, 0);
   TU_OK(ge_graph_set_outputs(g, 2, outs, NULL, NULL));
   return g;
@@ -145,9 +139,9 @@ static ge_graph *two_input_graph(void) {
   y = add_data(g, "y", 2, yd, NULL);
   w = add_const(g, "w", 2, wd, &r, 1.0f);
   in[0] = tu_e(x, 0), in[1] = tu_e(w, 0);
-  mm = add_op(g, "MatMul", "mm", 2, in);
+  mm = tu_add_op(g, "MatMul", "mm", 2, in);
   in[0] = tu_e(y, 0);
-  relu = add_op(g, "Relu", "relu", 1, in);
+  relu = tu_add_op(g, "Relu", "relu", 1, in);
   outs[0] = tu_e(mm, 0), outs[1] = tu_e(relu, 0);
   TU_OK(ge_graph_set_outputs(g, 2, outs, names, NULL));
   return g;
@@ -700,7 +694,7 @@ GE_TEST(test_apply_errors) {
     TU_OK(ge_graph_add_const(r, "shape", &t, &k, NULL));
     xd[1] = 6;
     in[0] = tu_e(x, 0), in[1] = tu_e(k, 0);
-    y = add_op(r, "Reshape", "reshape", 2, in);
+    y = tu_add_op(r, "Reshape", "reshape", 2, in);
     o = tu_e(y, 0);
     TU_OK(ge_graph_set_outputs(r, 1, &o, NULL, NULL));
     hr = graph_hash(r);

@@ -119,7 +119,7 @@ static ge_tensor random23(float *v, tu_rng *r, float scale) {
   return t;
 }
 
-static ge_node_id add_const(ge_graph *g, const char *name, tu_rng *r) {
+static ge_node_id add_const_23(ge_graph *g, const char *name, tu_rng *r) {
   float v[6];
   ge_tensor t = random23(v, r, 50.0f);
   ge_node_id id;
@@ -127,14 +127,12 @@ static ge_node_id add_const(ge_graph *g, const char *name, tu_rng *r) {
   return id;
 }
 
-static ge_node_id add_op(ge_graph *g, const char *op, const char *name, uint32_t n, const ge_edge *in) {
-  ge_node_id id;
-  TU_OK(ge_graph_add_node(g, op, name, n, in, 1, &id, NULL));
-  TU_OK(ge_node_set_output(g, id, 0, GE_DTYPE_FLOAT32, 2, D23, NULL, NULL));
-  return id;
+/* An op with one float32 [2, 3] output (declared here, not left to shape inference). */
+static ge_node_id add_op_23(ge_graph *g, const char *op, const char *name, uint32_t n, const ge_edge *in) {
+  return tu_add_op_shaped(g, op, name, n, in, GE_DTYPE_FLOAT32, 2, D23);
 }
 
-static ge_node_id add_data(ge_graph *g, const char *name) {
+static ge_node_id add_data_23(ge_graph *g, const char *name) {
   ge_node_id id;
   TU_OK(ge_graph_add_data(g, name, GE_DTYPE_FLOAT32, 2, D23, &id, NULL));
   return id;
@@ -157,11 +155,11 @@ static ge_graph *rdag(uint64_t seed, uint32_t n_nodes, uint32_t n_data, uint32_t
   tu_seed(&r, seed);
   for (i = 0; i < n_data; i++) {
     snprintf(name, sizeof name, "in%u", (unsigned)i);
-    t[total++] = add_data(g, name);
+    t[total++] = add_data_23(g, name);
   }
   for (i = 0; i < n_const; i++) {
     snprintf(name, sizeof name, "c%u", (unsigned)i);
-    t[total++] = add_const(g, name, &r);
+    t[total++] = add_const_23(g, name, &r);
   }
   first = total;
   for (i = 0; i < n_nodes; i++) {
@@ -174,7 +172,7 @@ static ge_graph *rdag(uint64_t seed, uint32_t n_nodes, uint32_t n_data, uint32_t
       in[k] = E(t[total - 1 - back], 0);
     }
     snprintf(name, sizeof name, "n%u", (unsigned)i);
-    t[total] = add_op(g, op, name, ar, in);
+    t[total] = add_op_23(g, op, name, ar, in);
     if (ids) ids[i] = t[total];
     if (total > first && !tu_below(&r, 10)) TU_OK(ge_graph_add_control(g, t[first + tu_below(&r, total - first)], t[total], NULL));
     total++;
@@ -264,23 +262,23 @@ GE_TEST(test_stages_none) {
 GE_TEST(test_stages_rule) {
   /* x -> a(0) -> b -> c(2) -> out;  a -> d -> out;  b -> e(1) -> c;  f (reads x, unused but output) */
   ge_graph *g = tu_new_graph("g");
-  ge_node_id x = add_data(g, "x"), a, b, c, d, e, f;
+  ge_node_id x = add_data_23(g, "x"), a, b, c, d, e, f;
   ge_edge in[2], o[3];
   ge_error err;
   const ge_graph *s0, *s1, *s2;
   float inputs[1][6];
   outs before, after;
   in[0] = E(x, 0);
-  a = add_op(g, "Relu", "a", 1, in);
+  a = add_op_23(g, "Relu", "a", 1, in);
   in[0] = E(a, 0);
-  b = add_op(g, "Neg", "b", 1, in);
-  d = add_op(g, "Sigmoid", "d", 1, in);
+  b = add_op_23(g, "Neg", "b", 1, in);
+  d = add_op_23(g, "Sigmoid", "d", 1, in);
   in[0] = E(b, 0);
-  e = add_op(g, "Relu", "e", 1, in);
+  e = add_op_23(g, "Relu", "e", 1, in);
   in[0] = E(b, 0), in[1] = E(e, 0);
-  c = add_op(g, "Add", "c", 2, in);
+  c = add_op_23(g, "Add", "c", 2, in);
   in[0] = E(x, 0);
-  f = add_op(g, "Neg", "f", 1, in);
+  f = add_op_23(g, "Neg", "f", 1, in);
   o[0] = E(c, 0), o[1] = E(d, 0), o[2] = E(f, 0);
   OK(ge_graph_set_outputs(g, 3, o, NULL, NULL));
   OK(ge_node_set_attr_int(g, a, "_stage_level", 0, NULL));
@@ -314,13 +312,13 @@ GE_TEST(test_stages_rule) {
 
 GE_TEST(test_stages_errors) {
   ge_graph *g = tu_new_graph("g");
-  ge_node_id x = add_data(g, "x"), a, b, c;
+  ge_node_id x = add_data_23(g, "x"), a, b, c;
   ge_edge in[1];
   ge_error err;
   in[0] = E(x, 0);
-  a = add_op(g, "Relu", "alpha", 1, in);
+  a = add_op_23(g, "Relu", "alpha", 1, in);
   in[0] = E(a, 0);
-  b = add_op(g, "Neg", "beta", 1, in);
+  b = add_op_23(g, "Neg", "beta", 1, in);
   OK(ge_graph_set_outputs(g, 1, in, NULL, NULL));
   /* backward data edge: alpha (stage 3) feeds beta (stage 1) */
   OK(ge_node_set_attr_int(g, a, "_stage_level", 3, NULL));
@@ -331,7 +329,7 @@ GE_TEST(test_stages_errors) {
   /* backward control edge */
   OK(ge_node_set_attr_int(g, b, "_stage_level", 5, NULL));
   in[0] = E(x, 0);
-  c = add_op(g, "Sigmoid", "gamma", 1, in);
+  c = add_op_23(g, "Sigmoid", "gamma", 1, in);
   OK(ge_node_set_attr_int(g, c, "_stage_level", 0, NULL));
   OK(ge_graph_add_control(g, b, c, NULL));
   GE_CHECK_EQ_INT(ge_partition_stages(g, &err), GE_ERR_INVALID);
@@ -449,22 +447,22 @@ static int attr_same(const ge_attr *a, const ge_attr *b) {
 
 GE_TEST(test_scopes_units) {
   ge_graph *g = tu_new_graph("g");
-  ge_node_id x = add_data(g, "x"), a, r, b, c, d;
+  ge_node_id x = add_data_23(g, "x"), a, r, b, c, d;
   ge_edge in[2], o[2];
   ge_error err;
   float inputs[1][6];
   outs before, after;
   /* a(S0) -> r -> b(S0) -> c(S1);  x -> d(S1);  {a, b} is not convex */
   in[0] = E(x, 0);
-  a = add_op(g, "Relu", "a", 1, in);
+  a = add_op_23(g, "Relu", "a", 1, in);
   in[0] = E(a, 0);
-  r = add_op(g, "Neg", "r", 1, in);
+  r = add_op_23(g, "Neg", "r", 1, in);
   in[0] = E(r, 0), in[1] = E(a, 0);
-  b = add_op(g, "Add", "b", 2, in);
+  b = add_op_23(g, "Add", "b", 2, in);
   in[0] = E(b, 0);
-  c = add_op(g, "Sigmoid", "c", 1, in);
+  c = add_op_23(g, "Sigmoid", "c", 1, in);
   in[0] = E(x, 0);
-  d = add_op(g, "Neg", "d", 1, in);
+  d = add_op_23(g, "Neg", "d", 1, in);
   o[0] = E(c, 0), o[1] = E(d, 0);
   OK(ge_graph_set_outputs(g, 2, o, NULL, NULL));
   OK(ge_partition_scopes(g, &err)); /* nothing marked */
@@ -489,9 +487,9 @@ GE_TEST(test_scopes_units) {
   ge_graph_free(g);
   /* a tensor value is refused */
   g = tu_new_graph("g");
-  x = add_data(g, "x");
+  x = add_data_23(g, "x");
   in[0] = E(x, 0);
-  a = add_op(g, "Relu", "tensor_scope", 1, in);
+  a = add_op_23(g, "Relu", "tensor_scope", 1, in);
   OK(ge_graph_set_outputs(g, 1, o, NULL, NULL) == GE_OK ? GE_OK : GE_OK);
   {
     int64_t dims[1] = {1};
@@ -512,18 +510,18 @@ GE_TEST(test_scopes_units) {
  * reaches b2 through it. */
 GE_TEST(test_scopes_interaction) {
   ge_graph *g = tu_new_graph("g");
-  ge_node_id x = add_data(g, "x"), a1, a2, b1, b2;
+  ge_node_id x = add_data_23(g, "x"), a1, a2, b1, b2;
   ge_edge in[1], o[2];
   ge_error err;
   float inputs[1][6];
   outs before, after;
   in[0] = E(x, 0);
-  b1 = add_op(g, "Relu", "b1", 1, in);
-  a2 = add_op(g, "Neg", "a2", 1, in);
+  b1 = add_op_23(g, "Relu", "b1", 1, in);
+  a2 = add_op_23(g, "Neg", "a2", 1, in);
   in[0] = E(b1, 0);
-  a1 = add_op(g, "Sigmoid", "a1", 1, in);
+  a1 = add_op_23(g, "Sigmoid", "a1", 1, in);
   in[0] = E(a2, 0);
-  b2 = add_op(g, "Relu", "b2", 1, in);
+  b2 = add_op_23(g, "Relu", "b2", 1, in);
   o[0] = E(a1, 0), o[1] = E(b2, 0);
   OK(ge_graph_set_outputs(g, 2, o, NULL, NULL));
   set_scope(g, b1, 2);
@@ -642,7 +640,7 @@ static ge_graph *make_body(tu_rng *r, const char *name, const uint32_t *ks, uint
     if (how == BY_PARENT) TU_OK(ge_node_set_attr_int(b, t[total], "parent_index", (int64_t)ks[i], NULL));
     total++;
   }
-  if (!n) t[total++] = add_const(b, "k0", r);
+  if (!n) t[total++] = add_const_23(b, "k0", r);
   if (nested > 0 && n) { /* an inner call over one or two of the Data */
     uint32_t m = 1 + tu_below(r, n < 2 ? 1 : 2), inner_ks[2];
     ge_edge ins[3];
@@ -679,7 +677,7 @@ static ge_graph *make_body(tu_rng *r, const char *name, const uint32_t *ks, uint
     ge_edge ins[2];
     for (k = 0; k < ar; k++) ins[k] = E(t[tu_below(r, total)], 0);
     snprintf(nm, sizeof nm, "%s_op%u", name, (unsigned)i);
-    t[total] = add_op(b, op, nm, ar, ins);
+    t[total] = add_op_23(b, op, nm, ar, ins);
     total++;
   }
   for (i = 0; i < n_out; i++) o[i] = E(t[total - 1 - (i % total)], 0);
@@ -698,7 +696,7 @@ static ge_graph *rvar_graph(uint64_t seed, uint32_t *n_holders_of_kind) {
   uint32_t i, total = 0, nv, nh, n_out = 0;
   char nm[32];
   tu_seed(&r, seed);
-  t[total++] = add_data(g, "x");
+  t[total++] = add_data_23(g, "x");
   nv = 1 + tu_below(&r, 3);
   for (i = 0; i < nv; i++) {
     snprintf(nm, sizeof nm, "var%u", (unsigned)i);
@@ -771,7 +769,7 @@ static ge_graph *rvar_graph(uint64_t seed, uint32_t *n_holders_of_kind) {
   }
   if (!tu_below(&r, 3)) { /* a Variable also read in the root */
     ge_edge e = E(vars[0], 0);
-    if (n_out < 16) outs_e[n_out++] = E(add_op(g, "Relu", "root_relu", 1, &e), 0);
+    if (n_out < 16) outs_e[n_out++] = E(add_op_23(g, "Relu", "root_relu", 1, &e), 0);
   }
   TU_OK(ge_graph_set_outputs(g, n_out, outs_e, NULL, NULL));
   return g;
@@ -840,7 +838,7 @@ GE_TEST(test_variables_units) {
   float inputs[1][6];
   outs before, after;
   tu_seed(&r, 5);
-  x = add_data(g, "x");
+  x = add_data_23(g, "x");
   v = add_variable(g, "w", &r);
   cond = add_scalar_const(g, "cond", GE_DTYPE_BOOL, 1);
   TU_OK(ge_graph_add_node(tb, "Data", "w", 0, NULL, 1, &td1, NULL)); /* named like the variable */
@@ -848,13 +846,13 @@ GE_TEST(test_variables_units) {
   TU_OK(ge_graph_add_node(tb, "Data", "tx", 0, NULL, 1, &td2, NULL));
   TU_OK(ge_node_set_attr_int(tb, td2, "parent_index", 2, NULL));
   in[0] = E(td1, 0), in[1] = E(td2, 0);
-  a = add_op(tb, "Add", "t_add", 2, in);
+  a = add_op_23(tb, "Add", "t_add", 2, in);
   in[0] = E(a, 0);
   OK(ge_graph_set_outputs(tb, 1, in, NULL, NULL));
   TU_OK(ge_graph_add_node(eb, "Data", "ex", 0, NULL, 1, &ed, NULL));
   TU_OK(ge_node_set_attr_int(eb, ed, "parent_index", 2, NULL));
   in[0] = E(ed, 0);
-  n2 = add_op(eb, "Neg", "e_neg", 1, in);
+  n2 = add_op_23(eb, "Neg", "e_neg", 1, in);
   in[0] = E(n2, 0);
   OK(ge_graph_set_outputs(eb, 1, in, NULL, NULL));
   in[0] = E(cond, 0), in[1] = E(v, 0), in[2] = E(x, 0);
@@ -864,7 +862,7 @@ GE_TEST(test_variables_units) {
   OK(ge_node_set_output(g, h, 0, GE_DTYPE_FLOAT32, 2, D23, NULL, NULL));
   OK(ge_graph_add_control(g, x, h, NULL));
   in[0] = E(h, 0);
-  y = add_op(g, "Relu", "y", 1, in);
+  y = add_op_23(g, "Relu", "y", 1, in);
   in[0] = E(y, 0);
   OK(ge_graph_set_outputs(g, 1, in, NULL, NULL));
   GE_CHECK(valid(g));
@@ -900,16 +898,16 @@ GE_TEST(test_variables_call_while_clash) {
   float inputs[1][6];
   outs before, after;
   tu_seed(&r, 6);
-  x = add_data(g, "x");
+  x = add_data_23(g, "x");
   v = add_variable(g, "v", &r);
   /* call(x, v, v): f's Data index 0, 1, 2; the variable feeds two inputs */
   TU_OK(ge_graph_add_data(f, "fx", GE_DTYPE_FLOAT32, 2, D23, &d0, NULL));
   TU_OK(ge_graph_add_data(f, "fv1", GE_DTYPE_FLOAT32, 2, D23, &d1, NULL));
   TU_OK(ge_graph_add_data(f, "fv2", GE_DTYPE_FLOAT32, 2, D23, &d2, NULL));
   in[0] = E(d0, 0), in[1] = E(d1, 0);
-  s = add_op(f, "Mul", "f_mul", 2, in);
+  s = add_op_23(f, "Mul", "f_mul", 2, in);
   in[0] = E(s, 0), in[1] = E(d2, 0);
-  s = add_op(f, "Add", "f_add", 2, in);
+  s = add_op_23(f, "Add", "f_add", 2, in);
   in[0] = E(s, 0);
   OK(ge_graph_set_outputs(f, 1, in, NULL, NULL));
   in[0] = E(x, 0), in[1] = E(v, 0), in[2] = E(v, 0);
@@ -923,7 +921,7 @@ GE_TEST(test_variables_call_while_clash) {
   OK(ge_graph_set_outputs(cg, 1, in, NULL, NULL));
   TU_OK(ge_graph_add_data(bg, "bv", GE_DTYPE_FLOAT32, 2, D23, &bd, NULL));
   in[0] = E(bd, 0);
-  c = add_op(bg, "Neg", "b_neg", 1, in);
+  c = add_op_23(bg, "Neg", "b_neg", 1, in);
   in[0] = E(c, 0);
   OK(ge_graph_set_outputs(bg, 1, in, NULL, NULL));
   in[0] = E(v, 0);
@@ -955,7 +953,7 @@ GE_TEST(test_variables_call_while_clash) {
   v = add_variable(g, "v", &r);
   TU_OK(ge_graph_add_data(f, "fv", GE_DTYPE_FLOAT32, 2, D23, &d0, NULL));
   in[0] = E(d0, 0);
-  s = add_op(f, "Relu", "v", 1, in);
+  s = add_op_23(f, "Relu", "v", 1, in);
   in[0] = E(s, 0);
   OK(ge_graph_set_outputs(f, 1, in, NULL, NULL));
   in[0] = E(v, 0);
@@ -1054,17 +1052,17 @@ GE_TEST(test_binary_units) {
   tu_rng r;
   tu_seed(&r, 1);
   /* x -> a -> b(+c) -> out0;  y -> d(a) -> out1;  x -> out2;  c -> e -> out3 */
-  x = add_data(g, "x");
-  y = add_data(g, "y");
-  c = add_const(g, "c", &r);
+  x = add_data_23(g, "x");
+  y = add_data_23(g, "y");
+  c = add_const_23(g, "c", &r);
   in[0] = E(x, 0);
-  a = add_op(g, "Relu", "a", 1, in);
+  a = add_op_23(g, "Relu", "a", 1, in);
   in[0] = E(a, 0), in[1] = E(c, 0);
-  b = add_op(g, "Add", "b", 2, in);
+  b = add_op_23(g, "Add", "b", 2, in);
   in[0] = E(y, 0), in[1] = E(a, 0);
-  d = add_op(g, "Mul", "d", 2, in);
+  d = add_op_23(g, "Mul", "d", 2, in);
   in[0] = E(c, 0);
-  e = add_op(g, "Neg", "e", 1, in);
+  e = add_op_23(g, "Neg", "e", 1, in);
   o[0] = E(b, 0), o[1] = E(d, 0), o[2] = E(x, 0), o[3] = E(e, 0);
   OK(ge_graph_set_outputs(g, 4, o, NULL, NULL));
   /* slice {a, b, x (ignored), a (duplicate)}: c joins it */
