@@ -303,6 +303,7 @@ static ge_status ge__ss_config_build(const ge_session *s, ge__ss_config *c, ge_e
   c->place.num_threads = s->d.num_threads;
   c->place.logger = s->d.logger;
   c->stream.logger = s->d.logger;
+  c->dynamic.logger = s->d.logger;
   c->dynamic.engines = ge_engine_list(s->engines); /* rule 5: nodes on a host engine are dynamic */
   c->dynamic.num_engines = ge_engine_count(s->engines);
   return GE_OK;
@@ -451,6 +452,7 @@ GE_API ge_status ge_session_add_graph_file(ge_session *s, uint32_t id, const cha
     ge_onnx_desc od;
     memset(&od, 0, sizeof od);
     od.graph.allocator = s->d.allocator;
+    od.logger = s->d.logger;
     st = ge_onnx_load(path, &od, &g, err);
   } else {
     ge_graph_desc gd;
@@ -602,6 +604,7 @@ static ge_kernel_fn ge__ss_reference_lookup(const ge_node *n, void *user) {
 static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   ge_exec_desc d;
   ge_status st;
+  double t0 = ge__ss_now_ms();
   memset(&d, 0, sizeof d);
   d.num_threads = s->d.num_threads;
   d.topo_mode = gr->cfg.topo_mode;
@@ -617,8 +620,11 @@ static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
     if (gr->cache) ge_caching_allocator_free(gr->cache);
     gr->cache = NULL;
     gr->program = NULL;
+    return st;
   }
-  return st;
+  ge_log(&s->d.logger, GE_LOG_INFO, "session", "loaded: %u tasks, %s (%.3f ms)", (unsigned)ge_program_num_tasks(gr->program),
+         gr->has_memory ? "one planned memory block" : "dynamic shapes from a caching allocator", ge__ss_now_ms() - t0);
+  return GE_OK;
 }
 
 GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err) {
