@@ -327,6 +327,7 @@ GE_API ge_status ge_session_set_option(ge_session *s, const char *key, const cha
   char *k, *v;
   ge_status st;
   if (!s || !key || !value) return ge_error_set(err, GE_ERR_INVALID, "ge_session_set_option: no session, key or value");
+  if (!*value) return ge_error_set(err, GE_ERR_INVALID, "option %s: the value is empty", key);
   memset(&probe, 0, sizeof probe);
   probe.place.engines = s->engines; /* engine names may name plugins' engines */
   if ((st = ge__ss_apply_option(&probe, key, value, err))) return st;
@@ -588,6 +589,14 @@ static ge_status ge__ss_plan(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   return GE_OK;
 }
 
+/* A graph that computes nothing is a mistake, not an empty result. */
+static ge_status ge__ss_check_outputs(const ge_graph *g, ge_error *err) {
+  ge_node_id out = ge_graph_output_node(g);
+  if (out != GE_NONE && ge_graph_node(g, out)->num_inputs > 0) return GE_OK;
+  return ge_error_set(err, GE_ERR_INVALID, "graph '%s' has no outputs%s", ge_graph_name(g) ? ge_graph_name(g) : "",
+                      ge_graph_node_count(g) <= (out == GE_NONE ? 0u : 1u) ? " (it is empty)" : "");
+}
+
 /* The pipeline (see the top of this file) on gr->m->g, up to the session's level. */
 static ge_status ge__ss_compile(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   ge__ss_config *c = &gr->m->cfg;
@@ -595,6 +604,7 @@ static ge_status ge__ss_compile(ge_session *s, ge__ss_graph *gr, ge_error *err) 
   double t0 = ge__ss_now_ms();
   ge_status st;
   if ((st = ge__ss_fix_engines(s, err)) || (st = ge__ss_config_build(s, c, err))) return st;
+  if ((st = ge__ss_check_outputs(gr->m->g, err))) return st;
   if (gr->m->engine_type) c->place.engine_type = gr->m->engine_type;
   if (upto == GE_COMPILE_REFERENCE) return ge_graph_infer_shapes(gr->m->g, err);
   if ((st = ge_multibatch_apply(gr->m->g, &c->multibatch, err)) || (st = ge_graph_infer_shapes(gr->m->g, err))) return st;

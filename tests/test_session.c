@@ -70,6 +70,8 @@ GE_TEST(test_options) {
   GE_CHECK(ge_session_set_option(s, "ge.exec.disableReuseMemory", "2", &err) != GE_OK);
   GE_CHECK(strstr(err.message, "ge.exec.disableReuseMemory") != NULL);
   GE_CHECK(ge_session_set_option(s, "ge.topoSortingMode", "7", &err) != GE_OK);
+  GE_CHECK_EQ_INT(ge_session_set_option(s, "ge.dynamicBatchSize", "", &err), GE_ERR_INVALID);
+  GE_CHECK(strstr(err.message, "ge.dynamicBatchSize") && strstr(err.message, "empty"));
   OK(ge_session_set_option(s, "ge.topoSortingMode", "1", &err));
   OK(ge_session_set_option(s, "ge.topoSortingMode", "3", &err)); /* replaces */
   GE_CHECK(ge_session_set_option(s, "ge.exec.exclude_engines", "NoSuchEngine", &err) != GE_OK);
@@ -122,6 +124,14 @@ GE_TEST(test_graphs_and_views) {
   GE_CHECK_EQ_INT(ge_session_add_custom_ops(s, NULL, 0, &err), GE_ERR_INVALID);
   OK(ge_session_remove_graph(s, 1, &err));
   GE_CHECK_EQ_INT(ge_session_remove_graph(s, 1, &err), GE_ERR_NOT_FOUND);
+  {
+    /* a graph that computes nothing is refused, naming why */
+    ge_graph *g;
+    OK(ge_graph_create(NULL, &g, &err));
+    OK(ge_session_add_graph(s, 5, g, &err));
+    GE_CHECK_EQ_INT(ge_session_compile_graph(s, 5, &err), GE_ERR_INVALID);
+    GE_CHECK(strstr(err.message, "no outputs (it is empty)") != NULL);
+  }
   GE_CHECK(ge_session_graph(s, 1) == NULL);
   ge_session_free(s);
 }
