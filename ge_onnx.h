@@ -163,8 +163,6 @@ extern "C" {
 #define GE_ONNX_MAX_DEPTH 64       /* subgraph (and nested type) levels */
 #define GE_ONNX_BORROW_MIN_BYTES 1024
 
-/* Log levels for ge_onnx_desc.log. */
-enum { GE_ONNX_LOG_WARNING = 1, GE_ONNX_LOG_INFO = 2 };
 
 /* Everything zero means the defaults. */
 typedef struct ge_onnx_desc {
@@ -172,9 +170,9 @@ typedef struct ge_onnx_desc {
                               name NULL: the ONNX graph's name */
   size_t borrow_min_bytes; /* 0: GE_ONNX_BORROW_MIN_BYTES */
   int no_borrow;           /* 1: always copy weights into the graph */
-  /* Optional: findings that do not stop the import (module is "onnx"). */
-  void (*log)(void *user, int level, const char *module, const char *message);
-  void *log_user;
+  /* Findings that do not stop the import (module "onnx"): ignored parts
+   * of the model at GE_LOG_WARN, what was read at GE_LOG_INFO. */
+  ge_logger logger;
 } ge_onnx_desc;
 
 /* Reads an ONNX model file (mapped; big weights borrowed from the mapping). */
@@ -614,15 +612,15 @@ static ge_status ge__onnx_oom(ge__onnx_ctx *c) {
   return ge__onnx_fail(c, GE_ERR_NOMEM, "out of memory reading the ONNX model");
 }
 
-static void ge__onnx_log(ge__onnx_ctx *c, int level, const char *fmt, ...) GE__ONNX_PRINTF(3, 4);
-static void ge__onnx_log(ge__onnx_ctx *c, int level, const char *fmt, ...) {
+static void ge__onnx_log(ge__onnx_ctx *c, ge_log_level level, const char *fmt, ...) GE__ONNX_PRINTF(3, 4);
+static void ge__onnx_log(ge__onnx_ctx *c, ge_log_level level, const char *fmt, ...) {
   char msg[512];
   va_list ap;
-  if (!c->desc || !c->desc->log) return;
+  if (!c->desc || !GE_LOG_ON(&c->desc->logger, level)) return;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  c->desc->log(c->desc->log_user, level, "onnx", msg);
+  ge_log(&c->desc->logger, level, "onnx", "%s", msg);
 }
 
 static void ge__onnx_ctx_init(ge__onnx_ctx *c, const void *data, size_t size, const ge_allocator *a, ge_error *err) {
@@ -1551,7 +1549,7 @@ static ge_status ge__onnx_merge(ge__onnx_ctx *c, ge_graph *g, ge_edge e, const g
       dt = t->dtype;
       changed = 1;
     } else
-      ge__onnx_log(c, GE_ONNX_LOG_WARNING, "value '%s': declared dtype %s conflicts with %s; kept %s", vname,
+      ge__onnx_log(c, GE_LOG_WARN, "value '%s': declared dtype %s conflicts with %s; kept %s", vname,
                    ge_dtype_name(t->dtype), ge_dtype_name(dt), ge_dtype_name(dt));
   }
   for (i = 0; i < rank; i++) {
@@ -1572,7 +1570,7 @@ static ge_status ge__onnx_merge(ge__onnx_ctx *c, ge_graph *g, ge_edge e, const g
       }
       changed = 1;
     } else if (rank != t->rank)
-      ge__onnx_log(c, GE_ONNX_LOG_WARNING, "value '%s': declared rank %d conflicts with rank %d; kept %d", vname,
+      ge__onnx_log(c, GE_LOG_WARN, "value '%s': declared rank %d conflicts with rank %d; kept %d", vname,
                    (int)t->rank, (int)rank, (int)rank);
     else
       for (i = 0; i < rank; i++)
@@ -1971,7 +1969,7 @@ static ge_status ge__onnx_node_make(ge__onnx_ctx *c, ge__onnx_scope *s, const ge
       if (!ge_graph_node(s->g, *id)->schema) {
         if (!ge__onnx_map_add(&c->a, &c->warned, domain, &added)) return ge__onnx_oom(c);
         if (added)
-          ge__onnx_log(c, GE_ONNX_LOG_WARNING, "domain '%s': no op schemas; its nodes (first: '%s', %s) are unknown ops",
+          ge__onnx_log(c, GE_LOG_WARN, "domain '%s': no op schemas; its nodes (first: '%s', %s) are unknown ops",
                        domain, made, op);
       }
     }
@@ -2097,7 +2095,7 @@ static ge_status ge__onnx_graph(ge__onnx_ctx *c, ge__onnx_scope *s, size_t start
     }
   }
   if (r < 0) return GE_ERR_FORMAT;
-  if (quant) ge__onnx_log(c, GE_ONNX_LOG_INFO, "graph '%s': quantization_annotation ignored", ge_graph_name(s->g));
+  if (quant) ge__onnx_log(c, GE_LOG_INFO, "graph '%s': quantization_annotation ignored", ge_graph_name(s->g));
   /* initializer names first: graph inputs that have one are not Data */
   pos = start;
   while (!st && (r = ge__onnx_next(c, &pos, end, &f)) == 1) {
@@ -2305,9 +2303,9 @@ static ge_status ge__onnx_model(ge__onnx_ctx *c, ge_graph **out) {
     return ge__onnx_fail(c, GE_ERR_UNSUPPORTED, "the model has IR version %lld; ge reads versions %d to %d", (long long)ir,
                          GE_ONNX_MIN_IR_VERSION, GE_ONNX_MAX_IR_VERSION);
   c->ir_version = ir;
-  if (training) ge__onnx_log(c, GE_ONNX_LOG_INFO, "training_info ignored");
+  if (training) ge__onnx_log(c, GE_LOG_INFO, "training_info ignored");
   if (n_functions)
-    ge__onnx_log(c, GE_ONNX_LOG_INFO, "%u model-local functions ignored (a node calling one is an error)", (unsigned)n_functions);
+    ge__onnx_log(c, GE_LOG_INFO, "%u model-local functions ignored (a node calling one is an error)", (unsigned)n_functions);
   if ((st = ge__onnx_graph_name(c, graph.start, graph.start + graph.len, &gname))) return st;
   memset(&gd, 0, sizeof gd);
   if (c->desc) gd = c->desc->graph;

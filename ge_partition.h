@@ -109,6 +109,7 @@ typedef struct ge_dynamic_partition_desc {
    * is dynamic, rule 5. NULL (all-zero desc): no node counts as on the host. */
   const ge_engine *const *engines;
   uint32_t num_engines;
+  ge_logger logger; /* INFO: the static and dynamic subgraphs made */
 } ge_dynamic_partition_desc;
 
 /* Sets a field from a GE option (GE_ERR_NOT_FOUND for other keys). */
@@ -1699,6 +1700,22 @@ static int ge__pt_dynamic_clusters(ge__pt_dyn *s, const ge_dynamic_partition_des
   return 1;
 }
 
+/* What dynamic/static partitioning decided, for the desc's logger. */
+static void ge__pt_log_dynamic(const ge_graph *g, const ge_logger *l) {
+  const ge_node *n;
+  uint32_t calls[2] = {0, 0};
+  if (!GE_LOG_ON(l, GE_LOG_INFO)) return;
+  if (!ge_graph_attr(g, "_dynamic_shape_partitioned") || !ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i) {
+    ge_log(l, GE_LOG_INFO, "partition", "dynamic/static: every shape is static, the graph stays whole");
+    return;
+  }
+  GE_GRAPH_FOREACH(g, n)
+  if (!strcmp(n->op, "PartitionedCall") && ge_node_attr(n, "_is_unknown_shape"))
+    calls[ge_node_attr_int(n, "_is_unknown_shape", 0) != 0]++;
+  ge_log(l, GE_LOG_INFO, "partition", "dynamic/static: %u static and %u dynamic subgraphs", (unsigned)calls[0],
+         (unsigned)calls[1]);
+}
+
 GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_desc *d, ge_error *err) {
   ge_dynamic_partition_desc dflt;
   ge__pt_dyn s;
@@ -1741,6 +1758,7 @@ GE_API ge_status ge_partition_dynamic(ge_graph *g, const ge_dynamic_partition_de
   }
   if (place) ge__pt_free(g, place, s.c->bound + 1);
   ge__pt_dyn_release(&s);
+  if (st == GE_OK) ge__pt_log_dynamic(g, &d->logger);
   return st;
 }
 

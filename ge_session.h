@@ -108,6 +108,11 @@ GE_API ge_status ge_session_add_graph(ge_session *s, uint32_t id, ge_graph *g, g
 /* Adds the model in a file: ONNX (.onnx) or a graph file (ge_graph_save). */
 GE_API ge_status ge_session_add_graph_file(ge_session *s, uint32_t id, const char *path, ge_error *err);
 GE_API ge_status ge_session_remove_graph(ge_session *s, uint32_t id, ge_error *err);
+/* Adds new_id as a second instance of graph id (compiled first when
+ * needed): it shares the compiled graph, its plans and its weights, and has
+ * a program of its own, so the two run independently (seed 003 §7.2
+ * ForkGraph). Removing either leaves the other whole. */
+GE_API ge_status ge_session_fork_graph(ge_session *s, uint32_t id, uint32_t new_id, ge_error *err);
 /* Runs the compile pipeline on graph id (once; again is a no-op). On
  * failure the graph is left as the failing stage left it. */
 GE_API ge_status ge_session_compile_graph(ge_session *s, uint32_t id, ge_error *err);
@@ -193,11 +198,12 @@ typedef struct ge__ss_config {
   ge_place_desc place;
 } ge__ss_config;
 
-typedef struct ge__ss_graph {
-  uint32_t id;
+/* A compiled graph: what compiling made, shared by the graph and its forks. */
+typedef struct ge__ss_model {
   ge_graph *g;
-  int compiled;
-  ge__ss_config cfg; /* as compiled (explanations need the place desc) */
+  int compiled, failed; /* a failed compile leaves the graph half-transformed */
+  ge__ss_config cfg;    /* as compiled (explanations need the place desc) */
+  const char *engine_type; /* overrides ge.engineType (a single op on VECTOR); NULL: none */
   ge_node_id *order;
   uint32_t order_len;
   ge_stream_plan streams;
@@ -205,6 +211,13 @@ typedef struct ge__ss_graph {
   ge_mem_graph_plan memory;
   int has_memory;
   char memory_why[400];
+  uint32_t refs; /* the graphs (a graph and its forks) using it */
+} ge__ss_model;
+
+/* A graph of the session: its model and its own loaded program. */
+typedef struct ge__ss_graph {
+  uint32_t id;
+  ge__ss_model *m;
   ge_program *program;
   ge_caching_allocator *cache;
 } ge__ss_graph;
@@ -302,6 +315,7 @@ static ge_status ge__ss_config_build(const ge_session *s, ge__ss_config *c, ge_e
   c->place.num_threads = s->d.num_threads;
   c->place.logger = s->d.logger;
   c->stream.logger = s->d.logger;
+  c->dynamic.logger = s->d.logger;
   c->dynamic.engines = ge_engine_list(s->engines); /* rule 5: nodes on a host engine are dynamic */
   c->dynamic.num_engines = ge_engine_count(s->engines);
   return GE_OK;
@@ -313,7 +327,9 @@ GE_API ge_status ge_session_set_option(ge_session *s, const char *key, const cha
   char *k, *v;
   ge_status st;
   if (!s || !key || !value) return ge_error_set(err, GE_ERR_INVALID, "ge_session_set_option: no session, key or value");
+  if (!*value) return ge_error_set(err, GE_ERR_INVALID, "option %s: the value is empty", key);
   memset(&probe, 0, sizeof probe);
+  probe.place.engines = s->engines; /* engine names may name plugins' engines */
   if ((st = ge__ss_apply_option(&probe, key, value, err))) return st;
   if (!(v = ge__ss_strdup(s, value))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for option '%s'", key);
   for (i = 0; i < s->num_options; i++)
@@ -393,48 +409,87 @@ static ge__ss_graph *ge__ss_find(const ge_session *s, uint32_t id) {
   return NULL;
 }
 
-/* Frees what compiling and loading made (the graph stays). */
-static void ge__ss_graph_unload(const ge_session *s, ge__ss_graph *gr) {
+/* A model holding g (owned from then on, also on failure). */
+static ge__ss_model *ge__ss_model_new(const ge_session *s, ge_graph *g) {
+  ge__ss_model *m = (ge__ss_model *)ge__ss_alloc(s, sizeof *m);
+  if (!m) {
+    ge_graph_free(g);
+    return NULL;
+  }
+  memset(m, 0, sizeof *m);
+  m->g = g;
+  m->refs = 1;
+  return m;
+}
+
+/* Frees the plans compiling made (the graph stays). */
+static void ge__ss_model_unplan(const ge_session *s, ge__ss_model *m) {
+  ge__ss_free(s, m->order, ((size_t)m->order_len + 1) * sizeof(ge_node_id));
+  m->order = NULL;
+  if (m->has_streams) ge_stream_plan_free(&m->streams);
+  if (m->has_memory) ge_mem_graph_plan_free(&m->memory);
+  m->has_streams = m->has_memory = 0;
+}
+
+static void ge__ss_model_release(const ge_session *s, ge__ss_model *m) {
+  if (!m || --m->refs) return;
+  ge__ss_model_unplan(s, m);
+  ge_graph_free(m->g);
+  ge__ss_free(s, m, sizeof *m);
+}
+
+/* Frees what loading made: the program and its allocator. */
+static void ge__ss_graph_unload(ge__ss_graph *gr) {
   ge_program_free(gr->program);
   gr->program = NULL;
   if (gr->cache) ge_caching_allocator_free(gr->cache);
   gr->cache = NULL;
-  ge__ss_free(s, gr->order, ((size_t)gr->order_len + 1) * sizeof(ge_node_id));
-  gr->order = NULL;
-  if (gr->has_streams) ge_stream_plan_free(&gr->streams);
-  if (gr->has_memory) ge_mem_graph_plan_free(&gr->memory);
-  gr->has_streams = gr->has_memory = 0;
 }
 
 static void ge__ss_graph_release(const ge_session *s, ge__ss_graph *gr) {
-  ge__ss_graph_unload(s, gr);
-  ge_graph_free(gr->g);
-  gr->g = NULL;
+  ge__ss_graph_unload(gr);
+  ge__ss_model_release(s, gr->m);
+  gr->m = NULL;
 }
 
-GE_API ge_status ge_session_add_graph(ge_session *s, uint32_t id, ge_graph *g, ge_error *err) {
+/* Adds a graph record under id using model m (taking a reference). */
+static ge_status ge__ss_add_record(ge_session *s, uint32_t id, ge__ss_model *m, ge_error *err) {
   ge__ss_graph *gr, **grown;
-  if (!s || !g) {
-    ge_graph_free(g);
-    return ge_error_set(err, GE_ERR_INVALID, "ge_session_add_graph: no session or graph");
-  }
-  if (ge__ss_find(s, id)) {
-    ge_graph_free(g);
-    return ge_error_set(err, GE_ERR_INVALID, "graph %u is already in the session", (unsigned)id);
-  }
+  if (ge__ss_find(s, id)) return ge_error_set(err, GE_ERR_INVALID, "graph %u is already in the session", (unsigned)id);
   gr = (ge__ss_graph *)ge__ss_alloc(s, sizeof *gr);
   grown = gr ? (ge__ss_graph **)ge__ss_grow(s, s->graphs, s->num_graphs, sizeof *grown) : NULL;
   if (!grown) {
     ge__ss_free(s, gr, sizeof *gr);
-    ge_graph_free(g);
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory adding graph %u", (unsigned)id);
   }
   memset(gr, 0, sizeof *gr);
   gr->id = id;
-  gr->g = g;
+  gr->m = m;
+  m->refs++;
   s->graphs = grown;
   s->graphs[s->num_graphs++] = gr;
   return GE_OK;
+}
+
+GE_API ge_status ge_session_add_graph(ge_session *s, uint32_t id, ge_graph *g, ge_error *err) {
+  ge__ss_model *m;
+  ge_status st;
+  if (!s || !g) {
+    ge_graph_free(g);
+    return ge_error_set(err, GE_ERR_INVALID, "ge_session_add_graph: no session or graph");
+  }
+  if (!(m = ge__ss_model_new(s, g))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory adding graph %u", (unsigned)id);
+  st = ge__ss_add_record(s, id, m, err);
+  ge__ss_model_release(s, m); /* the record holds it now (or nothing does) */
+  return st;
+}
+
+GE_API ge_status ge_session_fork_graph(ge_session *s, uint32_t id, uint32_t new_id, ge_error *err) {
+  ge__ss_graph *gr = ge__ss_find(s, id);
+  ge_status st;
+  if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
+  if ((st = ge_session_compile_graph(s, id, err))) return st;
+  return ge__ss_add_record(s, new_id, gr->m, err);
 }
 
 GE_API ge_status ge_session_add_graph_file(ge_session *s, uint32_t id, const char *path, ge_error *err) {
@@ -449,6 +504,7 @@ GE_API ge_status ge_session_add_graph_file(ge_session *s, uint32_t id, const cha
     ge_onnx_desc od;
     memset(&od, 0, sizeof od);
     od.graph.allocator = s->d.allocator;
+    od.logger = s->d.logger;
     st = ge_onnx_load(path, &od, &g, err);
   } else {
     ge_graph_desc gd;
@@ -506,26 +562,26 @@ static ge_status ge__ss_engine_pieces(ge_session *s, ge_graph **g, ge_error *err
  * shapes known only at run time (or string tensors) gets no memory plan:
  * the executor sizes those values as they come. */
 static ge_status ge__ss_plan(ge_session *s, ge__ss_graph *gr, ge_error *err) {
-  ge_stream_desc sd = gr->cfg.stream;
+  ge_stream_desc sd = gr->m->cfg.stream;
   ge_mem_graph_desc md;
   ge_error why;
   ge_status st;
-  gr->order_len = ge_graph_node_count(gr->g);
-  if (!(gr->order = (ge_node_id *)ge__ss_alloc(s, ((size_t)gr->order_len + 1) * sizeof(ge_node_id))))
+  gr->m->order_len = ge_graph_node_count(gr->m->g);
+  if (!(gr->m->order = (ge_node_id *)ge__ss_alloc(s, ((size_t)gr->m->order_len + 1) * sizeof(ge_node_id))))
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the execution order");
-  if ((st = ge_graph_topo_sort(gr->g, gr->cfg.topo_mode, gr->order, err))) return st;
-  sd.engines = ge_engine_list(s->engines), sd.num_engines = ge_engine_count(s->engines), sd.order = gr->order;
-  if ((st = ge_stream_allocate(gr->g, &sd, &gr->streams, err))) return st;
-  gr->has_streams = 1;
+  if ((st = ge_graph_topo_sort(gr->m->g, gr->m->cfg.topo_mode, gr->m->order, err))) return st;
+  sd.engines = ge_engine_list(s->engines), sd.num_engines = ge_engine_count(s->engines), sd.order = gr->m->order;
+  if ((st = ge_stream_allocate(gr->m->g, &sd, &gr->m->streams, err))) return st;
+  gr->m->has_streams = 1;
   memset(&md, 0, sizeof md);
-  md.order = gr->order;
-  md.disable_reuse = gr->cfg.disable_reuse_memory;
-  md.happens_before = ge_stream_order, md.order_user = &gr->streams;
+  md.order = gr->m->order;
+  md.disable_reuse = gr->m->cfg.disable_reuse_memory;
+  md.happens_before = ge_stream_order, md.order_user = &gr->m->streams;
   md.logger = s->d.logger;
-  st = ge_mem_plan_graph(gr->g, &md, &gr->memory, &why);
-  gr->has_memory = st == GE_OK;
+  st = ge_mem_plan_graph(gr->m->g, &md, &gr->m->memory, &why);
+  gr->m->has_memory = st == GE_OK;
   if (st == GE_ERR_SHAPE || st == GE_ERR_UNSUPPORTED) {
-    snprintf(gr->memory_why, sizeof gr->memory_why, "%.399s", why.message);
+    snprintf(gr->m->memory_why, sizeof gr->m->memory_why, "%.399s", why.message);
     ge_log(&s->d.logger, GE_LOG_INFO, "session", "no memory plan: %s", why.message);
     return GE_OK;
   }
@@ -533,43 +589,53 @@ static ge_status ge__ss_plan(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   return GE_OK;
 }
 
-/* The pipeline (see the top of this file) on gr->g, up to the session's level. */
+/* A graph that computes nothing is a mistake, not an empty result. */
+static ge_status ge__ss_check_outputs(const ge_graph *g, ge_error *err) {
+  ge_node_id out = ge_graph_output_node(g);
+  if (out != GE_NONE && ge_graph_node(g, out)->num_inputs > 0) return GE_OK;
+  return ge_error_set(err, GE_ERR_INVALID, "graph '%s' has no outputs%s", ge_graph_name(g) ? ge_graph_name(g) : "",
+                      ge_graph_node_count(g) <= (out == GE_NONE ? 0u : 1u) ? " (it is empty)" : "");
+}
+
+/* The pipeline (see the top of this file) on gr->m->g, up to the session's level. */
 static ge_status ge__ss_compile(ge_session *s, ge__ss_graph *gr, ge_error *err) {
-  ge__ss_config *c = &gr->cfg;
+  ge__ss_config *c = &gr->m->cfg;
   int upto = s->d.level == GE_COMPILE_FULL ? 4 : (int)s->d.level;
   double t0 = ge__ss_now_ms();
   ge_status st;
   if ((st = ge__ss_fix_engines(s, err)) || (st = ge__ss_config_build(s, c, err))) return st;
-  if (upto == GE_COMPILE_REFERENCE) return ge_graph_infer_shapes(gr->g, err);
-  if ((st = ge_multibatch_apply(gr->g, &c->multibatch, err)) || (st = ge_graph_infer_shapes(gr->g, err))) return st;
-  ge__ss_log_stage(s, "shape tiers and shape inference", gr->g, t0);
+  if ((st = ge__ss_check_outputs(gr->m->g, err))) return st;
+  if (gr->m->engine_type) c->place.engine_type = gr->m->engine_type;
+  if (upto == GE_COMPILE_REFERENCE) return ge_graph_infer_shapes(gr->m->g, err);
+  if ((st = ge_multibatch_apply(gr->m->g, &c->multibatch, err)) || (st = ge_graph_infer_shapes(gr->m->g, err))) return st;
+  ge__ss_log_stage(s, "shape tiers and shape inference", gr->m->g, t0);
   t0 = ge__ss_now_ms();
-  if ((st = ge_partition_stages(gr->g, err))) return st;
-  ge__ss_log_stage(s, "pipeline stages", gr->g, t0);
+  if ((st = ge_partition_stages(gr->m->g, err))) return st;
+  ge__ss_log_stage(s, "pipeline stages", gr->m->g, t0);
   t0 = ge__ss_now_ms();
-  if ((st = ge_place_optimize(gr->g, &c->place, GE_OPTIMIZE_ORIGINAL, err)) || (st = ge_graph_infer_shapes(gr->g, err)))
+  if ((st = ge_place_optimize(gr->m->g, &c->place, GE_OPTIMIZE_ORIGINAL, err)) || (st = ge_graph_infer_shapes(gr->m->g, err)))
     return st;
-  ge__ss_log_stage(s, "original-graph optimisers (constant folding)", gr->g, t0);
+  ge__ss_log_stage(s, "original-graph optimisers (constant folding)", gr->m->g, t0);
   t0 = ge__ss_now_ms();
-  if ((st = ge_place(gr->g, &c->place, err))) return st;
-  ge__ss_log_stage(s, "placement with the host-CPU reassign passes", gr->g, t0);
+  if ((st = ge_place(gr->m->g, &c->place, err))) return st;
+  ge__ss_log_stage(s, "placement with the host-CPU reassign passes", gr->m->g, t0);
   if (upto == GE_COMPILE_PLACE) {
     t0 = ge__ss_now_ms();
-    if ((st = ge_place_optimize(gr->g, &c->place, GE_OPTIMIZE_SUBGRAPH, err)) || (st = ge_place(gr->g, &c->place, err)))
+    if ((st = ge_place_optimize(gr->m->g, &c->place, GE_OPTIMIZE_SUBGRAPH, err)) || (st = ge_place(gr->m->g, &c->place, err)))
       return st;
-    ge__ss_log_stage(s, "engine optimisers (fusion)", gr->g, t0);
+    ge__ss_log_stage(s, "engine optimisers (fusion)", gr->m->g, t0);
     return GE_OK;
   }
   t0 = ge__ss_now_ms();
-  if ((st = ge_partition_dynamic(gr->g, &c->dynamic, err)) || (st = ge_place(gr->g, &c->place, err))) return st;
-  ge__ss_log_stage(s, "dynamic/static partitioning and placement of the calls", gr->g, t0);
+  if ((st = ge_partition_dynamic(gr->m->g, &c->dynamic, err)) || (st = ge_place(gr->m->g, &c->place, err))) return st;
+  ge__ss_log_stage(s, "dynamic/static partitioning and placement of the calls", gr->m->g, t0);
   t0 = ge__ss_now_ms();
-  if ((st = ge__ss_engine_pieces(s, &gr->g, err)) || (st = ge_place(gr->g, &c->place, err))) return st;
-  ge__ss_log_stage(s, "engine pieces optimised and merged back", gr->g, t0);
+  if ((st = ge__ss_engine_pieces(s, &gr->m->g, err)) || (st = ge_place(gr->m->g, &c->place, err))) return st;
+  ge__ss_log_stage(s, "engine pieces optimised and merged back", gr->m->g, t0);
   if (upto == GE_COMPILE_PARTITION) return GE_OK;
   t0 = ge__ss_now_ms();
   if ((st = ge__ss_plan(s, gr, err))) return st;
-  ge__ss_log_stage(s, "streams, events and memory plan", gr->g, t0);
+  ge__ss_log_stage(s, "streams, events and memory plan", gr->m->g, t0);
   return GE_OK;
 }
 
@@ -577,11 +643,13 @@ GE_API ge_status ge_session_compile_graph(ge_session *s, uint32_t id, ge_error *
   ge__ss_graph *gr = ge__ss_find(s, id);
   ge_status st;
   if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
-  if (gr->compiled) return GE_OK;
-  if (gr->order || gr->has_streams) return ge_error_set(err, GE_ERR_INVALID, "graph %u failed to compile before", (unsigned)id);
+  if (gr->m->compiled) return GE_OK;
+  if (gr->m->failed)
+    return ge_error_set(err, GE_ERR_INVALID, "graph %u failed to compile before: remove it and add it again", (unsigned)id);
   st = ge__ss_compile(s, gr, err);
-  gr->compiled = st == GE_OK;
-  if (st) ge__ss_graph_unload(s, gr), gr->order_len = 0;
+  gr->m->compiled = st == GE_OK;
+  gr->m->failed = st != GE_OK;
+  if (st) ge__ss_model_unplan(s, gr->m);
   return st;
 }
 
@@ -592,30 +660,41 @@ static ge_kernel_fn ge__ss_reference_lookup(const ge_node *n, void *user) {
   return ge_host_cpu_kernel(n);
 }
 
+/* Lowers a compiled graph to its program: one planned block for a static
+ * root level, a caching allocator for the sizes a dynamic one meets. */
+static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
+  ge_exec_desc d;
+  ge_status st;
+  double t0 = ge__ss_now_ms();
+  memset(&d, 0, sizeof d);
+  d.num_threads = s->d.num_threads;
+  d.topo_mode = gr->m->cfg.topo_mode;
+  d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
+  d.lookup_user = s->engines;
+  if (gr->m->has_memory) {
+    d.memory_size = gr->m->memory.block_size;
+  } else {
+    if ((st = ge_caching_allocator_create(&s->d.allocator, &gr->cache, err))) return st;
+    d.allocator = ge_caching_allocator_as_allocator(gr->cache);
+  }
+  if ((st = ge_program_create(gr->m->g, &d, &gr->program, err))) {
+    if (gr->cache) ge_caching_allocator_free(gr->cache);
+    gr->cache = NULL;
+    gr->program = NULL;
+    return st;
+  }
+  ge_log(&s->d.logger, GE_LOG_INFO, "session", "loaded: %u tasks, %s (%.3f ms)", (unsigned)ge_program_num_tasks(gr->program),
+         gr->m->has_memory ? "one planned memory block" : "dynamic shapes from a caching allocator", ge__ss_now_ms() - t0);
+  return GE_OK;
+}
+
 GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err) {
   ge__ss_graph *gr = ge__ss_find(s, id);
-  ge_exec_desc d;
   ge_status st;
   if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
   if (gr->program) return GE_OK;
   if ((st = ge_session_compile_graph(s, id, err))) return st;
-  memset(&d, 0, sizeof d);
-  d.num_threads = s->d.num_threads;
-  d.topo_mode = gr->cfg.topo_mode;
-  d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
-  d.lookup_user = s->engines;
-  if (gr->has_memory) {
-    d.memory_size = gr->memory.block_size; /* static: every planned tensor in one block */
-  } else {                                 /* dynamic: sizes come at run time, from a cache */
-    if ((st = ge_caching_allocator_create(&s->d.allocator, &gr->cache, err))) return st;
-    d.allocator = ge_caching_allocator_as_allocator(gr->cache);
-  }
-  if ((st = ge_program_create(gr->g, &d, &gr->program, err))) {
-    if (gr->cache) ge_caching_allocator_free(gr->cache);
-    gr->cache = NULL;
-    gr->program = NULL;
-  }
-  return st;
+  return ge__ss_load(s, gr, err);
 }
 
 GE_API ge_status ge_session_run_graph(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
@@ -636,35 +715,35 @@ GE_API const ge_value *ge_session_output(const ge_session *s, uint32_t id, uint3
 
 GE_API const ge_graph *ge_session_graph(const ge_session *s, uint32_t id) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
-  return gr ? gr->g : NULL;
+  return gr ? gr->m->g : NULL;
 }
 GE_API int ge_session_graph_compiled(const ge_session *s, uint32_t id) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
-  return gr && gr->compiled;
+  return gr && gr->m->compiled;
 }
 GE_API const ge_node_id *ge_session_order(const ge_session *s, uint32_t id, uint32_t *n) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
-  if (n) *n = gr && gr->order ? gr->order_len : 0;
-  return gr ? gr->order : NULL;
+  if (n) *n = gr && gr->m->order ? gr->m->order_len : 0;
+  return gr ? gr->m->order : NULL;
 }
 GE_API const ge_stream_plan *ge_session_stream_plan(const ge_session *s, uint32_t id) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
-  return gr && gr->has_streams ? &gr->streams : NULL;
+  return gr && gr->m->has_streams ? &gr->m->streams : NULL;
 }
 GE_API const ge_mem_graph_plan *ge_session_memory_plan(const ge_session *s, uint32_t id, const char **why) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
-  if (why) *why = !gr ? "no such graph" : !gr->compiled ? "not compiled" : gr->has_memory ? "" : gr->memory_why[0] ? gr->memory_why : "not planned at this compile level";
-  return gr && gr->has_memory ? &gr->memory : NULL;
+  if (why) *why = !gr ? "no such graph" : !gr->m->compiled ? "not compiled" : gr->m->has_memory ? "" : gr->m->memory_why[0] ? gr->m->memory_why : "not planned at this compile level";
+  return gr && gr->m->has_memory ? &gr->m->memory : NULL;
 }
 GE_API ge_status ge_session_explain(const ge_session *s, uint32_t id, const ge_graph *g, const ge_node *n,
                                     ge_place_explanation *out, ge_error *err) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
-  if (!gr || !gr->compiled) return ge_error_set(err, GE_ERR_NOT_FOUND, "graph %u is not compiled", (unsigned)id);
-  return ge_place_explain(g ? g : gr->g, n, &gr->cfg.place, out, err);
+  if (!gr || !gr->m->compiled) return ge_error_set(err, GE_ERR_NOT_FOUND, "graph %u is not compiled", (unsigned)id);
+  return ge_place_explain(g ? g : gr->m->g, n, &gr->m->cfg.place, out, err);
 }
 GE_API ge_topo_mode ge_session_topo_mode(const ge_session *s, uint32_t id) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
-  return gr ? gr->cfg.topo_mode : GE_TOPO_BFS;
+  return gr ? gr->m->cfg.topo_mode : GE_TOPO_BFS;
 }
 GE_API ge_program *ge_session_program(const ge_session *s, uint32_t id) {
   const ge__ss_graph *gr = ge__ss_find(s, id);
@@ -820,6 +899,7 @@ static ge_status ge__ss_op_get(ge_session *s, const ge_single_op_desc *d, const 
   uint32_t i, cap = s->d.single_op_cache ? s->d.single_op_cache : 64, victim = 0;
   uint64_t h = XXH3_64bits(k->p, k->n);
   ge__ss_op fresh;
+  ge_graph *g = NULL;
   ge_status st;
   for (i = 0; i < s->num_ops; i++)
     if (s->ops[i].hash == h && s->ops[i].key_len == k->n && !memcmp(s->ops[i].key, k->p, k->n)) {
@@ -829,8 +909,10 @@ static ge_status ge__ss_op_get(ge_session *s, const ge_single_op_desc *d, const 
       return GE_OK;
     }
   memset(&fresh, 0, sizeof fresh);
-  if ((st = ge__ss_op_graph(s, d, inputs, n, &fresh.graph.g, err))) return st;
-  if ((st = ge__ss_compile(s, &fresh.graph, err)) || (fresh.graph.compiled = 1, 0)) {
+  if ((st = ge__ss_op_graph(s, d, inputs, n, &g, err))) return st;
+  if (!(fresh.graph.m = ge__ss_model_new(s, g))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for a single op");
+  if (d->engine == GE_OP_ENGINE_VECTOR) fresh.graph.m->engine_type = "VectorEngine"; /* it excludes AI Core */
+  if ((st = ge__ss_compile(s, &fresh.graph, err)) || (fresh.graph.m->compiled = 1, 0)) {
     ge__ss_graph_release(s, &fresh.graph);
     return st;
   }
@@ -857,21 +939,13 @@ GE_API ge_status ge_session_run_op(ge_session *s, const ge_single_op_desc *d, co
   ge__ss_op *o = NULL;
   const ge_value *bound[64];
   uint32_t i, m = 0, num_out;
-  ge_exec_desc ed;
   ge_status st;
   if (!s || !d || !d->op || (n && !inputs) || !outputs)
     return ge_error_set(err, GE_ERR_INVALID, "ge_session_run_op: no session, op, inputs or outputs");
   if ((st = ge__ss_op_key(s, d, inputs, n, &k, err)) == GE_OK) st = ge__ss_op_get(s, d, inputs, n, &k, &o, err);
   if (k.cap) ge__ss_free(s, k.p, k.cap);
   if (st) return st;
-  if (!o->graph.program) {
-    memset(&ed, 0, sizeof ed);
-    ed.num_threads = s->d.num_threads;
-    ed.lookup = ge_engine_kernel_lookup;
-    ed.lookup_user = s->engines;
-    if (o->graph.has_memory) ed.memory_size = o->graph.memory.block_size;
-    if ((st = ge_program_create(o->graph.g, &ed, &o->graph.program, err))) return st;
-  }
+  if (!o->graph.program && (st = ge__ss_load(s, &o->graph, err))) return st;
   for (i = 0; i < n; i++)
     if (inputs[i]) bound[m++] = inputs[i]; /* Data nodes exist for the present inputs only */
   if ((st = ge_program_run(o->graph.program, bound, m, err))) return st;

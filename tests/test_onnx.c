@@ -1781,11 +1781,11 @@ typedef struct log_sink {
   int count;
 } log_sink;
 
-static void collect_log(void *user, int level, const char *module, const char *message) {
+static void collect_log(void *user, ge_log_level level, const char *module, const char *message) {
   log_sink *s = (log_sink *)user;
   size_t n = strlen(s->text);
   s->count++;
-  snprintf(s->text + n, sizeof s->text - n, "%d %s: %s\n", level, module, message);
+  snprintf(s->text + n, sizeof s->text - n, "%d %s: %s\n", (int)level, module, message);
 }
 
 GE_TEST(test_model_fields_and_log) {
@@ -1829,8 +1829,9 @@ GE_TEST(test_model_fields_and_log) {
   pb_msg(&m, 25, &o); /* a function nobody calls */
   memset(&d, 0, sizeof d);
   memset(&sink, 0, sizeof sink);
-  d.log = collect_log;
-  d.log_user = &sink;
+  d.logger.fn = collect_log;
+  d.logger.user = &sink;
+  d.logger.level = GE_LOG_DEBUG;
   GE_REQUIRE(ge_onnx_load_buffer(m.p, m.n, NULL, &d, &gr, &err) == GE_OK);
   GE_CHECK(strstr(sink.text, "domain 'ai.onnx.ml': no op schemas") != NULL);
   GE_CHECK(strstr(sink.text, "training_info ignored") != NULL);

@@ -107,9 +107,11 @@ static int tool_compile(const char *cmd, tool *t, const char *model, int threads
   int i;
   memset(&d, 0, sizeof d);
   d.num_threads = threads;
-  if (t->verbose) d.logger.fn = log_stderr, d.logger.level = t->verbose > 1 ? GE_LOG_DEBUG : GE_LOG_INFO;
-  else d.logger.fn = log_stderr, d.logger.level = GE_LOG_WARN;
+  d.logger.fn = log_stderr;
+  d.logger.level = t->verbose > 1 ? GE_LOG_DEBUG : t->verbose ? GE_LOG_INFO : GE_LOG_WARN;
   if (ge_session_create(&d, &t->s, &err)) goto fail;
+  for (i = 0; i < t->num_plugins; i++) /* first: options may name their engines */
+    if (ge_session_load_plugin(t->s, t->plugins[i], &err)) goto fail;
   for (i = 0; i < t->num_options; i++) {
     const char *kv = t->options[i], *eq = strchr(kv, '=');
     char key[256];
@@ -120,8 +122,6 @@ static int tool_compile(const char *cmd, tool *t, const char *model, int threads
     snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
     if (ge_session_set_option(t->s, key, eq + 1, &err)) goto fail;
   }
-  for (i = 0; i < t->num_plugins; i++)
-    if (ge_session_load_plugin(t->s, t->plugins[i], &err)) goto fail;
   if (ge_session_add_graph_file(t->s, t->id, model, &err) || ge_session_compile_graph(t->s, t->id, &err)) goto fail;
   return 1;
 fail:

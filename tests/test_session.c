@@ -1,0 +1,412 @@
+/* ge_session.h: options, engines, graphs, the pipeline's levels, the views,
+ * the logger, custom ops and single ops with their cache. The models come
+ * from examples/models (the tiny CNN and PyTorch's output for it). */
+#define _POSIX_C_SOURCE 200809L
+#define GE_IMPLEMENTATION
+#include "ge_session.h"
+#include "tests/test.h"
+#include "tools/npy.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#define OK(expr) GE_CHECK_EQ_INT((expr), GE_OK)
+#define TINY "examples/models/tiny_cnn.onnx"
+
+static double max_diff(const ge_value *a, const ge_value *b) {
+  double m = 0;
+  int64_t i;
+  if (!a || !b || a->dtype != b->dtype || a->numel != b->numel) return 1e30;
+  for (i = 0; i < a->numel; i++) {
+    double d = fabs((double)((const float *)a->data)[i] - (double)((const float *)b->data)[i]);
+    if (d > m || d != d) m = d != d ? 1e30 : d;
+  }
+  return m;
+}
+
+/* Runs the tiny CNN through a session at `level`; the largest difference
+ * from PyTorch's output (1e30 on any failure). */
+static double run_tiny(ge_compile_level level, const char *key, const char *value) {
+  ge_session_desc d;
+  ge_session *s = NULL;
+  ge_value x, want;
+  const ge_value *in[1];
+  ge_error err;
+  double diff = 1e30;
+  memset(&d, 0, sizeof d);
+  d.level = level;
+  if (npy_read("examples/models/tiny_cnn.input.npy", &x, &err)) return diff;
+  if (npy_read("examples/models/tiny_cnn.output.npy", &want, &err)) {
+    free(x.data);
+    return diff;
+  }
+  in[0] = &x;
+  if (!ge_session_create(&d, &s, &err) && (!key || !ge_session_set_option(s, key, value, &err)) &&
+      !ge_session_add_graph_file(s, 7, TINY, &err) && !ge_session_run_graph(s, 7, in, 1, &err))
+    diff = max_diff(ge_session_output(s, 7, 0), &want);
+  else printf("    %s\n", err.message);
+  ge_session_free(s);
+  free(x.data), free(want.data);
+  return diff;
+}
+
+GE_TEST(test_levels_agree) {
+  GE_CHECK(run_tiny(GE_COMPILE_REFERENCE, NULL, NULL) < 1e-4);
+  GE_CHECK(run_tiny(GE_COMPILE_PLACE, NULL, NULL) < 1e-4);
+  GE_CHECK(run_tiny(GE_COMPILE_PARTITION, NULL, NULL) < 1e-4);
+  GE_CHECK(run_tiny(GE_COMPILE_FULL, NULL, NULL) < 1e-4);
+  GE_CHECK(run_tiny(GE_COMPILE_FULL, "ge.exec.hostExecFlag", "1") < 1e-4);
+  GE_CHECK(run_tiny(GE_COMPILE_FULL, "ge.engineType", "VectorEngine") < 1e-4);
+  GE_CHECK(run_tiny(GE_COMPILE_FULL, "ge.exec.static_model_ops_lower_limit", "-1") < 1e-4);
+}
+
+GE_TEST(test_options) {
+  ge_session *s;
+  ge_error err;
+  OK(ge_session_create(NULL, &s, &err));
+  GE_CHECK_EQ_INT(ge_session_set_option(s, "ge.noSuchKey", "1", &err), GE_ERR_NOT_FOUND);
+  GE_CHECK(strstr(err.message, "ge.noSuchKey") != NULL);
+  GE_CHECK(ge_session_set_option(s, "ge.exec.disableReuseMemory", "2", &err) != GE_OK);
+  GE_CHECK(strstr(err.message, "ge.exec.disableReuseMemory") != NULL);
+  GE_CHECK(ge_session_set_option(s, "ge.topoSortingMode", "7", &err) != GE_OK);
+  GE_CHECK_EQ_INT(ge_session_set_option(s, "ge.dynamicBatchSize", "", &err), GE_ERR_INVALID);
+  GE_CHECK(strstr(err.message, "ge.dynamicBatchSize") && strstr(err.message, "empty"));
+  OK(ge_session_set_option(s, "ge.topoSortingMode", "1", &err));
+  OK(ge_session_set_option(s, "ge.topoSortingMode", "3", &err)); /* replaces */
+  GE_CHECK(ge_session_set_option(s, "ge.exec.exclude_engines", "NoSuchEngine", &err) != GE_OK);
+  GE_CHECK(strstr(err.message, "NoSuchEngine") != NULL);
+  /* a graph that fails to compile stays failed */
+  OK(ge_session_set_option(s, "ge.exec.exclude_engines", "HostCpu,AiCpu,AiCpuAscend,AiCore,AiVector", &err));
+  OK(ge_session_add_graph_file(s, 1, TINY, &err));
+  GE_CHECK(ge_session_compile_graph(s, 1, &err) != GE_OK);
+  GE_CHECK_EQ_INT(ge_session_compile_graph(s, 1, &err), GE_ERR_INVALID);
+  ge_session_free(s);
+  OK(ge_session_create(NULL, &s, &err));
+  OK(ge_session_add_graph_file(s, 1, TINY, &err));
+  OK(ge_session_compile_graph(s, 1, &err));
+  GE_CHECK_EQ_INT((int)ge_session_topo_mode(s, 1), (int)GE_TOPO_BFS);
+  ge_session_free(s);
+}
+
+GE_TEST(test_graphs_and_views) {
+  ge_session *s;
+  ge_error err;
+  const char *why;
+  uint32_t n;
+  const ge_node *x;
+  int explained = 0;
+  OK(ge_session_create(NULL, &s, &err));
+  GE_CHECK_EQ_INT(ge_session_add_graph_file(s, 1, "examples", &err), GE_ERR_IO);
+  GE_CHECK(strstr(err.message, "directory") != NULL);
+  GE_CHECK(ge_session_add_graph_file(s, 1, "no/such/model.onnx", &err) != GE_OK);
+  OK(ge_session_add_graph_file(s, 1, TINY, &err));
+  GE_CHECK_EQ_INT(ge_session_add_graph_file(s, 1, TINY, &err), GE_ERR_INVALID); /* id taken */
+  GE_CHECK_EQ_INT(ge_session_compile_graph(s, 2, &err), GE_ERR_NOT_FOUND);
+  GE_CHECK(!ge_session_graph_compiled(s, 1));
+  GE_CHECK(ge_session_stream_plan(s, 1) == NULL);
+  GE_CHECK(ge_session_memory_plan(s, 1, &why) == NULL);
+  OK(ge_session_compile_graph(s, 1, &err));
+  GE_CHECK(ge_session_graph_compiled(s, 1));
+  GE_CHECK(ge_session_program(s, 1) == NULL); /* compiling does not load */
+  GE_CHECK(ge_session_order(s, 1, &n) != NULL && n == ge_graph_node_count(ge_session_graph(s, 1)));
+  GE_CHECK(ge_session_stream_plan(s, 1) != NULL && ge_session_stream_plan(s, 1)->num_streams >= 1);
+  GE_CHECK(ge_session_memory_plan(s, 1, &why) != NULL && !why[0]);
+  GE_GRAPH_FOREACH(ge_session_graph(s, 1), x) {
+    ge_place_explanation ex;
+    if (ge_session_explain(s, 1, NULL, x, &ex, &err) == GE_OK && ex.engine == x->engine) explained++;
+  }
+  GE_CHECK_EQ_INT(explained, (int)ge_graph_node_count(ge_session_graph(s, 1)));
+  OK(ge_session_load_graph(s, 1, &err));
+  GE_CHECK(ge_session_program(s, 1) != NULL);
+  /* engines are fixed by the first compile */
+  GE_CHECK_EQ_INT(ge_session_load_plugin(s, "build/plugin_engine.so", &err), GE_ERR_INVALID);
+  GE_CHECK_EQ_INT(ge_session_add_custom_ops(s, NULL, 0, &err), GE_ERR_INVALID);
+  OK(ge_session_remove_graph(s, 1, &err));
+  GE_CHECK_EQ_INT(ge_session_remove_graph(s, 1, &err), GE_ERR_NOT_FOUND);
+  {
+    /* a graph that computes nothing is refused, naming why */
+    ge_graph *g;
+    OK(ge_graph_create(NULL, &g, &err));
+    OK(ge_session_add_graph(s, 5, g, &err));
+    GE_CHECK_EQ_INT(ge_session_compile_graph(s, 5, &err), GE_ERR_INVALID);
+    GE_CHECK(strstr(err.message, "no outputs (it is empty)") != NULL);
+  }
+  GE_CHECK(ge_session_graph(s, 1) == NULL);
+  ge_session_free(s);
+}
+
+typedef struct log_count {
+  int info, debug, placement, node;
+} log_count;
+
+static void count_log(void *user, ge_log_level level, const char *module, const char *message) {
+  log_count *c = (log_count *)user;
+  if (level == GE_LOG_INFO) c->info++;
+  if (level == GE_LOG_DEBUG) c->debug++;
+  if (!strcmp(module, "session") && strstr(message, "placement")) c->placement++;
+  if (!strcmp(module, "place") && strstr(message, "node '")) c->node++;
+}
+
+GE_TEST(test_logger) {
+  ge_session_desc d;
+  ge_session *s;
+  ge_error err;
+  log_count c;
+  int level;
+  for (level = GE_LOG_WARN; level <= GE_LOG_DEBUG; level++) {
+    memset(&c, 0, sizeof c);
+    memset(&d, 0, sizeof d);
+    d.logger.fn = count_log, d.logger.user = &c, d.logger.level = (ge_log_level)level;
+    OK(ge_session_create(&d, &s, &err));
+    OK(ge_session_add_graph_file(s, 1, TINY, &err));
+    OK(ge_session_compile_graph(s, 1, &err));
+    ge_session_free(s);
+    GE_CHECK(level < GE_LOG_INFO ? c.info == 0 : c.info >= 7 && c.placement >= 1);
+    GE_CHECK(level < GE_LOG_DEBUG ? c.debug == 0 : c.node >= 10);
+  }
+}
+
+/* A custom op: y = x * sigmoid(x) in the domain "my". */
+static ge_status swish_kernel(ge_kernel_ctx *c) {
+  const ge_value *x = c->inputs[0];
+  ge_value *y = ge_kernel_output(c, 0, x->dtype, x->rank, x->dims);
+  int64_t i;
+  if (!y) return GE_ERR_NOMEM;
+  for (i = 0; i < x->numel; i++) {
+    float v = ((const float *)x->data)[i];
+    ((float *)y->data)[i] = v / (1.0f + expf(-v));
+  }
+  return GE_OK;
+}
+
+/* The engine of the node with that name in g or a subgraph under it (a
+ * node without a shape schema lands in a dynamic PartitionedCall). */
+static const char *engine_of(const ge_session *s, const ge_graph *g, const char *name) {
+  const ge_node *n;
+  GE_GRAPH_FOREACH(g, n) {
+    uint32_t k;
+    if (!strcmp(n->name, name)) return ge_engine_at(ge_session_engines(s), n->engine)->name;
+    for (k = 0; k < n->num_attrs; k++)
+      if (n->attrs[k].type == GE_ATTR_GRAPH) {
+        const char *e = engine_of(s, n->attrs[k].v.g, name);
+        if (e) return e;
+      }
+  }
+  return NULL;
+}
+
+GE_TEST(test_custom_op) {
+  static const ge_custom_op ops[] = {{"my", "Swish", swish_kernel, NULL}};
+  ge_session *s;
+  ge_graph *g;
+  ge_error err;
+  ge_node_id x, y;
+  ge_edge e;
+  int64_t dims[1] = {3};
+  float in[3] = {-1, 0, 2};
+  ge_value v;
+  const ge_value *ins[1] = {&v};
+  const ge_value *out;
+  OK(ge_session_create(NULL, &s, &err));
+  OK(ge_session_add_custom_ops(s, ops, 1, &err));
+  OK(ge_graph_create(NULL, &g, &err));
+  OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, &err));
+  e.node = x, e.index = 0;
+  OK(ge_graph_add_node(g, "Swish", "swish", 1, &e, 1, &y, &err));
+  OK(ge_node_set_domain(g, y, "my", &err));
+  e.node = y;
+  OK(ge_graph_set_outputs(g, 1, &e, NULL, &err));
+  OK(ge_session_add_graph(s, 3, g, &err));
+  memset(&v, 0, sizeof v);
+  ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 1, dims);
+  v.data = in;
+  OK(ge_session_run_graph(s, 3, ins, 1, &err));
+  GE_REQUIRE((out = ge_session_output(s, 3, 0)) != NULL);
+  GE_CHECK_NEAR(((const float *)out->data)[2], 2.0 / (1.0 + exp(-2.0)), 1e-6);
+  GE_CHECK_STR(engine_of(s, ge_session_graph(s, 3), "swish"), "DNN_VM_CUSTOM");
+  ge_session_free(s);
+}
+
+static ge_value make_value(float *data, int32_t rank, const int64_t *dims, uint32_t seed) {
+  ge_value v;
+  int64_t i;
+  memset(&v, 0, sizeof v);
+  ge_value_set_shape(&v, GE_DTYPE_FLOAT32, rank, dims);
+  v.data = data;
+  for (i = 0; i < v.numel; i++) data[i] = (float)((seed = seed * 1103515245u + 12345u) >> 16 & 0xff) / 64.0f - 2.0f;
+  return v;
+}
+
+GE_TEST(test_single_op_cache) {
+  ge_session_desc d;
+  ge_session *s;
+  ge_error err;
+  float a[12], b[12];
+  int64_t d34[2] = {3, 4}, d26[2] = {2, 6};
+  ge_value va = make_value(a, 2, d34, 1), vb = make_value(b, 2, d34, 2);
+  const ge_value *ins[2] = {&va, &vb}, *out[1];
+  ge_single_op_desc op;
+  uint64_t compiled, hits;
+  int i, ok = 1;
+  memset(&d, 0, sizeof d);
+  d.single_op_cache = 2;
+  OK(ge_session_create(&d, &s, &err));
+  memset(&op, 0, sizeof op);
+  op.op = "Add";
+  OK(ge_session_run_op(s, &op, ins, 2, out, &err));
+  for (i = 0; i < 12; i++) ok &= ((const float *)out[0]->data)[i] == a[i] + b[i];
+  GE_CHECK(ok);
+  OK(ge_session_run_op(s, &op, ins, 2, out, &err));
+  ge_session_op_cache_stats(s, &compiled, &hits);
+  GE_CHECK(compiled == 1 && hits == 1);
+  /* another shape, another engine: new signatures */
+  ge_value_set_shape(&va, GE_DTYPE_FLOAT32, 2, d26);
+  ge_value_set_shape(&vb, GE_DTYPE_FLOAT32, 2, d26);
+  OK(ge_session_run_op(s, &op, ins, 2, out, &err));
+  GE_CHECK_EQ_INT(out[0]->dims[1], 6);
+  op.engine = GE_OP_ENGINE_VECTOR;
+  OK(ge_session_run_op(s, &op, ins, 2, out, &err));
+  ge_session_op_cache_stats(s, &compiled, &hits);
+  GE_CHECK(compiled == 3 && hits == 1);
+  /* the cache holds 2: the first signature was evicted and compiles again */
+  op.engine = GE_OP_ENGINE_SYS;
+  ge_value_set_shape(&va, GE_DTYPE_FLOAT32, 2, d34);
+  ge_value_set_shape(&vb, GE_DTYPE_FLOAT32, 2, d34);
+  OK(ge_session_run_op(s, &op, ins, 2, out, &err));
+  ge_session_op_cache_stats(s, &compiled, &hits);
+  GE_CHECK(compiled == 4 && hits == 1);
+  /* errors name the op */
+  op.op = "Conv";
+  op.engine = GE_OP_ENGINE_VECTOR;
+  GE_CHECK(ge_session_run_op(s, &op, ins, 2, out, &err) != GE_OK);
+  GE_CHECK(strstr(err.message, "Conv") != NULL);
+  op.op = "NoSuchOp";
+  op.engine = GE_OP_ENGINE_SYS;
+  GE_CHECK(ge_session_run_op(s, &op, ins, 2, out, &err) != GE_OK);
+  GE_CHECK(strstr(err.message, "NoSuchOp") != NULL);
+  ge_session_free(s);
+}
+
+GE_TEST(test_single_op_conv_matches_reference) {
+  ge_session *s;
+  ge_error err;
+  static float x[1 * 3 * 9 * 9], w[4 * 3 * 3 * 3];
+  int64_t dx[4] = {1, 3, 9, 9}, dw[4] = {4, 3, 3, 3};
+  ge_value vx = make_value(x, 4, dx, 5), vw = make_value(w, 4, dw, 6);
+  const ge_value *ins[2] = {&vx, &vw}, *out[1];
+  ge_single_op_desc op;
+  ge_attr pads;
+  int64_t pad_values[4] = {1, 1, 1, 1};
+  float fast[4 * 81];
+  int engine;
+  OK(ge_session_create(NULL, &s, &err));
+  memset(&op, 0, sizeof op);
+  memset(&pads, 0, sizeof pads);
+  pads.name = "pads", pads.type = GE_ATTR_INTS, pads.count = 4, pads.v.ints = pad_values;
+  op.op = "Conv", op.attrs = &pads, op.num_attrs = 1;
+  for (engine = GE_OP_ENGINE_SYS; engine <= GE_OP_ENGINE_AICORE; engine++) {
+    op.engine = (ge_op_engine)engine;
+    OK(ge_session_run_op(s, &op, ins, 2, out, &err));
+    GE_REQUIRE(out[0] && out[0]->numel == 4 * 81);
+    if (engine == GE_OP_ENGINE_SYS) memcpy(fast, out[0]->data, sizeof fast);
+  }
+  {
+    /* the same Conv on the reference kernels (a REFERENCE-level session) */
+    ge_session_desc d;
+    ge_session *r;
+    const ge_value *ref[1];
+    float m = 0;
+    int i;
+    memset(&d, 0, sizeof d);
+    d.level = GE_COMPILE_REFERENCE;
+    OK(ge_session_create(&d, &r, &err));
+    op.engine = GE_OP_ENGINE_SYS;
+    OK(ge_session_run_op(r, &op, ins, 2, ref, &err));
+    for (i = 0; i < 4 * 81; i++) {
+      float dd = fabsf(fast[i] - ((const float *)ref[0]->data)[i]);
+      if (dd > m) m = dd;
+    }
+    GE_CHECK(m < 1e-4f);
+    ge_session_free(r);
+  }
+  ge_session_free(s);
+}
+
+typedef struct fork_run {
+  ge_session *s;
+  uint32_t id;
+  const ge_value *input;
+  float first; /* output element 0 after 20 runs */
+  ge_status st;
+} fork_run;
+
+static void *run_fork(void *arg) {
+  fork_run *f = (fork_run *)arg;
+  const ge_value *in[1] = {f->input};
+  ge_error err;
+  int r;
+  for (r = 0; r < 20 && f->st == GE_OK; r++) f->st = ge_session_run_graph(f->s, f->id, in, 1, &err);
+  if (f->st == GE_OK) f->first = ((const float *)ge_session_output(f->s, f->id, 0)->data)[0];
+  return NULL;
+}
+
+/* Two instances of one compiled graph run at once on two threads, each on
+ * its own input, and give what each gives alone; the fork outlives its
+ * source. */
+GE_TEST(test_fork_graph) {
+  ge_session *s;
+  ge_error err;
+  ge_value x, y;
+  float alone[2];
+  fork_run f[2];
+  pthread_t t[2];
+  int64_t i;
+  const ge_value *in[1];
+  GE_REQUIRE(!npy_read("examples/models/tiny_cnn.input.npy", &x, &err));
+  y = x;
+  y.data = malloc(x.nbytes);
+  for (i = 0; i < x.numel; i++) ((float *)y.data)[i] = 1.0f - ((const float *)x.data)[i];
+  OK(ge_session_create(NULL, &s, &err));
+  OK(ge_session_add_graph_file(s, 1, TINY, &err));
+  GE_CHECK_EQ_INT(ge_session_fork_graph(s, 9, 2, &err), GE_ERR_NOT_FOUND);
+  OK(ge_session_fork_graph(s, 1, 2, &err));
+  GE_CHECK_EQ_INT(ge_session_fork_graph(s, 1, 2, &err), GE_ERR_INVALID); /* id taken */
+  GE_CHECK(ge_session_graph(s, 1) == ge_session_graph(s, 2));      /* shared, not copied */
+  in[0] = &x;
+  OK(ge_session_run_graph(s, 1, in, 1, &err));
+  alone[0] = ((const float *)ge_session_output(s, 1, 0)->data)[0];
+  in[0] = &y;
+  OK(ge_session_run_graph(s, 1, in, 1, &err));
+  alone[1] = ((const float *)ge_session_output(s, 1, 0)->data)[0];
+  GE_CHECK(alone[0] != alone[1]);
+  memset(f, 0, sizeof f);
+  f[0].s = f[1].s = s;
+  f[0].id = 1, f[0].input = &x;
+  f[1].id = 2, f[1].input = &y;
+  OK(ge_session_load_graph(s, 2, &err)); /* loading touches the session: before the threads */
+  for (i = 0; i < 2; i++) GE_REQUIRE(pthread_create(&t[i], NULL, run_fork, &f[i]) == 0);
+  for (i = 0; i < 2; i++) pthread_join(t[i], NULL);
+  GE_CHECK(f[0].st == GE_OK && f[1].st == GE_OK);
+  GE_CHECK(f[0].first == alone[0] && f[1].first == alone[1]);
+  OK(ge_session_remove_graph(s, 1, &err));
+  in[0] = &x;
+  OK(ge_session_run_graph(s, 2, in, 1, &err));
+  GE_CHECK(((const float *)ge_session_output(s, 2, 0)->data)[0] == alone[0]);
+  ge_session_free(s);
+  free(x.data), free(y.data);
+}
+
+int main(int argc, char **argv) {
+  ge_test_init(argc, argv);
+  (void)npy_write;
+  GE_RUN(test_levels_agree);
+  GE_RUN(test_options);
+  GE_RUN(test_graphs_and_views);
+  GE_RUN(test_logger);
+  GE_RUN(test_custom_op);
+  GE_RUN(test_single_op_cache);
+  GE_RUN(test_single_op_conv_matches_reference);
+  GE_RUN(test_fork_graph);
+  return ge_test_main_end();
+}
