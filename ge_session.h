@@ -183,6 +183,10 @@ GE_API void ge_session_op_cache_stats(const ge_session *s, uint64_t *compiled, u
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL /* the signature hash of the single-op cache */
+#endif
+#include <xxhash.h>
 
 #ifdef __cplusplus
 extern "C" {
