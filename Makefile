@@ -99,6 +99,9 @@ $(BUILD)/stream_bench: bench/stream_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 $(BUILD)/mem_bench: bench/mem_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+# Fast float32 kernels against the reference kernels (µs per op).
+$(BUILD)/vector_bench: bench/vector_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 
 # Tables of bench/README.md: the IR, placement, execution overhead and model
 # latency against ONNX Runtime (npm onnxruntime-node; the model table needs PyTorch).

@@ -13,9 +13,8 @@
  * with GCC/clang vector types of 16 floats and compiled three times, for
  * AVX-512, AVX2+FMA and the base target; __builtin_cpu_supports picks one
  * per call. Floating-point contraction stays off, so the three give the
- * same bits. Only GCC gets the fast kernels (clang rejects vector arguments
- * between functions of different targets even when inlined; others lack
- * vector types): elsewhere, or with GE_VECTOR_NO_SIMD, the reference runs.
+ * same bits. GCC and clang get the fast kernels; other compilers (no GNU
+ * vector types), or a build with GE_VECTOR_NO_SIMD, run the reference.
  *
  * Math accuracy (float32, measured by tests/test_vector_fast.c against the
  * reference in double): exp, expm1, log within 2 ulp; sigmoid, tanh, erf
@@ -57,7 +56,7 @@ GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n);
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__) && !defined(GE_VECTOR_NO_SIMD)
+#if defined(__GNUC__) && !defined(GE_VECTOR_NO_SIMD)
 #define GE__VK_ON 1
 #else
 #define GE__VK_ON 0
@@ -78,9 +77,31 @@ extern "C" {
 
 /* ------------------------------------------------------- vector basics */
 
-#define GE__VK_W 16
-typedef float ge__vk_v __attribute__((vector_size(64)));
-typedef int32_t ge__vk_vi __attribute__((vector_size(64)));
+/* Lanes per instruction set: SSE, AVX2 and AVX-512 registers. */
+typedef float ge__vk_v_base __attribute__((vector_size(16)));
+typedef int32_t ge__vk_vi_base __attribute__((vector_size(16)));
+typedef float ge__vk_v_avx2 __attribute__((vector_size(32)));
+typedef int32_t ge__vk_vi_avx2 __attribute__((vector_size(32)));
+typedef float ge__vk_v_avx512 __attribute__((vector_size(64)));
+typedef int32_t ge__vk_vi_avx512 __attribute__((vector_size(64)));
+#define GE__VK_W_base 4
+#define GE__VK_W_avx2 8
+#define GE__VK_W_avx512 16
+#define GE__VK_IOTA_base {0, 1, 2, 3}
+#define GE__VK_IOTA_avx2 {0, 1, 2, 3, 4, 5, 6, 7}
+#define GE__VK_IOTA_avx512 {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+/* The even lanes of the concatenation a:b (a stride-2 load). */
+#if defined(__clang__)
+#define GE__VK_EVEN_base(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
+#define GE__VK_EVEN_avx2(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14)
+#define GE__VK_EVEN_avx512(a, b)                                                                                       \
+  __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+#else
+#define GE__VK_EVEN_base(a, b) __builtin_shuffle(a, b, (ge__vk_vi_base){0, 2, 4, 6})
+#define GE__VK_EVEN_avx2(a, b) __builtin_shuffle(a, b, (ge__vk_vi_avx2){0, 2, 4, 6, 8, 10, 12, 14})
+#define GE__VK_EVEN_avx512(a, b)                                                                                       \
+  __builtin_shuffle(a, b, (ge__vk_vi_avx512){0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30})
+#endif
 #define GE__VK_INLINE static inline __attribute__((always_inline))
 
 /* Instruction sets, best last; one copy of each hot loop per set. */
@@ -106,506 +127,535 @@ static int ge__vk_isa(void) {
   return GE__VK_ISA_BASE;
 }
 
-GE__VK_INLINE ge__vk_v ge__vk_splat(float f) {
-  ge__vk_v z = {0};
-  return z + f;
-}
-GE__VK_INLINE ge__vk_vi ge__vk_splati(int32_t k) {
-  ge__vk_vi z = {0};
-  return z + k;
-}
-GE__VK_INLINE ge__vk_v ge__vk_load(const float *p) {
-  ge__vk_v v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-GE__VK_INLINE void ge__vk_store(float *p, ge__vk_v v) { memcpy(p, &v, sizeof v); }
-/* The first n < 16 floats of p, zeros after. */
-GE__VK_INLINE ge__vk_v ge__vk_load_part(const float *p, int64_t n) {
-  ge__vk_v v = {0};
-  memcpy(&v, p, (size_t)n * sizeof(float));
-  return v;
-}
-GE__VK_INLINE void ge__vk_store_part(float *p, ge__vk_v v, int64_t n) { memcpy(p, &v, (size_t)n * sizeof(float)); }
-GE__VK_INLINE ge__vk_vi ge__vk_bits(ge__vk_v v) {
-  ge__vk_vi r;
-  memcpy(&r, &v, sizeof r);
-  return r;
-}
-GE__VK_INLINE ge__vk_v ge__vk_from_bits(ge__vk_vi b) {
-  ge__vk_v r;
-  memcpy(&r, &b, sizeof r);
-  return r;
-}
-/* m ? a : b, lane by lane (m: all-ones or zero lanes from a comparison). */
-GE__VK_INLINE ge__vk_v ge__vk_sel(ge__vk_vi m, ge__vk_v a, ge__vk_v b) {
-  return ge__vk_from_bits((ge__vk_bits(a) & m) | (ge__vk_bits(b) & ~m));
-}
-GE__VK_INLINE ge__vk_vi ge__vk_seli(ge__vk_vi m, ge__vk_vi a, ge__vk_vi b) { return (a & m) | (b & ~m); }
-GE__VK_INLINE ge__vk_v ge__vk_abs(ge__vk_v x) { return ge__vk_from_bits(ge__vk_bits(x) & 0x7fffffff); }
-/* x with the sign of s. */
-GE__VK_INLINE ge__vk_v ge__vk_copysign(ge__vk_v x, ge__vk_v s) {
-  return ge__vk_from_bits((ge__vk_bits(x) & 0x7fffffff) | (ge__vk_bits(s) & (int32_t)0x80000000u));
-}
-GE__VK_INLINE ge__vk_v ge__vk_min(ge__vk_v a, ge__vk_v b) { return ge__vk_sel(a < b, a, b); }
-GE__VK_INLINE ge__vk_v ge__vk_max(ge__vk_v a, ge__vk_v b) { return ge__vk_sel(a > b, a, b); }
-/* Clamps to [lo, hi]; NaN lanes stay NaN. */
-GE__VK_INLINE ge__vk_v ge__vk_clamp(ge__vk_v x, float lo, float hi) {
-  x = ge__vk_sel(x < lo, ge__vk_splat(lo), x);
-  return ge__vk_sel(x > hi, ge__vk_splat(hi), x);
-}
 
 /* ------------------------------------------------------------ the math */
 
-/* Rounds x*log2(e) to an integer n (|n| < 2^22) by the 1.5*2^23 trick:
- * returns n as float and as int lanes. */
-GE__VK_INLINE ge__vk_v ge__vk_round_log2e(ge__vk_v x, ge__vk_vi *ni) {
-  const float magic = 12582912.0f;
-  ge__vk_v t = x * 1.44269504088896341f + magic;
-  *ni = ge__vk_bits(t) - ge__vk_bits(ge__vk_splat(magic));
-  return t - magic;
-}
 
-/* x - n*ln2 with ln2 in two parts (the first has trailing zero bits, so
- * n*hi is exact for |n| < 2^10). */
-GE__VK_INLINE ge__vk_v ge__vk_reduce_ln2(ge__vk_v x, ge__vk_v n) {
-  return (x - n * 0.693145751953125f) - n * 1.428606765330187e-06f;
-}
 
-/* 2^n for int lanes n in [-150, 128] applied to p: two halves so that each
- * power is a normal float and the product rounds once into denormals or
- * overflows to inf. */
-GE__VK_INLINE ge__vk_v ge__vk_ldexp(ge__vk_v p, ge__vk_vi n) {
-  ge__vk_vi n1 = n >> 1, n2 = n - n1;
-  return p * ge__vk_from_bits((n1 + 127) << 23) * ge__vk_from_bits((n2 + 127) << 23);
-}
 
-/* e^x: n = round(x/ln2), r = x - n ln2 in [-0.35, 0.35], e^r by its Taylor
- * series to r^7 (the r^8/8! remainder is < 6e-9 relative). */
-GE__VK_INLINE ge__vk_v ge__vk_exp(ge__vk_v x) {
-  ge__vk_vi ni;
-  ge__vk_v xc = ge__vk_clamp(x, -104.0f, 89.0f), n = ge__vk_round_log2e(xc, &ni), r = ge__vk_reduce_ln2(xc, n), p;
-  p = 1.0f / 5040 + r * (1.0f / 40320);
-  p = 1.0f / 720 + r * p;
-  p = 1.0f / 120 + r * p;
-  p = 1.0f / 24 + r * p;
-  p = 1.0f / 6 + r * p;
-  p = 0.5f + r * p;
-  p = 1.0f + r * p;
-  p = 1.0f + r * p;
-  return ge__vk_sel(x != x, x, ge__vk_ldexp(p, ni));
-}
 
-/* e^x - 1 for x <= 0 (positive lanes give e^0 - 1 = 0) without
- * cancellation near 0: 2^n (e^r - 1) + (2^n - 1), where e^r - 1 is the
- * Taylor series to r^9 (remainder < 1e-9 relative); below -30 it is -1. */
-GE__VK_INLINE ge__vk_v ge__vk_expm1_neg(ge__vk_v x) {
-  ge__vk_vi ni;
-  ge__vk_v xc = ge__vk_clamp(x, -40.0f, 0.0f), n = ge__vk_round_log2e(xc, &ni), r = ge__vk_reduce_ln2(xc, n), p, s;
-  p = 1.0f / 362880 * r + 1.0f / 40320;
-  p = 1.0f / 5040 + r * p;
-  p = 1.0f / 720 + r * p;
-  p = 1.0f / 120 + r * p;
-  p = 1.0f / 24 + r * p;
-  p = 1.0f / 6 + r * p;
-  p = 0.5f + r * p;
-  p = r + r * r * p;
-  s = ge__vk_from_bits((ni + 127) << 23); /* 2^n, n in [-58, 0] */
-  p = s * p + (s - 1.0f);
-  p = ge__vk_sel(x < -30.0f, ge__vk_splat(-1.0f), p);
-  return ge__vk_sel(x != x, x, p);
-}
 
-/* log(x): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s),
- * s = (m-1)/(m+1) in [-0.172, 0.172], by its series to s^11. Denormals are
- * scaled up first; x < 0 gives NaN, 0 gives -inf, inf gives inf. */
-GE__VK_INLINE ge__vk_v ge__vk_log(ge__vk_v x) {
-  ge__vk_vi tiny = x < FLT_MIN, b, e;
-  ge__vk_v xs = ge__vk_sel(tiny, x * 8388608.0f, x), m, s, s2, p, ef;
-  b = ge__vk_bits(xs);
-  e = ((b >> 23) & 0xff) - 127;
-  m = ge__vk_from_bits((b & 0x007fffff) | 0x3f800000); /* in [1, 2) */
-  {
-    ge__vk_vi hi = m > 1.41421356237f;
-    m = ge__vk_sel(hi, m * 0.5f, m);
-    e = e + (hi & 1);
-  }
-  ef = __builtin_convertvector(e, ge__vk_v) - ge__vk_sel(tiny, ge__vk_splat(23.0f), ge__vk_splat(0.0f));
-  s = (m - 1.0f) / (m + 1.0f);
-  s2 = s * s;
-  p = 1.0f / 11 * s2 + 1.0f / 9;
-  p = 1.0f / 7 + s2 * p;
-  p = 1.0f / 5 + s2 * p;
-  p = 1.0f / 3 + s2 * p;
-  p = 2.0f * s + 2.0f * s * s2 * p;
-  p = ef * 1.428606765330187e-06f + p + ef * 0.693145751953125f;
-  p = ge__vk_sel(x == 0.0f, ge__vk_splat(-HUGE_VALF), p);
-  p = ge__vk_sel(x < 0.0f, ge__vk_splat(NAN), p);
-  p = ge__vk_sel(x == HUGE_VALF, x, p);
-  return ge__vk_sel(x != x, x, p);
-}
 
-/* log(1 + u) for u >= 0: log(w) + (u - (w - 1)) / w with w = 1 + u rounded
- * (the second term restores what the rounding of w lost). */
-GE__VK_INLINE ge__vk_v ge__vk_log1p_pos(ge__vk_v u) {
-  ge__vk_v w = 1.0f + u, r = ge__vk_log(w) + (u - (w - 1.0f)) / w;
-  return ge__vk_sel(w == 1.0f, u, ge__vk_sel(u == HUGE_VALF, u, r));
-}
 
-/* 1 / (1 + e^-x), from e = e^-|x| so neither side loses accuracy. */
-GE__VK_INLINE ge__vk_v ge__vk_sigmoid(ge__vk_v x) {
-  ge__vk_v e = ge__vk_exp(-ge__vk_abs(x)), r = 1.0f / (1.0f + e);
-  return ge__vk_sel(x != x, x, ge__vk_sel(x >= 0.0f, r, e * r));
-}
 
-/* tanh |x| = -m / (2 + m) with m = expm1(-2|x|): no cancellation near 0. */
-GE__VK_INLINE ge__vk_v ge__vk_tanh(ge__vk_v x) {
-  ge__vk_v m = ge__vk_expm1_neg(-2.0f * ge__vk_abs(x)), t = -m / (2.0f + m);
-  return ge__vk_sel(x != x, x, ge__vk_copysign(t, x));
-}
 
-/* a^2 = hi + lo exactly, hi = a*a rounded (Dekker's product without FMA:
- * a splits at 12 significant bits, so the partial products are exact). */
-GE__VK_INLINE void ge__vk_square_split(ge__vk_v a, ge__vk_v *hi, ge__vk_v *lo) {
-  ge__vk_v ah = ge__vk_from_bits(ge__vk_bits(a) & (int32_t)0xfffff000u), al = a - ah, p = a * a;
-  *hi = p;
-  *lo = ((ah * ah - p) + 2.0f * ah * al) + al * al;
-}
 
-/* erf and erfc of t >= 0 at once; sq_hi + sq_lo is t^2 for t clamped to
- * [1, 10.5] (the caller computes it, more exactly than from a rounded t).
- * t < 1: erf by its Taylor series (to t^21, remainder < 2e-9). t >= 1:
- * erfc = e^-t^2 P(1/t) / t, P a degree-12 Chebyshev fit of erfc(x) x e^(x^2)
- * on x in [1, 10] (relative error 2e-9); e^-t^2 = e^-hi (1 - lo). */
-GE__VK_INLINE void ge__vk_erf_erfc(ge__vk_v t, ge__vk_v sq_hi, ge__vk_v sq_lo, ge__vk_v *erf, ge__vk_v *erfc) {
-  static const float ps[13] = {5.0235342335e-01f,  -7.6515807991e-02f, -4.1236878954e-03f, 8.9629385674e-03f,
-                               -3.9782159160e-03f, 9.1957131919e-04f,  9.7820819311e-05f,  -2.2517972716e-04f,
-                               1.4341899871e-04f,  -7.3140302019e-05f, 1.4239107230e-05f,  1.8441852979e-05f,
-                               -1.0246770912e-05f};
-  static const float ts[11] = {1.1283791671e+00f,  -3.7612638903e-01f, 1.1283791671e-01f, -2.6866170645e-02f,
-                               5.2239776254e-03f,  -8.5483270235e-04f, 1.2055332982e-04f, -1.4925650358e-05f,
-                               1.6462114366e-06f,  -1.6365844691e-07f, 1.4807192816e-08f};
-  ge__vk_v t2 = t * t, e_small, u = 1.0f / ge__vk_clamp(t, 1.0f, 10.5f), z = (u - 0.55f) * (1.0f / 0.45f), q, ec;
-  ge__vk_vi small = t < 1.0f;
-  int k;
-  e_small = ge__vk_splat(ts[10]);
-  for (k = 9; k >= 0; k--) e_small = ts[k] + t2 * e_small;
-  e_small = t * e_small;
-  q = ge__vk_splat(ps[12]);
-  for (k = 11; k >= 0; k--) q = ps[k] + z * q;
-  ec = ge__vk_exp(-sq_hi) * (1.0f - sq_lo) * q * u;
-  ec = ge__vk_sel(t > 10.5f, ge__vk_splat(0.0f), ec);
-  *erf = ge__vk_sel(small, e_small, 1.0f - ec);
-  *erfc = ge__vk_sel(small, 1.0f - e_small, ec);
-}
 
-GE__VK_INLINE ge__vk_v ge__vk_erf(ge__vk_v x) {
-  ge__vk_v t = ge__vk_abs(x), hi, lo, e, ec;
-  ge__vk_square_split(ge__vk_clamp(t, 1.0f, 10.5f), &hi, &lo);
-  ge__vk_erf_erfc(t, hi, lo, &e, &ec);
-  return ge__vk_sel(x != x, x, ge__vk_copysign(e, x));
-}
 
-/* x/2 (1 + erf(x/sqrt 2)); for x < 0, 1 + erf(-t) = erfc(t) exactly. The
- * square t^2 = x^2/2 comes from x itself: erfc(t) moves by 2t^2 times the
- * relative error of t, which the rounded t/sqrt(2) would bring. */
-GE__VK_INLINE ge__vk_v ge__vk_gelu(ge__vk_v x) {
-  ge__vk_v ax = ge__vk_abs(x), hi, lo, e, ec, s;
-  ge__vk_square_split(ge__vk_clamp(ax, 1.41421356f, 14.8492424f), &hi, &lo);
-  ge__vk_erf_erfc(ax * 0.70710678118654752f, 0.5f * hi, 0.5f * lo, &e, &ec);
-  s = ge__vk_sel(x < 0.0f, ec, 1.0f + e);
-  return ge__vk_sel(x != x, x, 0.5f * x * s);
-}
 
-/* The tanh form: x/2 (1 + tanh(k(x + 0.044715 x^3))) = x sigmoid(2k(...)). */
-GE__VK_INLINE ge__vk_v ge__vk_gelu_tanh(ge__vk_v x) {
-  return x * ge__vk_sigmoid(1.5957691216057308f * (x + 0.044715f * x * x * x));
-}
 
-/* log(1 + e^x) = max(x, 0) + log1p(e^-|x|). */
-GE__VK_INLINE ge__vk_v ge__vk_softplus(ge__vk_v x) {
-  ge__vk_v r = ge__vk_max(x, ge__vk_splat(0.0f)) + ge__vk_log1p_pos(ge__vk_exp(-ge__vk_abs(x)));
-  return ge__vk_sel(x != x, x, r);
-}
 
 
 /* ------------------------------------------------- element-wise rows */
 
 /* Unary ops of the fast path. */
-#define GE__VK_UNARY_OPS(X)                                                                                             \
-  X(RELU) X(NEG) X(ABS) X(EXP) X(LOG) X(SQRT) X(RECIP) X(SIGMOID) X(TANH) X(ERF) X(GELU) X(GELU_TANH) X(SOFTPLUS)      \
-  X(SOFTSIGN) X(MISH) X(HARDSIGMOID) X(HARDSWISH) X(LEAKYRELU) X(THRESHOLDEDRELU) X(ELU) X(SELU) X(CELU) X(CLIP)       \
-  X(SQUARE) X(POW_HALF) X(POWC) X(ONE) X(AFFINE)
-#define GE__VK_ENUM_U(name) GE__VK_U_##name,
-enum { GE__VK_UNARY_OPS(GE__VK_ENUM_U) GE__VK_U_COUNT };
+#define GE__VK_UNARY_OPS(X, isa)                                                                                       \
+  X(RELU, isa) X(NEG, isa) X(ABS, isa) X(EXP, isa) X(LOG, isa) X(SQRT, isa) X(RECIP, isa) X(SIGMOID, isa)              \
+  X(TANH, isa) X(ERF, isa) X(GELU, isa) X(GELU_TANH, isa) X(SOFTPLUS, isa) X(SOFTSIGN, isa) X(MISH, isa)               \
+  X(HARDSIGMOID, isa) X(HARDSWISH, isa) X(LEAKYRELU, isa) X(THRESHOLDEDRELU, isa) X(ELU, isa) X(SELU, isa)             \
+  X(CELU, isa) X(CLIP, isa) X(SQUARE, isa) X(POW_HALF, isa) X(POWC, isa) X(ONE, isa) X(AFFINE, isa)
+#define GE__VK_ENUM_U(name, isa) GE__VK_U_##name,
+enum { GE__VK_UNARY_OPS(GE__VK_ENUM_U, _) GE__VK_U_COUNT };
 
 /* Attributes of a unary op, read once per call. */
 typedef struct ge__vk_upar {
   float alpha, beta, gamma, delta;
 } ge__vk_upar;
 
-GE__VK_INLINE ge__vk_v ge__vk_sqrt_lanes(ge__vk_v x) {
-  int k;
-  for (k = 0; k < GE__VK_W; k++) x[k] = sqrtf(x[k]);
-  return x;
-}
 
-GE__VK_INLINE ge__vk_v ge__vk_unary_v(int op, const ge__vk_upar *p, ge__vk_v x) {
-  const ge__vk_v zero = ge__vk_splat(0.0f);
-  int k;
-  switch (op) {
-  case GE__VK_U_RELU: return ge__vk_sel(x < 0.0f, zero, x);
-  case GE__VK_U_NEG: return -x;
-  case GE__VK_U_ABS: return ge__vk_abs(x);
-  case GE__VK_U_EXP: return ge__vk_exp(x);
-  case GE__VK_U_LOG: return ge__vk_log(x);
-  case GE__VK_U_SQRT: return ge__vk_sqrt_lanes(x);
-  case GE__VK_U_RECIP: return 1.0f / x;
-  case GE__VK_U_SIGMOID: return ge__vk_sigmoid(x);
-  case GE__VK_U_TANH: return ge__vk_tanh(x);
-  case GE__VK_U_ERF: return ge__vk_erf(x);
-  case GE__VK_U_GELU: return ge__vk_gelu(x);
-  case GE__VK_U_GELU_TANH: return ge__vk_gelu_tanh(x);
-  case GE__VK_U_SOFTPLUS: return ge__vk_softplus(x);
-  case GE__VK_U_SOFTSIGN: return x / (1.0f + ge__vk_abs(x));
-  case GE__VK_U_MISH: return ge__vk_sel(x != x, x, x * ge__vk_tanh(ge__vk_softplus(x)));
-  case GE__VK_U_HARDSIGMOID: return ge__vk_clamp(p->alpha * x + p->beta, 0.0f, 1.0f);
-  case GE__VK_U_HARDSWISH: return x * ge__vk_clamp(x / 6.0f + 0.5f, 0.0f, 1.0f);
-  case GE__VK_U_LEAKYRELU: return ge__vk_sel(x < 0.0f, p->alpha * x, x);
-  case GE__VK_U_THRESHOLDEDRELU: return ge__vk_sel(x > p->alpha, x, zero);
-  case GE__VK_U_ELU: return ge__vk_sel(x < 0.0f, p->alpha * ge__vk_expm1_neg(x), x);
-  case GE__VK_U_SELU: return ge__vk_sel(x <= 0.0f, p->beta * ge__vk_expm1_neg(x), p->gamma * x);
-  case GE__VK_U_CELU: return ge__vk_sel(x > 0.0f, x, p->alpha * ge__vk_expm1_neg(x / p->alpha));
-  case GE__VK_U_CLIP: return ge__vk_clamp(x, p->alpha, p->beta);
-  case GE__VK_U_SQUARE: return x * x;
-  case GE__VK_U_POW_HALF: /* pow(-0, .5) = +0 and pow(-inf, .5) = inf, unlike sqrt */
-    return ge__vk_sel(x == -HUGE_VALF, -x, ge__vk_sqrt_lanes(x) + 0.0f);
-  case GE__VK_U_POWC:
-    for (k = 0; k < GE__VK_W; k++) x[k] = (float)pow((double)x[k], (double)p->alpha);
-    return x;
-  case GE__VK_U_ONE: return zero + 1.0f;
-  case GE__VK_U_AFFINE: return ((x - p->gamma) - p->delta) * p->alpha + p->beta;
-  default: return x;
-  }
-}
 
-GE__VK_INLINE void ge__vk_unary_loop(int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) {
-  int64_t i = 0;
-  for (; i + GE__VK_W <= n; i += GE__VK_W) ge__vk_store(y + i, ge__vk_unary_v(op, p, ge__vk_load(x + i)));
-  if (i < n) ge__vk_store_part(y + i, ge__vk_unary_v(op, p, ge__vk_load_part(x + i, n - i)), n - i);
-}
 
 /* Binary ops: numpy's maximum/minimum (a NaN operand gives NaN); PRelu. */
 enum { GE__VK_B_ADD, GE__VK_B_SUB, GE__VK_B_MUL, GE__VK_B_DIV, GE__VK_B_MAX, GE__VK_B_MIN, GE__VK_B_PRELU };
 
-GE__VK_INLINE ge__vk_v ge__vk_binary_v(int op, ge__vk_v a, ge__vk_v b) {
-  switch (op) {
-  case GE__VK_B_ADD: return a + b;
-  case GE__VK_B_SUB: return a - b;
-  case GE__VK_B_MUL: return a * b;
-  case GE__VK_B_DIV: return a / b;
-  case GE__VK_B_MAX: return ge__vk_sel((a > b) | (a != a), a, b);
-  case GE__VK_B_MIN: return ge__vk_sel((a < b) | (a != a), a, b);
-  default: return ge__vk_sel(a < 0.0f, a * b, a); /* PRelu */
-  }
-}
 
-/* y[i] = a[i*sa] op b[i*sb], i < n; sa, sb in {0, 1} (0: one value). */
-GE__VK_INLINE void ge__vk_binary_loop(int op, const float *a, int sa, const float *b, int sb, float *y, int64_t n) {
-  int64_t i = 0, r;
-  if (sa && sb) {
-    for (; i + GE__VK_W <= n; i += GE__VK_W)
-      ge__vk_store(y + i, ge__vk_binary_v(op, ge__vk_load(a + i), ge__vk_load(b + i)));
-    if ((r = n - i) > 0)
-      ge__vk_store_part(y + i, ge__vk_binary_v(op, ge__vk_load_part(a + i, r), ge__vk_load_part(b + i, r)), r);
-  } else if (sa) {
-    ge__vk_v vb = ge__vk_splat(b[0]);
-    for (; i + GE__VK_W <= n; i += GE__VK_W) ge__vk_store(y + i, ge__vk_binary_v(op, ge__vk_load(a + i), vb));
-    if ((r = n - i) > 0) ge__vk_store_part(y + i, ge__vk_binary_v(op, ge__vk_load_part(a + i, r), vb), r);
-  } else {
-    ge__vk_v va = ge__vk_splat(a[0]);
-    for (; i + GE__VK_W <= n; i += GE__VK_W) ge__vk_store(y + i, ge__vk_binary_v(op, va, ge__vk_load(b + (sb ? i : 0))));
-    if ((r = n - i) > 0)
-      ge__vk_store_part(y + i, ge__vk_binary_v(op, va, sb ? ge__vk_load_part(b + i, r) : ge__vk_splat(b[0])), r);
-  }
-}
 
-/* acc[i] = max or sum of acc[i] and src[i*s], i < n (max as numpy's:
- * NaN sticks). Stride 1 is vectorised; other strides run lane by lane. */
-GE__VK_INLINE void ge__vk_pool_acc_body(int is_max, float *acc, const float *src, int64_t n, int64_t s) {
-  int64_t i = 0;
-  if (s == 1)
-    for (; i + GE__VK_W <= n; i += GE__VK_W) {
-      ge__vk_v a = ge__vk_load(acc + i), x = ge__vk_load(src + i);
-      ge__vk_store(acc + i, is_max ? ge__vk_binary_v(GE__VK_B_MAX, x, a) : a + x);
-    }
-  for (; i < n; i++) {
-    float x = src[i * s];
-    acc[i] = is_max ? ((x > acc[i] || x != x) ? x : acc[i]) : acc[i] + x;
-  }
-}
+
 
 /* Reductions of x[0..n): sum, numpy max, sum of (x - m)^2, sum of x - m. */
 enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
 
-GE__VK_INLINE float ge__vk_reduce_body(int op, const float *x, int64_t n, float m) {
-  ge__vk_v acc = ge__vk_splat(op == GE__VK_R_MAX ? -HUGE_VALF : 0.0f);
-  float r;
-  int64_t i = 0;
-  int k;
-  for (; i + GE__VK_W <= n; i += GE__VK_W) {
-    ge__vk_v v = ge__vk_load(x + i);
-    if (op == GE__VK_R_MAX) acc = ge__vk_binary_v(GE__VK_B_MAX, v, acc);
-    else if (op == GE__VK_R_SUM) acc += v;
-    else if (op == GE__VK_R_DEV) acc += v - m;
-    else acc += (v - m) * (v - m);
-  }
-  r = acc[0];
-  for (k = 1; k < GE__VK_W; k++) r = op == GE__VK_R_MAX ? ((acc[k] > r || acc[k] != acc[k]) ? acc[k] : r) : r + acc[k];
-  for (; i < n; i++) {
-    float v = x[i];
-    if (op == GE__VK_R_MAX) r = (v > r || v != v) ? v : r;
-    else r += op == GE__VK_R_SUM ? v : op == GE__VK_R_DEV ? v - m : (v - m) * (v - m);
-  }
-  return r;
-}
 
-/* e^(x - m) with x - m taken exactly (Knuth's two-sum: hi rounded, lo its
- * error): a rounded difference of -40 would move e^d by 2e-6 relative. */
-GE__VK_INLINE ge__vk_v ge__vk_exp_diff(ge__vk_v x, ge__vk_v m) {
-  ge__vk_v hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb), e = ge__vk_exp(hi);
-  return ge__vk_sel(lo != lo, e, e + e * lo);
-}
 
-/* (x - m) - l with x - m taken exactly. */
-GE__VK_INLINE ge__vk_v ge__vk_diff_minus(ge__vk_v x, ge__vk_v m, ge__vk_v l) {
-  ge__vk_v hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb);
-  return ge__vk_sel(lo != lo, hi - l, (hi - l) + lo);
-}
 
-/* Lanes [0, n) set (n < 16). */
-GE__VK_INLINE ge__vk_vi ge__vk_first_lanes(int64_t n) {
-  const ge__vk_vi iota = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-  return iota < (int32_t)n;
-}
 
-/* Softmax (or LogSoftmax) of a contiguous row x[0..n) into y. */
-GE__VK_INLINE void ge__vk_softmax_row_body(int log, const float *x, float *y, int64_t n) {
-  float mx = ge__vk_reduce_body(GE__VK_R_MAX, x, n, 0.0f), sum = 0.0f;
-  ge__vk_v s = ge__vk_splat(0.0f), e, vm = ge__vk_splat(mx), ls;
-  int64_t i = 0, r;
-  int k;
-  for (; i + GE__VK_W <= n; i += GE__VK_W) {
-    e = ge__vk_exp_diff(ge__vk_load(x + i), vm);
-    if (!log) ge__vk_store(y + i, e);
-    s += e;
-  }
-  if ((r = n - i) > 0) {
-    e = ge__vk_sel(ge__vk_first_lanes(r), ge__vk_exp_diff(ge__vk_load_part(x + i, r), vm), ge__vk_splat(0.0f));
-    if (!log) ge__vk_store_part(y + i, e, r);
-    s += e;
-  }
-  for (k = 0; k < GE__VK_W; k++) sum += s[k];
-  ls = ge__vk_splat(logf(sum));
-  for (i = 0; i + GE__VK_W <= n; i += GE__VK_W)
-    ge__vk_store(y + i, log ? ge__vk_diff_minus(ge__vk_load(x + i), vm, ls) : ge__vk_load(y + i) / sum);
-  if ((r = n - i) > 0)
-    ge__vk_store_part(y + i, log ? ge__vk_diff_minus(ge__vk_load_part(x + i, r), vm, ls)
-                                 : ge__vk_load_part(y + i, r) / sum, r);
-}
 
-/* Softmax along a strided axis: len values `inner` apart, for the w <= 16
- * adjacent columns starting at x and y (the lanes are the columns). */
-GE__VK_INLINE void ge__vk_softmax_cols_body(int log, const float *x, float *y, int64_t len, int64_t inner,
-                                            int64_t w) {
-  ge__vk_v mx = ge__vk_splat(-HUGE_VALF), s = ge__vk_splat(0.0f), v;
-  int64_t k;
-  int full = w == GE__VK_W;
-  for (k = 0; k < len; k++) {
-    v = full ? ge__vk_load(x + k * inner) : ge__vk_load_part(x + k * inner, w);
-    mx = k == 0 ? v : ge__vk_binary_v(GE__VK_B_MAX, v, mx);
-  }
-  for (k = 0; k < len; k++) {
-    v = ge__vk_exp_diff(full ? ge__vk_load(x + k * inner) : ge__vk_load_part(x + k * inner, w), mx);
-    s += v;
-    if (!log) {
-      if (full) ge__vk_store(y + k * inner, v);
-      else ge__vk_store_part(y + k * inner, v, w);
-    }
-  }
-  if (log) s = ge__vk_log(s);
-  for (k = 0; k < len; k++) {
-    if (log) v = ge__vk_diff_minus(full ? ge__vk_load(x + k * inner) : ge__vk_load_part(x + k * inner, w), mx, s);
-    else v = (full ? ge__vk_load(y + k * inner) : ge__vk_load_part(y + k * inner, w)) / s;
-    if (full) ge__vk_store(y + k * inner, v);
-    else ge__vk_store_part(y + k * inner, v, w);
-  }
-}
 
-/* LayerNorm of a row: y = ((x - m) - m_lo) * inv * g + b (b may be NULL;
- * m + m_lo is the mean, m_lo what rounding m to float lost). */
-GE__VK_INLINE void ge__vk_layernorm_row_body(const float *x, float *y, int64_t n, float m, float m_lo, float inv,
-                                             const float *g, const float *b) {
-  int64_t i = 0;
-  for (; i + GE__VK_W <= n; i += GE__VK_W) {
-    ge__vk_v v = ((ge__vk_load(x + i) - m) - m_lo) * inv * ge__vk_load(g + i);
-    ge__vk_store(y + i, b ? v + ge__vk_load(b + i) : v);
-  }
-  for (; i < n; i++) {
-    float v = ((x[i] - m) - m_lo) * inv * g[i];
-    y[i] = b ? v + b[i] : v;
-  }
-}
+
+/* Every vector helper, compiled once per instruction set (GCC lowers
+ * vector code by the target of the function it is written in, so each set
+ * needs its own copy before inlining). */
+#define GE__VK_HELPERS(isa)                                                                                            \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_splat_##isa(float f) {                                         \
+    ge__vk_v_##isa z = {0};                                                                                            \
+    return z + f;                                                                                                      \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_splati_##isa(int32_t k) {                                     \
+    ge__vk_vi_##isa z = {0};                                                                                           \
+    return z + k;                                                                                                      \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_##isa(const float *p) {                                   \
+    ge__vk_v_##isa v;                                                                                                  \
+    memcpy(&v, p, sizeof v);                                                                                           \
+    return v;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_##isa(float *p, ge__vk_v_##isa v) { memcpy(p, &v, sizeof v); }     \
+  /* The first n < 16 floats of p, zeros after. */                                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_part_##isa(const float *p, int64_t n) {                   \
+    ge__vk_v_##isa v = {0};                                                                                            \
+    memcpy(&v, p, (size_t)n * sizeof(float));                                                                          \
+    return v;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_part_##isa(float *p, ge__vk_v_##isa v, int64_t n) { memcpy(p, &v, (size_t)n * sizeof(float)); } \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_bits_##isa(ge__vk_v_##isa v) {                                \
+    ge__vk_vi_##isa r;                                                                                                 \
+    memcpy(&r, &v, sizeof r);                                                                                          \
+    return r;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_from_bits_##isa(ge__vk_vi_##isa b) {                           \
+    ge__vk_v_##isa r;                                                                                                  \
+    memcpy(&r, &b, sizeof r);                                                                                          \
+    return r;                                                                                                          \
+  }                                                                                                                    \
+  /* m ? a : b, lane by lane (m: all-ones or zero lanes from a comparison). */                                         \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sel_##isa(ge__vk_vi_##isa m, ge__vk_v_##isa a, ge__vk_v_##isa b) { \
+    return ge__vk_from_bits_##isa((ge__vk_bits_##isa(a) & m) | (ge__vk_bits_##isa(b) & ~m));                           \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_seli_##isa(ge__vk_vi_##isa m, ge__vk_vi_##isa a, ge__vk_vi_##isa b) { return (a & m) | (b & ~m); } \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_abs_##isa(ge__vk_v_##isa x) { return ge__vk_from_bits_##isa(ge__vk_bits_##isa(x) & 0x7fffffff); } \
+  /* x with the sign of s. */                                                                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_copysign_##isa(ge__vk_v_##isa x, ge__vk_v_##isa s) {           \
+    return ge__vk_from_bits_##isa((ge__vk_bits_##isa(x) & 0x7fffffff) | (ge__vk_bits_##isa(s) & (int32_t)0x80000000u)); \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_min_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) { return ge__vk_sel_##isa(a < b, a, b); } \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_max_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) { return ge__vk_sel_##isa(a > b, a, b); } \
+  /* Clamps to [lo, hi]; NaN lanes stay NaN. */                                                                        \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_clamp_##isa(ge__vk_v_##isa x, float lo, float hi) {            \
+    x = ge__vk_sel_##isa(x < lo, ge__vk_splat_##isa(lo), x);                                                           \
+    return ge__vk_sel_##isa(x > hi, ge__vk_splat_##isa(hi), x);                                                        \
+  }                                                                                                                    \
+  /* Rounds x*log2(e) to an integer n (|n| < 2^22) by the 1.5*2^23 trick:                                              \
+   * returns n as float and as int lanes. */                                                                           \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_round_log2e_##isa(ge__vk_v_##isa x, ge__vk_vi_##isa *ni) {     \
+    const float magic = 12582912.0f;                                                                                   \
+    ge__vk_v_##isa t = x * 1.44269504088896341f + magic;                                                               \
+    *ni = ge__vk_bits_##isa(t) - ge__vk_bits_##isa(ge__vk_splat_##isa(magic));                                         \
+    return t - magic;                                                                                                  \
+  }                                                                                                                    \
+  /* x - n*ln2 with ln2 in two parts (the first has trailing zero bits, so                                             \
+   * n*hi is exact for |n| < 2^10). */                                                                                 \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_reduce_ln2_##isa(ge__vk_v_##isa x, ge__vk_v_##isa n) {         \
+    return (x - n * 0.693145751953125f) - n * 1.428606765330187e-06f;                                                  \
+  }                                                                                                                    \
+  /* 2^n for int lanes n in [-150, 128] applied to p: two halves so that each                                          \
+   * power is a normal float and the product rounds once into denormals or                                             \
+   * overflows to inf. */                                                                                              \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_ldexp_##isa(ge__vk_v_##isa p, ge__vk_vi_##isa n) {             \
+    ge__vk_vi_##isa n1 = n >> 1, n2 = n - n1;                                                                          \
+    return p * ge__vk_from_bits_##isa((n1 + 127) << 23) * ge__vk_from_bits_##isa((n2 + 127) << 23);                    \
+  }                                                                                                                    \
+  /* e^x: n = round(x/ln2), r = x - n ln2 in [-0.35, 0.35], e^r by its Taylor                                          \
+   * series to r^7 (the r^8/8! remainder is < 6e-9 relative). */                                                       \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_##isa(ge__vk_v_##isa x) {                                  \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -104.0f, 89.0f), n = ge__vk_round_log2e_##isa(xc, &ni), r = ge__vk_reduce_ln2_##isa(xc, n), p; \
+    p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
+    p = 1.0f / 720 + r * p;                                                                                            \
+    p = 1.0f / 120 + r * p;                                                                                            \
+    p = 1.0f / 24 + r * p;                                                                                             \
+    p = 1.0f / 6 + r * p;                                                                                              \
+    p = 0.5f + r * p;                                                                                                  \
+    p = 1.0f + r * p;                                                                                                  \
+    p = 1.0f + r * p;                                                                                                  \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_ldexp_##isa(p, ni));                                                     \
+  }                                                                                                                    \
+  /* e^x - 1 for x <= 0 (positive lanes give e^0 - 1 = 0) without                                                      \
+   * cancellation near 0: 2^n (e^r - 1) + (2^n - 1), where e^r - 1 is the                                              \
+   * Taylor series to r^9 (remainder < 1e-9 relative); below -30 it is -1. */                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_expm1_neg_##isa(ge__vk_v_##isa x) {                            \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -40.0f, 0.0f), n = ge__vk_round_log2e_##isa(xc, &ni), r = ge__vk_reduce_ln2_##isa(xc, n), p, s; \
+    p = 1.0f / 362880 * r + 1.0f / 40320;                                                                              \
+    p = 1.0f / 5040 + r * p;                                                                                           \
+    p = 1.0f / 720 + r * p;                                                                                            \
+    p = 1.0f / 120 + r * p;                                                                                            \
+    p = 1.0f / 24 + r * p;                                                                                             \
+    p = 1.0f / 6 + r * p;                                                                                              \
+    p = 0.5f + r * p;                                                                                                  \
+    p = r + r * r * p;                                                                                                 \
+    s = ge__vk_from_bits_##isa((ni + 127) << 23); /* 2^n, n in [-58, 0] */                                             \
+    p = s * p + (s - 1.0f);                                                                                            \
+    p = ge__vk_sel_##isa(x < -30.0f, ge__vk_splat_##isa(-1.0f), p);                                                    \
+    return ge__vk_sel_##isa(x != x, x, p);                                                                             \
+  }                                                                                                                    \
+  /* log(x): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s),                                             \
+   * s = (m-1)/(m+1) in [-0.172, 0.172], by its series to s^11. Denormals are                                          \
+   * scaled up first; x < 0 gives NaN, 0 gives -inf, inf gives inf. */                                                 \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_log_##isa(ge__vk_v_##isa x) {                                  \
+    ge__vk_vi_##isa tiny = x < FLT_MIN, b, e;                                                                          \
+    ge__vk_v_##isa xs = ge__vk_sel_##isa(tiny, x * 8388608.0f, x), m, s, s2, p, ef;                                    \
+    b = ge__vk_bits_##isa(xs);                                                                                         \
+    e = ((b >> 23) & 0xff) - 127;                                                                                      \
+    m = ge__vk_from_bits_##isa((b & 0x007fffff) | 0x3f800000); /* in [1, 2) */                                         \
+    {                                                                                                                  \
+      ge__vk_vi_##isa hi = m > 1.41421356237f;                                                                         \
+      m = ge__vk_sel_##isa(hi, m * 0.5f, m);                                                                           \
+      e = e + (hi & 1);                                                                                                \
+    }                                                                                                                  \
+    ef = __builtin_convertvector(e, ge__vk_v_##isa) - ge__vk_sel_##isa(tiny, ge__vk_splat_##isa(23.0f), ge__vk_splat_##isa(0.0f)); \
+    s = (m - 1.0f) / (m + 1.0f);                                                                                       \
+    s2 = s * s;                                                                                                        \
+    p = 1.0f / 11 * s2 + 1.0f / 9;                                                                                     \
+    p = 1.0f / 7 + s2 * p;                                                                                             \
+    p = 1.0f / 5 + s2 * p;                                                                                             \
+    p = 1.0f / 3 + s2 * p;                                                                                             \
+    p = 2.0f * s + 2.0f * s * s2 * p;                                                                                  \
+    p = ef * 1.428606765330187e-06f + p + ef * 0.693145751953125f;                                                     \
+    p = ge__vk_sel_##isa(x == 0.0f, ge__vk_splat_##isa(-HUGE_VALF), p);                                                \
+    p = ge__vk_sel_##isa(x < 0.0f, ge__vk_splat_##isa(NAN), p);                                                        \
+    p = ge__vk_sel_##isa(x == HUGE_VALF, x, p);                                                                        \
+    return ge__vk_sel_##isa(x != x, x, p);                                                                             \
+  }                                                                                                                    \
+  /* log(1 + u) for u >= 0: log(w) + (u - (w - 1)) / w with w = 1 + u rounded                                          \
+   * (the second term restores what the rounding of w lost). */                                                        \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_log1p_pos_##isa(ge__vk_v_##isa u) {                            \
+    ge__vk_v_##isa w = 1.0f + u, r = ge__vk_log_##isa(w) + (u - (w - 1.0f)) / w;                                       \
+    return ge__vk_sel_##isa(w == 1.0f, u, ge__vk_sel_##isa(u == HUGE_VALF, u, r));                                     \
+  }                                                                                                                    \
+  /* 1 / (1 + e^-x), from e = e^-|x| so neither side loses accuracy. */                                                \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sigmoid_##isa(ge__vk_v_##isa x) {                              \
+    ge__vk_v_##isa e = ge__vk_exp_##isa(-ge__vk_abs_##isa(x)), r = 1.0f / (1.0f + e);                                  \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_sel_##isa(x >= 0.0f, r, e * r));                                         \
+  }                                                                                                                    \
+  /* tanh |x| = -m / (2 + m) with m = expm1(-2|x|): no cancellation near 0. */                                         \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_tanh_##isa(ge__vk_v_##isa x) {                                 \
+    ge__vk_v_##isa m = ge__vk_expm1_neg_##isa(-2.0f * ge__vk_abs_##isa(x)), t = -m / (2.0f + m);                       \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(t, x));                                                   \
+  }                                                                                                                    \
+  /* a^2 = hi + lo exactly, hi = a*a rounded (Dekker's product without FMA:                                            \
+   * a splits at 12 significant bits, so the partial products are exact). */                                           \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_square_split_##isa(ge__vk_v_##isa a, ge__vk_v_##isa *hi, ge__vk_v_##isa *lo) { \
+    ge__vk_v_##isa ah = ge__vk_from_bits_##isa(ge__vk_bits_##isa(a) & (int32_t)0xfffff000u), al = a - ah, p = a * a;   \
+    *hi = p;                                                                                                           \
+    *lo = ((ah * ah - p) + 2.0f * ah * al) + al * al;                                                                  \
+  }                                                                                                                    \
+  /* erf and erfc of t >= 0 at once; sq_hi + sq_lo is t^2 for t clamped to                                             \
+   * [1, 10.5] (the caller computes it, more exactly than from a rounded t).                                           \
+   * t < 1: erf by its Taylor series (to t^21, remainder < 2e-9). t >= 1:                                              \
+   * erfc = e^-t^2 P(1/t) / t, P a degree-12 Chebyshev fit of erfc(x) x e^(x^2)                                        \
+   * on x in [1, 10] (relative error 2e-9); e^-t^2 = e^-hi (1 - lo). */                                                \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_erf_erfc_##isa(ge__vk_v_##isa t, ge__vk_v_##isa sq_hi, ge__vk_v_##isa sq_lo, ge__vk_v_##isa *erf, ge__vk_v_##isa *erfc) { \
+    static const float ps[13] = {5.0235342335e-01f,  -7.6515807991e-02f, -4.1236878954e-03f, 8.9629385674e-03f,        \
+                                 -3.9782159160e-03f, 9.1957131919e-04f,  9.7820819311e-05f,  -2.2517972716e-04f,       \
+                                 1.4341899871e-04f,  -7.3140302019e-05f, 1.4239107230e-05f,  1.8441852979e-05f,        \
+                                 -1.0246770912e-05f};                                                                  \
+    static const float ts[11] = {1.1283791671e+00f,  -3.7612638903e-01f, 1.1283791671e-01f, -2.6866170645e-02f,        \
+                                 5.2239776254e-03f,  -8.5483270235e-04f, 1.2055332982e-04f, -1.4925650358e-05f,        \
+                                 1.6462114366e-06f,  -1.6365844691e-07f, 1.4807192816e-08f};                           \
+    ge__vk_v_##isa t2 = t * t, e_small, u = 1.0f / ge__vk_clamp_##isa(t, 1.0f, 10.5f), z = (u - 0.55f) * (1.0f / 0.45f), q, ec; \
+    ge__vk_vi_##isa small = t < 1.0f;                                                                                  \
+    int k;                                                                                                             \
+    e_small = ge__vk_splat_##isa(ts[10]);                                                                              \
+    for (k = 9; k >= 0; k--) e_small = ts[k] + t2 * e_small;                                                           \
+    e_small = t * e_small;                                                                                             \
+    q = ge__vk_splat_##isa(ps[12]);                                                                                    \
+    for (k = 11; k >= 0; k--) q = ps[k] + z * q;                                                                       \
+    ec = ge__vk_exp_##isa(-sq_hi) * (1.0f - sq_lo) * q * u;                                                            \
+    ec = ge__vk_sel_##isa(t > 10.5f, ge__vk_splat_##isa(0.0f), ec);                                                    \
+    *erf = ge__vk_sel_##isa(small, e_small, 1.0f - ec);                                                                \
+    *erfc = ge__vk_sel_##isa(small, 1.0f - e_small, ec);                                                               \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_erf_##isa(ge__vk_v_##isa x) {                                  \
+    ge__vk_v_##isa t = ge__vk_abs_##isa(x), hi, lo, e, ec;                                                             \
+    ge__vk_square_split_##isa(ge__vk_clamp_##isa(t, 1.0f, 10.5f), &hi, &lo);                                           \
+    ge__vk_erf_erfc_##isa(t, hi, lo, &e, &ec);                                                                         \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(e, x));                                                   \
+  }                                                                                                                    \
+  /* x/2 (1 + erf(x/sqrt 2)); for x < 0, 1 + erf(-t) = erfc(t) exactly. The                                            \
+   * square t^2 = x^2/2 comes from x itself: erfc(t) moves by 2t^2 times the                                           \
+   * relative error of t, which the rounded t/sqrt(2) would bring. */                                                  \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_##isa(ge__vk_v_##isa x) {                                 \
+    ge__vk_v_##isa ax = ge__vk_abs_##isa(x), hi, lo, e, ec, s;                                                         \
+    ge__vk_square_split_##isa(ge__vk_clamp_##isa(ax, 1.41421356f, 14.8492424f), &hi, &lo);                             \
+    ge__vk_erf_erfc_##isa(ax * 0.70710678118654752f, 0.5f * hi, 0.5f * lo, &e, &ec);                                   \
+    s = ge__vk_sel_##isa(x < 0.0f, ec, 1.0f + e);                                                                      \
+    return ge__vk_sel_##isa(x != x, x, 0.5f * x * s);                                                                  \
+  }                                                                                                                    \
+  /* The tanh form: x/2 (1 + tanh(k(x + 0.044715 x^3))) = x sigmoid(2k(...)). */                                       \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_tanh_##isa(ge__vk_v_##isa x) {                            \
+    return x * ge__vk_sigmoid_##isa(1.5957691216057308f * (x + 0.044715f * x * x * x));                                \
+  }                                                                                                                    \
+  /* log(1 + e^x) = max(x, 0) + log1p(e^-|x|). */                                                                      \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_softplus_##isa(ge__vk_v_##isa x) {                             \
+    ge__vk_v_##isa r = ge__vk_max_##isa(x, ge__vk_splat_##isa(0.0f)) + ge__vk_log1p_pos_##isa(ge__vk_exp_##isa(-ge__vk_abs_##isa(x))); \
+    return ge__vk_sel_##isa(x != x, x, r);                                                                             \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sqrt_lanes_##isa(ge__vk_v_##isa x) {                           \
+    int k;                                                                                                             \
+    for (k = 0; k < GE__VK_W_##isa; k++) x[k] = sqrtf(x[k]);                                                           \
+    return x;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_unary_v_##isa(int op, const ge__vk_upar *p, ge__vk_v_##isa x) { \
+    const ge__vk_v_##isa zero = ge__vk_splat_##isa(0.0f);                                                              \
+    int k;                                                                                                             \
+    switch (op) {                                                                                                      \
+    case GE__VK_U_RELU: return ge__vk_sel_##isa(x < 0.0f, zero, x);                                                    \
+    case GE__VK_U_NEG: return -x;                                                                                      \
+    case GE__VK_U_ABS: return ge__vk_abs_##isa(x);                                                                     \
+    case GE__VK_U_EXP: return ge__vk_exp_##isa(x);                                                                     \
+    case GE__VK_U_LOG: return ge__vk_log_##isa(x);                                                                     \
+    case GE__VK_U_SQRT: return ge__vk_sqrt_lanes_##isa(x);                                                             \
+    case GE__VK_U_RECIP: return 1.0f / x;                                                                              \
+    case GE__VK_U_SIGMOID: return ge__vk_sigmoid_##isa(x);                                                             \
+    case GE__VK_U_TANH: return ge__vk_tanh_##isa(x);                                                                   \
+    case GE__VK_U_ERF: return ge__vk_erf_##isa(x);                                                                     \
+    case GE__VK_U_GELU: return ge__vk_gelu_##isa(x);                                                                   \
+    case GE__VK_U_GELU_TANH: return ge__vk_gelu_tanh_##isa(x);                                                         \
+    case GE__VK_U_SOFTPLUS: return ge__vk_softplus_##isa(x);                                                           \
+    case GE__VK_U_SOFTSIGN: return x / (1.0f + ge__vk_abs_##isa(x));                                                   \
+    case GE__VK_U_MISH: return ge__vk_sel_##isa(x != x, x, x * ge__vk_tanh_##isa(ge__vk_softplus_##isa(x)));           \
+    case GE__VK_U_HARDSIGMOID: return ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                          \
+    case GE__VK_U_HARDSWISH: return x * ge__vk_clamp_##isa(x / 6.0f + 0.5f, 0.0f, 1.0f);                               \
+    case GE__VK_U_LEAKYRELU: return ge__vk_sel_##isa(x < 0.0f, p->alpha * x, x);                                       \
+    case GE__VK_U_THRESHOLDEDRELU: return ge__vk_sel_##isa(x > p->alpha, x, zero);                                     \
+    case GE__VK_U_ELU: return ge__vk_sel_##isa(x < 0.0f, p->alpha * ge__vk_expm1_neg_##isa(x), x);                     \
+    case GE__VK_U_SELU: return ge__vk_sel_##isa(x <= 0.0f, p->beta * ge__vk_expm1_neg_##isa(x), p->gamma * x);         \
+    case GE__VK_U_CELU: return ge__vk_sel_##isa(x > 0.0f, x, p->alpha * ge__vk_expm1_neg_##isa(x / p->alpha));         \
+    case GE__VK_U_CLIP: return ge__vk_clamp_##isa(x, p->alpha, p->beta);                                               \
+    case GE__VK_U_SQUARE: return x * x;                                                                                \
+    case GE__VK_U_POW_HALF: /* pow(-0, .5) = +0 and pow(-inf, .5) = inf, unlike sqrt */                                \
+      return ge__vk_sel_##isa(x == -HUGE_VALF, -x, ge__vk_sqrt_lanes_##isa(x) + 0.0f);                                 \
+    case GE__VK_U_POWC:                                                                                                \
+      for (k = 0; k < GE__VK_W_##isa; k++) x[k] = (float)pow((double)x[k], (double)p->alpha);                          \
+      return x;                                                                                                        \
+    case GE__VK_U_ONE: return zero + 1.0f;                                                                             \
+    case GE__VK_U_AFFINE: return ((x - p->gamma) - p->delta) * p->alpha + p->beta;                                     \
+    default: return x;                                                                                                 \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_unary_loop_##isa(int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) { \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) ge__vk_store_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_##isa(x + i))); \
+    if (i < n) ge__vk_store_part_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_part_##isa(x + i, n - i)), n - i); \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_binary_v_##isa(int op, ge__vk_v_##isa a, ge__vk_v_##isa b) {   \
+    switch (op) {                                                                                                      \
+    case GE__VK_B_ADD: return a + b;                                                                                   \
+    case GE__VK_B_SUB: return a - b;                                                                                   \
+    case GE__VK_B_MUL: return a * b;                                                                                   \
+    case GE__VK_B_DIV: return a / b;                                                                                   \
+    case GE__VK_B_MAX: return ge__vk_sel_##isa((a > b) | (a != a), a, b);                                              \
+    case GE__VK_B_MIN: return ge__vk_sel_##isa((a < b) | (a != a), a, b);                                              \
+    default: return ge__vk_sel_##isa(a < 0.0f, a * b, a); /* PRelu */                                                  \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* y[i] = a[i*sa] op b[i*sb], i < n; sa, sb in {0, 1} (0: one value). */                                             \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_binary_loop_##isa(int op, const float *a, int sa, const float *b, int sb, float *y, int64_t n) { \
+    int64_t i = 0, r;                                                                                                  \
+    if (sa && sb) {                                                                                                    \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                             \
+        ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_##isa(a + i), ge__vk_load_##isa(b + i)));      \
+      if ((r = n - i) > 0)                                                                                             \
+        ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), ge__vk_load_part_##isa(b + i, r)), r); \
+    } else if (sa) {                                                                                                   \
+      ge__vk_v_##isa vb = ge__vk_splat_##isa(b[0]);                                                                    \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_##isa(a + i), vb)); \
+      if ((r = n - i) > 0) ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), vb), r); \
+    } else {                                                                                                           \
+      ge__vk_v_##isa va = ge__vk_splat_##isa(a[0]);                                                                    \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, va, ge__vk_load_##isa(b + (sb ? i : 0)))); \
+      if ((r = n - i) > 0)                                                                                             \
+        ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, va, sb ? ge__vk_load_part_##isa(b + i, r) : ge__vk_splat_##isa(b[0])), r); \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* src[0], src[s], ..., src[15 s] as one vector: stride 2 by a                                                       \
+   * deinterleaving shuffle, others lane by lane. */                                                                   \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_strided_##isa(const float *src, int64_t s) {              \
+      ge__vk_v_##isa v;                                                                                                  \
+    int k;                                                                                                             \
+    if (s == 1) return ge__vk_load_##isa(src);                                                                         \
+    if (s == 2) return GE__VK_EVEN_##isa(ge__vk_load_##isa(src), ge__vk_load_part_##isa(src + GE__VK_W_##isa, GE__VK_W_##isa - 1));       \
+    for (k = 0; k < GE__VK_W_##isa; k++) v[k] = src[k * s];                                                            \
+    return v;                                                                                                          \
+  }                                                                                                                    \
+  /* acc[i] = max or sum of acc[i] and src[i*s], i < n (max as numpy's: NaN                                            \
+   * sticks), branch-free so random data costs no mispredictions. */                                                   \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_pool_acc_body_##isa(int is_max, float *acc, const float *src, int64_t n, int64_t s) { \
+    int64_t i = 0, r;                                                                                                  \
+    ge__vk_v_##isa a, x;                                                                                               \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      a = ge__vk_load_##isa(acc + i);                                                                                  \
+      x = ge__vk_load_strided_##isa(src + i * s, s);                                                                   \
+      ge__vk_store_##isa(acc + i, is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, x, a) : a + x);                         \
+    }                                                                                                                  \
+    if ((r = n - i) > 0) {                                                                                             \
+      int k;                                                                                                           \
+      a = ge__vk_load_part_##isa(acc + i, r);                                                                          \
+      x = ge__vk_splat_##isa(0.0f);                                                                                    \
+      for (k = 0; k < r; k++) x[k] = src[(i + k) * s];                                                                 \
+      ge__vk_store_part_##isa(acc + i, is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, x, a) : a + x, r);                 \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_reduce_body_##isa(int op, const float *x, int64_t n, float m) {         \
+    ge__vk_v_##isa acc = ge__vk_splat_##isa(op == GE__VK_R_MAX ? -HUGE_VALF : 0.0f);                                   \
+    float r;                                                                                                           \
+    int64_t i = 0;                                                                                                     \
+    int k;                                                                                                             \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa v = ge__vk_load_##isa(x + i);                                                                     \
+      if (op == GE__VK_R_MAX) acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc);                                       \
+      else if (op == GE__VK_R_SUM) acc += v;                                                                           \
+      else if (op == GE__VK_R_DEV) acc += v - m;                                                                       \
+      else acc += (v - m) * (v - m);                                                                                   \
+    }                                                                                                                  \
+    r = acc[0];                                                                                                        \
+    for (k = 1; k < GE__VK_W_##isa; k++) r = op == GE__VK_R_MAX ? ((acc[k] > r || acc[k] != acc[k]) ? acc[k] : r) : r + acc[k]; \
+    for (; i < n; i++) {                                                                                               \
+      float v = x[i];                                                                                                  \
+      if (op == GE__VK_R_MAX) r = (v > r || v != v) ? v : r;                                                           \
+      else r += op == GE__VK_R_SUM ? v : op == GE__VK_R_DEV ? v - m : (v - m) * (v - m);                               \
+    }                                                                                                                  \
+    return r;                                                                                                          \
+  }                                                                                                                    \
+  /* e^(x - m) with x - m taken exactly (Knuth's two-sum: hi rounded, lo its                                           \
+   * error): a rounded difference of -40 would move e^d by 2e-6 relative. */                                           \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_diff_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m) {           \
+    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb), e = ge__vk_exp_##isa(hi);                \
+    return ge__vk_sel_##isa(lo != lo, e, e + e * lo);                                                                  \
+  }                                                                                                                    \
+  /* (x - m) - l with x - m taken exactly. */                                                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_diff_minus_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m, ge__vk_v_##isa l) { \
+    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb);                                          \
+    return ge__vk_sel_##isa(lo != lo, hi - l, (hi - l) + lo);                                                          \
+  }                                                                                                                    \
+  /* Lanes [0, n) set (n < 16). */                                                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_first_lanes_##isa(int64_t n) {                                \
+    const ge__vk_vi_##isa iota = GE__VK_IOTA_##isa;                                                                    \
+    return iota < (int32_t)n;                                                                                          \
+  }                                                                                                                    \
+  /* Softmax (or LogSoftmax) of a contiguous row x[0..n) into y. */                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_row_body_##isa(int log, const float *x, float *y, int64_t n) {   \
+    float mx = ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, 0.0f), sum = 0.0f;                                         \
+    ge__vk_v_##isa s = ge__vk_splat_##isa(0.0f), e, vm = ge__vk_splat_##isa(mx), ls;                                   \
+    int64_t i = 0, r;                                                                                                  \
+    int k;                                                                                                             \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      e = ge__vk_exp_diff_##isa(ge__vk_load_##isa(x + i), vm);                                                         \
+      if (!log) ge__vk_store_##isa(y + i, e);                                                                          \
+      s += e;                                                                                                          \
+    }                                                                                                                  \
+    if ((r = n - i) > 0) {                                                                                             \
+      e = ge__vk_sel_##isa(ge__vk_first_lanes_##isa(r), ge__vk_exp_diff_##isa(ge__vk_load_part_##isa(x + i, r), vm), ge__vk_splat_##isa(0.0f)); \
+      if (!log) ge__vk_store_part_##isa(y + i, e, r);                                                                  \
+      s += e;                                                                                                          \
+    }                                                                                                                  \
+    for (k = 0; k < GE__VK_W_##isa; k++) sum += s[k];                                                                  \
+    ls = ge__vk_splat_##isa(logf(sum));                                                                                \
+    for (i = 0; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                          \
+      ge__vk_store_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_##isa(x + i), vm, ls) : ge__vk_load_##isa(y + i) / sum); \
+    if ((r = n - i) > 0)                                                                                               \
+      ge__vk_store_part_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_part_##isa(x + i, r), vm, ls)           \
+                                   : ge__vk_load_part_##isa(y + i, r) / sum, r);                                       \
+  }                                                                                                                    \
+  /* Softmax along a strided axis: len values `inner` apart, for the w <= 16                                           \
+   * adjacent columns starting at x and y (the lanes are the columns). */                                              \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_cols_body_##isa(int log, const float *x, float *y, int64_t len, int64_t inner, \
+                                              int64_t w) {                                                             \
+    ge__vk_v_##isa mx = ge__vk_splat_##isa(-HUGE_VALF), s = ge__vk_splat_##isa(0.0f), v;                               \
+    int64_t k;                                                                                                         \
+    int full = w == GE__VK_W_##isa;                                                                                    \
+    for (k = 0; k < len; k++) {                                                                                        \
+      v = full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w);                          \
+      mx = k == 0 ? v : ge__vk_binary_v_##isa(GE__VK_B_MAX, v, mx);                                                    \
+    }                                                                                                                  \
+    for (k = 0; k < len; k++) {                                                                                        \
+      v = ge__vk_exp_diff_##isa(full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w), mx); \
+      s += v;                                                                                                          \
+      if (!log) {                                                                                                      \
+        if (full) ge__vk_store_##isa(y + k * inner, v);                                                                \
+        else ge__vk_store_part_##isa(y + k * inner, v, w);                                                             \
+      }                                                                                                                \
+    }                                                                                                                  \
+    if (log) s = ge__vk_log_##isa(s);                                                                                  \
+    for (k = 0; k < len; k++) {                                                                                        \
+      if (log) v = ge__vk_diff_minus_##isa(full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w), mx, s); \
+      else v = (full ? ge__vk_load_##isa(y + k * inner) : ge__vk_load_part_##isa(y + k * inner, w)) / s;               \
+      if (full) ge__vk_store_##isa(y + k * inner, v);                                                                  \
+      else ge__vk_store_part_##isa(y + k * inner, v, w);                                                               \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* LayerNorm of a row: y = ((x - m) - m_lo) * inv * g + b (b may be NULL;                                            \
+   * m + m_lo is the mean, m_lo what rounding m to float lost). */                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_layernorm_row_body_##isa(const float *x, float *y, int64_t n, float m, float m_lo, float inv, \
+                                               const float *g, const float *b) {                                       \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa v = ((ge__vk_load_##isa(x + i) - m) - m_lo) * inv * ge__vk_load_##isa(g + i);                     \
+      ge__vk_store_##isa(y + i, b ? v + ge__vk_load_##isa(b + i) : v);                                                 \
+    }                                                                                                                  \
+    for (; i < n; i++) {                                                                                               \
+      float v = ((x[i] - m) - m_lo) * inv * g[i];                                                                      \
+      y[i] = b ? v + b[i] : v;                                                                                         \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* end of GE__VK_HELPERS */
 
 /* One copy of each row function per instruction set; the switch on a
  * constant op inside each case folds away after inlining. */
-#define GE__VK_UCASE(name)                                                                                             \
-  case GE__VK_U_##name: ge__vk_unary_loop(GE__VK_U_##name, p, x, y, n); break;
-#define GE__VK_BCASE(op)                                                                                               \
-  case op: ge__vk_binary_loop(op, a, sa, b, sb, y, n); break;
+#define GE__VK_UCASE(name, isa)                                                                                             \
+  case GE__VK_U_##name: ge__vk_unary_loop_##isa(GE__VK_U_##name, p, x, y, n); break;
+#define GE__VK_BCASE(op, isa)                                                                                               \
+  case op: ge__vk_binary_loop_##isa(op, a, sa, b, sb, y, n); break;
 #define GE__VK_ROWS_ISA(isa)                                                                                           \
   GE__VK_ATTR_##isa static void ge__vk_unary_##isa(int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) { \
     switch (op) {                                                                                                      \
-      GE__VK_UNARY_OPS(GE__VK_UCASE)                                                                                   \
+      GE__VK_UNARY_OPS(GE__VK_UCASE, isa)                                                                                   \
     default: break;                                                                                                    \
     }                                                                                                                  \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_binary_##isa(int op, const float *a, int sa, const float *b, int sb, float *y,  \
                                                     int64_t n) {                                                       \
     switch (op) {                                                                                                      \
-      GE__VK_BCASE(GE__VK_B_ADD)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_SUB)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_MUL)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_DIV)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_MAX)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_MIN)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_PRELU)                                                                                     \
+      GE__VK_BCASE(GE__VK_B_ADD, isa)                                                                                       \
+      GE__VK_BCASE(GE__VK_B_SUB, isa)                                                                                       \
+      GE__VK_BCASE(GE__VK_B_MUL, isa)                                                                                       \
+      GE__VK_BCASE(GE__VK_B_DIV, isa)                                                                                       \
+      GE__VK_BCASE(GE__VK_B_MAX, isa)                                                                                       \
+      GE__VK_BCASE(GE__VK_B_MIN, isa)                                                                                       \
+      GE__VK_BCASE(GE__VK_B_PRELU, isa)                                                                                     \
     default: break;                                                                                                    \
     }                                                                                                                  \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_pool_acc_##isa(int is_max, float *acc, const float *src, int64_t n, int64_t s) { \
-    if (is_max) ge__vk_pool_acc_body(1, acc, src, n, s);                                                               \
-    else ge__vk_pool_acc_body(0, acc, src, n, s);                                                                      \
+    if (is_max) ge__vk_pool_acc_body_##isa(1, acc, src, n, s);                                                               \
+    else ge__vk_pool_acc_body_##isa(0, acc, src, n, s);                                                                      \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static float ge__vk_reduce_##isa(int op, const float *x, int64_t n, float m) {                     \
-    if (op == GE__VK_R_MAX) return ge__vk_reduce_body(GE__VK_R_MAX, x, n, m);                                          \
-    if (op == GE__VK_R_SUM) return ge__vk_reduce_body(GE__VK_R_SUM, x, n, m);                                          \
-    if (op == GE__VK_R_DEV) return ge__vk_reduce_body(GE__VK_R_DEV, x, n, m);                                          \
-    return ge__vk_reduce_body(GE__VK_R_SSD, x, n, m);                                                                  \
+    if (op == GE__VK_R_MAX) return ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, m);                                          \
+    if (op == GE__VK_R_SUM) return ge__vk_reduce_body_##isa(GE__VK_R_SUM, x, n, m);                                          \
+    if (op == GE__VK_R_DEV) return ge__vk_reduce_body_##isa(GE__VK_R_DEV, x, n, m);                                          \
+    return ge__vk_reduce_body_##isa(GE__VK_R_SSD, x, n, m);                                                                  \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_softmax_row_##isa(int log, const float *x, float *y, int64_t n) {               \
-    if (log) ge__vk_softmax_row_body(1, x, y, n);                                                                      \
-    else ge__vk_softmax_row_body(0, x, y, n);                                                                          \
+    if (log) ge__vk_softmax_row_body_##isa(1, x, y, n);                                                                      \
+    else ge__vk_softmax_row_body_##isa(0, x, y, n);                                                                          \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_softmax_cols_##isa(int log, const float *x, float *y, int64_t len,              \
                                                           int64_t inner, int64_t w) {                                  \
-    if (log) ge__vk_softmax_cols_body(1, x, y, len, inner, w);                                                         \
-    else ge__vk_softmax_cols_body(0, x, y, len, inner, w);                                                             \
+    int64_t c0, cw;                                                                                                    \
+    for (c0 = 0; c0 < w; c0 += GE__VK_W_##isa) { /* w <= 16 columns, GE__VK_W_##isa per vector */                     \
+      cw = w - c0 < GE__VK_W_##isa ? w - c0 : GE__VK_W_##isa;                                                          \
+      if (log) ge__vk_softmax_cols_body_##isa(1, x + c0, y + c0, len, inner, cw);                                      \
+      else ge__vk_softmax_cols_body_##isa(0, x + c0, y + c0, len, inner, cw);                                          \
+    }                                                                                                                  \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_layernorm_row_##isa(const float *x, float *y, int64_t n, float m, float m_lo,  \
                                                            float inv, const float *g, const float *b) {                \
-    ge__vk_layernorm_row_body(x, y, n, m, m_lo, inv, g, b);                                                            \
+    ge__vk_layernorm_row_body_##isa(x, y, n, m, m_lo, inv, g, b);                                                            \
   }
+GE__VK_HELPERS(base)
+GE__VK_HELPERS(avx2)
+GE__VK_HELPERS(avx512)
 GE__VK_ROWS_ISA(base)
 GE__VK_ROWS_ISA(avx2)
 GE__VK_ROWS_ISA(avx512)
@@ -927,6 +977,7 @@ typedef struct ge__vk_pool {
   int64_t k[2], s[2], d[2], pb[2], pe[2];
   const float *x;
   float *y;
+  int64_t *cols; /* AveragePool: the column count of each output column */
 } ge__vk_pool;
 
 /* The output size along one axis as the reference computes it (auto_pad:
@@ -1035,10 +1086,7 @@ static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
     if (p->include_pad) ge__vk_taps(oh + 0, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &ph0, &ph1);
     else ph0 = kh0, ph1 = kh1;
     for (j = 0; j < p->ow; j++) {
-      int64_t c0, c1, cnt;
-      if (p->include_pad) ge__vk_taps(j, p->s[1], p->d[1], 0, p->k[1], p->iw + p->pb[1] + p->pe[1], &c0, &c1);
-      else ge__vk_taps(j, p->s[1], p->d[1], p->pb[1], p->k[1], p->iw, &c0, &c1);
-      cnt = (ph1 - ph0) * (c1 - c0);
+      int64_t cnt = (ph1 - ph0) * p->cols[j];
       yr[j] = cnt ? yr[j] / (float)cnt : 0.0f;
     }
   }
@@ -1064,7 +1112,18 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   p.include_pad = ge_node_attr_int(c->node, "count_include_pad", 0) != 0;
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
+  if (!is_max) { /* column counts, the same for every row */
+    int64_t j, c0, c1;
+    if (!(p.cols = (int64_t *)malloc((size_t)p.ow * sizeof *p.cols)))
+      return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    for (j = 0; j < p.ow; j++) {
+      if (p.include_pad) ge__vk_taps(j, p.s[1], p.d[1], 0, p.k[1], p.iw + p.pb[1] + p.pe[1], &c0, &c1);
+      else ge__vk_taps(j, p.s[1], p.d[1], p.pb[1], p.k[1], p.iw, &c0, &c1);
+      p.cols[j] = c1 - c0;
+    }
+  }
   ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
+  free(p.cols);
   return GE_OK;
 }
 
@@ -1129,8 +1188,8 @@ static void ge__vk_softmax_cols_share(void *arg, int64_t begin, int64_t end) {
   const ge__vk_softmax *j = (const ge__vk_softmax *)arg;
   int64_t b;
   for (b = begin; b < end; b++) {
-    int64_t o = b / j->blocks, i = (b % j->blocks) * GE__VK_W, base = o * j->len * j->inner + i;
-    int64_t w = j->inner - i < GE__VK_W ? j->inner - i : GE__VK_W;
+    int64_t o = b / j->blocks, i = (b % j->blocks) * 16, base = o * j->len * j->inner + i;
+    int64_t w = j->inner - i < 16 ? j->inner - i : 16;
     GE__VK_PICK(j->isa, ge__vk_softmax_cols)(j->log, j->x + base, j->y + base, j->len, j->inner, w);
   }
 }
@@ -1160,11 +1219,11 @@ static ge_status ge__vk_softmax_kernel(ge_kernel_ctx *c, int log) {
   j.log = log;
   j.x = (const float *)x->data;
   j.y = (float *)y->data;
-  j.blocks = (j.inner + GE__VK_W - 1) / GE__VK_W;
+  j.blocks = (j.inner + 15) / 16;
   if (j.inner == 1)
     ge_kernel_parallel_for(c, j.outer, 1 + GE__VK_GRAIN / (4 * j.len), ge__vk_softmax_rows_share, &j);
   else
-    ge_kernel_parallel_for(c, j.outer * j.blocks, 1 + GE__VK_GRAIN / (4 * GE__VK_W * j.len), ge__vk_softmax_cols_share,
+    ge_kernel_parallel_for(c, j.outer * j.blocks, 1 + GE__VK_GRAIN / (64 * j.len), ge__vk_softmax_cols_share,
                            &j);
   return GE_OK;
 }
