@@ -68,6 +68,12 @@ extern "C" {
 
 #if GE__VK_ON
 
+/* No contraction into FMA (clang's default), so every instruction set
+ * rounds the same way; restored at the end of this section. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* GCC notes that 64-byte vector arguments changed ABI without AVX-512; all
  * such functions here are static and inlined, so no ABI is crossed. The
  * note comes at the end of the translation unit, hence no pop. */
@@ -1442,6 +1448,9 @@ static const ge__vk_entry ge__vk_table[] = {
 };
 #define GE__VK_NUM_OPS (sizeof ge__vk_table / sizeof ge__vk_table[0])
 
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#endif
 #endif /* GE__VK_ON */
 
 /* Decided from what is static: the op, and an output dtype that is float32
