@@ -3,16 +3,16 @@
  *
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
- * pooling, softmax and norms), else NULL so the caller takes the reference
- * kernel (host_cpu.h). A fast kernel checks its runtime inputs and calls
+ * pooling, softmax and norms, Transpose), else NULL so the caller takes
+ * the reference kernel (host_cpu.h). A fast kernel checks its runtime inputs and calls
  * the reference kernel itself for anything off its paths (other dtypes,
  * rare attributes, bad inputs, whose errors the reference words), so the
  * answers are the reference's up to float rounding.
  *
  * SIMD is chosen at run time (no -march needed): the loops are written once
- * with GCC/clang vector types of 16 floats and compiled three times, for
- * AVX-512, AVX2+FMA and the base target; __builtin_cpu_supports picks one
- * per call. Floating-point contraction stays off, so the three give the
+ * with GCC/clang vector types and compiled three times (GE__VK_HELPERS),
+ * for AVX-512 (16 lanes), AVX2+FMA (8) and the base target (4);
+ * __builtin_cpu_supports picks one per call. Floating-point contraction stays off, so the three give the
  * same bits. GCC and clang get the fast kernels; other compilers (no GNU
  * vector types), or a build with GE_VECTOR_NO_SIMD, run the reference.
  *
@@ -1396,6 +1396,93 @@ static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
 static ge_status ge__vk_k_batchnormalization(ge_kernel_ctx *c) { return ge__vk_channel_norm(c, 0); }
 static ge_status ge__vk_k_instancenormalization(ge_kernel_ctx *c) { return ge__vk_channel_norm(c, 1); }
 
+/* ----------------------------------------------------------- Transpose */
+
+/* Output rows of a transposition: merged axes (runs adjacent in both
+ * tensors fused), the last one copied per row, by memcpy when it is
+ * contiguous in x too. */
+typedef struct ge__vk_transpose {
+  int32_t rank;
+  int64_t dims[GE_MAX_RANK], xstr[GE_MAX_RANK]; /* output order; x's element strides */
+  int64_t inner, rows;
+  const float *x;
+  float *y;
+} ge__vk_transpose;
+
+static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_transpose *t = (const ge__vk_transpose *)arg;
+  int64_t idx[GE_MAX_RANK], off = 0, rem = begin, r, k, s = t->xstr[t->rank - 1];
+  int32_t d, outer = t->rank - 1;
+  for (d = outer - 1; d >= 0; d--) {
+    idx[d] = rem % t->dims[d];
+    rem /= t->dims[d];
+    off += idx[d] * t->xstr[d];
+  }
+  for (r = begin; r < end; r++) {
+    float *y = t->y + r * t->inner;
+    const float *x = t->x + off;
+    if (s == 1) memcpy(y, x, (size_t)t->inner * sizeof(float));
+    else
+      for (k = 0; k < t->inner; k++) y[k] = x[k * s];
+    for (d = outer - 1; d >= 0; d--) {
+      off += t->xstr[d];
+      if (++idx[d] < t->dims[d]) break;
+      off -= t->xstr[d] * t->dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
+  ge__vk_transpose t;
+  const ge_value *x;
+  const int64_t *pv = NULL;
+  int64_t perm[GE_MAX_RANK], xs[GE_MAX_RANK], yd[GE_MAX_RANK], s = 1;
+  int32_t r, i, np, m = 0;
+  unsigned seen = 0;
+  ge_value *y;
+  if (!ge__vk_f32_in(c, 0)) return ge__vk_reference(c);
+  x = c->inputs[0];
+  r = x->rank;
+  np = ge_node_attr(c->node, "perm") ? ge_node_attr_ints(c->node, "perm", &pv) : -1;
+  if (np >= 0 && np != r) return ge__vk_reference(c); /* it names the bad perm */
+  for (i = 0; i < r; i++) {
+    perm[i] = np < 0 ? r - 1 - i : pv[i];
+    if (perm[i] < 0 || perm[i] >= r || (seen >> perm[i] & 1u)) return ge__vk_reference(c);
+    seen |= 1u << perm[i];
+  }
+  for (i = r - 1; i >= 0; i--) {
+    xs[i] = s;
+    s *= x->dims[i];
+  }
+  for (i = 0; i < r; i++) yd[i] = x->dims[perm[i]];
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, r, yd))) return ge__vk_out_failed(c);
+  if (y->numel == 0) return GE_OK;
+  for (i = 0; i < r; i++) {
+    int64_t st = xs[perm[i]];
+    if (yd[i] == 1) continue;
+    if (m > 0 && t.xstr[m - 1] == st * yd[i]) { /* adjacent in x as in y: one axis */
+      t.dims[m - 1] *= yd[i];
+      t.xstr[m - 1] = st;
+      continue;
+    }
+    t.dims[m] = yd[i];
+    t.xstr[m++] = st;
+  }
+  if (m == 0) {
+    t.dims[0] = 1;
+    t.xstr[0] = 1;
+    m = 1;
+  }
+  t.rank = m;
+  t.inner = t.dims[m - 1];
+  t.rows = y->numel / t.inner;
+  t.x = (const float *)x->data;
+  t.y = (float *)y->data;
+  ge_kernel_parallel_for(c, t.rows, 1 + GE__VK_GRAIN / t.inner, ge__vk_transpose_share, &t);
+  return GE_OK;
+}
+
 /* ---------------------------------------------------------- the lookup */
 
 typedef struct ge__vk_entry {
@@ -1445,6 +1532,7 @@ static const ge__vk_entry ge__vk_table[] = {
     {"Sum", ge__vk_k_sum},
     {"Tanh", ge__vk_k_tanh},
     {"ThresholdedRelu", ge__vk_k_thresholded_relu},
+    {"Transpose", ge__vk_k_transpose},
 };
 #define GE__VK_NUM_OPS (sizeof ge__vk_table / sizeof ge__vk_table[0])
 

@@ -613,6 +613,47 @@ GE_TEST(test_norms_against_reference) {
   }
 }
 
+static int64_t perm_now[8];
+static int32_t perm_len;
+static void attrs_perm(kt *t, int v) {
+  (void)v;
+  if (perm_len >= 0) ge_node_set_attr_ints(t->g, t->id, "perm", perm_now, perm_len, &t->err);
+}
+
+/* Random permutations (and the default reverse), dims of 1 included. */
+GE_TEST(test_transpose_against_reference) {
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 31);
+  for (rep = 0; rep < 80; rep++) {
+    int64_t dims[8];
+    int32_t rank = rand_shape(&r, dims), i;
+    ge_value x, *in[1];
+    if (rep % 5 == 0) rank = 5, dims[0] = 2, dims[1] = 1, dims[2] = 3, dims[3] = 4, dims[4] = 5;
+    x = rand_value(&r, rank, dims, -4, 4, 0);
+    in[0] = &x;
+    for (i = 0; i < rank; i++) perm_now[i] = i;
+    for (i = rank - 1; i > 0; i--) { /* Fisher-Yates */
+      int32_t j = (int32_t)tu_below(&r, (uint32_t)i + 1);
+      int64_t tmp = perm_now[i];
+      perm_now[i] = perm_now[j];
+      perm_now[j] = tmp;
+    }
+    perm_len = rep % 7 == 0 ? -1 : rank;
+    check_op("Transpose", in, 1, 1, attrs_perm, 0, 0, 0);
+    kh_free(&x);
+  }
+  { /* a bad perm gets the reference's error */
+    int64_t d[2] = {2, 3};
+    ge_value x = kh_value(GE_DTYPE_FLOAT32, 2, d, NULL), *in[1];
+    in[0] = &x;
+    perm_now[0] = perm_now[1] = 0;
+    perm_len = 2;
+    check_op("Transpose", in, 1, 1, attrs_perm, 0, 0, 0);
+    kh_free(&x);
+  }
+}
+
 /* Off the fast paths the reference answers: errors and other dtypes. */
 GE_TEST(test_fallbacks_match_reference) {
   int64_t d1[2] = {3, 4}, d2[2] = {2, 4};
@@ -662,6 +703,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_global_pool_against_reference);
   GE_RUN(test_softmax_against_reference);
   GE_RUN(test_norms_against_reference);
+  GE_RUN(test_transpose_against_reference);
   GE_RUN(test_fallbacks_match_reference);
   GE_RUN(test_lookup);
   return ge_test_main_end();
