@@ -4,17 +4,18 @@
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
  * pooling, softmax and norms, Transpose), else NULL so the caller takes
- * the reference kernel (host_cpu.h). A fast kernel checks its runtime inputs and calls
- * the reference kernel itself for anything off its paths (other dtypes,
- * rare attributes, bad inputs, whose errors the reference words), so the
- * answers are the reference's up to float rounding.
+ * the reference kernel (host_cpu.h). A fast kernel checks its runtime
+ * inputs and calls the reference kernel itself for anything off its paths
+ * (other dtypes, rare attributes, bad inputs, whose errors the reference
+ * words), so the answers are the reference's up to float rounding.
  *
  * SIMD is chosen at run time (no -march needed): the loops are written once
  * with GCC/clang vector types and compiled three times (GE__VK_HELPERS),
  * for AVX-512 (16 lanes), AVX2+FMA (8) and the base target (4);
- * __builtin_cpu_supports picks one per call. Floating-point contraction stays off, so the three give the
- * same bits. GCC and clang get the fast kernels; other compilers (no GNU
- * vector types), or a build with GE_VECTOR_NO_SIMD, run the reference.
+ * __builtin_cpu_supports picks one per call. Floating-point contraction
+ * stays off, so the three give the same bits. GCC and clang get the fast
+ * kernels; other compilers (no GNU vector types), or a build with
+ * GE_VECTOR_NO_SIMD, run the reference.
  *
  * Math accuracy (float32, measured by tests/test_vector_fast.c against the
  * reference in double): exp, expm1, log within 2 ulp; sigmoid, tanh, erf
@@ -93,9 +94,11 @@ typedef int32_t ge__vk_vi_avx512 __attribute__((vector_size(64)));
 #define GE__VK_W_base 4
 #define GE__VK_W_avx2 8
 #define GE__VK_W_avx512 16
+/* clang-format off */
 #define GE__VK_IOTA_base {0, 1, 2, 3}
 #define GE__VK_IOTA_avx2 {0, 1, 2, 3, 4, 5, 6, 7}
 #define GE__VK_IOTA_avx512 {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+/* clang-format on */
 /* The even lanes of the concatenation a:b (a stride-2 load). */
 #if defined(__clang__)
 #define GE__VK_EVEN_base(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
@@ -133,33 +136,18 @@ static int ge__vk_isa(void) {
   return GE__VK_ISA_BASE;
 }
 
-
 /* ------------------------------------------------------------ the math */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 /* ------------------------------------------------- element-wise rows */
 
 /* Unary ops of the fast path. */
+/* clang-format off */
 #define GE__VK_UNARY_OPS(X, isa)                                                                                       \
   X(RELU, isa) X(NEG, isa) X(ABS, isa) X(EXP, isa) X(LOG, isa) X(SQRT, isa) X(RECIP, isa) X(SIGMOID, isa)              \
   X(TANH, isa) X(ERF, isa) X(GELU, isa) X(GELU_TANH, isa) X(SOFTPLUS, isa) X(SOFTSIGN, isa) X(MISH, isa)               \
   X(HARDSIGMOID, isa) X(HARDSWISH, isa) X(LEAKYRELU, isa) X(THRESHOLDEDRELU, isa) X(ELU, isa) X(SELU, isa)             \
   X(CELU, isa) X(CLIP, isa) X(SQUARE, isa) X(POW_HALF, isa) X(POWC, isa) X(ONE, isa) X(AFFINE, isa)
+/* clang-format on */
 #define GE__VK_ENUM_U(name, isa) GE__VK_U_##name,
 enum { GE__VK_UNARY_OPS(GE__VK_ENUM_U, _) GE__VK_U_COUNT };
 
@@ -168,25 +156,11 @@ typedef struct ge__vk_upar {
   float alpha, beta, gamma, delta;
 } ge__vk_upar;
 
-
-
-
 /* Binary ops: numpy's maximum/minimum (a NaN operand gives NaN); PRelu. */
 enum { GE__VK_B_ADD, GE__VK_B_SUB, GE__VK_B_MUL, GE__VK_B_DIV, GE__VK_B_MAX, GE__VK_B_MIN, GE__VK_B_PRELU };
 
-
-
-
-
 /* Reductions of x[0..n): sum, numpy max, sum of (x - m)^2, sum of x - m. */
 enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
-
-
-
-
-
-
-
 
 /* Every vector helper, compiled once per instruction set (GCC lowers
  * vector code by the target of the function it is written in, so each set
@@ -212,7 +186,9 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     memcpy(&v, p, (size_t)n * sizeof(float));                                                                          \
     return v;                                                                                                          \
   }                                                                                                                    \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_part_##isa(float *p, ge__vk_v_##isa v, int64_t n) { memcpy(p, &v, (size_t)n * sizeof(float)); } \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_part_##isa(float *p, ge__vk_v_##isa v, int64_t n) {                \
+    memcpy(p, &v, (size_t)n * sizeof(float));                                                                          \
+  }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_bits_##isa(ge__vk_v_##isa v) {                                \
     ge__vk_vi_##isa r;                                                                                                 \
     memcpy(&r, &v, sizeof r);                                                                                          \
@@ -224,17 +200,28 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     return r;                                                                                                          \
   }                                                                                                                    \
   /* m ? a : b, lane by lane (m: all-ones or zero lanes from a comparison). */                                         \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sel_##isa(ge__vk_vi_##isa m, ge__vk_v_##isa a, ge__vk_v_##isa b) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sel_##isa(ge__vk_vi_##isa m, ge__vk_v_##isa a,                 \
+                                                                  ge__vk_v_##isa b) {                                  \
     return ge__vk_from_bits_##isa((ge__vk_bits_##isa(a) & m) | (ge__vk_bits_##isa(b) & ~m));                           \
   }                                                                                                                    \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_seli_##isa(ge__vk_vi_##isa m, ge__vk_vi_##isa a, ge__vk_vi_##isa b) { return (a & m) | (b & ~m); } \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_abs_##isa(ge__vk_v_##isa x) { return ge__vk_from_bits_##isa(ge__vk_bits_##isa(x) & 0x7fffffff); } \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_seli_##isa(ge__vk_vi_##isa m, ge__vk_vi_##isa a,              \
+                                                                    ge__vk_vi_##isa b) {                               \
+    return (a & m) | (b & ~m);                                                                                         \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_abs_##isa(ge__vk_v_##isa x) {                                  \
+    return ge__vk_from_bits_##isa(ge__vk_bits_##isa(x) & 0x7fffffff);                                                  \
+  }                                                                                                                    \
   /* x with the sign of s. */                                                                                          \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_copysign_##isa(ge__vk_v_##isa x, ge__vk_v_##isa s) {           \
-    return ge__vk_from_bits_##isa((ge__vk_bits_##isa(x) & 0x7fffffff) | (ge__vk_bits_##isa(s) & (int32_t)0x80000000u)); \
+    return ge__vk_from_bits_##isa((ge__vk_bits_##isa(x) & 0x7fffffff) |                                                \
+                                  (ge__vk_bits_##isa(s) & (int32_t)0x80000000u));                                      \
   }                                                                                                                    \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_min_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) { return ge__vk_sel_##isa(a < b, a, b); } \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_max_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) { return ge__vk_sel_##isa(a > b, a, b); } \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_min_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) {                \
+    return ge__vk_sel_##isa(a < b, a, b);                                                                              \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_max_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) {                \
+    return ge__vk_sel_##isa(a > b, a, b);                                                                              \
+  }                                                                                                                    \
   /* Clamps to [lo, hi]; NaN lanes stay NaN. */                                                                        \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_clamp_##isa(ge__vk_v_##isa x, float lo, float hi) {            \
     x = ge__vk_sel_##isa(x < lo, ge__vk_splat_##isa(lo), x);                                                           \
@@ -264,7 +251,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
    * series to r^7 (the r^8/8! remainder is < 6e-9 relative). */                                                       \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_##isa(ge__vk_v_##isa x) {                                  \
     ge__vk_vi_##isa ni;                                                                                                \
-    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -104.0f, 89.0f), n = ge__vk_round_log2e_##isa(xc, &ni), r = ge__vk_reduce_ln2_##isa(xc, n), p; \
+    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -104.0f, 89.0f), n = ge__vk_round_log2e_##isa(xc, &ni),                  \
+                   r = ge__vk_reduce_ln2_##isa(xc, n), p;                                                              \
     p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
     p = 1.0f / 720 + r * p;                                                                                            \
     p = 1.0f / 120 + r * p;                                                                                            \
@@ -280,7 +268,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
    * Taylor series to r^9 (remainder < 1e-9 relative); below -30 it is -1. */                                          \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_expm1_neg_##isa(ge__vk_v_##isa x) {                            \
     ge__vk_vi_##isa ni;                                                                                                \
-    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -40.0f, 0.0f), n = ge__vk_round_log2e_##isa(xc, &ni), r = ge__vk_reduce_ln2_##isa(xc, n), p, s; \
+    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -40.0f, 0.0f), n = ge__vk_round_log2e_##isa(xc, &ni),                    \
+                   r = ge__vk_reduce_ln2_##isa(xc, n), p, s;                                                           \
     p = 1.0f / 362880 * r + 1.0f / 40320;                                                                              \
     p = 1.0f / 5040 + r * p;                                                                                           \
     p = 1.0f / 720 + r * p;                                                                                            \
@@ -308,7 +297,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       m = ge__vk_sel_##isa(hi, m * 0.5f, m);                                                                           \
       e = e + (hi & 1);                                                                                                \
     }                                                                                                                  \
-    ef = __builtin_convertvector(e, ge__vk_v_##isa) - ge__vk_sel_##isa(tiny, ge__vk_splat_##isa(23.0f), ge__vk_splat_##isa(0.0f)); \
+    ef = __builtin_convertvector(e, ge__vk_v_##isa) -                                                                  \
+         ge__vk_sel_##isa(tiny, ge__vk_splat_##isa(23.0f), ge__vk_splat_##isa(0.0f));                                  \
     s = (m - 1.0f) / (m + 1.0f);                                                                                       \
     s2 = s * s;                                                                                                        \
     p = 1.0f / 11 * s2 + 1.0f / 9;                                                                                     \
@@ -340,7 +330,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
   }                                                                                                                    \
   /* a^2 = hi + lo exactly, hi = a*a rounded (Dekker's product without FMA:                                            \
    * a splits at 12 significant bits, so the partial products are exact). */                                           \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_square_split_##isa(ge__vk_v_##isa a, ge__vk_v_##isa *hi, ge__vk_v_##isa *lo) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_square_split_##isa(ge__vk_v_##isa a, ge__vk_v_##isa *hi,                 \
+                                                                 ge__vk_v_##isa *lo) {                                 \
     ge__vk_v_##isa ah = ge__vk_from_bits_##isa(ge__vk_bits_##isa(a) & (int32_t)0xfffff000u), al = a - ah, p = a * a;   \
     *hi = p;                                                                                                           \
     *lo = ((ah * ah - p) + 2.0f * ah * al) + al * al;                                                                  \
@@ -350,22 +341,26 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
    * t < 1: erf by its Taylor series (to t^21, remainder < 2e-9). t >= 1:                                              \
    * erfc = e^-t^2 P(1/t) / t, P a degree-12 Chebyshev fit of erfc(x) x e^(x^2)                                        \
    * on x in [1, 10] (relative error 2e-9); e^-t^2 = e^-hi (1 - lo). */                                                \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_erf_erfc_##isa(ge__vk_v_##isa t, ge__vk_v_##isa sq_hi, ge__vk_v_##isa sq_lo, ge__vk_v_##isa *erf, ge__vk_v_##isa *erfc) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_erf_erfc_##isa(                                                          \
+      ge__vk_v_##isa t, ge__vk_v_##isa sq_hi, ge__vk_v_##isa sq_lo, ge__vk_v_##isa *erf, ge__vk_v_##isa *erfc) {       \
     static const float ps[13] = {5.0235342335e-01f,  -7.6515807991e-02f, -4.1236878954e-03f, 8.9629385674e-03f,        \
                                  -3.9782159160e-03f, 9.1957131919e-04f,  9.7820819311e-05f,  -2.2517972716e-04f,       \
                                  1.4341899871e-04f,  -7.3140302019e-05f, 1.4239107230e-05f,  1.8441852979e-05f,        \
                                  -1.0246770912e-05f};                                                                  \
-    static const float ts[11] = {1.1283791671e+00f,  -3.7612638903e-01f, 1.1283791671e-01f, -2.6866170645e-02f,        \
-                                 5.2239776254e-03f,  -8.5483270235e-04f, 1.2055332982e-04f, -1.4925650358e-05f,        \
-                                 1.6462114366e-06f,  -1.6365844691e-07f, 1.4807192816e-08f};                           \
-    ge__vk_v_##isa t2 = t * t, e_small, u = 1.0f / ge__vk_clamp_##isa(t, 1.0f, 10.5f), z = (u - 0.55f) * (1.0f / 0.45f), q, ec; \
+    static const float ts[11] = {1.1283791671e+00f, -3.7612638903e-01f, 1.1283791671e-01f, -2.6866170645e-02f,         \
+                                 5.2239776254e-03f, -8.5483270235e-04f, 1.2055332982e-04f, -1.4925650358e-05f,         \
+                                 1.6462114366e-06f, -1.6365844691e-07f, 1.4807192816e-08f};                            \
+    ge__vk_v_##isa t2 = t * t, e_small, u = 1.0f / ge__vk_clamp_##isa(t, 1.0f, 10.5f),                                 \
+                   z = (u - 0.55f) * (1.0f / 0.45f), q, ec;                                                            \
     ge__vk_vi_##isa small = t < 1.0f;                                                                                  \
     int k;                                                                                                             \
     e_small = ge__vk_splat_##isa(ts[10]);                                                                              \
-    for (k = 9; k >= 0; k--) e_small = ts[k] + t2 * e_small;                                                           \
+    for (k = 9; k >= 0; k--)                                                                                           \
+      e_small = ts[k] + t2 * e_small;                                                                                  \
     e_small = t * e_small;                                                                                             \
     q = ge__vk_splat_##isa(ps[12]);                                                                                    \
-    for (k = 11; k >= 0; k--) q = ps[k] + z * q;                                                                       \
+    for (k = 11; k >= 0; k--)                                                                                          \
+      q = ps[k] + z * q;                                                                                               \
     ec = ge__vk_exp_##isa(-sq_hi) * (1.0f - sq_lo) * q * u;                                                            \
     ec = ge__vk_sel_##isa(t > 10.5f, ge__vk_splat_##isa(0.0f), ec);                                                    \
     *erf = ge__vk_sel_##isa(small, e_small, 1.0f - ec);                                                                \
@@ -393,100 +388,152 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
   }                                                                                                                    \
   /* log(1 + e^x) = max(x, 0) + log1p(e^-|x|). */                                                                      \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_softplus_##isa(ge__vk_v_##isa x) {                             \
-    ge__vk_v_##isa r = ge__vk_max_##isa(x, ge__vk_splat_##isa(0.0f)) + ge__vk_log1p_pos_##isa(ge__vk_exp_##isa(-ge__vk_abs_##isa(x))); \
+    ge__vk_v_##isa r = ge__vk_max_##isa(x, ge__vk_splat_##isa(0.0f)) +                                                 \
+                       ge__vk_log1p_pos_##isa(ge__vk_exp_##isa(-ge__vk_abs_##isa(x)));                                 \
     return ge__vk_sel_##isa(x != x, x, r);                                                                             \
   }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sqrt_lanes_##isa(ge__vk_v_##isa x) {                           \
     int k;                                                                                                             \
-    for (k = 0; k < GE__VK_W_##isa; k++) x[k] = sqrtf(x[k]);                                                           \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      x[k] = sqrtf(x[k]);                                                                                              \
     return x;                                                                                                          \
   }                                                                                                                    \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_unary_v_##isa(int op, const ge__vk_upar *p, ge__vk_v_##isa x) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_unary_v_##isa(int op, const ge__vk_upar *p,                    \
+                                                                      ge__vk_v_##isa x) {                              \
     const ge__vk_v_##isa zero = ge__vk_splat_##isa(0.0f);                                                              \
     int k;                                                                                                             \
     switch (op) {                                                                                                      \
-    case GE__VK_U_RELU: return ge__vk_sel_##isa(x < 0.0f, zero, x);                                                    \
-    case GE__VK_U_NEG: return -x;                                                                                      \
-    case GE__VK_U_ABS: return ge__vk_abs_##isa(x);                                                                     \
-    case GE__VK_U_EXP: return ge__vk_exp_##isa(x);                                                                     \
-    case GE__VK_U_LOG: return ge__vk_log_##isa(x);                                                                     \
-    case GE__VK_U_SQRT: return ge__vk_sqrt_lanes_##isa(x);                                                             \
-    case GE__VK_U_RECIP: return 1.0f / x;                                                                              \
-    case GE__VK_U_SIGMOID: return ge__vk_sigmoid_##isa(x);                                                             \
-    case GE__VK_U_TANH: return ge__vk_tanh_##isa(x);                                                                   \
-    case GE__VK_U_ERF: return ge__vk_erf_##isa(x);                                                                     \
-    case GE__VK_U_GELU: return ge__vk_gelu_##isa(x);                                                                   \
-    case GE__VK_U_GELU_TANH: return ge__vk_gelu_tanh_##isa(x);                                                         \
-    case GE__VK_U_SOFTPLUS: return ge__vk_softplus_##isa(x);                                                           \
-    case GE__VK_U_SOFTSIGN: return x / (1.0f + ge__vk_abs_##isa(x));                                                   \
-    case GE__VK_U_MISH: return ge__vk_sel_##isa(x != x, x, x * ge__vk_tanh_##isa(ge__vk_softplus_##isa(x)));           \
-    case GE__VK_U_HARDSIGMOID: return ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                          \
-    case GE__VK_U_HARDSWISH: return x * ge__vk_clamp_##isa(x / 6.0f + 0.5f, 0.0f, 1.0f);                               \
-    case GE__VK_U_LEAKYRELU: return ge__vk_sel_##isa(x < 0.0f, p->alpha * x, x);                                       \
-    case GE__VK_U_THRESHOLDEDRELU: return ge__vk_sel_##isa(x > p->alpha, x, zero);                                     \
-    case GE__VK_U_ELU: return ge__vk_sel_##isa(x < 0.0f, p->alpha * ge__vk_expm1_neg_##isa(x), x);                     \
-    case GE__VK_U_SELU: return ge__vk_sel_##isa(x <= 0.0f, p->beta * ge__vk_expm1_neg_##isa(x), p->gamma * x);         \
-    case GE__VK_U_CELU: return ge__vk_sel_##isa(x > 0.0f, x, p->alpha * ge__vk_expm1_neg_##isa(x / p->alpha));         \
-    case GE__VK_U_CLIP: return ge__vk_clamp_##isa(x, p->alpha, p->beta);                                               \
-    case GE__VK_U_SQUARE: return x * x;                                                                                \
+    case GE__VK_U_RELU:                                                                                                \
+      return ge__vk_sel_##isa(x < 0.0f, zero, x);                                                                      \
+    case GE__VK_U_NEG:                                                                                                 \
+      return -x;                                                                                                       \
+    case GE__VK_U_ABS:                                                                                                 \
+      return ge__vk_abs_##isa(x);                                                                                      \
+    case GE__VK_U_EXP:                                                                                                 \
+      return ge__vk_exp_##isa(x);                                                                                      \
+    case GE__VK_U_LOG:                                                                                                 \
+      return ge__vk_log_##isa(x);                                                                                      \
+    case GE__VK_U_SQRT:                                                                                                \
+      return ge__vk_sqrt_lanes_##isa(x);                                                                               \
+    case GE__VK_U_RECIP:                                                                                               \
+      return 1.0f / x;                                                                                                 \
+    case GE__VK_U_SIGMOID:                                                                                             \
+      return ge__vk_sigmoid_##isa(x);                                                                                  \
+    case GE__VK_U_TANH:                                                                                                \
+      return ge__vk_tanh_##isa(x);                                                                                     \
+    case GE__VK_U_ERF:                                                                                                 \
+      return ge__vk_erf_##isa(x);                                                                                      \
+    case GE__VK_U_GELU:                                                                                                \
+      return ge__vk_gelu_##isa(x);                                                                                     \
+    case GE__VK_U_GELU_TANH:                                                                                           \
+      return ge__vk_gelu_tanh_##isa(x);                                                                                \
+    case GE__VK_U_SOFTPLUS:                                                                                            \
+      return ge__vk_softplus_##isa(x);                                                                                 \
+    case GE__VK_U_SOFTSIGN:                                                                                            \
+      return x / (1.0f + ge__vk_abs_##isa(x));                                                                         \
+    case GE__VK_U_MISH:                                                                                                \
+      return ge__vk_sel_##isa(x != x, x, x * ge__vk_tanh_##isa(ge__vk_softplus_##isa(x)));                             \
+    case GE__VK_U_HARDSIGMOID:                                                                                         \
+      return ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                                                   \
+    case GE__VK_U_HARDSWISH:                                                                                           \
+      return x * ge__vk_clamp_##isa(x / 6.0f + 0.5f, 0.0f, 1.0f);                                                      \
+    case GE__VK_U_LEAKYRELU:                                                                                           \
+      return ge__vk_sel_##isa(x < 0.0f, p->alpha * x, x);                                                              \
+    case GE__VK_U_THRESHOLDEDRELU:                                                                                     \
+      return ge__vk_sel_##isa(x > p->alpha, x, zero);                                                                  \
+    case GE__VK_U_ELU:                                                                                                 \
+      return ge__vk_sel_##isa(x < 0.0f, p->alpha * ge__vk_expm1_neg_##isa(x), x);                                      \
+    case GE__VK_U_SELU:                                                                                                \
+      return ge__vk_sel_##isa(x <= 0.0f, p->beta * ge__vk_expm1_neg_##isa(x), p->gamma * x);                           \
+    case GE__VK_U_CELU:                                                                                                \
+      return ge__vk_sel_##isa(x > 0.0f, x, p->alpha * ge__vk_expm1_neg_##isa(x / p->alpha));                           \
+    case GE__VK_U_CLIP:                                                                                                \
+      return ge__vk_clamp_##isa(x, p->alpha, p->beta);                                                                 \
+    case GE__VK_U_SQUARE:                                                                                              \
+      return x * x;                                                                                                    \
     case GE__VK_U_POW_HALF: /* pow(-0, .5) = +0 and pow(-inf, .5) = inf, unlike sqrt */                                \
       return ge__vk_sel_##isa(x == -HUGE_VALF, -x, ge__vk_sqrt_lanes_##isa(x) + 0.0f);                                 \
     case GE__VK_U_POWC:                                                                                                \
-      for (k = 0; k < GE__VK_W_##isa; k++) x[k] = (float)pow((double)x[k], (double)p->alpha);                          \
+      for (k = 0; k < GE__VK_W_##isa; k++)                                                                             \
+        x[k] = (float)pow((double)x[k], (double)p->alpha);                                                             \
       return x;                                                                                                        \
-    case GE__VK_U_ONE: return zero + 1.0f;                                                                             \
-    case GE__VK_U_AFFINE: return ((x - p->gamma) - p->delta) * p->alpha + p->beta;                                     \
-    default: return x;                                                                                                 \
+    case GE__VK_U_ONE:                                                                                                 \
+      return zero + 1.0f;                                                                                              \
+    case GE__VK_U_AFFINE:                                                                                              \
+      return ((x - p->gamma) - p->delta) * p->alpha + p->beta;                                                         \
+    default:                                                                                                           \
+      return x;                                                                                                        \
     }                                                                                                                  \
   }                                                                                                                    \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_unary_loop_##isa(int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_unary_loop_##isa(int op, const ge__vk_upar *p, const float *x, float *y, \
+                                                               int64_t n) {                                            \
     int64_t i = 0;                                                                                                     \
-    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) ge__vk_store_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_##isa(x + i))); \
-    if (i < n) ge__vk_store_part_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_part_##isa(x + i, n - i)), n - i); \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                               \
+      ge__vk_store_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_##isa(x + i)));                                \
+    if (i < n)                                                                                                         \
+      ge__vk_store_part_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_part_##isa(x + i, n - i)), n - i);        \
   }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_binary_v_##isa(int op, ge__vk_v_##isa a, ge__vk_v_##isa b) {   \
     switch (op) {                                                                                                      \
-    case GE__VK_B_ADD: return a + b;                                                                                   \
-    case GE__VK_B_SUB: return a - b;                                                                                   \
-    case GE__VK_B_MUL: return a * b;                                                                                   \
-    case GE__VK_B_DIV: return a / b;                                                                                   \
-    case GE__VK_B_MAX: return ge__vk_sel_##isa((a > b) | (a != a), a, b);                                              \
-    case GE__VK_B_MIN: return ge__vk_sel_##isa((a < b) | (a != a), a, b);                                              \
-    default: return ge__vk_sel_##isa(a < 0.0f, a * b, a); /* PRelu */                                                  \
+    case GE__VK_B_ADD:                                                                                                 \
+      return a + b;                                                                                                    \
+    case GE__VK_B_SUB:                                                                                                 \
+      return a - b;                                                                                                    \
+    case GE__VK_B_MUL:                                                                                                 \
+      return a * b;                                                                                                    \
+    case GE__VK_B_DIV:                                                                                                 \
+      return a / b;                                                                                                    \
+    case GE__VK_B_MAX:                                                                                                 \
+      return ge__vk_sel_##isa((a > b) | (a != a), a, b);                                                               \
+    case GE__VK_B_MIN:                                                                                                 \
+      return ge__vk_sel_##isa((a < b) | (a != a), a, b);                                                               \
+    default:                                                                                                           \
+      return ge__vk_sel_##isa(a < 0.0f, a * b, a); /* PRelu */                                                         \
     }                                                                                                                  \
   }                                                                                                                    \
   /* y[i] = a[i*sa] op b[i*sb], i < n; sa, sb in {0, 1} (0: one value). */                                             \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_binary_loop_##isa(int op, const float *a, int sa, const float *b, int sb, float *y, int64_t n) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_binary_loop_##isa(int op, const float *a, int sa, const float *b,        \
+                                                                int sb, float *y, int64_t n) {                         \
     int64_t i = 0, r;                                                                                                  \
     if (sa && sb) {                                                                                                    \
       for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                             \
         ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_##isa(a + i), ge__vk_load_##isa(b + i)));      \
       if ((r = n - i) > 0)                                                                                             \
-        ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), ge__vk_load_part_##isa(b + i, r)), r); \
+        ge__vk_store_part_##isa(                                                                                       \
+            y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), ge__vk_load_part_##isa(b + i, r)), r);  \
     } else if (sa) {                                                                                                   \
       ge__vk_v_##isa vb = ge__vk_splat_##isa(b[0]);                                                                    \
-      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_##isa(a + i), vb)); \
-      if ((r = n - i) > 0) ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), vb), r); \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                             \
+        ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_##isa(a + i), vb));                            \
+      if ((r = n - i) > 0)                                                                                             \
+        ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), vb), r);            \
     } else {                                                                                                           \
       ge__vk_v_##isa va = ge__vk_splat_##isa(a[0]);                                                                    \
-      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, va, ge__vk_load_##isa(b + (sb ? i : 0)))); \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                             \
+        ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, va, ge__vk_load_##isa(b + (sb ? i : 0))));                 \
       if ((r = n - i) > 0)                                                                                             \
-        ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, va, sb ? ge__vk_load_part_##isa(b + i, r) : ge__vk_splat_##isa(b[0])), r); \
+        ge__vk_store_part_##isa(                                                                                       \
+            y + i, ge__vk_binary_v_##isa(op, va, sb ? ge__vk_load_part_##isa(b + i, r) : ge__vk_splat_##isa(b[0])),    \
+            r);                                                                                                        \
     }                                                                                                                  \
   }                                                                                                                    \
   /* src[0], src[s], ..., src[15 s] as one vector: stride 2 by a                                                       \
    * deinterleaving shuffle, others lane by lane. */                                                                   \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_strided_##isa(const float *src, int64_t s) {              \
-      ge__vk_v_##isa v;                                                                                                  \
+    ge__vk_v_##isa v;                                                                                                  \
     int k;                                                                                                             \
     if (s == 1) return ge__vk_load_##isa(src);                                                                         \
-    if (s == 2) return GE__VK_EVEN_##isa(ge__vk_load_##isa(src), ge__vk_load_part_##isa(src + GE__VK_W_##isa, GE__VK_W_##isa - 1));       \
-    for (k = 0; k < GE__VK_W_##isa; k++) v[k] = src[k * s];                                                            \
+    if (s == 2)                                                                                                        \
+      return GE__VK_EVEN_##isa(ge__vk_load_##isa(src),                                                                 \
+                               ge__vk_load_part_##isa(src + GE__VK_W_##isa, GE__VK_W_##isa - 1));                      \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      v[k] = src[k * s];                                                                                               \
     return v;                                                                                                          \
   }                                                                                                                    \
   /* acc[i] = max or sum of acc[i] and src[i*s], i < n (max as numpy's: NaN                                            \
    * sticks), branch-free so random data costs no mispredictions. */                                                   \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_pool_acc_body_##isa(int is_max, float *acc, const float *src, int64_t n, int64_t s) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_pool_acc_body_##isa(int is_max, float *acc, const float *src, int64_t n, \
+                                                                  int64_t s) {                                         \
     int64_t i = 0, r;                                                                                                  \
     ge__vk_v_##isa a, x;                                                                                               \
     for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
@@ -498,7 +545,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       int k;                                                                                                           \
       a = ge__vk_load_part_##isa(acc + i, r);                                                                          \
       x = ge__vk_splat_##isa(0.0f);                                                                                    \
-      for (k = 0; k < r; k++) x[k] = src[(i + k) * s];                                                                 \
+      for (k = 0; k < r; k++)                                                                                          \
+        x[k] = src[(i + k) * s];                                                                                       \
       ge__vk_store_part_##isa(acc + i, is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, x, a) : a + x, r);                 \
     }                                                                                                                  \
   }                                                                                                                    \
@@ -509,17 +557,24 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     int k;                                                                                                             \
     for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
       ge__vk_v_##isa v = ge__vk_load_##isa(x + i);                                                                     \
-      if (op == GE__VK_R_MAX) acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc);                                       \
-      else if (op == GE__VK_R_SUM) acc += v;                                                                           \
-      else if (op == GE__VK_R_DEV) acc += v - m;                                                                       \
-      else acc += (v - m) * (v - m);                                                                                   \
+      if (op == GE__VK_R_MAX)                                                                                          \
+        acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc);                                                             \
+      else if (op == GE__VK_R_SUM)                                                                                     \
+        acc += v;                                                                                                      \
+      else if (op == GE__VK_R_DEV)                                                                                     \
+        acc += v - m;                                                                                                  \
+      else                                                                                                             \
+        acc += (v - m) * (v - m);                                                                                      \
     }                                                                                                                  \
     r = acc[0];                                                                                                        \
-    for (k = 1; k < GE__VK_W_##isa; k++) r = op == GE__VK_R_MAX ? ((acc[k] > r || acc[k] != acc[k]) ? acc[k] : r) : r + acc[k]; \
+    for (k = 1; k < GE__VK_W_##isa; k++)                                                                               \
+      r = op == GE__VK_R_MAX ? ((acc[k] > r || acc[k] != acc[k]) ? acc[k] : r) : r + acc[k];                           \
     for (; i < n; i++) {                                                                                               \
       float v = x[i];                                                                                                  \
-      if (op == GE__VK_R_MAX) r = (v > r || v != v) ? v : r;                                                           \
-      else r += op == GE__VK_R_SUM ? v : op == GE__VK_R_DEV ? v - m : (v - m) * (v - m);                               \
+      if (op == GE__VK_R_MAX)                                                                                          \
+        r = (v > r || v != v) ? v : r;                                                                                 \
+      else                                                                                                             \
+        r += op == GE__VK_R_SUM ? v : op == GE__VK_R_DEV ? v - m : (v - m) * (v - m);                                  \
     }                                                                                                                  \
     return r;                                                                                                          \
   }                                                                                                                    \
@@ -530,7 +585,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     return ge__vk_sel_##isa(lo != lo, e, e + e * lo);                                                                  \
   }                                                                                                                    \
   /* (x - m) - l with x - m taken exactly. */                                                                          \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_diff_minus_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m, ge__vk_v_##isa l) { \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_diff_minus_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m,           \
+                                                                         ge__vk_v_##isa l) {                           \
     ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb);                                          \
     return ge__vk_sel_##isa(lo != lo, hi - l, (hi - l) + lo);                                                          \
   }                                                                                                                    \
@@ -551,22 +607,27 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       s += e;                                                                                                          \
     }                                                                                                                  \
     if ((r = n - i) > 0) {                                                                                             \
-      e = ge__vk_sel_##isa(ge__vk_first_lanes_##isa(r), ge__vk_exp_diff_##isa(ge__vk_load_part_##isa(x + i, r), vm), ge__vk_splat_##isa(0.0f)); \
+      e = ge__vk_sel_##isa(ge__vk_first_lanes_##isa(r), ge__vk_exp_diff_##isa(ge__vk_load_part_##isa(x + i, r), vm),   \
+                           ge__vk_splat_##isa(0.0f));                                                                  \
       if (!log) ge__vk_store_part_##isa(y + i, e, r);                                                                  \
       s += e;                                                                                                          \
     }                                                                                                                  \
-    for (k = 0; k < GE__VK_W_##isa; k++) sum += s[k];                                                                  \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      sum += s[k];                                                                                                     \
     ls = ge__vk_splat_##isa(logf(sum));                                                                                \
     for (i = 0; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                          \
-      ge__vk_store_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_##isa(x + i), vm, ls) : ge__vk_load_##isa(y + i) / sum); \
+      ge__vk_store_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_##isa(x + i), vm, ls)                        \
+                                    : ge__vk_load_##isa(y + i) / sum);                                                 \
     if ((r = n - i) > 0)                                                                                               \
-      ge__vk_store_part_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_part_##isa(x + i, r), vm, ls)           \
-                                   : ge__vk_load_part_##isa(y + i, r) / sum, r);                                       \
+      ge__vk_store_part_##isa(y + i,                                                                                   \
+                              log ? ge__vk_diff_minus_##isa(ge__vk_load_part_##isa(x + i, r), vm, ls)                  \
+                                  : ge__vk_load_part_##isa(y + i, r) / sum,                                            \
+                              r);                                                                                      \
   }                                                                                                                    \
   /* Softmax along a strided axis: len values `inner` apart, for the w <= 16                                           \
    * adjacent columns starting at x and y (the lanes are the columns). */                                              \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_cols_body_##isa(int log, const float *x, float *y, int64_t len, int64_t inner, \
-                                              int64_t w) {                                                             \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_cols_body_##isa(int log, const float *x, float *y, int64_t len,  \
+                                                                      int64_t inner, int64_t w) {                      \
     ge__vk_v_##isa mx = ge__vk_splat_##isa(-HUGE_VALF), s = ge__vk_splat_##isa(0.0f), v;                               \
     int64_t k;                                                                                                         \
     int full = w == GE__VK_W_##isa;                                                                                    \
@@ -575,25 +636,33 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       mx = k == 0 ? v : ge__vk_binary_v_##isa(GE__VK_B_MAX, v, mx);                                                    \
     }                                                                                                                  \
     for (k = 0; k < len; k++) {                                                                                        \
-      v = ge__vk_exp_diff_##isa(full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w), mx); \
+      v = ge__vk_exp_diff_##isa(full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w),    \
+                                mx);                                                                                   \
       s += v;                                                                                                          \
       if (!log) {                                                                                                      \
-        if (full) ge__vk_store_##isa(y + k * inner, v);                                                                \
-        else ge__vk_store_part_##isa(y + k * inner, v, w);                                                             \
+        if (full)                                                                                                      \
+          ge__vk_store_##isa(y + k * inner, v);                                                                        \
+        else                                                                                                           \
+          ge__vk_store_part_##isa(y + k * inner, v, w);                                                                \
       }                                                                                                                \
     }                                                                                                                  \
     if (log) s = ge__vk_log_##isa(s);                                                                                  \
     for (k = 0; k < len; k++) {                                                                                        \
-      if (log) v = ge__vk_diff_minus_##isa(full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w), mx, s); \
-      else v = (full ? ge__vk_load_##isa(y + k * inner) : ge__vk_load_part_##isa(y + k * inner, w)) / s;               \
-      if (full) ge__vk_store_##isa(y + k * inner, v);                                                                  \
-      else ge__vk_store_part_##isa(y + k * inner, v, w);                                                               \
+      if (log)                                                                                                         \
+        v = ge__vk_diff_minus_##isa(                                                                                   \
+            full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w), mx, s);                \
+      else                                                                                                             \
+        v = (full ? ge__vk_load_##isa(y + k * inner) : ge__vk_load_part_##isa(y + k * inner, w)) / s;                  \
+      if (full)                                                                                                        \
+        ge__vk_store_##isa(y + k * inner, v);                                                                          \
+      else                                                                                                             \
+        ge__vk_store_part_##isa(y + k * inner, v, w);                                                                  \
     }                                                                                                                  \
   }                                                                                                                    \
   /* LayerNorm of a row: y = ((x - m) - m_lo) * inv * g + b (b may be NULL;                                            \
    * m + m_lo is the mean, m_lo what rounding m to float lost). */                                                     \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_layernorm_row_body_##isa(const float *x, float *y, int64_t n, float m, float m_lo, float inv, \
-                                               const float *g, const float *b) {                                       \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_layernorm_row_body_##isa(                                                \
+      const float *x, float *y, int64_t n, float m, float m_lo, float inv, const float *g, const float *b) {           \
     int64_t i = 0;                                                                                                     \
     for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
       ge__vk_v_##isa v = ((ge__vk_load_##isa(x + i) - m) - m_lo) * inv * ge__vk_load_##isa(g + i);                     \
@@ -608,56 +677,70 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
 
 /* One copy of each row function per instruction set; the switch on a
  * constant op inside each case folds away after inlining. */
-#define GE__VK_UCASE(name, isa)                                                                                             \
-  case GE__VK_U_##name: ge__vk_unary_loop_##isa(GE__VK_U_##name, p, x, y, n); break;
-#define GE__VK_BCASE(op, isa)                                                                                               \
-  case op: ge__vk_binary_loop_##isa(op, a, sa, b, sb, y, n); break;
+#define GE__VK_UCASE(name, isa)                                                                                        \
+  case GE__VK_U_##name:                                                                                                \
+    ge__vk_unary_loop_##isa(GE__VK_U_##name, p, x, y, n);                                                              \
+    break;
+#define GE__VK_BCASE(op, isa)                                                                                          \
+  case op:                                                                                                             \
+    ge__vk_binary_loop_##isa(op, a, sa, b, sb, y, n);                                                                  \
+    break;
 #define GE__VK_ROWS_ISA(isa)                                                                                           \
-  GE__VK_ATTR_##isa static void ge__vk_unary_##isa(int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) { \
+  GE__VK_ATTR_##isa static void ge__vk_unary_##isa(int op, const ge__vk_upar *p, const float *x, float *y,             \
+                                                   int64_t n) {                                                        \
     switch (op) {                                                                                                      \
-      GE__VK_UNARY_OPS(GE__VK_UCASE, isa)                                                                                   \
-    default: break;                                                                                                    \
+      GE__VK_UNARY_OPS(GE__VK_UCASE, isa)                                                                              \
+    default:                                                                                                           \
+      break;                                                                                                           \
     }                                                                                                                  \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_binary_##isa(int op, const float *a, int sa, const float *b, int sb, float *y,  \
                                                     int64_t n) {                                                       \
     switch (op) {                                                                                                      \
-      GE__VK_BCASE(GE__VK_B_ADD, isa)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_SUB, isa)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_MUL, isa)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_DIV, isa)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_MAX, isa)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_MIN, isa)                                                                                       \
-      GE__VK_BCASE(GE__VK_B_PRELU, isa)                                                                                     \
-    default: break;                                                                                                    \
+      GE__VK_BCASE(GE__VK_B_ADD, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_SUB, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_MUL, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_DIV, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_MAX, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_MIN, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_PRELU, isa)                                                                                \
+    default:                                                                                                           \
+      break;                                                                                                           \
     }                                                                                                                  \
   }                                                                                                                    \
-  GE__VK_ATTR_##isa static void ge__vk_pool_acc_##isa(int is_max, float *acc, const float *src, int64_t n, int64_t s) { \
-    if (is_max) ge__vk_pool_acc_body_##isa(1, acc, src, n, s);                                                               \
-    else ge__vk_pool_acc_body_##isa(0, acc, src, n, s);                                                                      \
+  GE__VK_ATTR_##isa static void ge__vk_pool_acc_##isa(int is_max, float *acc, const float *src, int64_t n,             \
+                                                      int64_t s) {                                                     \
+    if (is_max)                                                                                                        \
+      ge__vk_pool_acc_body_##isa(1, acc, src, n, s);                                                                   \
+    else                                                                                                               \
+      ge__vk_pool_acc_body_##isa(0, acc, src, n, s);                                                                   \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static float ge__vk_reduce_##isa(int op, const float *x, int64_t n, float m) {                     \
-    if (op == GE__VK_R_MAX) return ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, m);                                          \
-    if (op == GE__VK_R_SUM) return ge__vk_reduce_body_##isa(GE__VK_R_SUM, x, n, m);                                          \
-    if (op == GE__VK_R_DEV) return ge__vk_reduce_body_##isa(GE__VK_R_DEV, x, n, m);                                          \
-    return ge__vk_reduce_body_##isa(GE__VK_R_SSD, x, n, m);                                                                  \
+    if (op == GE__VK_R_MAX) return ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, m);                                    \
+    if (op == GE__VK_R_SUM) return ge__vk_reduce_body_##isa(GE__VK_R_SUM, x, n, m);                                    \
+    if (op == GE__VK_R_DEV) return ge__vk_reduce_body_##isa(GE__VK_R_DEV, x, n, m);                                    \
+    return ge__vk_reduce_body_##isa(GE__VK_R_SSD, x, n, m);                                                            \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_softmax_row_##isa(int log, const float *x, float *y, int64_t n) {               \
-    if (log) ge__vk_softmax_row_body_##isa(1, x, y, n);                                                                      \
-    else ge__vk_softmax_row_body_##isa(0, x, y, n);                                                                          \
+    if (log)                                                                                                           \
+      ge__vk_softmax_row_body_##isa(1, x, y, n);                                                                       \
+    else                                                                                                               \
+      ge__vk_softmax_row_body_##isa(0, x, y, n);                                                                       \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_softmax_cols_##isa(int log, const float *x, float *y, int64_t len,              \
                                                           int64_t inner, int64_t w) {                                  \
     int64_t c0, cw;                                                                                                    \
-    for (c0 = 0; c0 < w; c0 += GE__VK_W_##isa) { /* w <= 16 columns, GE__VK_W_##isa per vector */                     \
+    for (c0 = 0; c0 < w; c0 += GE__VK_W_##isa) { /* w <= 16 columns, GE__VK_W_##isa per vector */                      \
       cw = w - c0 < GE__VK_W_##isa ? w - c0 : GE__VK_W_##isa;                                                          \
-      if (log) ge__vk_softmax_cols_body_##isa(1, x + c0, y + c0, len, inner, cw);                                      \
-      else ge__vk_softmax_cols_body_##isa(0, x + c0, y + c0, len, inner, cw);                                          \
+      if (log)                                                                                                         \
+        ge__vk_softmax_cols_body_##isa(1, x + c0, y + c0, len, inner, cw);                                             \
+      else                                                                                                             \
+        ge__vk_softmax_cols_body_##isa(0, x + c0, y + c0, len, inner, cw);                                             \
     }                                                                                                                  \
   }                                                                                                                    \
-  GE__VK_ATTR_##isa static void ge__vk_layernorm_row_##isa(const float *x, float *y, int64_t n, float m, float m_lo,  \
+  GE__VK_ATTR_##isa static void ge__vk_layernorm_row_##isa(const float *x, float *y, int64_t n, float m, float m_lo,   \
                                                            float inv, const float *g, const float *b) {                \
-    ge__vk_layernorm_row_body_##isa(x, y, n, m, m_lo, inv, g, b);                                                            \
+    ge__vk_layernorm_row_body_##isa(x, y, n, m, m_lo, inv, g, b);                                                      \
   }
 GE__VK_HELPERS(base)
 GE__VK_HELPERS(avx2)
@@ -667,15 +750,21 @@ GE__VK_ROWS_ISA(avx2)
 GE__VK_ROWS_ISA(avx512)
 
 static void ge__vk_unary_rows(int isa, int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) {
-  if (isa == GE__VK_ISA_AVX512) ge__vk_unary_avx512(op, p, x, y, n);
-  else if (isa == GE__VK_ISA_AVX2) ge__vk_unary_avx2(op, p, x, y, n);
-  else ge__vk_unary_base(op, p, x, y, n);
+  if (isa == GE__VK_ISA_AVX512)
+    ge__vk_unary_avx512(op, p, x, y, n);
+  else if (isa == GE__VK_ISA_AVX2)
+    ge__vk_unary_avx2(op, p, x, y, n);
+  else
+    ge__vk_unary_base(op, p, x, y, n);
 }
 
 static void ge__vk_binary_rows(int isa, int op, const float *a, int sa, const float *b, int sb, float *y, int64_t n) {
-  if (isa == GE__VK_ISA_AVX512) ge__vk_binary_avx512(op, a, sa, b, sb, y, n);
-  else if (isa == GE__VK_ISA_AVX2) ge__vk_binary_avx2(op, a, sa, b, sb, y, n);
-  else ge__vk_binary_base(op, a, sa, b, sb, y, n);
+  if (isa == GE__VK_ISA_AVX512)
+    ge__vk_binary_avx512(op, a, sa, b, sb, y, n);
+  else if (isa == GE__VK_ISA_AVX2)
+    ge__vk_binary_avx2(op, a, sa, b, sb, y, n);
+  else
+    ge__vk_binary_base(op, a, sa, b, sb, y, n);
 }
 
 /* Picks the copy for isa: GE__VK_PICK(isa, name)(args). */
@@ -733,8 +822,10 @@ static ge_status ge__vk_unary(ge_kernel_ctx *c, int op, const ge__vk_upar *par) 
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
   j.isa = ge__vk_isa();
   j.op = op;
-  if (par) j.par = *par;
-  else memset(&j.par, 0, sizeof j.par);
+  if (par)
+    j.par = *par;
+  else
+    memset(&j.par, 0, sizeof j.par);
   j.x = (const float *)x->data;
   j.y = (float *)y->data;
   ge_kernel_parallel_for(c, x->numel, GE__VK_GRAIN, ge__vk_unary_share, &j);
@@ -798,7 +889,8 @@ static int ge__vk_binary_plan(const ge_value *a, const ge_value *b, int32_t *yra
   j->rank = m;
   j->inner = j->dims[m - 1];
   j->rows = 1;
-  for (d = 0; d < m - 1; d++) j->rows *= j->dims[d];
+  for (d = 0; d < m - 1; d++)
+    j->rows *= j->dims[d];
   return 1;
 }
 
@@ -848,8 +940,10 @@ static ge_status ge__vk_binary_on(ge_kernel_ctx *c, int op, const ge_value *a, c
   j.a = (const float *)a->data;
   j.b = (const float *)b->data;
   j.y = (float *)y->data;
-  if (j.rows == 1) ge_kernel_parallel_for(c, j.inner, GE__VK_GRAIN, ge__vk_binary_flat_share, &j);
-  else ge_kernel_parallel_for(c, j.rows, (GE__VK_GRAIN + j.inner - 1) / j.inner, ge__vk_binary_share, &j);
+  if (j.rows == 1)
+    ge_kernel_parallel_for(c, j.inner, GE__VK_GRAIN, ge__vk_binary_flat_share, &j);
+  else
+    ge_kernel_parallel_for(c, j.rows, (GE__VK_GRAIN + j.inner - 1) / j.inner, ge__vk_binary_share, &j);
   return GE_OK;
 }
 
@@ -895,8 +989,11 @@ static ge_status ge__vk_k_pow(ge_kernel_ctx *c) {
   e = ((const float *)c->inputs[1]->data)[0];
   memset(&p, 0, sizeof p);
   p.alpha = e;
-  op = e == 2.0f ? GE__VK_U_SQUARE : e == 0.5f ? GE__VK_U_POW_HALF : e == -1.0f ? GE__VK_U_RECIP
-     : e == 0.0f ? GE__VK_U_ONE : GE__VK_U_POWC;
+  op = e == 2.0f    ? GE__VK_U_SQUARE
+       : e == 0.5f  ? GE__VK_U_POW_HALF
+       : e == -1.0f ? GE__VK_U_RECIP
+       : e == 0.0f  ? GE__VK_U_ONE
+                    : GE__VK_U_POWC;
   return ge__vk_unary(c, op, &p);
 }
 
@@ -962,8 +1059,10 @@ static ge_status ge__vk_k_clip(ge_kernel_ctx *c) {
   for (k = 1; k < 3 && k < c->num_inputs; k++) {
     if (!c->inputs[k]) continue;
     if (!ge__vk_f32_in(c, k) || c->inputs[k]->numel != 1) return ge__vk_reference(c);
-    if (k == 1) lo = ((const float *)c->inputs[k]->data)[0];
-    else hi = ((const float *)c->inputs[k]->data)[0];
+    if (k == 1)
+      lo = ((const float *)c->inputs[k]->data)[0];
+    else
+      hi = ((const float *)c->inputs[k]->data)[0];
   }
   if (lo != lo || hi != hi) return ge__vk_reference(c);
   memset(&p, 0, sizeof p);
@@ -1017,8 +1116,11 @@ static int ge__vk_pool_setup(const ge_kernel_ctx *c, const ge_value *x, ge__vk_p
   const ge_node *n = c->node;
   const int64_t *v;
   const char *ap_s = ge_node_attr_string(n, "auto_pad", "NOTSET");
-  int ap = !strcmp(ap_s, "NOTSET") ? 0 : !strcmp(ap_s, "SAME_UPPER") ? 1 : !strcmp(ap_s, "SAME_LOWER") ? 2
-         : !strcmp(ap_s, "VALID") ? 3 : -1;
+  int ap = !strcmp(ap_s, "NOTSET")       ? 0
+           : !strcmp(ap_s, "SAME_UPPER") ? 1
+           : !strcmp(ap_s, "SAME_LOWER") ? 2
+           : !strcmp(ap_s, "VALID")      ? 3
+                                         : -1;
   int ceil_mode = ge_node_attr_int(n, "ceil_mode", 0) != 0;
   int i;
   if (x->rank != 4 || ap < 0 || ge_node_attr_int(n, "storage_order", 0) != 0) return 0;
@@ -1045,8 +1147,8 @@ static int ge__vk_pool_setup(const ge_kernel_ctx *c, const ge_value *x, ge__vk_p
     p->pe[1] = v[3];
   }
   for (i = 0; i < 2; i++)
-    if (p->k[i] < 1 || p->s[i] < 1 || p->d[i] < 1 || p->pb[i] < 0 || p->pe[i] < 0 || p->k[i] > 4096 ||
-        p->s[i] > 4096 || p->d[i] > 4096 || p->pb[i] > 4096 || p->pe[i] > 4096)
+    if (p->k[i] < 1 || p->s[i] < 1 || p->d[i] < 1 || p->pb[i] < 0 || p->pe[i] < 0 || p->k[i] > 4096 || p->s[i] > 4096 ||
+        p->d[i] > 4096 || p->pb[i] > 4096 || p->pe[i] > 4096)
       return 0;
   p->planes = x->dims[0] * x->dims[1];
   p->ih = x->dims[2];
@@ -1057,8 +1159,7 @@ static int ge__vk_pool_setup(const ge_kernel_ctx *c, const ge_value *x, ge__vk_p
 }
 
 /* Window taps [*lo, *hi) of output o along an axis that land in [0, lim). */
-static void ge__vk_taps(int64_t o, int64_t s, int64_t d, int64_t pb, int64_t k, int64_t lim, int64_t *lo,
-                        int64_t *hi) {
+static void ge__vk_taps(int64_t o, int64_t s, int64_t d, int64_t pb, int64_t k, int64_t lim, int64_t *lo, int64_t *hi) {
   int64_t start = o * s - pb;
   *lo = start >= 0 ? 0 : (-start + d - 1) / d;
   *hi = start + (k - 1) * d < lim ? k : (lim - 1 - start) / d + 1;
@@ -1073,7 +1174,8 @@ static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
     int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1, ph0, ph1, kh, kw, j;
     const float *xp = p->x + pl * p->ih * p->iw;
     float *yr = p->y + r * p->ow;
-    for (j = 0; j < p->ow; j++) yr[j] = p->is_max ? -HUGE_VALF : 0.0f;
+    for (j = 0; j < p->ow; j++)
+      yr[j] = p->is_max ? -HUGE_VALF : 0.0f;
     ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &kh0, &kh1);
     for (kh = kh0; kh < kh1; kh++) {
       const float *xr = xp + (oh * p->s[0] - p->pb[0] + kh * p->d[0]) * p->iw;
@@ -1089,8 +1191,10 @@ static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
     if (p->is_max) continue;
     /* average: the count is rows x columns, each valid or (include_pad)
      * inside the padded input */
-    if (p->include_pad) ge__vk_taps(oh + 0, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &ph0, &ph1);
-    else ph0 = kh0, ph1 = kh1;
+    if (p->include_pad)
+      ge__vk_taps(oh + 0, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &ph0, &ph1);
+    else
+      ph0 = kh0, ph1 = kh1;
     for (j = 0; j < p->ow; j++) {
       int64_t cnt = (ph1 - ph0) * p->cols[j];
       yr[j] = cnt ? yr[j] / (float)cnt : 0.0f;
@@ -1123,8 +1227,10 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
     if (!(p.cols = (int64_t *)malloc((size_t)p.ow * sizeof *p.cols)))
       return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
     for (j = 0; j < p.ow; j++) {
-      if (p.include_pad) ge__vk_taps(j, p.s[1], p.d[1], 0, p.k[1], p.iw + p.pb[1] + p.pe[1], &c0, &c1);
-      else ge__vk_taps(j, p.s[1], p.d[1], p.pb[1], p.k[1], p.iw, &c0, &c1);
+      if (p.include_pad)
+        ge__vk_taps(j, p.s[1], p.d[1], 0, p.k[1], p.iw + p.pb[1] + p.pe[1], &c0, &c1);
+      else
+        ge__vk_taps(j, p.s[1], p.d[1], p.pb[1], p.k[1], p.iw, &c0, &c1);
       p.cols[j] = c1 - c0;
     }
   }
@@ -1161,7 +1267,8 @@ static ge_status ge__vk_global_pool(ge_kernel_ctx *c, int op) {
   int32_t k;
   if (!ge__vk_f32_in(c, 0) || c->inputs[0]->rank < 2) return ge__vk_reference(c);
   x = c->inputs[0];
-  for (k = 0; k < x->rank; k++) yd[k] = k < 2 ? x->dims[k] : 1;
+  for (k = 0; k < x->rank; k++)
+    yd[k] = k < 2 ? x->dims[k] : 1;
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, yd))) return ge__vk_out_failed(c);
   j.isa = ge__vk_isa();
   j.op = op;
@@ -1187,7 +1294,8 @@ typedef struct ge__vk_softmax {
 static void ge__vk_softmax_rows_share(void *arg, int64_t begin, int64_t end) {
   const ge__vk_softmax *j = (const ge__vk_softmax *)arg;
   int64_t o;
-  for (o = begin; o < end; o++) GE__VK_PICK(j->isa, ge__vk_softmax_row)(j->log, j->x + o * j->len, j->y + o * j->len, j->len);
+  for (o = begin; o < end; o++)
+    GE__VK_PICK(j->isa, ge__vk_softmax_row)(j->log, j->x + o * j->len, j->y + o * j->len, j->len);
 }
 
 static void ge__vk_softmax_cols_share(void *arg, int64_t begin, int64_t end) {
@@ -1229,8 +1337,7 @@ static ge_status ge__vk_softmax_kernel(ge_kernel_ctx *c, int log) {
   if (j.inner == 1)
     ge_kernel_parallel_for(c, j.outer, 1 + GE__VK_GRAIN / (4 * j.len), ge__vk_softmax_rows_share, &j);
   else
-    ge_kernel_parallel_for(c, j.outer * j.blocks, 1 + GE__VK_GRAIN / (64 * j.len), ge__vk_softmax_cols_share,
-                           &j);
+    ge_kernel_parallel_for(c, j.outer * j.blocks, 1 + GE__VK_GRAIN / (64 * j.len), ge__vk_softmax_cols_share, &j);
   return GE_OK;
 }
 
@@ -1254,7 +1361,8 @@ static int ge__vk_trailing(const ge_kernel_ctx *c, uint32_t i, const ge_value *x
   int32_t k;
   int64_t inner = 1;
   if (!ge__vk_f32_in(c, i) || v->rank > x->rank) return 0;
-  for (k = from; k < x->rank; k++) inner *= x->dims[k];
+  for (k = from; k < x->rank; k++)
+    inner *= x->dims[k];
   for (k = 0; k < v->rank; k++)
     if (v->dims[v->rank - 1 - k] != x->dims[x->rank - 1 - k]) break;
   for (; k < v->rank; k++)
@@ -1290,8 +1398,8 @@ static void ge__vk_layernorm_share(void *arg, int64_t begin, int64_t end) {
     float m_lo, m;
     double var;
     m = ge__vk_moments(j->isa, x, j->inner, &m_lo, &var);
-    GE__VK_PICK(j->isa, ge__vk_layernorm_row)(x, j->y + o * j->inner, j->inner, m, m_lo,
-                                              (float)(1.0 / sqrt(var + j->eps)), j->g, j->b);
+    GE__VK_PICK(j->isa, ge__vk_layernorm_row)
+    (x, j->y + o * j->inner, j->inner, m, m_lo, (float)(1.0 / sqrt(var + j->eps)), j->g, j->b);
   }
 }
 
@@ -1421,9 +1529,11 @@ static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
   for (r = begin; r < end; r++) {
     float *y = t->y + r * t->inner;
     const float *x = t->x + off;
-    if (s == 1) memcpy(y, x, (size_t)t->inner * sizeof(float));
+    if (s == 1)
+      memcpy(y, x, (size_t)t->inner * sizeof(float));
     else
-      for (k = 0; k < t->inner; k++) y[k] = x[k * s];
+      for (k = 0; k < t->inner; k++)
+        y[k] = x[k * s];
     for (d = outer - 1; d >= 0; d--) {
       off += t->xstr[d];
       if (++idx[d] < t->dims[d]) break;
@@ -1455,7 +1565,8 @@ static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
     xs[i] = s;
     s *= x->dims[i];
   }
-  for (i = 0; i < r; i++) yd[i] = x->dims[perm[i]];
+  for (i = 0; i < r; i++)
+    yd[i] = x->dims[perm[i]];
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, r, yd))) return ge__vk_out_failed(c);
   if (y->numel == 0) return GE_OK;
   for (i = 0; i < r; i++) {
@@ -1554,8 +1665,10 @@ GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n) {
     size_t mid = lo + (hi - lo) / 2;
     int k = strcmp(n->op, ge__vk_table[mid].op);
     if (k == 0) return ge__vk_table[mid].fn;
-    if (k < 0) hi = mid;
-    else lo = mid + 1;
+    if (k < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
 #else
   (void)n;
