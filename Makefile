@@ -50,6 +50,8 @@ $(BUILD)/test_engine_dvpp: CPPFLAGS += -DGE_USE_STB_IMAGE
 $(BUILD)/test_engine_dvpp: LDLIBS += -lstb
 # test_engine_ai_core_blas.c is test_engine_ai_core.c with GE_USE_OPENBLAS.
 $(BUILD)/test_engine_ai_core_blas: LDLIBS += -lopenblas
+# test_vector_fast runs kernels on a two-thread pool of its own.
+$(BUILD)/test_vector_fast: LDLIBS += -lpthread
 # test_place loads engines from shared libraries: one of this ABI, one of another.
 $(BUILD)/test_place: $(BUILD)/plugin_engine.so $(BUILD)/plugin_engine_abi99.so
 $(BUILD)/plugin_engine.so: tests/plugin_engine.c | $(BUILD)
@@ -100,6 +102,9 @@ $(BUILD)/stream_bench: bench/stream_bench.c | $(BUILD)
 $(BUILD)/mem_bench: bench/mem_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 $(BUILD)/single_op_bench: bench/single_op_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+# Fast float32 kernels against the reference kernels (µs per op).
+$(BUILD)/vector_bench: bench/vector_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 
 # Tables of bench/README.md: the IR, placement, execution overhead and model

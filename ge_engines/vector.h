@@ -3,7 +3,8 @@
  * Part of ge. Ascend's vector unit runs element-wise math, activations,
  * comparisons, casts and reductions. Here it is a CPU engine with that op
  * set: it decides which nodes it takes (ge_vector_supports) and hands out
- * kernels, which for now are the host CPU reference kernels (host_cpu.h).
+ * kernels: the fast float32 kernels of vector_kernels.h where they exist,
+ * else the host CPU reference kernels (host_cpu.h).
  * DESIGN §5: the placer excludes it unless ge.engineType=VectorEngine (it
  * and AI Core are mutually exclusive); the AI Core engine (ai_core.h) runs
  * the same element-wise ops and reuses ge_vector_supports for them.
@@ -39,6 +40,7 @@
 
 #include "ge_graph.h"
 #include "host_cpu.h"
+#include "vector_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -202,11 +204,13 @@ static int ge__vec_check(const ge_engine *e, const ge_graph *g, const ge_node *n
   return ge_vector_supports(g, n, why, cap);
 }
 
-/* The reference kernels for now; a faster kernel per op can replace them
- * here without changing the support rules. */
+/* A fast float32 kernel when there is one, else the reference kernel (the
+ * support rules do not change with it). */
 static ge_kernel_fn ge__vec_kernel(const ge_engine *e, const ge_node *n) {
+  ge_kernel_fn fast;
   (void)e;
   if (!ge_node_in_onnx_domain(n) || !ge_op_in_sorted(n->op, ge__vec_ops, GE__VEC_NUM_OPS)) return NULL;
+  if ((fast = ge_vector_fast_kernel(n)) != NULL) return fast;
   return ge_host_cpu_kernel(n);
 }
 

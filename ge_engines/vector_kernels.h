@@ -1,0 +1,1683 @@
+/* ge_engines/vector_kernels.h — fast float32 kernels for VectorEngine and
+ * AI Core (issue 16: no reference kernel on a hot path).
+ *
+ * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
+ * node whose op has one here (element-wise math and activations, 2-D
+ * pooling, softmax and norms, Transpose), else NULL so the caller takes
+ * the reference kernel (host_cpu.h). A fast kernel checks its runtime
+ * inputs and calls the reference kernel itself for anything off its paths
+ * (other dtypes, rare attributes, bad inputs, whose errors the reference
+ * words), so the answers are the reference's up to float rounding.
+ *
+ * SIMD is chosen at run time (no -march needed): the loops are written once
+ * with GCC/clang vector types and compiled three times (GE__VK_HELPERS),
+ * for AVX-512 (16 lanes), AVX2+FMA (8) and the base target (4);
+ * __builtin_cpu_supports picks one per call. Floating-point contraction
+ * stays off, so the three give the same bits. GCC and clang get the fast
+ * kernels; other compilers (no GNU vector types), or a build with
+ * GE_VECTOR_NO_SIMD, run the reference.
+ *
+ * Math accuracy (float32, measured by tests/test_vector_fast.c against the
+ * reference in double): exp, expm1, log within 2 ulp; sigmoid, tanh, erf
+ * within 3 ulp; gelu within 16 ulp (x in (-1.42, 0) takes 1 - erf, which
+ * cancels), 8 ulp in its negative tail.
+ *
+ * Heavy loops split their work with ge_kernel_parallel_for (the executor's
+ * threads; serial when it gives none).
+ *
+ * Include after (or instead of) ge_graph.h; define
+ * GE_VECTOR_KERNELS_IMPLEMENTATION (or GE_IMPLEMENTATION) in one
+ * translation unit; host_cpu.h's implementation must be compiled too.
+ * Thread safety: no state outside the kernel context.
+ */
+#ifndef GE_ENGINE_VECTOR_KERNELS_H
+#define GE_ENGINE_VECTOR_KERNELS_H
+
+#include "ge_graph.h"
+#include "host_cpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A fast float32 kernel for node n, or NULL (then use the reference). */
+GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_ENGINE_VECTOR_KERNELS_H */
+
+#if defined(GE_IMPLEMENTATION) || defined(GE_VECTOR_KERNELS_IMPLEMENTATION)
+#ifndef GE_VECTOR_KERNELS_IMPLEMENTATION_DONE
+#define GE_VECTOR_KERNELS_IMPLEMENTATION_DONE
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) && !defined(GE_VECTOR_NO_SIMD)
+#define GE__VK_ON 1
+#else
+#define GE__VK_ON 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if GE__VK_ON
+
+/* No contraction into FMA (clang's default), so every instruction set
+ * rounds the same way; restored at the end of this section. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+/* GCC notes that 64-byte vector arguments changed ABI without AVX-512; all
+ * such functions here are static and inlined, so no ABI is crossed. The
+ * note comes at the end of the translation unit, hence no pop. */
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+/* ------------------------------------------------------- vector basics */
+
+/* Lanes per instruction set: SSE, AVX2 and AVX-512 registers. */
+typedef float ge__vk_v_base __attribute__((vector_size(16)));
+typedef int32_t ge__vk_vi_base __attribute__((vector_size(16)));
+typedef float ge__vk_v_avx2 __attribute__((vector_size(32)));
+typedef int32_t ge__vk_vi_avx2 __attribute__((vector_size(32)));
+typedef float ge__vk_v_avx512 __attribute__((vector_size(64)));
+typedef int32_t ge__vk_vi_avx512 __attribute__((vector_size(64)));
+#define GE__VK_W_base 4
+#define GE__VK_W_avx2 8
+#define GE__VK_W_avx512 16
+/* clang-format off */
+#define GE__VK_IOTA_base {0, 1, 2, 3}
+#define GE__VK_IOTA_avx2 {0, 1, 2, 3, 4, 5, 6, 7}
+#define GE__VK_IOTA_avx512 {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+/* clang-format on */
+/* The even lanes of the concatenation a:b (a stride-2 load). */
+#if defined(__clang__)
+#define GE__VK_EVEN_base(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
+#define GE__VK_EVEN_avx2(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14)
+#define GE__VK_EVEN_avx512(a, b)                                                                                       \
+  __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+#else
+#define GE__VK_EVEN_base(a, b) __builtin_shuffle(a, b, (ge__vk_vi_base){0, 2, 4, 6})
+#define GE__VK_EVEN_avx2(a, b) __builtin_shuffle(a, b, (ge__vk_vi_avx2){0, 2, 4, 6, 8, 10, 12, 14})
+#define GE__VK_EVEN_avx512(a, b)                                                                                       \
+  __builtin_shuffle(a, b, (ge__vk_vi_avx512){0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30})
+#endif
+#define GE__VK_INLINE static inline __attribute__((always_inline))
+
+/* Instruction sets, best last; one copy of each hot loop per set. */
+enum { GE__VK_ISA_BASE, GE__VK_ISA_AVX2, GE__VK_ISA_AVX512 };
+#if defined(__x86_64__) || defined(__i386__)
+#define GE__VK_X86 1
+#define GE__VK_ATTR_base
+#define GE__VK_ATTR_avx2 __attribute__((target("avx2,fma")))
+#define GE__VK_ATTR_avx512 __attribute__((target("avx512f")))
+#else
+#define GE__VK_X86 0
+#define GE__VK_ATTR_base
+#define GE__VK_ATTR_avx2
+#define GE__VK_ATTR_avx512
+#endif
+
+/* The best set this CPU has (libgcc's cached cpuid: cheap per call). */
+static int ge__vk_isa(void) {
+#if GE__VK_X86
+  if (__builtin_cpu_supports("avx512f")) return GE__VK_ISA_AVX512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return GE__VK_ISA_AVX2;
+#endif
+  return GE__VK_ISA_BASE;
+}
+
+/* ------------------------------------------------------------ the math */
+
+/* ------------------------------------------------- element-wise rows */
+
+/* Unary ops of the fast path. */
+/* clang-format off */
+#define GE__VK_UNARY_OPS(X, isa)                                                                                       \
+  X(RELU, isa) X(NEG, isa) X(ABS, isa) X(EXP, isa) X(LOG, isa) X(SQRT, isa) X(RECIP, isa) X(SIGMOID, isa)              \
+  X(TANH, isa) X(ERF, isa) X(GELU, isa) X(GELU_TANH, isa) X(SOFTPLUS, isa) X(SOFTSIGN, isa) X(MISH, isa)               \
+  X(HARDSIGMOID, isa) X(HARDSWISH, isa) X(LEAKYRELU, isa) X(THRESHOLDEDRELU, isa) X(ELU, isa) X(SELU, isa)             \
+  X(CELU, isa) X(CLIP, isa) X(SQUARE, isa) X(POW_HALF, isa) X(POWC, isa) X(ONE, isa) X(AFFINE, isa)
+/* clang-format on */
+#define GE__VK_ENUM_U(name, isa) GE__VK_U_##name,
+enum { GE__VK_UNARY_OPS(GE__VK_ENUM_U, _) GE__VK_U_COUNT };
+
+/* Attributes of a unary op, read once per call. */
+typedef struct ge__vk_upar {
+  float alpha, beta, gamma, delta;
+} ge__vk_upar;
+
+/* Binary ops: numpy's maximum/minimum (a NaN operand gives NaN); PRelu. */
+enum { GE__VK_B_ADD, GE__VK_B_SUB, GE__VK_B_MUL, GE__VK_B_DIV, GE__VK_B_MAX, GE__VK_B_MIN, GE__VK_B_PRELU };
+
+/* Reductions of x[0..n): sum, numpy max, sum of (x - m)^2, sum of x - m. */
+enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
+
+/* Every vector helper, compiled once per instruction set (GCC lowers
+ * vector code by the target of the function it is written in, so each set
+ * needs its own copy before inlining). */
+#define GE__VK_HELPERS(isa)                                                                                            \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_splat_##isa(float f) {                                         \
+    ge__vk_v_##isa z = {0};                                                                                            \
+    return z + f;                                                                                                      \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_splati_##isa(int32_t k) {                                     \
+    ge__vk_vi_##isa z = {0};                                                                                           \
+    return z + k;                                                                                                      \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_##isa(const float *p) {                                   \
+    ge__vk_v_##isa v;                                                                                                  \
+    memcpy(&v, p, sizeof v);                                                                                           \
+    return v;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_##isa(float *p, ge__vk_v_##isa v) { memcpy(p, &v, sizeof v); }     \
+  /* The first n < 16 floats of p, zeros after. */                                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_part_##isa(const float *p, int64_t n) {                   \
+    ge__vk_v_##isa v = {0};                                                                                            \
+    memcpy(&v, p, (size_t)n * sizeof(float));                                                                          \
+    return v;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_part_##isa(float *p, ge__vk_v_##isa v, int64_t n) {                \
+    memcpy(p, &v, (size_t)n * sizeof(float));                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_bits_##isa(ge__vk_v_##isa v) {                                \
+    ge__vk_vi_##isa r;                                                                                                 \
+    memcpy(&r, &v, sizeof r);                                                                                          \
+    return r;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_from_bits_##isa(ge__vk_vi_##isa b) {                           \
+    ge__vk_v_##isa r;                                                                                                  \
+    memcpy(&r, &b, sizeof r);                                                                                          \
+    return r;                                                                                                          \
+  }                                                                                                                    \
+  /* m ? a : b, lane by lane (m: all-ones or zero lanes from a comparison). */                                         \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sel_##isa(ge__vk_vi_##isa m, ge__vk_v_##isa a,                 \
+                                                                  ge__vk_v_##isa b) {                                  \
+    return ge__vk_from_bits_##isa((ge__vk_bits_##isa(a) & m) | (ge__vk_bits_##isa(b) & ~m));                           \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_seli_##isa(ge__vk_vi_##isa m, ge__vk_vi_##isa a,              \
+                                                                    ge__vk_vi_##isa b) {                               \
+    return (a & m) | (b & ~m);                                                                                         \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_abs_##isa(ge__vk_v_##isa x) {                                  \
+    return ge__vk_from_bits_##isa(ge__vk_bits_##isa(x) & 0x7fffffff);                                                  \
+  }                                                                                                                    \
+  /* x with the sign of s. */                                                                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_copysign_##isa(ge__vk_v_##isa x, ge__vk_v_##isa s) {           \
+    return ge__vk_from_bits_##isa((ge__vk_bits_##isa(x) & 0x7fffffff) |                                                \
+                                  (ge__vk_bits_##isa(s) & (int32_t)0x80000000u));                                      \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_min_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) {                \
+    return ge__vk_sel_##isa(a < b, a, b);                                                                              \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_max_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b) {                \
+    return ge__vk_sel_##isa(a > b, a, b);                                                                              \
+  }                                                                                                                    \
+  /* Clamps to [lo, hi]; NaN lanes stay NaN. */                                                                        \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_clamp_##isa(ge__vk_v_##isa x, float lo, float hi) {            \
+    x = ge__vk_sel_##isa(x < lo, ge__vk_splat_##isa(lo), x);                                                           \
+    return ge__vk_sel_##isa(x > hi, ge__vk_splat_##isa(hi), x);                                                        \
+  }                                                                                                                    \
+  /* Rounds x*log2(e) to an integer n (|n| < 2^22) by the 1.5*2^23 trick:                                              \
+   * returns n as float and as int lanes. */                                                                           \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_round_log2e_##isa(ge__vk_v_##isa x, ge__vk_vi_##isa *ni) {     \
+    const float magic = 12582912.0f;                                                                                   \
+    ge__vk_v_##isa t = x * 1.44269504088896341f + magic;                                                               \
+    *ni = ge__vk_bits_##isa(t) - ge__vk_bits_##isa(ge__vk_splat_##isa(magic));                                         \
+    return t - magic;                                                                                                  \
+  }                                                                                                                    \
+  /* x - n*ln2 with ln2 in two parts (the first has trailing zero bits, so                                             \
+   * n*hi is exact for |n| < 2^10). */                                                                                 \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_reduce_ln2_##isa(ge__vk_v_##isa x, ge__vk_v_##isa n) {         \
+    return (x - n * 0.693145751953125f) - n * 1.428606765330187e-06f;                                                  \
+  }                                                                                                                    \
+  /* 2^n for int lanes n in [-150, 128] applied to p: two halves so that each                                          \
+   * power is a normal float and the product rounds once into denormals or                                             \
+   * overflows to inf. */                                                                                              \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_ldexp_##isa(ge__vk_v_##isa p, ge__vk_vi_##isa n) {             \
+    ge__vk_vi_##isa n1 = n >> 1, n2 = n - n1;                                                                          \
+    return p * ge__vk_from_bits_##isa((n1 + 127) << 23) * ge__vk_from_bits_##isa((n2 + 127) << 23);                    \
+  }                                                                                                                    \
+  /* e^x: n = round(x/ln2), r = x - n ln2 in [-0.35, 0.35], e^r by its Taylor                                          \
+   * series to r^7 (the r^8/8! remainder is < 6e-9 relative). */                                                       \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_##isa(ge__vk_v_##isa x) {                                  \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -104.0f, 89.0f), n = ge__vk_round_log2e_##isa(xc, &ni),                  \
+                   r = ge__vk_reduce_ln2_##isa(xc, n), p;                                                              \
+    p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
+    p = 1.0f / 720 + r * p;                                                                                            \
+    p = 1.0f / 120 + r * p;                                                                                            \
+    p = 1.0f / 24 + r * p;                                                                                             \
+    p = 1.0f / 6 + r * p;                                                                                              \
+    p = 0.5f + r * p;                                                                                                  \
+    p = 1.0f + r * p;                                                                                                  \
+    p = 1.0f + r * p;                                                                                                  \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_ldexp_##isa(p, ni));                                                     \
+  }                                                                                                                    \
+  /* e^x - 1 for x <= 0 (positive lanes give e^0 - 1 = 0) without                                                      \
+   * cancellation near 0: 2^n (e^r - 1) + (2^n - 1), where e^r - 1 is the                                              \
+   * Taylor series to r^9 (remainder < 1e-9 relative); below -30 it is -1. */                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_expm1_neg_##isa(ge__vk_v_##isa x) {                            \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -40.0f, 0.0f), n = ge__vk_round_log2e_##isa(xc, &ni),                    \
+                   r = ge__vk_reduce_ln2_##isa(xc, n), p, s;                                                           \
+    p = 1.0f / 362880 * r + 1.0f / 40320;                                                                              \
+    p = 1.0f / 5040 + r * p;                                                                                           \
+    p = 1.0f / 720 + r * p;                                                                                            \
+    p = 1.0f / 120 + r * p;                                                                                            \
+    p = 1.0f / 24 + r * p;                                                                                             \
+    p = 1.0f / 6 + r * p;                                                                                              \
+    p = 0.5f + r * p;                                                                                                  \
+    p = r + r * r * p;                                                                                                 \
+    s = ge__vk_from_bits_##isa((ni + 127) << 23); /* 2^n, n in [-58, 0] */                                             \
+    p = s * p + (s - 1.0f);                                                                                            \
+    p = ge__vk_sel_##isa(x < -30.0f, ge__vk_splat_##isa(-1.0f), p);                                                    \
+    return ge__vk_sel_##isa(x != x, x, p);                                                                             \
+  }                                                                                                                    \
+  /* log(x): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s),                                             \
+   * s = (m-1)/(m+1) in [-0.172, 0.172], by its series to s^11. Denormals are                                          \
+   * scaled up first; x < 0 gives NaN, 0 gives -inf, inf gives inf. */                                                 \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_log_##isa(ge__vk_v_##isa x) {                                  \
+    ge__vk_vi_##isa tiny = x < FLT_MIN, b, e;                                                                          \
+    ge__vk_v_##isa xs = ge__vk_sel_##isa(tiny, x * 8388608.0f, x), m, s, s2, p, ef;                                    \
+    b = ge__vk_bits_##isa(xs);                                                                                         \
+    e = ((b >> 23) & 0xff) - 127;                                                                                      \
+    m = ge__vk_from_bits_##isa((b & 0x007fffff) | 0x3f800000); /* in [1, 2) */                                         \
+    {                                                                                                                  \
+      ge__vk_vi_##isa hi = m > 1.41421356237f;                                                                         \
+      m = ge__vk_sel_##isa(hi, m * 0.5f, m);                                                                           \
+      e = e + (hi & 1);                                                                                                \
+    }                                                                                                                  \
+    ef = __builtin_convertvector(e, ge__vk_v_##isa) -                                                                  \
+         ge__vk_sel_##isa(tiny, ge__vk_splat_##isa(23.0f), ge__vk_splat_##isa(0.0f));                                  \
+    s = (m - 1.0f) / (m + 1.0f);                                                                                       \
+    s2 = s * s;                                                                                                        \
+    p = 1.0f / 11 * s2 + 1.0f / 9;                                                                                     \
+    p = 1.0f / 7 + s2 * p;                                                                                             \
+    p = 1.0f / 5 + s2 * p;                                                                                             \
+    p = 1.0f / 3 + s2 * p;                                                                                             \
+    p = 2.0f * s + 2.0f * s * s2 * p;                                                                                  \
+    p = ef * 1.428606765330187e-06f + p + ef * 0.693145751953125f;                                                     \
+    p = ge__vk_sel_##isa(x == 0.0f, ge__vk_splat_##isa(-HUGE_VALF), p);                                                \
+    p = ge__vk_sel_##isa(x < 0.0f, ge__vk_splat_##isa(NAN), p);                                                        \
+    p = ge__vk_sel_##isa(x == HUGE_VALF, x, p);                                                                        \
+    return ge__vk_sel_##isa(x != x, x, p);                                                                             \
+  }                                                                                                                    \
+  /* log(1 + u) for u >= 0: log(w) + (u - (w - 1)) / w with w = 1 + u rounded                                          \
+   * (the second term restores what the rounding of w lost). */                                                        \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_log1p_pos_##isa(ge__vk_v_##isa u) {                            \
+    ge__vk_v_##isa w = 1.0f + u, r = ge__vk_log_##isa(w) + (u - (w - 1.0f)) / w;                                       \
+    return ge__vk_sel_##isa(w == 1.0f, u, ge__vk_sel_##isa(u == HUGE_VALF, u, r));                                     \
+  }                                                                                                                    \
+  /* 1 / (1 + e^-x), from e = e^-|x| so neither side loses accuracy. */                                                \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sigmoid_##isa(ge__vk_v_##isa x) {                              \
+    ge__vk_v_##isa e = ge__vk_exp_##isa(-ge__vk_abs_##isa(x)), r = 1.0f / (1.0f + e);                                  \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_sel_##isa(x >= 0.0f, r, e * r));                                         \
+  }                                                                                                                    \
+  /* tanh |x| = -m / (2 + m) with m = expm1(-2|x|): no cancellation near 0. */                                         \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_tanh_##isa(ge__vk_v_##isa x) {                                 \
+    ge__vk_v_##isa m = ge__vk_expm1_neg_##isa(-2.0f * ge__vk_abs_##isa(x)), t = -m / (2.0f + m);                       \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(t, x));                                                   \
+  }                                                                                                                    \
+  /* a^2 = hi + lo exactly, hi = a*a rounded (Dekker's product without FMA:                                            \
+   * a splits at 12 significant bits, so the partial products are exact). */                                           \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_square_split_##isa(ge__vk_v_##isa a, ge__vk_v_##isa *hi,                 \
+                                                                 ge__vk_v_##isa *lo) {                                 \
+    ge__vk_v_##isa ah = ge__vk_from_bits_##isa(ge__vk_bits_##isa(a) & (int32_t)0xfffff000u), al = a - ah, p = a * a;   \
+    *hi = p;                                                                                                           \
+    *lo = ((ah * ah - p) + 2.0f * ah * al) + al * al;                                                                  \
+  }                                                                                                                    \
+  /* erf and erfc of t >= 0 at once; sq_hi + sq_lo is t^2 for t clamped to                                             \
+   * [1, 10.5] (the caller computes it, more exactly than from a rounded t).                                           \
+   * t < 1: erf by its Taylor series (to t^21, remainder < 2e-9). t >= 1:                                              \
+   * erfc = e^-t^2 P(1/t) / t, P a degree-12 Chebyshev fit of erfc(x) x e^(x^2)                                        \
+   * on x in [1, 10] (relative error 2e-9); e^-t^2 = e^-hi (1 - lo). */                                                \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_erf_erfc_##isa(                                                          \
+      ge__vk_v_##isa t, ge__vk_v_##isa sq_hi, ge__vk_v_##isa sq_lo, ge__vk_v_##isa *erf, ge__vk_v_##isa *erfc) {       \
+    static const float ps[13] = {5.0235342335e-01f,  -7.6515807991e-02f, -4.1236878954e-03f, 8.9629385674e-03f,        \
+                                 -3.9782159160e-03f, 9.1957131919e-04f,  9.7820819311e-05f,  -2.2517972716e-04f,       \
+                                 1.4341899871e-04f,  -7.3140302019e-05f, 1.4239107230e-05f,  1.8441852979e-05f,        \
+                                 -1.0246770912e-05f};                                                                  \
+    static const float ts[11] = {1.1283791671e+00f, -3.7612638903e-01f, 1.1283791671e-01f, -2.6866170645e-02f,         \
+                                 5.2239776254e-03f, -8.5483270235e-04f, 1.2055332982e-04f, -1.4925650358e-05f,         \
+                                 1.6462114366e-06f, -1.6365844691e-07f, 1.4807192816e-08f};                            \
+    ge__vk_v_##isa t2 = t * t, e_small, u = 1.0f / ge__vk_clamp_##isa(t, 1.0f, 10.5f),                                 \
+                   z = (u - 0.55f) * (1.0f / 0.45f), q, ec;                                                            \
+    ge__vk_vi_##isa small = t < 1.0f;                                                                                  \
+    int k;                                                                                                             \
+    e_small = ge__vk_splat_##isa(ts[10]);                                                                              \
+    for (k = 9; k >= 0; k--)                                                                                           \
+      e_small = ts[k] + t2 * e_small;                                                                                  \
+    e_small = t * e_small;                                                                                             \
+    q = ge__vk_splat_##isa(ps[12]);                                                                                    \
+    for (k = 11; k >= 0; k--)                                                                                          \
+      q = ps[k] + z * q;                                                                                               \
+    ec = ge__vk_exp_##isa(-sq_hi) * (1.0f - sq_lo) * q * u;                                                            \
+    ec = ge__vk_sel_##isa(t > 10.5f, ge__vk_splat_##isa(0.0f), ec);                                                    \
+    *erf = ge__vk_sel_##isa(small, e_small, 1.0f - ec);                                                                \
+    *erfc = ge__vk_sel_##isa(small, 1.0f - e_small, ec);                                                               \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_erf_##isa(ge__vk_v_##isa x) {                                  \
+    ge__vk_v_##isa t = ge__vk_abs_##isa(x), hi, lo, e, ec;                                                             \
+    ge__vk_square_split_##isa(ge__vk_clamp_##isa(t, 1.0f, 10.5f), &hi, &lo);                                           \
+    ge__vk_erf_erfc_##isa(t, hi, lo, &e, &ec);                                                                         \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(e, x));                                                   \
+  }                                                                                                                    \
+  /* x/2 (1 + erf(x/sqrt 2)); for x < 0, 1 + erf(-t) = erfc(t) exactly. The                                            \
+   * square t^2 = x^2/2 comes from x itself: erfc(t) moves by 2t^2 times the                                           \
+   * relative error of t, which the rounded t/sqrt(2) would bring. */                                                  \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_##isa(ge__vk_v_##isa x) {                                 \
+    ge__vk_v_##isa ax = ge__vk_abs_##isa(x), hi, lo, e, ec, s;                                                         \
+    ge__vk_square_split_##isa(ge__vk_clamp_##isa(ax, 1.41421356f, 14.8492424f), &hi, &lo);                             \
+    ge__vk_erf_erfc_##isa(ax * 0.70710678118654752f, 0.5f * hi, 0.5f * lo, &e, &ec);                                   \
+    s = ge__vk_sel_##isa(x < 0.0f, ec, 1.0f + e);                                                                      \
+    return ge__vk_sel_##isa(x != x, x, 0.5f * x * s);                                                                  \
+  }                                                                                                                    \
+  /* The tanh form: x/2 (1 + tanh(k(x + 0.044715 x^3))) = x sigmoid(2k(...)). */                                       \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_tanh_##isa(ge__vk_v_##isa x) {                            \
+    return x * ge__vk_sigmoid_##isa(1.5957691216057308f * (x + 0.044715f * x * x * x));                                \
+  }                                                                                                                    \
+  /* log(1 + e^x) = max(x, 0) + log1p(e^-|x|). */                                                                      \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_softplus_##isa(ge__vk_v_##isa x) {                             \
+    ge__vk_v_##isa r = ge__vk_max_##isa(x, ge__vk_splat_##isa(0.0f)) +                                                 \
+                       ge__vk_log1p_pos_##isa(ge__vk_exp_##isa(-ge__vk_abs_##isa(x)));                                 \
+    return ge__vk_sel_##isa(x != x, x, r);                                                                             \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_sqrt_lanes_##isa(ge__vk_v_##isa x) {                           \
+    int k;                                                                                                             \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      x[k] = sqrtf(x[k]);                                                                                              \
+    return x;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_unary_v_##isa(int op, const ge__vk_upar *p,                    \
+                                                                      ge__vk_v_##isa x) {                              \
+    const ge__vk_v_##isa zero = ge__vk_splat_##isa(0.0f);                                                              \
+    int k;                                                                                                             \
+    switch (op) {                                                                                                      \
+    case GE__VK_U_RELU:                                                                                                \
+      return ge__vk_sel_##isa(x < 0.0f, zero, x);                                                                      \
+    case GE__VK_U_NEG:                                                                                                 \
+      return -x;                                                                                                       \
+    case GE__VK_U_ABS:                                                                                                 \
+      return ge__vk_abs_##isa(x);                                                                                      \
+    case GE__VK_U_EXP:                                                                                                 \
+      return ge__vk_exp_##isa(x);                                                                                      \
+    case GE__VK_U_LOG:                                                                                                 \
+      return ge__vk_log_##isa(x);                                                                                      \
+    case GE__VK_U_SQRT:                                                                                                \
+      return ge__vk_sqrt_lanes_##isa(x);                                                                               \
+    case GE__VK_U_RECIP:                                                                                               \
+      return 1.0f / x;                                                                                                 \
+    case GE__VK_U_SIGMOID:                                                                                             \
+      return ge__vk_sigmoid_##isa(x);                                                                                  \
+    case GE__VK_U_TANH:                                                                                                \
+      return ge__vk_tanh_##isa(x);                                                                                     \
+    case GE__VK_U_ERF:                                                                                                 \
+      return ge__vk_erf_##isa(x);                                                                                      \
+    case GE__VK_U_GELU:                                                                                                \
+      return ge__vk_gelu_##isa(x);                                                                                     \
+    case GE__VK_U_GELU_TANH:                                                                                           \
+      return ge__vk_gelu_tanh_##isa(x);                                                                                \
+    case GE__VK_U_SOFTPLUS:                                                                                            \
+      return ge__vk_softplus_##isa(x);                                                                                 \
+    case GE__VK_U_SOFTSIGN:                                                                                            \
+      return x / (1.0f + ge__vk_abs_##isa(x));                                                                         \
+    case GE__VK_U_MISH:                                                                                                \
+      return ge__vk_sel_##isa(x != x, x, x * ge__vk_tanh_##isa(ge__vk_softplus_##isa(x)));                             \
+    case GE__VK_U_HARDSIGMOID:                                                                                         \
+      return ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                                                   \
+    case GE__VK_U_HARDSWISH:                                                                                           \
+      return x * ge__vk_clamp_##isa(x / 6.0f + 0.5f, 0.0f, 1.0f);                                                      \
+    case GE__VK_U_LEAKYRELU:                                                                                           \
+      return ge__vk_sel_##isa(x < 0.0f, p->alpha * x, x);                                                              \
+    case GE__VK_U_THRESHOLDEDRELU:                                                                                     \
+      return ge__vk_sel_##isa(x > p->alpha, x, zero);                                                                  \
+    case GE__VK_U_ELU:                                                                                                 \
+      return ge__vk_sel_##isa(x < 0.0f, p->alpha * ge__vk_expm1_neg_##isa(x), x);                                      \
+    case GE__VK_U_SELU:                                                                                                \
+      return ge__vk_sel_##isa(x <= 0.0f, p->beta * ge__vk_expm1_neg_##isa(x), p->gamma * x);                           \
+    case GE__VK_U_CELU:                                                                                                \
+      return ge__vk_sel_##isa(x > 0.0f, x, p->alpha * ge__vk_expm1_neg_##isa(x / p->alpha));                           \
+    case GE__VK_U_CLIP:                                                                                                \
+      return ge__vk_clamp_##isa(x, p->alpha, p->beta);                                                                 \
+    case GE__VK_U_SQUARE:                                                                                              \
+      return x * x;                                                                                                    \
+    case GE__VK_U_POW_HALF: /* pow(-0, .5) = +0 and pow(-inf, .5) = inf, unlike sqrt */                                \
+      return ge__vk_sel_##isa(x == -HUGE_VALF, -x, ge__vk_sqrt_lanes_##isa(x) + 0.0f);                                 \
+    case GE__VK_U_POWC:                                                                                                \
+      for (k = 0; k < GE__VK_W_##isa; k++)                                                                             \
+        x[k] = (float)pow((double)x[k], (double)p->alpha);                                                             \
+      return x;                                                                                                        \
+    case GE__VK_U_ONE:                                                                                                 \
+      return zero + 1.0f;                                                                                              \
+    case GE__VK_U_AFFINE:                                                                                              \
+      return ((x - p->gamma) - p->delta) * p->alpha + p->beta;                                                         \
+    default:                                                                                                           \
+      return x;                                                                                                        \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_unary_loop_##isa(int op, const ge__vk_upar *p, const float *x, float *y, \
+                                                               int64_t n) {                                            \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                               \
+      ge__vk_store_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_##isa(x + i)));                                \
+    if (i < n)                                                                                                         \
+      ge__vk_store_part_##isa(y + i, ge__vk_unary_v_##isa(op, p, ge__vk_load_part_##isa(x + i, n - i)), n - i);        \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_binary_v_##isa(int op, ge__vk_v_##isa a, ge__vk_v_##isa b) {   \
+    switch (op) {                                                                                                      \
+    case GE__VK_B_ADD:                                                                                                 \
+      return a + b;                                                                                                    \
+    case GE__VK_B_SUB:                                                                                                 \
+      return a - b;                                                                                                    \
+    case GE__VK_B_MUL:                                                                                                 \
+      return a * b;                                                                                                    \
+    case GE__VK_B_DIV:                                                                                                 \
+      return a / b;                                                                                                    \
+    case GE__VK_B_MAX:                                                                                                 \
+      return ge__vk_sel_##isa((a > b) | (a != a), a, b);                                                               \
+    case GE__VK_B_MIN:                                                                                                 \
+      return ge__vk_sel_##isa((a < b) | (a != a), a, b);                                                               \
+    default:                                                                                                           \
+      return ge__vk_sel_##isa(a < 0.0f, a * b, a); /* PRelu */                                                         \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* y[i] = a[i*sa] op b[i*sb], i < n; sa, sb in {0, 1} (0: one value). */                                             \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_binary_loop_##isa(int op, const float *a, int sa, const float *b,        \
+                                                                int sb, float *y, int64_t n) {                         \
+    int64_t i = 0, r;                                                                                                  \
+    if (sa && sb) {                                                                                                    \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                             \
+        ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_##isa(a + i), ge__vk_load_##isa(b + i)));      \
+      if ((r = n - i) > 0)                                                                                             \
+        ge__vk_store_part_##isa(                                                                                       \
+            y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), ge__vk_load_part_##isa(b + i, r)), r);  \
+    } else if (sa) {                                                                                                   \
+      ge__vk_v_##isa vb = ge__vk_splat_##isa(b[0]);                                                                    \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                             \
+        ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_##isa(a + i), vb));                            \
+      if ((r = n - i) > 0)                                                                                             \
+        ge__vk_store_part_##isa(y + i, ge__vk_binary_v_##isa(op, ge__vk_load_part_##isa(a + i, r), vb), r);            \
+    } else {                                                                                                           \
+      ge__vk_v_##isa va = ge__vk_splat_##isa(a[0]);                                                                    \
+      for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                             \
+        ge__vk_store_##isa(y + i, ge__vk_binary_v_##isa(op, va, ge__vk_load_##isa(b + (sb ? i : 0))));                 \
+      if ((r = n - i) > 0)                                                                                             \
+        ge__vk_store_part_##isa(                                                                                       \
+            y + i, ge__vk_binary_v_##isa(op, va, sb ? ge__vk_load_part_##isa(b + i, r) : ge__vk_splat_##isa(b[0])),    \
+            r);                                                                                                        \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* src[0], src[s], ..., src[15 s] as one vector: stride 2 by a                                                       \
+   * deinterleaving shuffle, others lane by lane. */                                                                   \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_strided_##isa(const float *src, int64_t s) {              \
+    ge__vk_v_##isa v;                                                                                                  \
+    int k;                                                                                                             \
+    if (s == 1) return ge__vk_load_##isa(src);                                                                         \
+    if (s == 2)                                                                                                        \
+      return GE__VK_EVEN_##isa(ge__vk_load_##isa(src),                                                                 \
+                               ge__vk_load_part_##isa(src + GE__VK_W_##isa, GE__VK_W_##isa - 1));                      \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      v[k] = src[k * s];                                                                                               \
+    return v;                                                                                                          \
+  }                                                                                                                    \
+  /* acc[i] = max or sum of acc[i] and src[i*s], i < n (max as numpy's: NaN                                            \
+   * sticks), branch-free so random data costs no mispredictions. */                                                   \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_pool_acc_body_##isa(int is_max, float *acc, const float *src, int64_t n, \
+                                                                  int64_t s) {                                         \
+    int64_t i = 0, r;                                                                                                  \
+    ge__vk_v_##isa a, x;                                                                                               \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      a = ge__vk_load_##isa(acc + i);                                                                                  \
+      x = ge__vk_load_strided_##isa(src + i * s, s);                                                                   \
+      ge__vk_store_##isa(acc + i, is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, x, a) : a + x);                         \
+    }                                                                                                                  \
+    if ((r = n - i) > 0) {                                                                                             \
+      int k;                                                                                                           \
+      a = ge__vk_load_part_##isa(acc + i, r);                                                                          \
+      x = ge__vk_splat_##isa(0.0f);                                                                                    \
+      for (k = 0; k < r; k++)                                                                                          \
+        x[k] = src[(i + k) * s];                                                                                       \
+      ge__vk_store_part_##isa(acc + i, is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, x, a) : a + x, r);                 \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_reduce_body_##isa(int op, const float *x, int64_t n, float m) {         \
+    ge__vk_v_##isa acc = ge__vk_splat_##isa(op == GE__VK_R_MAX ? -HUGE_VALF : 0.0f);                                   \
+    float r;                                                                                                           \
+    int64_t i = 0;                                                                                                     \
+    int k;                                                                                                             \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa v = ge__vk_load_##isa(x + i);                                                                     \
+      if (op == GE__VK_R_MAX)                                                                                          \
+        acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc);                                                             \
+      else if (op == GE__VK_R_SUM)                                                                                     \
+        acc += v;                                                                                                      \
+      else if (op == GE__VK_R_DEV)                                                                                     \
+        acc += v - m;                                                                                                  \
+      else                                                                                                             \
+        acc += (v - m) * (v - m);                                                                                      \
+    }                                                                                                                  \
+    r = acc[0];                                                                                                        \
+    for (k = 1; k < GE__VK_W_##isa; k++)                                                                               \
+      r = op == GE__VK_R_MAX ? ((acc[k] > r || acc[k] != acc[k]) ? acc[k] : r) : r + acc[k];                           \
+    for (; i < n; i++) {                                                                                               \
+      float v = x[i];                                                                                                  \
+      if (op == GE__VK_R_MAX)                                                                                          \
+        r = (v > r || v != v) ? v : r;                                                                                 \
+      else                                                                                                             \
+        r += op == GE__VK_R_SUM ? v : op == GE__VK_R_DEV ? v - m : (v - m) * (v - m);                                  \
+    }                                                                                                                  \
+    return r;                                                                                                          \
+  }                                                                                                                    \
+  /* e^(x - m) with x - m taken exactly (Knuth's two-sum: hi rounded, lo its                                           \
+   * error): a rounded difference of -40 would move e^d by 2e-6 relative. */                                           \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_diff_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m) {           \
+    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb), e = ge__vk_exp_##isa(hi);                \
+    return ge__vk_sel_##isa(lo != lo, e, e + e * lo);                                                                  \
+  }                                                                                                                    \
+  /* (x - m) - l with x - m taken exactly. */                                                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_diff_minus_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m,           \
+                                                                         ge__vk_v_##isa l) {                           \
+    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb);                                          \
+    return ge__vk_sel_##isa(lo != lo, hi - l, (hi - l) + lo);                                                          \
+  }                                                                                                                    \
+  /* Lanes [0, n) set (n < 16). */                                                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_first_lanes_##isa(int64_t n) {                                \
+    const ge__vk_vi_##isa iota = GE__VK_IOTA_##isa;                                                                    \
+    return iota < (int32_t)n;                                                                                          \
+  }                                                                                                                    \
+  /* Softmax (or LogSoftmax) of a contiguous row x[0..n) into y. */                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_row_body_##isa(int log, const float *x, float *y, int64_t n) {   \
+    float mx = ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, 0.0f), sum = 0.0f;                                         \
+    ge__vk_v_##isa s = ge__vk_splat_##isa(0.0f), e, vm = ge__vk_splat_##isa(mx), ls;                                   \
+    int64_t i = 0, r;                                                                                                  \
+    int k;                                                                                                             \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      e = ge__vk_exp_diff_##isa(ge__vk_load_##isa(x + i), vm);                                                         \
+      if (!log) ge__vk_store_##isa(y + i, e);                                                                          \
+      s += e;                                                                                                          \
+    }                                                                                                                  \
+    if ((r = n - i) > 0) {                                                                                             \
+      e = ge__vk_sel_##isa(ge__vk_first_lanes_##isa(r), ge__vk_exp_diff_##isa(ge__vk_load_part_##isa(x + i, r), vm),   \
+                           ge__vk_splat_##isa(0.0f));                                                                  \
+      if (!log) ge__vk_store_part_##isa(y + i, e, r);                                                                  \
+      s += e;                                                                                                          \
+    }                                                                                                                  \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      sum += s[k];                                                                                                     \
+    ls = ge__vk_splat_##isa(logf(sum));                                                                                \
+    for (i = 0; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                          \
+      ge__vk_store_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_##isa(x + i), vm, ls)                        \
+                                    : ge__vk_load_##isa(y + i) / sum);                                                 \
+    if ((r = n - i) > 0)                                                                                               \
+      ge__vk_store_part_##isa(y + i,                                                                                   \
+                              log ? ge__vk_diff_minus_##isa(ge__vk_load_part_##isa(x + i, r), vm, ls)                  \
+                                  : ge__vk_load_part_##isa(y + i, r) / sum,                                            \
+                              r);                                                                                      \
+  }                                                                                                                    \
+  /* Softmax along a strided axis: len values `inner` apart, for the w <= 16                                           \
+   * adjacent columns starting at x and y (the lanes are the columns). */                                              \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_cols_body_##isa(int log, const float *x, float *y, int64_t len,  \
+                                                                      int64_t inner, int64_t w) {                      \
+    ge__vk_v_##isa mx = ge__vk_splat_##isa(-HUGE_VALF), s = ge__vk_splat_##isa(0.0f), v;                               \
+    int64_t k;                                                                                                         \
+    int full = w == GE__VK_W_##isa;                                                                                    \
+    for (k = 0; k < len; k++) {                                                                                        \
+      v = full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w);                          \
+      mx = k == 0 ? v : ge__vk_binary_v_##isa(GE__VK_B_MAX, v, mx);                                                    \
+    }                                                                                                                  \
+    for (k = 0; k < len; k++) {                                                                                        \
+      v = ge__vk_exp_diff_##isa(full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w),    \
+                                mx);                                                                                   \
+      s += v;                                                                                                          \
+      if (!log) {                                                                                                      \
+        if (full)                                                                                                      \
+          ge__vk_store_##isa(y + k * inner, v);                                                                        \
+        else                                                                                                           \
+          ge__vk_store_part_##isa(y + k * inner, v, w);                                                                \
+      }                                                                                                                \
+    }                                                                                                                  \
+    if (log) s = ge__vk_log_##isa(s);                                                                                  \
+    for (k = 0; k < len; k++) {                                                                                        \
+      if (log)                                                                                                         \
+        v = ge__vk_diff_minus_##isa(                                                                                   \
+            full ? ge__vk_load_##isa(x + k * inner) : ge__vk_load_part_##isa(x + k * inner, w), mx, s);                \
+      else                                                                                                             \
+        v = (full ? ge__vk_load_##isa(y + k * inner) : ge__vk_load_part_##isa(y + k * inner, w)) / s;                  \
+      if (full)                                                                                                        \
+        ge__vk_store_##isa(y + k * inner, v);                                                                          \
+      else                                                                                                             \
+        ge__vk_store_part_##isa(y + k * inner, v, w);                                                                  \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* LayerNorm of a row: y = ((x - m) - m_lo) * inv * g + b (b may be NULL;                                            \
+   * m + m_lo is the mean, m_lo what rounding m to float lost). */                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_layernorm_row_body_##isa(                                                \
+      const float *x, float *y, int64_t n, float m, float m_lo, float inv, const float *g, const float *b) {           \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa v = ((ge__vk_load_##isa(x + i) - m) - m_lo) * inv * ge__vk_load_##isa(g + i);                     \
+      ge__vk_store_##isa(y + i, b ? v + ge__vk_load_##isa(b + i) : v);                                                 \
+    }                                                                                                                  \
+    for (; i < n; i++) {                                                                                               \
+      float v = ((x[i] - m) - m_lo) * inv * g[i];                                                                      \
+      y[i] = b ? v + b[i] : v;                                                                                         \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* end of GE__VK_HELPERS */
+
+/* One copy of each row function per instruction set; the switch on a
+ * constant op inside each case folds away after inlining. */
+#define GE__VK_UCASE(name, isa)                                                                                        \
+  case GE__VK_U_##name:                                                                                                \
+    ge__vk_unary_loop_##isa(GE__VK_U_##name, p, x, y, n);                                                              \
+    break;
+#define GE__VK_BCASE(op, isa)                                                                                          \
+  case op:                                                                                                             \
+    ge__vk_binary_loop_##isa(op, a, sa, b, sb, y, n);                                                                  \
+    break;
+#define GE__VK_ROWS_ISA(isa)                                                                                           \
+  GE__VK_ATTR_##isa static void ge__vk_unary_##isa(int op, const ge__vk_upar *p, const float *x, float *y,             \
+                                                   int64_t n) {                                                        \
+    switch (op) {                                                                                                      \
+      GE__VK_UNARY_OPS(GE__VK_UCASE, isa)                                                                              \
+    default:                                                                                                           \
+      break;                                                                                                           \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__vk_binary_##isa(int op, const float *a, int sa, const float *b, int sb, float *y,  \
+                                                    int64_t n) {                                                       \
+    switch (op) {                                                                                                      \
+      GE__VK_BCASE(GE__VK_B_ADD, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_SUB, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_MUL, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_DIV, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_MAX, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_MIN, isa)                                                                                  \
+      GE__VK_BCASE(GE__VK_B_PRELU, isa)                                                                                \
+    default:                                                                                                           \
+      break;                                                                                                           \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__vk_pool_acc_##isa(int is_max, float *acc, const float *src, int64_t n,             \
+                                                      int64_t s) {                                                     \
+    if (is_max)                                                                                                        \
+      ge__vk_pool_acc_body_##isa(1, acc, src, n, s);                                                                   \
+    else                                                                                                               \
+      ge__vk_pool_acc_body_##isa(0, acc, src, n, s);                                                                   \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static float ge__vk_reduce_##isa(int op, const float *x, int64_t n, float m) {                     \
+    if (op == GE__VK_R_MAX) return ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, m);                                    \
+    if (op == GE__VK_R_SUM) return ge__vk_reduce_body_##isa(GE__VK_R_SUM, x, n, m);                                    \
+    if (op == GE__VK_R_DEV) return ge__vk_reduce_body_##isa(GE__VK_R_DEV, x, n, m);                                    \
+    return ge__vk_reduce_body_##isa(GE__VK_R_SSD, x, n, m);                                                            \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__vk_softmax_row_##isa(int log, const float *x, float *y, int64_t n) {               \
+    if (log)                                                                                                           \
+      ge__vk_softmax_row_body_##isa(1, x, y, n);                                                                       \
+    else                                                                                                               \
+      ge__vk_softmax_row_body_##isa(0, x, y, n);                                                                       \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__vk_softmax_cols_##isa(int log, const float *x, float *y, int64_t len,              \
+                                                          int64_t inner, int64_t w) {                                  \
+    int64_t c0, cw;                                                                                                    \
+    for (c0 = 0; c0 < w; c0 += GE__VK_W_##isa) { /* w <= 16 columns, GE__VK_W_##isa per vector */                      \
+      cw = w - c0 < GE__VK_W_##isa ? w - c0 : GE__VK_W_##isa;                                                          \
+      if (log)                                                                                                         \
+        ge__vk_softmax_cols_body_##isa(1, x + c0, y + c0, len, inner, cw);                                             \
+      else                                                                                                             \
+        ge__vk_softmax_cols_body_##isa(0, x + c0, y + c0, len, inner, cw);                                             \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__vk_layernorm_row_##isa(const float *x, float *y, int64_t n, float m, float m_lo,   \
+                                                           float inv, const float *g, const float *b) {                \
+    ge__vk_layernorm_row_body_##isa(x, y, n, m, m_lo, inv, g, b);                                                      \
+  }
+GE__VK_HELPERS(base)
+GE__VK_HELPERS(avx2)
+GE__VK_HELPERS(avx512)
+GE__VK_ROWS_ISA(base)
+GE__VK_ROWS_ISA(avx2)
+GE__VK_ROWS_ISA(avx512)
+
+static void ge__vk_unary_rows(int isa, int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) {
+  if (isa == GE__VK_ISA_AVX512)
+    ge__vk_unary_avx512(op, p, x, y, n);
+  else if (isa == GE__VK_ISA_AVX2)
+    ge__vk_unary_avx2(op, p, x, y, n);
+  else
+    ge__vk_unary_base(op, p, x, y, n);
+}
+
+static void ge__vk_binary_rows(int isa, int op, const float *a, int sa, const float *b, int sb, float *y, int64_t n) {
+  if (isa == GE__VK_ISA_AVX512)
+    ge__vk_binary_avx512(op, a, sa, b, sb, y, n);
+  else if (isa == GE__VK_ISA_AVX2)
+    ge__vk_binary_avx2(op, a, sa, b, sb, y, n);
+  else
+    ge__vk_binary_base(op, a, sa, b, sb, y, n);
+}
+
+/* Picks the copy for isa: GE__VK_PICK(isa, name)(args). */
+#define GE__VK_PICK(isa, name)                                                                                         \
+  ((isa) == GE__VK_ISA_AVX512 ? name##_avx512 : (isa) == GE__VK_ISA_AVX2 ? name##_avx2 : name##_base)
+
+/* ---------------------------------------------------- kernel helpers */
+
+/* Elements per share of a parallel loop (~64 KiB of float32). */
+#define GE__VK_GRAIN 16384
+
+/* The reference kernel of c's node runs c: every case off the fast paths. */
+static ge_status ge__vk_reference(ge_kernel_ctx *c) {
+  ge_kernel_fn f = ge_host_cpu_kernel(c->node);
+  if (!f) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
+  return f(c);
+}
+
+/* Input i is present, float32 and sane (else the reference handles it). */
+static int ge__vk_f32_in(const ge_kernel_ctx *c, uint32_t i) {
+  const ge_value *v = i < c->num_inputs ? c->inputs[i] : NULL;
+  int32_t k;
+  if (!v || v->dtype != GE_DTYPE_FLOAT32 || v->rank < 0 || v->rank > GE_MAX_RANK || (v->numel > 0 && !v->data))
+    return 0;
+  for (k = 0; k < v->rank; k++)
+    if (v->dims[k] < 0) return 0;
+  return 1;
+}
+
+static ge_status ge__vk_out_failed(ge_kernel_ctx *c) {
+  return c->err && c->err->code ? c->err->code : ge_kernel_error(c, GE_ERR_NOMEM, "cannot allocate the output");
+}
+
+/* ------------------------------------------------- element-wise kernels */
+
+typedef struct ge__vk_unary_job {
+  int isa, op;
+  ge__vk_upar par;
+  const float *x;
+  float *y;
+} ge__vk_unary_job;
+
+static void ge__vk_unary_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_unary_job *j = (const ge__vk_unary_job *)arg;
+  ge__vk_unary_rows(j->isa, j->op, &j->par, j->x + begin, j->y + begin, end - begin);
+}
+
+/* y = op(x) over a float32 tensor of any shape. */
+static ge_status ge__vk_unary(ge_kernel_ctx *c, int op, const ge__vk_upar *par) {
+  const ge_value *x;
+  ge_value *y;
+  ge__vk_unary_job j;
+  if (c->num_outputs < 1 || !ge__vk_f32_in(c, 0)) return ge__vk_reference(c);
+  x = c->inputs[0];
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
+  j.isa = ge__vk_isa();
+  j.op = op;
+  if (par)
+    j.par = *par;
+  else
+    memset(&j.par, 0, sizeof j.par);
+  j.x = (const float *)x->data;
+  j.y = (float *)y->data;
+  ge_kernel_parallel_for(c, x->numel, GE__VK_GRAIN, ge__vk_unary_share, &j);
+  return GE_OK;
+}
+
+/* Broadcast a op b as rows: merged outer dims (dims[0..rank-1)) walked by
+ * an odometer; each row is `inner` outputs, operand k stepping 0 or 1. */
+typedef struct ge__vk_binary_job {
+  int isa, op;
+  int32_t rank;
+  int64_t dims[GE_MAX_RANK], sa[GE_MAX_RANK], sb[GE_MAX_RANK];
+  int64_t inner, rows;
+  const float *a, *b;
+  float *y;
+} ge__vk_binary_job;
+
+/* Element strides of v seen with output rank r (0 along broadcast dims). */
+static void ge__vk_bcast_strides(const ge_value *v, int32_t r, int64_t *st) {
+  int64_t s = 1;
+  int32_t d;
+  for (d = r - 1; d >= 0; d--) {
+    int32_t k = d - (r - v->rank);
+    st[d] = (k >= 0 && v->dims[k] != 1) ? s : 0;
+    if (k >= 0) s *= v->dims[k];
+  }
+}
+
+/* Plans y = a op b; 0 when the shapes do not broadcast. */
+static int ge__vk_binary_plan(const ge_value *a, const ge_value *b, int32_t *yrank, int64_t *ydims,
+                              ge__vk_binary_job *j) {
+  int64_t st[2][GE_MAX_RANK];
+  int32_t r = a->rank > b->rank ? a->rank : b->rank, d, m = 0;
+  for (d = 0; d < r; d++) {
+    int64_t da = d - (r - a->rank) >= 0 ? a->dims[d - (r - a->rank)] : 1;
+    int64_t db = d - (r - b->rank) >= 0 ? b->dims[d - (r - b->rank)] : 1;
+    if (da != db && da != 1 && db != 1) return 0;
+    ydims[d] = da == 1 ? db : da;
+  }
+  *yrank = r;
+  ge__vk_bcast_strides(a, r, st[0]);
+  ge__vk_bcast_strides(b, r, st[1]);
+  for (d = 0; d < r; d++) {
+    if (ydims[d] == 1) continue;
+    if (m > 0 && j->sa[m - 1] == st[0][d] * ydims[d] && j->sb[m - 1] == st[1][d] * ydims[d]) {
+      j->dims[m - 1] *= ydims[d];
+      j->sa[m - 1] = st[0][d];
+      j->sb[m - 1] = st[1][d];
+      continue;
+    }
+    j->dims[m] = ydims[d];
+    j->sa[m] = st[0][d];
+    j->sb[m] = st[1][d];
+    m++;
+  }
+  if (m == 0) {
+    j->dims[0] = 1;
+    j->sa[0] = j->sb[0] = 0;
+    m = 1;
+  }
+  j->rank = m;
+  j->inner = j->dims[m - 1];
+  j->rows = 1;
+  for (d = 0; d < m - 1; d++)
+    j->rows *= j->dims[d];
+  return 1;
+}
+
+/* Rows [begin, end) of a broadcast job. */
+static void ge__vk_binary_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_binary_job *j = (const ge__vk_binary_job *)arg;
+  int64_t idx[GE_MAX_RANK], oa = 0, ob = 0, r, rem = begin;
+  int32_t d, outer = j->rank - 1;
+  int ia = j->sa[outer] != 0, ib = j->sb[outer] != 0;
+  for (d = outer - 1; d >= 0; d--) {
+    idx[d] = rem % j->dims[d];
+    rem /= j->dims[d];
+    oa += idx[d] * j->sa[d];
+    ob += idx[d] * j->sb[d];
+  }
+  for (r = begin; r < end; r++) {
+    ge__vk_binary_rows(j->isa, j->op, j->a + oa, ia, j->b + ob, ib, j->y + r * j->inner, j->inner);
+    for (d = outer - 1; d >= 0; d--) { /* odometer step */
+      oa += j->sa[d];
+      ob += j->sb[d];
+      if (++idx[d] < j->dims[d]) break;
+      oa -= j->sa[d] * j->dims[d];
+      ob -= j->sb[d] * j->dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/* One row split in element ranges (same shapes, or one operand a scalar). */
+static void ge__vk_binary_flat_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_binary_job *j = (const ge__vk_binary_job *)arg;
+  int ia = j->sa[0] != 0, ib = j->sb[0] != 0;
+  ge__vk_binary_rows(j->isa, j->op, j->a + (ia ? begin : 0), ia, j->b + (ib ? begin : 0), ib, j->y + begin,
+                     end - begin);
+}
+
+static ge_status ge__vk_binary_on(ge_kernel_ctx *c, int op, const ge_value *a, const ge_value *b) {
+  ge__vk_binary_job j;
+  int32_t yr;
+  int64_t yd[GE_MAX_RANK];
+  ge_value *y;
+  if (!ge__vk_binary_plan(a, b, &yr, yd, &j)) return ge__vk_reference(c); /* its error names the shapes */
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, yr, yd))) return ge__vk_out_failed(c);
+  if (y->numel == 0) return GE_OK;
+  j.isa = ge__vk_isa();
+  j.op = op;
+  j.a = (const float *)a->data;
+  j.b = (const float *)b->data;
+  j.y = (float *)y->data;
+  if (j.rows == 1)
+    ge_kernel_parallel_for(c, j.inner, GE__VK_GRAIN, ge__vk_binary_flat_share, &j);
+  else
+    ge_kernel_parallel_for(c, j.rows, (GE__VK_GRAIN + j.inner - 1) / j.inner, ge__vk_binary_share, &j);
+  return GE_OK;
+}
+
+/* a op b for the two float32 inputs of c (else the reference). */
+static ge_status ge__vk_binary(ge_kernel_ctx *c, int op) {
+  if (c->num_inputs != 2 || c->num_outputs < 1 || !ge__vk_f32_in(c, 0) || !ge__vk_f32_in(c, 1))
+    return ge__vk_reference(c);
+  return ge__vk_binary_on(c, op, c->inputs[0], c->inputs[1]);
+}
+
+static ge_status ge__vk_k_add(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_ADD); }
+static ge_status ge__vk_k_sub(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_SUB); }
+static ge_status ge__vk_k_mul(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_MUL); }
+static ge_status ge__vk_k_div(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_DIV); }
+/* Max, Min, Sum are variadic: two inputs take the fast path. */
+static ge_status ge__vk_k_max(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_MAX); }
+static ge_status ge__vk_k_min(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_MIN); }
+static ge_status ge__vk_k_sum(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_ADD); }
+
+/* PRelu: the slope broadcasts to x (the reference handles the rest,
+ * e.g. opset < 7 per-channel slopes). */
+static ge_status ge__vk_k_prelu(ge_kernel_ctx *c) {
+  const ge_value *x, *s;
+  int32_t k;
+  if (c->num_inputs != 2 || c->num_outputs < 1 || !ge__vk_f32_in(c, 0) || !ge__vk_f32_in(c, 1))
+    return ge__vk_reference(c);
+  x = c->inputs[0];
+  s = c->inputs[1];
+  if (s->rank > x->rank) return ge__vk_reference(c);
+  for (k = 0; k < s->rank; k++)
+    if (s->dims[k] != 1 && s->dims[k] != x->dims[k + x->rank - s->rank]) return ge__vk_reference(c);
+  return ge__vk_binary_on(c, GE__VK_B_PRELU, x, s);
+}
+
+/* Pow with one float32 exponent: the common exponents by exact shortcuts,
+ * the rest per element as the reference computes it. */
+static ge_status ge__vk_k_pow(ge_kernel_ctx *c) {
+  ge__vk_upar p;
+  float e;
+  int op;
+  if (c->num_inputs != 2 || !ge__vk_f32_in(c, 0) || !ge__vk_f32_in(c, 1) || c->inputs[1]->numel != 1)
+    return ge__vk_reference(c);
+  e = ((const float *)c->inputs[1]->data)[0];
+  memset(&p, 0, sizeof p);
+  p.alpha = e;
+  op = e == 2.0f    ? GE__VK_U_SQUARE
+       : e == 0.5f  ? GE__VK_U_POW_HALF
+       : e == -1.0f ? GE__VK_U_RECIP
+       : e == 0.0f  ? GE__VK_U_ONE
+                    : GE__VK_U_POWC;
+  return ge__vk_unary(c, op, &p);
+}
+
+#define GE__VK_UNARY_KERNEL(fname, OP)                                                                                 \
+  static ge_status ge__vk_k_##fname(ge_kernel_ctx *c) { return ge__vk_unary(c, GE__VK_U_##OP, NULL); }
+GE__VK_UNARY_KERNEL(relu, RELU)
+GE__VK_UNARY_KERNEL(neg, NEG)
+GE__VK_UNARY_KERNEL(abs, ABS)
+GE__VK_UNARY_KERNEL(exp, EXP)
+GE__VK_UNARY_KERNEL(log, LOG)
+GE__VK_UNARY_KERNEL(sqrt, SQRT)
+GE__VK_UNARY_KERNEL(reciprocal, RECIP)
+GE__VK_UNARY_KERNEL(sigmoid, SIGMOID)
+GE__VK_UNARY_KERNEL(tanh, TANH)
+GE__VK_UNARY_KERNEL(erf, ERF)
+GE__VK_UNARY_KERNEL(softplus, SOFTPLUS)
+GE__VK_UNARY_KERNEL(softsign, SOFTSIGN)
+GE__VK_UNARY_KERNEL(mish, MISH)
+GE__VK_UNARY_KERNEL(hard_swish, HARDSWISH)
+
+/* Unary kernels with float attributes (ONNX defaults when absent). */
+static ge_status ge__vk_unary_attrs(ge_kernel_ctx *c, int op, const char *a1, double d1, const char *a2, double d2) {
+  ge__vk_upar p;
+  memset(&p, 0, sizeof p);
+  if (a1) p.alpha = (float)ge_node_attr_float(c->node, a1, d1);
+  if (a2) p.beta = (float)ge_node_attr_float(c->node, a2, d2);
+  return ge__vk_unary(c, op, &p);
+}
+static ge_status ge__vk_k_leaky_relu(ge_kernel_ctx *c) {
+  return ge__vk_unary_attrs(c, GE__VK_U_LEAKYRELU, "alpha", 0.01, NULL, 0);
+}
+static ge_status ge__vk_k_hard_sigmoid(ge_kernel_ctx *c) {
+  return ge__vk_unary_attrs(c, GE__VK_U_HARDSIGMOID, "alpha", 0.2, "beta", 0.5);
+}
+static ge_status ge__vk_k_thresholded_relu(ge_kernel_ctx *c) {
+  return ge__vk_unary_attrs(c, GE__VK_U_THRESHOLDEDRELU, "alpha", 1.0, NULL, 0);
+}
+static ge_status ge__vk_k_elu(ge_kernel_ctx *c) { return ge__vk_unary_attrs(c, GE__VK_U_ELU, "alpha", 1.0, NULL, 0); }
+static ge_status ge__vk_k_celu(ge_kernel_ctx *c) { return ge__vk_unary_attrs(c, GE__VK_U_CELU, "alpha", 1.0, NULL, 0); }
+/* Selu: beta carries gamma * alpha. */
+static ge_status ge__vk_k_selu(ge_kernel_ctx *c) {
+  ge__vk_upar p;
+  double alpha = ge_node_attr_float(c->node, "alpha", 1.67326319217681884765625);
+  double gamma = ge_node_attr_float(c->node, "gamma", 1.05070102214813232421875);
+  memset(&p, 0, sizeof p);
+  p.gamma = (float)gamma;
+  p.beta = (float)(gamma * alpha);
+  return ge__vk_unary(c, GE__VK_U_SELU, &p);
+}
+static ge_status ge__vk_k_gelu(ge_kernel_ctx *c) {
+  const char *a = ge_node_attr_string(c->node, "approximate", "none");
+  if (!strcmp(a, "none")) return ge__vk_unary(c, GE__VK_U_GELU, NULL);
+  if (!strcmp(a, "tanh")) return ge__vk_unary(c, GE__VK_U_GELU_TANH, NULL);
+  return ge__vk_reference(c); /* it names the bad attribute */
+}
+
+/* Clip: bounds from inputs 1, 2 (float32 scalars) or the min/max
+ * attributes (opset < 11), read once; NaN bounds go to the reference. */
+static ge_status ge__vk_k_clip(ge_kernel_ctx *c) {
+  ge__vk_upar p;
+  double lo = ge_node_attr_float(c->node, "min", -HUGE_VAL), hi = ge_node_attr_float(c->node, "max", HUGE_VAL);
+  uint32_t k;
+  for (k = 1; k < 3 && k < c->num_inputs; k++) {
+    if (!c->inputs[k]) continue;
+    if (!ge__vk_f32_in(c, k) || c->inputs[k]->numel != 1) return ge__vk_reference(c);
+    if (k == 1)
+      lo = ((const float *)c->inputs[k]->data)[0];
+    else
+      hi = ((const float *)c->inputs[k]->data)[0];
+  }
+  if (lo != lo || hi != hi) return ge__vk_reference(c);
+  memset(&p, 0, sizeof p);
+  p.alpha = (float)lo;
+  p.beta = (float)hi;
+  if (lo > hi) p.alpha = p.beta; /* numpy: everything becomes hi */
+  return ge__vk_unary(c, GE__VK_U_CLIP, &p);
+}
+
+/* ------------------------------------------------------- 2-D pooling */
+
+/* Geometry of a 2-D pool over NCHW (per axis: kernel, stride, dilation,
+ * pad at the beginning, output size). */
+typedef struct ge__vk_pool {
+  int isa, is_max, include_pad;
+  int64_t planes, ih, iw, oh, ow;
+  int64_t k[2], s[2], d[2], pb[2], pe[2];
+  const float *x;
+  float *y;
+  int64_t *cols; /* AveragePool: the column count of each output column */
+} ge__vk_pool;
+
+/* The output size along one axis as the reference computes it (auto_pad:
+ * 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID); 0 when there is none. */
+static int64_t ge__vk_pool_axis(int ap, int ceil_mode, int64_t in, int64_t k, int64_t s, int64_t d, int64_t *pb,
+                                int64_t *pe) {
+  int64_t eff = (k - 1) * d + 1, out, total;
+  if (ap == 0) {
+    int64_t num = in + *pb + *pe - eff;
+    if (num < 0) return 0;
+    if (!ceil_mode) return num / s + 1;
+    out = (num + s - 1) / s + 1;
+    if ((out - 1) * s >= in + *pb) out--; /* no window may start in the end padding */
+    return out;
+  }
+  if (ap == 3) {
+    *pb = *pe = 0;
+    return in >= eff ? (in - eff) / s + 1 : 0;
+  }
+  out = (in + s - 1) / s;
+  total = (out - 1) * s + eff - in;
+  if (total < 0) total = 0;
+  *pb = ap == 1 ? total / 2 : total - total / 2;
+  *pe = total - *pb;
+  return out;
+}
+
+/* Reads the attributes of a 2-D pool; 0 for anything the reference should
+ * see (other ranks, bad or unusual attributes, empty outputs). */
+static int ge__vk_pool_setup(const ge_kernel_ctx *c, const ge_value *x, ge__vk_pool *p) {
+  const ge_node *n = c->node;
+  const int64_t *v;
+  const char *ap_s = ge_node_attr_string(n, "auto_pad", "NOTSET");
+  int ap = !strcmp(ap_s, "NOTSET")       ? 0
+           : !strcmp(ap_s, "SAME_UPPER") ? 1
+           : !strcmp(ap_s, "SAME_LOWER") ? 2
+           : !strcmp(ap_s, "VALID")      ? 3
+                                         : -1;
+  int ceil_mode = ge_node_attr_int(n, "ceil_mode", 0) != 0;
+  int i;
+  if (x->rank != 4 || ap < 0 || ge_node_attr_int(n, "storage_order", 0) != 0) return 0;
+  if (ge_node_attr_ints(n, "kernel_shape", &v) != 2) return 0;
+  p->k[0] = v[0];
+  p->k[1] = v[1];
+  p->s[0] = p->s[1] = p->d[0] = p->d[1] = 1;
+  p->pb[0] = p->pb[1] = p->pe[0] = p->pe[1] = 0;
+  if (ge_node_attr(n, "strides")) {
+    if (ge_node_attr_ints(n, "strides", &v) != 2) return 0;
+    p->s[0] = v[0];
+    p->s[1] = v[1];
+  }
+  if (ge_node_attr(n, "dilations")) {
+    if (ge_node_attr_ints(n, "dilations", &v) != 2) return 0;
+    p->d[0] = v[0];
+    p->d[1] = v[1];
+  }
+  if (ge_node_attr(n, "pads")) {
+    if (ge_node_attr_ints(n, "pads", &v) != 4) return 0;
+    p->pb[0] = v[0];
+    p->pb[1] = v[1];
+    p->pe[0] = v[2];
+    p->pe[1] = v[3];
+  }
+  for (i = 0; i < 2; i++)
+    if (p->k[i] < 1 || p->s[i] < 1 || p->d[i] < 1 || p->pb[i] < 0 || p->pe[i] < 0 || p->k[i] > 4096 || p->s[i] > 4096 ||
+        p->d[i] > 4096 || p->pb[i] > 4096 || p->pe[i] > 4096)
+      return 0;
+  p->planes = x->dims[0] * x->dims[1];
+  p->ih = x->dims[2];
+  p->iw = x->dims[3];
+  p->oh = ge__vk_pool_axis(ap, ceil_mode, p->ih, p->k[0], p->s[0], p->d[0], &p->pb[0], &p->pe[0]);
+  p->ow = ge__vk_pool_axis(ap, ceil_mode, p->iw, p->k[1], p->s[1], p->d[1], &p->pb[1], &p->pe[1]);
+  return p->oh > 0 && p->ow > 0;
+}
+
+/* Window taps [*lo, *hi) of output o along an axis that land in [0, lim). */
+static void ge__vk_taps(int64_t o, int64_t s, int64_t d, int64_t pb, int64_t k, int64_t lim, int64_t *lo, int64_t *hi) {
+  int64_t start = o * s - pb;
+  *lo = start >= 0 ? 0 : (-start + d - 1) / d;
+  *hi = start + (k - 1) * d < lim ? k : (lim - 1 - start) / d + 1;
+  if (*hi < *lo || lim - 1 - start < 0) *hi = *lo;
+}
+
+/* Output rows [begin, end) of all planes (row r: plane r / oh, row r % oh). */
+static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_pool *p = (const ge__vk_pool *)arg;
+  int64_t r;
+  for (r = begin; r < end; r++) {
+    int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1, ph0, ph1, kh, kw, j;
+    const float *xp = p->x + pl * p->ih * p->iw;
+    float *yr = p->y + r * p->ow;
+    for (j = 0; j < p->ow; j++)
+      yr[j] = p->is_max ? -HUGE_VALF : 0.0f;
+    ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &kh0, &kh1);
+    for (kh = kh0; kh < kh1; kh++) {
+      const float *xr = xp + (oh * p->s[0] - p->pb[0] + kh * p->d[0]) * p->iw;
+      for (kw = 0; kw < p->k[1]; kw++) {
+        /* outputs j whose tap kw lands inside the row: j*s + kw*d - pb in [0, iw) */
+        int64_t off = kw * p->d[1] - p->pb[1], j0 = off >= 0 ? 0 : (-off + p->s[1] - 1) / p->s[1], j1;
+        j1 = p->iw - off <= 0 ? 0 : (p->iw - off - 1) / p->s[1] + 1;
+        if (j1 > p->ow) j1 = p->ow;
+        if (j0 < j1)
+          GE__VK_PICK(p->isa, ge__vk_pool_acc)(p->is_max, yr + j0, xr + j0 * p->s[1] + off, j1 - j0, p->s[1]);
+      }
+    }
+    if (p->is_max) continue;
+    /* average: the count is rows x columns, each valid or (include_pad)
+     * inside the padded input */
+    if (p->include_pad)
+      ge__vk_taps(oh + 0, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &ph0, &ph1);
+    else
+      ph0 = kh0, ph1 = kh1;
+    for (j = 0; j < p->ow; j++) {
+      int64_t cnt = (ph1 - ph0) * p->cols[j];
+      yr[j] = cnt ? yr[j] / (float)cnt : 0.0f;
+    }
+  }
+}
+
+/* MaxPool (is_max) and AveragePool, 2-D float32 without indices. */
+static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
+  ge__vk_pool p;
+  const ge_value *x;
+  ge_value *y;
+  int64_t yd[4];
+  if (!ge__vk_f32_in(c, 0) || (is_max && c->num_outputs > 1 && c->outputs[1])) return ge__vk_reference(c);
+  x = c->inputs[0];
+  memset(&p, 0, sizeof p);
+  if (!ge__vk_pool_setup(c, x, &p)) return ge__vk_reference(c);
+  yd[0] = x->dims[0];
+  yd[1] = x->dims[1];
+  yd[2] = p.oh;
+  yd[3] = p.ow;
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, 4, yd))) return ge__vk_out_failed(c);
+  p.isa = ge__vk_isa();
+  p.is_max = is_max;
+  p.include_pad = ge_node_attr_int(c->node, "count_include_pad", 0) != 0;
+  p.x = (const float *)x->data;
+  p.y = (float *)y->data;
+  if (!is_max) { /* column counts, the same for every row */
+    int64_t j, c0, c1;
+    if (!(p.cols = (int64_t *)malloc((size_t)p.ow * sizeof *p.cols)))
+      return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    for (j = 0; j < p.ow; j++) {
+      if (p.include_pad)
+        ge__vk_taps(j, p.s[1], p.d[1], 0, p.k[1], p.iw + p.pb[1] + p.pe[1], &c0, &c1);
+      else
+        ge__vk_taps(j, p.s[1], p.d[1], p.pb[1], p.k[1], p.iw, &c0, &c1);
+      p.cols[j] = c1 - c0;
+    }
+  }
+  ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
+  free(p.cols);
+  return GE_OK;
+}
+
+static ge_status ge__vk_k_maxpool(ge_kernel_ctx *c) { return ge__vk_pool2d(c, 1); }
+static ge_status ge__vk_k_averagepool(ge_kernel_ctx *c) { return ge__vk_pool2d(c, 0); }
+
+/* GlobalMaxPool / GlobalAveragePool over the trailing dims of each plane. */
+typedef struct ge__vk_planes {
+  int isa, op;
+  int64_t inner;
+  const float *x;
+  float *y;
+} ge__vk_planes;
+
+static void ge__vk_global_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_planes *j = (const ge__vk_planes *)arg;
+  int64_t pl;
+  for (pl = begin; pl < end; pl++) {
+    float r = GE__VK_PICK(j->isa, ge__vk_reduce)(j->op, j->x + pl * j->inner, j->inner, 0.0f);
+    j->y[pl] = j->op == GE__VK_R_SUM ? (j->inner ? r / (float)j->inner : 0.0f) : r;
+  }
+}
+
+static ge_status ge__vk_global_pool(ge_kernel_ctx *c, int op) {
+  ge__vk_planes j;
+  const ge_value *x;
+  ge_value *y;
+  int64_t yd[GE_MAX_RANK];
+  int32_t k;
+  if (!ge__vk_f32_in(c, 0) || c->inputs[0]->rank < 2) return ge__vk_reference(c);
+  x = c->inputs[0];
+  for (k = 0; k < x->rank; k++)
+    yd[k] = k < 2 ? x->dims[k] : 1;
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, yd))) return ge__vk_out_failed(c);
+  j.isa = ge__vk_isa();
+  j.op = op;
+  j.inner = (x->dims[0] * x->dims[1]) != 0 ? x->numel / (x->dims[0] * x->dims[1]) : 0;
+  j.x = (const float *)x->data;
+  j.y = (float *)y->data;
+  ge_kernel_parallel_for(c, x->dims[0] * x->dims[1], 1 + GE__VK_GRAIN / (j.inner + 1), ge__vk_global_share, &j);
+  return GE_OK;
+}
+
+static ge_status ge__vk_k_globalmaxpool(ge_kernel_ctx *c) { return ge__vk_global_pool(c, GE__VK_R_MAX); }
+static ge_status ge__vk_k_globalaveragepool(ge_kernel_ctx *c) { return ge__vk_global_pool(c, GE__VK_R_SUM); }
+
+/* ------------------------------------------------------------- softmax */
+
+typedef struct ge__vk_softmax {
+  int isa, log;
+  int64_t outer, len, inner, blocks; /* blocks: column blocks of 16 per outer index */
+  const float *x;
+  float *y;
+} ge__vk_softmax;
+
+static void ge__vk_softmax_rows_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_softmax *j = (const ge__vk_softmax *)arg;
+  int64_t o;
+  for (o = begin; o < end; o++)
+    GE__VK_PICK(j->isa, ge__vk_softmax_row)(j->log, j->x + o * j->len, j->y + o * j->len, j->len);
+}
+
+static void ge__vk_softmax_cols_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_softmax *j = (const ge__vk_softmax *)arg;
+  int64_t b;
+  for (b = begin; b < end; b++) {
+    int64_t o = b / j->blocks, i = (b % j->blocks) * 16, base = o * j->len * j->inner + i;
+    int64_t w = j->inner - i < 16 ? j->inner - i : 16;
+    GE__VK_PICK(j->isa, ge__vk_softmax_cols)(j->log, j->x + base, j->y + base, j->len, j->inner, w);
+  }
+}
+
+/* Softmax / LogSoftmax along `axis` (as the reference: one axis, default
+ * -1, for every opset). */
+static ge_status ge__vk_softmax_kernel(ge_kernel_ctx *c, int log) {
+  ge__vk_softmax j;
+  const ge_value *x;
+  ge_value *y;
+  int64_t axis;
+  int32_t k;
+  if (!ge__vk_f32_in(c, 0)) return ge__vk_reference(c);
+  x = c->inputs[0];
+  axis = ge_node_attr_int(c->node, "axis", -1);
+  if (axis < 0) axis += x->rank;
+  if (x->rank < 1 || axis < 0 || axis >= x->rank) return ge__vk_reference(c);
+  j.outer = j.inner = 1;
+  for (k = 0; k < x->rank; k++) {
+    if (k < axis) j.outer *= x->dims[k];
+    if (k > axis) j.inner *= x->dims[k];
+  }
+  j.len = x->dims[axis];
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
+  if (x->numel == 0) return GE_OK;
+  j.isa = ge__vk_isa();
+  j.log = log;
+  j.x = (const float *)x->data;
+  j.y = (float *)y->data;
+  j.blocks = (j.inner + 15) / 16;
+  if (j.inner == 1)
+    ge_kernel_parallel_for(c, j.outer, 1 + GE__VK_GRAIN / (4 * j.len), ge__vk_softmax_rows_share, &j);
+  else
+    ge_kernel_parallel_for(c, j.outer * j.blocks, 1 + GE__VK_GRAIN / (64 * j.len), ge__vk_softmax_cols_share, &j);
+  return GE_OK;
+}
+
+static ge_status ge__vk_k_softmax(ge_kernel_ctx *c) { return ge__vk_softmax_kernel(c, 0); }
+static ge_status ge__vk_k_logsoftmax(ge_kernel_ctx *c) { return ge__vk_softmax_kernel(c, 1); }
+
+/* ------------------------------------------------------- normalization */
+
+/* Output i other than 0 is wanted (stat outputs go to the reference). */
+static int ge__vk_wants_more(const ge_kernel_ctx *c) {
+  uint32_t i;
+  for (i = 1; i < c->num_outputs; i++)
+    if (c->outputs[i]) return 1;
+  return 0;
+}
+
+/* v is float32 with its elements the trailing dims of x from `from` on
+ * (leading dims of 1 allowed): element i pairs with x's inner index i. */
+static int ge__vk_trailing(const ge_kernel_ctx *c, uint32_t i, const ge_value *x, int32_t from) {
+  const ge_value *v = c->inputs[i];
+  int32_t k;
+  int64_t inner = 1;
+  if (!ge__vk_f32_in(c, i) || v->rank > x->rank) return 0;
+  for (k = from; k < x->rank; k++)
+    inner *= x->dims[k];
+  for (k = 0; k < v->rank; k++)
+    if (v->dims[v->rank - 1 - k] != x->dims[x->rank - 1 - k]) break;
+  for (; k < v->rank; k++)
+    if (v->dims[v->rank - 1 - k] != 1) return 0;
+  return v->numel == inner;
+}
+
+typedef struct ge__vk_norm {
+  int isa;
+  int64_t inner, channels;
+  double eps;
+  const float *x, *g, *b, *mean, *var; /* mean, var: BatchNorm's */
+  float *y;
+} ge__vk_norm;
+
+/* Mean and variance of x[0..n) as m + *m_lo (m rounded to float, m_lo
+ * the rest) and *var: two passes, the second around m. */
+static float ge__vk_moments(int isa, const float *x, int64_t n, float *m_lo, double *var) {
+  float m = GE__VK_PICK(isa, ge__vk_reduce)(GE__VK_R_SUM, x, n, 0.0f) / (float)n;
+  double lo = GE__VK_PICK(isa, ge__vk_reduce)(GE__VK_R_DEV, x, n, m) / (double)n;
+  double ssd = GE__VK_PICK(isa, ge__vk_reduce)(GE__VK_R_SSD, x, n, m);
+  *var = ssd / (double)n - lo * lo;
+  if (*var < 0) *var = 0;
+  *m_lo = (float)lo;
+  return m;
+}
+
+static void ge__vk_layernorm_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_norm *j = (const ge__vk_norm *)arg;
+  int64_t o;
+  for (o = begin; o < end; o++) {
+    const float *x = j->x + o * j->inner;
+    float m_lo, m;
+    double var;
+    m = ge__vk_moments(j->isa, x, j->inner, &m_lo, &var);
+    GE__VK_PICK(j->isa, ge__vk_layernorm_row)
+    (x, j->y + o * j->inner, j->inner, m, m_lo, (float)(1.0 / sqrt(var + j->eps)), j->g, j->b);
+  }
+}
+
+/* LayerNormalization with Scale and B over the trailing dims from axis. */
+static ge_status ge__vk_k_layernormalization(ge_kernel_ctx *c) {
+  ge__vk_norm j;
+  const ge_value *x;
+  ge_value *y;
+  int64_t axis;
+  if (!ge__vk_f32_in(c, 0) || c->num_inputs < 2 || ge__vk_wants_more(c)) return ge__vk_reference(c);
+  x = c->inputs[0];
+  axis = ge_node_attr_int(c->node, "axis", -1);
+  if (axis < 0) axis += x->rank;
+  if (x->rank < 1 || axis < 0 || axis >= x->rank || !ge__vk_trailing(c, 1, x, (int32_t)axis) ||
+      (c->num_inputs > 2 && c->inputs[2] && !ge__vk_trailing(c, 2, x, (int32_t)axis)))
+    return ge__vk_reference(c);
+  memset(&j, 0, sizeof j);
+  j.inner = c->inputs[1]->numel;
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
+  if (x->numel == 0 || j.inner == 0) return x->numel == 0 ? GE_OK : ge__vk_reference(c);
+  j.isa = ge__vk_isa();
+  j.eps = ge_node_attr_float(c->node, "epsilon", 1e-5);
+  j.x = (const float *)x->data;
+  j.g = (const float *)c->inputs[1]->data;
+  j.b = c->num_inputs > 2 && c->inputs[2] ? (const float *)c->inputs[2]->data : NULL;
+  j.y = (float *)y->data;
+  ge_kernel_parallel_for(c, x->numel / j.inner, 1 + GE__VK_GRAIN / (3 * j.inner), ge__vk_layernorm_share, &j);
+  return GE_OK;
+}
+
+/* Plane pl (of N*C) as y = ((x - m) - m_lo) a + b. */
+static void ge__vk_affine_plane(const ge__vk_norm *j, int64_t pl, float m, float m_lo, double a, double b) {
+  ge__vk_upar p;
+  memset(&p, 0, sizeof p);
+  p.alpha = (float)a;
+  p.beta = (float)b;
+  p.gamma = m;
+  p.delta = m_lo;
+  ge__vk_unary_rows(j->isa, GE__VK_U_AFFINE, &p, j->x + pl * j->inner, j->y + pl * j->inner, j->inner);
+}
+
+static void ge__vk_batchnorm_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_norm *j = (const ge__vk_norm *)arg;
+  int64_t pl;
+  for (pl = begin; pl < end; pl++) {
+    int64_t ch = pl % j->channels;
+    ge__vk_affine_plane(j, pl, j->mean[ch], 0.0f, j->g[ch] / sqrt((double)j->var[ch] + j->eps), j->b[ch]);
+  }
+}
+
+static void ge__vk_instancenorm_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_norm *j = (const ge__vk_norm *)arg;
+  int64_t pl;
+  for (pl = begin; pl < end; pl++) {
+    int64_t ch = pl % j->channels;
+    float m_lo, m;
+    double var;
+    m = ge__vk_moments(j->isa, j->x + pl * j->inner, j->inner, &m_lo, &var);
+    ge__vk_affine_plane(j, pl, m, m_lo, j->g[ch] / sqrt(var + j->eps), j->b[ch]);
+  }
+}
+
+/* Per-channel inputs 1..n_par-1 are float32 with C elements. */
+static int ge__vk_channel_inputs(const ge_kernel_ctx *c, uint32_t n_par, int64_t C) {
+  uint32_t i;
+  if (c->num_inputs < n_par) return 0;
+  for (i = 1; i < n_par; i++)
+    if (!ge__vk_f32_in(c, i) || c->inputs[i]->numel != C) return 0;
+  return 1;
+}
+
+/* BatchNormalization (inference) and InstanceNormalization over NC... */
+static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
+  ge__vk_norm j;
+  const ge_value *x;
+  ge_value *y;
+  if (!ge__vk_f32_in(c, 0) || c->inputs[0]->rank < 2 || ge__vk_wants_more(c) ||
+      (!instance && ge_node_attr_int(c->node, "training_mode", 0) != 0))
+    return ge__vk_reference(c);
+  x = c->inputs[0];
+  if (!ge__vk_channel_inputs(c, instance ? 3 : 5, x->dims[1])) return ge__vk_reference(c);
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
+  if (x->numel == 0) return GE_OK;
+  memset(&j, 0, sizeof j);
+  j.isa = ge__vk_isa();
+  j.channels = x->dims[1];
+  j.inner = x->numel / (x->dims[0] * x->dims[1]);
+  j.eps = ge_node_attr_float(c->node, "epsilon", 1e-5);
+  j.x = (const float *)x->data;
+  j.g = (const float *)c->inputs[1]->data;
+  j.b = (const float *)c->inputs[2]->data;
+  if (!instance) {
+    j.mean = (const float *)c->inputs[3]->data;
+    j.var = (const float *)c->inputs[4]->data;
+  }
+  j.y = (float *)y->data;
+  ge_kernel_parallel_for(c, x->dims[0] * x->dims[1], 1 + GE__VK_GRAIN / j.inner,
+                         instance ? ge__vk_instancenorm_share : ge__vk_batchnorm_share, &j);
+  return GE_OK;
+}
+
+static ge_status ge__vk_k_batchnormalization(ge_kernel_ctx *c) { return ge__vk_channel_norm(c, 0); }
+static ge_status ge__vk_k_instancenormalization(ge_kernel_ctx *c) { return ge__vk_channel_norm(c, 1); }
+
+/* ----------------------------------------------------------- Transpose */
+
+/* Output rows of a transposition: merged axes (runs adjacent in both
+ * tensors fused), the last one copied per row, by memcpy when it is
+ * contiguous in x too. */
+typedef struct ge__vk_transpose {
+  int32_t rank;
+  int64_t dims[GE_MAX_RANK], xstr[GE_MAX_RANK]; /* output order; x's element strides */
+  int64_t inner, rows;
+  const float *x;
+  float *y;
+} ge__vk_transpose;
+
+static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_transpose *t = (const ge__vk_transpose *)arg;
+  int64_t idx[GE_MAX_RANK], off = 0, rem = begin, r, k, s = t->xstr[t->rank - 1];
+  int32_t d, outer = t->rank - 1;
+  for (d = outer - 1; d >= 0; d--) {
+    idx[d] = rem % t->dims[d];
+    rem /= t->dims[d];
+    off += idx[d] * t->xstr[d];
+  }
+  for (r = begin; r < end; r++) {
+    float *y = t->y + r * t->inner;
+    const float *x = t->x + off;
+    if (s == 1)
+      memcpy(y, x, (size_t)t->inner * sizeof(float));
+    else
+      for (k = 0; k < t->inner; k++)
+        y[k] = x[k * s];
+    for (d = outer - 1; d >= 0; d--) {
+      off += t->xstr[d];
+      if (++idx[d] < t->dims[d]) break;
+      off -= t->xstr[d] * t->dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
+  ge__vk_transpose t;
+  const ge_value *x;
+  const int64_t *pv = NULL;
+  int64_t perm[GE_MAX_RANK], xs[GE_MAX_RANK], yd[GE_MAX_RANK], s = 1;
+  int32_t r, i, np, m = 0;
+  unsigned seen = 0;
+  ge_value *y;
+  if (!ge__vk_f32_in(c, 0)) return ge__vk_reference(c);
+  x = c->inputs[0];
+  r = x->rank;
+  np = ge_node_attr(c->node, "perm") ? ge_node_attr_ints(c->node, "perm", &pv) : -1;
+  if (np >= 0 && np != r) return ge__vk_reference(c); /* it names the bad perm */
+  for (i = 0; i < r; i++) {
+    perm[i] = np < 0 ? r - 1 - i : pv[i];
+    if (perm[i] < 0 || perm[i] >= r || (seen >> perm[i] & 1u)) return ge__vk_reference(c);
+    seen |= 1u << perm[i];
+  }
+  for (i = r - 1; i >= 0; i--) {
+    xs[i] = s;
+    s *= x->dims[i];
+  }
+  for (i = 0; i < r; i++)
+    yd[i] = x->dims[perm[i]];
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, r, yd))) return ge__vk_out_failed(c);
+  if (y->numel == 0) return GE_OK;
+  for (i = 0; i < r; i++) {
+    int64_t st = xs[perm[i]];
+    if (yd[i] == 1) continue;
+    if (m > 0 && t.xstr[m - 1] == st * yd[i]) { /* adjacent in x as in y: one axis */
+      t.dims[m - 1] *= yd[i];
+      t.xstr[m - 1] = st;
+      continue;
+    }
+    t.dims[m] = yd[i];
+    t.xstr[m++] = st;
+  }
+  if (m == 0) {
+    t.dims[0] = 1;
+    t.xstr[0] = 1;
+    m = 1;
+  }
+  t.rank = m;
+  t.inner = t.dims[m - 1];
+  t.rows = y->numel / t.inner;
+  t.x = (const float *)x->data;
+  t.y = (float *)y->data;
+  ge_kernel_parallel_for(c, t.rows, 1 + GE__VK_GRAIN / t.inner, ge__vk_transpose_share, &t);
+  return GE_OK;
+}
+
+/* ---------------------------------------------------------- the lookup */
+
+typedef struct ge__vk_entry {
+  const char *op;
+  ge_kernel_fn fn;
+} ge__vk_entry;
+
+/* Sorted by strcmp (a test checks it). */
+static const ge__vk_entry ge__vk_table[] = {
+    {"Abs", ge__vk_k_abs},
+    {"Add", ge__vk_k_add},
+    {"AveragePool", ge__vk_k_averagepool},
+    {"BatchNormalization", ge__vk_k_batchnormalization},
+    {"Celu", ge__vk_k_celu},
+    {"Clip", ge__vk_k_clip},
+    {"Div", ge__vk_k_div},
+    {"Elu", ge__vk_k_elu},
+    {"Erf", ge__vk_k_erf},
+    {"Exp", ge__vk_k_exp},
+    {"Gelu", ge__vk_k_gelu},
+    {"GlobalAveragePool", ge__vk_k_globalaveragepool},
+    {"GlobalMaxPool", ge__vk_k_globalmaxpool},
+    {"HardSigmoid", ge__vk_k_hard_sigmoid},
+    {"HardSwish", ge__vk_k_hard_swish},
+    {"InstanceNormalization", ge__vk_k_instancenormalization},
+    {"LayerNormalization", ge__vk_k_layernormalization},
+    {"LeakyRelu", ge__vk_k_leaky_relu},
+    {"Log", ge__vk_k_log},
+    {"LogSoftmax", ge__vk_k_logsoftmax},
+    {"Max", ge__vk_k_max},
+    {"MaxPool", ge__vk_k_maxpool},
+    {"Min", ge__vk_k_min},
+    {"Mish", ge__vk_k_mish},
+    {"Mul", ge__vk_k_mul},
+    {"Neg", ge__vk_k_neg},
+    {"PRelu", ge__vk_k_prelu},
+    {"Pow", ge__vk_k_pow},
+    {"Reciprocal", ge__vk_k_reciprocal},
+    {"Relu", ge__vk_k_relu},
+    {"Selu", ge__vk_k_selu},
+    {"Sigmoid", ge__vk_k_sigmoid},
+    {"Softmax", ge__vk_k_softmax},
+    {"Softplus", ge__vk_k_softplus},
+    {"Softsign", ge__vk_k_softsign},
+    {"Sqrt", ge__vk_k_sqrt},
+    {"Sub", ge__vk_k_sub},
+    {"Sum", ge__vk_k_sum},
+    {"Tanh", ge__vk_k_tanh},
+    {"ThresholdedRelu", ge__vk_k_thresholded_relu},
+    {"Transpose", ge__vk_k_transpose},
+};
+#define GE__VK_NUM_OPS (sizeof ge__vk_table / sizeof ge__vk_table[0])
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#endif
+#endif /* GE__VK_ON */
+
+/* Decided from what is static: the op, and an output dtype that is float32
+ * or not yet known (the kernel checks its inputs at run time). */
+GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n) {
+#if GE__VK_ON
+  size_t lo = 0, hi = GE__VK_NUM_OPS;
+  ge_dtype t;
+  if (!n || !ge_node_in_onnx_domain(n) || n->num_outputs < 1) return NULL;
+  t = n->outputs[0].dtype;
+  if (t != GE_DTYPE_FLOAT32 && t != GE_DTYPE_UNDEFINED) return NULL;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int k = strcmp(n->op, ge__vk_table[mid].op);
+    if (k == 0) return ge__vk_table[mid].fn;
+    if (k < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+#else
+  (void)n;
+#endif
+  return NULL;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_VECTOR_KERNELS_IMPLEMENTATION_DONE */
+#endif /* GE_VECTOR_KERNELS_IMPLEMENTATION */

@@ -1,0 +1,710 @@
+/* Fast float32 kernels (ge_engines/vector_kernels.h) against the reference
+ * kernels of host_cpu.h: the vector math per instruction set (the sets give
+ * the same bits; errors in ulps against double), and every fast kernel on
+ * seeded random shapes (broadcasting, odd sizes, edge attributes and
+ * values), run serially and on a two-thread pool. */
+#define GE_IMPLEMENTATION
+#include "ge_engines/vector.h"
+#include "tests/test.h"
+#include "tests/kernel_harness.h"
+#include "tests/rng.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+/* ------------------------------------------------ a two-thread pool */
+
+typedef struct pool_job {
+  ge_parallel_fn fn;
+  void *arg;
+  int64_t n, chunk;
+} pool_job;
+
+/* The helper thread takes the odd chunks. */
+static void *pool_helper(void *p) {
+  const pool_job *j = (const pool_job *)p;
+  int64_t b;
+  for (b = j->chunk; b < j->n; b += 2 * j->chunk) j->fn(j->arg, b, b + j->chunk < j->n ? b + j->chunk : j->n);
+  return NULL;
+}
+
+/* Splits [0, n) in up to 5 chunks of at least grain; the caller runs the
+ * even ones while a second thread runs the odd ones. */
+static void pool_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
+  pool_job j;
+  pthread_t t;
+  int64_t b;
+  (void)env;
+  j.fn = fn;
+  j.arg = arg;
+  j.n = n;
+  j.chunk = (n + 4) / 5 > grain ? (n + 4) / 5 : grain;
+  if (pthread_create(&t, NULL, pool_helper, &j) != 0) {
+    fn(arg, 0, n);
+    return;
+  }
+  for (b = 0; b < n; b += 2 * j.chunk) fn(arg, b, b + j.chunk < n ? b + j.chunk : n);
+  pthread_join(t, NULL);
+}
+
+/* Runs fn on node id of g; threads: the two-thread pool. */
+static ge_status run_kernel(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **in, uint32_t n_in,
+                            ge_value *out, uint32_t n_out, int threads, ge_error *err) {
+  ge_kernel_env env;
+  ge_kernel_ctx c;
+  ge_value *outs[4];
+  uint32_t i;
+  memset(&env, 0, sizeof env);
+  env.alloc_output = kh_alloc_output;
+  env.num_threads = threads ? 2 : 1;
+  env.parallel_for = threads ? pool_parallel_for : NULL;
+  memset(&c, 0, sizeof c);
+  for (i = 0; i < n_out; i++) outs[i] = &out[i];
+  c.inputs = in;
+  c.outputs = outs;
+  c.num_inputs = n_in;
+  c.num_outputs = n_out;
+  c.node = ge_graph_node(g, id);
+  c.graph = g;
+  c.env = &env;
+  c.err = err;
+  return fn(&c);
+}
+
+/* ------------------------------------------------------ comparisons */
+
+/* Floats in an order where neighbours differ by 1. */
+static int64_t ordered(float f) {
+  int32_t b;
+  memcpy(&b, &f, 4);
+  return b < 0 ? -(int64_t)(b & 0x7fffffff) : (int64_t)b;
+}
+
+static double ulps(float a, float b) {
+  if (a != a || b != b) return (a != a) == (b != b) ? 0 : 1e30;
+  if (a == b) return 0;
+  if (isinf(a) || isinf(b)) return 1e30;
+  return fabs((double)(ordered(a) - ordered(b)));
+}
+
+/* Max ulps of got against want over n values, ignoring pairs within abs_tol. */
+static double max_ulps(const float *got, const float *want, int64_t n, double abs_tol, int64_t *worst) {
+  double m = 0;
+  int64_t i;
+  *worst = -1;
+  for (i = 0; i < n; i++) {
+    double u = ulps(got[i], want[i]);
+    if (u > 0 && fabs((double)got[i] - (double)want[i]) <= abs_tol) continue;
+    if (u > m) {
+      m = u;
+      *worst = i;
+    }
+  }
+  return m;
+}
+
+static float rand_float(tu_rng *r, float lo, float hi) {
+  return lo + (hi - lo) * (float)((double)(tu_next(r) >> 11) / 9007199254740992.0);
+}
+
+/* Edge values sprinkled into inputs. */
+static const float edge_values[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e-30f, -1e-30f, 1e-40f, 88.0f, -88.0f, 100.0f,
+                                    -100.0f, 1e30f, -1e30f, 0.5f, -0.5f, 3.0f, -3.0f, 6.0f};
+
+static void fill(tu_rng *r, float *p, int64_t n, float lo, float hi, int edges) {
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    p[i] = rand_float(r, lo, hi);
+    if (edges && tu_below(r, 16) == 0)
+      p[i] = edge_values[tu_below(r, (uint32_t)(sizeof edge_values / sizeof edge_values[0]))];
+  }
+  if (edges && n > 3) {
+    p[0] = HUGE_VALF;
+    p[1] = -HUGE_VALF;
+    p[2] = NAN;
+  }
+}
+
+/* ---------------------------------------------- the math per ISA */
+
+static int isa_available(int isa) {
+  if (isa == GE__VK_ISA_AVX512) return __builtin_cpu_supports("avx512f");
+  if (isa == GE__VK_ISA_AVX2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return 1;
+}
+
+typedef struct math_case {
+  int op;
+  const char *name;
+  double (*ref)(double);
+  float lo, hi; /* input range */
+  double max_ulps, abs_tol;
+} math_case;
+
+static double ref_sigmoid(double x) { return x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x)); }
+/* erfc keeps gelu's negative tail accurate (1 + erf cancels there). */
+static double ref_gelu(double x) { return 0.5 * x * erfc(-x * 0.70710678118654752440); }
+static double ref_gelu_tanh(double x) {
+  return 0.5 * x * (1 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
+}
+static double ref_softplus(double x) { return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x)); }
+static double ref_elu(double x) { return x < 0 ? expm1(x) : x; }
+static double ref_mish(double x) { return x * tanh(ref_softplus(x)); }
+
+/* Bounds: the measured worst case rounded up (the double formulas here are
+ * accurate, so the want values are within half an ulp of the truth);
+ * abs_tol 1e-37 lets denormal results differ. Gelu-tanh rounds the
+ * argument w of its sigmoid in float: the result moves by |w| times that
+ * relative error, which matters only where the result is below 1e-6.
+ * Gelu for x in (-1.42, 0) takes 1 - erf(t) with erf(t) up to 0.84: the
+ * few-ulp error of erf grows up to 5x relative to the difference. */
+static const math_case math_cases[] = {
+    {GE__VK_U_EXP, "exp", exp, -105, 90, 2, 0},
+    {GE__VK_U_EXP, "exp near 0", exp, -1, 1, 2, 0},
+    {GE__VK_U_LOG, "log", log, 0, 1e6f, 2, 0},
+    {GE__VK_U_LOG, "log near 1", log, 0.5f, 2, 2, 0},
+    {GE__VK_U_SIGMOID, "sigmoid", ref_sigmoid, -110, 110, 3, 0},
+    {GE__VK_U_TANH, "tanh", tanh, -12, 12, 3, 0},
+    {GE__VK_U_TANH, "tanh near 0", tanh, -0.05f, 0.05f, 3, 0},
+    {GE__VK_U_ERF, "erf", erf, -6, 6, 3, 0},
+    {GE__VK_U_ERF, "erf near 0", erf, -1e-3f, 1e-3f, 3, 0},
+    {GE__VK_U_GELU, "gelu", ref_gelu, -3, 12, 16, 0},
+    {GE__VK_U_GELU, "gelu tail", ref_gelu, -14, -3, 8, 1e-37},
+    {GE__VK_U_GELU_TANH, "gelu tanh", ref_gelu_tanh, -12, 12, 8, 1e-6},
+    {GE__VK_U_SOFTPLUS, "softplus", ref_softplus, -100, 100, 3, 0},
+    {GE__VK_U_ELU, "elu", ref_elu, -30, 5, 2, 0},
+    {GE__VK_U_MISH, "mish", ref_mish, -30, 30, 8, 1e-30},
+};
+
+GE_TEST(test_math_per_isa_against_double) {
+  enum { N = 100000 };
+  float *x = (float *)malloc(N * sizeof(float)), *want = (float *)malloc(N * sizeof(float));
+  float *got = (float *)malloc(3 * N * sizeof(float));
+  tu_rng r;
+  size_t ci;
+  ge__vk_upar par;
+  GE_REQUIRE(x && want && got);
+  memset(&par, 0, sizeof par);
+  par.alpha = 1.0f;
+  tu_seed(&r, 16);
+  for (ci = 0; ci < sizeof math_cases / sizeof math_cases[0]; ci++) {
+    const math_case *mc = &math_cases[ci];
+    int isa, i;
+    int64_t worst;
+    double m;
+    fill(&r, x, N, mc->lo, mc->hi, 0);
+    for (i = 0; i < N; i++) want[i] = (float)mc->ref((double)x[i]);
+    for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+      if (!isa_available(isa)) continue;
+      ge__vk_unary_rows(isa, mc->op, &par, x, got + isa * N, N);
+      if (isa > GE__VK_ISA_BASE)
+        GE_CHECK_EQ_INT(memcmp(got + isa * N, got, N * sizeof(float)), 0); /* the same bits on every set */
+    }
+    m = max_ulps(got, want, N, mc->abs_tol, &worst);
+    if (m > mc->max_ulps)
+      fprintf(stderr, "  %s: %.0f ulps at x=%.9g (got %.9g, want %.9g)\n", mc->name, m, x[worst], got[worst],
+              want[worst]);
+    GE_CHECK(m <= mc->max_ulps);
+  }
+  free(x);
+  free(want);
+  free(got);
+}
+
+/* Specials: NaN in gives NaN; infinities and zeros as the reference. */
+GE_TEST(test_math_specials) {
+  static const float in[16] = {NAN, HUGE_VALF, -HUGE_VALF, 0.0f, -0.0f, 1e-45f, -1e-45f, 89.0f,
+                               -104.0f, 1e-38f, 20.0f, -20.0f, 1.0f, -1.0f, 0.25f, 4.0f};
+  static const int ops[] = {GE__VK_U_EXP, GE__VK_U_LOG, GE__VK_U_SIGMOID, GE__VK_U_TANH, GE__VK_U_ERF,
+                            GE__VK_U_GELU, GE__VK_U_SOFTPLUS};
+  static double (*const refs[])(double) = {exp, log, ref_sigmoid, tanh, erf, ref_gelu, ref_softplus};
+  ge__vk_upar par;
+  float got[16];
+  size_t k;
+  int i;
+  memset(&par, 0, sizeof par);
+  for (k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+    ge__vk_unary_rows(ge__vk_isa(), ops[k], &par, in, got, 16);
+    for (i = 0; i < 16; i++) {
+      float want = (float)refs[k]((double)in[i]);
+      double u = ulps(got[i], want);
+      if (u > 4 && fabs(got[i] - want) > 1e-37) {
+        fprintf(stderr, "  op %d at %g: got %.9g want %.9g\n", ops[k], in[i], got[i], want);
+        GE_CHECK(0);
+      }
+    }
+  }
+}
+
+/* ----------------------------------------- kernels against the reference */
+
+typedef void (*set_attrs_fn)(kt *t, int variant);
+
+/* Runs op (reference and fast, serial and threaded) on in[0..n_in) and
+ * checks the outputs agree within max_ulps (abs_tol ignored differences). */
+static int check_op(const char *op, ge_value **in, uint32_t n_in, uint32_t n_out, set_attrs_fn attrs, int variant,
+                    double max_ulps_ok, double abs_tol) {
+  kt t;
+  ge_value ref[4], fast[4];
+  ge_kernel_fn fr, ff;
+  int threads, ok = 1;
+  uint32_t o;
+  if (!kt_make(&t, op, n_in, in, (int32_t)n_out)) {
+    kt_free(&t);
+    return GE_CHECK(0);
+  }
+  if (attrs) attrs(&t, variant);
+  fr = ge_host_cpu_kernel(ge_graph_node(t.g, t.id));
+  ff = ge_vector_fast_kernel(ge_graph_node(t.g, t.id));
+  if (!GE_CHECK(fr && ff)) {
+    kt_free(&t);
+    return 0;
+  }
+  for (threads = 0; threads < 2; threads++) {
+    ge_error e1, e2;
+    ge_status s1, s2;
+    memset(ref, 0, sizeof ref);
+    memset(fast, 0, sizeof fast);
+    memset(&e1, 0, sizeof e1);
+    memset(&e2, 0, sizeof e2);
+    s1 = run_kernel(fr, t.g, t.id, in, n_in, ref, n_out, 0, &e1);
+    s2 = run_kernel(ff, t.g, t.id, in, n_in, fast, n_out, threads, &e2);
+    ok &= GE_CHECK_EQ_INT(s2, s1);
+    if (s1 != GE_OK && s1 == s2) ok &= GE_CHECK_STR(e2.message, e1.message);
+    for (o = 0; o < n_out && s1 == GE_OK && s2 == GE_OK; o++) {
+      int64_t worst;
+      double m;
+      int32_t k;
+      ok &= GE_CHECK_EQ_INT(fast[o].dtype, ref[o].dtype) && GE_CHECK_EQ_INT(fast[o].rank, ref[o].rank) &&
+            GE_CHECK_EQ_INT(fast[o].numel, ref[o].numel);
+      for (k = 0; k < ref[o].rank && k < fast[o].rank; k++) ok &= GE_CHECK_EQ_INT(fast[o].dims[k], ref[o].dims[k]);
+      if (!ok || ref[o].dtype != GE_DTYPE_FLOAT32) continue;
+      m = max_ulps((const float *)fast[o].data, (const float *)ref[o].data, ref[o].numel, abs_tol, &worst);
+      if (m > max_ulps_ok) {
+        fprintf(stderr, "  %s variant %d threads %d: %.0f ulps at %lld: fast %.9g ref %.9g\n", op, variant, threads,
+                m, (long long)worst, ((const float *)fast[o].data)[worst], ((const float *)ref[o].data)[worst]);
+        ok = GE_CHECK(0);
+      }
+    }
+    for (o = 0; o < n_out; o++) {
+      kh_free(&ref[o]);
+      kh_free(&fast[o]);
+    }
+  }
+  kt_free(&t);
+  return ok;
+}
+
+/* A random shape of rank 0..4 with dims 1..9, sometimes large. */
+static int32_t rand_shape(tu_rng *r, int64_t *dims) {
+  int32_t rank = (int32_t)tu_below(r, 5), k;
+  for (k = 0; k < rank; k++) dims[k] = 1 + tu_below(r, 9);
+  if (rank >= 2 && tu_below(r, 4) == 0) {
+    dims[rank - 1] = 100 + tu_below(r, 200); /* over the parallel grain */
+    dims[rank - 2] = 60 + tu_below(r, 140);
+  }
+  return rank;
+}
+
+static ge_value rand_value(tu_rng *r, int32_t rank, const int64_t *dims, float lo, float hi, int edges) {
+  ge_value v = kh_value(GE_DTYPE_FLOAT32, rank, dims, NULL);
+  fill(r, (float *)v.data, v.numel, lo, hi, edges);
+  return v;
+}
+
+typedef struct unary_case {
+  const char *op;
+  set_attrs_fn attrs;
+  int variants;
+  float lo, hi;
+  double max_ulps, abs_tol;
+} unary_case;
+
+static void attrs_leaky(kt *t, int v) {
+  if (v) ge_node_set_attr_float(t->g, t->id, "alpha", v == 1 ? 0.2 : -1.5, &t->err);
+}
+static void attrs_hardsigmoid(kt *t, int v) {
+  if (v) {
+    ge_node_set_attr_float(t->g, t->id, "alpha", 1.0 / 6, &t->err);
+    ge_node_set_attr_float(t->g, t->id, "beta", v == 1 ? 0.5 : -0.25, &t->err);
+  }
+}
+static void attrs_gelu(kt *t, int v) {
+  if (v) ge_node_set_attr_string(t->g, t->id, "approximate", v == 1 ? "tanh" : "none", &t->err);
+}
+static void attrs_alpha(kt *t, int v) {
+  if (v) ge_node_set_attr_float(t->g, t->id, "alpha", v == 1 ? 0.5 : 2.0, &t->err);
+}
+static void attrs_clip_old(kt *t, int v) {
+  ge_node_set_attr_float(t->g, t->id, "min", v ? -0.5 : 0.0, &t->err);
+  if (v != 2) ge_node_set_attr_float(t->g, t->id, "max", 6.0, &t->err);
+}
+
+static const unary_case unary_cases[] = {
+    {"Relu", NULL, 1, -5, 5, 0, 0},
+    {"Neg", NULL, 1, -5, 5, 0, 0},
+    {"Abs", NULL, 1, -5, 5, 0, 0},
+    {"Sqrt", NULL, 1, -1, 100, 0, 0},
+    {"Reciprocal", NULL, 1, -5, 5, 0, 0},
+    {"Exp", NULL, 1, -100, 90, 2, 0},
+    {"Log", NULL, 1, -1, 1000, 2, 0},
+    {"Sigmoid", NULL, 1, -20, 20, 3, 0},
+    {"Tanh", NULL, 1, -10, 10, 3, 0},
+    {"Erf", NULL, 1, -5, 5, 3, 0},
+    {"Gelu", attrs_gelu, 3, -3, 10, 8, 1e-6}, /* the reference cancels in its tail */
+    {"Softplus", NULL, 1, -30, 30, 3, 0},
+    {"Softsign", NULL, 1, -30, 30, 1, 0},
+    {"Mish", NULL, 1, -20, 20, 8, 1e-30},
+    {"HardSigmoid", attrs_hardsigmoid, 3, -8, 8, 2, 1e-7},
+    {"HardSwish", NULL, 1, -8, 8, 2, 1e-7},
+    {"LeakyRelu", attrs_leaky, 3, -5, 5, 1, 0} /* alpha rounded to float */,
+    {"ThresholdedRelu", attrs_alpha, 3, -5, 5, 0, 0},
+    {"Elu", attrs_alpha, 3, -20, 5, 2, 0},
+    {"Celu", attrs_alpha, 3, -20, 5, 3, 0},
+    {"Selu", NULL, 1, -20, 5, 2, 0},
+    {"Clip", attrs_clip_old, 3, -10, 10, 0, 0},
+};
+
+GE_TEST(test_unary_kernels_against_reference) {
+  tu_rng r;
+  size_t ci;
+  tu_seed(&r, 1601);
+  for (ci = 0; ci < sizeof unary_cases / sizeof unary_cases[0]; ci++) {
+    const unary_case *uc = &unary_cases[ci];
+    int v, rep;
+    for (v = 0; v < uc->variants; v++)
+      for (rep = 0; rep < 4; rep++) {
+        int64_t dims[8];
+        int32_t rank = rand_shape(&r, dims);
+        ge_value x = rand_value(&r, rank, dims, uc->lo, uc->hi, 1);
+        ge_value *in[1];
+        in[0] = &x;
+        if (!check_op(uc->op, in, 1, 1, uc->attrs, v, uc->max_ulps, uc->abs_tol))
+          fprintf(stderr, "  (%s, rank %d)\n", uc->op, (int)rank);
+        kh_free(&x);
+      }
+  }
+}
+
+/* Clip with bound inputs (opset >= 11): absent, one, both, crossed. */
+GE_TEST(test_clip_inputs) {
+  static const float bounds[][2] = {{0, 6}, {-1, 1}, {2, -2}, {-HUGE_VALF, 0.5f}};
+  tu_rng r;
+  size_t b;
+  int64_t dims[2] = {37, 41}, one = 1;
+  tu_seed(&r, 77);
+  for (b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+    int form;
+    for (form = 0; form < 3; form++) {
+      ge_value x = rand_value(&r, 2, dims, -10, 10, 1);
+      ge_value lo = kh_value(GE_DTYPE_FLOAT32, 0, &one, &bounds[b][0]);
+      ge_value hi = kh_value(GE_DTYPE_FLOAT32, 1, &one, &bounds[b][1]);
+      ge_value *in[3];
+      in[0] = &x;
+      in[1] = form == 1 ? NULL : &lo;
+      in[2] = form == 2 ? NULL : &hi;
+      check_op("Clip", in, 3, 1, NULL, 0, 0, 0);
+      kh_free(&x);
+      kh_free(&lo);
+      kh_free(&hi);
+    }
+  }
+}
+
+/* A shape that broadcasts to y (rank ry): leading dims dropped, some 1. */
+static int32_t bcast_operand(tu_rng *r, int32_t ry, const int64_t *y, int64_t *d) {
+  int32_t drop = (int32_t)tu_below(r, (uint32_t)ry + 1), k;
+  for (k = drop; k < ry; k++) d[k - drop] = tu_below(r, 3) == 0 ? 1 : y[k];
+  return ry - drop;
+}
+
+GE_TEST(test_binary_kernels_broadcasting) {
+  static const char *const ops[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum", "PRelu", "Pow"};
+  tu_rng r;
+  size_t oi;
+  tu_seed(&r, 42);
+  for (oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+    int rep;
+    for (rep = 0; rep < 24; rep++) {
+      int64_t y[8], da[8], db[8];
+      int32_t ry = rand_shape(&r, y), ra, rb;
+      int prelu = !strcmp(ops[oi], "PRelu"), pw = !strcmp(ops[oi], "Pow");
+      ge_value a, b, *in[2];
+      ra = prelu ? ry : bcast_operand(&r, ry, y, da);
+      if (prelu) memcpy(da, y, sizeof y);
+      rb = bcast_operand(&r, ry, y, db);
+      if (!prelu && tu_below(&r, 2)) { /* swap: the broadcast side is a */
+        int64_t t[8];
+        int32_t tr = ra;
+        memcpy(t, da, sizeof t);
+        memcpy(da, db, sizeof t);
+        memcpy(db, t, sizeof t);
+        ra = rb;
+        rb = tr;
+      }
+      if (pw) { /* scalar exponents of each shortcut, and a general one */
+        static const float ex[] = {2.0f, 0.5f, -1.0f, 0.0f, 1.0f, 3.0f, -2.5f};
+        rb = 0;
+        a = rand_value(&r, ra, da, -4, 4, 1);
+        b = kh_value(GE_DTYPE_FLOAT32, 0, db, &ex[rep % 7]);
+      } else {
+        a = rand_value(&r, ra, da, -4, 4, 1);
+        b = rand_value(&r, rb, db, -4, 4, 1);
+      }
+      in[0] = &a;
+      in[1] = &b;
+      if (!check_op(ops[oi], in, 2, 1, NULL, 0, pw ? 1 : 0, 0))
+        fprintf(stderr, "  (%s ranks %d %d)\n", ops[oi], (int)ra, (int)rb);
+      kh_free(&a);
+      kh_free(&b);
+    }
+  }
+}
+
+/* ------------------------------------------------------------- pooling */
+
+/* The attributes the next pool/norm node gets (a test program is one TU). */
+static struct {
+  int64_t k[2], s[2], d[2], pads[4];
+  int ceil_mode, include_pad, auto_pad, has_strides, has_dil, has_pads;
+  int64_t axis;
+  double eps;
+} attrs_now;
+
+static void attrs_pool(kt *t, int v) {
+  static const char *const ap[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
+  (void)v;
+  ge_node_set_attr_ints(t->g, t->id, "kernel_shape", attrs_now.k, 2, &t->err);
+  if (attrs_now.has_strides) ge_node_set_attr_ints(t->g, t->id, "strides", attrs_now.s, 2, &t->err);
+  if (attrs_now.has_dil) ge_node_set_attr_ints(t->g, t->id, "dilations", attrs_now.d, 2, &t->err);
+  if (attrs_now.has_pads && attrs_now.auto_pad == 0)
+    ge_node_set_attr_ints(t->g, t->id, "pads", attrs_now.pads, 4, &t->err);
+  if (attrs_now.auto_pad) ge_node_set_attr_string(t->g, t->id, "auto_pad", ap[attrs_now.auto_pad], &t->err);
+  if (attrs_now.ceil_mode) ge_node_set_attr_int(t->g, t->id, "ceil_mode", 1, &t->err);
+  if (attrs_now.include_pad) ge_node_set_attr_int(t->g, t->id, "count_include_pad", 1, &t->err);
+}
+
+GE_TEST(test_pool2d_against_reference) {
+  tu_rng r;
+  int rep, op;
+  tu_seed(&r, 2024);
+  for (op = 0; op < 2; op++)
+    for (rep = 0; rep < 160; rep++) {
+      int64_t dims[4];
+      int i, big = rep % 40 == 0;
+      ge_value x, *in[1];
+      dims[0] = 1 + tu_below(&r, 2);
+      dims[1] = big ? 16 : 1 + tu_below(&r, 4);
+      dims[2] = big ? 57 : 1 + tu_below(&r, 19);
+      dims[3] = big ? 64 : 1 + tu_below(&r, 23);
+      memset(&attrs_now, 0, sizeof attrs_now);
+      for (i = 0; i < 2; i++) {
+        attrs_now.k[i] = 1 + tu_below(&r, 4);
+        attrs_now.s[i] = 1 + tu_below(&r, 3);
+        attrs_now.d[i] = 1 + (tu_below(&r, 4) == 0);
+        attrs_now.pads[i] = tu_below(&r, (uint32_t)attrs_now.k[i]);
+        attrs_now.pads[i + 2] = tu_below(&r, (uint32_t)attrs_now.k[i]);
+      }
+      attrs_now.has_strides = tu_below(&r, 4) != 0;
+      attrs_now.has_dil = tu_below(&r, 3) == 0;
+      attrs_now.has_pads = tu_below(&r, 3) != 0;
+      attrs_now.auto_pad = tu_below(&r, 3) == 0 ? 1 + (int)tu_below(&r, 3) : 0;
+      attrs_now.ceil_mode = tu_below(&r, 3) == 0;
+      attrs_now.include_pad = tu_below(&r, 2);
+      x = rand_value(&r, 4, dims, -4, 4, 0);
+      if (rep % 7 == 3) ((float *)x.data)[tu_below(&r, (uint32_t)x.numel)] = NAN;
+      in[0] = &x;
+      if (!check_op(op ? "AveragePool" : "MaxPool", in, 1, 1, attrs_pool, 0, op ? 4 : 0, 1e-6))
+        fprintf(stderr, "  (x %lldx%lldx%lldx%lld k %lldx%lld s %lldx%lld d %lldx%lld auto %d ceil %d incl %d)\n",
+                (long long)dims[0], (long long)dims[1], (long long)dims[2], (long long)dims[3],
+                (long long)attrs_now.k[0], (long long)attrs_now.k[1], (long long)attrs_now.s[0],
+                (long long)attrs_now.s[1], (long long)attrs_now.d[0], (long long)attrs_now.d[1], attrs_now.auto_pad,
+                attrs_now.ceil_mode, attrs_now.include_pad);
+      kh_free(&x);
+    }
+}
+
+GE_TEST(test_global_pool_against_reference) {
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 7);
+  for (rep = 0; rep < 40; rep++) {
+    int64_t dims[4] = {1 + tu_below(&r, 2), 1 + tu_below(&r, 9), 1 + tu_below(&r, 30), 1 + tu_below(&r, 30)};
+    int32_t rank = 2 + (int32_t)tu_below(&r, 3);
+    ge_value x = rand_value(&r, rank, dims, -4, 4, 0), *in[1];
+    in[0] = &x;
+    check_op("GlobalMaxPool", in, 1, 1, NULL, 0, 0, 0);
+    check_op("GlobalAveragePool", in, 1, 1, NULL, 0, 4, 1e-6);
+    kh_free(&x);
+  }
+}
+
+/* ------------------------------------------------------ softmax, norms */
+
+static void attrs_axis(kt *t, int v) {
+  (void)v;
+  ge_node_set_attr_int(t->g, t->id, "axis", attrs_now.axis, &t->err);
+  if (attrs_now.eps > 0) ge_node_set_attr_float(t->g, t->id, "epsilon", attrs_now.eps, &t->err);
+}
+
+GE_TEST(test_softmax_against_reference) {
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 13);
+  for (rep = 0; rep < 60; rep++) {
+    int64_t dims[8];
+    int32_t rank = rand_shape(&r, dims);
+    ge_value x, *in[1];
+    if (rank == 0) rank = 1, dims[0] = 1 + tu_below(&r, 40);
+    x = rand_value(&r, rank, dims, -30, 30, 0);
+    in[0] = &x;
+    memset(&attrs_now, 0, sizeof attrs_now);
+    attrs_now.axis = (int64_t)tu_below(&r, (uint32_t)(2 * rank)) - rank;
+    /* exp's 2 ulps, the float sum of the row and the division */
+    check_op("Softmax", in, 1, 1, attrs_axis, 0, 12, 1e-37);
+    check_op("LogSoftmax", in, 1, 1, attrs_axis, 0, 12, 1e-5);
+    kh_free(&x);
+  }
+}
+
+/* Normalized outputs are O(1): the float statistics (sums of up to a few
+ * thousand terms) leave errors near 1e-6 absolute. */
+GE_TEST(test_norms_against_reference) {
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 99);
+  for (rep = 0; rep < 40; rep++) {
+    int64_t dims[8], sd[8], cd[1];
+    int32_t rank = rand_shape(&r, dims), k, axis;
+    ge_value x, g, b, m, v, *in[5];
+    if (rank < 2) rank = 2, dims[0] = 2, dims[1] = 1 + tu_below(&r, 70);
+    x = rand_value(&r, rank, dims, -3, 5, 0);
+    memset(&attrs_now, 0, sizeof attrs_now);
+    axis = (int32_t)tu_below(&r, (uint32_t)rank);
+    attrs_now.axis = tu_below(&r, 2) ? axis : axis - rank;
+    attrs_now.eps = tu_below(&r, 2) ? 1e-3 : 0;
+    for (k = axis; k < rank; k++) sd[k - axis] = dims[k];
+    g = rand_value(&r, rank - axis, sd, -2, 2, 0);
+    b = rand_value(&r, rank - axis, sd, -2, 2, 0);
+    in[0] = &x;
+    in[1] = &g;
+    in[2] = &b;
+    check_op("LayerNormalization", in, 3, 1, attrs_axis, 0, 64, 2e-5);
+    check_op("LayerNormalization", in, 2, 1, attrs_axis, 0, 64, 2e-5);
+    kh_free(&g);
+    kh_free(&b);
+    cd[0] = dims[1];
+    g = rand_value(&r, 1, cd, -2, 2, 0);
+    b = rand_value(&r, 1, cd, -2, 2, 0);
+    m = rand_value(&r, 1, cd, -1, 1, 0);
+    v = rand_value(&r, 1, cd, 0.1f, 3, 0);
+    in[1] = &g;
+    in[2] = &b;
+    in[3] = &m;
+    in[4] = &v;
+    attrs_now.axis = 1;
+    check_op("BatchNormalization", in, 5, 1, attrs_axis, 0, 64, 2e-5);
+    check_op("InstanceNormalization", in, 3, 1, attrs_axis, 0, 64, 2e-5);
+    kh_free(&x);
+    kh_free(&g);
+    kh_free(&b);
+    kh_free(&m);
+    kh_free(&v);
+  }
+}
+
+static int64_t perm_now[8];
+static int32_t perm_len;
+static void attrs_perm(kt *t, int v) {
+  (void)v;
+  if (perm_len >= 0) ge_node_set_attr_ints(t->g, t->id, "perm", perm_now, perm_len, &t->err);
+}
+
+/* Random permutations (and the default reverse), dims of 1 included. */
+GE_TEST(test_transpose_against_reference) {
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 31);
+  for (rep = 0; rep < 80; rep++) {
+    int64_t dims[8];
+    int32_t rank = rand_shape(&r, dims), i;
+    ge_value x, *in[1];
+    if (rep % 5 == 0) rank = 5, dims[0] = 2, dims[1] = 1, dims[2] = 3, dims[3] = 4, dims[4] = 5;
+    x = rand_value(&r, rank, dims, -4, 4, 0);
+    in[0] = &x;
+    for (i = 0; i < rank; i++) perm_now[i] = i;
+    for (i = rank - 1; i > 0; i--) { /* Fisher-Yates */
+      int32_t j = (int32_t)tu_below(&r, (uint32_t)i + 1);
+      int64_t tmp = perm_now[i];
+      perm_now[i] = perm_now[j];
+      perm_now[j] = tmp;
+    }
+    perm_len = rep % 7 == 0 ? -1 : rank;
+    check_op("Transpose", in, 1, 1, attrs_perm, 0, 0, 0);
+    kh_free(&x);
+  }
+  { /* a bad perm gets the reference's error */
+    int64_t d[2] = {2, 3};
+    ge_value x = kh_value(GE_DTYPE_FLOAT32, 2, d, NULL), *in[1];
+    in[0] = &x;
+    perm_now[0] = perm_now[1] = 0;
+    perm_len = 2;
+    check_op("Transpose", in, 1, 1, attrs_perm, 0, 0, 0);
+    kh_free(&x);
+  }
+}
+
+/* Off the fast paths the reference answers: errors and other dtypes. */
+GE_TEST(test_fallbacks_match_reference) {
+  int64_t d1[2] = {3, 4}, d2[2] = {2, 4};
+  ge_value a = kh_value(GE_DTYPE_FLOAT32, 2, d1, NULL), b = kh_value(GE_DTYPE_FLOAT32, 2, d2, NULL);
+  ge_value i64 = kh_value(GE_DTYPE_INT64, 2, d1, NULL), *in[2];
+  in[0] = &a;
+  in[1] = &b;
+  check_op("Add", in, 2, 1, NULL, 0, 0, 0); /* shapes do not broadcast: the same error */
+  in[0] = &i64;
+  in[1] = &i64;
+  check_op("Mul", in, 2, 1, NULL, 0, 0, 0); /* int64 */
+  in[0] = &a;
+  check_op("Gelu", in, 1, 1, attrs_gelu, 0, 4, 0);
+  kh_free(&a);
+  kh_free(&b);
+  kh_free(&i64);
+}
+
+GE_TEST(test_lookup) {
+  size_t i;
+  kt t;
+  int64_t d[1] = {4};
+  ge_value x = kh_value(GE_DTYPE_FLOAT32, 1, d, NULL), *in[1];
+  for (i = 1; i < GE__VK_NUM_OPS; i++) GE_CHECK(strcmp(ge__vk_table[i - 1].op, ge__vk_table[i].op) < 0);
+  in[0] = &x;
+  GE_REQUIRE(kt_make(&t, "Relu", 1, in, 1));
+  GE_CHECK(ge_vector_fast_kernel(ge_graph_node(t.g, t.id)) != NULL);
+  GE_CHECK(ge_vector_engine()->kernel(ge_vector_engine(), ge_graph_node(t.g, t.id)) ==
+           ge_vector_fast_kernel(ge_graph_node(t.g, t.id)));
+  ge_graph_node(t.g, t.id)->outputs[0].dtype = GE_DTYPE_FLOAT64;
+  GE_CHECK(ge_vector_fast_kernel(ge_graph_node(t.g, t.id)) == NULL);
+  kt_free(&t);
+  GE_REQUIRE(kt_make(&t, "Floor", 1, in, 1));
+  GE_CHECK(ge_vector_fast_kernel(ge_graph_node(t.g, t.id)) == NULL);
+  kt_free(&t);
+  kh_free(&x);
+}
+
+int main(int argc, char **argv) {
+  ge_test_init(argc, argv);
+  GE_RUN(test_math_per_isa_against_double);
+  GE_RUN(test_math_specials);
+  GE_RUN(test_unary_kernels_against_reference);
+  GE_RUN(test_clip_inputs);
+  GE_RUN(test_binary_kernels_broadcasting);
+  GE_RUN(test_pool2d_against_reference);
+  GE_RUN(test_global_pool_against_reference);
+  GE_RUN(test_softmax_against_reference);
+  GE_RUN(test_norms_against_reference);
+  GE_RUN(test_transpose_against_reference);
+  GE_RUN(test_fallbacks_match_reference);
+  GE_RUN(test_lookup);
+  return ge_test_main_end();
+}
