@@ -568,7 +568,9 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
     int64_t p;                                                                                                         \
     ROWS(GE__AIC_DECL)                                                                                                 \
     for (p = 0; p < kc; p++, a += (MR), b += 2 * (VL)) {                                                               \
-      VT b0 = ((const VT *)b)[0], b1 = ((const VT *)b)[1];                                                             \
+      VT b0, b1;                                                                                                       \
+      memcpy(&b0, b, sizeof b0);                                                                                       \
+      memcpy(&b1, b + (VL), sizeof b1);                                                                                \
       ROWS(GE__AIC_STEP)                                                                                               \
     }                                                                                                                  \
     if (cp) {                                                                                                          \
