@@ -419,27 +419,94 @@ typedef struct ge__aic_epi {
   const float *res;
   int64_t ldr;
   ge__aic_act act;
+  int level; /* the vector code to use (ge__aic_kern.level) */
 } ge__aic_epi;
 
 static int ge__aic_epi_empty(const ge__aic_epi *e) {
   return !e || (!e->row_bias && !e->res && e->act.kind == GE__AIC_ACT_NONE);
 }
 
+/* r[0..n) = act(r + bias + res) (res may be NULL) for the activations
+ * with a vector form (none, Relu, Clip: kind), per target. Comparisons make
+ * lane masks; NaN keeps flowing like in ge__aic_act_apply. */
+#define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
+  static ATTR void ge__aic_epi_row_##S(float *r, int64_t n, float bias, const float *res, int kind, float lo,         \
+                                       float hi) {                                                                     \
+    VT vb = {0}, vlo = {0}, vhi = {0};                                                                                 \
+    int64_t j = 0;                                                                                                     \
+    vb += bias;                                                                                                        \
+    vlo += kind == GE__AIC_ACT_RELU ? 0.0f : lo;                                                                       \
+    vhi += hi;                                                                                                         \
+    for (; j + (VL) <= n; j += (VL)) {                                                                                 \
+      VT v, q;                                                                                                         \
+      VI m, vi, bi;                                                                                                    \
+      memcpy(&v, r + j, sizeof v);                                                                                     \
+      v += vb;                                                                                                         \
+      if (res) {                                                                                                       \
+        memcpy(&q, res + j, sizeof q);                                                                                 \
+        v += q;                                                                                                        \
+      }                                                                                                                \
+      if (kind != GE__AIC_ACT_NONE) {                                                                                  \
+        memcpy(&vi, &v, sizeof vi);                                                                                    \
+        memcpy(&bi, &vlo, sizeof bi);                                                                                  \
+        m = v < vlo;                                                                                                   \
+        vi = (vi & ~m) | (bi & m);                                                                                     \
+        if (kind == GE__AIC_ACT_CLIP) {                                                                                \
+          memcpy(&bi, &vhi, sizeof bi);                                                                                \
+          m = v > vhi;                                                                                                 \
+          vi = (vi & ~m) | (bi & m);                                                                                   \
+        }                                                                                                              \
+        memcpy(&v, &vi, sizeof v);                                                                                     \
+      }                                                                                                                \
+      memcpy(r + j, &v, sizeof v);                                                                                     \
+    }                                                                                                                  \
+    for (; j < n; j++) {                                                                                               \
+      float v = r[j] + bias + (res ? res[j] : 0.0f);                                                                   \
+      if (kind == GE__AIC_ACT_RELU) v = v < 0.0f ? 0.0f : v;                                                           \
+      else if (kind == GE__AIC_ACT_CLIP) v = v < lo ? lo : v > hi ? hi : v;                                            \
+      r[j] = v;                                                                                                        \
+    }                                                                                                                  \
+  }
+
+#ifdef GE__AIC_VEC
+typedef int32_t ge__aic_i4 __attribute__((vector_size(16), may_alias));
+GE__AIC_EPI_ROW(base, , ge__aic_v4, ge__aic_i4, 4)
+#ifdef GE__AIC_X86
+typedef int32_t ge__aic_i8 __attribute__((vector_size(32), may_alias));
+typedef int32_t ge__aic_i16 __attribute__((vector_size(64), may_alias));
+GE__AIC_EPI_ROW(avx2, __attribute__((target("avx2"))), ge__aic_v8, ge__aic_i8, 8)
+GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic_i16, 16)
+#endif
+#endif
+
+/* One row of the epilogue: + bias, + res (may be NULL), activation. */
+static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
+  int64_t j;
+#ifdef GE__AIC_VEC
+  if (act->kind == GE__AIC_ACT_NONE || act->kind == GE__AIC_ACT_RELU || act->kind == GE__AIC_ACT_CLIP) {
+#ifdef GE__AIC_X86
+    if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
+    else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);
+    else
+#endif
+      ge__aic_epi_row_base(r, n, bias, res, act->kind, act->alpha, act->beta);
+    return;
+  }
+#endif
+  (void)level;
+  if (bias != 0.0f)
+    for (j = 0; j < n; j++) r[j] += bias;
+  if (res)
+    for (j = 0; j < n; j++) r[j] += res[j];
+  ge__aic_act_apply(act, r, n);
+}
+
 static void ge__aic_epilogue(const ge__aic_epi *e, float *c, int64_t ldc, int64_t row0, int64_t col0, int64_t rows,
                              int64_t cols) {
-  int64_t i, j;
-  for (i = 0; i < rows; i++) {
-    float *r = c + i * ldc;
-    if (e->row_bias) {
-      float bv = e->row_bias[row0 + i];
-      for (j = 0; j < cols; j++) r[j] += bv;
-    }
-    if (e->res) {
-      const float *q = e->res + (row0 + i) * e->ldr + col0;
-      for (j = 0; j < cols; j++) r[j] += q[j];
-    }
-    ge__aic_act_apply(&e->act, r, cols);
-  }
+  int64_t i;
+  for (i = 0; i < rows; i++)
+    ge__aic_epi_row(&e->act, e->level, c + i * ldc, cols, e->row_bias ? e->row_bias[row0 + i] : 0.0f,
+                    e->res ? e->res + (row0 + i) * e->ldr + col0 : NULL);
 }
 
 /* A's rows, mr at a time: dst[panel][p][i] = alpha A(i, p). */
@@ -489,27 +556,36 @@ static void ge__aic_span(int64_t off, int64_t s, int64_t lim, int64_t jn, int64_
 
 /* Packs rows k0..k0+kc and columns j0..j0+nc of im2col(x) (x: the cg
  * channels of one group) like ge__aic_pack_b, without materialising the
- * columns: row k is (channel, ki, kj), column j the output pixel. */
+ * columns: row k is (channel, ki, kj), column j the output pixel. Runs of
+ * pixels inside the image with stride 1 are copied whole. */
 static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
                                 int64_t nr, float *dst) {
-  int64_t q, khw = p->kh * p->kw, panels = (nc + nr - 1) / nr;
+  int64_t q, khw = p->kh * p->kw;
   for (q = 0; q < kc; q++) {
     int64_t k = k0 + q, ch = k / khw, ki = k % khw / p->kw, kj = k % p->kw;
-    int64_t off = kj * p->dw - p->pw, oh = j0 / p->ow, o = j0 % p->ow, j = 0, lo, hi;
+    int64_t off = kj * p->dw - p->pw, oh = j0 / p->ow, o = j0 % p->ow, j = 0, l = 0, lo, hi;
     const float *xc = x + ch * p->h * p->w;
-    float *d = dst + q * nr;
+    float *dp = dst + q * nr; /* this row of the current panel; lane l */
     ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
     while (j < nc) { /* one output row (or its part) at a time */
-      int64_t run = ge__aic_min(p->ow - o, nc - j), ih = oh * p->sh - p->ph + ki * p->dh, t;
+      int64_t end = o + ge__aic_min(p->ow - o, nc - j), ih = oh * p->sh - p->ph + ki * p->dh;
       const float *src = ih >= 0 && ih < p->h ? xc + ih * p->w + off : NULL;
-      for (t = 0; t < run; t++, o++, j++) {
-        float v = src && o >= lo && o < hi ? src[o * p->sw] : 0.0f;
-        d[(j / nr) * nr * kc + j % nr] = v;
+      while (o < end) {
+        int64_t seg = ge__aic_min(nr - l, end - o), t;
+        if (!src || o >= hi || o + seg <= lo) {
+          memset(dp + l, 0, (size_t)seg * sizeof(float));
+        } else if (p->sw == 1 && o >= lo && o + seg <= hi) {
+          memcpy(dp + l, src + o, (size_t)seg * sizeof(float));
+        } else {
+          for (t = 0; t < seg; t++) dp[l + t] = o + t >= lo && o + t < hi ? src[(o + t) * p->sw] : 0.0f;
+        }
+        o += seg, l += seg, j += seg;
+        if (l == nr) l = 0, dp += nr * kc;
       }
       o = 0;
       oh++;
     }
-    for (; j < panels * nr; j++) d[(j / nr) * nr * kc + j % nr] = 0.0f;
+    if (l) memset(dp + l, 0, (size_t)(nr - l) * sizeof(float));
   }
 }
 
@@ -1223,11 +1299,7 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
             for (o = lo; o < hi; o++) acc[o] += wv * src[o * p->sw];
         }
       }
-      if (d->res) {
-        const float *r = d->res + q * P + oh * p->ow;
-        for (o = 0; o < p->ow; o++) acc[o] += r[o];
-      }
-      ge__aic_act_apply(d->act, acc, p->ow);
+      ge__aic_epi_row(d->act, d->level, acc, p->ow, 0.0f, d->res ? d->res + q * P + oh * p->ow : NULL);
     }
   }
 }
@@ -1305,6 +1377,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   memset(&epi, 0, sizeof epi);
   epi.act = s->act;
   epi.ldr = P;
+  epi.level = k->level;
   mm.k = k;
   mm.M = p.mg, mm.N = P, mm.K = K, mm.alpha = 1.0f;
   mm.ldc = P;
@@ -1782,7 +1855,7 @@ static int ge__aic_fusable_act(const ge_graph *g, const ge_node *n, double *alph
   const char *op = n->op;
   *alpha = *beta = 0.0;
   if (!ge_node_in_onnx_domain(n)) return 0;
-  if (!strcmp(op, "Relu") || !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh")) return 1;
+  if (!strcmp(op, "Relu") || !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh") || !strcmp(op, "HardSwish")) return 1;
   if (!strcmp(op, "LeakyRelu")) {
     *alpha = ge_node_attr_float(n, "alpha", 0.01);
     return 1;
@@ -1825,13 +1898,48 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
       ge_node_attr(p, "_fused_activation") || !ge__aic_all_f32(g, p) || !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
     return GE_OK;
   if ((st = ge_node_set_attr_string(g, pid, "_fused_activation", a->op, err)) != GE_OK) return st;
-  if (strcmp(a->op, "Relu") && strcmp(a->op, "Sigmoid") && strcmp(a->op, "Tanh")) {
+  if (strcmp(a->op, "Relu") && strcmp(a->op, "Sigmoid") && strcmp(a->op, "Tanh") && strcmp(a->op, "HardSwish")) {
     if ((st = ge_node_set_attr_float(g, pid, "_fused_alpha", alpha, err)) != GE_OK) return st;
     if (strcmp(a->op, "LeakyRelu") && (st = ge_node_set_attr_float(g, pid, "_fused_beta", beta, err)) != GE_OK)
       return st;
   }
   if ((st = ge__aic_bypass(g, id, pid, err)) != GE_OK) return st;
   *done = 1;
+  return GE_OK;
+}
+
+/* Conv -> Add(other) with other shaped like the sum and the Add the Conv's
+ * only consumer: other becomes the Conv's input 3 (input 2, the bias, left
+ * absent if there was none) with _fused_residual = 1, added in the GEMM
+ * epilogue before the activation; the Add goes. */
+static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *a = ge_graph_node(g, id);
+  uint32_t k;
+  ge_status st;
+  *done = 0;
+  if (!ge__aic_is(a, "Add") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
+      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a) ||
+      !ge_shape_is_static(&a->outputs[0].shape) || (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
+    return GE_OK;
+  for (k = 0; k < 2; k++) {
+    ge_edge ce = a->inputs[k], other = a->inputs[1 - k];
+    ge_node *p = ce.node == GE_NONE ? NULL : ge_graph_node(g, ce.node);
+    const ge_tensor_desc *od = ge_node_input_desc(g, a, 1 - k);
+    ge_edge none;
+    if (!p || !ge__aic_is(p, "Conv") || p->engine != self || ce.index != 0 || ge__aic_only_use(p) != id ||
+        p->num_inputs < 2 || p->num_inputs > 3 || p->num_control_outputs || ge_node_attr(p, "_fused_activation") ||
+        ge_node_attr(p, "_fused_residual") || !ge__aic_all_f32(g, p) || !od || other.node == GE_NONE ||
+        !ge__aic_same_desc(od, &a->outputs[0]) || !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
+      continue;
+    none.node = GE_NONE;
+    none.index = 0;
+    if (p->num_inputs == 2 && (st = ge_graph_add_input(g, ce.node, none, err)) != GE_OK) return st;
+    if ((st = ge_graph_add_input(g, ce.node, other, err)) != GE_OK) return st;
+    if ((st = ge_node_set_attr_int(g, ce.node, "_fused_residual", 1, err)) != GE_OK) return st;
+    if ((st = ge__aic_bypass(g, id, ce.node, err)) != GE_OK) return st;
+    *done = 1;
+    return GE_OK;
+  }
   return GE_OK;
 }
 
@@ -1849,7 +1957,13 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
     if (st != GE_OK) return st;
   }
   bound = ge_graph_id_bound(g);
-  for (id = 0; id < bound; id++) { /* 2: activations into their producer */
+  for (id = 0; id < bound; id++) { /* 2: residual Adds into their Conv */
+    ge_node *n = ge_graph_node(g, id);
+    if (!n || n->engine != self) continue;
+    if ((st = ge__aic_fuse_residual(g, id, self, &done, err)) != GE_OK) return st;
+  }
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) { /* 3: activations into their producer */
     ge_node *n = ge_graph_node(g, id);
     if (!n || n->engine != self) continue;
     if ((st = ge__aic_fuse_act(g, id, self, &done, err)) != GE_OK) return st;

@@ -116,7 +116,7 @@ GE_TEST(test_sgemm_kernels) {
         }
       memset(&mm, 0, sizeof mm);
       memset(&epi, 0, sizeof epi);
-      epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU;
+      epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU, epi.level = level;
       mm.k = k, mm.M = M, mm.N = N, mm.K = K, mm.alpha = alpha, mm.beta = beta;
       mm.A = A, mm.ars = ta ? 1 : K, mm.acs = ta ? M : 1;
       mm.B = B, mm.brs = tb ? 1 : N, mm.bcs = tb ? K : 1;
