@@ -371,7 +371,7 @@ GE_API void ge_ai_core_apply_activation(const ge_node *n, float *y, int64_t coun
  * while the column panels of B stream from L2. Packing zero-pads partial
  * panels, so the micro-kernel always runs full tiles; the tile update
  * writes only the valid part. After the last K slice the epilogue (bias,
- * residual, activation) runs on the tile while it is in L1.
+ * residual, activation) runs on each MR-row strip of C while it is in L1.
  *
  * Three micro-kernels, picked at run time: AVX-512 12 x 32, AVX2+FMA 6 x 16
  * and baseline 6 x 8 (SSE2 on x86-64). Either operand may come prepacked
@@ -406,6 +406,11 @@ typedef float ge__aic_v16 __attribute__((vector_size(64), may_alias));
 
 static int64_t ge__aic_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t ge__aic_round_up(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+/* The depth of K slices: at most KC, K split evenly (no thin last slice). */
+static int64_t ge__aic_kc(int64_t K) {
+  int64_t n = (K + GE__AIC_KC - 1) / GE__AIC_KC;
+  return n > 1 ? (K + n - 1) / n : K;
+}
 
 /* 2-D convolution geometry of one group (1-D: H = kh = 1). */
 typedef struct ge__aic_cv {
@@ -608,7 +613,8 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
 
 /* Per-row pieces of the micro-kernel (z_ is a zero vector of its type, VL
  * floats, vl_; each row holds two vectors). */
-#define GE__AIC_R6(X) X(0) X(1) X(2) X(3) X(4) X(5)
+#define GE__AIC_R3(X) X(0) X(1) X(2)
+#define GE__AIC_R6(X) GE__AIC_R3(X) X(3) X(4) X(5)
 #define GE__AIC_R12(X) GE__AIC_R6(X) X(6) X(7) X(8) X(9) X(10) X(11)
 #define GE__AIC_DECL(i) __typeof__(z_) c##i##a = z_, c##i##b = z_;
 #define GE__AIC_STEP(i)                                                                                                \
@@ -633,12 +639,12 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
   memcpy(t + 2 * (i) * vl_, &c##i##a, sizeof z_);                                                                       \
   memcpy(t + (2 * (i) + 1) * vl_, &c##i##b, sizeof z_);
 
-/* Micro-kernel (MR x 2 vectors of VT; writes a full tile into C at cp, or
- * into the tile buffer t when cp is NULL) and the loop over the tiles of
- * one packed block, for one vector type and target. */
-#define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS)                                                                     \
-  static ATTR void ge__aic_micro_##S(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc,     \
-                                     int mode, float beta) {                                                           \
+/* Micro-kernel NAME: the first rows (ROWS) of an MR x 2 vectors of VT
+ * tile; writes a full tile into C at cp, or into the tile buffer t when cp
+ * is NULL. */
+#define GE__AIC_MICRO(NAME, ATTR, VT, VL, MR, ROWS)                                                                    \
+  static ATTR void NAME(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc, int mode,        \
+                        float beta) {                                                                                  \
     VT z_ = {0};                                                                                                       \
     const int64_t vl_ = (VL);                                                                                          \
     int64_t p;                                                                                                         \
@@ -654,7 +660,14 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
     } else {                                                                                                           \
       ROWS(GE__AIC_TSTORE)                                                                                             \
     }                                                                                                                  \
-  }                                                                                                                    \
+  }
+
+/* The micro-kernels of one vector type and target (full height, and half
+ * height for the last rows of a block) and the loop over the tiles of one
+ * packed block. */
+#define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, HALF)                                                               \
+  GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, MR, ROWS)                                                             \
+  GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, MR, HALF)                                                              \
   static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
                                      float *C, int64_t ldc, int first, float beta, const ge__aic_epi *epi,             \
                                      int64_t row0, int64_t col0) {                                                     \
@@ -669,19 +682,21 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
         if (mr == (MR) && nr == 2 * (VL)) {                                                                            \
           ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, cp, ldc, mode, beta);                                   \
         } else {                                                                                                       \
-          ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);                                 \
+          if (2 * mr <= (MR)) ge__aic_half_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);              \
+          else ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);                            \
           GE__AIC_UPDATE(2 * (VL))                                                                                     \
         }                                                                                                              \
-        if (epi) ge__aic_epilogue(epi, cp, ldc, row0 + ir, col0 + jr, mr, nr);                                         \
       }                                                                                                                \
+      if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols); /* rows still in L1 */          \
     }                                                                                                                  \
   }
 
 #ifdef GE__AIC_VEC
-GE__AIC_KERNELS(base, , ge__aic_v4, 4, 6, GE__AIC_R6)
+GE__AIC_KERNELS(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_R3)
 #ifdef GE__AIC_X86
-GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6)
-GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12)
+GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
+                GE__AIC_R6)
 #endif
 #else
 /* Portable scalar kernel: 6 x 8 tiles. */
@@ -701,8 +716,8 @@ static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const floa
         for (i = 0; i < 6; i++)
           for (j = 0; j < 8; j++) t[i * 8 + j] += a[i] * b[j];
       GE__AIC_UPDATE(8)
-      if (epi) ge__aic_epilogue(epi, cp, ldc, row0 + ir, col0 + jr, mr, nr);
     }
+    if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols);
   }
 }
 #endif
@@ -771,16 +786,16 @@ static size_t ge__aic_prepack_b_floats(const ge__aic_kern *k, int64_t N, int64_t
 static void ge__aic_prepack_a(const ge__aic_kern *k, const float *A, int64_t ars, int64_t acs, int64_t M, int64_t K,
                               float *dst) {
   int64_t pc, Mp = ge__aic_round_up(M, k->mr);
-  for (pc = 0; pc < K; pc += GE__AIC_KC)
-    ge__aic_pack_a(A + pc * acs, ars, acs, M, ge__aic_min(GE__AIC_KC, K - pc), 1.0f, k->mr, dst + pc * Mp);
+  for (pc = 0; pc < K; pc += ge__aic_kc(K))
+    ge__aic_pack_a(A + pc * acs, ars, acs, M, ge__aic_min(ge__aic_kc(K), K - pc), 1.0f, k->mr, dst + pc * Mp);
 }
 
 /* Packs all of B (K x N) for kernel k: slice pc at pc * Np. */
 static void ge__aic_prepack_b(const ge__aic_kern *k, const float *B, int64_t brs, int64_t bcs, int64_t K, int64_t N,
                               float *dst) {
   int64_t pc, Np = ge__aic_round_up(N, k->nr);
-  for (pc = 0; pc < K; pc += GE__AIC_KC)
-    ge__aic_pack_b(B + pc * brs, brs, bcs, ge__aic_min(GE__AIC_KC, K - pc), N, k->nr, dst + pc * Np);
+  for (pc = 0; pc < K; pc += ge__aic_kc(K))
+    ge__aic_pack_b(B + pc * brs, brs, bcs, ge__aic_min(ge__aic_kc(K), K - pc), N, k->nr, dst + pc * Np);
 }
 
 /* C's block [m0, m1) x [n0, n1) when there is nothing to multiply. */
@@ -871,8 +886,8 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
   }
   for (jc = n0; jc < n1; jc += GE__AIC_NC) {
     int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc);
-    for (pc = 0; pc < g->K; pc += GE__AIC_KC) {
-      int64_t kc = ge__aic_min(GE__AIC_KC, g->K - pc);
+    for (pc = 0; pc < g->K; pc += ge__aic_kc(g->K)) {
+      int64_t kc = ge__aic_min(ge__aic_kc(g->K), g->K - pc);
       const float *pb = pb_buf;
       if (g->bpack) pb = g->bpack + pc * Np + jc * kc;
       else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf);
@@ -1273,6 +1288,125 @@ typedef struct ge__aic_dw {
   int level;
 } ge__aic_dw;
 
+/* out[o] = bias + sum_t tw[t] * tp[t][o] for o < ow: two vectors at a
+ * time (independent FMA chains), then one, then scalars. */
+#define GE__AIC_DWROW(S, ATTR, VT, VL)                                                                                 \
+  static ATTR void ge__aic_dwrow_##S(float *out, int64_t ow, const float *const *tp, const float *tw, int nt,         \
+                                     float bias) {                                                                     \
+    int64_t o = 0;                                                                                                     \
+    int t;                                                                                                             \
+    for (; o + 2 * (VL) <= ow; o += 2 * (VL)) {                                                                        \
+      VT a0 = {0}, a1 = {0}, v0, v1;                                                                                   \
+      a0 += bias;                                                                                                      \
+      a1 += bias;                                                                                                      \
+      for (t = 0; t < nt; t++) {                                                                                       \
+        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
+        memcpy(&v1, tp[t] + o + (VL), sizeof v1);                                                                      \
+        a0 += tw[t] * v0;                                                                                              \
+        a1 += tw[t] * v1;                                                                                              \
+      }                                                                                                                \
+      memcpy(out + o, &a0, sizeof a0);                                                                                 \
+      memcpy(out + o + (VL), &a1, sizeof a1);                                                                          \
+    }                                                                                                                  \
+    for (; o + (VL) <= ow; o += (VL)) {                                                                                \
+      VT a0 = {0}, v0;                                                                                                 \
+      a0 += bias;                                                                                                      \
+      for (t = 0; t < nt; t++) {                                                                                       \
+        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
+        a0 += tw[t] * v0;                                                                                              \
+      }                                                                                                                \
+      memcpy(out + o, &a0, sizeof a0);                                                                                 \
+    }                                                                                                                  \
+    for (; o < ow; o++) {                                                                                              \
+      float acc = bias;                                                                                                \
+      for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];                                                                \
+      out[o] = acc;                                                                                                    \
+    }                                                                                                                  \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_DWROW(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_DWROW(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_DWROW(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_dwrow_base(float *out, int64_t ow, const float *const *tp, const float *tw, int nt, float bias) {
+  int64_t o;
+  int t;
+  for (o = 0; o < ow; o++) {
+    float acc = bias;
+    for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];
+    out[o] = acc;
+  }
+}
+#endif
+
+static void ge__aic_dwrow(int level, float *out, int64_t ow, const float *const *tp, const float *tw, int nt,
+                          float bias) {
+#ifdef GE__AIC_X86
+  if (level >= 2 && ow >= 32) ge__aic_dwrow_avx512(out, ow, tp, tw, nt, bias);
+  else if (level >= 1) ge__aic_dwrow_avx2(out, ow, tp, tw, nt, bias);
+  else
+#endif
+    ge__aic_dwrow_base(out, ow, tp, tw, nt, bias);
+  (void)level;
+}
+
+#define GE__AIC_DW_BUF 8192 /* floats of padded input rows on the stack */
+#define GE__AIC_DW_TAPS 64
+
+/* Floats of one padded input row of the depthwise row kernel, and of its
+ * slot in the buffer (stride 2 adds the even and odd columns). */
+static int64_t ge__aic_dw_row(const ge__aic_cv *p) {
+  int64_t need = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1, have = p->pw + p->w;
+  return (need > have ? need : have) + 2;
+}
+static int64_t ge__aic_dw_slot(const ge__aic_cv *p) {
+  return p->sw == 1 ? ge__aic_dw_row(p) : 2 * ge__aic_dw_row(p) + 2;
+}
+
+/* Whether the row kernel takes this depthwise conv: stride 1 or 2 along W,
+ * at most GE__AIC_DW_TAPS taps, the rows fit the stack buffer. */
+static int ge__aic_dw_fast(const ge__aic_cv *p) {
+  return p->sw <= 2 && p->kh * p->kw <= GE__AIC_DW_TAPS && p->kh * ge__aic_dw_slot(p) <= GE__AIC_DW_BUF;
+}
+
+/* One channel, fast path: per output row, each valid kernel row's input
+ * row is copied into a zero-padded buffer (and split into even and odd
+ * columns for stride 2), so every tap reads a contiguous run; the taps
+ * accumulate in registers, then the epilogue. */
+static void ge__aic_dw_channel(const ge__aic_dw *d, const float *xc, const float *wk, float bv, const float *res,
+                               float *yp) {
+  const ge__aic_cv *p = d->p;
+  float buf[GE__AIC_DW_BUF];
+  const float *tp[GE__AIC_DW_TAPS];
+  float tw[GE__AIC_DW_TAPS];
+  int64_t row = ge__aic_dw_row(p), slot = ge__aic_dw_slot(p), half = (row + 1) / 2, oh, i, j, c;
+  for (oh = 0; oh < p->oh; oh++) {
+    int nt = 0;
+    for (i = 0; i < p->kh; i++) {
+      int64_t ih = oh * p->sh - p->ph + i * p->dh;
+      float *rb = buf + i * slot, *ev = rb + row, *od = ev + half + 1;
+      if (ih < 0 || ih >= p->h) continue;
+      memset(rb, 0, (size_t)row * sizeof(float)); /* rb[c] = x[ih][c - pw], zero outside */
+      memcpy(rb + p->pw, xc + ih * p->w, (size_t)p->w * sizeof(float));
+      if (p->sw == 2) {
+        for (c = 0; c < half; c++) {
+          ev[c] = rb[2 * c];
+          od[c] = 2 * c + 1 < row ? rb[2 * c + 1] : 0.0f;
+        }
+      }
+      for (j = 0; j < p->kw; j++, nt++) {
+        int64_t off = j * p->dw; /* output o reads rb[o * sw + off] */
+        tp[nt] = p->sw == 1 ? rb + off : off % 2 ? od + off / 2 : ev + off / 2;
+        tw[nt] = wk[i * p->kw + j];
+      }
+    }
+    ge__aic_dwrow(d->level, yp + oh * p->ow, p->ow, tp, tw, nt, bv);
+    ge__aic_epi_row(d->act, d->level, yp + oh * p->ow, p->ow, 0.0f, res ? res + oh * p->ow : NULL);
+  }
+}
+
 /* Output channels [begin, end) of every image (index n * m + channel). */
 static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_dw *d = (const ge__aic_dw *)arg;
@@ -1282,6 +1416,10 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
     int64_t n = q / p->m, m = q % p->m;
     const float *xc = d->x + (n * p->c + m / p->mg) * p->h * p->w, *wk = d->w + m * p->kh * p->kw;
     float *yp = d->y + q * P, bv = d->b ? d->b[m] : 0.0f;
+    if (ge__aic_dw_fast(p)) {
+      ge__aic_dw_channel(d, xc, wk, bv, d->res ? d->res + q * P : NULL, yp);
+      continue;
+    }
     for (oh = 0; oh < p->oh; oh++) {
       float *acc = yp + oh * p->ow;
       for (o = 0; o < p->ow; o++) acc[o] = bv;
@@ -1614,6 +1752,19 @@ static int ge__aic_same_desc(const ge_tensor_desc *a, const ge_tensor_desc *b) {
   return 1;
 }
 
+/* a and b are the same shape at run time: equal known dims, and unknown
+ * dims only where both name the same symbol. */
+static int ge__aic_same_at_run(const ge_tensor_desc *a, const ge_tensor_desc *b) {
+  int32_t i;
+  if (a->dtype != b->dtype || a->shape.rank != b->shape.rank || a->shape.rank < 0) return 0;
+  for (i = 0; i < a->shape.rank; i++) {
+    const char *sa = a->shape.info ? a->shape.info[i].symbol : NULL, *sb = b->shape.info ? b->shape.info[i].symbol : NULL;
+    if (a->shape.dims[i] != b->shape.dims[i]) return 0;
+    if (a->shape.dims[i] < 0 && (!sa || !sb || strcmp(sa, sb))) return 0;
+  }
+  return 1;
+}
+
 /* Every present input and every output of n is float32. */
 static int ge__aic_all_f32(const ge_graph *g, const ge_node *n) {
   uint32_t i;
@@ -1919,7 +2070,7 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
   *done = 0;
   if (!ge__aic_is(a, "Add") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
       a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a) ||
-      !ge_shape_is_static(&a->outputs[0].shape) || (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
+      (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
     return GE_OK;
   for (k = 0; k < 2; k++) {
     ge_edge ce = a->inputs[k], other = a->inputs[1 - k];
@@ -1929,7 +2080,7 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
     if (!p || !ge__aic_is(p, "Conv") || p->engine != self || ce.index != 0 || ge__aic_only_use(p) != id ||
         p->num_inputs < 2 || p->num_inputs > 3 || p->num_control_outputs || ge_node_attr(p, "_fused_activation") ||
         ge_node_attr(p, "_fused_residual") || !ge__aic_all_f32(g, p) || !od || other.node == GE_NONE ||
-        !ge__aic_same_desc(od, &a->outputs[0]) || !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
+        !ge__aic_same_at_run(od, &a->outputs[0]) || !ge__aic_same_at_run(&p->outputs[0], &a->outputs[0]))
       continue;
     none.node = GE_NONE;
     none.index = 0;
