@@ -3,39 +3,58 @@
  * Part of ge. Ascend's AI Core runs dense float kernels (its cube unit does
  * matrix products) and, like Ascend's FE, the element-wise ops of the
  * vector unit too. Here it is a CPU engine with that op set and with fast
- * float32 kernels for the dense products:
+ * float32 kernels for the dense products (checked against the host CPU
+ * reference kernels in tests/test_engine_ai_core.c and
+ * tests/test_ai_core_fast.c):
  *
- *   Conv      2-D NCHW (1-D as H = 1): im2col + SGEMM per group, depthwise
- *             (one input channel per group) as a direct loop; strides,
- *             dilations, pads, auto_pad, bias. 3-D and non-float32 convs
- *             run the host CPU reference kernel.
+ *   Conv      2-D NCHW (1-D as H = 1), any kernel size: an implicit-im2col
+ *             GEMM per group (the image is packed straight into the GEMM's
+ *             B panels; 1x1 stride-1 convs use the image as B), weights
+ *             packed once when they are Const; depthwise (one input channel
+ *             per group) as a direct row kernel (stride 1 and 2 vectorised
+ *             along W); strides, dilations, pads, auto_pad, bias. 3-D and
+ *             non-float32 convs run the host CPU reference kernel.
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
+ *   MatMul and Gemm pack a Const B once.
  *
- * The SGEMM is ours, in plain C: cache-blocked (KC x NC panels of B, MC x KC
- * blocks of A, both packed) around a 6 x 16 register micro-kernel written
- * with GCC/Clang vector types, compiled twice on x86-64 (baseline SSE2 with
- * 6 x 8 tiles, and AVX2+FMA picked at run time with __builtin_cpu_supports).
- * Other compilers get a scalar micro-kernel. With GE_USE_OPENBLAS defined
- * the kernels call cblas_sgemm instead (link -lopenblas); ge_ai_core_sgemm
- * stays ours either way. Kernels are single-threaded (OpenBLAS may thread
- * internally). Scratch (packed panels, im2col columns) lives in the
+ * The SGEMM is ours: cache-blocked (KC x NC panels of B, MC x KC blocks of
+ * A, both packed, or prepacked once) around register micro-kernels written
+ * with GCC/Clang vector types and picked at run time with
+ * __builtin_cpu_supports and target attributes (no -march needed):
+ * AVX-512 12 x 32, AVX2+FMA 6 x 16, baseline SSE2 6 x 8 on x86-64; other
+ * compilers get a scalar micro-kernel. The bias, a fused residual and the
+ * activation are applied in the GEMM's epilogue, on each strip of C while
+ * it is in L1. Heavy kernels split their work (GEMM columns or rows,
+ * depthwise channels) with ge_kernel_parallel_for over the executor's
+ * threads (serially without a pool). With GE_USE_OPENBLAS, MatMul and Gemm
+ * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
+ * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
  * nothing per run; parsed attributes are cached there too.
  *
  * Fused activations: Conv, Gemm and MatMul honour the node attributes
  * _fused_activation (string: Relu, LeakyRelu, Clip, Sigmoid, Tanh,
- * HardSigmoid), _fused_alpha and _fused_beta (LeakyRelu alpha; Clip min and
- * max; HardSigmoid alpha and beta; ONNX defaults when absent), applied to
- * the output in place. The optimiser (engine optimize_subgraph, over nodes
- * with engine == self) sets them:
+ * HardSigmoid, HardSwish), _fused_alpha and _fused_beta (LeakyRelu alpha;
+ * Clip min and max; HardSigmoid and HardSwish alpha and beta; ONNX defaults
+ * when absent). A fused residual: a Conv with _fused_residual = 1 adds its
+ * input 3 (float32, shaped like the output; input 2, the bias, may be
+ * absent) before the activation; this goes beyond ONNX's Conv schema, so
+ * ge_graph_validate rejects such a node (only this engine's optimiser makes
+ * them, after validation). The optimiser (engine optimize_subgraph, over
+ * nodes with engine == self) does, in order:
  *   1. Conv or Gemm whose only consumer is an inference BatchNormalization
  *      (one output, Const scale/B/mean/var) with Const weights (and bias):
  *      the BN folds into new Const weights and bias; the BN goes.
- *   2. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh or
- *      HardSigmoid whose producer is a Conv/Gemm/MatMul of this engine with
- *      no other consumer: becomes the producer's fused activation.
- * Both only when every tensor involved is float32, shapes agree, and the
+ *   2. Add(Conv, other) where the Conv (2-D or 1-D, float32, no fused
+ *      activation yet) has the Add as its only consumer and other has the
+ *      sum's shape (equal dims; unknown ones only under the same symbol):
+ *      other becomes the Conv's residual input; the Add goes.
+ *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
+ *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
+ *      engine with no other consumer: becomes the producer's fused
+ *      activation (so Conv -> Add -> Relu ends as one Conv).
+ * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
  *
@@ -43,7 +62,8 @@
  * ge_vector_supports (vector.h). Dense ops (ge_ai_core_op lists them): ONNX
  * domain; every input and output float32 or float16 (MaxPool's indices
  * int64), known rank <= 8; Conv, ConvTranspose and the windowed pools have
- * 1..3 spatial dims, kernel dims 1..255 (the cube unit's limit), strides
+ * 1..3 spatial dims, kernel dims >= 1 (any size on the CPU; kernel_shape
+ * must match the weight's dims), strides
  * and dilations >= 1, pads >= 0, a known auto_pad, and a group that divides
  * the channels where they are known; BatchNormalization only in inference
  * (one output, training_mode 0); MatMul operands of rank >= 1, Gemm's A and
@@ -53,7 +73,9 @@
  * (or GE_IMPLEMENTATION) in one translation unit; the implementations of
  * ge_graph.h, host_cpu.h and vector.h must be compiled somewhere too.
  * Thread safety: the descriptor and the support check are read-only;
- * kernels keep their state in their context (one context per thread).
+ * kernels keep their state in their context (one context per thread); the
+ * shares a kernel hands to ge_kernel_parallel_for write disjoint outputs
+ * and scratch.
  */
 #ifndef GE_ENGINE_AI_CORE_H
 #define GE_ENGINE_AI_CORE_H
@@ -82,7 +104,8 @@ GE_API void ge_ai_core_apply_activation(const ge_node *n, float *y, int64_t coun
  * not read when beta is 0): op(A) is M x K (A is K x M when trans_a), op(B)
  * is K x N; lda, ldb, ldc are row strides. work needs
  * ge_ai_core_sgemm_work_size(M, N, K) bytes (any alignment). Always the
- * engine's own packed SGEMM, single-threaded, even with GE_USE_OPENBLAS. */
+ * engine's own packed SGEMM (best micro-kernel of this CPU), on the calling
+ * thread, even with GE_USE_OPENBLAS. */
 GE_API void ge_ai_core_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
                              int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *work);
 GE_API size_t ge_ai_core_sgemm_work_size(int64_t M, int64_t N, int64_t K);
@@ -434,42 +457,48 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
 /* r[0..n) = act(r + bias + res) (res may be NULL) for the activations
  * with a vector form (none, Relu, Clip: kind), per target. Comparisons make
  * lane masks; NaN keeps flowing like in ge__aic_act_apply. */
+#define GE__AIC_EPI_VEC(VT, VI, v, q, at)                                                                              \
+  {                                                                                                                    \
+    VI m, vi, bi;                                                                                                      \
+    v += vb;                                                                                                           \
+    if (res) {                                                                                                         \
+      memcpy(&q, at, sizeof q);                                                                                        \
+      v += q;                                                                                                          \
+    }                                                                                                                  \
+    if (kind != GE__AIC_ACT_NONE) {                                                                                    \
+      memcpy(&vi, &v, sizeof vi);                                                                                      \
+      memcpy(&bi, &vlo, sizeof bi);                                                                                    \
+      m = v < vlo;                                                                                                     \
+      vi = (vi & ~m) | (bi & m);                                                                                       \
+      if (kind == GE__AIC_ACT_CLIP) {                                                                                  \
+        memcpy(&bi, &vhi, sizeof bi);                                                                                  \
+        m = v > vhi;                                                                                                   \
+        vi = (vi & ~m) | (bi & m);                                                                                     \
+      }                                                                                                                \
+      memcpy(&v, &vi, sizeof v);                                                                                       \
+    }                                                                                                                  \
+  }
 #define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
   static ATTR void ge__aic_epi_row_##S(float *r, int64_t n, float bias, const float *res, int kind, float lo,         \
                                        float hi) {                                                                     \
-    VT vb = {0}, vlo = {0}, vhi = {0};                                                                                 \
+    VT vb = {0}, vlo = {0}, vhi = {0}, v, q;                                                                           \
     int64_t j = 0;                                                                                                     \
     vb += bias;                                                                                                        \
     vlo += kind == GE__AIC_ACT_RELU ? 0.0f : lo;                                                                       \
     vhi += hi;                                                                                                         \
     for (; j + (VL) <= n; j += (VL)) {                                                                                 \
-      VT v, q;                                                                                                         \
-      VI m, vi, bi;                                                                                                    \
       memcpy(&v, r + j, sizeof v);                                                                                     \
-      v += vb;                                                                                                         \
-      if (res) {                                                                                                       \
-        memcpy(&q, res + j, sizeof q);                                                                                 \
-        v += q;                                                                                                        \
-      }                                                                                                                \
-      if (kind != GE__AIC_ACT_NONE) {                                                                                  \
-        memcpy(&vi, &v, sizeof vi);                                                                                    \
-        memcpy(&bi, &vlo, sizeof bi);                                                                                  \
-        m = v < vlo;                                                                                                   \
-        vi = (vi & ~m) | (bi & m);                                                                                     \
-        if (kind == GE__AIC_ACT_CLIP) {                                                                                \
-          memcpy(&bi, &vhi, sizeof bi);                                                                                \
-          m = v > vhi;                                                                                                 \
-          vi = (vi & ~m) | (bi & m);                                                                                   \
-        }                                                                                                              \
-        memcpy(&v, &vi, sizeof v);                                                                                     \
-      }                                                                                                                \
+      GE__AIC_EPI_VEC(VT, VI, v, q, res + j)                                                                           \
       memcpy(r + j, &v, sizeof v);                                                                                     \
     }                                                                                                                  \
-    for (; j < n; j++) {                                                                                               \
-      float v = r[j] + bias + (res ? res[j] : 0.0f);                                                                   \
-      if (kind == GE__AIC_ACT_RELU) v = v < 0.0f ? 0.0f : v;                                                           \
-      else if (kind == GE__AIC_ACT_CLIP) v = v < lo ? lo : v > hi ? hi : v;                                            \
-      r[j] = v;                                                                                                        \
+    if (j < n) { /* the tail through a full vector */                                                                  \
+      float tv[VL] = {0}, tq[VL] = {0};                                                                                \
+      memcpy(tv, r + j, (size_t)(n - j) * sizeof(float));                                                             \
+      if (res) memcpy(tq, res + j, (size_t)(n - j) * sizeof(float));                                                   \
+      memcpy(&v, tv, sizeof v);                                                                                        \
+      GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                \
+      memcpy(tv, &v, sizeof v);                                                                                        \
+      memcpy(r + j, tv, (size_t)(n - j) * sizeof(float));                                                              \
     }                                                                                                                  \
   }
 
@@ -539,8 +568,13 @@ static void ge__aic_pack_b(const float *B, int64_t rs, int64_t cs, int64_t kc, i
   for (j0 = 0; j0 < nc; j0 += nr, dst += nr * kc) {
     int64_t w = ge__aic_min(nr, nc - j0);
     const float *b = B + j0 * cs;
-    if (w == nr && cs == 1) {
-      for (p = 0; p < kc; p++) memcpy(dst + p * nr, b + p * rs, (size_t)nr * sizeof(float));
+    if (w == nr && cs == 1) { /* constant sizes: the copies are inlined */
+      if (nr == 32)
+        for (p = 0; p < kc; p++) memcpy(dst + p * 32, b + p * rs, 32 * sizeof(float));
+      else if (nr == 16)
+        for (p = 0; p < kc; p++) memcpy(dst + p * 16, b + p * rs, 16 * sizeof(float));
+      else
+        for (p = 0; p < kc; p++) memcpy(dst + p * nr, b + p * rs, (size_t)nr * sizeof(float));
     } else {
       for (p = 0; p < kc; p++) {
         for (j = 0; j < w; j++) dst[p * nr + j] = b[p * rs + j * cs];
@@ -2077,7 +2111,8 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
     ge_node *p = ce.node == GE_NONE ? NULL : ge_graph_node(g, ce.node);
     const ge_tensor_desc *od = ge_node_input_desc(g, a, 1 - k);
     ge_edge none;
-    if (!p || !ge__aic_is(p, "Conv") || p->engine != self || ce.index != 0 || ge__aic_only_use(p) != id ||
+    if (!p || !ge__aic_is(p, "Conv") || p->engine != self || ce.index != 0 || p->num_outputs != 1 ||
+        p->num_uses != 1 || p->uses[0].node != id ||
         p->num_inputs < 2 || p->num_inputs > 3 || p->num_control_outputs || ge_node_attr(p, "_fused_activation") ||
         ge_node_attr(p, "_fused_residual") || !ge__aic_all_f32(g, p) || !od || other.node == GE_NONE ||
         !ge__aic_same_at_run(od, &a->outputs[0]) || !ge__aic_same_at_run(&p->outputs[0], &a->outputs[0]))

@@ -426,10 +426,116 @@ GE_TEST(test_products_const_b) {
   printf("  MatMul/Gemm with Const B: 120 cases, worst rel err %.2g\n", worst);
 }
 
+/* ------------------------------------------------- residual fusion */
+
+static ge_kernel_fn lookup_host(const ge_node *n, void *user) {
+  (void)user;
+  return ge_host_cpu_kernel(n);
+}
+static ge_kernel_fn lookup_aic(const ge_node *n, void *user) {
+  (void)user;
+  return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
+}
+
+/* x -> Conv(Const w, b) -> Add(conv, r) -> [Relu] -> out, where r is x
+ * itself (a ResNet block) or a second input; run by host kernels as it is
+ * and by AI Core kernels after the optimiser. kind 2: the Add's other input
+ * broadcasts (not fused). Returns the relative error, -1 on failure. */
+static double run_residual_graph(int kind, int relu, int threads, uint32_t *nodes_after, int *fused) {
+  int64_t C = rint_in(1, 20), H = rint_in(1, 12), W = rint_in(1, 12), N = rint_in(1, 2), k = 2 * rint_in(0, 2) + 1;
+  int64_t xd[4], wd[4], rd[4], pads[4], i;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, r = GE_NONE, conv, add, last, id;
+  ge_edge e[3], out;
+  ge_error err;
+  ge_exec_desc d1, d2;
+  ge_program *p1 = NULL, *p2 = NULL;
+  float *w, *b;
+  ge_value vx, vr;
+  const ge_value *ins[2];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  if (kind == 2 && H == 1) H = 2; /* so that r really broadcasts */
+  xd[0] = N, xd[1] = C, xd[2] = H, xd[3] = W;
+  wd[0] = C, wd[1] = C, wd[2] = k, wd[3] = k;
+  rd[0] = N, rd[1] = C, rd[2] = kind == 2 ? 1 : H, rd[3] = W;
+  pads[0] = pads[1] = pads[2] = pads[3] = k / 2;
+  w = rand_floats(C * C * k * k);
+  b = rand_floats(C);
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+  if (kind) ge_graph_add_data(g, "r", GE_DTYPE_FLOAT32, 4, rd, &r, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x, e[1].node = add_const(g, 4, wd, w, C * C * k * k), e[2].node = add_const(g, 1, wd, b, C);
+  ge_graph_add_node(g, "Conv", "conv", 3, e, 1, &conv, NULL);
+  ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL);
+  e[0].node = tu_below(&R, 2) ? conv : (kind ? r : x), e[1].node = e[0].node == conv ? (kind ? r : x) : conv;
+  ge_graph_add_node(g, "Add", "add", 2, e, 1, &add, NULL);
+  last = add;
+  if (relu) {
+    e[0].node = add;
+    ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &last, NULL);
+  }
+  out.node = last, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
+  for (id = 0; id < ge_graph_id_bound(h); id++)
+    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
+  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  *nodes_after = ge_graph_node_count(h);
+  *fused = ge_graph_find(h, "add") == GE_NONE && ge_node_attr_int(ge_graph_node(h, ge_graph_find(h, "conv")), "_fused_residual", 0);
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = lookup_host;
+  d2 = d1;
+  d2.lookup = lookup_aic;
+  d2.num_threads = threads;
+  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
+  vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
+  vr = kh_value(GE_DTYPE_FLOAT32, 4, rd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  for (i = 0; i < vr.numel; i++) ((float *)vr.data)[i] = rf();
+  ins[0] = &vx, ins[1] = &vr;
+  if (ge_program_run(p1, ins, kind ? 2 : 1, &err) == GE_OK && ge_program_run(p2, ins, kind ? 2 : 1, &err) == GE_OK &&
+      ge_program_run(p2, ins, kind ? 2 : 1, &err) == GE_OK) {
+    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
+    er = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+  }
+  kh_free(&vx);
+  kh_free(&vr);
+done:
+  if (er < 0) printf("  residual graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  free(w);
+  free(b);
+  return er;
+}
+
+GE_TEST(test_residual_fusion) {
+  int i, fused_n = 0;
+  double worst = 0;
+  tu_seed(&R, 1603);
+  for (i = 0; i < 60; i++) {
+    int kind = i % 3, relu = (i / 3) % 2, fused = 0;
+    uint32_t after = 0;
+    double er = run_residual_graph(kind, relu, 1 + (i / 6) % 2, &after, &fused);
+    GE_CHECK(er >= 0 && er < TOL);
+    if (er > worst) worst = er;
+    /* fused: Add (and Relu) gone; a broadcasting Add stays */
+    if (!GE_CHECK_EQ_INT(fused, kind != 2)) printf("  kind %d relu %d after %u\n", kind, relu, after);
+    if (kind != 2) GE_CHECK_EQ_INT(after, (uint32_t)(kind ? 6 : 5));
+    fused_n += fused;
+  }
+  printf("  residual fusion: 60 graphs, %d fused, worst rel err %.2g\n", fused_n, worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
   GE_RUN(test_conv_fast);
   GE_RUN(test_products_const_b);
+  GE_RUN(test_residual_fusion);
   return ge_test_main_end();
 }
