@@ -1611,7 +1611,7 @@ static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int6
     return GE_OK;
   }
 #ifdef GE_USE_OPENBLAS
-  if (!(work = ge__aic_scratch(c, 1))) return ge__aic_nomem(c);
+  if (!(work = ge__aic_scratch(c, ge__aic_mm_work_floats()))) return ge__aic_nomem(c); /* for the own fallback */
   ge__aic_gemm(rows, N, K, alpha, A, ars, acs, B, brs, bcs, beta, Y, N, work);
 #else
   if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_mm_work_floats()))) return ge__aic_nomem(c);
