@@ -3,39 +3,58 @@
  * Part of ge. Ascend's AI Core runs dense float kernels (its cube unit does
  * matrix products) and, like Ascend's FE, the element-wise ops of the
  * vector unit too. Here it is a CPU engine with that op set and with fast
- * float32 kernels for the dense products:
+ * float32 kernels for the dense products (checked against the host CPU
+ * reference kernels in tests/test_engine_ai_core.c and
+ * tests/test_ai_core_fast.c):
  *
- *   Conv      2-D NCHW (1-D as H = 1): im2col + SGEMM per group, depthwise
- *             (one input channel per group) as a direct loop; strides,
- *             dilations, pads, auto_pad, bias. 3-D and non-float32 convs
- *             run the host CPU reference kernel.
+ *   Conv      2-D NCHW (1-D as H = 1), any kernel size: an implicit-im2col
+ *             GEMM per group (the image is packed straight into the GEMM's
+ *             B panels; 1x1 stride-1 convs use the image as B), weights
+ *             packed once when they are Const; depthwise (one input channel
+ *             per group) as a direct row kernel (stride 1 and 2 vectorised
+ *             along W); strides, dilations, pads, auto_pad, bias. 3-D and
+ *             non-float32 convs run the host CPU reference kernel.
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
+ *   MatMul and Gemm pack a Const B once.
  *
- * The SGEMM is ours, in plain C: cache-blocked (KC x NC panels of B, MC x KC
- * blocks of A, both packed) around a 6 x 16 register micro-kernel written
- * with GCC/Clang vector types, compiled twice on x86-64 (baseline SSE2 with
- * 6 x 8 tiles, and AVX2+FMA picked at run time with __builtin_cpu_supports).
- * Other compilers get a scalar micro-kernel. With GE_USE_OPENBLAS defined
- * the kernels call cblas_sgemm instead (link -lopenblas); ge_ai_core_sgemm
- * stays ours either way. Kernels are single-threaded (OpenBLAS may thread
- * internally). Scratch (packed panels, im2col columns) lives in the
+ * The SGEMM is ours: cache-blocked (KC x NC panels of B, MC x KC blocks of
+ * A, both packed, or prepacked once) around register micro-kernels written
+ * with GCC/Clang vector types and picked at run time with
+ * __builtin_cpu_supports and target attributes (no -march needed):
+ * AVX-512 12 x 32, AVX2+FMA 6 x 16, baseline SSE2 6 x 8 on x86-64; other
+ * compilers get a scalar micro-kernel. The bias, a fused residual and the
+ * activation are applied in the GEMM's epilogue, on each strip of C while
+ * it is in L1. Heavy kernels split their work (GEMM columns or rows,
+ * depthwise channels) with ge_kernel_parallel_for over the executor's
+ * threads (serially without a pool). With GE_USE_OPENBLAS, MatMul and Gemm
+ * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
+ * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
  * nothing per run; parsed attributes are cached there too.
  *
  * Fused activations: Conv, Gemm and MatMul honour the node attributes
  * _fused_activation (string: Relu, LeakyRelu, Clip, Sigmoid, Tanh,
- * HardSigmoid), _fused_alpha and _fused_beta (LeakyRelu alpha; Clip min and
- * max; HardSigmoid alpha and beta; ONNX defaults when absent), applied to
- * the output in place. The optimiser (engine optimize_subgraph, over nodes
- * with engine == self) sets them:
+ * HardSigmoid, HardSwish), _fused_alpha and _fused_beta (LeakyRelu alpha;
+ * Clip min and max; HardSigmoid and HardSwish alpha and beta; ONNX defaults
+ * when absent). A fused residual: a Conv with _fused_residual = 1 adds its
+ * input 3 (float32, shaped like the output; input 2, the bias, may be
+ * absent) before the activation; this goes beyond ONNX's Conv schema, so
+ * ge_graph_validate rejects such a node (only this engine's optimiser makes
+ * them, after validation). The optimiser (engine optimize_subgraph, over
+ * nodes with engine == self) does, in order:
  *   1. Conv or Gemm whose only consumer is an inference BatchNormalization
  *      (one output, Const scale/B/mean/var) with Const weights (and bias):
  *      the BN folds into new Const weights and bias; the BN goes.
- *   2. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh or
- *      HardSigmoid whose producer is a Conv/Gemm/MatMul of this engine with
- *      no other consumer: becomes the producer's fused activation.
- * Both only when every tensor involved is float32, shapes agree, and the
+ *   2. Add(Conv, other) where the Conv (2-D or 1-D, float32, no fused
+ *      activation yet) has the Add as its only consumer and other has the
+ *      sum's shape (equal dims; unknown ones only under the same symbol):
+ *      other becomes the Conv's residual input; the Add goes.
+ *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
+ *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
+ *      engine with no other consumer: becomes the producer's fused
+ *      activation (so Conv -> Add -> Relu ends as one Conv).
+ * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
  *
@@ -43,7 +62,8 @@
  * ge_vector_supports (vector.h). Dense ops (ge_ai_core_op lists them): ONNX
  * domain; every input and output float32 or float16 (MaxPool's indices
  * int64), known rank <= 8; Conv, ConvTranspose and the windowed pools have
- * 1..3 spatial dims, kernel dims 1..255 (the cube unit's limit), strides
+ * 1..3 spatial dims, kernel dims >= 1 (any size on the CPU; kernel_shape
+ * must match the weight's dims), strides
  * and dilations >= 1, pads >= 0, a known auto_pad, and a group that divides
  * the channels where they are known; BatchNormalization only in inference
  * (one output, training_mode 0); MatMul operands of rank >= 1, Gemm's A and
@@ -53,7 +73,9 @@
  * (or GE_IMPLEMENTATION) in one translation unit; the implementations of
  * ge_graph.h, host_cpu.h and vector.h must be compiled somewhere too.
  * Thread safety: the descriptor and the support check are read-only;
- * kernels keep their state in their context (one context per thread).
+ * kernels keep their state in their context (one context per thread); the
+ * shares a kernel hands to ge_kernel_parallel_for write disjoint outputs
+ * and scratch.
  */
 #ifndef GE_ENGINE_AI_CORE_H
 #define GE_ENGINE_AI_CORE_H
@@ -82,7 +104,8 @@ GE_API void ge_ai_core_apply_activation(const ge_node *n, float *y, int64_t coun
  * not read when beta is 0): op(A) is M x K (A is K x M when trans_a), op(B)
  * is K x N; lda, ldb, ldc are row strides. work needs
  * ge_ai_core_sgemm_work_size(M, N, K) bytes (any alignment). Always the
- * engine's own packed SGEMM, single-threaded, even with GE_USE_OPENBLAS. */
+ * engine's own packed SGEMM (best micro-kernel of this CPU), on the calling
+ * thread, even with GE_USE_OPENBLAS. */
 GE_API void ge_ai_core_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
                              int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *work);
 GE_API size_t ge_ai_core_sgemm_work_size(int64_t M, int64_t N, int64_t K);
@@ -120,7 +143,6 @@ static const char *const ge__aic_ops[] = {
     "MatMul",             "MaxPool",            "MeanVarianceNormalization", "Softmax"};
 #define GE__AIC_NUM_OPS (sizeof ge__aic_ops / sizeof ge__aic_ops[0])
 #define GE__AIC_MAX_RANK 8
-#define GE__AIC_MAX_KERNEL 255
 
 GE_API const char *ge_ai_core_op(uint32_t i) { return i < GE__AIC_NUM_OPS ? ge__aic_ops[i] : NULL; }
 
@@ -161,7 +183,7 @@ static int ge__aic_ints_ok(const ge_node *n, const char *name, int32_t want, int
       return 0;
     }
     if (hi >= 0 && v[i] > hi) {
-      if (why) ge_engine_why(why, cap, "%s %lld exceeds %lld (the cube unit limit)", noun, (long long)v[i], (long long)hi);
+      if (why) ge_engine_why(why, cap, "%s %lld exceeds %lld", noun, (long long)v[i], (long long)hi);
       return 0;
     }
   }
@@ -183,7 +205,7 @@ static int ge__aic_window_ok(const ge_graph *g, const ge_node *n, int conv, char
     if (why) ge_engine_why(why, cap, "spatial rank %d not supported (1..3)", (int)r);
     return 0;
   }
-  if (!ge__aic_ints_ok(n, "kernel_shape", r, 1, GE__AIC_MAX_KERNEL, "kernel dim", why, cap) ||
+  if (!ge__aic_ints_ok(n, "kernel_shape", r, 1, -1, "kernel dim", why, cap) ||
       !ge__aic_ints_ok(n, "strides", r, 1, -1, "stride", why, cap) ||
       !ge__aic_ints_ok(n, "dilations", r, 1, -1, "dilation", why, cap) ||
       !ge__aic_ints_ok(n, "pads", 2 * r, 0, -1, "pad", why, cap))
@@ -196,15 +218,22 @@ static int ge__aic_window_ok(const ge_graph *g, const ge_node *n, int conv, char
     if (why) ge_engine_why(why, cap, "auto_pad %s unknown", ap);
     return 0;
   }
-  if (w && w->shape.rank == x->shape.rank)
+  if (w && w->shape.rank == x->shape.rank) {
+    const int64_t *ks = NULL;
+    int32_t nks = ge_node_attr_ints(n, "kernel_shape", &ks);
     for (i = 0; i < r; i++) {
       int64_t k = w->shape.dims[2 + i];
-      if (k > GE__AIC_MAX_KERNEL) {
-        if (why) ge_engine_why(why, cap, "kernel dim %lld exceeds %d (the cube unit limit)", (long long)k,
-                               GE__AIC_MAX_KERNEL);
+      if (k == 0) {
+        if (why) ge_engine_why(why, cap, "kernel dim %d of the weight is 0", (int)i);
+        return 0;
+      }
+      if (k > 0 && nks == r && ks[i] != k) {
+        if (why) ge_engine_why(why, cap, "kernel_shape %lld differs from the weight's kernel dim %lld", (long long)ks[i],
+                               (long long)k);
         return 0;
       }
     }
+  }
   if (conv) {
     int64_t c = x->shape.dims[1], m = w && w->shape.rank >= 2 ? w->shape.dims[0] : -1;
     if (group < 1) {
@@ -287,353 +316,10 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
   }
 }
 
-/* ------------------------------------------------------------- SGEMM
- *
- * Goto/BLIS blocking: for each NC-wide column block of B and KC-deep slice,
- * pack B into NR-wide panels; for each MC-tall row block of A, pack A
- * (times alpha) into MR-tall panels; a micro-kernel computes each MR x NR
- * tile of C over the KC slice in registers. Packing zero-pads partial
- * panels, so the micro-kernel always runs full tiles; the tile update
- * writes only the valid part. */
-
-#define GE__AIC_MR 6
-#define GE__AIC_KC 256
-#define GE__AIC_MC 120 /* multiple of MR */
-#define GE__AIC_NC 512 /* multiple of every NR */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define GE__AIC_VEC 1
-typedef float ge__aic_v4 __attribute__((vector_size(16), may_alias));
-typedef float ge__aic_v4u __attribute__((vector_size(16), aligned(4), may_alias));
-#if defined(__x86_64__) || defined(__i386__)
-#define GE__AIC_X86 1
-typedef float ge__aic_v8 __attribute__((vector_size(32), may_alias));
-typedef float ge__aic_v8u __attribute__((vector_size(32), aligned(4), may_alias));
-#endif
-#define GE__AIC_ALIGNED(n) __attribute__((aligned(n)))
-#else
-#define GE__AIC_ALIGNED(n)
-#endif
-
-/* gcc keeps a*b+c unfused under -std=c99 (-ffp-contract=off); the AVX2
- * kernel asks for FMA contraction explicitly. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define GE__AIC_CONTRACT __attribute__((optimize("fp-contract=fast")))
-#else
-#define GE__AIC_CONTRACT
-#endif
-
-static int64_t ge__aic_min(int64_t a, int64_t b) { return a < b ? a : b; }
-
-/* A's rows i0.., MR at a time: dst[panel][p][i] = alpha A(i, p). */
-static void ge__aic_pack_a(const float *A, int64_t rs, int64_t cs, int64_t mc, int64_t kc, float alpha, float *dst) {
-  int64_t i0, i, p;
-  for (i0 = 0; i0 < mc; i0 += GE__AIC_MR, dst += GE__AIC_MR * kc) {
-    int64_t mr = ge__aic_min(GE__AIC_MR, mc - i0);
-    const float *a = A + i0 * rs;
-    if (mr == GE__AIC_MR && cs == 1) {
-      for (p = 0; p < kc; p++)
-        for (i = 0; i < GE__AIC_MR; i++) dst[p * GE__AIC_MR + i] = alpha * a[i * rs + p];
-    } else {
-      for (p = 0; p < kc; p++) {
-        for (i = 0; i < mr; i++) dst[p * GE__AIC_MR + i] = alpha * a[i * rs + p * cs];
-        for (; i < GE__AIC_MR; i++) dst[p * GE__AIC_MR + i] = 0.0f;
-      }
-    }
-  }
-}
-
-/* B's columns j0.., nr at a time: dst[panel][p][j] = B(p, j). */
-static void ge__aic_pack_b(const float *B, int64_t rs, int64_t cs, int64_t kc, int64_t nc, int64_t nr, float *dst) {
-  int64_t j0, j, p;
-  for (j0 = 0; j0 < nc; j0 += nr, dst += nr * kc) {
-    int64_t w = ge__aic_min(nr, nc - j0);
-    const float *b = B + j0 * cs;
-    if (w == nr && cs == 1) {
-      for (p = 0; p < kc; p++) memcpy(dst + p * nr, b + p * rs, (size_t)nr * sizeof(float));
-    } else {
-      for (p = 0; p < kc; p++) {
-        for (j = 0; j < w; j++) dst[p * nr + j] = b[p * rs + j * cs];
-        for (; j < nr; j++) dst[p * nr + j] = 0.0f;
-      }
-    }
-  }
-}
-
-/* Adds an MR x NR tile t into C's mr x nr corner: C = t (first slice, beta
- * 0), beta C + t (first slice), or C + t. */
-#define GE__AIC_UPDATE(NR)                                                                                             \
-  {                                                                                                                    \
-    int64_t i_, j_;                                                                                                    \
-    for (i_ = 0; i_ < mr; i_++) {                                                                                      \
-      float *row = cp + i_ * ldc;                                                                                      \
-      const float *tr = t + i_ * (NR);                                                                                 \
-      if (!first)                                                                                                      \
-        for (j_ = 0; j_ < nr; j_++) row[j_] += tr[j_];                                                                 \
-      else if (beta == 0.0f)                                                                                           \
-        for (j_ = 0; j_ < nr; j_++) row[j_] = tr[j_];                                                                  \
-      else                                                                                                             \
-        for (j_ = 0; j_ < nr; j_++) row[j_] = beta * row[j_] + tr[j_];                                                 \
-    }                                                                                                                  \
-  }
-
-/* One row of a full tile straight into C (VU: VT without alignment):
- * mode 0 C = acc, 1 C += acc, 2 C = beta C + acc. */
-#define GE__AIC_ROW(VU, i, c0, c1)                                                                                     \
-  {                                                                                                                    \
-    VU *r_ = (VU *)(cp + (i) * ldc);                                                                                   \
-    if (mode == 1) {                                                                                                   \
-      r_[0] += c0;                                                                                                     \
-      r_[1] += c1;                                                                                                     \
-    } else if (mode == 0) {                                                                                            \
-      r_[0] = c0;                                                                                                      \
-      r_[1] = c1;                                                                                                      \
-    } else {                                                                                                           \
-      r_[0] = beta * r_[0] + c0;                                                                                       \
-      r_[1] = beta * r_[1] + c1;                                                                                       \
-    }                                                                                                                  \
-  }
-
-/* Micro-kernel (6 x 2 vectors of VT; writes a full tile into C at cp, or
- * into the tile buffer t when cp is NULL) and the loop over the tiles of
- * one packed block, for one vector type and target. */
-#define GE__AIC_KERNELS(S, ATTR, VT, VU, VL)                                                                           \
-  static ATTR void ge__aic_micro_##S(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc,     \
-                                     int mode, float beta) {                                                           \
-    VT c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};                                               \
-    VT c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};                                               \
-    int64_t p;                                                                                                         \
-    for (p = 0; p < kc; p++, a += GE__AIC_MR, b += 2 * (VL)) {                                                         \
-      VT b0 = ((const VT *)b)[0], b1 = ((const VT *)b)[1];                                                             \
-      c00 += a[0] * b0;                                                                                                \
-      c01 += a[0] * b1;                                                                                                \
-      c10 += a[1] * b0;                                                                                                \
-      c11 += a[1] * b1;                                                                                                \
-      c20 += a[2] * b0;                                                                                                \
-      c21 += a[2] * b1;                                                                                                \
-      c30 += a[3] * b0;                                                                                                \
-      c31 += a[3] * b1;                                                                                                \
-      c40 += a[4] * b0;                                                                                                \
-      c41 += a[4] * b1;                                                                                                \
-      c50 += a[5] * b0;                                                                                                \
-      c51 += a[5] * b1;                                                                                                \
-    }                                                                                                                  \
-    if (cp) {                                                                                                          \
-      GE__AIC_ROW(VU, 0, c00, c01)                                                                                     \
-      GE__AIC_ROW(VU, 1, c10, c11)                                                                                     \
-      GE__AIC_ROW(VU, 2, c20, c21)                                                                                     \
-      GE__AIC_ROW(VU, 3, c30, c31)                                                                                     \
-      GE__AIC_ROW(VU, 4, c40, c41)                                                                                     \
-      GE__AIC_ROW(VU, 5, c50, c51)                                                                                     \
-    } else {                                                                                                           \
-      VT *tv = (VT *)t;                                                                                                \
-      tv[0] = c00;                                                                                                     \
-      tv[1] = c01;                                                                                                     \
-      tv[2] = c10;                                                                                                     \
-      tv[3] = c11;                                                                                                     \
-      tv[4] = c20;                                                                                                     \
-      tv[5] = c21;                                                                                                     \
-      tv[6] = c30;                                                                                                     \
-      tv[7] = c31;                                                                                                     \
-      tv[8] = c40;                                                                                                     \
-      tv[9] = c41;                                                                                                     \
-      tv[10] = c50;                                                                                                    \
-      tv[11] = c51;                                                                                                    \
-    }                                                                                                                  \
-  }                                                                                                                    \
-  static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
-                                     float *C, int64_t ldc, int first, float beta) {                                   \
-    float t[GE__AIC_MR * 2 * (VL)] GE__AIC_ALIGNED(64);                                                                \
-    int64_t ir, jr;                                                                                                    \
-    int mode = !first ? 1 : beta == 0.0f ? 0 : 2;                                                                      \
-    for (jr = 0; jr < ncols; jr += 2 * (VL)) {                                                                         \
-      int64_t nr = ge__aic_min(2 * (VL), ncols - jr);                                                                  \
-      for (ir = 0; ir < mc; ir += GE__AIC_MR) {                                                                        \
-        int64_t mr = ge__aic_min(GE__AIC_MR, mc - ir);                                                                 \
-        float *cp = C + ir * ldc + jr;                                                                                 \
-        if (mr == GE__AIC_MR && nr == 2 * (VL)) {                                                                      \
-          ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, cp, ldc, mode, beta);                                   \
-          continue;                                                                                                    \
-        }                                                                                                              \
-        ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);                                   \
-        GE__AIC_UPDATE(2 * (VL))                                                                                       \
-      }                                                                                                                \
-    }                                                                                                                  \
-  }
-
-#ifdef GE__AIC_VEC
-GE__AIC_KERNELS(base, , ge__aic_v4, ge__aic_v4u, 4)
-#define GE__AIC_BASE_NR 8
-#ifdef GE__AIC_X86
-GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, ge__aic_v8u, 8)
-#endif
-#else
-/* Portable scalar kernel: 6 x 8 tiles. */
-#define GE__AIC_BASE_NR 8
-static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
-                               int64_t ldc, int first, float beta) {
-  float t[GE__AIC_MR * 8];
-  int64_t ir, jr, p, i, j;
-  for (jr = 0; jr < ncols; jr += 8) {
-    int64_t nr = ge__aic_min(8, ncols - jr);
-    for (ir = 0; ir < mc; ir += GE__AIC_MR) {
-      int64_t mr = ge__aic_min(GE__AIC_MR, mc - ir);
-      float *cp = C + ir * ldc + jr;
-      const float *a = pa + ir * kc, *b = pb + jr * kc;
-      for (i = 0; i < GE__AIC_MR * 8; i++) t[i] = 0.0f;
-      for (p = 0; p < kc; p++, a += GE__AIC_MR, b += 8)
-        for (i = 0; i < GE__AIC_MR; i++)
-          for (j = 0; j < 8; j++) t[i * 8 + j] += a[i] * b[j];
-      GE__AIC_UPDATE(8)
-    }
-  }
-}
-#endif
-
-/* Whether the AVX2+FMA kernel runs on this machine. */
-static int ge__aic_use_avx2(void) {
-#if defined(GE__AIC_X86) && defined(__AVX2__) && defined(__FMA__)
-  return 1;
-#elif defined(GE__AIC_X86)
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  return 0;
-#endif
-}
-
-static size_t ge__aic_gemm_work_floats(int64_t M, int64_t N, int64_t K) {
-  int64_t mc = ge__aic_min(GE__AIC_MC, (M + GE__AIC_MR - 1) / GE__AIC_MR * GE__AIC_MR);
-  int64_t kc = ge__aic_min(GE__AIC_KC, K), nc = ge__aic_min(GE__AIC_NC, (N + 15) / 16 * 16);
-  if (M <= 0 || N <= 0 || K <= 0) return 0;
-  return (size_t)(mc * kc + kc * nc) + 16; /* + slack to align to 64 bytes */
-}
-
-/* Our SGEMM on strided operands: A(i, k) at A[i*ars + k*acs], B(k, j) at
- * B[k*brs + j*bcs]; work holds ge__aic_gemm_work_floats(M, N, K) floats. */
-static void ge__aic_sgemm_own(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t ars, int64_t acs,
-                              const float *B, int64_t brs, int64_t bcs, float beta, float *C, int64_t ldc,
-                              float *work) {
-  int64_t jc, pc, ic, i, j, nr = GE__AIC_BASE_NR, mcap, kcap;
-  float *pa, *pb;
-  int avx2 = ge__aic_use_avx2();
-  if (M <= 0 || N <= 0) return;
-  if (K <= 0 || alpha == 0.0f) {
-    for (i = 0; i < M; i++)
-      for (j = 0; j < N; j++) C[i * ldc + j] = beta == 0.0f ? 0.0f : beta * C[i * ldc + j];
-    return;
-  }
-  if (M == 1 && (bcs == 1 || brs == 1)) { /* a row vector times B: no packing */
-    float *c = C;
-    if (bcs == 1) { /* axpy over B's rows */
-      for (j = 0; j < N; j++) c[j] = beta == 0.0f ? 0.0f : beta * c[j];
-      for (i = 0; i < K; i++) {
-        float av = alpha * A[i * acs];
-        const float *br = B + i * brs;
-        for (j = 0; j < N; j++) c[j] += av * br[j];
-      }
-    } else { /* dot products with B's columns, 8 partial sums */
-      for (j = 0; j < N; j++) {
-        const float *bc = B + j * bcs;
-        float s8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, acc;
-        int64_t k = 0;
-        int q;
-        for (; k + 8 <= K; k += 8)
-          for (q = 0; q < 8; q++) s8[q] += A[(k + q) * acs] * bc[k + q];
-        acc = ((s8[0] + s8[4]) + (s8[1] + s8[5])) + ((s8[2] + s8[6]) + (s8[3] + s8[7]));
-        for (; k < K; k++) acc += A[k * acs] * bc[k];
-        c[j] = alpha * acc + (beta == 0.0f ? 0.0f : beta * c[j]);
-      }
-    }
-    return;
-  }
-#ifdef GE__AIC_X86
-  if (avx2) nr = 16;
-#else
-  (void)avx2;
-#endif
-  mcap = ge__aic_min(GE__AIC_MC, (M + GE__AIC_MR - 1) / GE__AIC_MR * GE__AIC_MR);
-  kcap = ge__aic_min(GE__AIC_KC, K);
-  pa = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63);
-  pb = pa + mcap * kcap;
-  pb = (float *)(((uintptr_t)pb + 63) & ~(uintptr_t)63);
-  for (jc = 0; jc < N; jc += GE__AIC_NC) {
-    int64_t nc = ge__aic_min(GE__AIC_NC, N - jc);
-    for (pc = 0; pc < K; pc += GE__AIC_KC) {
-      int64_t kc = ge__aic_min(GE__AIC_KC, K - pc);
-      ge__aic_pack_b(B + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, pb);
-      for (ic = 0; ic < M; ic += GE__AIC_MC) {
-        int64_t mc = ge__aic_min(GE__AIC_MC, M - ic);
-        ge__aic_pack_a(A + ic * ars + pc * acs, ars, acs, mc, kc, alpha, pa);
-#ifdef GE__AIC_X86
-        if (avx2)
-          ge__aic_macro_avx2(mc, nc, kc, pa, pb, C + ic * ldc + jc, ldc, pc == 0, beta);
-        else
-#endif
-          ge__aic_macro_base(mc, nc, kc, pa, pb, C + ic * ldc + jc, ldc, pc == 0, beta);
-      }
-    }
-  }
-}
-
-GE_API size_t ge_ai_core_sgemm_work_size(int64_t M, int64_t N, int64_t K) {
-  size_t f = ge__aic_gemm_work_floats(M, N, K);
-  return f ? (f + 32) * sizeof(float) : 0;
-}
-
-GE_API void ge_ai_core_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
-                             int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *work) {
-  ge__aic_sgemm_own(M, N, K, alpha, A, trans_a ? 1 : lda, trans_a ? lda : 1, B, trans_b ? 1 : ldb, trans_b ? ldb : 1,
-                    beta, C, ldc, (float *)work);
-}
-
-/* Scratch floats the kernels' GEMM needs (none with OpenBLAS). */
-static size_t ge__aic_gemm_scratch(int64_t M, int64_t N, int64_t K) {
-#ifdef GE_USE_OPENBLAS
-  (void)M, (void)N, (void)K;
-  return 0;
-#else
-  return ge__aic_gemm_work_floats(M, N, K);
-#endif
-}
-
-/* The kernels' GEMM: OpenBLAS when GE_USE_OPENBLAS, else ours. */
-static void ge__aic_gemm(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t ars, int64_t acs,
-                         const float *B, int64_t brs, int64_t bcs, float beta, float *C, int64_t ldc, float *work) {
-#ifdef GE_USE_OPENBLAS
-  if (M > 0 && N > 0 && K > 0) {
-    enum CBLAS_TRANSPOSE ta, tb;
-    int64_t lda, ldb;
-    if (acs == 1 && ars >= K) ta = CblasNoTrans, lda = ars;
-    else if (ars == 1 && acs >= M) ta = CblasTrans, lda = acs;
-    else ta = CblasNoTrans, lda = -1;
-    if (bcs == 1 && brs >= N) tb = CblasNoTrans, ldb = brs;
-    else if (brs == 1 && bcs >= K) tb = CblasTrans, ldb = bcs;
-    else tb = CblasNoTrans, ldb = -1;
-    if (lda > 0 && ldb > 0) {
-      cblas_sgemm(CblasRowMajor, ta, tb, (blasint)M, (blasint)N, (blasint)K, alpha, A, (blasint)lda, B, (blasint)ldb,
-                  beta, C, (blasint)ldc);
-      return;
-    }
-    { /* strides BLAS cannot express (never produced by the kernels): plain loops */
-      int64_t i, j, k;
-      for (i = 0; i < M; i++)
-        for (j = 0; j < N; j++) {
-          float acc = 0.0f;
-          for (k = 0; k < K; k++) acc += A[i * ars + k * acs] * B[k * brs + j * bcs];
-          C[i * ldc + j] = alpha * acc + (beta == 0.0f ? 0.0f : beta * C[i * ldc + j]);
-        }
-      return;
-    }
-  }
-  (void)work;
-#endif
-  ge__aic_sgemm_own(M, N, K, alpha, A, ars, acs, B, brs, bcs, beta, C, ldc, work);
-}
-
 /* ------------------------------------------------ fused activations */
 
 enum { GE__AIC_ACT_NONE, GE__AIC_ACT_RELU, GE__AIC_ACT_LEAKY, GE__AIC_ACT_CLIP, GE__AIC_ACT_SIGMOID,
-       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_BAD };
+       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_HARDSWISH, GE__AIC_ACT_BAD };
 
 typedef struct ge__aic_act {
   int kind;
@@ -652,6 +338,7 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
   else if (!strcmp(s, "Sigmoid")) a->kind = GE__AIC_ACT_SIGMOID;
   else if (!strcmp(s, "Tanh")) a->kind = GE__AIC_ACT_TANH;
   else if (!strcmp(s, "HardSigmoid")) a->kind = GE__AIC_ACT_HARDSIGMOID, da = 0.2, db = 0.5;
+  else if (!strcmp(s, "HardSwish")) a->kind = GE__AIC_ACT_HARDSWISH, da = 1.0 / 6.0, db = 0.5;
   else a->kind = GE__AIC_ACT_BAD;
   a->alpha = (float)ge_node_attr_float(n, "_fused_alpha", da);
   a->beta = (float)ge_node_attr_float(n, "_fused_beta", db);
@@ -682,6 +369,12 @@ static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
       y[i] = v > 1.0f ? 1.0f : v < 0.0f ? 0.0f : v;
     }
     break;
+  case GE__AIC_ACT_HARDSWISH:
+    for (i = 0; i < count; i++) {
+      float v = al * y[i] + be;
+      y[i] *= v > 1.0f ? 1.0f : v < 0.0f ? 0.0f : v;
+    }
+    break;
   default: break;
   }
 }
@@ -692,12 +385,679 @@ GE_API void ge_ai_core_apply_activation(const ge_node *n, float *y, int64_t coun
   ge__aic_act_apply(&a, y, count);
 }
 
+/* ------------------------------------------------------------- SGEMM
+ *
+ * Goto/BLIS blocking: for each NC-wide column block of B and KC-deep slice,
+ * pack B into NR-wide panels; for each MC-tall row block of A, pack A
+ * (times alpha) into MR-tall panels; a micro-kernel computes each MR x NR
+ * tile of C over the KC slice in registers. The row panel of A stays in L1
+ * while the column panels of B stream from L2. Packing zero-pads partial
+ * panels, so the micro-kernel always runs full tiles; the tile update
+ * writes only the valid part. After the last K slice the epilogue (bias,
+ * residual, activation) runs on each MR-row strip of C while it is in L1.
+ *
+ * Three micro-kernels, picked at run time: AVX-512 12 x 32, AVX2+FMA 6 x 16
+ * and baseline 6 x 8 (SSE2 on x86-64). Either operand may come prepacked
+ * (constant weights, packed once per kernel), and B may be the im2col of
+ * a convolution's input, packed straight from the image. */
+
+#define GE__AIC_KC 256
+#define GE__AIC_MC 144 /* multiple of every MR */
+#define GE__AIC_NC 512 /* multiple of every NR */
+#define GE__AIC_MAX_TILE (12 * 32)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GE__AIC_VEC 1
+typedef float ge__aic_v4 __attribute__((vector_size(16), may_alias));
+#if defined(__x86_64__) || defined(__i386__)
+#define GE__AIC_X86 1
+typedef float ge__aic_v8 __attribute__((vector_size(32), may_alias));
+typedef float ge__aic_v16 __attribute__((vector_size(64), may_alias));
+#endif
+#define GE__AIC_ALIGNED(n) __attribute__((aligned(n)))
+#else
+#define GE__AIC_ALIGNED(n)
+#endif
+
+/* gcc keeps a*b+c unfused under -std=c99 (-ffp-contract=off); the FMA
+ * kernels ask for contraction explicitly. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GE__AIC_CONTRACT __attribute__((optimize("fp-contract=fast")))
+#else
+#define GE__AIC_CONTRACT
+#endif
+
+static int64_t ge__aic_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t ge__aic_round_up(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+/* The depth of K slices: at most KC, K split evenly (no thin last slice). */
+static int64_t ge__aic_kc(int64_t K) {
+  int64_t n = (K + GE__AIC_KC - 1) / GE__AIC_KC;
+  return n > 1 ? (K + n - 1) / n : K;
+}
+
+/* 2-D convolution geometry of one group (1-D: H = kh = 1). */
+typedef struct ge__aic_cv {
+  int64_t n, c, h, w, m, group, cg, mg, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
+} ge__aic_cv;
+
+/* What a finished tile of C gets while it is in cache: + row_bias[row],
+ * + res[row * ldr + col], then the activation (rows and cols global). */
+typedef struct ge__aic_epi {
+  const float *row_bias;
+  const float *res;
+  int64_t ldr;
+  ge__aic_act act;
+  int level; /* the vector code to use (ge__aic_kern.level) */
+} ge__aic_epi;
+
+static int ge__aic_epi_empty(const ge__aic_epi *e) {
+  return !e || (!e->row_bias && !e->res && e->act.kind == GE__AIC_ACT_NONE);
+}
+
+/* r[0..n) = act(r + bias + res) (res may be NULL) for the activations
+ * with a vector form (none, Relu, Clip: kind), per target. Comparisons make
+ * lane masks; NaN keeps flowing like in ge__aic_act_apply. */
+#define GE__AIC_EPI_VEC(VT, VI, v, q, at)                                                                              \
+  {                                                                                                                    \
+    VI m, vi, bi;                                                                                                      \
+    v += vb;                                                                                                           \
+    if (res) {                                                                                                         \
+      memcpy(&q, at, sizeof q);                                                                                        \
+      v += q;                                                                                                          \
+    }                                                                                                                  \
+    if (kind != GE__AIC_ACT_NONE) {                                                                                    \
+      memcpy(&vi, &v, sizeof vi);                                                                                      \
+      memcpy(&bi, &vlo, sizeof bi);                                                                                    \
+      m = v < vlo;                                                                                                     \
+      vi = (vi & ~m) | (bi & m);                                                                                       \
+      if (kind == GE__AIC_ACT_CLIP) {                                                                                  \
+        memcpy(&bi, &vhi, sizeof bi);                                                                                  \
+        m = v > vhi;                                                                                                   \
+        vi = (vi & ~m) | (bi & m);                                                                                     \
+      }                                                                                                                \
+      memcpy(&v, &vi, sizeof v);                                                                                       \
+    }                                                                                                                  \
+  }
+#define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
+  static ATTR void ge__aic_epi_row_##S(float *r, int64_t n, float bias, const float *res, int kind, float lo,         \
+                                       float hi) {                                                                     \
+    VT vb = {0}, vlo = {0}, vhi = {0}, v, q;                                                                           \
+    int64_t j = 0;                                                                                                     \
+    vb += bias;                                                                                                        \
+    vlo += kind == GE__AIC_ACT_RELU ? 0.0f : lo;                                                                       \
+    vhi += hi;                                                                                                         \
+    for (; j + (VL) <= n; j += (VL)) {                                                                                 \
+      memcpy(&v, r + j, sizeof v);                                                                                     \
+      GE__AIC_EPI_VEC(VT, VI, v, q, res + j)                                                                           \
+      memcpy(r + j, &v, sizeof v);                                                                                     \
+    }                                                                                                                  \
+    if (j < n) { /* the tail through a full vector */                                                                  \
+      float tv[VL] = {0}, tq[VL] = {0};                                                                                \
+      memcpy(tv, r + j, (size_t)(n - j) * sizeof(float));                                                             \
+      if (res) memcpy(tq, res + j, (size_t)(n - j) * sizeof(float));                                                   \
+      memcpy(&v, tv, sizeof v);                                                                                        \
+      GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                \
+      memcpy(tv, &v, sizeof v);                                                                                        \
+      memcpy(r + j, tv, (size_t)(n - j) * sizeof(float));                                                              \
+    }                                                                                                                  \
+  }
+
+#ifdef GE__AIC_VEC
+typedef int32_t ge__aic_i4 __attribute__((vector_size(16), may_alias));
+GE__AIC_EPI_ROW(base, , ge__aic_v4, ge__aic_i4, 4)
+#ifdef GE__AIC_X86
+typedef int32_t ge__aic_i8 __attribute__((vector_size(32), may_alias));
+typedef int32_t ge__aic_i16 __attribute__((vector_size(64), may_alias));
+GE__AIC_EPI_ROW(avx2, __attribute__((target("avx2"))), ge__aic_v8, ge__aic_i8, 8)
+GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic_i16, 16)
+#endif
+#endif
+
+/* One row of the epilogue: + bias, + res (may be NULL), activation. */
+static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
+  int64_t j;
+#ifdef GE__AIC_VEC
+  if (act->kind == GE__AIC_ACT_NONE || act->kind == GE__AIC_ACT_RELU || act->kind == GE__AIC_ACT_CLIP) {
+#ifdef GE__AIC_X86
+    if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
+    else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);
+    else
+#endif
+      ge__aic_epi_row_base(r, n, bias, res, act->kind, act->alpha, act->beta);
+    return;
+  }
+#endif
+  (void)level;
+  if (bias != 0.0f)
+    for (j = 0; j < n; j++) r[j] += bias;
+  if (res)
+    for (j = 0; j < n; j++) r[j] += res[j];
+  ge__aic_act_apply(act, r, n);
+}
+
+static void ge__aic_epilogue(const ge__aic_epi *e, float *c, int64_t ldc, int64_t row0, int64_t col0, int64_t rows,
+                             int64_t cols) {
+  int64_t i;
+  for (i = 0; i < rows; i++)
+    ge__aic_epi_row(&e->act, e->level, c + i * ldc, cols, e->row_bias ? e->row_bias[row0 + i] : 0.0f,
+                    e->res ? e->res + (row0 + i) * e->ldr + col0 : NULL);
+}
+
+/* A's rows, mr at a time: dst[panel][p][i] = alpha A(i, p). */
+static void ge__aic_pack_a(const float *A, int64_t rs, int64_t cs, int64_t mc, int64_t kc, float alpha, int64_t mr,
+                           float *dst) {
+  int64_t i0, i, p;
+  for (i0 = 0; i0 < mc; i0 += mr, dst += mr * kc) {
+    int64_t h = ge__aic_min(mr, mc - i0);
+    const float *a = A + i0 * rs;
+    if (h == mr && cs == 1) {
+      for (p = 0; p < kc; p++)
+        for (i = 0; i < mr; i++) dst[p * mr + i] = alpha * a[i * rs + p];
+    } else {
+      for (p = 0; p < kc; p++) {
+        for (i = 0; i < h; i++) dst[p * mr + i] = alpha * a[i * rs + p * cs];
+        for (; i < mr; i++) dst[p * mr + i] = 0.0f;
+      }
+    }
+  }
+}
+
+/* B's columns, nr at a time: dst[panel][p][j] = B(p, j). */
+static void ge__aic_pack_b(const float *B, int64_t rs, int64_t cs, int64_t kc, int64_t nc, int64_t nr, float *dst) {
+  int64_t j0, j, p;
+  for (j0 = 0; j0 < nc; j0 += nr, dst += nr * kc) {
+    int64_t w = ge__aic_min(nr, nc - j0);
+    const float *b = B + j0 * cs;
+    if (w == nr && cs == 1) { /* constant sizes: the copies are inlined */
+      if (nr == 32)
+        for (p = 0; p < kc; p++) memcpy(dst + p * 32, b + p * rs, 32 * sizeof(float));
+      else if (nr == 16)
+        for (p = 0; p < kc; p++) memcpy(dst + p * 16, b + p * rs, 16 * sizeof(float));
+      else
+        for (p = 0; p < kc; p++) memcpy(dst + p * nr, b + p * rs, (size_t)nr * sizeof(float));
+    } else {
+      for (p = 0; p < kc; p++) {
+        for (j = 0; j < w; j++) dst[p * nr + j] = b[p * rs + j * cs];
+        for (; j < nr; j++) dst[p * nr + j] = 0.0f;
+      }
+    }
+  }
+}
+
+/* The j in [0, jn) with 0 <= j*s + off < lim, as [*lo, *hi). */
+static void ge__aic_span(int64_t off, int64_t s, int64_t lim, int64_t jn, int64_t *lo, int64_t *hi) {
+  int64_t a = off < 0 ? (-off + s - 1) / s : 0, b = lim - 1 - off < 0 ? 0 : (lim - 1 - off) / s + 1;
+  if (b > jn) b = jn;
+  if (a > b) a = b;
+  *lo = a;
+  *hi = b;
+}
+
+/* Packs rows k0..k0+kc and columns j0..j0+nc of im2col(x) (x: the cg
+ * channels of one group) like ge__aic_pack_b, without materialising the
+ * columns: row k is (channel, ki, kj), column j the output pixel. Runs of
+ * pixels inside the image with stride 1 are copied whole. */
+static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
+                                int64_t nr, float *dst) {
+  int64_t q, khw = p->kh * p->kw;
+  for (q = 0; q < kc; q++) {
+    int64_t k = k0 + q, ch = k / khw, ki = k % khw / p->kw, kj = k % p->kw;
+    int64_t off = kj * p->dw - p->pw, oh = j0 / p->ow, o = j0 % p->ow, j = 0, l = 0, lo, hi;
+    const float *xc = x + ch * p->h * p->w;
+    float *dp = dst + q * nr; /* this row of the current panel; lane l */
+    ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
+    while (j < nc) { /* one output row (or its part) at a time */
+      int64_t end = o + ge__aic_min(p->ow - o, nc - j), ih = oh * p->sh - p->ph + ki * p->dh;
+      const float *src = ih >= 0 && ih < p->h ? xc + ih * p->w + off : NULL;
+      while (o < end) {
+        int64_t seg = ge__aic_min(nr - l, end - o), t;
+        if (!src || o >= hi || o + seg <= lo) {
+          memset(dp + l, 0, (size_t)seg * sizeof(float));
+        } else if (p->sw == 1 && o >= lo && o + seg <= hi) {
+          memcpy(dp + l, src + o, (size_t)seg * sizeof(float));
+        } else {
+          for (t = 0; t < seg; t++) dp[l + t] = o + t >= lo && o + t < hi ? src[(o + t) * p->sw] : 0.0f;
+        }
+        o += seg, l += seg, j += seg;
+        if (l == nr) l = 0, dp += nr * kc;
+      }
+      o = 0;
+      oh++;
+    }
+    if (l) memset(dp + l, 0, (size_t)(nr - l) * sizeof(float));
+  }
+}
+
+/* Adds an MR x NR tile t into C's mr x nr corner: C = t (first slice, beta
+ * 0), beta C + t (first slice), or C + t. */
+#define GE__AIC_UPDATE(NR)                                                                                             \
+  {                                                                                                                    \
+    int64_t i_, j_;                                                                                                    \
+    for (i_ = 0; i_ < mr; i_++) {                                                                                      \
+      float *row = cp + i_ * ldc;                                                                                      \
+      const float *tr = t + i_ * (NR);                                                                                 \
+      if (!first)                                                                                                      \
+        for (j_ = 0; j_ < nr; j_++) row[j_] += tr[j_];                                                                 \
+      else if (beta == 0.0f)                                                                                           \
+        for (j_ = 0; j_ < nr; j_++) row[j_] = tr[j_];                                                                  \
+      else                                                                                                             \
+        for (j_ = 0; j_ < nr; j_++) row[j_] = beta * row[j_] + tr[j_];                                                 \
+    }                                                                                                                  \
+  }
+
+/* Per-row pieces of the micro-kernel (z_ is a zero vector of its type, VL
+ * floats, vl_; each row holds two vectors). */
+#define GE__AIC_R3(X) X(0) X(1) X(2)
+#define GE__AIC_R6(X) GE__AIC_R3(X) X(3) X(4) X(5)
+#define GE__AIC_R12(X) GE__AIC_R6(X) X(6) X(7) X(8) X(9) X(10) X(11)
+#define GE__AIC_DECL(i) __typeof__(z_) c##i##a = z_, c##i##b = z_;
+#define GE__AIC_STEP(i)                                                                                                \
+  c##i##a += a[i] * b0;                                                                                                \
+  c##i##b += a[i] * b1;
+/* Row i of a full tile into C: mode 0 C = acc, 1 C += acc, 2 C = beta C + acc. */
+#define GE__AIC_STORE(i)                                                                                               \
+  {                                                                                                                    \
+    float *r_ = cp + (i) * ldc;                                                                                        \
+    __typeof__(z_) o0 = c##i##a, o1 = c##i##b;                                                                         \
+    if (mode) {                                                                                                        \
+      __typeof__(z_) q0, q1;                                                                                           \
+      memcpy(&q0, r_, sizeof q0);                                                                                      \
+      memcpy(&q1, r_ + vl_, sizeof q1);                                                                                 \
+      if (mode == 1) o0 += q0, o1 += q1;                                                                               \
+      else o0 += beta * q0, o1 += beta * q1;                                                                           \
+    }                                                                                                                  \
+    memcpy(r_, &o0, sizeof o0);                                                                                        \
+    memcpy(r_ + vl_, &o1, sizeof o1);                                                                                   \
+  }
+#define GE__AIC_TSTORE(i)                                                                                              \
+  memcpy(t + 2 * (i) * vl_, &c##i##a, sizeof z_);                                                                       \
+  memcpy(t + (2 * (i) + 1) * vl_, &c##i##b, sizeof z_);
+
+/* Micro-kernel NAME: the first rows (ROWS) of an MR x 2 vectors of VT
+ * tile; writes a full tile into C at cp, or into the tile buffer t when cp
+ * is NULL. */
+#define GE__AIC_MICRO(NAME, ATTR, VT, VL, MR, ROWS)                                                                    \
+  static ATTR void NAME(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc, int mode,        \
+                        float beta) {                                                                                  \
+    VT z_ = {0};                                                                                                       \
+    const int64_t vl_ = (VL);                                                                                          \
+    int64_t p;                                                                                                         \
+    ROWS(GE__AIC_DECL)                                                                                                 \
+    for (p = 0; p < kc; p++, a += (MR), b += 2 * (VL)) {                                                               \
+      VT b0, b1;                                                                                                       \
+      memcpy(&b0, b, sizeof b0);                                                                                       \
+      memcpy(&b1, b + (VL), sizeof b1);                                                                                \
+      ROWS(GE__AIC_STEP)                                                                                               \
+    }                                                                                                                  \
+    if (cp) {                                                                                                          \
+      ROWS(GE__AIC_STORE)                                                                                              \
+    } else {                                                                                                           \
+      ROWS(GE__AIC_TSTORE)                                                                                             \
+    }                                                                                                                  \
+  }
+
+/* The micro-kernels of one vector type and target (full height, and half
+ * height for the last rows of a block) and the loop over the tiles of one
+ * packed block. */
+#define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, HALF)                                                               \
+  GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, MR, ROWS)                                                             \
+  GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, MR, HALF)                                                              \
+  static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
+                                     float *C, int64_t ldc, int first, float beta, const ge__aic_epi *epi,             \
+                                     int64_t row0, int64_t col0) {                                                     \
+    float t[(MR) * 2 * (VL)] GE__AIC_ALIGNED(64);                                                                      \
+    int64_t ir, jr;                                                                                                    \
+    int mode = !first ? 1 : beta == 0.0f ? 0 : 2;                                                                      \
+    for (ir = 0; ir < mc; ir += (MR)) {                                                                                \
+      int64_t mr = ge__aic_min((MR), mc - ir);                                                                         \
+      for (jr = 0; jr < ncols; jr += 2 * (VL)) {                                                                       \
+        int64_t nr = ge__aic_min(2 * (VL), ncols - jr);                                                                \
+        float *cp = C + ir * ldc + jr;                                                                                 \
+        if (mr == (MR) && nr == 2 * (VL)) {                                                                            \
+          ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, cp, ldc, mode, beta);                                   \
+        } else {                                                                                                       \
+          if (2 * mr <= (MR)) ge__aic_half_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);              \
+          else ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);                            \
+          GE__AIC_UPDATE(2 * (VL))                                                                                     \
+        }                                                                                                              \
+      }                                                                                                                \
+      if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols); /* rows still in L1 */          \
+    }                                                                                                                  \
+  }
+
+#ifdef GE__AIC_VEC
+GE__AIC_KERNELS(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_R3)
+#ifdef GE__AIC_X86
+GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
+                GE__AIC_R6)
+#endif
+#else
+/* Portable scalar kernel: 6 x 8 tiles. */
+static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
+                               int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
+                               int64_t col0) {
+  float t[6 * 8];
+  int64_t ir, jr, p, i, j;
+  for (ir = 0; ir < mc; ir += 6) {
+    int64_t mr = ge__aic_min(6, mc - ir);
+    for (jr = 0; jr < ncols; jr += 8) {
+      int64_t nr = ge__aic_min(8, ncols - jr);
+      float *cp = C + ir * ldc + jr;
+      const float *a = pa + ir * kc, *b = pb + jr * kc;
+      for (i = 0; i < 6 * 8; i++) t[i] = 0.0f;
+      for (p = 0; p < kc; p++, a += 6, b += 8)
+        for (i = 0; i < 6; i++)
+          for (j = 0; j < 8; j++) t[i * 8 + j] += a[i] * b[j];
+      GE__AIC_UPDATE(8)
+    }
+    if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols);
+  }
+}
+#endif
+
+typedef void (*ge__aic_macro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
+                                 int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
+                                 int64_t col0);
+
+/* A micro-kernel and its tile: level 0 baseline, 1 AVX2+FMA, 2 AVX-512. */
+typedef struct ge__aic_kern {
+  int level;
+  int64_t mr, nr;
+  ge__aic_macro_fn macro;
+} ge__aic_kern;
+
+static const ge__aic_kern ge__aic_kerns[] = {
+    {0, 6, 8, ge__aic_macro_base},
+#ifdef GE__AIC_X86
+    {1, 6, 16, ge__aic_macro_avx2},
+    {2, 12, 32, ge__aic_macro_avx512},
+#endif
+};
+
+/* The best kernel this CPU runs, at most level `cap` (tests force lower ones). */
+static const ge__aic_kern *ge__aic_kern_pick(int cap) {
+#ifdef GE__AIC_X86
+  if (cap >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma")) return &ge__aic_kerns[2];
+  if (cap >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &ge__aic_kerns[1];
+#else
+  (void)cap;
+#endif
+  return &ge__aic_kerns[0];
+}
+
+/* One product C = alpha op(A) op(B) + beta C, then the epilogue. A(i, k)
+ * at A[i*ars + k*acs] unless apack holds A packed by ge__aic_prepack_a
+ * with this kernel (alpha 1); B(k, j) at B[k*brs + j*bcs] unless bpack
+ * holds it packed by ge__aic_prepack_b, or conv is set: then B is the
+ * im2col of x under conv's geometry. */
+typedef struct ge__aic_mm {
+  const ge__aic_kern *k;
+  int64_t M, N, K;
+  float alpha, beta;
+  const float *A, *apack;
+  int64_t ars, acs;
+  const float *B, *bpack;
+  int64_t brs, bcs;
+  const ge__aic_cv *conv;
+  const float *x;
+  float *C;
+  int64_t ldc;
+  const ge__aic_epi *epi; /* NULL: none */
+} ge__aic_mm;
+
+/* Floats of packing scratch one thread needs. */
+static size_t ge__aic_mm_work_floats(void) { return (size_t)(GE__AIC_MC * GE__AIC_KC + GE__AIC_KC * GE__AIC_NC) + 32; }
+
+static size_t ge__aic_prepack_a_floats(const ge__aic_kern *k, int64_t M, int64_t K) {
+  return (size_t)(ge__aic_round_up(M, k->mr) * K);
+}
+static size_t ge__aic_prepack_b_floats(const ge__aic_kern *k, int64_t N, int64_t K) {
+  return (size_t)(ge__aic_round_up(N, k->nr) * K);
+}
+
+/* Packs all of A (M x K) for kernel k: slice pc of KC rows at pc * Mp. */
+static void ge__aic_prepack_a(const ge__aic_kern *k, const float *A, int64_t ars, int64_t acs, int64_t M, int64_t K,
+                              float *dst) {
+  int64_t pc, Mp = ge__aic_round_up(M, k->mr);
+  for (pc = 0; pc < K; pc += ge__aic_kc(K))
+    ge__aic_pack_a(A + pc * acs, ars, acs, M, ge__aic_min(ge__aic_kc(K), K - pc), 1.0f, k->mr, dst + pc * Mp);
+}
+
+/* Packs all of B (K x N) for kernel k: slice pc at pc * Np. */
+static void ge__aic_prepack_b(const ge__aic_kern *k, const float *B, int64_t brs, int64_t bcs, int64_t K, int64_t N,
+                              float *dst) {
+  int64_t pc, Np = ge__aic_round_up(N, k->nr);
+  for (pc = 0; pc < K; pc += ge__aic_kc(K))
+    ge__aic_pack_b(B + pc * brs, brs, bcs, ge__aic_min(ge__aic_kc(K), K - pc), N, k->nr, dst + pc * Np);
+}
+
+/* C's block [m0, m1) x [n0, n1) when there is nothing to multiply. */
+static void ge__aic_mm_empty(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  int64_t i, j;
+  for (i = m0; i < m1; i++) {
+    float *c = g->C + i * g->ldc;
+    for (j = n0; j < n1; j++) c[j] = g->beta == 0.0f ? 0.0f : g->beta * c[j];
+  }
+  if (!ge__aic_epi_empty(g->epi)) ge__aic_epilogue(g->epi, g->C + m0 * g->ldc + n0, g->ldc, m0, n0, m1 - m0, n1 - n0);
+}
+
+/* acc[0..n) += w * src[0..n). */
+#define GE__AIC_AXPY(S, ATTR, VT, VL)                                                                                  \
+  static ATTR void ge__aic_axpy_##S(float *acc, const float *src, float w, int64_t n) {                               \
+    int64_t o = 0;                                                                                                     \
+    for (; o + (VL) <= n; o += (VL)) {                                                                                 \
+      VT a, s;                                                                                                         \
+      memcpy(&a, acc + o, sizeof a);                                                                                   \
+      memcpy(&s, src + o, sizeof s);                                                                                   \
+      a += w * s;                                                                                                      \
+      memcpy(acc + o, &a, sizeof a);                                                                                   \
+    }                                                                                                                  \
+    for (; o < n; o++) acc[o] += w * src[o];                                                                           \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_AXPY(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_AXPY(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_AXPY(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_axpy_base(float *acc, const float *src, float w, int64_t n) {
+  int64_t o;
+  for (o = 0; o < n; o++) acc[o] += w * src[o];
+}
+#endif
+
+static void ge__aic_axpy(int level, float *acc, const float *src, float w, int64_t n) {
+#ifdef GE__AIC_X86
+  if (level >= 2) ge__aic_axpy_avx512(acc, src, w, n);
+  else if (level == 1) ge__aic_axpy_avx2(acc, src, w, n);
+  else
+#endif
+    ge__aic_axpy_base(acc, src, w, n);
+  (void)level;
+}
+
+/* A row vector times a plain B: axpy over B's rows or dot products with
+ * its columns, no packing. */
+static void ge__aic_mm_row(const ge__aic_mm *g, int64_t n0, int64_t n1) {
+  int64_t i, j, K = g->K;
+  float *c = g->C, beta = g->beta;
+  if (g->bcs == 1) {
+    for (j = n0; j < n1; j++) c[j] = beta == 0.0f ? 0.0f : beta * c[j];
+    for (i = 0; i < K; i++) ge__aic_axpy(g->k->level, c + n0, g->B + i * g->brs + n0, g->alpha * g->A[i * g->acs], n1 - n0);
+  } else {
+    for (j = n0; j < n1; j++) {
+      const float *bc = g->B + j * g->bcs;
+      float s8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, acc;
+      int64_t k = 0;
+      int q;
+      for (; k + 8 <= K; k += 8)
+        for (q = 0; q < 8; q++) s8[q] += g->A[(k + q) * g->acs] * bc[(k + q) * g->brs];
+      acc = ((s8[0] + s8[4]) + (s8[1] + s8[5])) + ((s8[2] + s8[6]) + (s8[3] + s8[7]));
+      for (; k < K; k++) acc += g->A[k * g->acs] * bc[k * g->brs];
+      c[j] = g->alpha * acc + (beta == 0.0f ? 0.0f : beta * c[j]);
+    }
+  }
+  if (!ge__aic_epi_empty(g->epi)) ge__aic_epilogue(g->epi, c + n0, g->ldc, 0, n0, 1, n1 - n0);
+}
+
+/* The block [m0, m1) x [n0, n1) of g (m0 a multiple of MR and n0 of NR
+ * when an operand is prepacked); work: ge__aic_mm_work_floats() floats. */
+static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_t n0, int64_t n1, float *work) {
+  const ge__aic_kern *k = g->k;
+  const ge__aic_epi *epi = ge__aic_epi_empty(g->epi) ? NULL : g->epi;
+  int64_t Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), jc, pc, ic;
+  float *pa_buf = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *pb_buf = pa_buf + GE__AIC_MC * GE__AIC_KC;
+  if (m0 >= m1 || n0 >= n1) return;
+  if (g->K <= 0 || (g->alpha == 0.0f && !g->apack)) {
+    ge__aic_mm_empty(g, m0, m1, n0, n1);
+    return;
+  }
+  if (g->M == 1 && !g->apack && !g->bpack && !g->conv && (g->bcs == 1 || g->brs == 1)) {
+    ge__aic_mm_row(g, n0, n1);
+    return;
+  }
+  for (jc = n0; jc < n1; jc += GE__AIC_NC) {
+    int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc);
+    for (pc = 0; pc < g->K; pc += ge__aic_kc(g->K)) {
+      int64_t kc = ge__aic_min(ge__aic_kc(g->K), g->K - pc);
+      const float *pb = pb_buf;
+      if (g->bpack) pb = g->bpack + pc * Np + jc * kc;
+      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf);
+      else ge__aic_pack_b(g->B + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, k->nr, pb_buf);
+      for (ic = m0; ic < m1; ic += GE__AIC_MC) {
+        int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic);
+        const float *pa = pa_buf;
+        if (g->apack) pa = g->apack + pc * Mp + ic * kc;
+        else ge__aic_pack_a(g->A + ic * g->ars + pc * g->acs, g->ars, g->acs, mc, kc, g->alpha, k->mr, pa_buf);
+        k->macro(mc, nc, kc, pa, pb, g->C + ic * g->ldc + jc, g->ldc, pc == 0, g->beta,
+                 pc + kc >= g->K ? epi : NULL, ic, jc);
+      }
+    }
+  }
+}
+
+/* Threads: g's rows or columns split into `tasks` shares on whole tiles;
+ * share t packs into work + t * ge__aic_mm_work_floats(). */
+typedef struct ge__aic_par {
+  const ge__aic_mm *g;
+  float *work;
+  int64_t tasks, unit;
+  int split_n;
+} ge__aic_par;
+
+static void ge__aic_par_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_par *p = (const ge__aic_par *)arg;
+  const ge__aic_mm *g = p->g;
+  int64_t t, total = p->split_n ? g->N : g->M, units = (total + p->unit - 1) / p->unit;
+  for (t = begin; t < end; t++) {
+    int64_t a = units * t / p->tasks * p->unit, b = ge__aic_min(total, units * (t + 1) / p->tasks * p->unit);
+    float *w = p->work + (size_t)t * ge__aic_mm_work_floats();
+    if (p->split_n) ge__aic_mm_block(g, 0, g->M, a, b, w);
+    else ge__aic_mm_block(g, a, b, 0, g->N, w);
+  }
+}
+
+/* The threads a kernel may use (1 without a pool). */
+static int64_t ge__aic_threads(const ge_kernel_ctx *c) {
+  const ge_kernel_env *env = c ? c->env : NULL;
+  return env && env->parallel_for && env->num_threads > 1 ? env->num_threads : 1;
+}
+
+/* Runs g over up to `tasks` threads of c (c NULL: this thread); work
+ * holds tasks * ge__aic_mm_work_floats() floats. Columns are split when
+ * there are enough of them (so a prepacked A is shared, each thread packing
+ * its own B), else rows. */
+static void ge__aic_mm_run(ge_kernel_ctx *c, const ge__aic_mm *g, int64_t tasks, float *work) {
+  ge__aic_par p;
+  int64_t mu = (g->M + g->k->mr - 1) / g->k->mr, nu = (g->N + g->k->nr - 1) / g->k->nr;
+  double flops = 2.0 * (double)g->M * (double)g->N * (double)g->K;
+  if (tasks <= 1 || !c || flops < 2e6 || (mu < 2 && nu < 2)) {
+    ge__aic_mm_block(g, 0, g->M, 0, g->N, work);
+    return;
+  }
+  p.g = g;
+  p.work = work;
+  p.split_n = g->bpack ? mu < 2 * tasks && nu >= mu : nu >= 2 * tasks || nu >= mu;
+  p.unit = p.split_n ? g->k->nr : g->k->mr;
+  p.tasks = ge__aic_min(tasks, p.split_n ? nu : mu);
+  ge_kernel_parallel_for(c, p.tasks, 1, ge__aic_par_fn, &p);
+}
+
+static size_t ge__aic_gemm_work_floats(int64_t M, int64_t N, int64_t K) {
+  if (M <= 0 || N <= 0 || K <= 0) return 0;
+  return ge__aic_mm_work_floats();
+}
+
+/* Our SGEMM on strided operands, on this thread. */
+static void ge__aic_sgemm_own(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t ars, int64_t acs,
+                              const float *B, int64_t brs, int64_t bcs, float beta, float *C, int64_t ldc,
+                              float *work) {
+  ge__aic_mm g;
+  memset(&g, 0, sizeof g);
+  g.k = ge__aic_kern_pick(2);
+  g.M = M, g.N = N, g.K = K, g.alpha = alpha, g.beta = beta;
+  g.A = A, g.ars = ars, g.acs = acs;
+  g.B = B, g.brs = brs, g.bcs = bcs;
+  g.C = C, g.ldc = ldc;
+  ge__aic_mm_block(&g, 0, M, 0, N, work);
+}
+
+GE_API size_t ge_ai_core_sgemm_work_size(int64_t M, int64_t N, int64_t K) {
+  size_t f = ge__aic_gemm_work_floats(M, N, K);
+  return f ? f * sizeof(float) : 0;
+}
+
+GE_API void ge_ai_core_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
+                             int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *work) {
+  if (M <= 0 || N <= 0) return;
+  ge__aic_sgemm_own(M, N, K, alpha, A, trans_a ? 1 : lda, trans_a ? lda : 1, B, trans_b ? 1 : ldb, trans_b ? ldb : 1,
+                    beta, C, ldc, (float *)work);
+}
+
+#ifdef GE_USE_OPENBLAS
+/* The kernels' GEMM: OpenBLAS when GE_USE_OPENBLAS, else ours. */
+static void ge__aic_gemm(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t ars, int64_t acs,
+                         const float *B, int64_t brs, int64_t bcs, float beta, float *C, int64_t ldc, float *work) {
+  if (M > 0 && N > 0 && K > 0) {
+    enum CBLAS_TRANSPOSE ta, tb;
+    int64_t lda, ldb;
+    if (acs == 1 && ars >= K) ta = CblasNoTrans, lda = ars;
+    else if (ars == 1 && acs >= M) ta = CblasTrans, lda = acs;
+    else ta = CblasNoTrans, lda = -1;
+    if (bcs == 1 && brs >= N) tb = CblasNoTrans, ldb = brs;
+    else if (brs == 1 && bcs >= K) tb = CblasTrans, ldb = bcs;
+    else tb = CblasNoTrans, ldb = -1;
+    if (lda > 0 && ldb > 0) {
+      cblas_sgemm(CblasRowMajor, ta, tb, (blasint)M, (blasint)N, (blasint)K, alpha, A, (blasint)lda, B, (blasint)ldb,
+                  beta, C, (blasint)ldc);
+      return;
+    }
+    { /* strides BLAS cannot express (never produced by the kernels): plain loops */
+      int64_t i, j, k;
+      for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+          float acc = 0.0f;
+          for (k = 0; k < K; k++) acc += A[i * ars + k * acs] * B[k * brs + j * bcs];
+          C[i * ldc + j] = alpha * acc + (beta == 0.0f ? 0.0f : beta * C[i * ldc + j]);
+        }
+      return;
+    }
+  }
+  ge__aic_sgemm_own(M, N, K, alpha, A, ars, acs, B, brs, bcs, beta, C, ldc, work);
+}
+#endif
+
 /* ------------------------------------------------------ kernel state */
 
-/* c->state: this header, then 64-byte aligned scratch. Attributes are
- * parsed once, on the first run. */
+/* c->state: this header, then a 64-byte aligned area: the packed constant
+ * operand (pack_floats, rounded to 64 bytes), then scratch. Attributes are
+ * parsed once, on the first run; the constant operand is packed once. */
 typedef struct ge__aic_state {
-  size_t cap; /* scratch bytes */
+  size_t cap;         /* bytes of the area */
+  size_t pack_floats; /* the packed operand's floats */
+  int packed_level;   /* micro-kernel level + 1 it was packed for; 0: none */
   ge__aic_act act;
   /* Conv */
   int64_t group, s[2], d[2], pads[4], ks[2];
@@ -743,41 +1103,95 @@ static ge__aic_state *ge__aic_state_get(ge_kernel_ctx *c) {
   return c->state ? (ge__aic_state *)c->state : ge__aic_state_new(c);
 }
 
-/* At least `floats` floats of 64-byte aligned scratch (NULL: no memory). */
+static float *ge__aic_area_of(ge__aic_state *s) { return (float *)(((uintptr_t)(s + 1) + 63) & ~(uintptr_t)63); }
+static float *ge__aic_pack_area(ge_kernel_ctx *c) { return ge__aic_area_of((ge__aic_state *)c->state); }
+static size_t ge__aic_pack_bytes(const ge__aic_state *s) { return (s->pack_floats * sizeof(float) + 63) & ~(size_t)63; }
+
+/* Grows the area to `bytes`, keeping the packed operand (NULL: no memory). */
+static ge__aic_state *ge__aic_grow(ge_kernel_ctx *c, size_t bytes) {
+  ge__aic_state *s = ge__aic_state_get(c), *t;
+  size_t old_off;
+  if (!s) return NULL;
+  if (bytes <= s->cap) return s;
+  old_off = (size_t)((char *)ge__aic_area_of(s) - (char *)s);
+  if (!(t = (ge__aic_state *)realloc(s, sizeof(ge__aic_state) + 64 + bytes))) return NULL;
+  c->state = t;
+  if ((size_t)((char *)ge__aic_area_of(t) - (char *)t) != old_off && t->pack_floats)
+    memmove(ge__aic_area_of(t), (char *)t + old_off, ge__aic_pack_bytes(t));
+  t->cap = bytes;
+  return t;
+}
+
+/* At least `floats` floats of 64-byte aligned scratch after the packed
+ * operand (NULL: no memory); valid until the next call. */
 static float *ge__aic_scratch(ge_kernel_ctx *c, size_t floats) {
   ge__aic_state *s = ge__aic_state_get(c);
-  size_t bytes = floats * sizeof(float);
+  if (!s || !(s = ge__aic_grow(c, ge__aic_pack_bytes(s) + floats * sizeof(float)))) return NULL;
+  return ge__aic_area_of(s) + ge__aic_pack_bytes(s) / sizeof(float);
+}
+
+/* Room for a packed operand of `floats` floats (forgets the old one). */
+static float *ge__aic_pack_reserve(ge_kernel_ctx *c, size_t floats) {
+  ge__aic_state *s = ge__aic_state_get(c);
   if (!s) return NULL;
-  if (bytes > s->cap) {
-    ge__aic_state *t = (ge__aic_state *)realloc(s, sizeof(ge__aic_state) + 64 + bytes);
-    if (!t) return NULL;
-    c->state = s = t;
-    s->cap = bytes;
-  }
-  return (float *)(((uintptr_t)(s + 1) + 63) & ~(uintptr_t)63);
+  s->pack_floats = 0;
+  s->packed_level = 0;
+  if (!(s = ge__aic_grow(c, (floats * sizeof(float) + 63) & ~(size_t)63))) return NULL;
+  s->pack_floats = floats;
+  return ge__aic_area_of(s);
 }
 
 static ge_status ge__aic_nomem(ge_kernel_ctx *c) { return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory"); }
 
-/* The reference kernel, then the fused activation (float32 outputs only). */
+static const ge_value *ge__aic_in(const ge_kernel_ctx *c, uint32_t i) { return i < c->num_inputs ? c->inputs[i] : NULL; }
+
+static int ge__aic_f32(const ge_value *v) { return !v || v->dtype == GE_DTYPE_FLOAT32; }
+
+/* A residual to add before the activation (input 3 when _fused_residual),
+ * shaped like y. */
+static ge_status ge__aic_residual(ge_kernel_ctx *c, const ge_value *y, const float **res) {
+  const ge_value *r = ge__aic_in(c, 3);
+  int32_t i;
+  *res = NULL;
+  if (!ge_node_attr_int(c->node, "_fused_residual", 0)) return GE_OK;
+  if (!r) return ge_kernel_error(c, GE_ERR_INVALID, "_fused_residual set but input 3 is missing");
+  if (r->dtype != GE_DTYPE_FLOAT32 || r->rank != y->rank)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "residual input must be float32 shaped like the output");
+  for (i = 0; i < r->rank; i++)
+    if (r->dims[i] != y->dims[i])
+      return ge_kernel_error(c, GE_ERR_SHAPE, "residual dim %d differs from the output", (int)i);
+  *res = (const float *)r->data;
+  return GE_OK;
+}
+
+/* The reference kernel, then the fused residual and activation (float32
+ * outputs only). */
 static ge_status ge__aic_reference(ge_kernel_ctx *c) {
   ge_kernel_fn fn = ge_host_cpu_kernel(c->node);
   ge__aic_act a;
   ge_status st;
+  ge_kernel_ctx rc = *c;
+  int fused_res = ge_node_attr_int(c->node, "_fused_residual", 0) != 0;
   if (!fn) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel");
-  if ((st = fn(c)) != GE_OK) return st;
+  if (fused_res && rc.num_inputs > 3) rc.num_inputs = 3; /* the residual is ours, not the op's */
+  st = fn(&rc);
+  c->state = rc.state;
+  if (st != GE_OK) return st;
   ge__aic_act_parse(c->node, &a);
-  if (a.kind == GE__AIC_ACT_NONE) return GE_OK;
   if (a.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
+  if (a.kind == GE__AIC_ACT_NONE && !fused_res) return GE_OK;
   if (c->num_outputs < 1 || !c->outputs[0] || c->outputs[0]->dtype != GE_DTYPE_FLOAT32)
-    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "a fused activation needs a float32 output");
+    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "a fused activation or residual needs a float32 output");
+  if (fused_res) {
+    const float *r;
+    int64_t i;
+    float *y = (float *)c->outputs[0]->data;
+    if ((st = ge__aic_residual(c, c->outputs[0], &r)) != GE_OK) return st;
+    for (i = 0; i < c->outputs[0]->numel; i++) y[i] += r[i];
+  }
   ge__aic_act_apply(&a, (float *)c->outputs[0]->data, c->outputs[0]->numel);
   return GE_OK;
 }
-
-static const ge_value *ge__aic_in(const ge_kernel_ctx *c, uint32_t i) { return i < c->num_inputs ? c->inputs[i] : NULL; }
-
-static int ge__aic_f32(const ge_value *v) { return !v || v->dtype == GE_DTYPE_FLOAT32; }
 
 static ge_status ge__aic_finish(ge_kernel_ctx *c, const ge__aic_state *s, ge_value *y) {
   if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
@@ -785,26 +1199,49 @@ static ge_status ge__aic_finish(ge_kernel_ctx *c, const ge__aic_state *s, ge_val
   return GE_OK;
 }
 
-/* ---------------------------------------------------------------- Conv */
-
-/* The j in [0, jn) with 0 <= j*s + off < lim, as [*lo, *hi). */
-static void ge__aic_span(int64_t off, int64_t s, int64_t lim, int64_t jn, int64_t *lo, int64_t *hi) {
-  int64_t a = off < 0 ? (-off + s - 1) / s : 0, b = lim - 1 - off < 0 ? 0 : (lim - 1 - off) / s + 1;
-  if (b > jn) b = jn;
-  if (a > b) a = b;
-  *lo = a;
-  *hi = b;
+/* Whether input i of the node comes from a Const (so its value never
+ * changes and may be packed once). */
+static int ge__aic_input_const(const ge_kernel_ctx *c, uint32_t i) {
+  const ge_node *n = c->node, *p;
+  if (!c->graph || i >= n->num_inputs || n->inputs[i].node == GE_NONE) return 0;
+  p = ge_graph_node(c->graph, n->inputs[i].node);
+  return p && !strcmp(p->op, "Const");
 }
+
+/* A constant operand packed by fn(arg, dst) into `floats` floats: packed
+ * once into the state when input `input` is a Const, else into scratch on
+ * every call. *scratch receives scratch_floats floats of scratch. NULL: no
+ * memory. */
+typedef void (*ge__aic_pack_fn)(const void *arg, float *dst);
+
+static const float *ge__aic_packed(ge_kernel_ctx *c, uint32_t input, int level, size_t floats, ge__aic_pack_fn fn,
+                                   const void *arg, size_t scratch_floats, float **scratch) {
+  ge__aic_state *s = ge__aic_state_get(c);
+  float *dst;
+  if (!s) return NULL;
+  if (ge__aic_input_const(c, input)) {
+    int fresh = s->packed_level == level + 1 && s->pack_floats == floats;
+    if (!fresh && !ge__aic_pack_reserve(c, floats)) return NULL;
+    if (!(*scratch = ge__aic_scratch(c, scratch_floats))) return NULL;
+    dst = ge__aic_pack_area(c);
+    if (!fresh) {
+      fn(arg, dst);
+      ((ge__aic_state *)c->state)->packed_level = level + 1;
+    }
+    return dst;
+  }
+  if (!(*scratch = ge__aic_scratch(c, (scratch_floats + 15) / 16 * 16 + floats))) return NULL;
+  dst = *scratch + (scratch_floats + 15) / 16 * 16;
+  fn(arg, dst);
+  return dst;
+}
+
+/* ---------------------------------------------------------------- Conv */
 
 static int64_t ge__aic_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-
-/* 2-D convolution geometry (1-D: H = kh = 1). */
-typedef struct ge__aic_cv {
-  int64_t n, c, h, w, m, group, cg, mg, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
-} ge__aic_cv;
 
 static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, const ge_value *x, const ge_value *w,
                                     const ge_value *b, ge__aic_cv *p) {
@@ -874,85 +1311,214 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
   return GE_OK;
 }
 
-/* col[(c*kh + i)*kw + j][oh*OW + ow] = x[c][oh*sh - ph + i*dh][ow*sw - pw + j*dw]
- * (zero outside), for the cg channels at x. */
-static void ge__aic_im2col(const ge__aic_cv *p, const float *x, float *col) {
-  int64_t P = p->oh * p->ow, ch, i, j, oh, ow;
-  for (ch = 0; ch < p->cg; ch++) {
-    const float *xc = x + ch * p->h * p->w;
-    for (i = 0; i < p->kh; i++)
-      for (j = 0; j < p->kw; j++) {
-        float *dst = col + ((ch * p->kh + i) * p->kw + j) * P;
-        int64_t off = j * p->dw - p->pw, lo, hi;
-        ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
-        for (oh = 0; oh < p->oh; oh++, dst += p->ow) {
-          int64_t ih = oh * p->sh - p->ph + i * p->dh;
-          const float *src;
-          if (ih < 0 || ih >= p->h || lo >= hi) {
-            memset(dst, 0, (size_t)p->ow * sizeof(float));
-            continue;
-          }
-          src = xc + ih * p->w + off;
-          for (ow = 0; ow < lo; ow++) dst[ow] = 0.0f;
-          if (p->sw == 1)
-            memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof(float));
-          else
-            for (ow = lo; ow < hi; ow++) dst[ow] = src[ow * p->sw];
-          for (ow = hi; ow < p->ow; ow++) dst[ow] = 0.0f;
+/* Depthwise (one input channel per group): per output row, every tap adds
+ * into a row accumulator held in L1 (stride-1 rows as vectors), then the
+ * epilogue; channels split over threads. */
+typedef struct ge__aic_dw {
+  const ge__aic_cv *p;
+  const float *x, *w, *b, *res;
+  float *y;
+  const ge__aic_act *act;
+  int level;
+} ge__aic_dw;
+
+/* out[o] = bias + sum_t tw[t] * tp[t][o] for o < ow: two vectors at a
+ * time (independent FMA chains), then one, then scalars. */
+#define GE__AIC_DWROW(S, ATTR, VT, VL)                                                                                 \
+  static ATTR void ge__aic_dwrow_##S(float *out, int64_t ow, const float *const *tp, const float *tw, int nt,         \
+                                     float bias) {                                                                     \
+    int64_t o = 0;                                                                                                     \
+    int t;                                                                                                             \
+    for (; o + 2 * (VL) <= ow; o += 2 * (VL)) {                                                                        \
+      VT a0 = {0}, a1 = {0}, v0, v1;                                                                                   \
+      a0 += bias;                                                                                                      \
+      a1 += bias;                                                                                                      \
+      for (t = 0; t < nt; t++) {                                                                                       \
+        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
+        memcpy(&v1, tp[t] + o + (VL), sizeof v1);                                                                      \
+        a0 += tw[t] * v0;                                                                                              \
+        a1 += tw[t] * v1;                                                                                              \
+      }                                                                                                                \
+      memcpy(out + o, &a0, sizeof a0);                                                                                 \
+      memcpy(out + o + (VL), &a1, sizeof a1);                                                                          \
+    }                                                                                                                  \
+    for (; o + (VL) <= ow; o += (VL)) {                                                                                \
+      VT a0 = {0}, v0;                                                                                                 \
+      a0 += bias;                                                                                                      \
+      for (t = 0; t < nt; t++) {                                                                                       \
+        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
+        a0 += tw[t] * v0;                                                                                              \
+      }                                                                                                                \
+      memcpy(out + o, &a0, sizeof a0);                                                                                 \
+    }                                                                                                                  \
+    for (; o < ow; o++) {                                                                                              \
+      float acc = bias;                                                                                                \
+      for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];                                                                \
+      out[o] = acc;                                                                                                    \
+    }                                                                                                                  \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_DWROW(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_DWROW(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_DWROW(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_dwrow_base(float *out, int64_t ow, const float *const *tp, const float *tw, int nt, float bias) {
+  int64_t o;
+  int t;
+  for (o = 0; o < ow; o++) {
+    float acc = bias;
+    for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];
+    out[o] = acc;
+  }
+}
+#endif
+
+static void ge__aic_dwrow(int level, float *out, int64_t ow, const float *const *tp, const float *tw, int nt,
+                          float bias) {
+#ifdef GE__AIC_X86
+  if (level >= 2 && ow >= 32) ge__aic_dwrow_avx512(out, ow, tp, tw, nt, bias);
+  else if (level >= 1) ge__aic_dwrow_avx2(out, ow, tp, tw, nt, bias);
+  else
+#endif
+    ge__aic_dwrow_base(out, ow, tp, tw, nt, bias);
+  (void)level;
+}
+
+#define GE__AIC_DW_BUF 8192 /* floats of padded input rows on the stack */
+#define GE__AIC_DW_TAPS 64
+
+/* Floats of one padded input row of the depthwise row kernel, and of its
+ * slot in the buffer (stride 2 adds the even and odd columns). */
+static int64_t ge__aic_dw_row(const ge__aic_cv *p) {
+  int64_t need = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1, have = p->pw + p->w;
+  return (need > have ? need : have) + 2;
+}
+static int64_t ge__aic_dw_slot(const ge__aic_cv *p) {
+  return p->sw == 1 ? ge__aic_dw_row(p) : 2 * ge__aic_dw_row(p) + 2;
+}
+
+/* Whether the row kernel takes this depthwise conv: stride 1 or 2 along W,
+ * at most GE__AIC_DW_TAPS taps, the rows fit the stack buffer. */
+static int ge__aic_dw_fast(const ge__aic_cv *p) {
+  return p->sw <= 2 && p->kh * p->kw <= GE__AIC_DW_TAPS && p->kh * ge__aic_dw_slot(p) <= GE__AIC_DW_BUF;
+}
+
+/* One channel, fast path: per output row, each valid kernel row's input
+ * row is copied into a zero-padded buffer (and split into even and odd
+ * columns for stride 2), so every tap reads a contiguous run; the taps
+ * accumulate in registers, then the epilogue. */
+static void ge__aic_dw_channel(const ge__aic_dw *d, const float *xc, const float *wk, float bv, const float *res,
+                               float *yp) {
+  const ge__aic_cv *p = d->p;
+  float buf[GE__AIC_DW_BUF];
+  const float *tp[GE__AIC_DW_TAPS];
+  float tw[GE__AIC_DW_TAPS];
+  int64_t row = ge__aic_dw_row(p), slot = ge__aic_dw_slot(p), half = (row + 1) / 2, oh, i, j, c;
+  for (oh = 0; oh < p->oh; oh++) {
+    int nt = 0;
+    for (i = 0; i < p->kh; i++) {
+      int64_t ih = oh * p->sh - p->ph + i * p->dh;
+      float *rb = buf + i * slot, *ev = rb + row, *od = ev + half + 1;
+      if (ih < 0 || ih >= p->h) continue;
+      memset(rb, 0, (size_t)row * sizeof(float)); /* rb[c] = x[ih][c - pw], zero outside */
+      memcpy(rb + p->pw, xc + ih * p->w, (size_t)p->w * sizeof(float));
+      if (p->sw == 2) {
+        for (c = 0; c < half; c++) {
+          ev[c] = rb[2 * c];
+          od[c] = 2 * c + 1 < row ? rb[2 * c + 1] : 0.0f;
         }
       }
+      for (j = 0; j < p->kw; j++, nt++) {
+        int64_t off = j * p->dw; /* output o reads rb[o * sw + off] */
+        tp[nt] = p->sw == 1 ? rb + off : off % 2 ? od + off / 2 : ev + off / 2;
+        tw[nt] = wk[i * p->kw + j];
+      }
+    }
+    ge__aic_dwrow(d->level, yp + oh * p->ow, p->ow, tp, tw, nt, bv);
+    ge__aic_epi_row(d->act, d->level, yp + oh * p->ow, p->ow, 0.0f, res ? res + oh * p->ow : NULL);
   }
 }
 
-/* Depthwise (one input channel per group): a direct loop per channel. */
-static void ge__aic_conv_depthwise(const ge__aic_cv *p, const float *x, const float *w, const float *b, float *y) {
-  int64_t P = p->oh * p->ow, n, m, i, j, oh, o;
-  for (n = 0; n < p->n; n++)
-    for (m = 0; m < p->m; m++) {
-      const float *xc = x + (n * p->c + m / p->mg) * p->h * p->w, *wk = w + m * p->kh * p->kw;
-      float *yp = y + (n * p->m + m) * P, bv = b ? b[m] : 0.0f;
-      for (o = 0; o < P; o++) yp[o] = bv;
-      for (i = 0; i < p->kh; i++)
+/* Output channels [begin, end) of every image (index n * m + channel). */
+static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_dw *d = (const ge__aic_dw *)arg;
+  const ge__aic_cv *p = d->p;
+  int64_t P = p->oh * p->ow, q, i, j, oh, o;
+  for (q = begin; q < end; q++) {
+    int64_t n = q / p->m, m = q % p->m;
+    const float *xc = d->x + (n * p->c + m / p->mg) * p->h * p->w, *wk = d->w + m * p->kh * p->kw;
+    float *yp = d->y + q * P, bv = d->b ? d->b[m] : 0.0f;
+    if (ge__aic_dw_fast(p)) {
+      ge__aic_dw_channel(d, xc, wk, bv, d->res ? d->res + q * P : NULL, yp);
+      continue;
+    }
+    for (oh = 0; oh < p->oh; oh++) {
+      float *acc = yp + oh * p->ow;
+      for (o = 0; o < p->ow; o++) acc[o] = bv;
+      for (i = 0; i < p->kh; i++) {
+        int64_t ih = oh * p->sh - p->ph + i * p->dh;
+        if (ih < 0 || ih >= p->h) continue;
         for (j = 0; j < p->kw; j++) {
           float wv = wk[i * p->kw + j];
           int64_t off = j * p->dw - p->pw, lo, hi;
+          const float *src = xc + ih * p->w + off;
           ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
           if (lo >= hi) continue;
-          for (oh = 0; oh < p->oh; oh++) {
-            int64_t ih = oh * p->sh - p->ph + i * p->dh;
-            const float *src;
-            float *dst = yp + oh * p->ow;
-            if (ih < 0 || ih >= p->h) continue;
-            src = xc + ih * p->w + off;
-            if (p->sw == 1)
-              for (o = lo; o < hi; o++) dst[o] += wv * src[o];
-            else
-              for (o = lo; o < hi; o++) dst[o] += wv * src[o * p->sw];
-          }
+          if (p->sw == 1) ge__aic_axpy(d->level, acc + lo, src + lo, wv, hi - lo);
+          else
+            for (o = lo; o < hi; o++) acc[o] += wv * src[o * p->sw];
         }
+      }
+      ge__aic_epi_row(d->act, d->level, acc, p->ow, 0.0f, d->res ? d->res + q * P + oh * p->ow : NULL);
     }
+  }
 }
 
-/* im2col scratch floats of a conv (0 when the input is used as it is). */
-static int64_t ge__aic_conv_cols(const ge__aic_cv *p) {
-  int direct = p->kh == 1 && p->kw == 1 && p->sh == 1 && p->sw == 1 && p->ph == 0 && p->pw == 0 && p->oh == p->h &&
-               p->ow == p->w;
-  if (p->cg == 1 || direct) return 0;
-  return p->cg * p->kh * p->kw * p->oh * p->ow;
+static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w,
+                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level) {
+  ge__aic_dw d;
+  int64_t per = p->oh * p->ow * p->kh * p->kw;
+  d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
+  ge_kernel_parallel_for(c, p->n * p->m, per >= 65536 ? 1 : 65536 / per + 1, ge__aic_dw_fn, &d);
+}
+
+/* Conv weights, every group packed as A for kernel k. */
+typedef struct ge__aic_wpack {
+  const ge__aic_kern *k;
+  const ge__aic_cv *p;
+  const float *w;
+  int64_t K;
+  size_t per;
+} ge__aic_wpack;
+
+static void ge__aic_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  int64_t g;
+  for (g = 0; g < a->p->group; g++)
+    ge__aic_prepack_a(a->k, a->w + g * a->p->mg * a->K, a->K, 1, a->p->mg, a->K, dst + (size_t)g * a->per);
 }
 
 static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   const ge_value *x = ge__aic_in(c, 0), *w = ge__aic_in(c, 1), *b = ge__aic_in(c, 2);
+  const ge__aic_kern *k = ge__aic_kern_pick(2);
   ge__aic_state *s;
   ge__aic_cv p;
+  ge__aic_mm mm;
+  ge__aic_epi epi;
+  ge__aic_wpack wp;
   ge_value *y;
-  int64_t ydims[4], P, K, cols, n, g;
-  float *scratch, *col, *work;
+  int64_t ydims[4], P, K, n, g, tasks;
+  const float *wpack, *res;
+  float *work;
+  size_t per;
   ge_status st;
   if (!x || !w) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", x ? 1 : 0);
   if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || (x->rank != 3 && x->rank != 4))
     return ge__aic_reference(c);
   if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
+  if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
   if ((st = ge__aic_conv_setup(c, s, x, w, b, &p)) != GE_OK) return st;
   ydims[0] = p.n;
   ydims[1] = p.m;
@@ -964,43 +1530,95 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   }
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, ydims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
+  if ((st = ge__aic_residual(c, y, &res)) != GE_OK) return st;
   P = p.oh * p.ow;
   K = p.cg * p.kh * p.kw;
   if (p.cg == 1) {
-    ge__aic_conv_depthwise(&p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
-                           (float *)y->data);
-    return ge__aic_finish(c, s, y);
+    ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
+                           res, &s->act, (float *)y->data, k->level);
+    return GE_OK;
   }
-  cols = ge__aic_conv_cols(&p);
-  if (!(scratch = ge__aic_scratch(c, (size_t)cols + 16 + ge__aic_gemm_scratch(p.mg, P, K)))) return ge__aic_nomem(c);
+  tasks = ge__aic_threads(c);
+  per = ge__aic_prepack_a_floats(k, p.mg, K);
+  wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
+  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_fn, &wp,
+                               (size_t)tasks * ge__aic_mm_work_floats(), &work)))
+    return ge__aic_nomem(c);
   s = (ge__aic_state *)c->state;
-  col = scratch;
-  work = scratch + (cols + 15) / 16 * 16;
+  memset(&mm, 0, sizeof mm);
+  memset(&epi, 0, sizeof epi);
+  epi.act = s->act;
+  epi.ldr = P;
+  epi.level = k->level;
+  mm.k = k;
+  mm.M = p.mg, mm.N = P, mm.K = K, mm.alpha = 1.0f;
+  mm.ldc = P;
+  mm.epi = &epi;
+  if (p.kh == 1 && p.kw == 1 && p.sh == 1 && p.sw == 1 && p.ph == 0 && p.pw == 0 && p.oh == p.h && p.ow == p.w)
+    mm.brs = P, mm.bcs = 1; /* 1x1: the image is B as it is */
+  else
+    mm.conv = &p;
   for (n = 0; n < p.n; n++)
     for (g = 0; g < p.group; g++) {
       const float *xg = (const float *)x->data + (n * p.c + g * p.cg) * p.h * p.w;
-      const float *wg = (const float *)w->data + g * p.mg * K;
-      float *yg = (float *)y->data + (n * p.m + g * p.mg) * P;
-      const float *bmat = xg;
-      float beta = 0.0f;
-      if (cols) {
-        ge__aic_im2col(&p, xg, col);
-        bmat = col;
-      }
-      if (b) {
-        int64_t m, o;
-        for (m = 0; m < p.mg; m++) {
-          float bv = ((const float *)b->data)[g * p.mg + m];
-          for (o = 0; o < P; o++) yg[m * P + o] = bv;
-        }
-        beta = 1.0f;
-      }
-      ge__aic_gemm(p.mg, P, K, 1.0f, wg, K, 1, bmat, P, 1, beta, yg, P, work);
+      mm.apack = wpack + (size_t)g * per;
+      mm.B = mm.x = xg;
+      mm.C = (float *)y->data + (n * p.m + g * p.mg) * P;
+      epi.row_bias = b ? (const float *)b->data + g * p.mg : NULL;
+      epi.res = res ? res + (n * p.m + g * p.mg) * P : NULL;
+      ge__aic_mm_run(c, &mm, tasks, work);
     }
-  return ge__aic_finish(c, s, y);
+  return GE_OK;
 }
 
 /* -------------------------------------------------------------- MatMul */
+
+/* A constant B (K x N, strides brs/bcs) packed for kernel k. */
+typedef struct ge__aic_bpack {
+  const ge__aic_kern *k;
+  const float *B;
+  int64_t brs, bcs, K, N;
+} ge__aic_bpack;
+
+static void ge__aic_bpack_fn(const void *arg, float *dst) {
+  const ge__aic_bpack *a = (const ge__aic_bpack *)arg;
+  ge__aic_prepack_b(a->k, a->B, a->brs, a->bcs, a->K, a->N, dst);
+}
+
+/* Y = alpha op(A) op(B) + beta Y (rows x N) on the kernel's threads: B
+ * packed once when it is a Const (input 1), else the plain GEMM (OpenBLAS
+ * with GE_USE_OPENBLAS). */
+static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int64_t K, float alpha, const float *A,
+                                 int64_t ars, int64_t acs, const float *B, int64_t brs, int64_t bcs, float beta,
+                                 float *Y) {
+  const ge__aic_kern *k = ge__aic_kern_pick(2);
+  int64_t tasks = ge__aic_threads(c);
+  ge__aic_mm mm;
+  ge__aic_bpack bp;
+  float *work;
+  memset(&mm, 0, sizeof mm);
+  mm.k = k;
+  mm.M = rows, mm.N = N, mm.K = K, mm.alpha = alpha, mm.beta = beta;
+  mm.A = A, mm.ars = ars, mm.acs = acs;
+  mm.B = B, mm.brs = brs, mm.bcs = bcs;
+  mm.C = Y, mm.ldc = N;
+  if (K > 0 && rows > 1 && ge__aic_input_const(c, 1)) {
+    bp.k = k, bp.B = B, bp.brs = brs, bp.bcs = bcs, bp.K = K, bp.N = N;
+    if (!(mm.bpack = ge__aic_packed(c, 1, k->level, ge__aic_prepack_b_floats(k, N, K), ge__aic_bpack_fn, &bp,
+                                    (size_t)tasks * ge__aic_mm_work_floats(), &work)))
+      return ge__aic_nomem(c);
+    ge__aic_mm_run(c, &mm, tasks, work);
+    return GE_OK;
+  }
+#ifdef GE_USE_OPENBLAS
+  if (!(work = ge__aic_scratch(c, ge__aic_mm_work_floats()))) return ge__aic_nomem(c); /* for the own fallback */
+  ge__aic_gemm(rows, N, K, alpha, A, ars, acs, B, brs, bcs, beta, Y, N, work);
+#else
+  if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_mm_work_floats()))) return ge__aic_nomem(c);
+  ge__aic_mm_run(c, &mm, tasks, work);
+#endif
+  return GE_OK;
+}
 
 static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
   const ge_value *A = ge__aic_in(c, 0), *B = ge__aic_in(c, 1);
@@ -1009,7 +1627,7 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
   int64_t M, K, K2, N, dims[GE_MAX_RANK], bd[GE_MAX_RANK], ast[GE_MAX_RANK], bst[GE_MAX_RANK], idx[GE_MAX_RANK];
   int64_t nb = 1, as = 1, bs = 1, q, aoff, boff;
   int32_t abr, bbr, br, rank = 0, i;
-  float *work;
+  ge_status st;
   if (!A || !B) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", A ? 1 : 0);
   if (!ge__aic_f32(A) || !ge__aic_f32(B)) return ge__aic_reference(c);
   if (A->rank < 1 || B->rank < 1) return ge_kernel_error(c, GE_ERR_SHAPE, "MatMul operands must have rank >= 1");
@@ -1044,21 +1662,21 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, rank, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   if (bbr == 0 && A->rank >= 2) { /* B shared by every batch: one GEMM over all rows of A */
-    int64_t rows = A->numel / (K ? K : 1);
-    if (K == 0) rows = nb * M;
-    if (!(work = ge__aic_scratch(c, ge__aic_gemm_scratch(rows, N, K) + 1))) return ge__aic_nomem(c);
-    s = (ge__aic_state *)c->state;
-    ge__aic_gemm(rows, N, K, 1.0f, (const float *)A->data, K, 1, (const float *)B->data, B->rank == 1 ? 1 : N, 1, 0.0f,
-                 (float *)y->data, N, work);
-    return ge__aic_finish(c, s, y);
+    int64_t rows = K ? A->numel / K : nb * M;
+    if ((st = ge__aic_product(c, rows, N, K, 1.0f, (const float *)A->data, K, 1, (const float *)B->data,
+                              B->rank == 1 ? 1 : N, 1, 0.0f, (float *)y->data)) != GE_OK)
+      return st;
+    return ge__aic_finish(c, (ge__aic_state *)c->state, y);
   }
-  if (!(work = ge__aic_scratch(c, ge__aic_gemm_scratch(M, N, K) + 1))) return ge__aic_nomem(c);
-  s = (ge__aic_state *)c->state;
   for (i = 0; i < br; i++) idx[i] = 0;
   aoff = boff = 0;
   for (q = 0; q < nb; q++) {
-    ge__aic_gemm(M, N, K, 1.0f, (const float *)A->data + aoff, K, 1, (const float *)B->data + boff,
-                 B->rank == 1 ? 1 : N, 1, 0.0f, (float *)y->data + q * M * N, N, work);
+    ge_kernel_ctx plain = *c; /* per-batch B is not one constant: no packing once */
+    plain.graph = NULL;
+    st = ge__aic_product(&plain, M, N, K, 1.0f, (const float *)A->data + aoff, K, 1, (const float *)B->data + boff,
+                         B->rank == 1 ? 1 : N, 1, 0.0f, (float *)y->data + q * M * N);
+    c->state = plain.state;
+    if (st != GE_OK) return st;
     for (i = br - 1; i >= 0; i--) { /* next batch index */
       aoff += ast[i];
       boff += bst[i];
@@ -1068,7 +1686,7 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
       idx[i] = 0;
     }
   }
-  return ge__aic_finish(c, s, y);
+  return ge__aic_finish(c, (ge__aic_state *)c->state, y);
 }
 
 /* ---------------------------------------------------------------- Gemm */
@@ -1078,7 +1696,8 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
   ge__aic_state *s;
   ge_value *y;
   int64_t M, N, K, K2, dims[2], cs0 = 0, cs1 = 0, i, j;
-  float *work, *yd, beta = 0.0f;
+  float *yd, beta = 0.0f;
+  ge_status st;
   if (!A || !B) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", A ? 1 : 0);
   if (!ge__aic_f32(A) || !ge__aic_f32(B) || !ge__aic_f32(C)) return ge__aic_reference(c);
   if (A->rank != 2 || B->rank != 2) return ge_kernel_error(c, GE_ERR_SHAPE, "A and B must be 2-D");
@@ -1100,8 +1719,6 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
   dims[1] = N;
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, 2, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
-  if (!(work = ge__aic_scratch(c, ge__aic_gemm_scratch(M, N, K) + 1))) return ge__aic_nomem(c);
-  s = (ge__aic_state *)c->state;
   yd = (float *)y->data;
   if (C && s->beta != 0.0f) {
     const float *cd = (const float *)C->data;
@@ -1109,9 +1726,10 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
       for (j = 0; j < N; j++) yd[i * N + j] = s->beta * cd[i * cs0 + j * cs1];
     beta = 1.0f;
   }
-  ge__aic_gemm(M, N, K, s->alpha, (const float *)A->data, s->trans_a ? 1 : K, s->trans_a ? M : 1,
-               (const float *)B->data, s->trans_b ? 1 : N, s->trans_b ? K : 1, beta, yd, N, work);
-  return ge__aic_finish(c, s, y);
+  if ((st = ge__aic_product(c, M, N, K, s->alpha, (const float *)A->data, s->trans_a ? 1 : K, s->trans_a ? M : 1,
+                            (const float *)B->data, s->trans_b ? 1 : N, s->trans_b ? K : 1, beta, yd)) != GE_OK)
+    return st;
+  return ge__aic_finish(c, (ge__aic_state *)c->state, y);
 }
 
 /* -------------------------------------------------------------- engine */
@@ -1132,38 +1750,15 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   return ge_vector_engine()->kernel(ge_vector_engine(), n);
 }
 
-/* im2col bytes of a Conv with static shapes (0 otherwise). */
+/* Packing scratch of one thread for a Conv that is not depthwise, MatMul
+ * or Gemm (im2col is packed straight from the image: no column buffer). */
 static size_t ge__aic_workspace(const ge_engine *e, const ge_graph *g, const ge_node *n) {
-  const ge_tensor_desc *x, *w;
-  const ge_tensor_desc *y = n->num_outputs ? &n->outputs[0] : NULL;
-  int64_t group, cg, k = 1, P = 1, i;
-  int direct = 1;
+  const ge_tensor_desc *w;
   (void)e;
-  if (strcmp(n->op, "Conv") != 0 || !y) return 0;
-  x = ge_node_input_desc(g, n, 0);
-  w = ge_node_input_desc(g, n, 1);
-  if (!x || !w || x->dtype != GE_DTYPE_FLOAT32 || (x->shape.rank != 3 && x->shape.rank != 4) ||
-      w->shape.rank != x->shape.rank || y->shape.rank != x->shape.rank || !ge_shape_is_static(&x->shape) ||
-      !ge_shape_is_static(&w->shape) || !ge_shape_is_static(&y->shape))
+  if (!strcmp(n->op, "MatMul") || !strcmp(n->op, "Gemm")) return ge__aic_mm_work_floats() * sizeof(float);
+  if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 || w->shape.dims[1] == 1)
     return 0;
-  group = ge_node_attr_int(n, "group", 1);
-  cg = w->shape.dims[1];
-  if (group < 1 || cg == 1) return 0;
-  for (i = 2; i < x->shape.rank; i++) {
-    k *= w->shape.dims[i];
-    P *= y->shape.dims[i];
-    if (w->shape.dims[i] != 1 || y->shape.dims[i] != x->shape.dims[i]) direct = 0;
-  }
-  {
-    const int64_t *v = NULL;
-    int32_t cnt = ge_node_attr_ints(n, "strides", &v);
-    for (i = 0; i < cnt; i++)
-      if (v[i] != 1) direct = 0;
-    cnt = ge_node_attr_ints(n, "pads", &v);
-    for (i = 0; i < cnt; i++)
-      if (v[i] != 0) direct = 0;
-  }
-  return direct ? 0 : (size_t)(cg * k * P) * sizeof(float);
+  return ge__aic_mm_work_floats() * sizeof(float);
 }
 
 /* ------------------------------------------------------------ fusion */
@@ -1189,6 +1784,19 @@ static int ge__aic_same_desc(const ge_tensor_desc *a, const ge_tensor_desc *b) {
   if (a->dtype != b->dtype || a->shape.rank != b->shape.rank) return 0;
   for (i = 0; i < a->shape.rank; i++)
     if (a->shape.dims[i] != b->shape.dims[i]) return 0;
+  return 1;
+}
+
+/* a and b are the same shape at run time: equal known dims, and unknown
+ * dims only where both name the same symbol. */
+static int ge__aic_same_at_run(const ge_tensor_desc *a, const ge_tensor_desc *b) {
+  int32_t i;
+  if (a->dtype != b->dtype || a->shape.rank != b->shape.rank || a->shape.rank < 0) return 0;
+  for (i = 0; i < a->shape.rank; i++) {
+    const char *sa = a->shape.info ? a->shape.info[i].symbol : NULL, *sb = b->shape.info ? b->shape.info[i].symbol : NULL;
+    if (a->shape.dims[i] != b->shape.dims[i]) return 0;
+    if (a->shape.dims[i] < 0 && (!sa || !sb || strcmp(sa, sb))) return 0;
+  }
   return 1;
 }
 
@@ -1433,7 +2041,7 @@ static int ge__aic_fusable_act(const ge_graph *g, const ge_node *n, double *alph
   const char *op = n->op;
   *alpha = *beta = 0.0;
   if (!ge_node_in_onnx_domain(n)) return 0;
-  if (!strcmp(op, "Relu") || !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh")) return 1;
+  if (!strcmp(op, "Relu") || !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh") || !strcmp(op, "HardSwish")) return 1;
   if (!strcmp(op, "LeakyRelu")) {
     *alpha = ge_node_attr_float(n, "alpha", 0.01);
     return 1;
@@ -1476,13 +2084,49 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
       ge_node_attr(p, "_fused_activation") || !ge__aic_all_f32(g, p) || !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
     return GE_OK;
   if ((st = ge_node_set_attr_string(g, pid, "_fused_activation", a->op, err)) != GE_OK) return st;
-  if (strcmp(a->op, "Relu") && strcmp(a->op, "Sigmoid") && strcmp(a->op, "Tanh")) {
+  if (strcmp(a->op, "Relu") && strcmp(a->op, "Sigmoid") && strcmp(a->op, "Tanh") && strcmp(a->op, "HardSwish")) {
     if ((st = ge_node_set_attr_float(g, pid, "_fused_alpha", alpha, err)) != GE_OK) return st;
     if (strcmp(a->op, "LeakyRelu") && (st = ge_node_set_attr_float(g, pid, "_fused_beta", beta, err)) != GE_OK)
       return st;
   }
   if ((st = ge__aic_bypass(g, id, pid, err)) != GE_OK) return st;
   *done = 1;
+  return GE_OK;
+}
+
+/* Conv -> Add(other) with other shaped like the sum and the Add the Conv's
+ * only consumer: other becomes the Conv's input 3 (input 2, the bias, left
+ * absent if there was none) with _fused_residual = 1, added in the GEMM
+ * epilogue before the activation; the Add goes. */
+static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *a = ge_graph_node(g, id);
+  uint32_t k;
+  ge_status st;
+  *done = 0;
+  if (!ge__aic_is(a, "Add") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
+      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a) ||
+      (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
+    return GE_OK;
+  for (k = 0; k < 2; k++) {
+    ge_edge ce = a->inputs[k], other = a->inputs[1 - k];
+    ge_node *p = ce.node == GE_NONE ? NULL : ge_graph_node(g, ce.node);
+    const ge_tensor_desc *od = ge_node_input_desc(g, a, 1 - k);
+    ge_edge none;
+    if (!p || !ge__aic_is(p, "Conv") || p->engine != self || ce.index != 0 || p->num_outputs != 1 ||
+        p->num_uses != 1 || p->uses[0].node != id ||
+        p->num_inputs < 2 || p->num_inputs > 3 || p->num_control_outputs || ge_node_attr(p, "_fused_activation") ||
+        ge_node_attr(p, "_fused_residual") || !ge__aic_all_f32(g, p) || !od || other.node == GE_NONE ||
+        !ge__aic_same_at_run(od, &a->outputs[0]) || !ge__aic_same_at_run(&p->outputs[0], &a->outputs[0]))
+      continue;
+    none.node = GE_NONE;
+    none.index = 0;
+    if (p->num_inputs == 2 && (st = ge_graph_add_input(g, ce.node, none, err)) != GE_OK) return st;
+    if ((st = ge_graph_add_input(g, ce.node, other, err)) != GE_OK) return st;
+    if ((st = ge_node_set_attr_int(g, ce.node, "_fused_residual", 1, err)) != GE_OK) return st;
+    if ((st = ge__aic_bypass(g, id, ce.node, err)) != GE_OK) return st;
+    *done = 1;
+    return GE_OK;
+  }
   return GE_OK;
 }
 
@@ -1500,7 +2144,13 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
     if (st != GE_OK) return st;
   }
   bound = ge_graph_id_bound(g);
-  for (id = 0; id < bound; id++) { /* 2: activations into their producer */
+  for (id = 0; id < bound; id++) { /* 2: residual Adds into their Conv */
+    ge_node *n = ge_graph_node(g, id);
+    if (!n || n->engine != self) continue;
+    if ((st = ge__aic_fuse_residual(g, id, self, &done, err)) != GE_OK) return st;
+  }
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) { /* 3: activations into their producer */
     ge_node *n = ge_graph_node(g, id);
     if (!n || n->engine != self) continue;
     if ((st = ge__aic_fuse_act(g, id, self, &done, err)) != GE_OK) return st;

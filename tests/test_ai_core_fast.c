@@ -1,0 +1,541 @@
+/* The AI Core engine's fast paths (ge_engines/ai_core.h) against simple
+ * references on seeded random shapes, with and without threads (a 2-thread
+ * pool from tests/test_pool.h behind ge_kernel_env.parallel_for):
+ *   - the blocked SGEMM with every micro-kernel this CPU runs (baseline,
+ *     AVX2, AVX-512), plain, prepacked A or prepacked B, with the epilogue
+ *     (row bias, residual, activation), against a double-precision loop;
+ *   - Conv with Const weights (packed once, then reused with a new input),
+ *     bias, fused activation (HardSwish too) and fused residual, odd sizes,
+ *     strides, dilations, pads, groups, depthwise, 1x1 and kernels > 255,
+ *     batch > 1, against the host CPU reference kernel;
+ *   - MatMul and Gemm with a Const B packed once;
+ *   - the optimiser's Conv -> Add -> Relu fusion, run through ge_exec.h. */
+#define GE_IMPLEMENTATION
+#include "ge_exec.h"
+#include "ge_engines/ai_core.h"
+#include "tests/test.h"
+#include "tests/kernel_harness.h"
+#include "tests/rng.h"
+#include "tests/test_pool.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define TOL 1e-4
+
+static tu_rng R;
+static float rf(void) { return (float)((int)tu_below(&R, 2001) - 1000) / 1000.0f; }
+static int64_t rint_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below(&R, (uint32_t)(hi - lo + 1)); }
+
+static float *rand_floats(int64_t n) {
+  float *p = (float *)malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
+  int64_t i;
+  for (i = 0; i < n; i++) p[i] = rf();
+  return p;
+}
+
+/* A kernel context whose env has `threads` threads (1: no pool). */
+typedef struct ctx_env {
+  ge_kernel_env env;
+  ge_kernel_ctx c;
+  ge_value *outs[1];
+} ctx_env;
+
+static void ctx_init(ctx_env *e, int threads, kt *t, ge_value **in, uint32_t n_in, ge_value *out) {
+  memset(e, 0, sizeof *e);
+  e->env.alloc_output = kh_alloc_output;
+  e->env.num_threads = threads;
+  if (threads > 1) e->env.parallel_for = tp_parallel_for;
+  e->outs[0] = out;
+  e->c.inputs = in;
+  e->c.outputs = e->outs;
+  e->c.num_inputs = n_in;
+  e->c.num_outputs = 1;
+  e->c.env = &e->env;
+  if (t) {
+    e->c.node = ge_graph_node(t->g, t->id);
+    e->c.graph = t->g;
+    e->c.err = &t->err;
+  }
+}
+
+/* max |a - b| / (max |b| + 1e-6) over n floats. */
+static double rel_err(const float *a, const float *b, int64_t n) {
+  double m = 0, e = 0;
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    if (fabs(b[i]) > m) m = fabs(b[i]);
+    if (fabs((double)a[i] - b[i]) > e || a[i] != a[i]) e = a[i] != a[i] ? 1e9 : fabs((double)a[i] - b[i]);
+  }
+  return e / (m + 1e-6);
+}
+
+/* The fused activations, in double, as ONNX defines them. */
+static double act_ref(const char *k, double a, double b, double x) {
+  if (!k) return x;
+  if (!strcmp(k, "Relu")) return x > 0 ? x : 0;
+  if (!strcmp(k, "LeakyRelu")) return x < 0 ? a * x : x;
+  if (!strcmp(k, "Clip")) return x < a ? a : x > b ? b : x;
+  if (!strcmp(k, "HardSwish")) return x * fmax(0.0, fmin(1.0, x / 6.0 + 0.5));
+  if (!strcmp(k, "Sigmoid")) return 1.0 / (1.0 + exp(-x));
+  return x;
+}
+
+/* ---------------------------------------------------------------- SGEMM */
+
+GE_TEST(test_sgemm_kernels) {
+  static const int64_t dims[] = {1, 2, 5, 11, 12, 13, 31, 32, 33, 47, 143, 145, 200, 257, 300, 513, 530};
+  int level, cases = 0, levels = 0;
+  double worst = 0;
+  tu_seed(&R, 16);
+  for (level = 0; level <= 2; level++) {
+    const ge__aic_kern *k = ge__aic_kern_pick(level);
+    int i;
+    if (k->level != level) continue; /* this CPU lacks it */
+    levels++;
+    for (i = 0; i < 70; i++) {
+      int64_t M = dims[tu_below(&R, 17)], N = dims[tu_below(&R, 17)], K = dims[tu_below(&R, 15)];
+      int ta = (int)tu_below(&R, 2), tb = (int)tu_below(&R, 2), mode = (int)tu_below(&R, 3), threads = 1 + (i & 1);
+      int use_epi = (int)tu_below(&R, 2);
+      float alpha = mode == 1 ? 1.0f : 0.5f + rf(), beta = tu_below(&R, 2) ? 0.0f : rf();
+      float *A = rand_floats(M * K), *B = rand_floats(K * N), *C = rand_floats(M * N), *bias = rand_floats(M);
+      float *res = rand_floats(M * N), *pack = NULL, *work;
+      double *ref = (double *)malloc((size_t)(M * N) * sizeof(double));
+      float *want = (float *)malloc((size_t)(M * N) * sizeof(float));
+      ge__aic_mm mm;
+      ge__aic_epi epi;
+      ctx_env e;
+      int64_t r, cc, p;
+      for (r = 0; r < M; r++)
+        for (cc = 0; cc < N; cc++) {
+          double s = 0;
+          for (p = 0; p < K; p++) s += (double)A[ta ? p * M + r : r * K + p] * B[tb ? cc * K + p : p * N + cc];
+          s = alpha * s + (beta == 0.0f ? 0.0 : (double)beta * C[r * N + cc]);
+          if (use_epi) s = act_ref("Relu", 0, 0, s + bias[r] + res[r * N + cc]);
+          want[r * N + cc] = (float)s;
+        }
+      memset(&mm, 0, sizeof mm);
+      memset(&epi, 0, sizeof epi);
+      epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU, epi.level = level;
+      mm.k = k, mm.M = M, mm.N = N, mm.K = K, mm.alpha = alpha, mm.beta = beta;
+      mm.A = A, mm.ars = ta ? 1 : K, mm.acs = ta ? M : 1;
+      mm.B = B, mm.brs = tb ? 1 : N, mm.bcs = tb ? K : 1;
+      mm.C = C, mm.ldc = N, mm.epi = use_epi ? &epi : NULL;
+      if (mode == 1) { /* prepacked A (alpha 1) */
+        pack = (float *)malloc(ge__aic_prepack_a_floats(k, M, K) * sizeof(float) + 64);
+        ge__aic_prepack_a(k, A, mm.ars, mm.acs, M, K, pack);
+        mm.apack = pack;
+      } else if (mode == 2) {
+        pack = (float *)malloc(ge__aic_prepack_b_floats(k, N, K) * sizeof(float) + 64);
+        ge__aic_prepack_b(k, B, mm.brs, mm.bcs, K, N, pack);
+        mm.bpack = pack;
+      }
+      work = (float *)malloc(2 * ge__aic_mm_work_floats() * sizeof(float));
+      ctx_init(&e, threads, NULL, NULL, 0, NULL);
+      ge__aic_mm_run(&e.c, &mm, threads, work);
+      {
+        double er = rel_err(C, want, M * N);
+        if (er > worst) worst = er;
+        if (!GE_CHECK(er < TOL))
+          printf("  level %d M %lld N %lld K %lld ta %d tb %d mode %d threads %d: rel err %.2g\n", level, (long long)M,
+                 (long long)N, (long long)K, ta, tb, mode, threads, er);
+      }
+      cases++;
+      free(A), free(B), free(C), free(bias), free(res), free(pack), free(work), free(ref), free(want);
+    }
+  }
+  GE_CHECK(levels >= 1);
+  printf("  sgemm: %d cases over %d micro-kernels, worst rel err %.2g\n", cases, levels, worst);
+}
+
+/* ----------------------------------------------------------------- Conv */
+
+typedef struct conv_case {
+  int64_t n, c, h, w, m, group, kh, kw, sh, sw, dh, dw, pads[4];
+  int one_d, bias, residual;
+  const char *act;
+  double alpha, beta;
+} conv_case;
+
+static const char *const act_names[] = {NULL, "Relu", "HardSwish", "Clip", "LeakyRelu", "Sigmoid"};
+
+static conv_case rand_case(int kind) {
+  conv_case c;
+  int64_t cg = rint_in(1, 9), mg = rint_in(1, 20);
+  memset(&c, 0, sizeof c);
+  c.group = tu_below(&R, 4) == 0 ? rint_in(2, 3) : 1;
+  c.n = rint_in(1, 3);
+  c.h = rint_in(1, 20);
+  c.w = rint_in(1, 23);
+  c.kh = rint_in(1, 5);
+  c.kw = rint_in(1, 5);
+  c.sh = rint_in(1, 3);
+  c.sw = rint_in(1, 3);
+  c.dh = rint_in(1, 2);
+  c.dw = rint_in(1, 2);
+  c.pads[0] = rint_in(0, 2), c.pads[1] = rint_in(0, 2), c.pads[2] = rint_in(0, 2), c.pads[3] = rint_in(0, 2);
+  if (kind == 1) { /* depthwise, MobileNet-like: 3x3 or 5x5, stride 1 or 2 */
+    c.group = rint_in(1, 24);
+    cg = 1;
+    mg = rint_in(1, 2);
+    c.kh = c.kw = tu_below(&R, 2) ? 3 : 5;
+    c.sh = c.sw = rint_in(1, 2);
+    c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = c.kh / 2;
+    c.h = rint_in(1, 40), c.w = rint_in(1, 40);
+  } else if (kind == 2) { /* 1x1 stride 1: the image is B */
+    c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
+    cg = rint_in(1, 70);
+  } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
+    c.one_d = 1;
+    c.h = c.kh = c.sh = c.dh = 1;
+    c.pads[0] = c.pads[2] = 0;
+    c.kw = rint_in(256, 300);
+    c.w = c.kw + rint_in(0, 40);
+    c.dw = 1;
+  }
+  c.c = cg * c.group;
+  c.m = mg * c.group;
+  c.bias = (int)tu_below(&R, 2);
+  c.residual = (int)tu_below(&R, 2);
+  c.act = act_names[tu_below(&R, 6)];
+  c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
+  c.beta = 0.4;
+  return c;
+}
+
+static int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe) {
+  int64_t eff = (k - 1) * d + 1;
+  return in + pb + pe - eff < 0 ? 0 : (in + pb + pe - eff) / s + 1;
+}
+
+/* A Const node holding a copy of n floats of shape dims. */
+static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data, int64_t n) {
+  ge_tensor t;
+  ge_node_id id = GE_NONE;
+  memset(&t, 0, sizeof t);
+  t.dtype = GE_DTYPE_FLOAT32;
+  t.rank = rank;
+  t.dims = (int64_t *)dims;
+  t.data = (void *)data;
+  t.nbytes = (size_t)n * sizeof(float);
+  ge_graph_add_const(g, NULL, &t, &id, NULL);
+  return id;
+}
+
+/* Runs one conv case: the AI Core kernel (twice, the second time on a new
+ * input, weights packed once) against the host reference + residual +
+ * activation. Returns the worse relative error. */
+static double run_conv_case(const conv_case *cs, int threads) {
+  int32_t r = cs->one_d ? 3 : 4, sp = r - 2;
+  int64_t xd[4], wd[4], bd[1], yd[4], oh, ow, wn, xn, yn, st[2], dl[2], pd[4];
+  float *w, *b, *res = NULL;
+  ge_value vx, vres, out, ref;
+  ge_value *in[4];
+  ge_edge e[4];
+  kt t;
+  ctx_env ce;
+  double worst = 0;
+  int round;
+  oh = cs->one_d ? 1 : out_dim(cs->h, cs->kh, cs->sh, cs->dh, cs->pads[0], cs->pads[2]);
+  ow = out_dim(cs->w, cs->kw, cs->sw, cs->dw, cs->pads[1], cs->pads[3]);
+  if (oh < 1 || ow < 1) return -1;
+  xd[0] = cs->n, xd[1] = cs->c, wd[0] = cs->m, wd[1] = cs->c / cs->group, yd[0] = cs->n, yd[1] = cs->m;
+  if (cs->one_d) xd[2] = cs->w, wd[2] = cs->kw, yd[2] = ow;
+  else xd[2] = cs->h, xd[3] = cs->w, wd[2] = cs->kh, wd[3] = cs->kw, yd[2] = oh, yd[3] = ow;
+  bd[0] = cs->m;
+  wn = cs->m * (cs->c / cs->group) * cs->kh * cs->kw;
+  xn = cs->n * cs->c * cs->h * cs->w;
+  yn = cs->n * cs->m * oh * ow;
+  w = rand_floats(wn);
+  b = rand_floats(cs->m);
+  memset(&t, 0, sizeof t);
+  ge_graph_create(NULL, &t.g, &t.err);
+  ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, r, xd, &e[0].node, NULL);
+  e[1].node = add_const(t.g, r, wd, w, wn);
+  e[2].node = cs->bias ? add_const(t.g, 1, bd, b, cs->m) : GE_NONE;
+  e[3].node = GE_NONE;
+  if (cs->residual) ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, r, yd, &e[3].node, NULL);
+  e[0].index = e[1].index = e[2].index = e[3].index = 0;
+  ge_graph_add_node(t.g, "Conv", "conv", cs->residual ? 4 : 3, e, 1, &t.id, &t.err);
+  st[0] = cs->sh, st[1] = cs->sw, dl[0] = cs->dh, dl[1] = cs->dw;
+  pd[0] = cs->pads[0], pd[1] = cs->pads[1], pd[2] = cs->pads[2], pd[3] = cs->pads[3];
+  if (cs->one_d) st[0] = cs->sw, dl[0] = cs->dw, pd[0] = cs->pads[1], pd[1] = cs->pads[3];
+  ge_node_set_attr_ints(t.g, t.id, "strides", st, sp, NULL);
+  ge_node_set_attr_ints(t.g, t.id, "dilations", dl, sp, NULL);
+  ge_node_set_attr_ints(t.g, t.id, "pads", pd, 2 * sp, NULL);
+  ge_node_set_attr_int(t.g, t.id, "group", cs->group, NULL);
+  if (cs->act) {
+    ge_node_set_attr_string(t.g, t.id, "_fused_activation", cs->act, NULL);
+    if (!strcmp(cs->act, "Clip") || !strcmp(cs->act, "LeakyRelu")) {
+      ge_node_set_attr_float(t.g, t.id, "_fused_alpha", cs->alpha, NULL);
+      ge_node_set_attr_float(t.g, t.id, "_fused_beta", cs->beta, NULL);
+    }
+  }
+  if (cs->residual) ge_node_set_attr_int(t.g, t.id, "_fused_residual", 1, NULL);
+  {
+    ge_value vw = kh_value(GE_DTYPE_FLOAT32, r, wd, w), vb = kh_value(GE_DTYPE_FLOAT32, 1, bd, b);
+    memset(&out, 0, sizeof out);
+    ctx_init(&ce, threads, &t, in, cs->residual ? 4 : 3, &out);
+    for (round = 0; round < 2; round++) {
+      float *xr = rand_floats(xn);
+      int64_t i;
+      vx = kh_value(GE_DTYPE_FLOAT32, r, xd, xr);
+      res = rand_floats(yn);
+      vres = kh_value(GE_DTYPE_FLOAT32, r, yd, res);
+      in[0] = &vx, in[1] = &vw, in[2] = cs->bias ? &vb : NULL, in[3] = cs->residual ? &vres : NULL;
+      memset(&ref, 0, sizeof ref);
+      if (!GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, 3, &ref, 1, &t.err) == GE_OK) ||
+          !GE_CHECK(ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id))(&ce.c) == GE_OK) ||
+          !GE_CHECK(out.numel == yn && ref.numel == yn)) {
+        printf("  conv error: %s\n", t.err.message);
+        worst = 1e9;
+      } else {
+        double er;
+        for (i = 0; i < yn; i++) {
+          double v = ((float *)ref.data)[i] + (cs->residual ? res[i] : 0.0f);
+          ((float *)ref.data)[i] = (float)act_ref(cs->act, cs->alpha, cs->beta, v);
+        }
+        er = rel_err((const float *)out.data, (const float *)ref.data, yn);
+        if (er > worst) worst = er;
+      }
+      GE_CHECK(round == 0 || ((ge__aic_state *)ce.c.state)->packed_level > 0 || cs->c == cs->group);
+      kh_free(&ref);
+      kh_free(&vx);
+      kh_free(&vres);
+      free(xr);
+      free(res);
+    }
+    free(ce.c.state);
+    kh_free(&out);
+    kh_free(&vw);
+    kh_free(&vb);
+  }
+  free(w);
+  free(b);
+  kt_free(&t);
+  return worst;
+}
+
+GE_TEST(test_conv_fast) {
+  int i, done = 0, kinds[4] = {0, 0, 0, 0};
+  double worst = 0;
+  tu_seed(&R, 1601);
+  for (i = 0; done < 220; i++) {
+    int kind = i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : i % 10 == 8 ? 2 : 3;
+    conv_case c = rand_case(kind);
+    double er = run_conv_case(&c, 1 + (i & 1));
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  conv kind %d n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld d %lld,%lld act %s res %d: "
+             "%.2g\n",
+             kind, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.group,
+             (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.dh, (long long)c.dw,
+             c.act ? c.act : "-", c.residual, er);
+    if (er > worst) worst = er;
+    kinds[kind]++;
+    done++;
+  }
+  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10);
+  printf("  conv: %d cases (%d depthwise, %d 1x1, %d 1-D wide), worst rel err %.2g\n", done, kinds[1], kinds[2],
+         kinds[3], worst);
+}
+
+/* ------------------------------------------------------- MatMul, Gemm */
+
+/* MatMul A [b, M, K] x Const B [K, N], or Gemm (transA/transB, alpha, beta,
+ * C [N]) with a Const B: the AI Core kernel twice (B packed once) against
+ * the host reference. */
+static double run_product_case(int gemm, int threads) {
+  int64_t bt = gemm ? 1 : rint_in(1, 3), M = rint_in(1, 70), K = rint_in(1, 300), N = rint_in(1, 90);
+  int ta = gemm && tu_below(&R, 2), tb = gemm && tu_below(&R, 2);
+  int64_t ad[3], bd[2], cd[1], an, bn;
+  float *bdat, *cdat;
+  ge_value va, vb, vc, out, ref;
+  ge_value *in[3];
+  ge_edge e[3];
+  kt t;
+  ctx_env ce;
+  double worst = 0;
+  int round;
+  if (gemm) ad[0] = ta ? K : M, ad[1] = ta ? M : K;
+  else ad[0] = bt, ad[1] = M, ad[2] = K;
+  bd[0] = tb ? N : K, bd[1] = tb ? K : N;
+  cd[0] = N;
+  an = bt * M * K;
+  bn = K * N;
+  bdat = rand_floats(bn);
+  cdat = rand_floats(N);
+  memset(&t, 0, sizeof t);
+  ge_graph_create(NULL, &t.g, &t.err);
+  ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, gemm ? 2 : 3, ad, &e[0].node, NULL);
+  e[1].node = add_const(t.g, 2, bd, bdat, bn);
+  e[2].node = gemm ? add_const(t.g, 1, cd, cdat, N) : GE_NONE;
+  e[0].index = e[1].index = e[2].index = 0;
+  ge_graph_add_node(t.g, gemm ? "Gemm" : "MatMul", "mm", gemm ? 3 : 2, e, 1, &t.id, &t.err);
+  if (gemm) {
+    ge_node_set_attr_int(t.g, t.id, "transA", ta, NULL);
+    ge_node_set_attr_int(t.g, t.id, "transB", tb, NULL);
+    ge_node_set_attr_float(t.g, t.id, "alpha", 0.75, NULL);
+    ge_node_set_attr_float(t.g, t.id, "beta", 1.5, NULL);
+  }
+  vb = kh_value(GE_DTYPE_FLOAT32, 2, bd, bdat);
+  vc = kh_value(GE_DTYPE_FLOAT32, 1, cd, cdat);
+  memset(&out, 0, sizeof out);
+  ctx_init(&ce, threads, &t, in, gemm ? 3 : 2, &out);
+  for (round = 0; round < 2; round++) {
+    float *adat = rand_floats(an);
+    va = kh_value(GE_DTYPE_FLOAT32, gemm ? 2 : 3, ad, adat);
+    in[0] = &va, in[1] = &vb, in[2] = gemm ? &vc : NULL;
+    memset(&ref, 0, sizeof ref);
+    if (!GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, gemm ? 3 : 2, &ref, 1, &t.err) ==
+                  GE_OK) ||
+        !GE_CHECK(ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id))(&ce.c) == GE_OK) ||
+        !GE_CHECK(out.numel == ref.numel)) {
+      printf("  product error: %s\n", t.err.message);
+      worst = 1e9;
+    } else {
+      double er = rel_err((const float *)out.data, (const float *)ref.data, ref.numel);
+      if (er > worst) worst = er;
+    }
+    GE_CHECK(round == 0 || bt * M == 1 || ((ge__aic_state *)ce.c.state)->packed_level > 0);
+    kh_free(&ref);
+    kh_free(&va);
+    free(adat);
+  }
+  free(ce.c.state);
+  kh_free(&out);
+  kh_free(&vb);
+  kh_free(&vc);
+  free(bdat);
+  free(cdat);
+  kt_free(&t);
+  return worst;
+}
+
+GE_TEST(test_products_const_b) {
+  int i;
+  double worst = 0;
+  tu_seed(&R, 1602);
+  for (i = 0; i < 120; i++) {
+    double er = run_product_case(i % 2, 1 + (i / 2) % 2);
+    GE_CHECK(er < TOL);
+    if (er > worst) worst = er;
+  }
+  printf("  MatMul/Gemm with Const B: 120 cases, worst rel err %.2g\n", worst);
+}
+
+/* ------------------------------------------------- residual fusion */
+
+static ge_kernel_fn lookup_host(const ge_node *n, void *user) {
+  (void)user;
+  return ge_host_cpu_kernel(n);
+}
+static ge_kernel_fn lookup_aic(const ge_node *n, void *user) {
+  (void)user;
+  return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
+}
+
+/* x -> Conv(Const w, b) -> Add(conv, r) -> [Relu] -> out, where r is x
+ * itself (a ResNet block) or a second input; run by host kernels as it is
+ * and by AI Core kernels after the optimiser. kind 2: the Add's other input
+ * broadcasts (not fused). Returns the relative error, -1 on failure. */
+static double run_residual_graph(int kind, int relu, int threads, uint32_t *nodes_after, int *fused) {
+  int64_t C = rint_in(1, 20), H = rint_in(1, 12), W = rint_in(1, 12), N = rint_in(1, 2), k = 2 * rint_in(0, 2) + 1;
+  int64_t xd[4], wd[4], rd[4], pads[4], i;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, r = GE_NONE, conv, add, last, id;
+  ge_edge e[3], out;
+  ge_error err;
+  ge_exec_desc d1, d2;
+  ge_program *p1 = NULL, *p2 = NULL;
+  float *w, *b;
+  ge_value vx, vr;
+  const ge_value *ins[2];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  if (kind == 2 && H == 1) H = 2; /* so that r really broadcasts */
+  xd[0] = N, xd[1] = C, xd[2] = H, xd[3] = W;
+  wd[0] = C, wd[1] = C, wd[2] = k, wd[3] = k;
+  rd[0] = N, rd[1] = C, rd[2] = kind == 2 ? 1 : H, rd[3] = W;
+  pads[0] = pads[1] = pads[2] = pads[3] = k / 2;
+  w = rand_floats(C * C * k * k);
+  b = rand_floats(C);
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+  if (kind) ge_graph_add_data(g, "r", GE_DTYPE_FLOAT32, 4, rd, &r, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x, e[1].node = add_const(g, 4, wd, w, C * C * k * k), e[2].node = add_const(g, 1, wd, b, C);
+  ge_graph_add_node(g, "Conv", "conv", 3, e, 1, &conv, NULL);
+  ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL);
+  e[0].node = tu_below(&R, 2) ? conv : (kind ? r : x), e[1].node = e[0].node == conv ? (kind ? r : x) : conv;
+  ge_graph_add_node(g, "Add", "add", 2, e, 1, &add, NULL);
+  last = add;
+  if (relu) {
+    e[0].node = add;
+    ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &last, NULL);
+  }
+  out.node = last, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
+  for (id = 0; id < ge_graph_id_bound(h); id++)
+    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
+  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  *nodes_after = ge_graph_node_count(h);
+  *fused = ge_graph_find(h, "add") == GE_NONE && ge_node_attr_int(ge_graph_node(h, ge_graph_find(h, "conv")), "_fused_residual", 0);
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = lookup_host;
+  d2 = d1;
+  d2.lookup = lookup_aic;
+  d2.num_threads = threads;
+  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
+  vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
+  vr = kh_value(GE_DTYPE_FLOAT32, 4, rd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  for (i = 0; i < vr.numel; i++) ((float *)vr.data)[i] = rf();
+  ins[0] = &vx, ins[1] = &vr;
+  if (ge_program_run(p1, ins, kind ? 2 : 1, &err) == GE_OK && ge_program_run(p2, ins, kind ? 2 : 1, &err) == GE_OK &&
+      ge_program_run(p2, ins, kind ? 2 : 1, &err) == GE_OK) {
+    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
+    er = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+  }
+  kh_free(&vx);
+  kh_free(&vr);
+done:
+  if (er < 0) printf("  residual graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  free(w);
+  free(b);
+  return er;
+}
+
+GE_TEST(test_residual_fusion) {
+  int i, fused_n = 0;
+  double worst = 0;
+  tu_seed(&R, 1603);
+  for (i = 0; i < 60; i++) {
+    int kind = i % 3, relu = (i / 3) % 2, fused = 0;
+    uint32_t after = 0;
+    double er = run_residual_graph(kind, relu, 1 + (i / 6) % 2, &after, &fused);
+    GE_CHECK(er >= 0 && er < TOL);
+    if (er > worst) worst = er;
+    /* fused: Add (and Relu) gone; a broadcasting Add stays */
+    if (!GE_CHECK_EQ_INT(fused, kind != 2)) printf("  kind %d relu %d after %u\n", kind, relu, after);
+    if (kind != 2) GE_CHECK_EQ_INT(after, (uint32_t)(kind ? 6 : 5));
+    fused_n += fused;
+  }
+  printf("  residual fusion: 60 graphs, %d fused, worst rel err %.2g\n", fused_n, worst);
+}
+
+int main(int argc, char **argv) {
+  ge_test_init(argc, argv);
+  GE_RUN(test_sgemm_kernels);
+  GE_RUN(test_conv_fast);
+  GE_RUN(test_products_const_b);
+  GE_RUN(test_residual_fusion);
+  return ge_test_main_end();
+}
