@@ -6,6 +6,10 @@
     real_models.py inputs MANIFEST NAME DIR SEED    writes DIR/<input>.npy, prints NAME=FILE specs
     real_models.py compare GEDIR ORTDIR             max relative error over the outputs ORT wrote
 
+A PATH of fp16:NAME in the manifest is model NAME converted to float16 here
+(weights, activations and float attributes; Casts at the graph's inputs and
+outputs keep them float32), for the fp16 paths of models shipped as float32.
+
 Needs numpy (Debian python3-numpy).
 """
 import json
@@ -63,7 +67,79 @@ def join_chunks(pkg_dir, key, out):
     os.replace(tmp, out)
 
 
-def model_path(m, modules, outdir):
+# Inputs that ONNX types independently of the data type T (left float32).
+FLOAT32_INPUTS = {"Resize": (1, 2), "Upsample": (1,)}
+
+
+def to_fp16(src, out):
+    """Float32 -> float16: initializers, Constant values, Cast targets and value
+    types; the graph's inputs and outputs stay float32 through Cast nodes."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    m = onnx.load(src)
+    g = m.graph
+    keep = set()
+    for n in g.node:
+        for i in FLOAT32_INPUTS.get(n.op_type, ()):
+            if i < len(n.input) and n.input[i]:
+                keep.add(n.input[i])
+    for k, t in enumerate(g.initializer):
+        if t.data_type == TensorProto.FLOAT and t.name not in keep:
+            g.initializer[k].CopyFrom(numpy_helper.from_array(
+                numpy_helper.to_array(t).astype(np.float16), t.name))
+    for n in g.node:
+        for a in n.attribute:
+            if n.op_type == "Cast" and a.name == "to" and a.i == TensorProto.FLOAT:
+                a.i = TensorProto.FLOAT16
+            if a.type == onnx.AttributeProto.TENSOR and a.t.data_type == TensorProto.FLOAT \
+                    and not set(n.output) & keep:
+                a.t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(a.t).astype(np.float16)))
+        if n.op_type == "Cast" and any(a.name == "to" and a.i == TensorProto.FLOAT16 for a in n.attribute) \
+                and set(n.output) & keep:
+            for a in n.attribute:
+                if a.name == "to":
+                    a.i = TensorProto.FLOAT
+    for v in g.value_info:
+        if v.type.tensor_type.elem_type == TensorProto.FLOAT and v.name not in keep:
+            v.type.tensor_type.elem_type = TensorProto.FLOAT16
+    casts = []
+    inits = {t.name for t in g.initializer}
+    for v in g.input:
+        if v.name in inits or v.type.tensor_type.elem_type != TensorProto.FLOAT:
+            continue
+        inner = v.name + "_fp16"
+        for n in g.node:
+            for i, x in enumerate(n.input):
+                if x == v.name and x not in keep:
+                    n.input[i] = inner
+        casts.append(helper.make_node("Cast", [v.name], [inner], to=TensorProto.FLOAT16))
+    tail = []
+    for v in g.output:
+        if v.type.tensor_type.elem_type != TensorProto.FLOAT:
+            continue
+        inner = v.name + "_fp16"
+        for n in g.node:
+            for i, x in enumerate(n.output):
+                if x == v.name:
+                    n.output[i] = inner
+            for i, x in enumerate(n.input):
+                if x == v.name:
+                    n.input[i] = inner
+        tail.append(helper.make_node("Cast", [inner], [v.name], to=TensorProto.FLOAT))
+    nodes = casts + list(g.node) + tail
+    del g.node[:]
+    g.node.extend(nodes)
+    onnx.save(m, out)
+
+
+def model_path(m, modules, outdir, models=None):
+    if m["path"].startswith("fp16:"):
+        base = model_path(find(models, m["path"][5:]), modules, outdir, models)
+        out = os.path.join(outdir, m["name"] + ".onnx")
+        if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(__file__):
+            os.makedirs(outdir, exist_ok=True)
+            to_fp16(base, out)
+        return out
     pkg_dir = package_dir(modules, m["package"])
     if not m["path"].startswith("chunks:"):
         return os.path.join(pkg_dir, m["path"])
@@ -140,7 +216,8 @@ def main(argv):
         for m in read_manifest(argv[2]):
             print(m["name"], m["package"])
     elif cmd == "model" and len(argv) == 6:
-        print(model_path(find(read_manifest(argv[2]), argv[3]), argv[4], argv[5]))
+        models = read_manifest(argv[2])
+        print(model_path(find(models, argv[3]), argv[4], argv[5], models))
     elif cmd == "inputs" and len(argv) == 6:
         make_inputs(find(read_manifest(argv[2]), argv[3]), argv[4], int(argv[5]))
     elif cmd == "compare" and len(argv) == 4:
