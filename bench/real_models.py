@@ -8,7 +8,10 @@
 
 A PATH of fp16:NAME in the manifest is model NAME converted to float16 here
 (weights, activations and float attributes; Casts at the graph's inputs and
-outputs keep them float32), for the fp16 paths of models shipped as float32.
+outputs keep them float32), for the fp16 paths of models shipped as float32;
+int8:NAME is NAME dynamically quantized here the way ONNX Runtime's
+quantize_dynamic does it: uint8 weights per tensor, DynamicQuantizeLinear on
+the activations, ConvInteger / MatMulInteger, Cast and Mul by the scales.
 
 Needs numpy (Debian python3-numpy).
 """
@@ -132,14 +135,79 @@ def to_fp16(src, out):
     onnx.save(m, out)
 
 
+def quantize_weight(w):
+    """uint8 asymmetric per-tensor quantization (zero included in the range)."""
+    lo, hi = min(float(w.min()), 0.0), max(float(w.max()), 0.0)
+    scale = (hi - lo) / 255.0 or 1.0
+    zp = int(np.clip(round(-lo / scale), 0, 255))
+    q = np.clip(np.rint(w / scale) + zp, 0, 255).astype(np.uint8)
+    return q, np.float32(scale), np.uint8(zp)
+
+
+def to_int8(src, out):
+    """Conv and MatMul with constant float weights -> DynamicQuantizeLinear +
+    ConvInteger / MatMulInteger + Cast + Mul (+ Add of the bias)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    m = onnx.load(src)
+    if next(o.version for o in m.opset_import if o.domain in ("", "ai.onnx")) < 11:
+        from onnx import version_converter  # DynamicQuantizeLinear needs opset 11
+        m = version_converter.convert_version(m, 11)
+    g = m.graph
+    inits = {t.name: t for t in g.initializer}
+    for n in g.node:  # weights held by Constant nodes (paddle2onnx writes them so)
+        if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value":
+            t = onnx.TensorProto()
+            t.CopyFrom(n.attribute[0].t)
+            t.name = n.output[0]
+            inits.setdefault(n.output[0], t)
+    nodes, added = [], []
+    for k, n in enumerate(g.node):
+        w = inits.get(n.input[1]) if n.op_type in ("Conv", "MatMul") and len(n.input) > 1 else None
+        if w is None or w.data_type != TensorProto.FLOAT or \
+                (n.op_type == "MatMul" and len(w.dims) != 2):
+            nodes.append(n)
+            continue
+        p = "q%d_" % k
+        q, ws, wz = quantize_weight(numpy_helper.to_array(w))
+        added += [numpy_helper.from_array(q, p + "w"), numpy_helper.from_array(np.array(wz), p + "wz"),
+                  numpy_helper.from_array(np.array(ws), p + "ws")]
+        nodes.append(helper.make_node("DynamicQuantizeLinear", [n.input[0]], [p + "x", p + "xs", p + "xz"]))
+        if n.op_type == "Conv":
+            attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+            nodes.append(helper.make_node("ConvInteger", [p + "x", p + "w", p + "xz", p + "wz"], [p + "acc"], **attrs))
+        else:
+            nodes.append(helper.make_node("MatMulInteger", [p + "x", p + "w", p + "xz", p + "wz"], [p + "acc"]))
+        nodes.append(helper.make_node("Cast", [p + "acc"], [p + "accf"], to=TensorProto.FLOAT))
+        nodes.append(helper.make_node("Mul", [p + "xs", p + "ws"], [p + "s"]))
+        has_bias = n.op_type == "Conv" and len(n.input) > 2 and n.input[2]
+        nodes.append(helper.make_node("Mul", [p + "accf", p + "s"], [p + "y" if has_bias else n.output[0]]))
+        if has_bias:
+            b = numpy_helper.to_array(inits[n.input[2]])
+            added.append(numpy_helper.from_array(b.reshape((1, -1) + (1,) * (len(w.dims) - 2)), p + "b"))
+            nodes.append(helper.make_node("Add", [p + "y", p + "b"], [n.output[0]]))
+    del g.node[:]
+    g.node.extend(nodes)
+    g.initializer.extend(added)
+    used = {x for n in g.node for x in n.input} | {v.name for v in g.output}
+    keep = [t for t in g.initializer if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    live = [n for n in g.node if n.op_type != "Constant" or n.output[0] in used]
+    del g.node[:]
+    g.node.extend(live)
+    onnx.save(m, out)
+
+
 def model_path(m, modules, outdir, models=None):
-    if m["path"].startswith("fp16:"):
-        base = model_path(find(models, m["path"][5:]), modules, outdir, models)
-        out = os.path.join(outdir, m["name"] + ".onnx")
-        if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(__file__):
-            os.makedirs(outdir, exist_ok=True)
-            to_fp16(base, out)
-        return out
+    for prefix, convert in (("fp16:", to_fp16), ("int8:", to_int8)):
+        if m["path"].startswith(prefix):
+            base = model_path(find(models, m["path"][len(prefix):]), modules, outdir, models)
+            out = os.path.join(outdir, m["name"] + ".onnx")
+            if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(__file__):
+                os.makedirs(outdir, exist_ok=True)
+                convert(base, out)
+            return out
     pkg_dir = package_dir(modules, m["package"])
     if not m["path"].startswith("chunks:"):
         return os.path.join(pkg_dir, m["path"])
