@@ -9,6 +9,7 @@
 A PATH of fp16:NAME in the manifest is model NAME converted to float16 here
 (weights, activations and float attributes; Casts at the graph's inputs and
 outputs keep them float32), for the fp16 paths of models shipped as float32;
+synth:NAME is a block built by bench/real_patterns.py (random weights);
 int8:NAME is NAME dynamically quantized here the way ONNX Runtime's
 quantize_dynamic does it: uint8 weights per tensor, DynamicQuantizeLinear on
 the activations, ConvInteger / MatMulInteger, Cast and Mul by the scales.
@@ -200,6 +201,13 @@ def to_int8(src, out):
 
 
 def model_path(m, modules, outdir, models=None):
+    if m["path"].startswith("synth:"):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import real_patterns
+        out = os.path.join(outdir, m["name"] + ".onnx")
+        os.makedirs(outdir, exist_ok=True)
+        real_patterns.build(m["path"][len("synth:"):], out)
+        return out
     for prefix, convert in (("fp16:", to_fp16), ("int8:", to_int8)):
         if m["path"].startswith(prefix):
             base = model_path(find(models, m["path"][len(prefix):]), modules, outdir, models)
@@ -215,7 +223,29 @@ def model_path(m, modules, outdir, models=None):
     if not os.path.exists(out):
         os.makedirs(outdir, exist_ok=True)
         join_chunks(pkg_dir, m["path"][len("chunks:"):], out)
+        free_input_dims(out, m)
     return out
+
+
+def free_input_dims(path, m):
+    """Where the manifest runs a model at another size than it declares (a
+    fully convolutional net at a size the machine can afford), the declared
+    input and output dims become symbols, so that both runtimes accept it."""
+    import onnx
+    want = {name: shape for name, _, shape, _, _ in map(parse_input, re.split(r",(?![^\[]*\])", m["inputs"]))}
+    model = onnx.load(path)
+    changed = False
+    for v in model.graph.input:
+        dims = v.type.tensor_type.shape.dim
+        if v.name in want and [d.dim_value for d in dims] != list(want[v.name]):
+            for k, d in enumerate(dims):
+                d.dim_param = "%s_d%d" % (re.sub(r"\W", "_", v.name), k)
+            changed = True
+    if changed:
+        for v in list(model.graph.output) + list(model.graph.value_info):
+            for k, d in enumerate(v.type.tensor_type.shape.dim):
+                d.dim_param = "out_d%d" % k
+        onnx.save(model, path)
 
 
 def parse_input(spec):

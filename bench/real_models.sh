@@ -48,7 +48,7 @@ mapfile -t LINES < <($PY list "$MANIFEST") || die "cannot read $MANIFEST"
 missing=()
 for line in "${LINES[@]}"; do
     read -r name pkg <<<"$line"
-    [[ -f $ROOT/node_modules/${pkg%@*}/package.json ]] || missing+=("$pkg")
+    [[ $pkg == - || -f $ROOT/node_modules/${pkg%@*}/package.json ]] || missing+=("$pkg")
 done
 ((${#missing[@]} == 0)) || npm_install "$ROOT" $(printf '%s\n' "${missing[@]}" | sort -u)
 
@@ -70,7 +70,7 @@ for line in "${LINES[@]}"; do
         rm -rf "$d"; mkdir -p "$d"
         ort_t=$(node bench/ort/run.js "$model" "${spec_args[@]}" --threads "$t" --repeat "$REPEAT" \
                 --warmup "$WARMUP" --outdir "$d/ort" 2>"$d/ort.log" | ms)
-        [[ -n $ort_t ]] || { rows+=("$(printf '%-18s %2s  %-46s' "$name" "$t" "ORT failed: $(head -c 60 "$d/ort.log")")"); continue; }
+        [[ -n $ort_t ]] || { rows+=("$(printf '%-18s %2s  %-46s' "$name" "$t" "ORT failed: $(grep -m1 -o 'run.js: .*' "$d/ort.log" | cut -c9-70)")"); continue; }
         # shellcheck disable=SC2086
         timeout "$GE_TIMEOUT" "$GE" run "$model" "${ge_in[@]}" --threads "$t" --repeat "$REPEAT" \
             --warmup "$WARMUP" --outdir "$d/ge" $GE_OPTIONS >"$d/ge.log" 2>&1
