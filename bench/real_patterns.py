@@ -16,6 +16,13 @@ with random weights (seeded), for the manifest's synth:NAME paths.
   seg_rsu       U2-Net/IS-Net RSU block: dilated convs, MaxPool ceil_mode=1,
                 bilinear Resize to the skip's Shape, InstanceNormalization,
                 Sigmoid (opset 13)
+  det_post      SSD/UltraFace post-processing: Softmax scores, box decode
+                with Exp, TopK, NonMaxSuppression, Gather/GatherND of the
+                kept boxes (data-dependent output shapes, opset 13)
+  asr_greedy    greedy decoding in a Loop: the token sequence grows by one
+                each iteration (Concat of a loop-carried int64 tensor),
+                Gather embedding, attention over encoder states, ArgMax,
+                early stop on an end token (opset 13)
 
 Needs python3-onnx and python3-numpy.
 """
@@ -193,7 +200,62 @@ def seg_rsu():
     return g.model([vi("img", TensorProto.FLOAT, [1, 3, 75, 99])], [vi("mask", TensorProto.FLOAT, None)], 13)
 
 
-PATTERNS = {"yolo_head": yolo_head, "face_embed": face_embed, "asr_encoder": asr_encoder, "seg_rsu": seg_rsu}
+def det_post():
+    g = G()
+    n_anchor, n_cls = 300, 4
+    logits = g.op("Reshape", [g.op("MatMul", ["feat", g.w(32, n_cls)]), g.c([1, n_anchor, n_cls])])
+    scores = g.op("Softmax", [logits], axis=-1)
+    reg = g.op("MatMul", ["feat", g.w(32, 4, scale=0.1)])                       # [1, A, 4]
+    priors = g.c(np.concatenate([RNG.uniform(0.1, 0.9, (n_anchor, 2)), RNG.uniform(0.05, 0.3, (n_anchor, 2))],
+                                axis=1).astype(np.float32)[None], np.float32)
+    pxy, pwh = g.op("Split", [priors, g.c([2, 2])], 2, axis=2)
+    dxy, dwh = g.op("Split", [reg, g.c([2, 2])], 2, axis=2)
+    cxy = g.op("Add", [pxy, g.op("Mul", [g.op("Mul", [dxy, g.c(0.1, np.float32)]), pwh])])
+    wh = g.op("Mul", [pwh, g.op("Exp", [g.op("Mul", [dwh, g.c(0.2, np.float32)])])])
+    half = g.op("Div", [wh, g.c(2.0, np.float32)])
+    boxes = g.op("Concat", [g.op("Sub", [cxy, half]), g.op("Add", [cxy, half])], axis=2)   # [1, A, 4]
+    cls_scores = g.op("Transpose", [scores], perm=[0, 2, 1])                             # [1, C, A]
+    sel = g.op("NonMaxSuppression", [boxes, cls_scores, g.c([20]), g.c([0.45], np.float32),
+                                     g.c([0.3], np.float32)])                           # [K, 3]
+    kept = g.op("GatherND", [cls_scores, sel], batch_dims=0)                              # [K]
+    top = min(10, n_anchor)
+    best, idx = g.op("TopK", [g.op("ReduceMax", [cls_scores], axes=[1], keepdims=0), g.c([top])], 2, axis=1)
+    g.nodes.append(helper.make_node("Gather", [boxes, g.op("Squeeze", [idx, g.c([0])])], ["top_boxes"], axis=1))
+    g.nodes.append(helper.make_node("Identity", [sel], ["selected"]))
+    g.nodes.append(helper.make_node("Identity", [kept], ["kept_scores"]))
+    g.nodes.append(helper.make_node("Identity", [best], ["top_scores"]))
+    return g.model([vi("feat", TensorProto.FLOAT, [1, n_anchor * n_cls // n_cls, 32])],
+                   [vi("selected", TensorProto.INT64, None), vi("kept_scores", TensorProto.FLOAT, None),
+                    vi("top_boxes", TensorProto.FLOAT, None), vi("top_scores", TensorProto.FLOAT, None)], 13)
+
+
+def asr_greedy():
+    g = G()
+    d, vocab, steps, end = 32, 40, 12, 5
+    emb = g.w(vocab, d, scale=1.0)
+    wq, wo = g.w(d, d), g.w(d, vocab, scale=0.5)
+    body = G()
+    body.k = 1000
+    tok = body.op("Gather", [emb, body.op("Slice", ["seq_in", body.c([-1]), body.c([2 ** 62]), body.c([0])])])  # [1, d]
+    q = body.op("MatMul", [tok, wq])
+    att = body.op("Softmax", [body.op("MatMul", [q, body.op("Transpose", ["enc"], perm=[1, 0])])], axis=-1)
+    ctx = body.op("Add", [body.op("MatMul", [att, "enc"]), tok])
+    nxt = body.op("ArgMax", [body.op("MatMul", [ctx, wo])], axis=-1, keepdims=0)         # [1]
+    body.nodes.append(helper.make_node("Concat", ["seq_in", nxt], ["seq_out"], axis=0))
+    body.nodes.append(helper.make_node("Not", [body.op("Equal", [nxt, body.c([end])])], ["cond_vec"]))
+    body.nodes.append(helper.make_node("Squeeze", ["cond_vec", body.c([0])], ["cond_out"]))
+    body_graph = helper.make_graph(
+        body.nodes, "step",
+        [vi("i", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []), vi("seq_in", TensorProto.INT64, None)],
+        [vi("cond_out", TensorProto.BOOL, []), vi("seq_out", TensorProto.INT64, None)], body.inits)
+    enc = g.op("MatMul", ["frames", g.w(20, d)])
+    g.nodes.append(helper.make_node("Identity", [enc], ["enc"]))
+    g.nodes.append(helper.make_node("Loop", [g.c(steps), g.c(True, np.bool_), g.c([1])], ["tokens"], body=body_graph))
+    return g.model([vi("frames", TensorProto.FLOAT, [30, 20])], [vi("tokens", TensorProto.INT64, None)], 13)
+
+
+PATTERNS = {"yolo_head": yolo_head, "face_embed": face_embed, "asr_encoder": asr_encoder, "seg_rsu": seg_rsu,
+            "det_post": det_post, "asr_greedy": asr_greedy}
 
 
 def build(name, out):
