@@ -80,7 +80,7 @@ for line in "${LINES[@]}"; do
         if ((rc == 124)); then
             status="timeout after ${GE_TIMEOUT}s"
         elif ((rc != 0)) || [[ -z $ge_t ]]; then
-            status="error: $(grep -v '^ *$' "$d/ge.log" | tail -n 1 | cut -c1-70)"
+            status="error: $(grep -v '^ *$' "$d/ge.log" | tail -n 1 | sed "s/^ge run: '[^']*': //; s/^ge run: //" | cut -c1-70)"
             ((rc > 128)) && status="crash (signal $((rc - 128)))"
         else
             err=$($PY compare "$d/ge" "$d/ort")
