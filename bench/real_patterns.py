@@ -16,6 +16,9 @@ with random weights (seeded), for the manifest's synth:NAME paths.
   seg_rsu       U2-Net/IS-Net RSU block: dilated convs, MaxPool ceil_mode=1,
                 bilinear Resize to the skip's Shape, InstanceNormalization,
                 Sigmoid (opset 13)
+  yolov5_io     YOLOv5 export quirks: Focus (Slice with step 2 on H and W),
+                Pow, detect head updating boxes in place with ScatterND,
+                Expand of the grid (opset 13)
   det_post      SSD/UltraFace post-processing: Softmax scores, box decode
                 with Exp, TopK, NonMaxSuppression, Gather/GatherND of the
                 kept boxes (data-dependent output shapes, opset 13)
@@ -200,6 +203,31 @@ def seg_rsu():
     return g.model([vi("img", TensorProto.FLOAT, [1, 3, 75, 99])], [vi("mask", TensorProto.FLOAT, None)], 13)
 
 
+def yolov5_io():
+    g = G()
+    sl = [g.op("Slice", ["images", g.c([h, w]), g.c([2 ** 62, 2 ** 62]), g.c([2, 3]), g.c([2, 2])])
+          for h, w in ((0, 0), (1, 0), (0, 1), (1, 1))]
+    x = g.silu(g.conv(g.op("Concat", sl, axis=1), 12, 16))
+    y = g.op("Sigmoid", [g.conv(x, 16, 3 * 7, k=1)])                              # 3 anchors x (xywh, obj, 2 cls)
+    y = g.op("Transpose", [g.op("Reshape", [y, g.c([1, 3, 7, 16, 16])])], perm=[0, 1, 3, 4, 2])
+    gy, gx = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+    grid = g.op("Expand", [g.c(np.stack([gx, gy], -1)[None, None].astype(np.float32), np.float32),
+                           g.c([1, 3, 16, 16, 2])])
+    xy = g.op("Mul", [g.op("Add", [g.op("Sub", [g.op("Mul", [g.op("Slice", [y, g.c([0]), g.c([2]), g.c([4])]),
+                                                               g.c(2.0, np.float32)]), g.c(0.5, np.float32)]), grid]),
+                      g.c(8.0, np.float32)])
+    wh = g.op("Mul", [g.op("Pow", [g.op("Mul", [g.op("Slice", [y, g.c([2]), g.c([4]), g.c([4])]), g.c(2.0, np.float32)]),
+                                   g.c(2.0, np.float32)]),
+                      g.c(RNG.uniform(10, 60, (1, 3, 1, 1, 2)).astype(np.float32), np.float32)])
+    idx = np.zeros((1, 3, 16, 16, 4, 5), np.int64)
+    for k, v in np.ndenumerate(idx[..., 0, 0]):
+        for c in range(4):
+            idx[k + (c,)] = k + (c,)
+    y = g.op("ScatterND", [y, g.c(idx), g.op("Concat", [xy, wh], axis=4)])
+    g.nodes.append(helper.make_node("Reshape", [y, g.c([1, -1, 7])], ["pred"]))
+    return g.model([vi("images", TensorProto.FLOAT, [1, 3, 32, 32])], [vi("pred", TensorProto.FLOAT, None)], 13)
+
+
 def det_post():
     g = G()
     n_anchor, n_cls = 300, 4
@@ -255,7 +283,7 @@ def asr_greedy():
 
 
 PATTERNS = {"yolo_head": yolo_head, "face_embed": face_embed, "asr_encoder": asr_encoder, "seg_rsu": seg_rsu,
-            "det_post": det_post, "asr_greedy": asr_greedy}
+            "yolov5_io": yolov5_io, "det_post": det_post, "asr_greedy": asr_greedy}
 
 
 def build(name, out):
