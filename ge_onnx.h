@@ -14,7 +14,7 @@
  *   ... ge_graph_infer_shapes(g, &err) ... ge_onnx_save(g, "copy.onnx", &err);
  *   ge_graph_free(g);
  *
- * What an imported graph looks like (ONNX IR versions 3..9, default-domain
+ * What an imported graph looks like (ONNX IR versions 3..11, default-domain
  * opsets up to 18):
  *   - Graph inputs that have no initializer become Data nodes named after the
  *     input, attribute "index" in input order, output desc from the declared
@@ -159,7 +159,7 @@ extern "C" {
 
 #define GE_ONNX_MAX_OPSET 18       /* newest default-domain opset imported */
 #define GE_ONNX_MIN_IR_VERSION 3
-#define GE_ONNX_MAX_IR_VERSION 9
+#define GE_ONNX_MAX_IR_VERSION 11 /* 10: 4-bit types, metadata_props; 11: float4, device configurations (ignored) */
 #define GE_ONNX_MAX_DEPTH 64       /* subgraph (and nested type) levels */
 #define GE_ONNX_BORROW_MIN_BYTES 1024
 

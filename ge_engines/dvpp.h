@@ -579,12 +579,13 @@ typedef struct ge__dvpp_taps {
   int *cnt;
 } ge__dvpp_taps;
 
-/* Source coordinate of output coordinate x (the reference's formula). */
+/* Source coordinate of output coordinate x (the host CPU reference's
+ * formula: the integer output length where the spec says length_resized). */
 static double ge__dvpp_coord(int ctm, double s, double x, int64_t in, int64_t out) {
   double lr = s * (double)in;
   switch (ctm) {
-  case GE__DVPP_PYTORCH_HALF_PIXEL: return lr > 1 ? (x + 0.5) / s - 0.5 : 0.0;
-  case GE__DVPP_ALIGN_CORNERS: return lr == 1 ? 0.0 : x * (double)(in - 1) / (lr - 1);
+  case GE__DVPP_PYTORCH_HALF_PIXEL: return out > 1 ? (x + 0.5) / s - 0.5 : 0.0;
+  case GE__DVPP_ALIGN_CORNERS: return out == 1 ? 0.0 : x * (double)(in - 1) / (double)(out - 1);
   case GE__DVPP_ASYMMETRIC: return x / s;
   case GE__DVPP_TF_HALF_PIXEL_FOR_NN: return (x + 0.5) / s;
   case GE__DVPP_HALF_PIXEL_SYMMETRIC: {

@@ -1946,18 +1946,20 @@ typedef struct rs_opts {
 
 static double ref_coord(const rs_opts *o, double x, double scale, int64_t in, int64_t out_int, double rs, double re,
                         int *outside) {
-  double ow = scale * (double)in;
+  /* length_resized: the integer output length (the spec's definition, ONNX
+   * Runtime's and PyTorch's); half_pixel_symmetric alone uses scale * in */
+  double ow = scale * (double)in, lr = (double)out_int;
   *outside = 0;
-  if (!strcmp(o->ctm, "align_corners")) return ow == 1 ? 0 : x * (double)(in - 1) / (ow - 1);
+  if (!strcmp(o->ctm, "align_corners")) return lr == 1 ? 0 : x * (double)(in - 1) / (lr - 1);
   if (!strcmp(o->ctm, "asymmetric")) return x / scale;
   if (!strcmp(o->ctm, "tf_half_pixel_for_nn")) return (x + 0.5) / scale;
-  if (!strcmp(o->ctm, "pytorch_half_pixel")) return ow == 1 ? 0 : (x + 0.5) / scale - 0.5; /* the spec's 0 */
+  if (!strcmp(o->ctm, "pytorch_half_pixel")) return lr == 1 ? 0 : (x + 0.5) / scale - 0.5; /* the spec's 0 */
   if (!strcmp(o->ctm, "half_pixel_symmetric")) {
     double adj = (double)out_int / ow, off = (double)in / 2 * (1 - adj);
     return off + (x + 0.5) / scale - 0.5;
   }
   if (!strcmp(o->ctm, "tf_crop_and_resize")) {
-    double xo = ow == 1 ? (re - rs) * (double)(in - 1) / 2 : x * (re - rs) * (double)(in - 1) / (ow - 1);
+    double xo = lr == 1 ? (re - rs) * (double)(in - 1) / 2 : x * (re - rs) * (double)(in - 1) / (lr - 1);
     xo += rs * (double)(in - 1);
     *outside = xo < 0 || xo > (double)(in - 1);
     return xo;
@@ -2087,6 +2089,35 @@ static double *ref_resize(const rs_opts *o, const ge_value *x, const int64_t *ou
     memcpy(cur, nd, sizeof cur);
   }
   return t;
+}
+
+/* align_corners when scale * in is not an integer: [1 2 3 4; 5 6 7 8] by
+ * scales (1, 1, 0.6, 0.6) is 1 x 2, its source columns 0 and 3 (the spec's
+ * length_resized = 2; ONNX Runtime gives [1 4]; the ONNX reference's
+ * scale * in = 2.4 would give [1 3.142857]). */
+GE_TEST(test_resize_align_corners_output_length) {
+  int64_t xd[4] = {1, 1, 2, 4}, four = 4;
+  ge_value x = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL), scales = kh_value(GE_DTYPE_FLOAT32, 1, &four, NULL), y, *in[3];
+  static const float sv[4] = {1, 1, 0.6f, 0.6f};
+  int64_t want_dims[4] = {1, 1, 1, 2}, i;
+  kt k;
+  for (i = 0; i < 8; i++) ((float *)x.data)[i] = (float)(i + 1);
+  memcpy(scales.data, sv, sizeof sv);
+  in[0] = &x;
+  in[1] = NULL;
+  in[2] = &scales;
+  GE_REQUIRE(kt_make(&k, "Resize", 3, in, 1));
+  kt_str(&k, "mode", "linear");
+  kt_str(&k, "coordinate_transformation_mode", "align_corners");
+  if (GE_CHECK_EQ_INT(kt_run(&k, in, 3, &y, 1), GE_OK)) {
+    GE_CHECK(same_shape(&y, 4, want_dims));
+    GE_CHECK_NEAR(((float *)y.data)[0], 1.0, 1e-6);
+    GE_CHECK_NEAR(((float *)y.data)[1], 4.0, 1e-6);
+    kh_free(&y);
+  }
+  kt_free(&k);
+  kh_free(&x);
+  kh_free(&scales);
 }
 
 GE_TEST(test_resize_against_reference) {
@@ -2499,6 +2530,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_einsum_ellipsis_broadcast);
   GE_RUN(test_einsum_errors);
   GE_RUN(test_det_batched);
+  GE_RUN(test_resize_align_corners_output_length);
   GE_RUN(test_resize_against_reference);
   GE_RUN(test_resize_axes_and_aspect_policy);
   GE_RUN(test_resize10_and_upsample);

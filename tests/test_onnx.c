@@ -1441,6 +1441,52 @@ static pb graph_one(pb *nd) {
   return g;
 }
 
+/* IR 10 and 11 (ONNX 1.16, 1.18) add metadata_props to nodes and graphs
+ * (NodeProto 9, GraphProto 16), node device configurations (NodeProto 10),
+ * ModelProto.configuration (26) and the 4-bit element types: the new fields
+ * are skipped, a value of a new element type is refused naming it. */
+GE_TEST(test_ir_10_and_11) {
+  static const char *const x[1] = {"x"}, *const y[1] = {"y"};
+  int64_t ir;
+  for (ir = 10; ir <= 11; ir++) {
+    pb n = node("Relu", "r1", 1, x, 1, y), md = {0}, dc = {0}, cfg = {0}, g, m;
+    ge_graph *gg;
+    ge_error err;
+    pb_str(&md, 1, "origin");
+    pb_str(&md, 2, "test");
+    pb_msg(&n, 9, &md);
+    pb_str(&dc, 1, "cfg0");
+    pb_msg(&n, 10, &dc);
+    g = graph_one(&n);
+    pb_str(&md, 1, "graph_key");
+    pb_msg(&g, 16, &md);
+    m = model(ir, 13, &g);
+    pb_str(&cfg, 1, "cfg0");
+    pb_int(&cfg, 2, 1);
+    pb_msg(&m, 26, &cfg);
+    gg = load_buf(&m, &err);
+    ge_test__check(gg != NULL, __FILE__, __LINE__, "IR %lld: %s", (long long)ir, err.message);
+    if (gg) {
+      GE_CHECK(find_node(gg, "r1") != NULL && strcmp(find_node(gg, "r1")->op, "Relu") == 0);
+      GE_CHECK(ge_graph_attr(gg, "onnx_ir_version") && ge_graph_attr(gg, "onnx_ir_version")->v.i == ir);
+      ge_graph_free(gg);
+    }
+    pb_free(&m);
+  }
+  {
+    pb n = node("Relu", "r1", 1, x, 1, y), g = {0}, v;
+    pb_msg(&g, 1, &n);
+    v = vi_tensor("x", 22, 0, NULL, NULL); /* INT4 */
+    pb_msg(&g, 11, &v);
+    v = vi_tensor("y", 22, 0, NULL, NULL);
+    pb_msg(&g, 12, &v);
+    {
+      pb m = model(10, 13, &g);
+      expect_model_refused(&m, GE_ERR_UNSUPPORTED, "element type 22", "INT4 input");
+    }
+  }
+}
+
 GE_TEST(test_truncation_everywhere) {
   pb m = outer_scope_model();
   size_t n;
@@ -1671,8 +1717,8 @@ GE_TEST(test_model_errors) {
   /* versions */
   n = node("Relu", "r1", 1, x, 1, y);
   g = graph_one(&n);
-  m = model(10, 13, &g);
-  expect_model_refused(&m, GE_ERR_UNSUPPORTED, "IR version 10", "IR 10");
+  m = model(12, 13, &g);
+  expect_model_refused(&m, GE_ERR_UNSUPPORTED, "IR version 12", "IR 12");
   n = node("Relu", "r1", 1, x, 1, y);
   g = graph_one(&n);
   m = model(2, 13, &g);
@@ -2429,6 +2475,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_constant_forms);
   GE_RUN(test_external_data);
   GE_RUN(test_borrow_from_model_file);
+  GE_RUN(test_ir_10_and_11);
   GE_RUN(test_truncation_everywhere);
   GE_RUN(test_malformed_bytes);
   GE_RUN(test_nesting_limits);

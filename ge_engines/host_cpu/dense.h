@@ -1911,21 +1911,24 @@ typedef struct ge__hc_dn_rs {
 } ge__hc_dn_rs;
 
 /* Source coordinate of output coordinate x on an axis of in elements
- * resized to out with the given scale. As in the ONNX reference (which made
- * the test data), "the resized length" of align_corners and
- * tf_crop_and_resize is scale * in, not the integer output size; for
- * pytorch_half_pixel at output size 1 the spec's 0 is used (the reference
- * has -0.5; they differ only for cubic). */
+ * resized to out with the given scale. "length_resized" of align_corners,
+ * pytorch_half_pixel and tf_crop_and_resize is the integer output length,
+ * as the spec defines it and as ONNX Runtime and PyTorch compute (the ONNX
+ * reference implementation, which made the test data of
+ * test_resize_downsample_scales_*_align_corners, uses scale * in instead;
+ * the two differ only when scale * in is not an integer); half_pixel_symmetric
+ * is defined with scale * in. At output length 1 pytorch_half_pixel gives
+ * the spec's 0 (the reference has -0.5; they differ only for cubic). */
 static double ge__hc_dn_coord(const ge__hc_dn_rs *o, int32_t j, double x, int64_t in) {
   double s = o->scale[j], lr = s * (double)in, out = (double)o->out[j];
   switch (o->ctm) {
-  case GE__HC_DN_PYTORCH_HALF_PIXEL: return lr > 1 ? (x + 0.5) / s - 0.5 : 0.0;
-  case GE__HC_DN_ALIGN_CORNERS: return lr == 1 ? 0.0 : x * (double)(in - 1) / (lr - 1);
+  case GE__HC_DN_PYTORCH_HALF_PIXEL: return out > 1 ? (x + 0.5) / s - 0.5 : 0.0;
+  case GE__HC_DN_ALIGN_CORNERS: return out == 1 ? 0.0 : x * (double)(in - 1) / (out - 1);
   case GE__HC_DN_ASYMMETRIC: return x / s;
   case GE__HC_DN_TF_HALF_PIXEL_FOR_NN: return (x + 0.5) / s;
   case GE__HC_DN_TF_CROP_AND_RESIZE:
-    return lr == 1 ? 0.5 * (o->roi_e[j] - o->roi_s[j]) * (double)(in - 1) + o->roi_s[j] * (double)(in - 1)
-                   : x * (o->roi_e[j] - o->roi_s[j]) * (double)(in - 1) / (lr - 1) + o->roi_s[j] * (double)(in - 1);
+    return out == 1 ? 0.5 * (o->roi_e[j] - o->roi_s[j]) * (double)(in - 1) + o->roi_s[j] * (double)(in - 1)
+                    : x * (o->roi_e[j] - o->roi_s[j]) * (double)(in - 1) / (out - 1) + o->roi_s[j] * (double)(in - 1);
   case GE__HC_DN_HALF_PIXEL_SYMMETRIC: {
     double adj = out / lr, off = (double)in * 0.5 * (1 - adj);
     return off + (x + 0.5) / s - 0.5;

