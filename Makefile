@@ -115,12 +115,15 @@ bench: deps
 	bash bench/models.sh
 
 # libFuzzer targets (clang) for every reader of outside bytes; `make fuzz`
-# builds them and a seed corpus; run e.g. build/fuzz_graph -max_total_time=600 build/fuzz_corpus
+# builds them and seed corpora; run e.g. build/fuzz_graph -max_total_time=600 build/fuzz_corpus
+# or build/fuzz_npy -max_total_time=600 build/fuzz_npy_corpus
 FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I.
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz_corpus
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_graph.c -o $(BUILD)/fuzz_graph -lm
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_onnx.c -o $(BUILD)/fuzz_onnx -lm
+	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_npy.c -o $(BUILD)/fuzz_npy -lm
+	@mkdir -p $(BUILD)/fuzz_npy_corpus && cp tests/fuzz/npy_seeds/*.npy $(BUILD)/fuzz_npy_corpus/
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/fuzz/seed_graphs.c -o $(BUILD)/fuzz_seeds -lm
 	$(BUILD)/fuzz_seeds $(BUILD)/fuzz_corpus
 

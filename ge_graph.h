@@ -176,6 +176,13 @@ typedef enum ge_dtype {
 
 GE_API const char *ge_dtype_name(ge_dtype t);       /* "float32", ... */
 GE_API size_t ge_dtype_size(ge_dtype t);            /* bytes; 0 for string */
+/* Overflow-checked sizes: every product of dims or byte count goes through
+ * these. They return 1 and set *out, or return 0 (out untouched) when the
+ * result would not fit (or a dim is negative). */
+GE_API int ge_size_mul_checked(uint64_t a, uint64_t b, uint64_t *out);
+GE_API int ge_dims_numel_checked(const int64_t *dims, int32_t rank, int64_t *out);
+/* numel x element size (sizeof(char *) for strings), within SIZE_MAX. */
+GE_API int ge_dims_nbytes_checked(ge_dtype dtype, const int64_t *dims, int32_t rank, size_t *out);
 GE_API ge_dtype ge_dtype_from_name(const char *s);  /* UNDEFINED if unknown */
 
 /* Memory layout of a tensor, carried as metadata. */
@@ -792,7 +799,9 @@ GE_API void ge_kernel_parallel_for(ge_kernel_ctx *c, int64_t n, int64_t grain, g
 /* Fails the kernel with a message naming its node. */
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...);
 /* Sets v's dims and numel/nbytes from rank and dims (no allocation). */
-GE_API void ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims);
+/* GE_ERR_SHAPE, with numel -1 and nbytes SIZE_MAX (so that no allocation
+ * of it can succeed), when a dim is negative or the byte size overflows. */
+GE_API ge_status ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims);
 
 /* ------------------------------------------------- the engine interface */
 
@@ -1187,16 +1196,36 @@ GE_API int ge_shape_is_static(const ge_shape *s) {
   return 1;
 }
 
+GE_API int ge_size_mul_checked(uint64_t a, uint64_t b, uint64_t *out) {
+  if (b && a > UINT64_MAX / b) return 0;
+  *out = a * b;
+  return 1;
+}
+
+GE_API int ge_dims_numel_checked(const int64_t *dims, int32_t rank, int64_t *out) {
+  uint64_t n = 1;
+  int32_t i;
+  if (rank < 0) return 0;
+  for (i = 0; i < rank; i++)
+    if (dims[i] < 0 || !ge_size_mul_checked(n, (uint64_t)dims[i], &n) || n > (uint64_t)INT64_MAX) return 0;
+  *out = (int64_t)n;
+  return 1;
+}
+
+GE_API int ge_dims_nbytes_checked(ge_dtype dtype, const int64_t *dims, int32_t rank, size_t *out) {
+  int64_t n;
+  uint64_t b;
+  uint64_t es = dtype == GE_DTYPE_STRING ? sizeof(char *) : ge_dtype_size(dtype);
+  if (!ge_dims_numel_checked(dims, rank, &n) || !ge_size_mul_checked((uint64_t)n, es, &b) || b > (uint64_t)SIZE_MAX)
+    return 0;
+  *out = (size_t)b;
+  return 1;
+}
+
 /* Product of dims, or -1 when it overflows int64. */
 static int64_t ge__dims_product(const int64_t *dims, int32_t rank) {
-  int64_t n = 1;
-  int32_t i;
-  for (i = 0; i < rank; i++) {
-    if (dims[i] < 0) return -1;
-    if (dims[i] && n > INT64_MAX / dims[i]) return -1;
-    n *= dims[i];
-  }
-  return n;
+  int64_t n;
+  return ge_dims_numel_checked(dims, rank, &n) ? n : -1;
 }
 
 GE_API int64_t ge_shape_numel(const ge_shape *s) {
@@ -2600,16 +2629,20 @@ GE_API uint32_t ge_graph_inputs(const ge_graph *g, ge_node_id *ids, uint32_t cap
 
 /* ------------------------------------------------- kernel interface */
 
-GE_API void ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+GE_API ge_status ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   int32_t i;
+  size_t nbytes;
   v->dtype = dtype;
   v->rank = rank;
-  v->numel = 1;
-  for (i = 0; i < rank; i++) {
-    v->dims[i] = dims[i];
-    v->numel *= dims[i];
+  for (i = 0; i < rank; i++) v->dims[i] = dims[i];
+  if (!ge_dims_nbytes_checked(dtype, dims, rank, &nbytes)) {
+    v->numel = -1;
+    v->nbytes = SIZE_MAX;
+    return GE_ERR_SHAPE;
   }
-  v->nbytes = (size_t)v->numel * (dtype == GE_DTYPE_STRING ? sizeof(char *) : ge_dtype_size(dtype));
+  ge_dims_numel_checked(dims, rank, &v->numel);
+  v->nbytes = nbytes;
+  return GE_OK;
 }
 
 GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
