@@ -65,14 +65,24 @@ static int usage(FILE *f) {
   return f == stdout ? 0 : 2;
 }
 
-#define MAX_FLAGS 64
+/* Appends s to a growable array of argv strings (no fixed limit); 0 when
+ * memory runs out. */
+static int push_arg(const char ***arr, int *n, const char *s) {
+  if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: double the room */
+    const char **grown = (const char **)realloc((void *)*arr, sizeof **arr * (size_t)(*n ? 2 * *n : 1));
+    if (!grown) return 0;
+    *arr = grown;
+  }
+  (*arr)[(*n)++] = s;
+  return 1;
+}
 
 /* Options and engines shared by the subcommands. Options use GE's keys;
  * placement options apply once the plugins are loaded (their engines may
  * be named in ge.exec.exclude_engines). */
 typedef struct options {
   ge_topo_mode topo_mode;
-  const char *place_kv[MAX_FLAGS], *plugins[MAX_FLAGS];
+  const char **place_kv, **plugins;
   int num_place_kv, num_plugins;
   ge_engine_registry *engines;
   ge_place_desc place;
@@ -83,6 +93,14 @@ typedef struct options {
   ge_stream_desc stream;         /* ge.enableSingleStream, ge.event, ... */
   int disable_reuse_memory;      /* ge.exec.disableReuseMemory */
 } options;
+
+/* Frees what the options hold (the engines, the flag arrays). */
+static void options_free(options *o) {
+  ge_engine_registry_free(o->engines);
+  free((void *)o->place_kv);
+  free((void *)o->plugins);
+  o->engines = NULL, o->place_kv = o->plugins = NULL;
+}
 
 /* What compiling produced besides the graph: the stream plan, the memory
  * plan (when the root level is static) and the execution order. */
@@ -140,11 +158,10 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
                     "ge.streamTaskLimit, ge.exec.disableReuseMemory)\n", cmd, key);
     return 0;
   }
-  if (o->num_place_kv == MAX_FLAGS) {
-    fprintf(stderr, "ge %s: too many options\n", cmd);
+  if (!push_arg(&o->place_kv, &o->num_place_kv, kv)) { /* checked against the engines in setup_engines */
+    fprintf(stderr, "ge %s: out of memory for option '%s'\n", cmd, kv);
     return 0;
   }
-  o->place_kv[o->num_place_kv++] = kv; /* checked against the engines in setup_engines */
   return 1;
 }
 
@@ -239,9 +256,9 @@ static int common_flag(const char *cmd, int argc, char **argv, int i, options *o
   if (i + 1 >= argc) return 0;
   if (!strcmp(argv[i], "--option")) return parse_option(cmd, argv[i + 1], o) ? 2 : -1;
   if (!strcmp(argv[i], "--plugin")) {
-    if (o->num_plugins == MAX_FLAGS) return -1;
-    o->plugins[o->num_plugins++] = argv[i + 1];
-    return 2;
+    if (push_arg(&o->plugins, &o->num_plugins, argv[i + 1])) return 2;
+    fprintf(stderr, "ge %s: out of memory for --plugin '%s'\n", cmd, argv[i + 1]);
+    return -1;
   }
   return 0;
 }
@@ -249,6 +266,9 @@ static int common_flag(const char *cmd, int argc, char **argv, int i, options *o
 /* Loads a model: an .onnx file, else a graph file (ge_graph_save). */
 static ge_status load_model(const char *path, ge_graph **g, ge_error *err) {
   size_t n = strlen(path);
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return ge_error_set(err, GE_ERR_IO, "'%s' is a directory, not a model file (.onnx or a saved graph)", path);
   if (n > 5 && strcmp(path + n - 5, ".onnx") == 0) return ge_onnx_load(path, NULL, g, err);
   return ge_graph_load(path, NULL, g, err);
 }
@@ -595,27 +615,31 @@ static int inspect(int argc, char **argv) {
   ge_error err;
   memset(&opt, 0, sizeof opt);
   memset(&c, 0, sizeof c);
-  for (i = 0; i < argc; i++) {
-    if ((used = common_flag("inspect", argc, argv, i, &opt)) < 0) return 2;
-    if (used) i += used - 1;
+  for (i = 0; i < argc && rc == 0; i++) {
+    if ((used = common_flag("inspect", argc, argv, i, &opt)) < 0) rc = 2;
+    else if (used) i += used - 1;
     else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "--dot") && i + 1 < argc) dot = argv[++i];
     else if (argv[i][0] == '-') {
       fprintf(stderr, "ge inspect: unknown flag '%s'\n", argv[i]);
-      return usage(stderr);
+      rc = usage(stderr);
     } else if (!path) path = argv[i];
-    else return usage(stderr);
+    else rc = usage(stderr);
   }
-  if (!path) return usage(stderr);
+  if (!rc && !path) rc = usage(stderr);
+  if (rc) {
+    options_free(&opt);
+    return rc;
+  }
   if (!setup_engines("inspect", &opt, 1)) {
-    ge_engine_registry_free(opt.engines);
+    options_free(&opt);
     return 2;
   }
   if (load_model(path, &g, &err) || compile_model(&g, &opt, &c, &err)) {
     fprintf(stderr, "ge inspect: %s\n", err.message);
     compiled_free(&c);
     ge_graph_free(g);
-    ge_engine_registry_free(opt.engines);
+    options_free(&opt);
     return 1;
   }
   if (json) {
@@ -636,7 +660,7 @@ static int inspect(int argc, char **argv) {
   }
   compiled_free(&c);
   ge_graph_free(g);
-  ge_engine_registry_free(opt.engines);
+  options_free(&opt);
   return rc;
 }
 
@@ -682,8 +706,8 @@ static void print_values(const ge_value *v) {
 
 typedef struct run_args {
   const char *model, *outdir;
-  const char *input_names[64], *input_files[64];
-  int num_inputs, repeat, warmup, threads;
+  const char **input_names, **input_files; /* NAME=FILE.npy; FILE.npy (growable) */
+  int num_inputs, num_input_files, repeat, warmup, threads;
   options opt;
 } run_args;
 
@@ -698,12 +722,14 @@ static int parse_run_args(int argc, char **argv, run_args *a) {
     if (used) i += used - 1;
     else if (!strcmp(arg, "--input") && val) {
       const char *eq = strchr(val, '=');
-      if (!eq || eq == val || a->num_inputs == 64) {
+      if (!eq || eq == val) {
         fprintf(stderr, "ge run: --input takes NAME=FILE.npy, got '%s'\n", val);
         return 0;
       }
-      a->input_names[a->num_inputs] = val;
-      a->input_files[a->num_inputs++] = eq + 1;
+      if (!push_arg(&a->input_names, &a->num_inputs, val) || !push_arg(&a->input_files, &a->num_input_files, eq + 1)) {
+        fprintf(stderr, "ge run: out of memory for --input '%s'\n", val);
+        return 0;
+      }
       i++;
     } else if (!strcmp(arg, "--outdir") && val) a->outdir = argv[++i];
     else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads")) && val) {
@@ -781,14 +807,17 @@ static int run(int argc, char **argv) {
   compiled c;
   ge_caching_allocator *cache = NULL;
   ge_error err;
-  ge_value vals[64];
-  const ge_value *ptrs[64];
+  ge_value *vals = NULL;
+  const ge_value **ptrs = NULL;
   double *times = NULL;
   int rc = 1, r, total;
   uint32_t i;
-  if (!parse_run_args(argc, argv, &a)) return 2;
-  memset(vals, 0, sizeof vals);
-  memset(ptrs, 0, sizeof ptrs);
+  if (!parse_run_args(argc, argv, &a)) {
+    options_free(&a.opt);
+    free((void *)a.input_names);
+    free((void *)a.input_files);
+    return 2;
+  }
   memset(&d, 0, sizeof d);
   memset(&c, 0, sizeof c);
   d.num_threads = a.threads;
@@ -813,8 +842,10 @@ static int run(int argc, char **argv) {
     fprintf(stderr, "ge run: %s\n", err.message);
     goto done;
   }
-  if (ge_program_num_inputs(p) > 64) {
-    fprintf(stderr, "ge run: models with more than 64 inputs are not supported by the tool\n");
+  vals = (ge_value *)calloc((size_t)ge_program_num_inputs(p) + 1, sizeof *vals);
+  ptrs = (const ge_value **)calloc((size_t)ge_program_num_inputs(p) + 1, sizeof *ptrs);
+  if (!vals || !ptrs) {
+    fprintf(stderr, "ge run: out of memory for %u inputs\n", (unsigned)ge_program_num_inputs(p));
     goto done;
   }
   if (!bind_inputs(&a, p, vals, ptrs)) goto done;
@@ -845,13 +876,17 @@ static int run(int argc, char **argv) {
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
   rc = 0;
 done:
-  for (i = 0; i < 64; i++) free(vals[i].data);
+  for (i = 0; vals && i < ge_program_num_inputs(p); i++) free(vals[i].data);
+  free(vals);
+  free((void *)ptrs);
   free(times);
   ge_program_free(p);
   if (cache) ge_caching_allocator_free(cache);
   compiled_free(&c);
   ge_graph_free(g);
-  ge_engine_registry_free(a.opt.engines);
+  options_free(&a.opt);
+  free((void *)a.input_names);
+  free((void *)a.input_files);
   return rc;
 }
 
