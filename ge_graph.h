@@ -2965,6 +2965,46 @@ static ge_status ge__validate_types(const ge_graph *g, const ge_node *n, ge_erro
   return GE_OK;
 }
 
+static const char *ge__attr_type_name(ge_attr_type t) {
+  static const char *const names[] = {"none", "an int", "a float", "a bool", "a string", "a dtype", "a tensor",
+                                      "a graph", "ints", "floats", "bools", "strings", "dtypes", "tensors", "graphs"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "of an unknown type";
+}
+
+/* n against its schema: input and output counts, required inputs and
+ * attributes, attribute types (a string where a float belongs is an error,
+ * never a silent default). Shape inference runs it before each node. */
+static ge_status ge__check_schema(const ge_node *n, ge_error *err) {
+  const ge_op_schema *s = n->schema;
+  uint32_t i;
+  if (!s) return GE_OK;
+  if ((int64_t)n->num_inputs < s->min_inputs || (s->max_inputs >= 0 && (int64_t)n->num_inputs > s->max_inputs)) {
+    char range[32];
+    if (s->max_inputs < 0) snprintf(range, sizeof range, "at least %d", (int)s->min_inputs);
+    else snprintf(range, sizeof range, "%d..%d", (int)s->min_inputs, (int)s->max_inputs);
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %s", n->name, n->op,
+                    (unsigned)n->num_inputs, range);
+  }
+  for (i = 0; i < (uint32_t)s->min_inputs; i++)
+    if (n->inputs[i].node == GE_NONE)
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required input %u is not connected", n->name,
+                      n->op, (unsigned)i);
+  if ((int64_t)n->num_outputs < s->min_outputs || (s->max_outputs >= 0 && (int64_t)n->num_outputs > s->max_outputs))
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u outputs, expected %d..%d", n->name, n->op,
+                    (unsigned)n->num_outputs, (int)s->min_outputs, (int)s->max_outputs);
+  for (i = 0; i < GE_SCHEMA_MAX_ATTRS && s->attrs[i].name; i++) {
+    const ge_attr *a = ge_node_attr(n, s->attrs[i].name);
+    if (!a && s->attrs[i].required)
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required attribute '%s' is missing", n->name,
+                      n->op, s->attrs[i].name);
+    if (a && a->type != s->attrs[i].type &&
+        !(a->type == GE_ATTR_INT && (s->attrs[i].type == GE_ATTR_BOOL || s->attrs[i].type == GE_ATTR_DTYPE)))
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): attribute '%s' is %s, expected %s", n->name,
+                      n->op, s->attrs[i].name, ge__attr_type_name(a->type), ge__attr_type_name(s->attrs[i].type));
+  }
+  return GE_OK;
+}
+
 static ge_status ge__validate_node(const ge_graph *g, const ge_node *n, const ge_validate_desc *desc,
                                    ge_error *err) {
   const ge_op_schema *s = n->schema;
@@ -2997,30 +3037,7 @@ static ge_status ge__validate_node(const ge_graph *g, const ge_node *n, const ge
     return ge_error_set(err, GE_ERR_UNSUPPORTED, "node '%s': unknown op '%s%s%s'", n->name,
                     n->domain ? n->domain : "", n->domain ? "::" : "", n->op);
   }
-  if ((int64_t)n->num_inputs < s->min_inputs || (s->max_inputs >= 0 && (int64_t)n->num_inputs > s->max_inputs)) {
-    char range[32];
-    if (s->max_inputs < 0) snprintf(range, sizeof range, "at least %d", (int)s->min_inputs);
-    else snprintf(range, sizeof range, "%d..%d", (int)s->min_inputs, (int)s->max_inputs);
-    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %s", n->name, n->op,
-                    (unsigned)n->num_inputs, range);
-  }
-  for (i = 0; i < (uint32_t)s->min_inputs; i++)
-    if (n->inputs[i].node == GE_NONE)
-      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required input %u is not connected", n->name,
-                      n->op, (unsigned)i);
-  if ((int64_t)n->num_outputs < s->min_outputs || (s->max_outputs >= 0 && (int64_t)n->num_outputs > s->max_outputs))
-    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u outputs, expected %d..%d", n->name, n->op,
-                    (unsigned)n->num_outputs, (int)s->min_outputs, (int)s->max_outputs);
-  for (i = 0; i < GE_SCHEMA_MAX_ATTRS && s->attrs[i].name; i++) {
-    const ge_attr *a = ge_node_attr(n, s->attrs[i].name);
-    if (!a && s->attrs[i].required)
-      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required attribute '%s' is missing", n->name,
-                      n->op, s->attrs[i].name);
-    if (a && a->type != s->attrs[i].type &&
-        !(a->type == GE_ATTR_INT && (s->attrs[i].type == GE_ATTR_BOOL || s->attrs[i].type == GE_ATTR_DTYPE)))
-      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): attribute '%s' has the wrong type", n->name,
-                      n->op, s->attrs[i].name);
-  }
+  if ((st = ge__check_schema(n, err))) return st;
   if ((st = ge__validate_types(g, n, err))) return st;
   return GE_OK;
 }
@@ -3329,7 +3346,9 @@ static ge_status ge__infer_node(ge_infer_ctx *c, ge_graph *g, ge_node *n, ge_err
     n->outputs[0].value = v->v.t;
     return GE_OK;
   }
-  if (!n->schema || !n->schema->infer) return GE_OK;
+  if (!n->schema) return GE_OK;
+  if (ge__check_schema(n, err)) return err ? err->code : GE_ERR_INVALID;
+  if (!n->schema->infer) return GE_OK;
   c->g = g;
   c->n = n;
   c->err = err;
@@ -3688,7 +3707,7 @@ static ge_status ge__ox_axis_flags(ge_infer_ctx *c, const int64_t *axes, int32_t
   memset(flags, 0, (size_t)(r > 0 ? r : 1));
   for (i = 0; i < n; i++) {
     if ((st = ge__ox_axis(c, "axis", axes[i], r, &a))) return st;
-    if (flags[a]) return ge_infer_error(c, GE_ERR_SHAPE, "axis %lld is repeated", (long long)axes[i]);
+    if (flags[a]) return ge_infer_error(c, GE_ERR_SHAPE, "axes: axis %lld is repeated", (long long)axes[i]);
     flags[a] = 1;
   }
   return GE_OK;
@@ -4631,7 +4650,7 @@ static ge_status ge__ox_slice(ge_infer_ctx *c) {
     int32_t j;
     if ((st = ge__ox_axis(c, "axis", axes[i], x.rank, &ax[i]))) return st;
     for (j = 0; j < i; j++)
-      if (ax[j] == ax[i]) return ge_infer_error(c, GE_ERR_SHAPE, "axis %d is repeated", (int)ax[i]);
+      if (ax[j] == ax[i]) return ge_infer_error(c, GE_ERR_SHAPE, "axes: axis %d is repeated", (int)ax[i]);
     if (steps[i] == 0) return ge_infer_error(c, GE_ERR_SHAPE, "step of axis %d is 0", (int)ax[i]);
     if (x.d[ax[i]] < 0) {
       /* unknown extent: only [0, huge) with step 1 keeps the dim */
