@@ -810,14 +810,16 @@ static int ge__x_is(const ge_node *n, const char *op) { return strcmp(n->op, op)
 
 /* Gives a value whose shape inference fixed its storage now: its planned
  * place in the block, or storage of its own. */
-static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_tensor_desc *d, ge_error *err) {
+static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_node *x, uint32_t k, ge_error *err) {
+  const ge_tensor_desc *d = &x->outputs[k];
   size_t bytes;
   ge_status st;
   if (d->dtype == GE_DTYPE_UNDEFINED || !ge_shape_is_static(&d->shape)) return GE_OK;
   if (!ge_dims_nbytes_checked(d->dtype, d->shape.dims, d->shape.rank, &bytes)) {
     char sh[160];
-    return ge_error_set(err, GE_ERR_SHAPE, "tensor '%s' of shape %s (%s): its element count or byte size overflows",
-                        d->name ? d->name : "?", ge_shape_str(&d->shape, sh, sizeof sh), ge_dtype_name(d->dtype));
+    return ge_error_set(err, GE_ERR_SHAPE, "node '%s' (%s) output %u ('%s'): %s%s has an element count or byte size "
+                        "that overflows", x->name, x->op, (unsigned)k, d->name ? d->name : "", ge_dtype_name(d->dtype),
+                        ge_shape_str(&d->shape, sh, sizeof sh));
   }
   if (ge_shape_numel(&d->shape) > ((int64_t)1 << 34)) return GE_OK; /* absurd: leave it to run time */
   if (p->block && d->offset >= 0) {
@@ -832,11 +834,11 @@ static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_tensor_d
   }
   if ((st = ge__x_reserve(p, v, d->dtype, d->shape.rank, d->shape.dims)) != GE_OK) {
     ge_program *r = ge__x_root(p);
-    if (!r->mem_refused) return ge_error_set(err, st, "out of memory for tensor '%s' (%zu bytes)", d->name ? d->name : "?", bytes);
+    if (!r->mem_refused) return ge_error_set(err, st, "node '%s' (%s): out of memory for output %u (%zu bytes)", x->name, x->op, (unsigned)k, bytes);
     r->mem_refused = 0;
-    return ge_error_set(err, st, "tensor '%s' needs %zu bytes, past the memory limit (%llu of %llu bytes in use; "
-                        "ge_exec_desc.memory_limit)", d->name ? d->name : "?", bytes, (unsigned long long)r->mem_used,
-                        (unsigned long long)r->mem_limit);
+    return ge_error_set(err, st, "node '%s' (%s): output %u needs %zu bytes, past the memory limit (%llu of %llu bytes in "
+                        "use; ge_exec_desc.memory_limit)", x->name, x->op, (unsigned)k, bytes,
+                        (unsigned long long)r->mem_used, (unsigned long long)r->mem_limit);
   }
   return GE_OK;
 }
@@ -938,7 +940,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
       task->ctx.outputs = &p->ptrs[q];
       for (k = 0; k < x->num_outputs; k++) {
         p->ptrs[q++] = &slot[k];
-        if ((st = ge__x_plan_static(p, &slot[k], &x->outputs[k], err))) goto done;
+        if ((st = ge__x_plan_static(p, &slot[k], x, k, err))) goto done;
       }
     }
   }

@@ -4143,6 +4143,11 @@ static ge_status ge__ox_conv(ge_infer_ctx *c) {
     int64_t os[GE_MAX_RANK + 2], op[GE_MAX_RANK];
     int32_t nos = ge__ox_attr_ints(c, "output_shape", os, GE_MAX_RANK + 2), n = r - 2;
     if ((st = ge__ox_win_list(c, "output_padding", n, 0, op))) return st;
+    for (i = 0; i < n; i++) /* PyTorch's rule: padding below the stride or the dilation */
+      if (op[i] < 0 || (op[i] >= win.s[i] && op[i] >= win.dil[i]))
+        return ge_infer_error(c, GE_ERR_INVALID, "attribute 'output_padding'[%d] is %lld; it must be >= 0 and below the "
+                              "stride (%lld) or the dilation (%lld)", (int)i, (long long)op[i], (long long)win.s[i],
+                              (long long)win.dil[i]);
     if (nos > 0 && nos != n && nos != n + 2)
       return ge_infer_error(c, GE_ERR_SHAPE, "attribute 'output_shape' has %d values for %d spatial axes", (int)nos,
                             (int)n);
@@ -4181,6 +4186,12 @@ static ge_status ge__ox_pool(ge_infer_ctx *c) {
   if (nk <= 0) return ge_infer_error(c, GE_ERR_INVALID, "attribute 'kernel_shape' is missing");
   if (nk > GE_MAX_RANK - 2)
     return ge_infer_error(c, GE_ERR_UNSUPPORTED, "kernel_shape has %d axes, more than %d", (int)nk, GE_MAX_RANK - 2);
+  {
+    int64_t order = ge_infer_attr_int(c, "storage_order", 0);
+    if (order != 0 && order != 1)
+      return ge_infer_error(c, GE_ERR_INVALID, "attribute 'storage_order' is %lld; it must be 0 (row major) or 1 (column major)",
+                            (long long)order);
+  }
   r = x.rank >= 0 ? x.rank : nk + 2;
   if (r != nk + 2) {
     char s1[128];

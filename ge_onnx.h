@@ -1279,6 +1279,9 @@ static ge_status ge__onnx_tensor_type(ge__onnx_ctx *c, size_t start, size_t end,
     while ((r2 = ge__onnx_next(c, &p2, e2, &g)) == 1) {
       if (g.num == 1) {
         if (!ge__onnx_want(c, &g, 0, "Dimension.dim_value")) return GE_ERR_FORMAT;
+        if ((int64_t)g.v < -1) /* -1 is how some exporters say unknown */
+          return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: value '%s' declares dimension %lld; a dimension is >= 0 "
+                               "(or -1 for unknown)", g.off, vname, (long long)(int64_t)g.v);
         dim = (int64_t)g.v < 0 ? GE_DIM_UNKNOWN : (int64_t)g.v;
         sym = NULL;
       } else if (g.num == 2) {
@@ -1456,7 +1459,17 @@ static ge_status ge__onnx_value_info(ge__onnx_ctx *c, const ge__onnx_fld *vf, co
   }
   if (r < 0) return GE_ERR_FORMAT;
   if (!**name) return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: a value has an empty name", vf->off);
-  return has_type ? ge__onnx_read_type(c, ts, te, *name, t) : GE_OK;
+  if (has_type && (st = ge__onnx_read_type(c, ts, te, *name, t))) return st;
+  if (t->kind == 1 && t->rank > 0) { /* a declared size must be countable */
+    int64_t dims[GE_MAX_RANK], numel;
+    size_t nbytes;
+    int32_t k;
+    for (k = 0; k < t->rank; k++) dims[k] = t->dims[k] < 0 ? 1 : t->dims[k];
+    if (!ge_dims_numel_checked(dims, t->rank, &numel) || !ge_dims_nbytes_checked(t->dtype, dims, t->rank, &nbytes))
+      return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: value '%s' declares a shape whose element count or byte "
+                           "size overflows", vf->off, *name);
+  }
+  return GE_OK;
 }
 
 /* --------------------------------------------------------------- graphs */
@@ -2360,6 +2373,11 @@ static ge_status ge__onnx_model(ge__onnx_ctx *c, ge_graph **out) {
       if (strcmp(key, "ai.onnx") == 0) key = "";
       if (!ge__onnx_map_add(&c->a, &c->opsets, key, &added)) {
         st = ge__onnx_oom(c);
+        break;
+      }
+      if (version <= 0) {
+        st = ge__onnx_fail(c, GE_ERR_FORMAT, "the model imports opset %lld of domain '%s'; opset versions start at 1",
+                           (long long)version, *key ? key : "ai.onnx");
         break;
       }
       if (!*key) {

@@ -61,7 +61,8 @@ static int usage(FILE *f) {
           "  ge.exec.enableEngineParallel=0|1  dynamic shapes: one stream per engine\n"
           "  ac_parallel_enable=0|1            dynamic shapes: AI CPU beside AI Core\n"
           "  ge.event=event|notify             sync by events or notifies (at most 1024)\n"
-          "  ge.exec.disableReuseMemory=0|1    every tensor its own bytes\n");
+          "  ge.exec.disableReuseMemory=0|1    every tensor its own bytes\n"
+          "  ge.graphMemoryMaxSize=BYTES       ceiling on the executor's memory (default 3/4 of RAM)\n");
   return f == stdout ? 0 : 2;
 }
 
@@ -92,6 +93,7 @@ typedef struct options {
   ge_custom_op multibatch_ops[2];
   ge_stream_desc stream;         /* ge.enableSingleStream, ge.event, ... */
   int disable_reuse_memory;      /* ge.exec.disableReuseMemory */
+  uint64_t memory_limit;         /* ge.graphMemoryMaxSize (bytes; 0: the executor's default) */
 } options;
 
 /* Frees what the options hold (the engines, the flag arrays). */
@@ -141,6 +143,15 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
     fprintf(stderr, "ge %s: option ge.exec.disableReuseMemory: '%s' is not 0 or 1\n", cmd, eq + 1);
     return 0;
   }
+  if (!strcmp(key, "ge.graphMemoryMaxSize")) {
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    v = strtoull(eq + 1, &end, 10);
+    if (eq[1] >= '0' && eq[1] <= '9' && !*end && errno == 0 && v > 0) return o->memory_limit = v, 1;
+    fprintf(stderr, "ge %s: option ge.graphMemoryMaxSize: '%s' is not a positive number of bytes\n", cmd, eq + 1);
+    return 0;
+  }
   if ((st = ge_multibatch_set_option(&o->multibatch, key, eq + 1, &err)) != GE_ERR_NOT_FOUND ||
       (st = ge_dynamic_partition_set_option(&o->dynamic, key, eq + 1, &err)) != GE_ERR_NOT_FOUND ||
       (st = ge_stream_set_option(&o->stream, key, eq + 1, &err)) != GE_ERR_NOT_FOUND) {
@@ -155,7 +166,7 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
                     "ge.inputShape, ge.inputFormat, ge.exec.static_model_ops_lower_limit, "
                     "ge.exec.hostSchedulingMaxThreshold, ge.enableSingleStream, ge.exec.enableEngineParallel, "
                     "ac_parallel_enable, ge.exec.hcomParallel, ge.event, ge.streamMaxParallelNum, "
-                    "ge.streamTaskLimit, ge.exec.disableReuseMemory)\n", cmd, key);
+                    "ge.streamTaskLimit, ge.exec.disableReuseMemory, ge.graphMemoryMaxSize)\n", cmd, key);
     return 0;
   }
   if (!push_arg(&o->place_kv, &o->num_place_kv, kv)) { /* checked against the engines in setup_engines */
@@ -266,11 +277,18 @@ static int common_flag(const char *cmd, int argc, char **argv, int i, options *o
 /* Loads a model: an .onnx file, else a graph file (ge_graph_save). */
 static ge_status load_model(const char *path, ge_graph **g, ge_error *err) {
   size_t n = strlen(path);
-  struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+  struct stat info;
+  ge_node_id out;
+  ge_status st;
+  if (stat(path, &info) == 0 && S_ISDIR(info.st_mode))
     return ge_error_set(err, GE_ERR_IO, "'%s' is a directory, not a model file (.onnx or a saved graph)", path);
-  if (n > 5 && strcmp(path + n - 5, ".onnx") == 0) return ge_onnx_load(path, NULL, g, err);
-  return ge_graph_load(path, NULL, g, err);
+  st = n > 5 && strcmp(path + n - 5, ".onnx") == 0 ? ge_onnx_load(path, NULL, g, err) : ge_graph_load(path, NULL, g, err);
+  if (st) return st;
+  out = ge_graph_output_node(*g);
+  if (out == GE_NONE || ge_graph_node(*g, out)->num_inputs == 0) /* nothing to compute */
+    return ge_error_set(err, GE_ERR_INVALID, "'%s' has no outputs%s", path,
+                        ge_graph_node_count(*g) <= (out == GE_NONE ? 0u : 1u) ? " (an empty graph)" : "");
+  return GE_OK;
 }
 
 /* Prints s as a JSON string. */
@@ -822,6 +840,7 @@ static int run(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   d.num_threads = a.threads;
   d.topo_mode = a.opt.topo_mode;
+  d.memory_limit = a.opt.memory_limit;
   if (!setup_engines("run", &a.opt, a.threads)) goto done;
   d.lookup = ge_engine_kernel_lookup;
   d.lookup_user = a.opt.engines;

@@ -85,6 +85,7 @@ static const char *npy_shape(const char *p, const char *end, npy_header *h, cons
       }
       d = d * 10 + (*q++ - '0');
     }
+    if (q == p && (*p == '}' || *p == ']')) break; /* the tuple ends without ')' */
     if (q == p || (q < end && *q != ',' && *q != ')' && *q != ' ')) {
       const char *e = p;
       while (e < end && *e != ',' && *e != ')' && e - p < 20) e++;
