@@ -4334,6 +4334,8 @@ static ge_status ge__ox_reshape(ge_infer_ctx *c) {
     }
   for (i = 0; i < n; i++)
     if (!copied[i] && i != neg) {
+      if (o.d[i] >= 0 && ge__ox_mul(pout, o.d[i]) < 0)
+        return ge_infer_error(c, GE_ERR_SHAPE, "target shape %s: its element count overflows", ge__ox_str(&o, s2, sizeof s2));
       if ((pout = ge__ox_mul(pout, o.d[i])) < 0) out_known = 0, pout = 1;
     }
   if (in_known && out_known) {

@@ -252,7 +252,8 @@ def main(out):
                'ge.exec.hostSchedulingMaxThreshold=-1', 'ge.topoSortingMode=7', 'ge.engineType=',
                'ge.graphMemoryMaxSize=0', 'ge.graphMemoryMaxSize=12x'):
         key, val = kv.split('=', 1)
-        case('option_' + kv.replace('=', '_is_').replace('.', '_').replace(',', '_'), "'%s'" % val if val else key,
+        kw = 'tier 2 is empty' if ',,' in val else "'%s'" % val if val else key
+        case('option_' + kv.replace('=', '_is_').replace('.', '_').replace(',', '_'), kw,
              'inspect', relu, '--option', kv)
 
     # 7. .npy files the reader must refuse, each with its own message

@@ -133,6 +133,10 @@ static int parse_option(const char *cmd, const char *kv, options *o) {
     fprintf(stderr, "ge %s: option '%s' needs KEY=VALUE\n", cmd, kv);
     return 0;
   }
+  if (!eq[1]) { /* the library reads an empty value as "unset"; on a command line it is a mistake */
+    fprintf(stderr, "ge %s: option %s has an empty value\n", cmd, key);
+    return 0;
+  }
   if (!strcmp(key, "ge.topoSortingMode")) {
     if (ge_topo_mode_parse(eq + 1, &o->topo_mode, &err) == GE_OK) return 1;
     fprintf(stderr, "ge %s: %s\n", cmd, err.message);
