@@ -1091,16 +1091,13 @@ static ge_status ge__onnx_tensor(ge__onnx_ctx *c, size_t start, size_t len, int 
   if (data_location > 1)
     return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has invalid data_location %llu", start, t->name,
                          (unsigned long long)data_location);
-  /* element count, overflow-checked */
-  t->numel = 1;
-  for (k = 0; k < (uint32_t)t->rank; k++)
-    if (t->dims[k] == 0) t->numel = 0;
-  if (t->numel)
-    for (k = 0; k < (uint32_t)t->rank; k++) {
-      if (t->dims[k] > INT64_MAX / 16 / t->numel)
-        return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has too many elements", start, t->name);
-      t->numel *= t->dims[k];
-    }
+  /* element count, overflow-checked with room for 16 bytes an element */
+  {
+    uint64_t room;
+    if (!ge_dims_numel_checked(t->dims, t->rank, &t->numel) || !ge_size_mul_checked((uint64_t)t->numel, 16, &room) ||
+        room > (uint64_t)INT64_MAX)
+      return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has too many elements", start, t->name);
+  }
   elem = ge_dtype_size(t->dtype);
   if (t->dtype != GE_DTYPE_STRING && (uint64_t)t->numel > (uint64_t)SIZE_MAX / 16)
     return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' is too big", start, t->name);

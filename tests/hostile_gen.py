@@ -241,7 +241,7 @@ def main(out):
     case('no_outputs', 'output', 'inspect', no_out)
     strs = write('string_root.onnx', model(graph([node('Identity', ['s'], ['y'])], [], [('y', STRING, [2])],
                                                    inits=[tensor('s', STRING, [2], [b'a', b'b'])])))
-    case('string_tensor_root', 'string', 'run', strs)
+    case('string_tensor_root', 'dtype string', 'run', strs)
     case('model_is_directory', 'directory', 'run', out)
     case('model_missing', 'no_such_model.onnx', 'run', os.path.join(out, 'no_such_model.onnx'))
 
