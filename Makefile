@@ -119,7 +119,7 @@ bench: deps
 
 # libFuzzer targets (clang) for every reader of outside bytes; `make fuzz`
 # builds them and seed corpora; run e.g. build/fuzz_graph -max_total_time=600 build/fuzz_corpus
-# or build/fuzz_npy -max_total_time=600 build/fuzz_npy_corpus
+# or build/fuzz_npy ... build/fuzz_npy_corpus, build/fuzz_run ... build/fuzz_run_corpus
 FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I.
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz_corpus
@@ -127,6 +127,8 @@ fuzz: deps
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_onnx.c -o $(BUILD)/fuzz_onnx -lm
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_npy.c -o $(BUILD)/fuzz_npy -lm
 	@mkdir -p $(BUILD)/fuzz_npy_corpus && cp tests/fuzz/npy_seeds/*.npy $(BUILD)/fuzz_npy_corpus/
+	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_run.c -o $(BUILD)/fuzz_run -lm
+	@mkdir -p $(BUILD)/fuzz_run_corpus && cp tests/fuzz/run_seeds/*.bin $(BUILD)/fuzz_run_corpus/
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/fuzz/seed_graphs.c -o $(BUILD)/fuzz_seeds -lm
 	$(BUILD)/fuzz_seeds $(BUILD)/fuzz_corpus
 
