@@ -108,29 +108,37 @@ $(BUILD)/single_op_bench: bench/single_op_bench.c | $(BUILD)
 # Fast float32 kernels against the reference kernels (µs per op).
 $(BUILD)/vector_bench: bench/vector_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+$(BUILD)/loop_bench: bench/loop_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 
 # Tables of bench/README.md: the IR, placement, execution overhead and model
 # latency against ONNX Runtime (npm onnxruntime-node; the model table needs PyTorch).
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/graph_bench $(BUILD)/place_bench $(BUILD)/partition_bench \
-	    $(BUILD)/stream_bench $(BUILD)/mem_bench $(BUILD)/single_op_bench $(BUILD)/ge
+	    $(BUILD)/stream_bench $(BUILD)/mem_bench $(BUILD)/single_op_bench $(BUILD)/vector_bench $(BUILD)/loop_bench $(BUILD)/ge
 	$(BUILD)/graph_bench
 	$(BUILD)/place_bench
 	$(BUILD)/partition_bench 10000 7
 	$(BUILD)/stream_bench
 	$(BUILD)/mem_bench
 	$(BUILD)/single_op_bench
+	$(BUILD)/loop_bench
 	bash bench/plans.sh
 	bash bench/exec_overhead.sh
 	bash bench/models.sh
 
 # libFuzzer targets (clang) for every reader of outside bytes; `make fuzz`
-# builds them and a seed corpus; run e.g. build/fuzz_graph -max_total_time=600 build/fuzz_corpus
+# builds them and seed corpora; run e.g. build/fuzz_graph -max_total_time=600 build/fuzz_corpus
+# or build/fuzz_npy ... build/fuzz_npy_corpus, build/fuzz_run ... build/fuzz_run_corpus
 FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I.
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz_corpus
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_graph.c -o $(BUILD)/fuzz_graph -lm
 	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_onnx.c -o $(BUILD)/fuzz_onnx -lm
+	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_npy.c -o $(BUILD)/fuzz_npy -lm
+	@mkdir -p $(BUILD)/fuzz_npy_corpus && cp tests/fuzz/npy_seeds/*.npy $(BUILD)/fuzz_npy_corpus/
+	clang $(FUZZ_FLAGS) tests/fuzz/fuzz_run.c -o $(BUILD)/fuzz_run -lm
+	@mkdir -p $(BUILD)/fuzz_run_corpus && cp tests/fuzz/run_seeds/*.bin $(BUILD)/fuzz_run_corpus/
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/fuzz/seed_graphs.c -o $(BUILD)/fuzz_seeds -lm
 	$(BUILD)/fuzz_seeds $(BUILD)/fuzz_corpus
 

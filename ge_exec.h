@@ -66,6 +66,11 @@ typedef struct ge_exec_desc {
    * block's end are an error when lowering. */
   uint64_t memory_size;
   void *memory_base;
+  /* Ceiling on the bytes the executor allocates for values (the planned
+   * block, outputs that outgrow it, loop state and scan outputs, nested
+   * subgraphs): an allocation that would pass it fails the run with an
+   * error naming the node. 0: 3/4 of the machine's physical memory. */
+  uint64_t memory_limit;
 } ge_exec_desc;
 
 typedef struct ge_program ge_program;
@@ -106,6 +111,7 @@ GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i);
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -156,6 +162,9 @@ struct ge_program {
   void *block_owned;          /* what we allocated for it (NULL: the caller's) */
   uint64_t *planned;          /* per slot: planned offset, or UINT64_MAX */
   size_t *planned_size;       /* per slot: bytes planned */
+  ge_program *root;           /* the program whose count and limit apply (NULL: this one) */
+  uint64_t mem_used, mem_limit; /* bytes of values allocated; the ceiling */
+  uint64_t mem_refused;       /* the size of the last allocation the ceiling refused (0: none) */
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -163,19 +172,86 @@ static void ge__x_free(const ge_allocator *a, void *p, size_t n) {
   if (p) a->free(a->user, p, n ? n : 1);
 }
 
-/* Makes v hold dtype/dims, growing its storage (never shrinking it). */
-static ge_status ge__x_reserve(ge_program *p, ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+/* The default ceiling: 3/4 of physical memory (none where unknown). */
+static uint64_t ge__x_default_memory_limit(void) {
+#ifdef _SC_PHYS_PAGES
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t total;
+  if (pages > 0 && page > 0 && ge_size_mul_checked((uint64_t)pages, (uint64_t)page, &total)) return total / 4 * 3;
+#endif
+  return UINT64_MAX;
+}
+
+/* The outermost program: its count and ceiling cover nested subgraphs. */
+static ge_program *ge__x_root(ge_program *p) {
+  while (p->root) p = p->root;
+  return p;
+}
+
+/* Counts n more (grow) or fewer bytes of values against the ceiling. */
+static int ge__x_mem_take(ge_program *p, uint64_t n) {
+  ge_program *r = ge__x_root(p);
+  if (n > r->mem_limit || r->mem_used > r->mem_limit - n) {
+    r->mem_refused = n;
+    return 0;
+  }
+  r->mem_used += n;
+  return 1;
+}
+static void ge__x_mem_give(ge_program *p, uint64_t n) {
+  ge_program *r = ge__x_root(p);
+  r->mem_used = r->mem_used > n ? r->mem_used - n : 0;
+}
+
+/* Makes v hold dtype/dims with room for at least `room` bytes, growing its
+ * storage (never shrinking it). GE_ERR_SHAPE when the size overflows,
+ * GE_ERR_NOMEM when memory or the ceiling (p->mem_refused set) says no. */
+static ge_status ge__x_reserve_room(ge_program *p, ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims,
+                                    size_t room) {
   size_t old_cap = v->capacity;
-  ge_value_set_shape(v, dtype, rank, dims);
-  if (v->nbytes > old_cap || !v->data) {
-    size_t cap = v->nbytes > old_cap ? v->nbytes : old_cap;
-    void *q = ge__x_alloc(&p->a, cap);
-    if (!q) return GE_ERR_NOMEM;
-    if (old_cap) ge__x_free(&p->a, v->data, old_cap);
+  if (ge_value_set_shape(v, dtype, rank, dims)) return GE_ERR_SHAPE;
+  if (room < v->nbytes) room = v->nbytes;
+  if (room > old_cap || !v->data) {
+    size_t cap = room > old_cap ? room : old_cap;
+    void *q;
+    if (!ge__x_mem_take(p, cap ? cap : 1)) return GE_ERR_NOMEM;
+    if (!(q = ge__x_alloc(&p->a, cap))) {
+      ge__x_mem_give(p, cap ? cap : 1);
+      return GE_ERR_NOMEM;
+    }
+    if (old_cap) ge__x_free(&p->a, v->data, old_cap), ge__x_mem_give(p, old_cap);
     v->data = q;
     v->capacity = cap ? cap : 1;
   }
   return GE_OK;
+}
+
+static ge_status ge__x_reserve(ge_program *p, ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  return ge__x_reserve_room(p, v, dtype, rank, dims, 0);
+}
+
+/* The error for a failed ge__x_reserve of v, naming what it was for. */
+static ge_status ge__x_reserve_error(ge_kernel_ctx *c, ge_status st, const ge_value *v, const char *what, unsigned i) {
+  ge_program *r = ge__x_root((ge_program *)c->env->executor);
+  char dims[160];
+  ge_shape sh;
+  sh.rank = v->rank >= 0 && v->rank <= GE_MAX_RANK ? v->rank : GE_RANK_UNKNOWN;
+  sh.dims = (int64_t *)v->dims;
+  sh.info = NULL;
+  ge_shape_str(&sh, dims, sizeof dims);
+  if (st == GE_ERR_SHAPE)
+    return ge_kernel_error(c, st, "%s %u: %s%s has a size that overflows or a negative dimension", what, i,
+                           ge_dtype_name(v->dtype), dims);
+  if (r->mem_refused) {
+    uint64_t n = r->mem_refused;
+    r->mem_refused = 0;
+    return ge_kernel_error(c, GE_ERR_NOMEM,
+                           "%s %u: %s%s needs %llu bytes, past the memory limit (%llu of %llu bytes in use; "
+                           "ge_exec_desc.memory_limit)", what, i, ge_dtype_name(v->dtype), dims, (unsigned long long)n,
+                           (unsigned long long)r->mem_used, (unsigned long long)r->mem_limit);
+  }
+  return ge_kernel_error(c, GE_ERR_NOMEM, "%s %u: out of memory for %s%s (%zu bytes)", what, i, ge_dtype_name(v->dtype),
+                         dims, v->nbytes);
 }
 
 static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
@@ -186,27 +262,14 @@ static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype
     ge_kernel_error(c, GE_ERR_INTERNAL, "output %u: invalid dtype or rank", (unsigned)i);
     return NULL;
   }
-  {
-    /* refuse negative dims and sizes past 2^40 bytes before touching memory */
-    uint64_t bytes = dtype == GE_DTYPE_STRING ? sizeof(char *) : ge_dtype_size(dtype);
-    for (k = 0; k < rank; k++) {
-      if (dims[k] < 0) {
-        ge_kernel_error(c, GE_ERR_SHAPE, "output %u: invalid dimension %lld", (unsigned)i, (long long)dims[k]);
-        return NULL;
-      }
-      if (dims[k] == 0) bytes = 0;
-      else if (bytes > ((uint64_t)1 << 40) / (uint64_t)dims[k]) bytes = ((uint64_t)1 << 40) + 1;
-      else bytes *= (uint64_t)dims[k];
-    }
-    if (bytes > ((uint64_t)1 << 40)) {
-      ge_kernel_error(c, GE_ERR_SHAPE, "output %u would need more than 2^40 bytes", (unsigned)i);
+  for (k = 0; k < rank; k++)
+    if (dims[k] < 0) {
+      ge_kernel_error(c, GE_ERR_SHAPE, "output %u: invalid dimension %lld", (unsigned)i, (long long)dims[k]);
       return NULL;
     }
-  }
   if (p->planned && p->planned[v - p->slots] != UINT64_MAX) { /* planned bytes, unless the shape outgrew them */
     size_t k = (size_t)(v - p->slots);
-    ge_value_set_shape(v, dtype, rank, dims);
-    if (v->nbytes <= p->planned_size[k]) {
+    if (ge_value_set_shape(v, dtype, rank, dims) == GE_OK && v->nbytes <= p->planned_size[k]) {
       v->data = p->block + p->planned[k];
       return v;
     }
@@ -216,9 +279,12 @@ static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype
   if (v->data && v->capacity == 0) { /* borrowed (never for a kernel output): detach */
     v->data = NULL;
   }
-  if (ge__x_reserve(p, v, dtype, rank, dims) != GE_OK) {
-    ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for output %u (%zu bytes)", (unsigned)i, v->nbytes);
-    return NULL;
+  {
+    ge_status st = ge__x_reserve(p, v, dtype, rank, dims);
+    if (st != GE_OK) {
+      ge__x_reserve_error(c, st, v, "output", (unsigned)i);
+      return NULL;
+    }
   }
   return v;
 }
@@ -232,7 +298,7 @@ static ge_value *ge__x_alias_output(ge_kernel_ctx *c, uint32_t i, const ge_value
                                     const int64_t *dims) {
   ge_program *p = (ge_program *)c->env->executor;
   ge_value *v = c->outputs[i];
-  if (v->capacity) ge__x_free(&p->a, v->data, v->capacity);
+  if (v->capacity) ge__x_free(&p->a, v->data, v->capacity), ge__x_mem_give(p, v->capacity);
   v->capacity = 0;
   v->data = src->data;
   ge_value_set_shape(v, src->dtype, rank, dims);
@@ -326,14 +392,38 @@ static int ge__x_truth(const ge_value *v) {
   }
 }
 
+/* The number of values a subgraph returns. */
+static uint32_t ge__x_graph_num_outputs(const ge_graph *g) {
+  ge_node_id o = ge_graph_output_node(g);
+  return o == GE_NONE ? 0 : ge_graph_node(g, o)->num_inputs;
+}
+
+/* A control-flow scalar (ONNX: a tensor of one element, rank 0 or 1) of
+ * the given dtype; an error naming `what` otherwise. */
+static ge_status ge__x_check_scalar(ge_kernel_ctx *c, const ge_value *v, ge_dtype dtype, const char *what) {
+  if (v && v->dtype == dtype && v->numel == 1 && v->rank <= 1 && v->data) return GE_OK;
+  if (!v) return ge_kernel_error(c, GE_ERR_INVALID, "%s is missing", what);
+  return ge_kernel_error(c, GE_ERR_SHAPE, "%s must be a %s scalar, got %s of rank %d with %lld elements", what,
+                         ge_dtype_name(dtype), ge_dtype_name(v->dtype), (int)v->rank, (long long)v->numel);
+}
+
+/* If: cond (a bool scalar) picks then_branch or else_branch, which must
+ * return as many values as the node has outputs. */
 static ge_status ge__x_if(ge_kernel_ctx *c) {
-  const ge_attr *a = ge_node_attr(c->node, ge__x_truth(c->inputs[0]) ? "then_branch" : "else_branch");
+  const ge_attr *then_b = ge_node_attr(c->node, "then_branch"), *else_b = ge_node_attr(c->node, "else_branch"), *a;
   ge_value *outs[64];
-  uint32_t i;
+  uint32_t i, n_then, n_else;
   ge_status st;
-  if (!c->inputs[0]) return ge_kernel_error(c, GE_ERR_INVALID, "missing condition");
-  if (!a || a->type != GE_ATTR_GRAPH) return ge_kernel_error(c, GE_ERR_INVALID, "missing branch graph");
+  if ((st = ge__x_check_scalar(c, c->num_inputs ? c->inputs[0] : NULL, GE_DTYPE_BOOL, "condition (input 0)"))) return st;
+  if (!then_b || then_b->type != GE_ATTR_GRAPH || !else_b || else_b->type != GE_ATTR_GRAPH)
+    return ge_kernel_error(c, GE_ERR_INVALID, "attribute '%s' is not a graph",
+                           !then_b || then_b->type != GE_ATTR_GRAPH ? "then_branch" : "else_branch");
+  n_then = ge__x_graph_num_outputs(then_b->v.g), n_else = ge__x_graph_num_outputs(else_b->v.g);
+  if (n_then != n_else || n_then != c->num_outputs)
+    return ge_kernel_error(c, GE_ERR_INVALID, "then_branch returns %u values and else_branch %u, for %u outputs",
+                           (unsigned)n_then, (unsigned)n_else, (unsigned)c->num_outputs);
   if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
+  a = ge__x_truth(c->inputs[0]) ? then_b : else_b;
   st = c->env->run_graph(c, a->v.g, NULL, 0, outs, c->num_outputs);
   for (i = 0; i < c->num_outputs && !st; i++) st = ge__x_copy_value(c, i, outs[i]);
   return st;
@@ -346,7 +436,8 @@ typedef struct ge__x_held {
 } ge__x_held;
 
 static ge_status ge__x_hold(ge_program *p, ge_value *dst, const ge_value *src) {
-  if (ge__x_reserve(p, dst, src->dtype, src->rank, src->dims) != GE_OK) return GE_ERR_NOMEM;
+  ge_status st = ge__x_reserve(p, dst, src->dtype, src->rank, src->dims);
+  if (st != GE_OK) return st;
   if (src->nbytes) memcpy(dst->data, src->data, src->nbytes);
   return GE_OK;
 }
@@ -354,17 +445,19 @@ static ge_status ge__x_hold(ge_program *p, ge_value *dst, const ge_value *src) {
 static void ge__x_release(ge_program *p, ge_value *v, uint32_t n) {
   uint32_t i;
   for (i = 0; i < n; i++)
-    if (v[i].capacity) ge__x_free(&p->a, v[i].data, v[i].capacity);
+    if (v[i].capacity) ge__x_free(&p->a, v[i].data, v[i].capacity), ge__x_mem_give(p, v[i].capacity);
 }
 
 /* The next iteration's loop values: a body output may be a view of a held
  * value itself (Identity of a loop variable, or two swapped), so every
  * output is copied into spare before any held value changes; then the two
  * swap storage (kept for the next iteration). */
-static ge_status ge__x_hold_all(ge_program *p, ge_value *held, ge_value *spare, ge_value *const *outs, uint32_t n) {
+static ge_status ge__x_hold_all(ge_kernel_ctx *c, ge_value *held, ge_value *spare, ge_value *const *outs, uint32_t n) {
+  ge_program *p = (ge_program *)c->env->executor;
   uint32_t i;
+  ge_status st;
   for (i = 0; i < n; i++)
-    if (ge__x_hold(p, &spare[i], outs[i])) return GE_ERR_NOMEM;
+    if ((st = ge__x_hold(p, &spare[i], outs[i]))) return ge__x_reserve_error(c, st, &spare[i], "loop value", (unsigned)i);
   for (i = 0; i < n; i++) {
     ge_value t = held[i];
     held[i] = spare[i];
@@ -373,24 +466,66 @@ static ge_status ge__x_hold_all(ge_program *p, ge_value *held, ge_value *spare, 
   return GE_OK;
 }
 
+/* Whether slice can be appended to acc (holding count - 1 slices). */
+static int ge__x_slice_fits(const ge_value *acc, const ge_value *slice, int64_t count) {
+  int32_t i;
+  if (slice->rank + 1 > GE_MAX_RANK) return 0;
+  if (count == 1) return 1;
+  if (acc->dtype != slice->dtype || acc->rank != slice->rank + 1) return 0;
+  for (i = 0; i < slice->rank; i++)
+    if (acc->dims[i + 1] != slice->dims[i]) return 0;
+  return 1;
+}
+
 /* Appends iteration outputs (scan outputs of a Loop or Scan) along a new
- * axis: acc[k] grows to hold `count` slices. */
+ * axis: acc grows to hold `count` slices. Storage grows geometrically, so n
+ * appends copy O(n) slices in all; on failure acc has the shape it could
+ * not get (for the message). Check ge__x_slice_fits first. */
 static ge_status ge__x_append_slice(ge_program *p, ge_value *acc, const ge_value *slice, int64_t count) {
   int64_t dims[GE_MAX_RANK];
-  ge_value grown;
+  size_t old_bytes = count > 1 ? acc->nbytes : 0, need;
   int32_t i;
-  if (slice->rank + 1 > GE_MAX_RANK) return GE_ERR_UNSUPPORTED;
-  if (count > 1 && (acc->dtype != slice->dtype || acc->rank != slice->rank + 1)) return GE_ERR_SHAPE;
-  for (i = 0; count > 1 && i < slice->rank; i++)
-    if (acc->dims[i + 1] != slice->dims[i]) return GE_ERR_SHAPE;
   dims[0] = count;
   for (i = 0; i < slice->rank; i++) dims[i + 1] = slice->dims[i];
-  memset(&grown, 0, sizeof grown);
-  if (ge__x_reserve(p, &grown, slice->dtype, slice->rank + 1, dims) != GE_OK) return GE_ERR_NOMEM;
-  if (count > 1 && acc->nbytes) memcpy(grown.data, acc->data, acc->nbytes);
-  if (slice->nbytes) memcpy((char *)grown.data + (size_t)(count - 1) * slice->nbytes, slice->data, slice->nbytes);
-  ge__x_release(p, acc, 1);
-  *acc = grown;
+  if (!ge_dims_nbytes_checked(slice->dtype, dims, slice->rank + 1, &need)) {
+    ge_value_set_shape(acc, slice->dtype, slice->rank + 1, dims);
+    return GE_ERR_SHAPE;
+  }
+  if (need > acc->capacity || !acc->data) {
+    ge_value grown;
+    size_t room = acc->capacity <= SIZE_MAX / 2 && acc->capacity * 2 > need ? acc->capacity * 2 : need;
+    ge_status st;
+    memset(&grown, 0, sizeof grown);
+    st = ge__x_reserve_room(p, &grown, slice->dtype, slice->rank + 1, dims, room);
+    if (st == GE_ERR_NOMEM && room > need) { /* the doubling alone may pass the ceiling */
+      ge__x_root(p)->mem_refused = 0;
+      st = ge__x_reserve_room(p, &grown, slice->dtype, slice->rank + 1, dims, need);
+    }
+    if (st != GE_OK) {
+      ge_value_set_shape(acc, slice->dtype, slice->rank + 1, dims);
+      return st;
+    }
+    if (old_bytes) memcpy(grown.data, acc->data, old_bytes);
+    ge__x_release(p, acc, 1);
+    *acc = grown;
+  } else {
+    ge_value_set_shape(acc, slice->dtype, slice->rank + 1, dims);
+  }
+  if (slice->nbytes) memcpy((char *)acc->data + old_bytes, slice->data, slice->nbytes);
+  return GE_OK;
+}
+
+/* Appends every scan output of one iteration, with errors naming it. */
+static ge_status ge__x_append_all(ge_kernel_ctx *c, ge_value *acc, ge_value *const *slices, uint32_t n, int64_t count) {
+  ge_program *p = (ge_program *)c->env->executor;
+  uint32_t i;
+  ge_status st;
+  for (i = 0; i < n; i++) {
+    if (!ge__x_slice_fits(&acc[i], slices[i], count))
+      return ge_kernel_error(c, GE_ERR_SHAPE, "scan output %u changes dtype or shape between iterations (or has rank %d, "
+                                              "too high to stack)", (unsigned)i, (int)slices[i]->rank);
+    if ((st = ge__x_append_slice(p, &acc[i], slices[i], count))) return ge__x_reserve_error(c, st, &acc[i], "scan output", i);
+  }
   return GE_OK;
 }
 
@@ -421,14 +556,20 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
   if (c->num_outputs != n_carried + n_scan)
     return ge_kernel_error(c, GE_ERR_INVALID, "%u outputs, expected %u", (unsigned)c->num_outputs, (unsigned)(n_carried + n_scan));
   if (n_body_out > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 loop values");
-  if (c->inputs[0] && c->inputs[0]->numel > 0) max_trip = ge__x_truth(c->inputs[0]) ? ((const int64_t *)c->inputs[0]->data)[0] : 0;
-  if (c->inputs[1]) keep_going = ge__x_truth(c->inputs[1]);
+  if (c->inputs[0]) {
+    if ((st = ge__x_check_scalar(c, c->inputs[0], GE_DTYPE_INT64, "trip count M (input 0)"))) return st;
+    max_trip = ((const int64_t *)c->inputs[0]->data)[0];
+  }
+  if (c->num_inputs > 1 && c->inputs[1]) {
+    if ((st = ge__x_check_scalar(c, c->inputs[1], GE_DTYPE_BOOL, "condition (input 1)"))) return st;
+    keep_going = ge__x_truth(c->inputs[1]);
+  }
   held = (ge_value *)calloc(2 * n_carried + n_scan + 1, sizeof *held);
   if (!held) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   spare = held + n_carried + n_scan;
   for (i = 0; i < n_carried && !st; i++)
     if (!c->inputs[2 + i]) st = ge_kernel_error(c, GE_ERR_INVALID, "loop-carried input %u is missing", (unsigned)i);
-    else if (ge__x_hold(p, &held[i], c->inputs[2 + i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    else if ((st = ge__x_hold(p, &held[i], c->inputs[2 + i]))) st = ge__x_reserve_error(c, st, &held[i], "loop value", i);
   memset(&iter_v, 0, sizeof iter_v);
   memset(&cond_v, 0, sizeof cond_v);
   ge_value_set_shape(&iter_v, GE_DTYPE_INT64, 0, NULL);
@@ -443,11 +584,10 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
     for (i = 0; i < n_carried; i++) ins[2 + i] = &held[i];
     st = c->env->run_graph(c, body->v.g, ins, 2 + n_carried, outs, n_body_out);
     if (st) break;
+    if ((st = ge__x_check_scalar(c, outs[0], GE_DTYPE_BOOL, "the body's condition (output 0)"))) break;
     keep_going = ge__x_truth(outs[0]);
-    if (ge__x_hold_all(p, held, spare, outs + 1, n_carried)) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
-    for (i = 0; i < n_scan && !st; i++)
-      if ((st = ge__x_append_slice(p, &held[n_carried + i], outs[1 + n_carried + i], iter + 1)))
-        st = ge_kernel_error(c, st, "scan output %u changes shape between iterations", (unsigned)i);
+    if ((st = ge__x_hold_all(c, held, spare, outs + 1, n_carried))) break;
+    if ((st = ge__x_append_all(c, held + n_carried, outs + 1 + n_carried, n_scan, iter + 1))) break;
     iter++;
   }
   for (i = 0; i < n_carried && !st; i++) st = ge__x_copy_value(c, i, &held[i]);
@@ -474,7 +614,9 @@ static ge_status ge__x_case(ge_kernel_ctx *c) {
   uint32_t i;
   ge_status st;
   if (!br || br->type != GE_ATTR_GRAPHS || br->count < 1) return ge_kernel_error(c, GE_ERR_INVALID, "no branch graphs");
-  if (!c->inputs[0] || c->inputs[0]->numel < 1) return ge_kernel_error(c, GE_ERR_INVALID, "missing branch index");
+  if (!c->inputs[0] || c->inputs[0]->numel < 1 || !c->inputs[0]->data ||
+      (c->inputs[0]->dtype != GE_DTYPE_INT32 && c->inputs[0]->dtype != GE_DTYPE_INT64))
+    return ge_kernel_error(c, GE_ERR_INVALID, "the branch index (input 0) must be a non-empty int32 or int64 tensor");
   if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
   k = c->inputs[0]->dtype == GE_DTYPE_INT64 ? ((const int64_t *)c->inputs[0]->data)[0]
                                             : (int64_t)((const int32_t *)c->inputs[0]->data)[0];
@@ -497,18 +639,36 @@ static ge_status ge__x_while(ge_kernel_ctx *c) {
   if (!(held = (ge_value *)calloc(2 * n + 1, sizeof *held))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   for (i = 0; i < n && !st; i++) {
     if (!c->inputs[i]) st = ge_kernel_error(c, GE_ERR_INVALID, "loop variable %u is missing", (unsigned)i);
-    else if (ge__x_hold(p, &held[i], c->inputs[i])) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    else if ((st = ge__x_hold(p, &held[i], c->inputs[i]))) st = ge__x_reserve_error(c, st, &held[i], "loop value", i);
     ins[i] = &held[i];
   }
   while (!st) {
     if ((st = c->env->run_graph(c, cond->v.g, ins, n, outs, 1)) != GE_OK || !ge__x_truth(outs[0])) break;
     if ((st = c->env->run_graph(c, body->v.g, ins, n, outs, n)) != GE_OK) break;
-    if (ge__x_hold_all(p, held, held + n, outs, n)) st = ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    st = ge__x_hold_all(c, held, held + n, outs, n);
   }
   for (i = 0; i < n && !st; i++) st = ge__x_copy_value(c, i, &held[i]);
   ge__x_release(p, held, 2 * n);
   free(held);
   return st;
+}
+
+/* Scan's <prefix>_axes and <prefix>_directions: one per scan input (or
+ * output) when given, directions 0 (forward) or 1 (reverse). Axes are
+ * checked against ranks where they are used. */
+static ge_status ge__x_check_scan_attrs(ge_kernel_ctx *c, const char *prefix, const int64_t *axes, int32_t n_axes,
+                                        const int64_t *dirs, int32_t n_dirs, uint32_t n) {
+  int32_t i;
+  if (n_axes > 0 && (uint32_t)n_axes != n)
+    return ge_kernel_error(c, GE_ERR_INVALID, "attribute '%s_axes' has %d entries for %u %ss", prefix, (int)n_axes, (unsigned)n, prefix);
+  (void)axes;
+  if (n_dirs > 0 && (uint32_t)n_dirs != n)
+    return ge_kernel_error(c, GE_ERR_INVALID, "attribute '%s_directions' has %d entries for %u %ss", prefix, (int)n_dirs, (unsigned)n, prefix);
+  for (i = 0; i < n_dirs; i++)
+    if (dirs[i] != 0 && dirs[i] != 1)
+      return ge_kernel_error(c, GE_ERR_INVALID, "attribute '%s_directions'[%d] is %lld; it must be 0 (forward) or 1 (reverse)",
+                             prefix, (int)i, (long long)dirs[i]);
+  return GE_OK;
 }
 
 /* Scan (opset 9+): inputs state..., scan inputs...; body (state..., slices...)
@@ -537,6 +697,9 @@ static ge_status ge__x_scan(ge_kernel_ctx *c) {
     return ge_kernel_error(c, GE_ERR_INVALID, "body returns %u values for %u outputs", (unsigned)body_outs,
                            (unsigned)c->num_outputs);
   n_scan_out = body_outs - n_state;
+  if ((st = ge__x_check_scan_attrs(c, "scan_input", in_axes, n_in_axes, in_dirs, n_in_dirs, (uint32_t)n_scan_in)) ||
+      (st = ge__x_check_scan_attrs(c, "scan_output", out_axes, n_out_axes, out_dirs, n_out_dirs, n_scan_out)))
+    return st;
   /* sequence length from the first scan input along its axis */
   for (i = 0; i < (uint32_t)n_scan_in; i++) {
     const ge_value *x = c->inputs[n_state + i];
@@ -555,7 +718,8 @@ static ge_status ge__x_scan(ge_kernel_ctx *c) {
     return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   }
   for (i = 0; i < n_state && !st; i++)
-    if (!c->inputs[i] || ge__x_hold(p, &held[i], c->inputs[i])) st = ge_kernel_error(c, GE_ERR_INVALID, "state %u missing", (unsigned)i);
+    if (!c->inputs[i]) st = ge_kernel_error(c, GE_ERR_INVALID, "state %u is missing", (unsigned)i);
+    else if ((st = ge__x_hold(p, &held[i], c->inputs[i]))) st = ge__x_reserve_error(c, st, &held[i], "state", i);
   for (t = 0; t < seq && !st; t++) {
     for (i = 0; i < (uint32_t)n_scan_in && !st; i++) { /* slice t (or seq-1-t) along the axis */
       const ge_value *x = c->inputs[n_state + i];
@@ -570,7 +734,7 @@ static ge_status ge__x_scan(ge_kernel_ctx *c) {
         if (d > ax) inner *= x->dims[d];
         if (d != ax) dims[r++] = x->dims[d];
       }
-      if (ge__x_reserve(p, &slices[i], x->dtype, r, dims)) st = GE_ERR_NOMEM;
+      if ((st = ge__x_reserve(p, &slices[i], x->dtype, r, dims))) st = ge__x_reserve_error(c, st, &slices[i], "scan input slice", i);
       for (k = 0; k < outer && !st; k++)
         memcpy((char *)slices[i].data + (size_t)(k * inner) * es,
                (const char *)x->data + (size_t)((k * x->dims[ax] + pos) * inner) * es, (size_t)inner * es);
@@ -578,10 +742,8 @@ static ge_status ge__x_scan(ge_kernel_ctx *c) {
     for (i = 0; i < n_state; i++) ins[i] = &held[i];
     for (i = 0; i < (uint32_t)n_scan_in; i++) ins[n_state + i] = &slices[i];
     if (!st) st = c->env->run_graph(c, body->v.g, ins, n_formal, outs, body_outs);
-    if (!st && ge__x_hold_all(p, held, held + n_state + n_scan_out, outs, n_state)) st = GE_ERR_NOMEM;
-    for (i = 0; i < n_scan_out && !st; i++)
-      if (ge__x_append_slice(p, &held[n_state + i], outs[n_state + i], t + 1))
-        st = ge_kernel_error(c, GE_ERR_SHAPE, "scan output %u changes shape", (unsigned)i);
+    if (!st) st = ge__x_hold_all(c, held, held + n_state + n_scan_out, outs, n_state);
+    if (!st) st = ge__x_append_all(c, held + n_state, outs + n_state, n_scan_out, t + 1);
   }
   for (i = 0; i < n_state && !st; i++) st = ge__x_copy_value(c, i, &held[i]);
   /* scan outputs: stacked on axis 0; move the axis and reverse as asked */
@@ -648,8 +810,17 @@ static int ge__x_is(const ge_node *n, const char *op) { return strcmp(n->op, op)
 
 /* Gives a value whose shape inference fixed its storage now: its planned
  * place in the block, or storage of its own. */
-static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_tensor_desc *d, ge_error *err) {
+static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_node *x, uint32_t k, ge_error *err) {
+  const ge_tensor_desc *d = &x->outputs[k];
+  size_t bytes;
+  ge_status st;
   if (d->dtype == GE_DTYPE_UNDEFINED || !ge_shape_is_static(&d->shape)) return GE_OK;
+  if (!ge_dims_nbytes_checked(d->dtype, d->shape.dims, d->shape.rank, &bytes)) {
+    char sh[160];
+    return ge_error_set(err, GE_ERR_SHAPE, "node '%s' (%s) output %u ('%s'): %s%s has an element count or byte size "
+                        "that overflows", x->name, x->op, (unsigned)k, d->name ? d->name : "", ge_dtype_name(d->dtype),
+                        ge_shape_str(&d->shape, sh, sizeof sh));
+  }
   if (ge_shape_numel(&d->shape) > ((int64_t)1 << 34)) return GE_OK; /* absurd: leave it to run time */
   if (p->block && d->offset >= 0) {
     size_t k = (size_t)(v - p->slots);
@@ -661,7 +832,14 @@ static ge_status ge__x_plan_static(ge_program *p, ge_value *v, const ge_tensor_d
     p->planned[k] = (uint64_t)d->offset, p->planned_size[k] = v->nbytes;
     return GE_OK;
   }
-  if (ge__x_reserve(p, v, d->dtype, d->shape.rank, d->shape.dims)) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if ((st = ge__x_reserve(p, v, d->dtype, d->shape.rank, d->shape.dims)) != GE_OK) {
+    ge_program *r = ge__x_root(p);
+    if (!r->mem_refused) return ge_error_set(err, st, "node '%s' (%s): out of memory for output %u (%zu bytes)", x->name, x->op, (unsigned)k, bytes);
+    r->mem_refused = 0;
+    return ge_error_set(err, st, "node '%s' (%s): output %u needs %zu bytes, past the memory limit (%llu of %llu bytes in "
+                        "use; ge_exec_desc.memory_limit)", x->name, x->op, (unsigned)k, bytes,
+                        (unsigned long long)r->mem_used, (unsigned long long)r->mem_limit);
+  }
   return GE_OK;
 }
 
@@ -677,6 +855,10 @@ static ge_status ge__x_setup_block(ge_program *p, ge_error *err) {
     p->block = (unsigned char *)p->desc.memory_base;
     return GE_OK;
   }
+  if (p->desc.memory_size > p->mem_limit - p->mem_used)
+    return ge_error_set(err, GE_ERR_NOMEM, "the %llu-byte memory block passes the memory limit of %llu bytes "
+                        "(ge_exec_desc.memory_limit)", (unsigned long long)p->desc.memory_size, (unsigned long long)p->mem_limit);
+  p->mem_used += p->desc.memory_size;
   if (p->desc.memory_size > (uint64_t)((size_t)-1 - 512) ||
       !(p->block_owned = ge__x_alloc(&p->a, (size_t)p->desc.memory_size + 512)))
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the %llu-byte memory block",
@@ -725,7 +907,11 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
         st = ge_error_set(err, GE_ERR_INVALID, "Const node '%s' has no tensor value", x->name);
         goto done;
       }
-      ge_value_set_shape(slot, v->v.t->dtype, v->v.t->rank, v->v.t->dims);
+      if (ge_value_set_shape(slot, v->v.t->dtype, v->v.t->rank, v->v.t->dims) || slot->nbytes > v->v.t->nbytes) {
+        st = ge_error_set(err, GE_ERR_SHAPE, "Const node '%s': its %s tensor's shape does not match its %zu bytes (or overflows)",
+                          x->name, ge_dtype_name(v->v.t->dtype), v->v.t->nbytes);
+        goto done;
+      }
       slot->data = v->v.t->data;
       continue;
     }
@@ -754,7 +940,7 @@ static ge_status ge__x_lower(ge_program *p, ge_error *err) {
       task->ctx.outputs = &p->ptrs[q];
       for (k = 0; k < x->num_outputs; k++) {
         p->ptrs[q++] = &slot[k];
-        if ((st = ge__x_plan_static(p, &slot[k], &x->outputs[k], err))) goto done;
+        if ((st = ge__x_plan_static(p, &slot[k], x, k, err))) goto done;
       }
     }
   }
@@ -807,6 +993,7 @@ static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_al
   p->env.executor = p;
   p->env.num_threads = desc->num_threads > 0 ? desc->num_threads : 1;
   p->output_node = GE_NONE;
+  p->mem_limit = desc->memory_limit ? desc->memory_limit : ge__x_default_memory_limit();
   if ((st = ge__x_lower(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
     ge_program_free(p);
     return st;
@@ -845,7 +1032,14 @@ static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_val
     if (r && (v->dims[k] < r->lo || (r->hi >= 0 && v->dims[k] > r->hi))) bad = 1;
   }
   if (v->rank < 0 || v->rank > GE_MAX_RANK || (v->numel && !v->data)) bad = 1;
-  if (!bad) return GE_OK;
+  if (!bad) {
+    size_t nb;
+    int64_t ne;
+    if (!ge_dims_nbytes_checked(v->dtype, v->dims, v->rank, &nb) || nb != v->nbytes ||
+        !ge_dims_numel_checked(v->dims, v->rank, &ne) || ne != v->numel)
+      return ge_error_set(err, GE_ERR_SHAPE, "input '%s': its dims, element count and byte size disagree (or overflow)", d->name);
+    return GE_OK;
+  }
   got.rank = v->rank >= 0 && v->rank <= GE_MAX_RANK ? v->rank : GE_RANK_UNKNOWN;
   got.dims = (int64_t *)v->dims;
   got.info = NULL;
@@ -907,6 +1101,14 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, ge_error *er
   ge_exec_desc d = p->desc;
   d.memory_size = 0, d.memory_base = NULL; /* the plan covers the root level only */
   if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &d, &p->a, &sp, err))) return st;
+  /* from now on sub's values count against the outermost program's ceiling */
+  sp->root = p;
+  if (!ge__x_mem_take(p, sp->mem_used)) {
+    ge_program_free(sp);
+    return ge_error_set(err, GE_ERR_NOMEM, "subgraph '%s': its values pass the memory limit (ge_exec_desc.memory_limit)",
+                        ge_graph_name(sub));
+  }
+  sp->mem_used = 0;
   grown = (ge__subprogram *)ge__x_alloc(&p->a, ((size_t)p->num_subs + 1) * sizeof *grown);
   if (!grown) {
     ge_program_free(sp);

@@ -230,6 +230,13 @@ typedef enum ge_dtype {
 
 GE_API const char *ge_dtype_name(ge_dtype t);       /* "float32", ... */
 GE_API size_t ge_dtype_size(ge_dtype t);            /* bytes; 0 for string */
+/* Overflow-checked sizes: every product of dims or byte count goes through
+ * these. They return 1 and set *out, or return 0 (out untouched) when the
+ * result would not fit (or a dim is negative). */
+GE_API int ge_size_mul_checked(uint64_t a, uint64_t b, uint64_t *out);
+GE_API int ge_dims_numel_checked(const int64_t *dims, int32_t rank, int64_t *out);
+/* numel x element size (sizeof(char *) for strings), within SIZE_MAX. */
+GE_API int ge_dims_nbytes_checked(ge_dtype dtype, const int64_t *dims, int32_t rank, size_t *out);
 GE_API ge_dtype ge_dtype_from_name(const char *s);  /* UNDEFINED if unknown */
 
 /* Memory layout of a tensor, carried as metadata. */
@@ -846,7 +853,9 @@ GE_API void ge_kernel_parallel_for(ge_kernel_ctx *c, int64_t n, int64_t grain, g
 /* Fails the kernel with a message naming its node. */
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...);
 /* Sets v's dims and numel/nbytes from rank and dims (no allocation). */
-GE_API void ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims);
+/* GE_ERR_SHAPE, with numel -1 and nbytes SIZE_MAX (so that no allocation
+ * of it can succeed), when a dim is negative or the byte size overflows. */
+GE_API ge_status ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims);
 
 /* ------------------------------------------------- the engine interface */
 
@@ -1251,16 +1260,36 @@ GE_API int ge_shape_is_static(const ge_shape *s) {
   return 1;
 }
 
+GE_API int ge_size_mul_checked(uint64_t a, uint64_t b, uint64_t *out) {
+  if (b && a > UINT64_MAX / b) return 0;
+  *out = a * b;
+  return 1;
+}
+
+GE_API int ge_dims_numel_checked(const int64_t *dims, int32_t rank, int64_t *out) {
+  uint64_t n = 1;
+  int32_t i;
+  if (rank < 0) return 0;
+  for (i = 0; i < rank; i++)
+    if (dims[i] < 0 || !ge_size_mul_checked(n, (uint64_t)dims[i], &n) || n > (uint64_t)INT64_MAX) return 0;
+  *out = (int64_t)n;
+  return 1;
+}
+
+GE_API int ge_dims_nbytes_checked(ge_dtype dtype, const int64_t *dims, int32_t rank, size_t *out) {
+  int64_t n;
+  uint64_t b;
+  uint64_t es = dtype == GE_DTYPE_STRING ? sizeof(char *) : ge_dtype_size(dtype);
+  if (!ge_dims_numel_checked(dims, rank, &n) || !ge_size_mul_checked((uint64_t)n, es, &b) || b > (uint64_t)SIZE_MAX)
+    return 0;
+  *out = (size_t)b;
+  return 1;
+}
+
 /* Product of dims, or -1 when it overflows int64. */
 static int64_t ge__dims_product(const int64_t *dims, int32_t rank) {
-  int64_t n = 1;
-  int32_t i;
-  for (i = 0; i < rank; i++) {
-    if (dims[i] < 0) return -1;
-    if (dims[i] && n > INT64_MAX / dims[i]) return -1;
-    n *= dims[i];
-  }
-  return n;
+  int64_t n;
+  return ge_dims_numel_checked(dims, rank, &n) ? n : -1;
 }
 
 GE_API int64_t ge_shape_numel(const ge_shape *s) {
@@ -2664,16 +2693,20 @@ GE_API uint32_t ge_graph_inputs(const ge_graph *g, ge_node_id *ids, uint32_t cap
 
 /* ------------------------------------------------- kernel interface */
 
-GE_API void ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+GE_API ge_status ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   int32_t i;
+  size_t nbytes;
   v->dtype = dtype;
   v->rank = rank;
-  v->numel = 1;
-  for (i = 0; i < rank; i++) {
-    v->dims[i] = dims[i];
-    v->numel *= dims[i];
+  for (i = 0; i < rank; i++) v->dims[i] = dims[i];
+  if (!ge_dims_nbytes_checked(dtype, dims, rank, &nbytes)) {
+    v->numel = -1;
+    v->nbytes = SIZE_MAX;
+    return GE_ERR_SHAPE;
   }
-  v->nbytes = (size_t)v->numel * (dtype == GE_DTYPE_STRING ? sizeof(char *) : ge_dtype_size(dtype));
+  ge_dims_numel_checked(dims, rank, &v->numel);
+  v->nbytes = nbytes;
+  return GE_OK;
 }
 
 GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
@@ -2996,6 +3029,46 @@ static ge_status ge__validate_types(const ge_graph *g, const ge_node *n, ge_erro
   return GE_OK;
 }
 
+static const char *ge__attr_type_name(ge_attr_type t) {
+  static const char *const names[] = {"none", "an int", "a float", "a bool", "a string", "a dtype", "a tensor",
+                                      "a graph", "ints", "floats", "bools", "strings", "dtypes", "tensors", "graphs"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "of an unknown type";
+}
+
+/* n against its schema: input and output counts, required inputs and
+ * attributes, attribute types (a string where a float belongs is an error,
+ * never a silent default). Shape inference runs it before each node. */
+static ge_status ge__check_schema(const ge_node *n, ge_error *err) {
+  const ge_op_schema *s = n->schema;
+  uint32_t i;
+  if (!s) return GE_OK;
+  if ((int64_t)n->num_inputs < s->min_inputs || (s->max_inputs >= 0 && (int64_t)n->num_inputs > s->max_inputs)) {
+    char range[32];
+    if (s->max_inputs < 0) snprintf(range, sizeof range, "at least %d", (int)s->min_inputs);
+    else snprintf(range, sizeof range, "%d..%d", (int)s->min_inputs, (int)s->max_inputs);
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %s", n->name, n->op,
+                    (unsigned)n->num_inputs, range);
+  }
+  for (i = 0; i < (uint32_t)s->min_inputs; i++)
+    if (n->inputs[i].node == GE_NONE)
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required input %u is not connected", n->name,
+                      n->op, (unsigned)i);
+  if ((int64_t)n->num_outputs < s->min_outputs || (s->max_outputs >= 0 && (int64_t)n->num_outputs > s->max_outputs))
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u outputs, expected %d..%d", n->name, n->op,
+                    (unsigned)n->num_outputs, (int)s->min_outputs, (int)s->max_outputs);
+  for (i = 0; i < GE_SCHEMA_MAX_ATTRS && s->attrs[i].name; i++) {
+    const ge_attr *a = ge_node_attr(n, s->attrs[i].name);
+    if (!a && s->attrs[i].required)
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required attribute '%s' is missing", n->name,
+                      n->op, s->attrs[i].name);
+    if (a && a->type != s->attrs[i].type &&
+        !(a->type == GE_ATTR_INT && (s->attrs[i].type == GE_ATTR_BOOL || s->attrs[i].type == GE_ATTR_DTYPE)))
+      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): attribute '%s' is %s, expected %s", n->name,
+                      n->op, s->attrs[i].name, ge__attr_type_name(a->type), ge__attr_type_name(s->attrs[i].type));
+  }
+  return GE_OK;
+}
+
 static ge_status ge__validate_node(const ge_graph *g, const ge_node *n, const ge_validate_desc *desc,
                                    ge_error *err) {
   const ge_op_schema *s = n->schema;
@@ -3028,30 +3101,7 @@ static ge_status ge__validate_node(const ge_graph *g, const ge_node *n, const ge
     return ge_error_set(err, GE_ERR_UNSUPPORTED, "node '%s': unknown op '%s%s%s'", n->name,
                     n->domain ? n->domain : "", n->domain ? "::" : "", n->op);
   }
-  if ((int64_t)n->num_inputs < s->min_inputs || (s->max_inputs >= 0 && (int64_t)n->num_inputs > s->max_inputs)) {
-    char range[32];
-    if (s->max_inputs < 0) snprintf(range, sizeof range, "at least %d", (int)s->min_inputs);
-    else snprintf(range, sizeof range, "%d..%d", (int)s->min_inputs, (int)s->max_inputs);
-    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %s", n->name, n->op,
-                    (unsigned)n->num_inputs, range);
-  }
-  for (i = 0; i < (uint32_t)s->min_inputs; i++)
-    if (n->inputs[i].node == GE_NONE)
-      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required input %u is not connected", n->name,
-                      n->op, (unsigned)i);
-  if ((int64_t)n->num_outputs < s->min_outputs || (s->max_outputs >= 0 && (int64_t)n->num_outputs > s->max_outputs))
-    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u outputs, expected %d..%d", n->name, n->op,
-                    (unsigned)n->num_outputs, (int)s->min_outputs, (int)s->max_outputs);
-  for (i = 0; i < GE_SCHEMA_MAX_ATTRS && s->attrs[i].name; i++) {
-    const ge_attr *a = ge_node_attr(n, s->attrs[i].name);
-    if (!a && s->attrs[i].required)
-      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): required attribute '%s' is missing", n->name,
-                      n->op, s->attrs[i].name);
-    if (a && a->type != s->attrs[i].type &&
-        !(a->type == GE_ATTR_INT && (s->attrs[i].type == GE_ATTR_BOOL || s->attrs[i].type == GE_ATTR_DTYPE)))
-      return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): attribute '%s' has the wrong type", n->name,
-                      n->op, s->attrs[i].name);
-  }
+  if ((st = ge__check_schema(n, err))) return st;
   if ((st = ge__validate_types(g, n, err))) return st;
   return GE_OK;
 }
@@ -3360,7 +3410,9 @@ static ge_status ge__infer_node(ge_infer_ctx *c, ge_graph *g, ge_node *n, ge_err
     n->outputs[0].value = v->v.t;
     return GE_OK;
   }
-  if (!n->schema || !n->schema->infer) return GE_OK;
+  if (!n->schema) return GE_OK;
+  if (ge__check_schema(n, err)) return err ? err->code : GE_ERR_INVALID;
+  if (!n->schema->infer) return GE_OK;
   c->g = g;
   c->n = n;
   c->err = err;
@@ -3719,7 +3771,7 @@ static ge_status ge__ox_axis_flags(ge_infer_ctx *c, const int64_t *axes, int32_t
   memset(flags, 0, (size_t)(r > 0 ? r : 1));
   for (i = 0; i < n; i++) {
     if ((st = ge__ox_axis(c, "axis", axes[i], r, &a))) return st;
-    if (flags[a]) return ge_infer_error(c, GE_ERR_SHAPE, "axis %lld is repeated", (long long)axes[i]);
+    if (flags[a]) return ge_infer_error(c, GE_ERR_SHAPE, "axes: axis %lld is repeated", (long long)axes[i]);
     flags[a] = 1;
   }
   return GE_OK;
@@ -4155,6 +4207,11 @@ static ge_status ge__ox_conv(ge_infer_ctx *c) {
     int64_t os[GE_MAX_RANK + 2], op[GE_MAX_RANK];
     int32_t nos = ge__ox_attr_ints(c, "output_shape", os, GE_MAX_RANK + 2), n = r - 2;
     if ((st = ge__ox_win_list(c, "output_padding", n, 0, op))) return st;
+    for (i = 0; i < n; i++) /* PyTorch's rule: padding below the stride or the dilation */
+      if (op[i] < 0 || (op[i] >= win.s[i] && op[i] >= win.dil[i]))
+        return ge_infer_error(c, GE_ERR_INVALID, "attribute 'output_padding'[%d] is %lld; it must be >= 0 and below the "
+                              "stride (%lld) or the dilation (%lld)", (int)i, (long long)op[i], (long long)win.s[i],
+                              (long long)win.dil[i]);
     if (nos > 0 && nos != n && nos != n + 2)
       return ge_infer_error(c, GE_ERR_SHAPE, "attribute 'output_shape' has %d values for %d spatial axes", (int)nos,
                             (int)n);
@@ -4193,6 +4250,12 @@ static ge_status ge__ox_pool(ge_infer_ctx *c) {
   if (nk <= 0) return ge_infer_error(c, GE_ERR_INVALID, "attribute 'kernel_shape' is missing");
   if (nk > GE_MAX_RANK - 2)
     return ge_infer_error(c, GE_ERR_UNSUPPORTED, "kernel_shape has %d axes, more than %d", (int)nk, GE_MAX_RANK - 2);
+  {
+    int64_t order = ge_infer_attr_int(c, "storage_order", 0);
+    if (order != 0 && order != 1)
+      return ge_infer_error(c, GE_ERR_INVALID, "attribute 'storage_order' is %lld; it must be 0 (row major) or 1 (column major)",
+                            (long long)order);
+  }
   r = x.rank >= 0 ? x.rank : nk + 2;
   if (r != nk + 2) {
     char s1[128];
@@ -4335,6 +4398,8 @@ static ge_status ge__ox_reshape(ge_infer_ctx *c) {
     }
   for (i = 0; i < n; i++)
     if (!copied[i] && i != neg) {
+      if (o.d[i] >= 0 && ge__ox_mul(pout, o.d[i]) < 0)
+        return ge_infer_error(c, GE_ERR_SHAPE, "target shape %s: its element count overflows", ge__ox_str(&o, s2, sizeof s2));
       if ((pout = ge__ox_mul(pout, o.d[i])) < 0) out_known = 0, pout = 1;
     }
   if (in_known && out_known) {
@@ -4662,7 +4727,7 @@ static ge_status ge__ox_slice(ge_infer_ctx *c) {
     int32_t j;
     if ((st = ge__ox_axis(c, "axis", axes[i], x.rank, &ax[i]))) return st;
     for (j = 0; j < i; j++)
-      if (ax[j] == ax[i]) return ge_infer_error(c, GE_ERR_SHAPE, "axis %d is repeated", (int)ax[i]);
+      if (ax[j] == ax[i]) return ge_infer_error(c, GE_ERR_SHAPE, "axes: axis %d is repeated", (int)ax[i]);
     if (steps[i] == 0) return ge_infer_error(c, GE_ERR_SHAPE, "step of axis %d is 0", (int)ax[i]);
     if (x.d[ax[i]] < 0) {
       /* unknown extent: only [0, huge) with step 1 keeps the dim */

@@ -2013,8 +2013,8 @@ static ge_status ge__mg_size(ge__mg *c, const ge_node *n, uint32_t k, uint64_t *
   char buf[160];
   if (td->dtype == GE_DTYPE_STRING)
     return ge_error_set(c->err, GE_ERR_UNSUPPORTED,
-                        "node '%s' (%s) output %u is a string tensor: its characters have no static size, so "
-                        "memory cannot be planned for it",
+                        "node '%s' (%s) output %u has dtype string, which the memory planner does not support "
+                        "(its characters have no static size)",
                         n->name, n->op, (unsigned)k);
   es = ge_dtype_size(td->dtype);
   if (!es)
@@ -2026,11 +2026,9 @@ static ge_status ge__mg_size(ge__mg *c, const ge_node *n, uint32_t k, uint64_t *
                         "node '%s' (%s) output %u has shape %s, which is not static: memory planning needs static "
                         "shapes",
                         n->name, n->op, (unsigned)k, ge_shape_str(&td->shape, buf, sizeof buf));
-  numel = ge_shape_numel(&td->shape);
-  if (numel < 0 || (uint64_t)numel > UINT64_MAX / es)
-    return ge_error_set(c->err, GE_ERR_SHAPE, "node '%s' (%s) output %u: shape %s has too many bytes", n->name,
-                        n->op, (unsigned)k, ge_shape_str(&td->shape, buf, sizeof buf));
-  *size = (uint64_t)numel * es;
+  if (!ge_dims_numel_checked(td->shape.dims, td->shape.rank, &numel) || !ge_size_mul_checked((uint64_t)numel, es, size))
+    return ge_error_set(c->err, GE_ERR_SHAPE, "node '%s' (%s) output %u: shape %s has an element count or byte size "
+                        "that overflows", n->name, n->op, (unsigned)k, ge_shape_str(&td->shape, buf, sizeof buf));
   return GE_OK;
 }
 

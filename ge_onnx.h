@@ -81,6 +81,11 @@
  * (an unknown op, which ge_graph_validate accepts with allow_unknown_ops);
  * the first such node of each domain is reported through the log callback.
  *
+ * Refused (GE_ERR_FORMAT / GE_ERR_SHAPE naming the value): an opset version
+ * <= 0, a declared dim below -1, a declared shape whose size overflows, a
+ * root graph output whose declared dtype, rank or dims contradict what shape
+ * inference computes from the declared inputs.
+ *
  * Not supported (GE_ERR_UNSUPPORTED naming the node / value): sparse tensors
  * (sparse_initializer, SPARSE_TENSOR attributes, Constant sparse_value),
  * TYPE_PROTO attributes, calls to model-local functions (FunctionProto),
@@ -596,7 +601,17 @@ typedef struct ge__onnx_ctx {
   ge__onnx_map warned;    /* domains already reported */
   ge__onnx_map opsets;    /* domains the model imports an opset for ("" default) */
   int64_t ir_version;
+  struct ge__onnx_declared *declared; /* the root graph's outputs as declared (pool) */
+  size_t n_declared;
 } ge__onnx_ctx;
+
+/* A root graph output's declared tensor type, checked against inference. */
+typedef struct ge__onnx_declared {
+  const char *name;
+  ge_dtype dtype;
+  int32_t rank; /* GE_RANK_UNKNOWN: none declared */
+  int64_t dims[GE_MAX_RANK];
+} ge__onnx_declared;
 
 static ge_status ge__onnx_fail(ge__onnx_ctx *c, ge_status code, const char *fmt, ...) GE__ONNX_PRINTF(3, 4);
 static ge_status ge__onnx_fail(ge__onnx_ctx *c, ge_status code, const char *fmt, ...) {
@@ -1056,16 +1071,13 @@ static ge_status ge__onnx_tensor(ge__onnx_ctx *c, size_t start, size_t len, int 
   if (data_location > 1)
     return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has invalid data_location %llu", start, t->name,
                          (unsigned long long)data_location);
-  /* element count, overflow-checked */
-  t->numel = 1;
-  for (k = 0; k < (uint32_t)t->rank; k++)
-    if (t->dims[k] == 0) t->numel = 0;
-  if (t->numel)
-    for (k = 0; k < (uint32_t)t->rank; k++) {
-      if (t->dims[k] > INT64_MAX / 16 / t->numel)
-        return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has too many elements", start, t->name);
-      t->numel *= t->dims[k];
-    }
+  /* element count, overflow-checked with room for 16 bytes an element */
+  {
+    uint64_t room;
+    if (!ge_dims_numel_checked(t->dims, t->rank, &t->numel) || !ge_size_mul_checked((uint64_t)t->numel, 16, &room) ||
+        room > (uint64_t)INT64_MAX)
+      return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' has too many elements", start, t->name);
+  }
   elem = ge_dtype_size(t->dtype);
   if (t->dtype != GE_DTYPE_STRING && (uint64_t)t->numel > (uint64_t)SIZE_MAX / 16)
     return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: tensor '%s' is too big", start, t->name);
@@ -1259,6 +1271,9 @@ static ge_status ge__onnx_tensor_type(ge__onnx_ctx *c, size_t start, size_t end,
     while ((r2 = ge__onnx_next(c, &p2, e2, &g)) == 1) {
       if (g.num == 1) {
         if (!ge__onnx_want(c, &g, 0, "Dimension.dim_value")) return GE_ERR_FORMAT;
+        if ((int64_t)g.v < -1) /* -1 is how some exporters say unknown */
+          return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: value '%s' declares dimension %lld; a dimension is >= 0 "
+                               "(or -1 for unknown)", g.off, vname, (long long)(int64_t)g.v);
         dim = (int64_t)g.v < 0 ? GE_DIM_UNKNOWN : (int64_t)g.v;
         sym = NULL;
       } else if (g.num == 2) {
@@ -1436,7 +1451,17 @@ static ge_status ge__onnx_value_info(ge__onnx_ctx *c, const ge__onnx_fld *vf, co
   }
   if (r < 0) return GE_ERR_FORMAT;
   if (!**name) return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: a value has an empty name", vf->off);
-  return has_type ? ge__onnx_read_type(c, ts, te, *name, t) : GE_OK;
+  if (has_type && (st = ge__onnx_read_type(c, ts, te, *name, t))) return st;
+  if (t->kind == 1 && t->rank > 0) { /* a declared size must be countable */
+    int64_t dims[GE_MAX_RANK], numel;
+    size_t nbytes;
+    int32_t k;
+    for (k = 0; k < t->rank; k++) dims[k] = t->dims[k] < 0 ? 1 : t->dims[k];
+    if (!ge_dims_numel_checked(dims, t->rank, &numel) || !ge_dims_nbytes_checked(t->dtype, dims, t->rank, &nbytes))
+      return ge__onnx_fail(c, GE_ERR_FORMAT, "byte offset %zu: value '%s' declares a shape whose element count or byte "
+                           "size overflows", vf->off, *name);
+  }
+  return GE_OK;
 }
 
 /* --------------------------------------------------------------- graphs */
@@ -2203,6 +2228,9 @@ static ge_status ge__onnx_graph(ge__onnx_ctx *c, ge__onnx_scope *s, size_t start
   if (!st && n_outputs) {
     outs = (ge_edge *)ge__onnx_malloc(&c->a, n_outputs * sizeof *outs);
     if (!outs || !(onames = (const char **)ge__onnx_palloc(&c->pool, n_outputs * sizeof(char *)))) st = ge__onnx_oom(c);
+    if (!st && !s->up &&
+        !(c->declared = (ge__onnx_declared *)ge__onnx_palloc(&c->pool, n_outputs * sizeof *c->declared)))
+      st = ge__onnx_oom(c);
   }
   pos = start;
   k = 0;
@@ -2216,6 +2244,14 @@ static ge_status ge__onnx_graph(ge__onnx_ctx *c, ge__onnx_scope *s, size_t start
       break;
     }
     if ((st = ge__onnx_merge(c, s->g, outs[k], &ty, name))) break;
+    if (!s->up && c->declared) { /* kept to check what inference makes of the graph */
+      ge__onnx_declared *d = &c->declared[k];
+      d->name = name;
+      d->dtype = ty.kind == 1 ? ty.dtype : GE_DTYPE_UNDEFINED;
+      d->rank = ty.kind == 1 ? ty.rank : GE_RANK_UNKNOWN;
+      if (d->rank > 0) memcpy(d->dims, ty.dims, (size_t)d->rank * sizeof *d->dims);
+      c->n_declared = k + 1;
+    }
     onames[k++] = name;
   }
   if (!st && r < 0) st = GE_ERR_FORMAT;
@@ -2342,6 +2378,11 @@ static ge_status ge__onnx_model(ge__onnx_ctx *c, ge_graph **out) {
         st = ge__onnx_oom(c);
         break;
       }
+      if (version <= 0) {
+        st = ge__onnx_fail(c, GE_ERR_FORMAT, "the model imports opset %lld of domain '%s'; opset versions start at 1",
+                           (long long)version, *key ? key : "ai.onnx");
+        break;
+      }
       if (!*key) {
         if (version > GE_ONNX_MAX_OPSET) {
           st = ge__onnx_fail(c, GE_ERR_UNSUPPORTED, "the model imports opset %lld of the default domain; ge supports up to %d",
@@ -2390,6 +2431,50 @@ static ge_status ge__onnx_model(ge__onnx_ctx *c, ge_graph **out) {
   return GE_OK;
 }
 
+/* Graph outputs whose declared dtype, rank or dims contradict what shape
+ * inference computes from the declared inputs are an error. Inference runs
+ * on a copy (weights read from the file are shared, not copied), so the
+ * graph keeps the declared types; a graph that cannot be inferred yet (an
+ * unknown op, say) is left to later stages. */
+static ge_status ge__onnx_check_declared(ge__onnx_ctx *c, const ge_graph *model) {
+  ge_node_id o = ge_graph_output_node(model);
+  const ge_node *out;
+  ge_graph *g = NULL;
+  ge_error ignored;
+  ge_status st = GE_OK;
+  size_t k;
+  int32_t i;
+  if (o == GE_NONE || !c->n_declared || ge_graph_clone(model, NULL, &g, &ignored) != GE_OK) return GE_OK;
+  if (ge_graph_infer_shapes(g, &ignored) != GE_OK || (o = ge_graph_output_node(g)) == GE_NONE) {
+    ge_graph_free(g);
+    return GE_OK;
+  }
+  out = ge_graph_node(g, o);
+  for (k = 0; k < c->n_declared && k < out->num_inputs; k++) {
+    const ge__onnx_declared *d = &c->declared[k];
+    const ge_node *src = ge_graph_node(g, out->inputs[k].node);
+    const ge_tensor_desc *t = src ? &src->outputs[out->inputs[k].index] : NULL;
+    int bad = 0;
+    char a[160], b[160];
+    ge_shape ds;
+    if (!t || ge_node_attr(src, "onnx_type")) continue;
+    if (d->dtype != GE_DTYPE_UNDEFINED && t->dtype != GE_DTYPE_UNDEFINED && d->dtype != t->dtype) bad = 1;
+    if (d->rank >= 0 && t->shape.rank >= 0 && d->rank != t->shape.rank) bad = 1;
+    for (i = 0; !bad && d->rank >= 0 && i < d->rank && d->rank == t->shape.rank; i++)
+      if (d->dims[i] >= 0 && t->shape.dims[i] >= 0 && d->dims[i] != t->shape.dims[i]) bad = 1;
+    if (!bad) continue;
+    ds.rank = d->rank;
+    ds.dims = (int64_t *)d->dims;
+    ds.info = NULL;
+    st = ge__onnx_fail(c, GE_ERR_SHAPE, "graph output '%s' is declared %s%s but the graph computes %s%s", d->name,
+                       ge_dtype_name(d->dtype), ge_shape_str(&ds, a, sizeof a), ge_dtype_name(t->dtype),
+                       ge_shape_str(&t->shape, b, sizeof b));
+    break;
+  }
+  ge_graph_free(g);
+  return st;
+}
+
 /* ------------------------------------------------------------ public API */
 
 static ge_status ge__onnx_load(const void *data, size_t size, ge_mapped_file *map, const char *base_dir,
@@ -2403,6 +2488,10 @@ static ge_status ge__onnx_load(const void *data, size_t size, ge_mapped_file *ma
   if (desc && desc->borrow_min_bytes) c.borrow_min = desc->borrow_min_bytes;
   if (desc && desc->no_borrow) c.borrow_min = SIZE_MAX;
   st = ge__onnx_model(&c, out);
+  if (!st && (st = ge__onnx_check_declared(&c, *out))) {
+    ge_graph_free(*out);
+    *out = NULL;
+  }
   ge__onnx_ctx_free(&c);
   return st;
 }

@@ -2237,9 +2237,6 @@ static ge_status ge__mb_parse_tiers(const char *key, const char *s, ge__mb_kind 
   memset(out, 0, sizeof *out);
   ntiers = ge__mb_count(s, len, tsep) + 1;
   if (ge__mb_blank(s, len)) return ge_error_set(err, GE_ERR_INVALID, "%s: no tiers given", key);
-  if (ntiers < GE_MULTIBATCH_MIN_TIERS)
-    return ge_error_set(err, GE_ERR_INVALID, "%s=%.200s: %u tier given, at least %d are needed", key, s, (unsigned)ntiers,
-                        GE_MULTIBATCH_MIN_TIERS);
   if (ntiers > GE_MULTIBATCH_MAX_TIERS)
     return ge_error_set(err, GE_ERR_INVALID, "%s=%.120s...: %lu tiers given, at most %d are allowed", key, s,
                         (unsigned long)ntiers, GE_MULTIBATCH_MAX_TIERS);
@@ -2261,8 +2258,8 @@ static ge_status ge__mb_parse_tiers(const char *key, const char *s, ge__mb_kind 
       if (!ge__mb_int(s + p, q - p, &v) || v <= 0) {
         int ok = ge__mb_int(s + p, q - p, &v);
         if (ok)
-          ge_error_set(err, GE_ERR_INVALID, "%s=%.200s: tier %d has value %lld; values must be positive", key, s, (int)t + 1,
-                       (long long)v);
+          ge_error_set(err, GE_ERR_INVALID, "%s=%.200s: tier %d has value %lld ('%.*s'); values must be positive", key, s,
+                       (int)t + 1, (long long)v, (int)(q - p > 40 ? 40 : q - p), s + p);
         else
           ge_error_set(err, GE_ERR_INVALID, "%s=%.200s: '%.*s' in tier %d is not a positive integer", key, s,
                        (int)(q - p > 40 ? 40 : q - p), s + p, (int)t + 1);
@@ -2280,6 +2277,11 @@ static ge_status ge__mb_parse_tiers(const char *key, const char *s, ge__mb_kind 
     pos = end + 1;
   }
   out->count = (int32_t)ntiers;
+  if (ntiers < GE_MULTIBATCH_MIN_TIERS) { /* after the values, so a bad one is named first */
+    ge_error_set(err, GE_ERR_INVALID, "%s=%.200s: %u tier given, at least %d are needed", key, s, (unsigned)ntiers,
+                 GE_MULTIBATCH_MIN_TIERS);
+    goto fail;
+  }
   if (kind == GE__MB_IMAGE && out->width != 2) {
     ge_error_set(err, GE_ERR_INVALID, "%s=%.200s: each tier needs 2 values (H,W), tier 1 has %d", key, s, (int)out->width);
     goto fail;

@@ -92,7 +92,8 @@ GE_API void ge_session_free(ge_session *s);
  * ge.exec.static_model_ops_lower_limit, ge.exec.hostSchedulingMaxThreshold,
  * ge.enableSingleStream, ge.exec.enableEngineParallel, ac_parallel_enable,
  * ge.exec.hcomParallel, ge.event, ge.streamMaxParallelNum,
- * ge.streamTaskLimit, ge.exec.disableReuseMemory. */
+ * ge.streamTaskLimit, ge.exec.disableReuseMemory, ge.graphMemoryMaxSize (the
+ * run's memory ceiling in bytes). */
 GE_API ge_status ge_session_set_option(ge_session *s, const char *key, const char *value, ge_error *err);
 /* Loads engines from a shared library (engine ABI, ge_graph.h). Engines are
  * fixed by the first compile: later calls are an error. */
@@ -179,6 +180,7 @@ GE_API void ge_session_op_cache_stats(const ge_session *s, uint64_t *compiled, u
 #ifndef GE_SESSION_IMPLEMENTATION_DONE
 #define GE_SESSION_IMPLEMENTATION_DONE
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -196,6 +198,7 @@ extern "C" {
 typedef struct ge__ss_config {
   ge_topo_mode topo_mode;
   int disable_reuse_memory;
+  uint64_t memory_limit; /* ge.graphMemoryMaxSize: the executor's ceiling (0: its default) */
   ge_multibatch_desc multibatch;
   ge_dynamic_partition_desc dynamic;
   ge_stream_desc stream;
@@ -294,6 +297,14 @@ static ge_status ge__ss_apply_option(ge__ss_config *c, const char *key, const ch
     c->disable_reuse_memory = value[0] == '1';
     return GE_OK;
   }
+  if (!strcmp(key, "ge.graphMemoryMaxSize")) {
+    char *end;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || *end || v == 0 || v == ULLONG_MAX)
+      return ge_error_set(err, GE_ERR_INVALID, "option ge.graphMemoryMaxSize: '%s' is not a positive number of bytes", value);
+    c->memory_limit = v;
+    return GE_OK;
+  }
   if ((st = ge_multibatch_set_option(&c->multibatch, key, value, err)) != GE_ERR_NOT_FOUND) return st;
   if ((st = ge_dynamic_partition_set_option(&c->dynamic, key, value, err)) != GE_ERR_NOT_FOUND) return st;
   if ((st = ge_stream_set_option(&c->stream, key, value, err)) != GE_ERR_NOT_FOUND) return st;
@@ -304,7 +315,7 @@ static ge_status ge__ss_apply_option(ge__ss_config *c, const char *key, const ch
                       "ge.inputShape, ge.inputFormat, ge.exec.static_model_ops_lower_limit, "
                       "ge.exec.hostSchedulingMaxThreshold, ge.enableSingleStream, ge.exec.enableEngineParallel, "
                       "ac_parallel_enable, ge.exec.hcomParallel, ge.event, ge.streamMaxParallelNum, "
-                      "ge.streamTaskLimit, ge.exec.disableReuseMemory)",
+                      "ge.streamTaskLimit, ge.exec.disableReuseMemory, ge.graphMemoryMaxSize)",
                       key);
 }
 
@@ -673,6 +684,7 @@ static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   memset(&d, 0, sizeof d);
   d.num_threads = s->d.num_threads;
   d.topo_mode = gr->m->cfg.topo_mode;
+  d.memory_limit = gr->m->cfg.memory_limit;
   d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
   d.lookup_user = s->engines;
   if (gr->m->has_memory) {

@@ -175,6 +175,7 @@ static ge_status ge__st_count(const char *key, const char *v, uint32_t *out, ge_
   unsigned long x = strtoul(v, &end, 10);
   if (!*v || *end || *v == '-' || x > 0x7fffffffUL)
     return ge_error_set(err, GE_ERR_INVALID, "option %s: '%s' is not a count", key, v);
+  if (x == 0) return ge_error_set(err, GE_ERR_INVALID, "option %s: '%s' must be at least 1", key, v);
   *out = (uint32_t)x;
   return GE_OK;
 }

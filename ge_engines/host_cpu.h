@@ -458,7 +458,10 @@ static ge_kernel_fn ge__hc_engine_kernel(const ge_engine *e, const ge_node *n) {
 static ge_value *ge__hc_fold_alloc(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   ge_value *v = c->outputs[i];
   void *q;
-  ge_value_set_shape(v, dtype, rank, dims);
+  if (ge_value_set_shape(v, dtype, rank, dims)) {
+    ge_kernel_error(c, GE_ERR_SHAPE, "output %u: its element count or byte size overflows", (unsigned)i);
+    return NULL;
+  }
   if (v->nbytes > ((size_t)1 << 34) || !(q = realloc(v->data, v->nbytes ? v->nbytes : 1))) {
     ge_kernel_error(c, GE_ERR_NOMEM, "cannot hold output %u (%zu bytes) while folding", (unsigned)i, v->nbytes);
     return NULL;

@@ -180,7 +180,8 @@ GE_TEST(test_if_with_capture) {
   ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
   ge_graph_add_const(g, "c", &ct, &c, NULL);
   in[0] = E(x, 0);
-  ge_graph_add_node(g, "Greater", "cond", 1, in, 1, &cond, NULL);
+  in[1] = E(x, 0); /* Greater takes two inputs; the test's kernel reads the first */
+  ge_graph_add_node(g, "Greater", "cond", 2, in, 1, &cond, NULL);
   /* then: parent inputs 1 (x) and 2 (c) */
   ge_graph_add_node(then_g, "Data", "tx", 0, NULL, 1, &t_x, NULL);
   ge_node_set_attr_int(then_g, t_x, "parent_index", 1, NULL);
@@ -378,6 +379,151 @@ GE_TEST(test_kernel_error) {
   ge_graph_free(g);
 }
 
+/* Loop(M, -, x) { v = v + 1.5; scan v } with M given as the tensor mt. */
+static ge_graph *add_loop(const ge_tensor *mt) {
+  ge_graph *g = tu_new_graph("g"), *body = tu_new_graph("body");
+  ge_node_id x, m, step, loop, b_i, b_c, b_v, b_s, b_add;
+  ge_edge in[4];
+  int64_t dims[1] = {2};
+  static const float sval = 1.5f;
+  ge_tensor st;
+  memset(&st, 0, sizeof st);
+  st.dtype = GE_DTYPE_FLOAT32;
+  st.data = (void *)&sval;
+  st.nbytes = 4;
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
+  ge_graph_add_const(g, "M", mt, &m, NULL);
+  ge_graph_add_const(g, "step", &st, &step, NULL);
+  ge_graph_add_data(body, "iter", GE_DTYPE_INT64, 0, NULL, &b_i, NULL);
+  ge_graph_add_data(body, "cond", GE_DTYPE_BOOL, 0, NULL, &b_c, NULL);
+  ge_graph_add_data(body, "v", GE_DTYPE_FLOAT32, 1, dims, &b_v, NULL);
+  ge_graph_add_node(body, "Data", "s", 0, NULL, 1, &b_s, NULL);
+  ge_node_set_attr_int(body, b_s, "parent_index", 3, NULL);
+  in[0] = E(b_v, 0);
+  in[1] = E(b_s, 0);
+  ge_graph_add_node(body, "Add", "add", 2, in, 1, &b_add, NULL);
+  in[0] = E(b_c, 0);
+  in[1] = E(b_add, 0);
+  in[2] = E(b_add, 0);
+  ge_graph_set_outputs(body, 3, in, NULL, NULL);
+  in[0] = E(m, 0);
+  in[1] = E(GE_NONE, 0);
+  in[2] = E(x, 0);
+  in[3] = E(step, 0);
+  ge_graph_add_node(g, "Loop", "loop", 4, in, 2, &loop, NULL);
+  ge_node_set_attr_graph(g, loop, "body", body, NULL);
+  in[0] = E(loop, 0);
+  in[1] = E(loop, 1);
+  ge_graph_set_outputs(g, 2, in, NULL, NULL);
+  return g;
+}
+
+/* Runs add_loop with M; GE_OK or the run's status (err set). */
+static ge_status run_add_loop(const ge_tensor *mt, uint64_t memory_limit, ge_program **pp, ge_graph **gp, ge_error *err) {
+  ge_exec_desc d = desc();
+  int64_t dims[1] = {2};
+  static float xin[2] = {1, 2};
+  ge_value xv = fvalue(1, dims, xin);
+  const ge_value *ins[1] = {&xv};
+  ge_status st;
+  *gp = add_loop(mt);
+  d.memory_limit = memory_limit;
+  if ((st = ge_program_create(*gp, &d, pp, err))) return st;
+  return ge_program_run(*pp, ins, 1, err);
+}
+
+/* Many iterations: the scan output grows geometrically and keeps every row. */
+GE_TEST(test_loop_long_scan) {
+  int64_t mval = 1000, k;
+  ge_tensor mt;
+  ge_program *p = NULL;
+  ge_graph *g = NULL;
+  ge_error err;
+  memset(&mt, 0, sizeof mt);
+  mt.dtype = GE_DTYPE_INT64, mt.data = &mval, mt.nbytes = 8;
+  OK(run_add_loop(&mt, 0, &p, &g, &err));
+  {
+    const ge_value *sc = ge_program_output(p, 1);
+    const float *y = (const float *)sc->data;
+    float v0 = 1, v1 = 2;
+    GE_CHECK_EQ_INT(sc->rank, 2);
+    GE_CHECK_EQ_INT(sc->dims[0], 1000);
+    GE_CHECK(sc->nbytes == 1000 * 2 * sizeof(float));
+    for (k = 0; k < 1000; k++) {
+      v0 += 1.5f, v1 += 1.5f;
+      if (y[2 * k] != v0 || y[2 * k + 1] != v1) break;
+    }
+    GE_CHECK_EQ_INT(k, 1000);
+  }
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* M of another dtype than int64, or not a scalar, is refused (it used to be
+ * read as 8 bytes whatever its size). */
+GE_TEST(test_loop_trip_count_checked) {
+  float f = 3;
+  uint8_t u = 3;
+  int64_t two[2] = {3, 3}, dim2 = 2;
+  ge_tensor mt;
+  ge_program *p = NULL;
+  ge_graph *g = NULL;
+  ge_error err;
+  int i;
+  for (i = 0; i < 3; i++) {
+    memset(&mt, 0, sizeof mt);
+    if (i == 0) mt.dtype = GE_DTYPE_FLOAT32, mt.data = &f, mt.nbytes = 4;
+    if (i == 1) mt.dtype = GE_DTYPE_UINT8, mt.data = &u, mt.nbytes = 1;
+    if (i == 2) mt.dtype = GE_DTYPE_INT64, mt.data = two, mt.nbytes = 16, mt.rank = 1, mt.dims = &dim2;
+    GE_CHECK_EQ_INT(run_add_loop(&mt, 0, &p, &g, &err), GE_ERR_SHAPE);
+    GE_CHECK(strstr(err.message, "'loop'") && strstr(err.message, "trip count"));
+    ge_program_free(p);
+    ge_graph_free(g);
+    p = NULL;
+  }
+}
+
+/* ge_exec_desc.memory_limit: the run fails naming the node, then (with room)
+ * the same program shape runs. */
+GE_TEST(test_memory_limit) {
+  int64_t mval = 10000;
+  ge_tensor mt;
+  ge_program *p = NULL;
+  ge_graph *g = NULL;
+  ge_error err;
+  memset(&mt, 0, sizeof mt);
+  mt.dtype = GE_DTYPE_INT64, mt.data = &mval, mt.nbytes = 8;
+  GE_CHECK_EQ_INT(run_add_loop(&mt, 16384, &p, &g, &err), GE_ERR_NOMEM);
+  GE_CHECK(strstr(err.message, "'loop'") && strstr(err.message, "memory limit") && strstr(err.message, "16384"));
+  ge_program_free(p);
+  ge_graph_free(g);
+  OK(run_add_loop(&mt, 1 << 20, &p, &g, &err));
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* The overflow-checked size helpers. */
+GE_TEST(test_checked_sizes) {
+  int64_t n, big[4] = {(int64_t)1 << 32, (int64_t)1 << 32, 1, 1}, neg[2] = {3, -1}, zero[3] = {0, INT64_MAX, 5};
+  int64_t fits[2] = {(int64_t)1 << 31, (int64_t)1 << 31}, b62[1] = {(int64_t)1 << 62};
+  uint64_t u;
+  size_t nb;
+  ge_value v;
+  GE_CHECK(ge_size_mul_checked(UINT64_MAX / 3, 3, &u) && u == UINT64_MAX / 3 * 3);
+  GE_CHECK(!ge_size_mul_checked(UINT64_MAX / 3 + 1, 3, &u));
+  GE_CHECK(!ge_dims_numel_checked(big, 4, &n));
+  GE_CHECK(!ge_dims_numel_checked(neg, 2, &n));
+  GE_CHECK(ge_dims_numel_checked(zero, 3, &n) && n == 0);
+  GE_CHECK(ge_dims_numel_checked(fits, 2, &n) && n == (int64_t)1 << 62);
+  GE_CHECK(ge_dims_numel_checked(NULL, 0, &n) && n == 1);
+  GE_CHECK(ge_dims_nbytes_checked(GE_DTYPE_UINT8, b62, 1, &nb) && nb == (size_t)1 << 62);
+  GE_CHECK(!ge_dims_nbytes_checked(GE_DTYPE_FLOAT32, b62, 1, &nb));
+  memset(&v, 0, sizeof v);
+  GE_CHECK_EQ_INT(ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 4, big), GE_ERR_SHAPE);
+  GE_CHECK(v.numel == -1 && v.nbytes == SIZE_MAX);
+  OK(ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 2, fits + 1));
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_chain_and_dynamic_batch);
@@ -388,5 +534,9 @@ int main(int argc, char **argv) {
   GE_RUN(test_scan);
   GE_RUN(test_partitioned_call);
   GE_RUN(test_kernel_error);
+  GE_RUN(test_loop_long_scan);
+  GE_RUN(test_loop_trip_count_checked);
+  GE_RUN(test_memory_limit);
+  GE_RUN(test_checked_sizes);
   return ge_test_main_end();
 }

@@ -275,6 +275,10 @@ GE_TEST(test_options_reject) {
   CHECK_MSG(err, "at most 100");
   GE_CHECK_EQ_INT(set1(&d, "ge.dynamicImageSize", "224,224", &err), GE_ERR_INVALID);
   CHECK_MSG(err, "at least 2");
+  GE_CHECK_EQ_INT(set1(&d, "ge.dynamicBatchSize", "0", &err), GE_ERR_INVALID); /* the value is named, not the count */
+  CHECK_MSG(err, "'0'");
+  GE_CHECK_EQ_INT(set1(&d, "ge.dynamicBatchSize", "abc", &err), GE_ERR_INVALID);
+  CHECK_MSG(err, "'abc'");
   GE_CHECK_EQ_INT(set1(&d, "ge.dynamicBatchSize", "1,0,4", &err), GE_ERR_INVALID);
   CHECK_MSG(err, "tier 2 has value 0");
   GE_CHECK_EQ_INT(set1(&d, "ge.dynamicBatchSize", "1,-4", &err), GE_ERR_INVALID);

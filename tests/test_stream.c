@@ -1543,6 +1543,10 @@ GE_TEST(options) {
   GE_CHECK_EQ_INT(ge_stream_set_option(&d, "ge.streamMaxParallelNum", "4", &err), GE_OK);
   GE_CHECK_EQ_INT(d.max_parallel, 4);
   GE_CHECK_EQ_INT(ge_stream_set_option(&d, "ge.streamMaxParallelNum", "", &err), GE_ERR_INVALID);
+  GE_CHECK_EQ_INT(ge_stream_set_option(&d, "ge.streamMaxParallelNum", "0", &err), GE_ERR_INVALID);
+  GE_CHECK(strstr(err.message, "ge.streamMaxParallelNum") && strstr(err.message, "'0'"));
+  GE_CHECK_EQ_INT(ge_stream_set_option(&d, "ge.streamTaskLimit", "0", &err), GE_ERR_INVALID);
+  GE_CHECK_EQ_INT(d.max_parallel, 4); /* unchanged by the refusals */
 }
 
 int main(int argc, char **argv) {

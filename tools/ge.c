@@ -54,7 +54,8 @@ static int usage(FILE *f) {
           "  ge.exec.enableEngineParallel=0|1  dynamic shapes: one stream per engine\n"
           "  ac_parallel_enable=0|1            dynamic shapes: AI CPU beside AI Core\n"
           "  ge.event=event|notify             sync by events or notifies (at most 1024)\n"
-          "  ge.exec.disableReuseMemory=0|1    every tensor its own bytes\n");
+          "  ge.exec.disableReuseMemory=0|1    every tensor its own bytes\n"
+          "  ge.graphMemoryMaxSize=BYTES       ceiling on the executor's memory (default 3/4 of RAM)\n");
   return f == stdout ? 0 : 2;
 }
 
