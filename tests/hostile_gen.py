@@ -241,7 +241,8 @@ def main(out):
     case('no_outputs', 'output', 'inspect', no_out)
     strs = write('string_root.onnx', model(graph([node('Identity', ['s'], ['y'])], [], [('y', STRING, [2])],
                                                    inits=[tensor('s', STRING, [2], [b'a', b'b'])])))
-    case('string_tensor_root', 'dtype string', 'run', strs)
+    # string tensors run (the root level is then sized at run time); .npy cannot hold them
+    case('string_tensor_root', 'cannot write string values', 'run', strs, '--outdir', os.path.join(out, 'string_out'))
     case('model_is_directory', 'directory', 'run', out)
     case('model_missing', 'no_such_model.onnx', 'run', os.path.join(out, 'no_such_model.onnx'))
 
