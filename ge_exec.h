@@ -29,6 +29,7 @@
 #define GE_EXEC_H
 
 #include "ge_graph.h"
+#include "ge_runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +57,10 @@ typedef struct ge_exec_desc {
   ge_kernel_lookup_fn lookup; /* required */
   void *lookup_user;
   int num_threads;            /* offered to kernels; 0 = 1 */
+  /* The thread pool kernels' parallel loops run on (ge_runtime.h), the
+   * caller's, shared by any number of programs. NULL with num_threads > 1:
+   * the program makes a pool of its own with that budget. */
+  ge_runtime *runtime;
   ge_topo_mode topo_mode;     /* order of the tasks (GE's ge.topoSortingMode) */
   /* Planned memory (ge_mem.h's model block). With memory_size > 0, every
    * root-level output whose ge_tensor_desc.offset is >= 0 lives at
@@ -156,6 +161,8 @@ struct ge_program {
   void *block_owned;          /* what we allocated for it (NULL: the caller's) */
   uint64_t *planned;          /* per slot: planned offset, or UINT64_MAX */
   size_t *planned_size;       /* per slot: bytes planned */
+  ge_runtime *rt;             /* the pool kernels' loops use (NULL: none) */
+  ge_runtime *rt_owned;       /* when the program made it */
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -289,6 +296,7 @@ GE_API void ge_program_free(ge_program *p) {
   ge__x_free(&a, p->planned, ((size_t)p->num_slots + 1) * sizeof *p->planned);
   ge__x_free(&a, p->planned_size, ((size_t)p->num_slots + 1) * sizeof *p->planned_size);
   if (p->block_owned) ge__x_free(&a, p->block_owned, (size_t)p->desc.memory_size + 512);
+  ge_runtime_free(p->rt_owned);
   ge__x_free(&a, p, sizeof *p);
 }
 
@@ -790,6 +798,27 @@ done:
 
 static ge_status ge__x_lower_subgraphs(ge_program *p, ge_error *err);
 
+static void ge__x_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
+  ge_runtime_parallel_for(((ge_program *)env->executor)->rt, n, grain, fn, arg);
+}
+
+/* The pool: the caller's, or one of the program's own for num_threads > 1. */
+static ge_status ge__x_setup_threads(ge_program *p, ge_error *err) {
+  p->rt = p->desc.runtime;
+  if (!p->rt && p->desc.num_threads > 1) {
+    ge_runtime_desc rd;
+    ge_status st;
+    memset(&rd, 0, sizeof rd);
+    rd.allocator = p->a;
+    rd.num_threads = p->desc.num_threads;
+    if ((st = ge_runtime_create(&rd, &p->rt_owned, err))) return st;
+    p->rt = p->rt_owned;
+  }
+  p->env.num_threads = ge_runtime_num_threads(p->rt);
+  if (p->env.num_threads > 1) p->env.parallel_for = ge__x_parallel_for;
+  return GE_OK;
+}
+
 static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_allocator *a, ge_program **out,
                               ge_error *err) {
   ge_program *p;
@@ -805,9 +834,8 @@ static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_al
   p->env.run_graph = ge__x_run_graph;
   p->env.alias_output = ge__x_alias_output;
   p->env.executor = p;
-  p->env.num_threads = desc->num_threads > 0 ? desc->num_threads : 1;
   p->output_node = GE_NONE;
-  if ((st = ge__x_lower(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
+  if ((st = ge__x_setup_threads(p, err)) || (st = ge__x_lower(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
     ge_program_free(p);
     return st;
   }
@@ -906,6 +934,7 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, ge_error *er
   ge_status st;
   ge_exec_desc d = p->desc;
   d.memory_size = 0, d.memory_base = NULL; /* the plan covers the root level only */
+  d.runtime = p->rt;                       /* one pool for the whole model */
   if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &d, &p->a, &sp, err))) return st;
   grown = (ge__subprogram *)ge__x_alloc(&p->a, ((size_t)p->num_subs + 1) * sizeof *grown);
   if (!grown) {
