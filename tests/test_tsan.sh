@@ -8,7 +8,7 @@ CC=${CC:-cc}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 pass=0 fail=0
-for name in test_runtime test_exec; do
+for name in test_runtime test_exec test_runtime_exec; do
     if ! $CC -fsanitize=thread -g -O1 -I. -std=c99 "tests/$name.c" -o "$t/$name" -lm 2> "$t/err"; then
         echo "FAIL tsan $name: build"; sed 's/^/    /' "$t/err" | head -n 20; fail=$((fail + 1)); continue
     fi
