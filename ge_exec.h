@@ -132,6 +132,45 @@ GE_API const char *ge_executor_name(ge_executor_kind k);
 /* Parses auto|sequential|topological|multi-thread|priority|streams. */
 GE_API ge_status ge_executor_parse(const char *name, ge_executor_kind *out, ge_error *err);
 
+/* Stops the run in progress (or, if none, the next run) before its next
+ * task starts: that run fails with an error saying "aborted" and naming
+ * the node where it stopped; the program stays usable. Any thread may call
+ * it (a watchdog for a timeout, say). */
+GE_API void ge_program_abort(ge_program *p);
+
+/* Asynchronous runs (seed 003 §3.3, NnExecute async). The caller owns the
+ * request and keeps it, the program and the inputs alive until the run has
+ * completed and ge_program_wait has returned. The run goes to one of the
+ * runtime's workers; without a free worker it runs when the caller waits.
+ * Several requests may be in flight at once on distinct programs of one
+ * graph (one program per caller stream: each has its own I/O binding and
+ * feature-map block; weights are shared), never two on one program. */
+typedef void (*ge_program_done_fn)(void *user, ge_program *p, ge_status status, const ge_error *err);
+typedef struct ge_program_request {
+  /* private */
+  ge_runtime_job job;
+  ge_program *program;
+  const ge_value *const *inputs;
+  uint32_t num_inputs;
+  ge_program_done_fn done;
+  void *user;
+  int state;  /* 0 queued, 1 running, 2 complete */
+  int posted;
+  ge_status status;
+  ge_error err;
+} ge_program_request;
+
+/* Starts a run and returns at once (bad input counts are reported by the
+ * completion, like every other error). done (may be NULL) is called on the
+ * thread that ran it, once the outputs are ready. */
+GE_API ge_status ge_program_run_async(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_program_done_fn done,
+                                      void *user, ge_program_request *req, ge_error *err);
+/* 1 once the run has completed (outputs ready), else 0. */
+GE_API int ge_program_poll(ge_program_request *req);
+/* Waits for completion (running the request here if no worker took it),
+ * then returns the run's status and error. Must be called once per request. */
+GE_API ge_status ge_program_wait(ge_program_request *req, ge_error *err);
+
 #ifdef __cplusplus
 }
 #endif
@@ -206,6 +245,7 @@ struct ge_program {
   uint32_t num_lanes;
   uint64_t *stamps;           /* check_order: 2 per id */
   uint32_t num_ids;
+  int abort;                  /* ge_program_abort (read before every task) */
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -1101,6 +1141,8 @@ static ge_status ge__x_setup_executor(ge_program *p, ge_error *err) {
   p->num_ids = p->num_tasks;
   if (p->executor == GE_EXECUTOR_STREAMS) st = ge__x_lower_streams(p, err);
   else if (p->executor != GE_EXECUTOR_SEQUENTIAL) st = ge__x_setup_dag(p, &c, prio, err);
+  if (p->rs) ge_runtime_streams_cancel_on(p->rs, &p->abort);
+  if (p->dag) ge_runtime_dag_cancel_on(p->dag, &p->abort);
   if (!st && p->desc.check_order &&
       !(p->stamps = (uint64_t *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * 2 * sizeof *p->stamps)))
     st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
@@ -1268,7 +1310,7 @@ static ge_status ge__x_failure(ge_program *p, ge_runtime_result r) {
   const ge_node *x = r.task < p->num_tasks ? p->tasks[r.task].ctx.node : NULL;
   uint32_t k;
   if (r.aborted)
-    ge_error_set(&p->run_err, r.status, "run aborted%s%s%s", x ? " while node '" : "", x ? x->name : "", x ? "' was running" : "");
+    ge_error_set(&p->run_err, r.status, "run aborted%s%s%s", x ? " at node '" : "", x ? x->name : "", x ? "'" : "");
   else if (x && p->tasks[r.task].ctx.err->code)
     p->run_err = *p->tasks[r.task].ctx.err;
   else if (x)
@@ -1369,7 +1411,12 @@ static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_val
 static ge_status ge__x_execute(ge_program *p) {
   ge_task *t = p->tasks, *end = p->tasks + p->num_tasks;
   for (; t < end; t++) {
-    ge_status st = t->fn(&t->ctx);
+    ge_status st;
+    if (__atomic_load_n(&p->abort, __ATOMIC_RELAXED)) {
+      ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run aborted at node '%s'", t->ctx.node->name);
+      return GE_ERR_INTERNAL;
+    }
+    st = t->fn(&t->ctx);
     if (st != GE_OK) {
       if (p->run_err.code == GE_OK)
         ge_error_set(&p->run_err, st, "node '%s' (%s) failed: %s", t->ctx.node->name, t->ctx.node->op, ge_status_name(st));
@@ -1398,8 +1445,51 @@ GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, ui
   p->run_err.code = GE_OK;
   p->run_err.message[0] = 0;
   st = p->executor == GE_EXECUTOR_SEQUENTIAL && !p->stamps ? ge__x_execute(p) : ge__x_dispatch(p);
+  if (__atomic_load_n(&p->abort, __ATOMIC_SEQ_CST)) __atomic_store_n(&p->abort, 0, __ATOMIC_SEQ_CST);
   if (st && err) *err = p->run_err;
   return st;
+}
+
+GE_API void ge_program_abort(ge_program *p) {
+  __atomic_store_n(&p->abort, 1, __ATOMIC_SEQ_CST);
+  if (p->rt) ge_runtime_notify(p->rt); /* waiting threads recheck */
+}
+
+/* Runs a queued request on this thread; 0 when another thread has it. */
+static int ge__x_request_work(ge_runtime_job *job) {
+  ge_program_request *r = (ge_program_request *)job;
+  int queued = 0;
+  if (!__atomic_compare_exchange_n(&r->state, &queued, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return 0;
+  r->status = ge_program_run(r->program, r->inputs, r->num_inputs, &r->err);
+  if (r->done) r->done(r->user, r->program, r->status, &r->err);
+  __atomic_store_n(&r->state, 2, __ATOMIC_SEQ_CST);
+  if (r->program->rt) ge_runtime_notify(r->program->rt);
+  return 1;
+}
+
+GE_API ge_status ge_program_run_async(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_program_done_fn done,
+                                      void *user, ge_program_request *req, ge_error *err) {
+  if (!p || !req) return ge_error_set(err, GE_ERR_INVALID, "ge_program_run_async: no program or request");
+  memset(req, 0, sizeof *req);
+  req->job.work = ge__x_request_work;
+  req->program = p, req->inputs = inputs, req->num_inputs = n, req->done = done, req->user = user;
+  req->posted = p->rt && ge_runtime_num_threads(p->rt) > 1 && ge_runtime_post(p->rt, &req->job);
+  return GE_OK;
+}
+
+GE_API int ge_program_poll(ge_program_request *req) { return __atomic_load_n(&req->state, __ATOMIC_SEQ_CST) == 2; }
+
+GE_API ge_status ge_program_wait(ge_program_request *req, ge_error *err) {
+  ge_runtime *rt = req->program->rt;
+  ge__x_request_work(&req->job); /* not taken yet: run it here */
+  while (!ge_program_poll(req)) {
+    unsigned stamp = ge_runtime_stamp(rt);
+    if (ge_program_poll(req)) break;
+    ge_runtime_wait(rt, stamp, 1);
+  }
+  if (req->posted) ge_runtime_withdraw(rt, &req->job);
+  if (req->status && err) *err = req->err;
+  return req->status;
 }
 
 /* The lowered program of a subgraph of p's graph (all are lowered with p). */

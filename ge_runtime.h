@@ -160,6 +160,12 @@ GE_API void ge_runtime_dag_free(ge_runtime_dag *d);
 /* Runs every task (allocates nothing); one run at a time per object. */
 GE_API ge_runtime_result ge_runtime_dag_run(ge_runtime_dag *d, uint64_t *stamps);
 GE_API void ge_runtime_dag_abort(ge_runtime_dag *d);
+/* An owner's abort flag, read (atomically) before every task: nonzero
+ * stops the launch or run as an abort before the next task (the flag is
+ * the owner's to clear; NULL: none). ge_runtime_notify wakes waiting
+ * threads after setting it. */
+GE_API void ge_runtime_streams_cancel_on(ge_runtime_streams *s, const int *flag);
+GE_API void ge_runtime_dag_cancel_on(ge_runtime_dag *d, const int *flag);
 
 #ifdef __cplusplus
 }
@@ -403,6 +409,7 @@ static void ge__rt_free(const ge_allocator *a, void *p, size_t n) {
 
 /* State of one launch or run, the same for streams and DAGs. */
 typedef struct ge__rt_run {
+  const int *cancel; /* the owner's abort flag (kept across runs), or NULL */
   uint64_t *stamps;
   uint64_t clock;
   int abort;       /* no new task starts */
@@ -410,7 +417,7 @@ typedef struct ge__rt_run {
   ge_runtime_result result;
 } ge__rt_run;
 
-static void ge__rt_run_reset(ge__rt_run *r, uint64_t *stamps) {
+static void ge__rt_run_reset(ge__rt_run *r, uint64_t *stamps) { /* cancel stays */
   r->stamps = stamps;
   r->clock = 0;
   r->abort = r->failed = 0;
@@ -430,6 +437,15 @@ static void ge__rt_stop(ge_runtime *rt, ge__rt_run *r, ge_status st, uint32_t ta
   }
   GE__RT_STORE(&r->abort, 1);
   if (rt) ge_runtime_notify(rt);
+}
+
+/* Whether the run must stop: a failure, or the owner's flag (then the stop
+ * is claimed as an abort before task next_id). */
+static int ge__rt_stopped(ge_runtime *rt, ge__rt_run *r, uint32_t next_id) {
+  if (GE__RT_LOAD_RELAXED(&r->abort)) return 1;
+  if (!r->cancel || !__atomic_load_n(r->cancel, __ATOMIC_RELAXED)) return 0;
+  ge__rt_stop(rt, r, GE_ERR_INTERNAL, next_id, 1);
+  return 1;
 }
 
 static ge_runtime_result ge__rt_result(ge__rt_run *r) {
@@ -526,10 +542,10 @@ static int ge__rt_stream_run(ge_runtime_streams *s, ge__rt_stream *st) {
       did = 1;
       break;
     }
-    if (GE__RT_LOAD_RELAXED(&s->r.abort)) break;
     if (next >= limit && next >= (limit = __atomic_load_n(&st->limit, __ATOMIC_ACQUIRE))) break;
     e = &s->run_list[st->first + next];
     if (e->num_waits && !ge__rt_waits_met(s, e)) break;
+    if (ge__rt_stopped(s->rt, &s->r, e->id)) break;
     __atomic_store_n(&st->running, e->id, __ATOMIC_RELAXED);
     if (!ge__rt_exec(s->rt, &s->r, e->task, e->id)) break;
     __atomic_store_n(&st->running, UINT32_MAX, __ATOMIC_RELAXED);
@@ -572,7 +588,7 @@ static int ge__rt_streams_work(ge_runtime_job *job) {
 
 static int ge__rt_streams_done(ge_runtime_job *job) {
   ge_runtime_streams *s = (ge_runtime_streams *)job;
-  return GE__RT_LOAD(&s->streams_done) == s->num_streams || GE__RT_LOAD(&s->r.abort);
+  return GE__RT_LOAD(&s->streams_done) == s->num_streams || ge__rt_stopped(s->rt, &s->r, UINT32_MAX);
 }
 
 GE_API void ge_runtime_streams_free(ge_runtime_streams *s) {
@@ -828,7 +844,8 @@ static uint32_t ge__rt_pop(ge_runtime_dag *d) {
 
 static void ge__rt_dag_run_alone(ge_runtime_dag *d) {
   uint32_t t, k;
-  while (!GE__RT_LOAD_RELAXED(&d->r.abort) && (t = ge__rt_pop(d)) != UINT32_MAX) {
+  while ((t = ge__rt_pop(d)) != UINT32_MAX) {
+    if (ge__rt_stopped(NULL, &d->r, t)) return;
     __atomic_store_n(&d->running, t, __ATOMIC_RELAXED);
     if (!ge__rt_exec(NULL, &d->r, &d->tasks[t], t)) return;
     d->done++;
@@ -852,6 +869,7 @@ static int ge__rt_dag_work(ge_runtime_job *job) {
       pthread_mutex_unlock(&d->lock);
       if (t == UINT32_MAX) return did;
     }
+    if (ge__rt_stopped(d->rt, &d->r, t)) return 1;
     __atomic_store_n(&d->running, t, __ATOMIC_RELAXED);
     if (!ge__rt_exec(d->rt, &d->r, &d->tasks[t], t)) return 1;
     did = 1;
@@ -873,7 +891,7 @@ static int ge__rt_dag_work(ge_runtime_job *job) {
 
 static int ge__rt_dag_done(ge_runtime_job *job) {
   ge_runtime_dag *d = (ge_runtime_dag *)job;
-  return GE__RT_LOAD(&d->done) == d->n || GE__RT_LOAD(&d->r.abort);
+  return GE__RT_LOAD(&d->done) == d->n || ge__rt_stopped(d->rt, &d->r, UINT32_MAX);
 }
 
 GE_API void ge_runtime_dag_free(ge_runtime_dag *d) {
@@ -961,6 +979,9 @@ GE_API ge_runtime_result ge_runtime_dag_run(ge_runtime_dag *d, uint64_t *stamps)
   else ge__rt_dag_run_alone(d);
   return ge__rt_result(&d->r);
 }
+
+GE_API void ge_runtime_streams_cancel_on(ge_runtime_streams *s, const int *flag) { s->r.cancel = flag; }
+GE_API void ge_runtime_dag_cancel_on(ge_runtime_dag *d, const int *flag) { d->r.cancel = flag; }
 
 GE_API void ge_runtime_dag_abort(ge_runtime_dag *d) {
   ge__rt_stop(d->multi_thread ? d->rt : NULL, &d->r, GE_ERR_INTERNAL, GE__RT_LOAD(&d->running), 1);

@@ -33,8 +33,15 @@ static ge_status k_neg(ge_kernel_ctx *c) {
   return put(c, -in0(c, 0));
 }
 
+/* y = x; a value of 777 aborts the run from inside (as a watchdog would). */
+static ge_status k_abort_if(ge_kernel_ctx *c) {
+  if (in0(c, 0) == 777.0) ge_program_abort((ge_program *)c->env->executor);
+  return put(c, in0(c, 0));
+}
+
 static ge_kernel_fn lookup(const ge_node *n, void *user) {
   (void)user;
+  if (!strcmp(n->op, "AbortIf")) return k_abort_if;
   if (!strcmp(n->op, "Add")) return k_add;
   if (!strcmp(n->op, "Sub")) return k_sub;
   if (!strcmp(n->op, "Mul")) return k_mul;
@@ -260,6 +267,139 @@ GE_TEST(test_failure_names_node) {
   ge_runtime_free(rt);
 }
 
+/* x -> AbortIf -> Neg x 6 -> y, on two streams (alternating engines) */
+static ge_graph *abort_chain(ge_stream_plan *plan) {
+  ge_graph *g = tu_new_graph("abort_chain");
+  ge_node_id prev;
+  ge_edge e;
+  ge_stream_desc sd;
+  ge_error err;
+  uint32_t i;
+  char name[16];
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT64, 0, NULL, &prev, NULL));
+  for (i = 0; i < 7; i++) {
+    e = tu_e(prev, 0);
+    snprintf(name, sizeof name, "n%u", (unsigned)i);
+    TU_OK(ge_graph_add_node(g, i ? "Neg" : "AbortIf", name, 1, &e, 1, &prev, NULL));
+    TU_OK(ge_node_set_output(g, prev, 0, GE_DTYPE_FLOAT64, 0, NULL, NULL, NULL));
+    ge_graph_node(g, prev)->engine = (int32_t)(i % 2);
+  }
+  e = tu_e(prev, 0);
+  TU_OK(ge_graph_set_outputs(g, 1, &e, NULL, NULL));
+  memset(&sd, 0, sizeof sd);
+  sd.engines = su_engines, sd.num_engines = SU_NUM_ENGINES, sd.dynamic = -1;
+  TU_OK(ge_stream_allocate(g, &sd, plan, &err));
+  return g;
+}
+
+static ge_value scalar(double *x) {
+  ge_value v;
+  memset(&v, 0, sizeof v);
+  ge_value_set_shape(&v, GE_DTYPE_FLOAT64, 0, NULL);
+  v.data = x;
+  return v;
+}
+
+/* An abort stops every executor before the next task, names it, and the
+ * program runs normally afterwards. */
+GE_TEST(test_abort) {
+  ge_stream_plan plan;
+  ge_graph *g = abort_chain(&plan);
+  ge_runtime *rt = NULL;
+  ge_runtime_desc rd;
+  ge_error err;
+  int ex;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  OK(ge_runtime_create(&rd, &rt, &err));
+  GE_CHECK(plan.num_streams >= 2);
+  for (ex = GE_EXECUTOR_SEQUENTIAL; ex <= GE_EXECUTOR_STREAMS; ex++) {
+    ge_exec_desc d;
+    ge_program *p = NULL;
+    double bad = 777, good = 3;
+    ge_value v = scalar(&bad);
+    const ge_value *ins[1] = {&v};
+    memset(&d, 0, sizeof d);
+    d.lookup = lookup, d.runtime = rt, d.executor = (ge_executor_kind)ex, d.streams = &plan;
+    OK(ge_program_create(g, &d, &p, &err));
+    GE_REQUIRE(p);
+    GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_INTERNAL);
+    if (!ge_test__check(strstr(err.message, "aborted at node 'n1'") != NULL, __FILE__, __LINE__, "%s: %s",
+                        ge_executor_name((ge_executor_kind)ex), err.message))
+      continue;
+    v.data = &good;
+    OK(ge_program_run(p, ins, 1, &err));
+    GE_CHECK(((double *)ge_program_output(p, 0)->data)[0] == 3); /* six negations */
+    ge_program_free(p);
+  }
+  ge_stream_plan_free(&plan);
+  ge_graph_free(g);
+  ge_runtime_free(rt);
+}
+
+/* Several requests in flight on three programs of one graph, with
+ * callbacks; every output checked. */
+typedef struct done_log {
+  int calls;
+  double sum;
+} done_log;
+
+static void on_done(void *user, ge_program *p, ge_status st, const ge_error *err) {
+  done_log *l = (done_log *)user;
+  (void)err;
+  l->calls++;
+  if (!st) l->sum += ((const double *)ge_program_output(p, 0)->data)[0];
+}
+
+GE_TEST(test_async_requests) {
+  ge_stream_plan plan;
+  ge_graph *g = abort_chain(&plan);
+  ge_runtime *rt = NULL;
+  ge_runtime_desc rd;
+  ge_error err;
+  int threads, round, k;
+  for (threads = 1; threads <= 2; threads++) {
+    ge_program *p[3] = {NULL, NULL, NULL};
+    ge_program_request req[3];
+    done_log log[3];
+    double x[3];
+    ge_value v[3];
+    const ge_value *ins[3][1];
+    memset(&rd, 0, sizeof rd);
+    rd.num_threads = threads;
+    OK(ge_runtime_create(&rd, &rt, &err));
+    memset(log, 0, sizeof log);
+    for (k = 0; k < 3; k++) {
+      ge_exec_desc d;
+      memset(&d, 0, sizeof d);
+      d.lookup = lookup, d.runtime = rt, d.executor = k == 2 ? GE_EXECUTOR_STREAMS : GE_EXECUTOR_SEQUENTIAL;
+      d.streams = &plan;
+      OK(ge_program_create(g, &d, &p[k], &err));
+      v[k] = scalar(&x[k]);
+      ins[k][0] = &v[k];
+    }
+    for (round = 0; round < 20; round++) {
+      for (k = 0; k < 3; k++) {
+        x[k] = round * 10 + k;
+        OK(ge_program_run_async(p[k], ins[k], 1, on_done, &log[k], &req[k], &err));
+      }
+      for (k = 0; k < 3; k++) {
+        OK(ge_program_wait(&req[k], &err));
+        GE_CHECK(ge_program_poll(&req[k]));
+        GE_CHECK(((double *)ge_program_output(p[k], 0)->data)[0] == round * 10 + k);
+      }
+    }
+    for (k = 0; k < 3; k++) {
+      GE_CHECK_EQ_INT(log[k].calls, 20);
+      GE_CHECK(log[k].sum == 20 * 19 / 2 * 10 + 20 * k);
+      ge_program_free(p[k]);
+    }
+    ge_runtime_free(rt);
+  }
+  ge_stream_plan_free(&plan);
+  ge_graph_free(g);
+}
+
 /* ------------------------------------------------- the graph-free core */
 
 typedef struct counter_ctx {
@@ -368,5 +508,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_random_dags_all_executors);
   GE_RUN(test_dropped_event_caught);
   GE_RUN(test_failure_names_node);
+  GE_RUN(test_abort);
+  GE_RUN(test_async_requests);
   return ge_test_main_end();
 }
