@@ -3,6 +3,8 @@
  *
  *   ge run     MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N]
  *                    [--warmup N] [--threads N] [--option KEY=VALUE]...
+ *                    [--executor auto|sequential|topological|multi-thread|priority|streams]
+ *                    [--mode sink|host] [--check-order]
  *                    [--plugin ENGINE.so]...
  *   ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
  *
@@ -34,6 +36,8 @@ static int usage(FILE *f) {
   fprintf(f,
           "usage: ge run MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N] [--warmup N]\n"
           "              [--threads N] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
+          "              [--executor auto|sequential|topological|multi-thread|priority|streams]\n"
+          "              [--mode sink|host] [--check-order]\n"
           "       ge inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "\n"
           "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
@@ -684,6 +688,9 @@ typedef struct run_args {
   const char *model, *outdir;
   const char *input_names[64], *input_files[64];
   int num_inputs, repeat, warmup, threads;
+  ge_executor_kind executor;
+  ge_launch_mode launch;
+  int check_order;
   options opt;
 } run_args;
 
@@ -706,6 +713,19 @@ static int parse_run_args(int argc, char **argv, run_args *a) {
       a->input_files[a->num_inputs++] = eq + 1;
       i++;
     } else if (!strcmp(arg, "--outdir") && val) a->outdir = argv[++i];
+    else if (!strcmp(arg, "--executor") && val) {
+      ge_error err;
+      if (ge_executor_parse(argv[++i], &a->executor, &err)) {
+        fprintf(stderr, "ge run: %s\n", err.message);
+        return 0;
+      }
+    } else if (!strcmp(arg, "--mode") && val) {
+      if (strcmp(val, "sink") && strcmp(val, "host")) {
+        fprintf(stderr, "ge run: --mode takes sink or host, got '%s'\n", val);
+        return 0;
+      }
+      a->launch = strcmp(argv[++i], "host") ? GE_LAUNCH_SINK : GE_LAUNCH_HOST;
+    } else if (!strcmp(arg, "--check-order")) a->check_order = 1;
     else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads")) && val) {
       char *end;
       long v = strtol(val, &end, 10);
@@ -793,6 +813,9 @@ static int run(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   d.num_threads = a.threads;
   d.topo_mode = a.opt.topo_mode;
+  d.executor = a.executor;
+  d.launch = a.launch;
+  d.check_order = a.check_order;
   if (!setup_engines("run", &a.opt, a.threads)) goto done;
   d.lookup = ge_engine_kernel_lookup;
   d.lookup_user = a.opt.engines;
@@ -800,6 +823,7 @@ static int run(int argc, char **argv) {
     fprintf(stderr, "ge run: %s\n", err.message);
     goto done;
   }
+  d.streams = &c.streams; /* the executors keep its order: the memory plan was made under it */
   if (c.has_memory) {
     d.memory_size = c.memory.block_size; /* static: every planned tensor in one block */
   } else {                               /* dynamic: sizes come at run time, from a cache */
@@ -830,8 +854,10 @@ static int run(int argc, char **argv) {
   }
   if (!times) goto done;
   qsort(times + a.warmup, (size_t)a.repeat, sizeof(double), cmp_double);
-  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up)\n", a.model,
-         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup);
+  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up), executor=%s%s\n", a.model,
+         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup,
+         ge_executor_name(ge_program_executor(p)),
+         ge_program_executor(p) == GE_EXECUTOR_STREAMS ? (a.launch == GE_LAUNCH_HOST ? " (host)" : " (sink)") : "");
   for (i = 0; i < ge_program_num_outputs(p); i++) {
     const ge_value *v = ge_program_output(p, i);
     char shape[160];
