@@ -75,7 +75,7 @@ typedef struct ge_exec_desc {
    * streams is given and the budget is >= 2 threads; MULTI_THREAD when the
    * budget is >= 2, the graph is wide (tasks / longest path >= 2) and the
    * order is free (below); else PRIORITY with control flow (If, Case,
-   * While, Loop, Scan), SEQUENTIAL without. */
+   * While, Loop, Scan) and a free order, SEQUENTIAL otherwise. */
   ge_executor_kind executor;
   /* The stream plan (ge_stream.h) of this graph: the STREAMS executor runs
    * it; the topological executors keep its per-stream order, so that a
@@ -1072,7 +1072,7 @@ static ge_executor_kind ge__x_pick(ge_program *p, uint32_t depth) {
   for (t = 0; t < p->num_tasks; t++) control |= ge__x_is_control_flow(p->tasks[t].ctx.node);
   if (threads >= 2 && p->desc.streams && p->desc.streams->num_streams >= 2) return GE_EXECUTOR_STREAMS;
   if (threads >= 2 && free_order && depth && p->num_tasks >= 2 * (uint64_t)depth) return GE_EXECUTOR_MULTI_THREAD;
-  return control ? GE_EXECUTOR_PRIORITY : GE_EXECUTOR_SEQUENTIAL;
+  return control && free_order ? GE_EXECUTOR_PRIORITY : GE_EXECUTOR_SEQUENTIAL;
 }
 
 static ge_status ge__x_lower_streams(ge_program *p, ge_error *err);
