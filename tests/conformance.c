@@ -1,7 +1,8 @@
 /* conformance — runs the ONNX backend test data through ge.
  *
  *   build/conformance [--floor FILE] [--write-floor FILE] [--verbose]
- *                     [--engines [--partition] [--plan] [--option KEY=VALUE]...] DIR...
+ *                     [--engines [--partition] [--plan] [--option KEY=VALUE]...]
+ *                     [--executor NAME [--threads N] [--mode sink|host] [--check-order]] DIR...
  *
  * Each DIR holds cases (node/test_abs, ...): model.onnx and
  * test_data_set_N/{input,output}_K.pb. A case is imported, lowered onto the
@@ -63,6 +64,9 @@ static ge_kernel_fn lookup(const ge_node *n, void *user) {
 static ge_engine_registry *engines;
 static ge_place_desc place_desc;
 static int partition, plan_memory;
+/* --executor, --threads, --mode host, --check-order: how the programs run */
+static ge_executor_kind executor;
+static int threads = 1, host_mode, check_order;
 static ge_dynamic_partition_desc dynamic_desc;
 
 /* --plan: streams over the engines, then the memory plan the executor runs
@@ -270,6 +274,9 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
   memset(&streams, 0, sizeof streams);
   memset(&mem, 0, sizeof mem);
   d.lookup = lookup;
+  d.executor = executor, d.num_threads = threads, d.check_order = check_order;
+  d.launch = host_mode ? GE_LAUNCH_HOST : GE_LAUNCH_SINK;
+  if (plan_memory) d.streams = &streams; /* the order the memory plan was made under */
   if (engines) {
     d.lookup = ge_engine_kernel_lookup;
     d.lookup_user = engines;
@@ -421,6 +428,15 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--floor") && i + 1 < argc) floor_path = argv[++i];
     else if (!strcmp(argv[i], "--write-floor") && i + 1 < argc) write_path = argv[++i];
     else if (!strcmp(argv[i], "--verbose")) verbose = 1;
+    else if (!strcmp(argv[i], "--executor") && i + 1 < argc) {
+      ge_error err;
+      if (ge_executor_parse(argv[++i], &executor, &err)) {
+        fprintf(stderr, "conformance: %s\n", err.message);
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--mode") && i + 1 < argc) host_mode = !strcmp(argv[++i], "host");
+    else if (!strcmp(argv[i], "--check-order")) check_order = 1;
     else if (!strcmp(argv[i], "--engines")) {
       ge_error err;
       if (ge_engine_registry_create(NULL, &engines, &err) || ge_engines_register_standard(engines, &err)) {
