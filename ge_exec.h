@@ -20,10 +20,20 @@
  * Dynamic shapes are resolved at run time: kernels size their outputs, the
  * executor grows a value's storage when a run needs more (and keeps it).
  *
- * Thread safety: a program is used by one thread at a time; distinct
- * programs of one graph may run concurrently only if the kernels allow it
- * (the host CPU kernels do). The graph must outlive its programs and must
- * not change while they exist.
+ * Executors (ge_exec_desc.executor) run the root level's tasks in the
+ * flat order, from a ready queue (one thread or the runtime's workers), or
+ * as the stream plan's in-order queues with events, on the thread pool of
+ * ge_runtime.h; nested subgraphs run sequentially inside their node.
+ *
+ * Thread safety: a program is used by one thread at a time (one run, or
+ * one async request, in flight); distinct programs of one graph may run
+ * concurrently only if the kernels allow it (the host CPU kernels do).
+ * With the multi-thread or stream executors a program's own kernels run
+ * concurrently too, so its allocator (for shapes known only at run time)
+ * must be thread-safe: the default one and ge_mem.h's caching allocator
+ * are. ge_program_abort may be called from any thread. The graph (and the
+ * stream plan given) must outlive its programs and must not change while
+ * they exist.
  */
 #ifndef GE_EXEC_H
 #define GE_EXEC_H
@@ -246,6 +256,11 @@ struct ge_program {
   uint64_t *stamps;           /* check_order: 2 per id */
   uint32_t num_ids;
   int abort;                  /* ge_program_abort (read before every task) */
+  /* a subgraph's outer-scope captures: Data nodes with parent_index k
+   * read input k of the calling node (found at lowering, not per run) */
+  uint32_t num_captures;
+  uint32_t *capture_slot;
+  int64_t *capture_parent;
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -384,6 +399,8 @@ GE_API void ge_program_free(ge_program *p) {
   ge__x_free(&a, p->task_of_node, ((size_t)ge_graph_id_bound(p->graph) + 1) * sizeof(uint32_t));
   ge__x_free(&a, p->lane_err, (size_t)p->num_lanes * sizeof *p->lane_err);
   ge__x_free(&a, p->stamps, (size_t)p->num_ids * 2 * sizeof *p->stamps);
+  ge__x_free(&a, p->capture_slot, ((size_t)p->num_captures + 1) * sizeof *p->capture_slot);
+  ge__x_free(&a, p->capture_parent, ((size_t)p->num_captures + 1) * sizeof *p->capture_parent);
   ge_runtime_free(p->rt_owned);
   ge__x_free(&a, p, sizeof *p);
 }
@@ -886,6 +903,28 @@ done:
 
 static ge_status ge__x_lower_subgraphs(ge_program *p, ge_error *err);
 
+/* The Data nodes with parent_index (outer-scope captures of a subgraph). */
+static ge_status ge__x_find_captures(ge_program *p, ge_error *err) {
+  ge_node *d;
+  uint32_t n = 0;
+  GE_GRAPH_FOREACH(p->graph, d) n += ge__x_is(d, "Data") && ge_node_attr(d, "parent_index");
+  if (!n) return GE_OK;
+  p->capture_slot = (uint32_t *)ge__x_alloc(&p->a, ((size_t)n + 1) * sizeof *p->capture_slot);
+  p->capture_parent = (int64_t *)ge__x_alloc(&p->a, ((size_t)n + 1) * sizeof *p->capture_parent);
+  if (!p->capture_slot || !p->capture_parent) {
+    ge__x_free(&p->a, p->capture_slot, ((size_t)n + 1) * sizeof *p->capture_slot);
+    ge__x_free(&p->a, p->capture_parent, ((size_t)n + 1) * sizeof *p->capture_parent);
+    p->capture_slot = NULL, p->capture_parent = NULL;
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  GE_GRAPH_FOREACH(p->graph, d) {
+    if (!ge__x_is(d, "Data") || !ge_node_attr(d, "parent_index")) continue;
+    p->capture_slot[p->num_captures] = p->first_slot[d->id];
+    p->capture_parent[p->num_captures++] = ge_node_attr_int(d, "parent_index", -1);
+  }
+  return GE_OK;
+}
+
 static void ge__x_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
   ge_runtime_parallel_for(((ge_program *)env->executor)->rt, n, grain, fn, arg);
 }
@@ -923,7 +962,7 @@ static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_al
   p->env.alias_output = ge__x_alias_output;
   p->env.executor = p;
   p->output_node = GE_NONE;
-  if ((st = ge__x_setup_threads(p, err)) || (st = ge__x_lower(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
+  if ((st = ge__x_setup_threads(p, err)) || (st = ge__x_lower(p, err)) || (st = ge__x_find_captures(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
     ge_program_free(p);
     return st;
   }
@@ -1554,18 +1593,17 @@ static ge_status ge__x_run_graph(ge_kernel_ctx *c, const ge_graph *sub, ge_value
                              (unsigned)i, d ? d->name : "?");
     ge__x_bind(sp, i, inputs[i]);
   }
-  {
-    ge_node *d;
-    GE_GRAPH_FOREACH(sub, d) {
-      int64_t k;
-      if (!ge__x_is(d, "Data") || !ge_node_attr(d, "parent_index")) continue;
-      k = ge_node_attr_int(d, "parent_index", -1);
-      if (k < 0 || k >= (int64_t)c->num_inputs || !c->inputs[k])
-        return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s': Data '%s' reads missing outer value %lld",
-                               ge_graph_name(sub), d->name, (long long)k);
-      sp->slots[sp->first_slot[d->id]] = *c->inputs[k];
-      sp->slots[sp->first_slot[d->id]].capacity = 0;
+  for (i = 0; i < sp->num_captures; i++) {
+    int64_t k = sp->capture_parent[i];
+    ge_value *slot = &sp->slots[sp->capture_slot[i]];
+    if (k < 0 || k >= (int64_t)c->num_inputs || !c->inputs[k]) {
+      const ge_node *d = NULL, *x;
+      GE_GRAPH_FOREACH(sub, x) if (sp->first_slot[x->id] == sp->capture_slot[i] && ge__x_is(x, "Data")) d = x;
+      return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s': Data '%s' reads missing outer value %lld",
+                             ge_graph_name(sub), d ? d->name : "?", (long long)k);
     }
+    *slot = *c->inputs[k];
+    slot->capacity = 0;
   }
   if (n_out > sp->num_outputs)
     return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s' returns %u values, %u expected", ge_graph_name(sub),
