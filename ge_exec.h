@@ -181,6 +181,18 @@ GE_API int ge_program_poll(ge_program_request *req);
  * then returns the run's status and error. Must be called once per request. */
 GE_API ge_status ge_program_wait(ge_program_request *req, ge_error *err);
 
+/* The resident run loop (seed 003 §3.2): a model thread fed by an input
+ * queue, calling done(user, p, status, err) after each run (the outputs
+ * are valid during the call). The loop thread takes the caller's place in
+ * the thread budget. Push keeps the input pointers until that run's
+ * callback and blocks while `depth` runs are queued; stop finishes the
+ * queued runs, then joins the thread. p must not be run otherwise meanwhile. */
+typedef struct ge_program_loop ge_program_loop;
+GE_API ge_status ge_program_loop_start(ge_program *p, uint32_t depth, ge_program_done_fn done, void *user,
+                                       ge_program_loop **out, ge_error *err);
+GE_API ge_status ge_program_loop_push(ge_program_loop *l, const ge_value *const *inputs, uint32_t n, ge_error *err);
+GE_API void ge_program_loop_stop(ge_program_loop *l);
+
 #ifdef __cplusplus
 }
 #endif
@@ -191,6 +203,7 @@ GE_API ge_status ge_program_wait(ge_program_request *req, ge_error *err);
 #ifndef GE_EXEC_IMPLEMENTATION_DONE
 #define GE_EXEC_IMPLEMENTATION_DONE
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1517,6 +1530,101 @@ GE_API ge_status ge_program_run_async(ge_program *p, const ge_value *const *inpu
 }
 
 GE_API int ge_program_poll(ge_program_request *req) { return __atomic_load_n(&req->state, __ATOMIC_SEQ_CST) == 2; }
+
+/* ---- the resident run loop */
+
+typedef struct ge__x_queued {
+  const ge_value *const *inputs;
+  uint32_t n;
+} ge__x_queued;
+
+struct ge_program_loop {
+  ge_program *p;
+  ge_program_done_fn done;
+  void *user;
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  ge__x_queued *queue; /* ring of depth */
+  uint32_t depth, head, count;
+  int stopping;
+  ge_error err;
+};
+
+static void *ge__x_loop_main(void *arg) {
+  ge_program_loop *l = (ge_program_loop *)arg;
+  for (;;) {
+    ge__x_queued q;
+    ge_status st;
+    pthread_mutex_lock(&l->lock);
+    while (!l->count && !l->stopping) pthread_cond_wait(&l->changed, &l->lock);
+    if (!l->count) { /* stopping, queue drained */
+      pthread_mutex_unlock(&l->lock);
+      return NULL;
+    }
+    q = l->queue[l->head];
+    pthread_mutex_unlock(&l->lock);
+    st = ge_program_run(l->p, q.inputs, q.n, &l->err);
+    if (l->done) l->done(l->user, l->p, st, &l->err);
+    pthread_mutex_lock(&l->lock); /* the slot is free only after the callback */
+    l->head = (l->head + 1) % l->depth;
+    l->count--;
+    pthread_cond_broadcast(&l->changed);
+    pthread_mutex_unlock(&l->lock);
+  }
+}
+
+GE_API ge_status ge_program_loop_start(ge_program *p, uint32_t depth, ge_program_done_fn done, void *user,
+                                       ge_program_loop **out, ge_error *err) {
+  ge_program_loop *l;
+  *out = NULL;
+  if (!p || !depth || depth > (1u << 20)) return ge_error_set(err, GE_ERR_INVALID, "ge_program_loop_start: bad program or depth");
+  if (!(l = (ge_program_loop *)ge__x_alloc(&p->a, sizeof *l))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(l, 0, sizeof *l);
+  l->p = p, l->done = done, l->user = user, l->depth = depth;
+  if (!(l->queue = (ge__x_queued *)ge__x_alloc(&p->a, (size_t)depth * sizeof *l->queue))) {
+    ge__x_free(&p->a, l, sizeof *l);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  if (pthread_mutex_init(&l->lock, NULL) || pthread_cond_init(&l->changed, NULL) ||
+      pthread_create(&l->thread, NULL, ge__x_loop_main, l)) {
+    ge__x_free(&p->a, l->queue, (size_t)depth * sizeof *l->queue);
+    ge__x_free(&p->a, l, sizeof *l);
+    return ge_error_set(err, GE_ERR_INTERNAL, "ge_program_loop_start: cannot start the loop thread");
+  }
+  *out = l;
+  return GE_OK;
+}
+
+GE_API ge_status ge_program_loop_push(ge_program_loop *l, const ge_value *const *inputs, uint32_t n, ge_error *err) {
+  pthread_mutex_lock(&l->lock);
+  while (l->count == l->depth && !l->stopping) pthread_cond_wait(&l->changed, &l->lock);
+  if (l->stopping) {
+    pthread_mutex_unlock(&l->lock);
+    return ge_error_set(err, GE_ERR_INVALID, "ge_program_loop_push: the loop is stopping");
+  }
+  l->queue[(l->head + l->count) % l->depth].inputs = inputs;
+  l->queue[(l->head + l->count) % l->depth].n = n;
+  l->count++;
+  pthread_cond_broadcast(&l->changed);
+  pthread_mutex_unlock(&l->lock);
+  return GE_OK;
+}
+
+GE_API void ge_program_loop_stop(ge_program_loop *l) {
+  ge_allocator a;
+  if (!l) return;
+  pthread_mutex_lock(&l->lock);
+  l->stopping = 1;
+  pthread_cond_broadcast(&l->changed);
+  pthread_mutex_unlock(&l->lock);
+  pthread_join(l->thread, NULL);
+  pthread_cond_destroy(&l->changed);
+  pthread_mutex_destroy(&l->lock);
+  a = l->p->a;
+  ge__x_free(&a, l->queue, (size_t)l->depth * sizeof *l->queue);
+  ge__x_free(&a, l, sizeof *l);
+}
 
 GE_API ge_status ge_program_wait(ge_program_request *req, ge_error *err) {
   ge_runtime *rt = req->program->rt;

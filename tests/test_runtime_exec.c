@@ -400,6 +400,39 @@ GE_TEST(test_async_requests) {
   ge_graph_free(g);
 }
 
+/* The resident loop: 40 runs queued 3 deep, each delivered by callback. */
+GE_TEST(test_run_loop) {
+  ge_stream_plan plan;
+  ge_graph *g = abort_chain(&plan);
+  ge_exec_desc d;
+  ge_program *p = NULL;
+  ge_program_loop *loop = NULL;
+  done_log log;
+  double x[40];
+  ge_value v[40];
+  const ge_value *ins[40][1];
+  ge_error err;
+  int k;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup;
+  OK(ge_program_create(g, &d, &p, &err));
+  memset(&log, 0, sizeof log);
+  OK(ge_program_loop_start(p, 3, on_done, &log, &loop, &err));
+  for (k = 0; k < 40; k++) {
+    x[k] = k;
+    v[k] = scalar(&x[k]);
+    ins[k][0] = &v[k];
+    OK(ge_program_loop_push(loop, ins[k], 1, &err));
+  }
+  ge_program_loop_stop(loop);
+  GE_CHECK_EQ_INT(log.calls, 40);
+  GE_CHECK(log.sum == 40 * 39 / 2);
+  GE_CHECK_EQ_INT(ge_program_loop_start(p, 0, on_done, &log, &loop, &err), GE_ERR_INVALID);
+  ge_program_free(p);
+  ge_stream_plan_free(&plan);
+  ge_graph_free(g);
+}
+
 /* ------------------------------------------------- the graph-free core */
 
 typedef struct counter_ctx {
@@ -510,5 +543,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_failure_names_node);
   GE_RUN(test_abort);
   GE_RUN(test_async_requests);
+  GE_RUN(test_run_loop);
   return ge_test_main_end();
 }
