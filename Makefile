@@ -110,12 +110,15 @@ $(BUILD)/vector_bench: bench/vector_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 $(BUILD)/loop_bench: bench/loop_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+$(BUILD)/runtime_bench: bench/runtime_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 
 # Tables of bench/README.md: the IR, placement, execution overhead and model
 # latency against ONNX Runtime (npm onnxruntime-node; the model table needs PyTorch).
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/graph_bench $(BUILD)/place_bench $(BUILD)/partition_bench \
-	    $(BUILD)/stream_bench $(BUILD)/mem_bench $(BUILD)/single_op_bench $(BUILD)/vector_bench $(BUILD)/loop_bench $(BUILD)/ge
+	    $(BUILD)/stream_bench $(BUILD)/mem_bench $(BUILD)/single_op_bench $(BUILD)/vector_bench $(BUILD)/loop_bench \
+	    $(BUILD)/runtime_bench $(BUILD)/ge
 	$(BUILD)/graph_bench
 	$(BUILD)/place_bench
 	$(BUILD)/partition_bench 10000 7
@@ -123,6 +126,7 @@ bench: deps
 	$(BUILD)/mem_bench
 	$(BUILD)/single_op_bench
 	$(BUILD)/loop_bench
+	$(BUILD)/runtime_bench
 	bash bench/plans.sh
 	bash bench/exec_overhead.sh
 	bash bench/models.sh

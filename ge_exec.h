@@ -20,15 +20,27 @@
  * Dynamic shapes are resolved at run time: kernels size their outputs, the
  * executor grows a value's storage when a run needs more (and keeps it).
  *
- * Thread safety: a program is used by one thread at a time; distinct
- * programs of one graph may run concurrently only if the kernels allow it
- * (the host CPU kernels do). The graph must outlive its programs and must
- * not change while they exist.
+ * Executors (ge_exec_desc.executor) run the root level's tasks in the
+ * flat order, from a ready queue (one thread or the runtime's workers), or
+ * as the stream plan's in-order queues with events, on the thread pool of
+ * ge_runtime.h; nested subgraphs run sequentially inside their node.
+ *
+ * Thread safety: a program is used by one thread at a time (one run, or
+ * one async request, in flight); distinct programs of one graph may run
+ * concurrently only if the kernels allow it (the host CPU kernels do).
+ * With the multi-thread or stream executors a program's own kernels run
+ * concurrently too, so its allocator (for shapes known only at run time)
+ * must be thread-safe: the default one and ge_mem.h's caching allocator
+ * are. ge_program_abort may be called from any thread. The graph (and the
+ * stream plan given) must outlive its programs and must not change while
+ * they exist.
  */
 #ifndef GE_EXEC_H
 #define GE_EXEC_H
 
 #include "ge_graph.h"
+#include "ge_runtime.h"
+#include "ge_stream.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,11 +48,7 @@ extern "C" {
 
 /* ----------------------------------------------------------------- core */
 
-/* One record of a flat program. */
-typedef struct ge_task {
-  ge_kernel_fn fn;
-  ge_kernel_ctx ctx;
-} ge_task;
+/* ge_task (a kernel and its context) is in ge_runtime.h. */
 
 /* Runs tasks[0..n) in order; stops at the first failure and reports its
  * index in *failed (when given). */
@@ -51,11 +59,47 @@ GE_API ge_status ge_exec_run_tasks(ge_task *tasks, size_t n, size_t *failed);
 /* Which kernel computes a node (NULL: none). */
 typedef ge_kernel_fn (*ge_kernel_lookup_fn)(const ge_node *n, void *user);
 
+/* How the root level's tasks are run (seed 000 §4.6, 003 §3 and §4.4).
+ * Every executor gives bit-identical outputs; they differ in order and
+ * threads. Nested subgraphs (If/Loop bodies) always run sequentially
+ * inside their node's task. */
+typedef enum ge_executor_kind {
+  GE_EXECUTOR_AUTO = 0,     /* as GE chooses (below) */
+  GE_EXECUTOR_SEQUENTIAL,   /* the flat loop over the lowered order */
+  GE_EXECUTOR_TOPOLOGICAL,  /* a FIFO ready queue by pending-input counts, this thread */
+  GE_EXECUTOR_MULTI_THREAD, /* the ready queue served by the runtime's threads */
+  GE_EXECUTOR_PRIORITY,     /* ready queue by longest path to the end, this thread */
+  GE_EXECUTOR_STREAMS       /* the stream plan: in-order queues and events on the runtime's threads */
+} ge_executor_kind;
+
 typedef struct ge_exec_desc {
   ge_allocator allocator;     /* zero: the graph's allocator */
   ge_kernel_lookup_fn lookup; /* required */
   void *lookup_user;
   int num_threads;            /* offered to kernels; 0 = 1 */
+  /* The thread pool kernels' parallel loops run on (ge_runtime.h), the
+   * caller's, shared by any number of programs. NULL with num_threads > 1:
+   * the program makes a pool of its own with that budget. */
+  ge_runtime *runtime;
+  /* The executor. AUTO picks: STREAMS when a stream plan of two or more
+   * streams is given and the budget is >= 2 threads; MULTI_THREAD when the
+   * budget is >= 2, the graph is wide (tasks / longest path >= 2) and the
+   * order is free (below); else PRIORITY with control flow (If, Case,
+   * While, Loop, Scan) and a free order, SEQUENTIAL otherwise. */
+  ge_executor_kind executor;
+  /* The stream plan (ge_stream.h) of this graph: the STREAMS executor runs
+   * it; the topological executors keep its per-stream order, so that a
+   * memory plan made under it (ge_mem's happens_before = ge_stream_order)
+   * stays valid. With a memory plan (memory_size > 0) and no stream plan
+   * the order is not free: only SEQUENTIAL is allowed. Must outlive the
+   * program. */
+  const ge_stream_plan *streams;
+  ge_launch_mode launch;      /* STREAMS: sink (task lists built at load, one launch) or host */
+  /* Debug: every run stamps each task's start and end and checks that every
+   * data and control dependency finished before its consumer started (an
+   * error naming both nodes otherwise). */
+  int check_order;
+  uint32_t shuffle;           /* debug, STREAMS: pick streams in this seeded order */
   ge_topo_mode topo_mode;     /* order of the tasks (GE's ge.topoSortingMode) */
   /* Planned memory (ge_mem.h's model block). With memory_size > 0, every
    * root-level output whose ge_tensor_desc.offset is >= 0 lives at
@@ -97,6 +141,62 @@ GE_API int32_t ge_program_find_output(const ge_program *p, const char *name);
  * is a view of an input or weight (a Reshape of it, say) shares its bytes. */
 GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_error *err);
 GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i);
+/* The executor the program runs with (AUTO resolved) and its name. */
+GE_API ge_executor_kind ge_program_executor(const ge_program *p);
+GE_API const char *ge_executor_name(ge_executor_kind k);
+/* Parses auto|sequential|topological|multi-thread|priority|streams. */
+GE_API ge_status ge_executor_parse(const char *name, ge_executor_kind *out, ge_error *err);
+
+/* Stops the run in progress (or, if none, the next run) before its next
+ * task starts: that run fails with an error saying "aborted" and naming
+ * the node where it stopped; the program stays usable. Any thread may call
+ * it (a watchdog for a timeout, say). */
+GE_API void ge_program_abort(ge_program *p);
+
+/* Asynchronous runs (seed 003 §3.3, NnExecute async). The caller owns the
+ * request and keeps it, the program and the inputs alive until the run has
+ * completed and ge_program_wait has returned. The run goes to one of the
+ * runtime's workers; without a free worker it runs when the caller waits.
+ * Several requests may be in flight at once on distinct programs of one
+ * graph (one program per caller stream: each has its own I/O binding and
+ * feature-map block; weights are shared), never two on one program. */
+typedef void (*ge_program_done_fn)(void *user, ge_program *p, ge_status status, const ge_error *err);
+typedef struct ge_program_request {
+  /* private */
+  ge_runtime_job job;
+  ge_program *program;
+  const ge_value *const *inputs;
+  uint32_t num_inputs;
+  ge_program_done_fn done;
+  void *user;
+  int state;  /* 0 queued, 1 running, 2 complete */
+  int posted;
+  ge_status status;
+  ge_error err;
+} ge_program_request;
+
+/* Starts a run and returns at once (bad input counts are reported by the
+ * completion, like every other error). done (may be NULL) is called on the
+ * thread that ran it, once the outputs are ready. */
+GE_API ge_status ge_program_run_async(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_program_done_fn done,
+                                      void *user, ge_program_request *req, ge_error *err);
+/* 1 once the run has completed (outputs ready), else 0. */
+GE_API int ge_program_poll(ge_program_request *req);
+/* Waits for completion (running the request here if no worker took it),
+ * then returns the run's status and error. Must be called once per request. */
+GE_API ge_status ge_program_wait(ge_program_request *req, ge_error *err);
+
+/* The resident run loop (seed 003 §3.2): a model thread fed by an input
+ * queue, calling done(user, p, status, err) after each run (the outputs
+ * are valid during the call). The loop thread takes the caller's place in
+ * the thread budget. Push keeps the input pointers until that run's
+ * callback and blocks while `depth` runs are queued; stop finishes the
+ * queued runs, then joins the thread. p must not be run otherwise meanwhile. */
+typedef struct ge_program_loop ge_program_loop;
+GE_API ge_status ge_program_loop_start(ge_program *p, uint32_t depth, ge_program_done_fn done, void *user,
+                                       ge_program_loop **out, ge_error *err);
+GE_API ge_status ge_program_loop_push(ge_program_loop *l, const ge_value *const *inputs, uint32_t n, ge_error *err);
+GE_API void ge_program_loop_stop(ge_program_loop *l);
 
 #ifdef __cplusplus
 }
@@ -108,6 +208,7 @@ GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i);
 #ifndef GE_EXEC_IMPLEMENTATION_DONE
 #define GE_EXEC_IMPLEMENTATION_DONE
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +266,23 @@ struct ge_program {
   ge_program *root;           /* the program whose count and limit apply (NULL: this one) */
   uint64_t mem_used, mem_limit; /* bytes of values allocated; the ceiling */
   uint64_t mem_refused;       /* the size of the last allocation the ceiling refused (0: none) */
+  ge_runtime *rt;             /* the pool kernels' loops use (NULL: none) */
+  ge_runtime *rt_owned;       /* when the program made it */
+  /* the root level's executor (subprograms: always sequential) */
+  ge_executor_kind executor;
+  uint32_t *task_of_node;     /* node id -> task index or UINT32_MAX */
+  ge_runtime_streams *rs;     /* STREAMS */
+  ge_runtime_dag *dag;        /* the topological executors */
+  ge_error *lane_err;         /* kernels' errors per stream (STREAMS) or per task (MULTI_THREAD) */
+  uint32_t num_lanes;
+  uint64_t *stamps;           /* check_order: 2 per id */
+  uint32_t num_ids;
+  int abort;                  /* ge_program_abort (read before every task) */
+  /* a subgraph's outer-scope captures: Data nodes with parent_index k
+   * read input k of the calling node (found at lowering, not per run) */
+  uint32_t num_captures;
+  uint32_t *capture_slot;
+  int64_t *capture_parent;
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -189,18 +307,25 @@ static ge_program *ge__x_root(ge_program *p) {
 }
 
 /* Counts n more (grow) or fewer bytes of values against the ceiling. */
+/* The count is atomic: under the multi-thread and stream executors the
+ * kernels of one program allocate at the same time. */
 static int ge__x_mem_take(ge_program *p, uint64_t n) {
   ge_program *r = ge__x_root(p);
-  if (n > r->mem_limit || r->mem_used > r->mem_limit - n) {
-    r->mem_refused = n;
-    return 0;
-  }
-  r->mem_used += n;
+  uint64_t used = __atomic_load_n(&r->mem_used, __ATOMIC_RELAXED);
+  do {
+    if (n > r->mem_limit || used > r->mem_limit - n) {
+      __atomic_store_n(&r->mem_refused, n, __ATOMIC_RELAXED);
+      return 0;
+    }
+  } while (!__atomic_compare_exchange_n(&r->mem_used, &used, used + n, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   return 1;
 }
 static void ge__x_mem_give(ge_program *p, uint64_t n) {
   ge_program *r = ge__x_root(p);
-  r->mem_used = r->mem_used > n ? r->mem_used - n : 0;
+  uint64_t used = __atomic_load_n(&r->mem_used, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(&r->mem_used, &used, used > n ? used - n : 0, 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
 }
 
 /* Makes v hold dtype/dims with room for at least `room` bytes, growing its
@@ -355,6 +480,14 @@ GE_API void ge_program_free(ge_program *p) {
   ge__x_free(&a, p->planned, ((size_t)p->num_slots + 1) * sizeof *p->planned);
   ge__x_free(&a, p->planned_size, ((size_t)p->num_slots + 1) * sizeof *p->planned_size);
   if (p->block_owned) ge__x_free(&a, p->block_owned, (size_t)p->desc.memory_size + 512);
+  ge_runtime_streams_free(p->rs);
+  ge_runtime_dag_free(p->dag);
+  ge__x_free(&a, p->task_of_node, ((size_t)ge_graph_id_bound(p->graph) + 1) * sizeof(uint32_t));
+  ge__x_free(&a, p->lane_err, (size_t)p->num_lanes * sizeof *p->lane_err);
+  ge__x_free(&a, p->stamps, (size_t)p->num_ids * 2 * sizeof *p->stamps);
+  ge__x_free(&a, p->capture_slot, ((size_t)p->num_captures + 1) * sizeof *p->capture_slot);
+  ge__x_free(&a, p->capture_parent, ((size_t)p->num_captures + 1) * sizeof *p->capture_parent);
+  ge_runtime_free(p->rt_owned);
   ge__x_free(&a, p, sizeof *p);
 }
 
@@ -976,6 +1109,49 @@ done:
 
 static ge_status ge__x_lower_subgraphs(ge_program *p, ge_error *err);
 
+/* The Data nodes with parent_index (outer-scope captures of a subgraph). */
+static ge_status ge__x_find_captures(ge_program *p, ge_error *err) {
+  ge_node *d;
+  uint32_t n = 0;
+  GE_GRAPH_FOREACH(p->graph, d) n += ge__x_is(d, "Data") && ge_node_attr(d, "parent_index");
+  if (!n) return GE_OK;
+  p->capture_slot = (uint32_t *)ge__x_alloc(&p->a, ((size_t)n + 1) * sizeof *p->capture_slot);
+  p->capture_parent = (int64_t *)ge__x_alloc(&p->a, ((size_t)n + 1) * sizeof *p->capture_parent);
+  if (!p->capture_slot || !p->capture_parent) {
+    ge__x_free(&p->a, p->capture_slot, ((size_t)n + 1) * sizeof *p->capture_slot);
+    ge__x_free(&p->a, p->capture_parent, ((size_t)n + 1) * sizeof *p->capture_parent);
+    p->capture_slot = NULL, p->capture_parent = NULL;
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  GE_GRAPH_FOREACH(p->graph, d) {
+    if (!ge__x_is(d, "Data") || !ge_node_attr(d, "parent_index")) continue;
+    p->capture_slot[p->num_captures] = p->first_slot[d->id];
+    p->capture_parent[p->num_captures++] = ge_node_attr_int(d, "parent_index", -1);
+  }
+  return GE_OK;
+}
+
+static void ge__x_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
+  ge_runtime_parallel_for(((ge_program *)env->executor)->rt, n, grain, fn, arg);
+}
+
+/* The pool: the caller's, or one of the program's own for num_threads > 1. */
+static ge_status ge__x_setup_threads(ge_program *p, ge_error *err) {
+  p->rt = p->desc.runtime;
+  if (!p->rt && p->desc.num_threads > 1) {
+    ge_runtime_desc rd;
+    ge_status st;
+    memset(&rd, 0, sizeof rd);
+    rd.allocator = p->a;
+    rd.num_threads = p->desc.num_threads;
+    if ((st = ge_runtime_create(&rd, &p->rt_owned, err))) return st;
+    p->rt = p->rt_owned;
+  }
+  p->env.num_threads = ge_runtime_num_threads(p->rt);
+  if (p->env.num_threads > 1) p->env.parallel_for = ge__x_parallel_for;
+  return GE_OK;
+}
+
 static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_allocator *a, ge_program **out,
                               ge_error *err) {
   ge_program *p;
@@ -991,15 +1167,447 @@ static ge_status ge__x_create(ge_graph *g, const ge_exec_desc *desc, const ge_al
   p->env.run_graph = ge__x_run_graph;
   p->env.alias_output = ge__x_alias_output;
   p->env.executor = p;
-  p->env.num_threads = desc->num_threads > 0 ? desc->num_threads : 1;
   p->output_node = GE_NONE;
   p->mem_limit = desc->memory_limit ? desc->memory_limit : ge__x_default_memory_limit();
-  if ((st = ge__x_lower(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
+  if ((st = ge__x_setup_threads(p, err)) || (st = ge__x_lower(p, err)) || (st = ge__x_find_captures(p, err)) || (st = ge__x_lower_subgraphs(p, err))) {
     ge_program_free(p);
     return st;
   }
   *out = p;
   return GE_OK;
+}
+
+/* ----------------------------------------------------------- executors */
+
+GE_API const char *ge_executor_name(ge_executor_kind k) {
+  switch (k) {
+  case GE_EXECUTOR_AUTO: return "auto";
+  case GE_EXECUTOR_SEQUENTIAL: return "sequential";
+  case GE_EXECUTOR_TOPOLOGICAL: return "topological";
+  case GE_EXECUTOR_MULTI_THREAD: return "multi-thread";
+  case GE_EXECUTOR_PRIORITY: return "priority";
+  case GE_EXECUTOR_STREAMS: return "streams";
+  }
+  return "?";
+}
+
+GE_API ge_status ge_executor_parse(const char *name, ge_executor_kind *out, ge_error *err) {
+  int k;
+  for (k = GE_EXECUTOR_AUTO; k <= GE_EXECUTOR_STREAMS; k++)
+    if (name && !strcmp(name, ge_executor_name((ge_executor_kind)k))) {
+      *out = (ge_executor_kind)k;
+      return GE_OK;
+    }
+  return ge_error_set(err, GE_ERR_INVALID, "unknown executor '%s' (auto, sequential, topological, multi-thread, priority, streams)",
+                      name ? name : "");
+}
+
+GE_API ge_executor_kind ge_program_executor(const ge_program *p) { return p->executor; }
+
+static int ge__x_is_control_flow(const ge_node *n) {
+  static const char *const ops[] = {"If", "Case", "While", "Loop", "Scan"};
+  unsigned k;
+  for (k = 0; k < sizeof ops / sizeof *ops; k++)
+    if (ge__x_is(n, ops[k])) return 1;
+  return 0;
+}
+
+/* The dependency edges between tasks as successor lists (CSR): data and
+ * control inputs produced by tasks, plus, with a stream plan, each task's
+ * predecessor task on its stream. */
+typedef struct ge__x_csr {
+  uint32_t *begin; /* num_tasks + 1 */
+  uint32_t *succ;
+  uint32_t num;
+} ge__x_csr;
+
+static void ge__x_csr_free(ge_program *p, ge__x_csr *c) {
+  ge__x_free(&p->a, c->begin, ((size_t)p->num_tasks + 1) * sizeof(uint32_t));
+  ge__x_free(&p->a, c->succ, (size_t)c->num * sizeof(uint32_t));
+  memset(c, 0, sizeof *c);
+}
+
+/* Calls add(c, from, to) for every dependency edge (pass 0 counts, 1 fills). */
+static void ge__x_edges(ge_program *p, ge__x_csr *c, int fill) {
+  const ge_stream_plan *sp = p->desc.streams;
+  uint32_t t, k, s, j;
+#define GE__X_EDGE(from, to) \
+  do { \
+    uint32_t f_ = (from); \
+    if (f_ != UINT32_MAX) { \
+      if (fill) c->succ[c->begin[f_]++] = (to); else c->begin[f_ + 1]++; \
+    } \
+  } while (0)
+  for (t = 0; t < p->num_tasks; t++) {
+    const ge_node *x = p->tasks[t].ctx.node;
+    for (k = 0; k < x->num_inputs; k++)
+      if (x->inputs[k].node != GE_NONE) GE__X_EDGE(p->task_of_node[x->inputs[k].node], t);
+    for (k = 0; k < x->num_control_inputs; k++) GE__X_EDGE(p->task_of_node[x->control_inputs[k]], t);
+  }
+  for (s = 0; sp && s < sp->num_streams; s++) {
+    uint32_t prev = UINT32_MAX;
+    for (j = 0; j < sp->streams[s].num_nodes; j++) {
+      uint32_t t2 = p->task_of_node[sp->streams[s].nodes[j]];
+      if (t2 == UINT32_MAX) continue;
+      GE__X_EDGE(prev, t2);
+      prev = t2;
+    }
+  }
+#undef GE__X_EDGE
+}
+
+static ge_status ge__x_build_csr(ge_program *p, ge__x_csr *c, ge_error *err) {
+  uint32_t n = p->num_tasks, t;
+  memset(c, 0, sizeof *c);
+  if (!(c->begin = (uint32_t *)ge__x_alloc(&p->a, ((size_t)n + 1) * sizeof(uint32_t)))) goto oom;
+  memset(c->begin, 0, ((size_t)n + 1) * sizeof(uint32_t));
+  ge__x_edges(p, c, 0);
+  for (t = 0; t < n; t++) c->begin[t + 1] += c->begin[t];
+  c->num = c->begin[n];
+  if (!(c->succ = (uint32_t *)ge__x_alloc(&p->a, (size_t)c->num * sizeof(uint32_t)))) goto oom;
+  ge__x_edges(p, c, 1); /* begin[t] moved to the end of t's list = the start of t+1's */
+  for (t = n; t > 0; t--) c->begin[t] = c->begin[t - 1];
+  c->begin[0] = 0;
+  return GE_OK;
+oom:
+  ge__x_csr_free(p, c);
+  return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+}
+
+/* Longest path to the end, in tasks (the priority executor's key), by a
+ * reverse pass over a Kahn order; returns the longest path overall, or 0
+ * on a cycle. */
+static uint32_t ge__x_priorities(ge_program *p, const ge__x_csr *c, uint64_t *prio, uint32_t *scratch) {
+  uint32_t n = p->num_tasks, *order = scratch, *pend = scratch + n, head = 0, tail = 0, t, k, depth = 0;
+  memset(pend, 0, (size_t)n * sizeof(uint32_t));
+  for (k = 0; k < c->num; k++) pend[c->succ[k]]++;
+  for (t = 0; t < n; t++)
+    if (!pend[t]) order[tail++] = t;
+  while (head < tail) {
+    t = order[head++];
+    for (k = c->begin[t]; k < c->begin[t + 1]; k++)
+      if (--pend[c->succ[k]] == 0) order[tail++] = c->succ[k];
+  }
+  if (tail != n) return 0;
+  while (tail--) {
+    uint64_t best = 0;
+    t = order[tail];
+    for (k = c->begin[t]; k < c->begin[t + 1]; k++)
+      if (prio[c->succ[k]] > best) best = prio[c->succ[k]];
+    prio[t] = best + 1;
+    if (prio[t] > depth) depth = (uint32_t)prio[t];
+  }
+  return depth;
+}
+
+/* Errors of kernels running at once must not share a ge_error. */
+static ge_status ge__x_lanes(ge_program *p, uint32_t n, const uint32_t *lane_of_task, ge_error *err) {
+  uint32_t t;
+  p->num_lanes = n;
+  if (!(p->lane_err = (ge_error *)ge__x_alloc(&p->a, (size_t)n * sizeof *p->lane_err)))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(p->lane_err, 0, (size_t)n * sizeof *p->lane_err);
+  for (t = 0; t < p->num_tasks; t++) p->tasks[t].ctx.err = &p->lane_err[lane_of_task ? lane_of_task[t] : t];
+  return GE_OK;
+}
+
+/* Picks the executor as GE does (see ge_exec_desc.executor). */
+static ge_executor_kind ge__x_pick(ge_program *p, uint32_t depth) {
+  int threads = ge_runtime_num_threads(p->rt), control = 0, free_order = !p->desc.memory_size || p->desc.streams;
+  uint32_t t;
+  for (t = 0; t < p->num_tasks; t++) control |= ge__x_is_control_flow(p->tasks[t].ctx.node);
+  if (threads >= 2 && p->desc.streams && p->desc.streams->num_streams >= 2) return GE_EXECUTOR_STREAMS;
+  if (threads >= 2 && free_order && depth && p->num_tasks >= 2 * (uint64_t)depth) return GE_EXECUTOR_MULTI_THREAD;
+  return control && free_order ? GE_EXECUTOR_PRIORITY : GE_EXECUTOR_SEQUENTIAL;
+}
+
+static ge_status ge__x_lower_streams(ge_program *p, ge_error *err);
+
+/* The topological executors' DAG (with priorities for PRIORITY). */
+static ge_status ge__x_setup_dag(ge_program *p, const ge__x_csr *c, uint64_t *prio, ge_error *err) {
+  ge_runtime_dag_desc dd;
+  memset(&dd, 0, sizeof dd);
+  dd.tasks = p->tasks, dd.num_tasks = p->num_tasks;
+  dd.succ_begin = c->begin, dd.succ = c->succ;
+  dd.priority = p->executor == GE_EXECUTOR_PRIORITY ? prio : NULL;
+  dd.multi_thread = p->executor == GE_EXECUTOR_MULTI_THREAD;
+  if (dd.multi_thread) {
+    ge_status st = ge__x_lanes(p, p->num_tasks, NULL, err);
+    if (st) return st;
+  }
+  return ge_runtime_dag_create(p->rt, &dd, &p->dag, err);
+}
+
+static ge_status ge__x_setup_executor(ge_program *p, ge_error *err) {
+  uint32_t t, bound = ge_graph_id_bound(p->graph), depth;
+  ge__x_csr c;
+  uint64_t *prio = NULL;
+  uint32_t *scratch = NULL;
+  ge_status st;
+  const ge_stream_plan *sp = p->desc.streams;
+  if (!(p->task_of_node = (uint32_t *)ge__x_alloc(&p->a, ((size_t)bound + 1) * sizeof(uint32_t))))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (t = 0; t < bound; t++) p->task_of_node[t] = UINT32_MAX;
+  for (t = 0; t < p->num_tasks; t++) p->task_of_node[p->tasks[t].ctx.node->id] = t;
+  if (sp) { /* the plan must cover every task's node */
+    for (t = 0; t < p->num_tasks; t++) {
+      const ge_node *x = p->tasks[t].ctx.node;
+      if (x->id >= sp->id_bound || sp->node_stream[x->id] < 0 || (uint32_t)sp->node_stream[x->id] >= sp->num_streams)
+        return ge_error_set(err, GE_ERR_INVALID, "node '%s' has no stream in the stream plan (made for another graph?)",
+                            x->name);
+    }
+  }
+  if ((st = ge__x_build_csr(p, &c, err))) return st;
+  prio = (uint64_t *)ge__x_alloc(&p->a, ((size_t)p->num_tasks + 1) * sizeof *prio);
+  scratch = (uint32_t *)ge__x_alloc(&p->a, ((size_t)p->num_tasks * 2 + 1) * sizeof *scratch);
+  if (!prio || !scratch) {
+    st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  depth = ge__x_priorities(p, &c, prio, scratch);
+  if (p->num_tasks && !depth) {
+    st = ge_error_set(err, GE_ERR_CYCLE, "graph '%s': the stream plan's order contradicts the dependencies",
+                      ge_graph_name(p->graph));
+    goto done;
+  }
+  p->executor = p->desc.executor == GE_EXECUTOR_AUTO ? ge__x_pick(p, depth) : p->desc.executor;
+  if (p->executor != GE_EXECUTOR_SEQUENTIAL && p->desc.memory_size && !sp) {
+    st = ge_error_set(err, GE_ERR_INVALID, "the %s executor reorders tasks: with a memory plan it needs the stream plan "
+                      "the memory plan was made under (ge_exec_desc.streams)", ge_executor_name(p->executor));
+    goto done;
+  }
+  if ((unsigned)p->executor > GE_EXECUTOR_STREAMS) {
+    st = ge_error_set(err, GE_ERR_INVALID, "unknown executor %d", (int)p->executor);
+    goto done;
+  }
+  if (p->executor == GE_EXECUTOR_STREAMS && !sp) {
+    st = ge_error_set(err, GE_ERR_INVALID, "the streams executor needs a stream plan (ge_exec_desc.streams)");
+    goto done;
+  }
+  p->num_ids = p->num_tasks;
+  if (p->executor == GE_EXECUTOR_STREAMS) st = ge__x_lower_streams(p, err);
+  else if (p->executor != GE_EXECUTOR_SEQUENTIAL) st = ge__x_setup_dag(p, &c, prio, err);
+  if (p->rs) ge_runtime_streams_cancel_on(p->rs, &p->abort);
+  if (p->dag) ge_runtime_dag_cancel_on(p->dag, &p->abort);
+  if (!st && p->desc.check_order &&
+      !(p->stamps = (uint64_t *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * 2 * sizeof *p->stamps)))
+    st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+done:
+  ge__x_csr_free(p, &c);
+  ge__x_free(&p->a, prio, ((size_t)p->num_tasks + 1) * sizeof *prio);
+  ge__x_free(&p->a, scratch, ((size_t)p->num_tasks * 2 + 1) * sizeof *scratch);
+  return st;
+}
+
+/* ---- streams: the plan lowered to per-stream task lists */
+
+typedef struct ge__x_launch_key {
+  int32_t topo;
+  uint32_t stream;
+} ge__x_launch_key;
+
+static int ge__x_cmp_launch(const void *a, const void *b) {
+  const ge__x_launch_key *x = (const ge__x_launch_key *)a, *y = (const ge__x_launch_key *)b;
+  return x->topo != y->topo ? (x->topo < y->topo ? -1 : 1) : (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+/* Scratch of the lowering, freed together. */
+typedef struct ge__x_stream_tmp {
+  uint32_t *wait_at, *rec_at;   /* per node id: CSR offsets (bound + 1) */
+  uint32_t *waits, *recs;       /* event indices */
+  ge_runtime_entry *entries;    /* all streams' entries */
+  const ge_runtime_entry **lists;
+  uint32_t *counts, *lane_of_task;
+  ge__x_launch_key *keys;
+  uint32_t *launch;
+  uint32_t bound, nev, total;
+} ge__x_stream_tmp;
+
+static void ge__x_stream_tmp_free(ge_program *p, ge__x_stream_tmp *x) {
+  const ge_stream_plan *sp = p->desc.streams;
+  ge__x_free(&p->a, x->wait_at, ((size_t)x->bound + 2) * sizeof(uint32_t));
+  ge__x_free(&p->a, x->rec_at, ((size_t)x->bound + 2) * sizeof(uint32_t));
+  ge__x_free(&p->a, x->waits, ((size_t)x->nev + 1) * sizeof(uint32_t));
+  ge__x_free(&p->a, x->recs, ((size_t)x->nev + 1) * sizeof(uint32_t));
+  ge__x_free(&p->a, x->entries, ((size_t)x->total + 1) * sizeof *x->entries);
+  ge__x_free(&p->a, (void *)x->lists, ((size_t)sp->num_streams + 1) * sizeof *x->lists);
+  ge__x_free(&p->a, x->counts, ((size_t)sp->num_streams + 1) * sizeof *x->counts);
+  ge__x_free(&p->a, x->lane_of_task, ((size_t)p->num_tasks + 1) * sizeof *x->lane_of_task);
+  ge__x_free(&p->a, x->keys, ((size_t)x->total + 1) * sizeof *x->keys);
+  ge__x_free(&p->a, x->launch, ((size_t)x->total + 1) * sizeof *x->launch);
+}
+
+/* Event k of the runtime: the plan's events, then one per activated stream
+ * (recorded by its StreamActive node, waited for by its first entry). */
+static void ge__x_event_ends(const ge_stream_plan *sp, uint32_t k, ge_node_id *send, ge_node_id *recv) {
+  uint32_t s, a = sp->num_events;
+  if (k < sp->num_events) {
+    *send = sp->events[k].send_node, *recv = sp->events[k].recv_node;
+    return;
+  }
+  for (s = 0; s < sp->num_streams; s++) {
+    if (sp->streams[s].activated_by == GE_NONE || !sp->streams[s].num_nodes) continue;
+    if (a++ == k) {
+      *send = sp->streams[s].activated_by, *recv = sp->streams[s].nodes[0];
+      return;
+    }
+  }
+  *send = *recv = GE_NONE;
+}
+
+/* Per node: the events it waits for and records (CSR by node id). */
+static ge_status ge__x_stream_events(ge_program *p, ge__x_stream_tmp *x, ge_error *err) {
+  const ge_stream_plan *sp = p->desc.streams;
+  uint32_t s, k, b = x->bound;
+  x->nev = sp->num_events;
+  for (s = 0; s < sp->num_streams; s++) x->nev += sp->streams[s].activated_by != GE_NONE && sp->streams[s].num_nodes;
+  x->wait_at = (uint32_t *)ge__x_alloc(&p->a, ((size_t)b + 2) * sizeof(uint32_t));
+  x->rec_at = (uint32_t *)ge__x_alloc(&p->a, ((size_t)b + 2) * sizeof(uint32_t));
+  x->waits = (uint32_t *)ge__x_alloc(&p->a, ((size_t)x->nev + 1) * sizeof(uint32_t));
+  x->recs = (uint32_t *)ge__x_alloc(&p->a, ((size_t)x->nev + 1) * sizeof(uint32_t));
+  if (!x->wait_at || !x->rec_at || !x->waits || !x->recs) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(x->wait_at, 0, ((size_t)b + 2) * sizeof(uint32_t));
+  memset(x->rec_at, 0, ((size_t)b + 2) * sizeof(uint32_t));
+  for (k = 0; k < x->nev; k++) {
+    ge_node_id send, recv;
+    ge__x_event_ends(sp, k, &send, &recv);
+    if (send >= b || recv >= b || !ge_graph_node(p->graph, send) || !ge_graph_node(p->graph, recv))
+      return ge_error_set(err, GE_ERR_INVALID, "stream plan: event %u joins nodes %u and %u, not both in graph '%s'",
+                          (unsigned)k, (unsigned)send, (unsigned)recv, ge_graph_name(p->graph));
+    x->wait_at[recv + 2]++, x->rec_at[send + 2]++;
+  }
+  for (k = 0; k < b; k++) x->wait_at[k + 2] += x->wait_at[k + 1], x->rec_at[k + 2] += x->rec_at[k + 1];
+  for (k = 0; k < x->nev; k++) { /* offsets shift by one as they fill */
+    ge_node_id send, recv;
+    ge__x_event_ends(sp, k, &send, &recv);
+    x->waits[x->wait_at[recv + 1]++] = k;
+    x->recs[x->rec_at[send + 1]++] = k;
+  }
+  return GE_OK;
+}
+
+/* One entry per plan node: its task (or none for Data, Const, NetOutput),
+ * the events it waits for and records. */
+static ge_status ge__x_stream_entries(ge_program *p, ge__x_stream_tmp *x, ge_error *err) {
+  const ge_stream_plan *sp = p->desc.streams;
+  uint32_t s, j, e = 0;
+  for (s = 0; s < sp->num_streams; s++) x->total += sp->streams[s].num_nodes;
+  x->entries = (ge_runtime_entry *)ge__x_alloc(&p->a, ((size_t)x->total + 1) * sizeof *x->entries);
+  x->lists = (const ge_runtime_entry **)ge__x_alloc(&p->a, ((size_t)sp->num_streams + 1) * sizeof *x->lists);
+  x->counts = (uint32_t *)ge__x_alloc(&p->a, ((size_t)sp->num_streams + 1) * sizeof *x->counts);
+  x->lane_of_task = (uint32_t *)ge__x_alloc(&p->a, ((size_t)p->num_tasks + 1) * sizeof *x->lane_of_task);
+  x->keys = (ge__x_launch_key *)ge__x_alloc(&p->a, ((size_t)x->total + 1) * sizeof *x->keys);
+  x->launch = (uint32_t *)ge__x_alloc(&p->a, ((size_t)x->total + 1) * sizeof *x->launch);
+  if (!x->entries || !x->lists || !x->counts || !x->lane_of_task || !x->keys || !x->launch)
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (s = 0; s < sp->num_streams; s++) {
+    x->lists[s] = x->entries + e;
+    x->counts[s] = sp->streams[s].num_nodes;
+    for (j = 0; j < sp->streams[s].num_nodes; j++, e++) {
+      ge_node_id id = sp->streams[s].nodes[j];
+      ge_runtime_entry *en = &x->entries[e];
+      const ge_node *node = id < x->bound ? ge_graph_node(p->graph, id) : NULL;
+      uint32_t t = node ? p->task_of_node[id] : UINT32_MAX;
+      if (!node)
+        return ge_error_set(err, GE_ERR_INVALID, "stream plan: stream %u lists node %u, not in graph '%s'", (unsigned)s,
+                            (unsigned)id, ge_graph_name(p->graph));
+      memset(en, 0, sizeof *en);
+      en->task = t == UINT32_MAX ? NULL : &p->tasks[t];
+      en->id = t == UINT32_MAX ? p->num_tasks + e : t;
+      if (t != UINT32_MAX) x->lane_of_task[t] = s;
+      en->waits = x->waits + x->wait_at[id], en->num_waits = x->wait_at[id + 1] - x->wait_at[id];
+      en->records = x->recs + x->rec_at[id], en->num_records = x->rec_at[id + 1] - x->rec_at[id];
+      x->keys[e].topo = node->topo_id, x->keys[e].stream = s;
+    }
+  }
+  /* the host launches in the program's topological order */
+  qsort(x->keys, x->total, sizeof *x->keys, ge__x_cmp_launch);
+  for (e = 0; e < x->total; e++) x->launch[e] = x->keys[e].stream;
+  return GE_OK;
+}
+
+static ge_status ge__x_lower_streams(ge_program *p, ge_error *err) {
+  const ge_stream_plan *sp = p->desc.streams;
+  ge__x_stream_tmp x;
+  ge_runtime_streams_desc d;
+  ge_status st;
+  memset(&x, 0, sizeof x);
+  x.bound = ge_graph_id_bound(p->graph);
+  if (!(st = ge__x_stream_events(p, &x, err)) && !(st = ge__x_stream_entries(p, &x, err)) &&
+      !(st = ge__x_lanes(p, sp->num_streams, x.lane_of_task, err))) {
+    memset(&d, 0, sizeof d);
+    d.num_streams = sp->num_streams;
+    d.entries = x.lists, d.num_entries = x.counts;
+    d.num_events = x.nev;
+    d.num_ids = p->num_tasks + x.total;
+    d.launch_order = x.launch;
+    p->num_ids = d.num_ids;
+    st = ge_runtime_streams_create(p->rt, &d, &p->rs, err);
+  }
+  ge__x_stream_tmp_free(p, &x);
+  return st;
+}
+
+/* ---- running */
+
+/* The failed or aborted task's message (from its lane), then every lane
+ * cleared for the next run. */
+static ge_status ge__x_failure(ge_program *p, ge_runtime_result r) {
+  const ge_node *x = r.task < p->num_tasks ? p->tasks[r.task].ctx.node : NULL;
+  uint32_t k;
+  if (r.aborted)
+    ge_error_set(&p->run_err, r.status, "run aborted%s%s%s", x ? " at node '" : "", x ? x->name : "", x ? "'" : "");
+  else if (x && p->tasks[r.task].ctx.err->code)
+    p->run_err = *p->tasks[r.task].ctx.err;
+  else if (x)
+    ge_error_set(&p->run_err, r.status, "node '%s' (%s) failed: %s", x->name, x->op, ge_status_name(r.status));
+  else
+    ge_error_set(&p->run_err, r.status, "run failed: %s", ge_status_name(r.status));
+  for (k = 0; k < p->num_lanes; k++) p->lane_err[k].code = GE_OK, p->lane_err[k].message[0] = 0;
+  return r.status;
+}
+
+/* check_order: every dependency of a task ended before it started. */
+static ge_status ge__x_check_stamps(ge_program *p) {
+  uint32_t t, k;
+  for (t = 0; t < p->num_tasks; t++) {
+    const ge_node *x = p->tasks[t].ctx.node;
+    uint64_t start = p->stamps[2 * (size_t)t];
+    for (k = 0; k < x->num_inputs + x->num_control_inputs; k++) {
+      ge_node_id from = k < x->num_inputs ? x->inputs[k].node : x->control_inputs[k - x->num_inputs];
+      uint32_t f = from == GE_NONE ? UINT32_MAX : p->task_of_node[from];
+      if (f == UINT32_MAX) continue;
+      if (!start || !p->stamps[2 * (size_t)f + 1] || p->stamps[2 * (size_t)f + 1] >= start)
+        return ge_error_set(&p->run_err, GE_ERR_INTERNAL,
+                            "happens-before violated: node '%s' started (stamp %llu) before its %s input '%s' finished "
+                            "(stamp %llu)", x->name, (unsigned long long)start, k < x->num_inputs ? "data" : "control",
+                            ge_graph_node(p->graph, from)->name, (unsigned long long)p->stamps[2 * (size_t)f + 1]);
+    }
+  }
+  return GE_OK;
+}
+
+/* Every executor but the plain flat loop. */
+static ge_status ge__x_dispatch(ge_program *p) {
+  ge_runtime_result r;
+  if (p->stamps) memset(p->stamps, 0, (size_t)p->num_ids * 2 * sizeof *p->stamps);
+  switch (p->executor) {
+  case GE_EXECUTOR_STREAMS: r = ge_runtime_streams_launch(p->rs, p->desc.launch, p->stamps, p->desc.shuffle); break;
+  case GE_EXECUTOR_SEQUENTIAL: { /* stamped */
+    uint32_t t;
+    uint64_t clock = 0;
+    r.status = GE_OK, r.task = UINT32_MAX, r.aborted = 0;
+    for (t = 0; t < p->num_tasks && !r.status; t++) {
+      p->stamps[2 * (size_t)t] = ++clock;
+      if ((r.status = p->tasks[t].fn(&p->tasks[t].ctx)) != GE_OK) r.task = t;
+      p->stamps[2 * (size_t)t + 1] = ++clock;
+    }
+    break;
+  }
+  default: r = ge_runtime_dag_run(p->dag, p->stamps); break;
+  }
+  if (r.status) return ge__x_failure(p, r);
+  return p->stamps ? ge__x_check_stamps(p) : GE_OK;
 }
 
 GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_program **out, ge_error *err) {
@@ -1009,7 +1617,12 @@ GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_pro
   if (!desc || !desc->lookup) return ge_error_set(err, GE_ERR_INVALID, "ge_program_create: no kernel lookup given");
   a = desc->allocator.alloc && desc->allocator.free ? desc->allocator : *ge_graph_allocator(g);
   if ((st = ge_graph_infer_shapes(g, err))) return st;
-  return ge__x_create(g, desc, &a, out, err);
+  if ((st = ge__x_create(g, desc, &a, out, err))) return st;
+  if ((st = ge__x_setup_executor(*out, err))) {
+    ge_program_free(*out);
+    *out = NULL;
+  }
+  return st;
 }
 
 /* ---------------------------------------------------------------- run */
@@ -1051,7 +1664,12 @@ static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_val
 static ge_status ge__x_execute(ge_program *p) {
   ge_task *t = p->tasks, *end = p->tasks + p->num_tasks;
   for (; t < end; t++) {
-    ge_status st = t->fn(&t->ctx);
+    ge_status st;
+    if (__atomic_load_n(&p->abort, __ATOMIC_RELAXED)) {
+      ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run aborted at node '%s'", t->ctx.node->name);
+      return GE_ERR_INTERNAL;
+    }
+    st = t->fn(&t->ctx);
     if (st != GE_OK) {
       if (p->run_err.code == GE_OK)
         ge_error_set(&p->run_err, st, "node '%s' (%s) failed: %s", t->ctx.node->name, t->ctx.node->op, ge_status_name(st));
@@ -1079,9 +1697,147 @@ GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, ui
   for (i = 0; i < n; i++) ge__x_bind(p, i, inputs[i]);
   p->run_err.code = GE_OK;
   p->run_err.message[0] = 0;
-  st = ge__x_execute(p);
+  st = p->executor == GE_EXECUTOR_SEQUENTIAL && !p->stamps ? ge__x_execute(p) : ge__x_dispatch(p);
+  if (__atomic_load_n(&p->abort, __ATOMIC_SEQ_CST)) __atomic_store_n(&p->abort, 0, __ATOMIC_SEQ_CST);
   if (st && err) *err = p->run_err;
   return st;
+}
+
+GE_API void ge_program_abort(ge_program *p) {
+  __atomic_store_n(&p->abort, 1, __ATOMIC_SEQ_CST);
+  if (p->rt) ge_runtime_notify(p->rt); /* waiting threads recheck */
+}
+
+/* Runs a queued request on this thread; 0 when another thread has it. */
+static int ge__x_request_work(ge_runtime_job *job) {
+  ge_program_request *r = (ge_program_request *)job;
+  int queued = 0;
+  if (!__atomic_compare_exchange_n(&r->state, &queued, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return 0;
+  r->status = ge_program_run(r->program, r->inputs, r->num_inputs, &r->err);
+  if (r->done) r->done(r->user, r->program, r->status, &r->err);
+  __atomic_store_n(&r->state, 2, __ATOMIC_SEQ_CST);
+  if (r->program->rt) ge_runtime_notify(r->program->rt);
+  return 1;
+}
+
+GE_API ge_status ge_program_run_async(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_program_done_fn done,
+                                      void *user, ge_program_request *req, ge_error *err) {
+  if (!p || !req) return ge_error_set(err, GE_ERR_INVALID, "ge_program_run_async: no program or request");
+  memset(req, 0, sizeof *req);
+  req->job.work = ge__x_request_work;
+  req->program = p, req->inputs = inputs, req->num_inputs = n, req->done = done, req->user = user;
+  req->posted = p->rt && ge_runtime_num_threads(p->rt) > 1 && ge_runtime_post(p->rt, &req->job);
+  return GE_OK;
+}
+
+GE_API int ge_program_poll(ge_program_request *req) { return __atomic_load_n(&req->state, __ATOMIC_SEQ_CST) == 2; }
+
+/* ---- the resident run loop */
+
+typedef struct ge__x_queued {
+  const ge_value *const *inputs;
+  uint32_t n;
+} ge__x_queued;
+
+struct ge_program_loop {
+  ge_program *p;
+  ge_program_done_fn done;
+  void *user;
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  ge__x_queued *queue; /* ring of depth */
+  uint32_t depth, head, count;
+  int stopping;
+  ge_error err;
+};
+
+static void *ge__x_loop_main(void *arg) {
+  ge_program_loop *l = (ge_program_loop *)arg;
+  for (;;) {
+    ge__x_queued q;
+    ge_status st;
+    pthread_mutex_lock(&l->lock);
+    while (!l->count && !l->stopping) pthread_cond_wait(&l->changed, &l->lock);
+    if (!l->count) { /* stopping, queue drained */
+      pthread_mutex_unlock(&l->lock);
+      return NULL;
+    }
+    q = l->queue[l->head];
+    pthread_mutex_unlock(&l->lock);
+    st = ge_program_run(l->p, q.inputs, q.n, &l->err);
+    if (l->done) l->done(l->user, l->p, st, &l->err);
+    pthread_mutex_lock(&l->lock); /* the slot is free only after the callback */
+    l->head = (l->head + 1) % l->depth;
+    l->count--;
+    pthread_cond_broadcast(&l->changed);
+    pthread_mutex_unlock(&l->lock);
+  }
+}
+
+GE_API ge_status ge_program_loop_start(ge_program *p, uint32_t depth, ge_program_done_fn done, void *user,
+                                       ge_program_loop **out, ge_error *err) {
+  ge_program_loop *l;
+  *out = NULL;
+  if (!p || !depth || depth > (1u << 20)) return ge_error_set(err, GE_ERR_INVALID, "ge_program_loop_start: bad program or depth");
+  if (!(l = (ge_program_loop *)ge__x_alloc(&p->a, sizeof *l))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(l, 0, sizeof *l);
+  l->p = p, l->done = done, l->user = user, l->depth = depth;
+  if (!(l->queue = (ge__x_queued *)ge__x_alloc(&p->a, (size_t)depth * sizeof *l->queue))) {
+    ge__x_free(&p->a, l, sizeof *l);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  if (pthread_mutex_init(&l->lock, NULL) || pthread_cond_init(&l->changed, NULL) ||
+      pthread_create(&l->thread, NULL, ge__x_loop_main, l)) {
+    ge__x_free(&p->a, l->queue, (size_t)depth * sizeof *l->queue);
+    ge__x_free(&p->a, l, sizeof *l);
+    return ge_error_set(err, GE_ERR_INTERNAL, "ge_program_loop_start: cannot start the loop thread");
+  }
+  *out = l;
+  return GE_OK;
+}
+
+GE_API ge_status ge_program_loop_push(ge_program_loop *l, const ge_value *const *inputs, uint32_t n, ge_error *err) {
+  pthread_mutex_lock(&l->lock);
+  while (l->count == l->depth && !l->stopping) pthread_cond_wait(&l->changed, &l->lock);
+  if (l->stopping) {
+    pthread_mutex_unlock(&l->lock);
+    return ge_error_set(err, GE_ERR_INVALID, "ge_program_loop_push: the loop is stopping");
+  }
+  l->queue[(l->head + l->count) % l->depth].inputs = inputs;
+  l->queue[(l->head + l->count) % l->depth].n = n;
+  l->count++;
+  pthread_cond_broadcast(&l->changed);
+  pthread_mutex_unlock(&l->lock);
+  return GE_OK;
+}
+
+GE_API void ge_program_loop_stop(ge_program_loop *l) {
+  ge_allocator a;
+  if (!l) return;
+  pthread_mutex_lock(&l->lock);
+  l->stopping = 1;
+  pthread_cond_broadcast(&l->changed);
+  pthread_mutex_unlock(&l->lock);
+  pthread_join(l->thread, NULL);
+  pthread_cond_destroy(&l->changed);
+  pthread_mutex_destroy(&l->lock);
+  a = l->p->a;
+  ge__x_free(&a, l->queue, (size_t)l->depth * sizeof *l->queue);
+  ge__x_free(&a, l, sizeof *l);
+}
+
+GE_API ge_status ge_program_wait(ge_program_request *req, ge_error *err) {
+  ge_runtime *rt = req->program->rt;
+  ge__x_request_work(&req->job); /* not taken yet: run it here */
+  while (!ge_program_poll(req)) {
+    unsigned stamp = ge_runtime_stamp(rt);
+    if (ge_program_poll(req)) break;
+    ge_runtime_wait(rt, stamp, 1);
+  }
+  if (req->posted) ge_runtime_withdraw(rt, &req->job);
+  if (req->status && err) *err = req->err;
+  return req->status;
 }
 
 /* The lowered program of a subgraph of p's graph (all are lowered with p). */
@@ -1100,6 +1856,8 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, ge_error *er
   ge_status st;
   ge_exec_desc d = p->desc;
   d.memory_size = 0, d.memory_base = NULL; /* the plan covers the root level only */
+  d.runtime = p->rt;                       /* one pool for the whole model */
+  d.executor = GE_EXECUTOR_SEQUENTIAL, d.streams = NULL, d.check_order = 0;
   if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &d, &p->a, &sp, err))) return st;
   /* from now on sub's values count against the outermost program's ceiling */
   sp->root = p;
@@ -1152,18 +1910,17 @@ static ge_status ge__x_run_graph(ge_kernel_ctx *c, const ge_graph *sub, ge_value
                              (unsigned)i, d ? d->name : "?");
     ge__x_bind(sp, i, inputs[i]);
   }
-  {
-    ge_node *d;
-    GE_GRAPH_FOREACH(sub, d) {
-      int64_t k;
-      if (!ge__x_is(d, "Data") || !ge_node_attr(d, "parent_index")) continue;
-      k = ge_node_attr_int(d, "parent_index", -1);
-      if (k < 0 || k >= (int64_t)c->num_inputs || !c->inputs[k])
-        return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s': Data '%s' reads missing outer value %lld",
-                               ge_graph_name(sub), d->name, (long long)k);
-      sp->slots[sp->first_slot[d->id]] = *c->inputs[k];
-      sp->slots[sp->first_slot[d->id]].capacity = 0;
+  for (i = 0; i < sp->num_captures; i++) {
+    int64_t k = sp->capture_parent[i];
+    ge_value *slot = &sp->slots[sp->capture_slot[i]];
+    if (k < 0 || k >= (int64_t)c->num_inputs || !c->inputs[k]) {
+      const ge_node *d = NULL, *x;
+      GE_GRAPH_FOREACH(sub, x) if (sp->first_slot[x->id] == sp->capture_slot[i] && ge__x_is(x, "Data")) d = x;
+      return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s': Data '%s' reads missing outer value %lld",
+                             ge_graph_name(sub), d ? d->name : "?", (long long)k);
     }
+    *slot = *c->inputs[k];
+    slot->capacity = 0;
   }
   if (n_out > sp->num_outputs)
     return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s' returns %u values, %u expected", ge_graph_name(sub),

@@ -73,9 +73,15 @@ typedef enum ge_compile_level {
 typedef struct ge_session_desc {
   ge_allocator allocator;   /* the session's records and the graphs it loads; zero: default */
   ge_logger logger;         /* INFO: each stage's decisions and time; DEBUG: per node */
-  int num_threads;          /* placement threads and the runs' thread budget; 0: 1 */
+  /* Placement threads, and the thread budget of the session's runtime (one
+   * pool, ge_runtime.h, shared by every program of the session: kernels'
+   * parallel loops and the multi-thread and stream executors); 0: 1. */
+  int num_threads;
   ge_compile_level level;
   uint32_t single_op_cache; /* compiled single ops kept; 0: 64 */
+  ge_executor_kind executor; /* how programs run (ge_exec.h); AUTO: as GE chooses */
+  ge_launch_mode launch;     /* the stream executor: sink (default) or host scheduling */
+  int check_order;           /* debug: every run checks happens-before (ge_exec_desc.check_order) */
 } ge_session_desc;
 
 typedef struct ge_session ge_session;
@@ -239,6 +245,7 @@ typedef struct ge__ss_op {
 struct ge_session {
   ge_session_desc d;
   ge_allocator a;
+  ge_runtime *runtime; /* the thread pool of every program, made at the first load (NULL: one thread) */
   ge_engine_registry *engines;
   int engines_fixed;
   ge_custom_op *custom_ops;
@@ -681,8 +688,20 @@ static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   ge_exec_desc d;
   ge_status st;
   double t0 = ge__ss_now_ms();
+  if (!s->runtime && s->d.num_threads > 1) { /* compiling alone starts no thread */
+    ge_runtime_desc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.allocator = s->d.allocator;
+    rd.num_threads = s->d.num_threads;
+    if ((st = ge_runtime_create(&rd, &s->runtime, err))) return st;
+  }
   memset(&d, 0, sizeof d);
   d.num_threads = s->d.num_threads;
+  d.runtime = s->runtime;
+  d.executor = s->d.executor;
+  d.launch = s->d.launch;
+  d.check_order = s->d.check_order;
+  d.streams = gr->m->has_streams ? &gr->m->streams : NULL; /* the order the memory plan was made under */
   d.topo_mode = gr->m->cfg.topo_mode;
   d.memory_limit = gr->m->cfg.memory_limit;
   d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
@@ -699,7 +718,8 @@ static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
     gr->program = NULL;
     return st;
   }
-  ge_log(&s->d.logger, GE_LOG_INFO, "session", "loaded: %u tasks, %s (%.3f ms)", (unsigned)ge_program_num_tasks(gr->program),
+  ge_log(&s->d.logger, GE_LOG_INFO, "session", "loaded: %u tasks, %s executor, %s (%.3f ms)",
+         (unsigned)ge_program_num_tasks(gr->program), ge_executor_name(ge_program_executor(gr->program)),
          gr->m->has_memory ? "one planned memory block" : "dynamic shapes from a caching allocator", ge__ss_now_ms() - t0);
   return GE_OK;
 }
@@ -983,9 +1003,11 @@ GE_API ge_status ge_session_create(const ge_session_desc *desc, ge_session **out
   ge_status st;
   if (!out) return ge_error_set(err, GE_ERR_INVALID, "ge_session_create: no output pointer");
   *out = NULL;
-  if (desc && (desc->num_threads < 0 || (unsigned)desc->level > GE_COMPILE_PARTITION))
-    return ge_error_set(err, GE_ERR_INVALID, "ge_session_create: num_threads %d or level %d out of range",
-                        desc->num_threads, (int)desc->level);
+  if (desc && (desc->num_threads < 0 || desc->num_threads > 1024 || (unsigned)desc->level > GE_COMPILE_PARTITION ||
+               (unsigned)desc->executor > GE_EXECUTOR_STREAMS || (unsigned)desc->launch > GE_LAUNCH_HOST))
+    return ge_error_set(err, GE_ERR_INVALID,
+                        "ge_session_create: num_threads %d, level %d, executor %d or launch mode %d out of range",
+                        desc->num_threads, (int)desc->level, (int)desc->executor, (int)desc->launch);
   a = ge_allocator_or_default(desc ? &desc->allocator : NULL);
   if (!(s = (ge_session *)a.alloc(a.user, sizeof *s))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for a session");
   memset(s, 0, sizeof *s);
@@ -1015,6 +1037,7 @@ GE_API void ge_session_free(ge_session *s) {
   ge__ss_free(s, s->options, 2 * (size_t)s->num_options * sizeof(char *));
   ge__ss_free(s, s->custom_ops, s->num_custom_ops * sizeof(ge_custom_op));
   ge_engine_registry_free(s->engines);
+  ge_runtime_free(s->runtime); /* after the programs that use it */
   s->a.free(s->a.user, s, sizeof *s);
 }
 

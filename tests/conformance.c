@@ -1,7 +1,8 @@
 /* conformance — runs the ONNX backend test data through ge.
  *
  *   build/conformance [--floor FILE] [--write-floor FILE] [--verbose]
- *                     [--engines [--partition] [--plan] [--option KEY=VALUE]...] DIR...
+ *                     [--engines [--partition] [--plan] [--option KEY=VALUE]...]
+ *                     [--executor NAME [--threads N] [--mode sink|host] [--check-order]] DIR...
  *
  * Each DIR holds cases (node/test_abs, ...): model.onnx and
  * test_data_set_N/{input,output}_K.pb. A case is imported, lowered onto the
@@ -52,6 +53,9 @@ static const struct {
  * fusion; --partition: and stages, dynamic/static and engine pieces;
  * --plan: everything, streams and the memory plan the executor runs from. */
 static ge_compile_level level = GE_COMPILE_REFERENCE;
+/* --executor, --threads, --mode host, --check-order: how the programs run */
+static ge_executor_kind executor;
+static int threads = 1, host_mode, check_order;
 static const char **options; /* KEY=VALUE, from --option */
 static int num_options;
 
@@ -65,13 +69,15 @@ static const char *option_value(const char *key) {
 }
 
 /* A session with the --options holding the case's model as graph 1, compiled. */
-static ge_status compile_case(const char *path, int threads, ge_session **s, ge_error *err) {
+static ge_status compile_case(const char *path, int num_threads, ge_session **s, ge_error *err) {
   ge_session_desc d;
   ge_status st;
   int i;
   memset(&d, 0, sizeof d);
   d.level = level;
-  d.num_threads = threads;
+  d.num_threads = num_threads;
+  d.executor = executor, d.check_order = check_order;
+  d.launch = host_mode ? GE_LAUNCH_HOST : GE_LAUNCH_SINK;
   if ((st = ge_session_create(&d, s, err))) return st;
   for (i = 0; i < num_options; i++) {
     const char *eq = strchr(options[i], '=');
@@ -99,7 +105,8 @@ static ge_status check_failed(ge_error *err, const char *fmt, const char *node, 
 }
 
 /* Checks the compiled placement: every node placed, no excluded engine,
- * explanations that agree, and the same engines when placed on 3 threads. */
+ * explanations that agree, and the same engines when placed on another
+ * number of threads (3, or 1 when the case runs on 3). */
 static ge_status check_placement(const ge_session *s, const ge_session *s3, ge_error *err) {
   const ge_graph *g = ge_session_graph(s, 1), *g3 = ge_session_graph(s3, 1);
   const ge_engine_registry *engines = ge_session_engines(s);
@@ -124,9 +131,9 @@ static ge_status check_placement(const ge_session *s, const ge_session *s3, ge_e
 static ge_status compile_checked(const char *path, ge_session **s, ge_error *err) {
   ge_session *s3 = NULL;
   ge_status st;
-  if ((st = compile_case(path, 1, s, err))) return st;
+  if ((st = compile_case(path, threads, s, err))) return st;
   if (level != GE_COMPILE_REFERENCE) {
-    if (!(st = compile_case(path, 3, &s3, err))) st = check_placement(*s, s3, err);
+    if (!(st = compile_case(path, threads == 3 ? 1 : 3, &s3, err))) st = check_placement(*s, s3, err);
     ge_session_free(s3);
     if (st) return st;
   }
@@ -394,6 +401,15 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--floor") && i + 1 < argc) floor_path = argv[++i];
     else if (!strcmp(argv[i], "--write-floor") && i + 1 < argc) write_path = argv[++i];
     else if (!strcmp(argv[i], "--verbose")) verbose = 1;
+    else if (!strcmp(argv[i], "--executor") && i + 1 < argc) {
+      ge_error err;
+      if (ge_executor_parse(argv[++i], &executor, &err)) {
+        fprintf(stderr, "conformance: %s\n", err.message);
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--mode") && i + 1 < argc) host_mode = !strcmp(argv[++i], "host");
+    else if (!strcmp(argv[i], "--check-order")) check_order = 1;
     else if (!strcmp(argv[i], "--engines")) level = GE_COMPILE_PLACE;
     else if (!strcmp(argv[i], "--partition") && level != GE_COMPILE_REFERENCE) {
       if (level != GE_COMPILE_FULL) level = GE_COMPILE_PARTITION;
@@ -414,7 +430,8 @@ int main(int argc, char **argv) {
       }
       options[num_options++] = kv;
     } else {
-      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--partition] [--plan] [--option KEY=VALUE]...] DIR...\n");
+      fprintf(stderr, "usage: conformance [--floor FILE] [--write-floor FILE] [--verbose] [--engines [--partition] [--plan] "
+                      "[--option KEY=VALUE]...] [--executor NAME [--threads N] [--mode sink|host] [--check-order]] DIR...\n");
       return 2;
     }
   }

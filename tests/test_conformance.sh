@@ -42,5 +42,11 @@ run --engines --partition --option ge.engineType=VectorEngine --option ge.exec.s
 run --engines --partition --option ge.exec.static_model_ops_lower_limit=-1
 run --engines --plan
 run --engines --partition --plan --option ge.engineType=VectorEngine
+# every executor and both launch modes, with the happens-before checker
+run --engines --plan --executor topological --check-order
+run --engines --plan --executor priority --check-order
+run --engines --plan --executor multi-thread --threads 2 --check-order
+run --engines --plan --executor streams --threads 2 --check-order
+run --engines --plan --executor streams --mode host --threads 2 --check-order
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

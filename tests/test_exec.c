@@ -41,9 +41,31 @@ static ge_status k_greater0(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* y = -x through the executor's parallel loop (ranges of 5 elements). */
+typedef struct neg_job {
+  const float *x;
+  float *y;
+} neg_job;
+
+static void neg_range(void *arg, int64_t b, int64_t e) {
+  neg_job *j = (neg_job *)arg;
+  for (; b < e; b++) j->y[b] = -j->x[b];
+}
+
+static ge_status k_neg_parallel(ge_kernel_ctx *c) {
+  const ge_value *x = c->inputs[0];
+  ge_value *y = ge_kernel_output(c, 0, x->dtype, x->rank, x->dims);
+  neg_job j;
+  if (!y) return GE_ERR_NOMEM;
+  j.x = (const float *)x->data, j.y = (float *)y->data;
+  ge_kernel_parallel_for(c, x->numel, 5, neg_range, &j);
+  return GE_OK;
+}
+
 static ge_kernel_fn lookup(const ge_node *n, void *user) {
   (void)user;
   if (!strcmp(n->op, "Neg")) return k_neg;
+  if (!strcmp(n->op, "NegP")) return k_neg_parallel;
   if (!strcmp(n->op, "Add")) return k_add;
   if (!strcmp(n->op, "Greater")) return k_greater0;
   return NULL;
@@ -109,6 +131,47 @@ GE_TEST(test_chain_and_dynamic_batch) {
   OK(ge_program_run(p, ins, 1, &err));
   GE_CHECK_EQ_INT(ge_program_output(p, 0)->dims[0], 1);
   ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* Kernels' parallel loops run on the program's pool (its own, or the
+ * caller's runtime shared by two programs) with the same results. */
+GE_TEST(test_parallel_kernels) {
+  ge_graph *g = neg_chain(5);
+  ge_node *x;
+  ge_exec_desc d = desc();
+  ge_program *own = NULL, *shared1 = NULL, *shared2 = NULL;
+  ge_runtime *rt = NULL;
+  ge_runtime_desc rd;
+  ge_error err;
+  float in[4000];
+  int64_t dims[2] = {1000, 4};
+  ge_value v = fvalue(2, dims, in);
+  const ge_value *ins[1] = {&v};
+  int i, bad = 0;
+  for (i = 0; i < 4000; i++) in[i] = (float)i * 0.25f - 7;
+  GE_GRAPH_FOREACH(g, x) if (!strcmp(x->op, "Neg")) x->op = "NegP";
+  d.num_threads = 2;
+  OK(ge_program_create(g, &d, &own, &err));
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  OK(ge_runtime_create(&rd, &rt, &err));
+  d.num_threads = 0, d.runtime = rt;
+  OK(ge_program_create(g, &d, &shared1, &err));
+  OK(ge_program_create(g, &d, &shared2, &err));
+  OK(ge_program_run(own, ins, 1, &err));
+  OK(ge_program_run(shared1, ins, 1, &err));
+  OK(ge_program_run(shared2, ins, 1, &err));
+  for (i = 0; i < 4000; i++) { /* five negations: -x */
+    bad += ((float *)ge_program_output(own, 0)->data)[i] != -in[i];
+    bad += ((float *)ge_program_output(shared1, 0)->data)[i] != -in[i];
+    bad += ((float *)ge_program_output(shared2, 0)->data)[i] != -in[i];
+  }
+  GE_CHECK_EQ_INT(bad, 0);
+  ge_program_free(own);
+  ge_program_free(shared1);
+  ge_program_free(shared2);
+  ge_runtime_free(rt);
   ge_graph_free(g);
 }
 
@@ -527,6 +590,7 @@ GE_TEST(test_checked_sizes) {
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_chain_and_dynamic_batch);
+  GE_RUN(test_parallel_kernels);
   GE_RUN(test_input_checks);
   GE_RUN(test_no_kernel);
   GE_RUN(test_if_with_capture);

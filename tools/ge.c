@@ -4,7 +4,8 @@
  *
  *   ge [-v|-vv] run     MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N]
  *                             [--warmup N] [--threads N] [--option KEY=VALUE]...
- *                             [--plugin ENGINE.so]...
+ *                             [--executor auto|sequential|topological|multi-thread|priority|streams]
+ *                             [--mode sink|host] [--check-order] [--plugin ENGINE.so]...
  *   ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
  *
  * Both compile the model in a session (arguments -> options -> session ->
@@ -26,6 +27,8 @@ static int usage(FILE *f) {
   fprintf(f,
           "usage: ge [-v|-vv] run MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N] [--warmup N]\n"
           "              [--threads N] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
+          "              [--executor auto|sequential|topological|multi-thread|priority|streams]\n"
+          "              [--mode sink|host] [--check-order]\n"
           "       ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "\n"
           "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
@@ -36,6 +39,9 @@ static int usage(FILE *f) {
           "            Graphviz (outline colour: stream; events as Send/Recv nodes)\n"
           "  --plugin  load engines from a shared library (engine ABI, ge_graph.h)\n"
           "  -v, -vv   what each compile stage decided and how long it took; -vv per node too\n"
+          "  --executor  how the run goes (auto: as GE chooses); --mode: the stream executor's\n"
+          "            launch (sink: task lists built at load, one launch; host: task by task);\n"
+          "            --check-order: every run checks that each dependency finished first\n"
           "options:\n"
           "  ge.topoSortingMode=0|1|3          execution order: BFS (default), DFS, stable reverse DFS\n"
           "  ge.engineType=AIcoreEngine|VectorEngine   core engine (they exclude each other)\n"
@@ -66,6 +72,9 @@ typedef struct tool {
   uint32_t id;
   const char **options, **plugins; /* KEY=VALUE and ENGINE.so, argc slots each */
   int num_options, num_plugins, verbose;
+  ge_executor_kind executor; /* run: --executor, --mode, --check-order */
+  ge_launch_mode launch;
+  int check_order;
 } tool;
 
 /* ge -v: what each stage decided (INFO); -vv: per node too (DEBUG). */
@@ -108,6 +117,7 @@ static int tool_compile(const char *cmd, tool *t, const char *model, int threads
   int i;
   memset(&d, 0, sizeof d);
   d.num_threads = threads;
+  d.executor = t->executor, d.launch = t->launch, d.check_order = t->check_order;
   d.logger.fn = log_stderr;
   d.logger.level = t->verbose > 1 ? GE_LOG_DEBUG : t->verbose ? GE_LOG_INFO : GE_LOG_WARN;
   if (ge_session_create(&d, &t->s, &err)) goto fail;
@@ -575,6 +585,19 @@ static int parse_run_args(int argc, char **argv, run_args *a, tool *t) {
       a->inputs[a->num_inputs++] = val;
       i++;
     } else if (!strcmp(arg, "--outdir") && val) a->outdir = argv[++i];
+    else if (!strcmp(arg, "--executor") && val) {
+      ge_error err;
+      if (ge_executor_parse(argv[++i], &t->executor, &err)) {
+        fprintf(stderr, "ge run: %s\n", err.message);
+        return 0;
+      }
+    } else if (!strcmp(arg, "--mode") && val) {
+      if (strcmp(val, "sink") && strcmp(val, "host")) {
+        fprintf(stderr, "ge run: --mode takes sink or host, got '%s'\n", val);
+        return 0;
+      }
+      t->launch = !strcmp(argv[++i], "host") ? GE_LAUNCH_HOST : GE_LAUNCH_SINK;
+    } else if (!strcmp(arg, "--check-order")) t->check_order = 1;
     else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads")) && val) {
       char *end;
       long v = strtol(val, &end, 10);
@@ -698,8 +721,10 @@ static int run(int argc, char **argv, int verbose) {
     times[r] = now_ms() - t0;
   }
   qsort(times + a.warmup, (size_t)a.repeat, sizeof(double), cmp_double);
-  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up)\n", a.model,
-         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup);
+  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up), executor=%s%s\n", a.model,
+         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup,
+         ge_executor_name(ge_program_executor(p)),
+         ge_program_executor(p) == GE_EXECUTOR_STREAMS ? (t.launch == GE_LAUNCH_HOST ? " (host)" : " (sink)") : "");
   print_outputs(p);
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
   rc = 0;

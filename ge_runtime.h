@@ -1,0 +1,994 @@
+/* ge_runtime.h — the runtime core: a thread pool the caller owns and the
+ * intra-op parallel loop on it. Needs no graph (only ge_graph.h's base
+ * types: ge_status, ge_error, ge_allocator, ge_parallel_fn).
+ *
+ * Part of ge. Include anywhere for the declarations; define
+ * GE_RUNTIME_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation unit.
+ *
+ * A runtime is a thread budget N: N-1 worker threads plus whichever caller
+ * thread asks it for work, so never more than N threads run its work. The
+ * workers serve jobs: parallel loops (ge_runtime_parallel_for) and, in
+ * ge_exec.h, whole stream launches and multi-thread ready queues. A thread
+ * that waits for something (its loop's last range, an event of another
+ * stream) first takes any other ready work, then polls a bounded while
+ * (a hand-off costs ~44 ns to a polling thread, 12-15 us to a sleeping
+ * one), and only then sleeps on a condition variable until something
+ * changes. There are no globals: two runtimes are fully independent.
+ *
+ * Thread safety: every function but ge_runtime_free may be called from any
+ * thread, the runtime's own workers included (nested loops are fine: the
+ * calling thread can always finish its loop alone).
+ */
+#ifndef GE_RUNTIME_H
+#define GE_RUNTIME_H
+
+#include "ge_graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ge_runtime ge_runtime;
+
+typedef struct ge_runtime_desc {
+  ge_allocator allocator; /* zero: the default */
+  int num_threads;        /* the thread budget, the caller included; <= 0: 1 (no workers) */
+  uint32_t spin;          /* polls of a waiting thread before it sleeps; 0: 2000 */
+} ge_runtime_desc;
+
+/* Starts num_threads - 1 workers (they sleep until there is work). */
+GE_API ge_status ge_runtime_create(const ge_runtime_desc *desc, ge_runtime **out, ge_error *err);
+/* Stops and joins the workers. No job may be running. */
+GE_API void ge_runtime_free(ge_runtime *rt);
+GE_API int ge_runtime_num_threads(const ge_runtime *rt);
+
+/* Calls fn(arg, begin, end) over disjoint ranges covering [0, n), each at
+ * least grain long but the last, on the calling thread and whichever
+ * workers are free; returns when all are done. rt NULL, a budget of one,
+ * or n <= grain: one call fn(arg, 0, n) on this thread. */
+GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg);
+
+/* ---- for executors built on the pool (ge_exec.h) ----
+ * A job is anything the workers can help with: work() runs what it can
+ * claim and returns nonzero when it ran something. A job is posted while
+ * its owner needs help and withdrawn before its memory goes away. */
+typedef struct ge_runtime_job ge_runtime_job;
+struct ge_runtime_job {
+  int (*work)(ge_runtime_job *job);
+};
+/* 0 when every job slot is taken (the owner then works alone). */
+GE_API int ge_runtime_post(ge_runtime *rt, ge_runtime_job *job);
+/* Returns once no worker is inside job->work. */
+GE_API void ge_runtime_withdraw(ge_runtime *rt, ge_runtime_job *job);
+/* Something may have become runnable or done: wakes the waiting threads. */
+GE_API void ge_runtime_notify(ge_runtime *rt);
+/* A stamp of the runtime's change counter: take one before checking a
+ * condition, then ge_runtime_wait with it when the condition is false. */
+GE_API unsigned ge_runtime_stamp(ge_runtime *rt);
+/* Polls, then sleeps, until ge_runtime_notify has been called after stamp
+ * was taken. Runs other posted jobs' work meanwhile when help is nonzero. */
+GE_API void ge_runtime_wait(ge_runtime *rt, unsigned stamp, int help);
+
+/* ------------------------------------------------------------ tasks */
+
+/* One record of a flat program: a kernel and its context. */
+typedef struct ge_task {
+  ge_kernel_fn fn;
+  ge_kernel_ctx ctx;
+} ge_task;
+
+/* What a finished launch or run tells: GE_OK, the first failure (task is
+ * its entry), or an abort (aborted = 1; task is the entry then running, or
+ * UINT32_MAX when none was). */
+typedef struct ge_runtime_result {
+  ge_status status;
+  uint32_t task;  /* the caller's id of the failed or interrupted entry */
+  int aborted;
+} ge_runtime_result;
+
+/* Stamps (debug): when given, every run entry writes stamps[2*id] at its
+ * start and stamps[2*id+1] at its end from one counter of the runtime
+ * object, so a < b means "a happened before b" across threads. Entries that
+ * did not run keep 0. */
+
+/* -------------------------------------------------------------- streams */
+
+/* One entry of a stream: wait for events, run the task, record events. */
+typedef struct ge_runtime_entry {
+  ge_task *task;            /* NULL: synchronisation only */
+  uint32_t id;              /* the caller's id (stamps, results) */
+  const uint32_t *waits;    /* events [0, num_events) to wait for first */
+  uint32_t num_waits;
+  const uint32_t *records;  /* events recorded once the task is done */
+  uint32_t num_records;
+} ge_runtime_entry;
+
+typedef struct ge_runtime_streams_desc {
+  uint32_t num_streams;
+  const ge_runtime_entry *const *entries; /* per stream, in its order */
+  const uint32_t *num_entries;            /* per stream */
+  uint32_t num_events;
+  uint32_t num_ids;                       /* ids are < num_ids (stamps arrays hold 2*num_ids) */
+  /* Host scheduling: the order in which the host launches entries, as a
+   * list of stream indices (each occurrence launches that stream's next
+   * entry); NULL: stream after stream. Sink mode ignores it. */
+  const uint32_t *launch_order;
+} ge_runtime_streams_desc;
+
+typedef struct ge_runtime_streams ge_runtime_streams;
+
+typedef enum ge_launch_mode {
+  GE_LAUNCH_SINK = 0, /* the task lists built at load run with one launch */
+  GE_LAUNCH_HOST = 1  /* the host thread launches entry by entry, workers run them */
+} ge_launch_mode;
+
+/* Builds the task lists once (all allocation happens here; entries are
+ * copied, tasks are referenced). Logical streams are multiplexed onto rt's
+ * threads; rt NULL: the launching thread alone. */
+GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_streams_desc *desc,
+                                           ge_runtime_streams **out, ge_error *err);
+GE_API void ge_runtime_streams_free(ge_runtime_streams *s);
+/* Runs every stream to its end (or the first failure, or an abort) with
+ * the calling thread taking part; allocates nothing. One launch at a time
+ * per object. shuffle != 0 (debug): streams are picked in a seeded order
+ * and one entry is run per pick, to shake out missing events. */
+GE_API ge_runtime_result ge_runtime_streams_launch(ge_runtime_streams *s, ge_launch_mode mode, uint64_t *stamps,
+                                                   uint32_t shuffle);
+/* Asks a running launch to stop: no new entry starts; running ones finish. */
+GE_API void ge_runtime_streams_abort(ge_runtime_streams *s);
+
+/* ---------------------------------------------------- ready-queue DAGs */
+
+/* Topological executors: a task runs once all its predecessors are done.
+ * succ_begin[i] .. succ_begin[i+1] index succ[], the successors of task i.
+ * With priority, the ready task of highest priority runs first (ties: the
+ * lower index); else the ready queue is FIFO. Task i has id i. */
+typedef struct ge_runtime_dag_desc {
+  ge_task *tasks;
+  uint32_t num_tasks;
+  const uint32_t *succ_begin; /* num_tasks + 1 */
+  const uint32_t *succ;
+  const uint64_t *priority;   /* NULL: FIFO */
+  int multi_thread;           /* the runtime's workers serve the ready queue */
+} ge_runtime_dag_desc;
+
+typedef struct ge_runtime_dag ge_runtime_dag;
+
+GE_API ge_status ge_runtime_dag_create(ge_runtime *rt, const ge_runtime_dag_desc *desc, ge_runtime_dag **out,
+                                       ge_error *err);
+GE_API void ge_runtime_dag_free(ge_runtime_dag *d);
+/* Runs every task (allocates nothing); one run at a time per object. */
+GE_API ge_runtime_result ge_runtime_dag_run(ge_runtime_dag *d, uint64_t *stamps);
+GE_API void ge_runtime_dag_abort(ge_runtime_dag *d);
+/* An owner's abort flag, read (atomically) before every task: nonzero
+ * stops the launch or run as an abort before the next task (the flag is
+ * the owner's to clear; NULL: none). ge_runtime_notify wakes waiting
+ * threads after setting it. */
+GE_API void ge_runtime_streams_cancel_on(ge_runtime_streams *s, const int *flag);
+GE_API void ge_runtime_dag_cancel_on(ge_runtime_dag *d, const int *flag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_RUNTIME_H */
+
+/* ===================================================================== */
+#if defined(GE_IMPLEMENTATION) || defined(GE_RUNTIME_IMPLEMENTATION)
+#ifndef GE_RUNTIME_IMPLEMENTATION_DONE
+#define GE_RUNTIME_IMPLEMENTATION_DONE
+
+#include <pthread.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* GCC/Clang atomics (C99 has none; these work in C and C++ alike). */
+#define GE__RT_LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#define GE__RT_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define GE__RT_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+#define GE__RT_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define GE__RT_CAS(p, expect, v) \
+  __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+
+#if defined(__x86_64__) || defined(__i386__)
+#define GE__RT_PAUSE() __builtin_ia32_pause()
+#else
+#define GE__RT_PAUSE() ((void)0)
+#endif
+
+#define GE__RT_SLOTS 64
+
+/* A posted job; users counts the threads inside its work (a withdrawing
+ * owner waits for them to leave). */
+typedef struct ge__rt_slot {
+  ge_runtime_job *job;
+  int users;
+} ge__rt_slot;
+
+struct ge_runtime {
+  ge_allocator a;
+  int num_threads, num_workers, started;
+  uint32_t spin;
+  pthread_t *threads;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  unsigned epoch;  /* bumped by every notify */
+  int sleepers;    /* threads in (or entering) pthread_cond_wait */
+  int stop;
+  int num_slots;   /* slots[0, num_slots) may hold jobs */
+  ge__rt_slot slots[GE__RT_SLOTS];
+};
+
+GE_API int ge_runtime_num_threads(const ge_runtime *rt) { return rt ? rt->num_threads : 1; }
+GE_API unsigned ge_runtime_stamp(ge_runtime *rt) { return GE__RT_LOAD(&rt->epoch); }
+
+GE_API void ge_runtime_notify(ge_runtime *rt) {
+  GE__RT_ADD(&rt->epoch, 1u);
+  /* seq_cst pairs with the sleeper's: it either sees the new epoch or is counted here */
+  if (GE__RT_LOAD(&rt->sleepers)) {
+    pthread_mutex_lock(&rt->lock);
+    pthread_cond_broadcast(&rt->wake);
+    pthread_mutex_unlock(&rt->lock);
+  }
+}
+
+/* Runs one round of every posted job's work; nonzero when any ran something. */
+static int ge__rt_help(ge_runtime *rt) {
+  int i, n = GE__RT_LOAD(&rt->num_slots), did = 0;
+  for (i = 0; i < n; i++) {
+    ge__rt_slot *s = &rt->slots[i];
+    ge_runtime_job *j;
+    if (!GE__RT_LOAD_RELAXED(&s->job)) continue;
+    GE__RT_ADD(&s->users, 1);
+    if ((j = GE__RT_LOAD(&s->job)) != NULL) did |= j->work(j) != 0;
+    GE__RT_ADD(&s->users, -1);
+  }
+  return did;
+}
+
+GE_API void ge_runtime_wait(ge_runtime *rt, unsigned stamp, int help) {
+  uint32_t i;
+  for (i = 0; i < rt->spin; i++) {
+    if (GE__RT_LOAD(&rt->epoch) != stamp || GE__RT_LOAD_RELAXED(&rt->stop)) return;
+    if (help && ge__rt_help(rt)) return; /* ran something: the caller rechecks */
+    GE__RT_PAUSE();
+  }
+  pthread_mutex_lock(&rt->lock);
+  GE__RT_ADD(&rt->sleepers, 1);
+  while (GE__RT_LOAD(&rt->epoch) == stamp && !GE__RT_LOAD(&rt->stop)) pthread_cond_wait(&rt->wake, &rt->lock);
+  GE__RT_ADD(&rt->sleepers, -1);
+  pthread_mutex_unlock(&rt->lock);
+}
+
+GE_API int ge_runtime_post(ge_runtime *rt, ge_runtime_job *job) {
+  int i;
+  for (i = 0; i < GE__RT_SLOTS; i++) {
+    ge_runtime_job *none = NULL;
+    if (GE__RT_LOAD_RELAXED(&rt->slots[i].job) || !GE__RT_CAS(&rt->slots[i].job, &none, job)) continue;
+    for (;;) { /* num_slots = max(num_slots, i + 1) */
+      int n = GE__RT_LOAD(&rt->num_slots);
+      if (n > i || GE__RT_CAS(&rt->num_slots, &n, i + 1)) break;
+    }
+    ge_runtime_notify(rt);
+    return 1;
+  }
+  return 0;
+}
+
+GE_API void ge_runtime_withdraw(ge_runtime *rt, ge_runtime_job *job) {
+  int i;
+  for (i = 0; i < GE__RT_SLOTS; i++) {
+    ge__rt_slot *s = &rt->slots[i];
+    if (GE__RT_LOAD_RELAXED(&s->job) != job) continue;
+    GE__RT_STORE(&s->job, (ge_runtime_job *)NULL);
+    while (GE__RT_LOAD(&s->users)) GE__RT_PAUSE(); /* they find nothing left and return at once */
+    return;
+  }
+}
+
+static void *ge__rt_worker(void *arg) {
+  ge_runtime *rt = (ge_runtime *)arg;
+  while (!GE__RT_LOAD(&rt->stop)) {
+    unsigned stamp = ge_runtime_stamp(rt);
+    if (!ge__rt_help(rt)) ge_runtime_wait(rt, stamp, 0);
+  }
+  return NULL;
+}
+
+GE_API void ge_runtime_free(ge_runtime *rt) {
+  int i;
+  if (!rt) return;
+  GE__RT_STORE(&rt->stop, 1);
+  ge_runtime_notify(rt);
+  pthread_mutex_lock(&rt->lock); /* a worker between its check and its wait holds the lock */
+  pthread_cond_broadcast(&rt->wake);
+  pthread_mutex_unlock(&rt->lock);
+  for (i = 0; i < rt->started; i++) pthread_join(rt->threads[i], NULL);
+  pthread_cond_destroy(&rt->wake);
+  pthread_mutex_destroy(&rt->lock);
+  if (rt->threads) rt->a.free(rt->a.user, rt->threads, (size_t)rt->num_workers * sizeof(pthread_t));
+  rt->a.free(rt->a.user, rt, sizeof *rt);
+}
+
+GE_API ge_status ge_runtime_create(const ge_runtime_desc *desc, ge_runtime **out, ge_error *err) {
+  ge_allocator a = ge_allocator_or_default(desc ? &desc->allocator : NULL);
+  ge_runtime *rt;
+  int n = desc && desc->num_threads > 0 ? desc->num_threads : 1;
+  *out = NULL;
+  if (n > 1024) return ge_error_set(err, GE_ERR_INVALID, "ge_runtime_create: %d threads (at most 1024)", n);
+  if (!(rt = (ge_runtime *)a.alloc(a.user, sizeof *rt))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(rt, 0, sizeof *rt);
+  rt->a = a;
+  rt->num_threads = n;
+  rt->num_workers = n - 1;
+  rt->spin = desc && desc->spin ? desc->spin : 2000;
+  if (pthread_mutex_init(&rt->lock, NULL)) {
+    a.free(a.user, rt, sizeof *rt);
+    return ge_error_set(err, GE_ERR_INTERNAL, "ge_runtime_create: pthread_mutex_init failed");
+  }
+  if (pthread_cond_init(&rt->wake, NULL)) {
+    pthread_mutex_destroy(&rt->lock);
+    a.free(a.user, rt, sizeof *rt);
+    return ge_error_set(err, GE_ERR_INTERNAL, "ge_runtime_create: pthread_cond_init failed");
+  }
+  if (rt->num_workers &&
+      !(rt->threads = (pthread_t *)a.alloc(a.user, (size_t)rt->num_workers * sizeof(pthread_t)))) {
+    ge_runtime_free(rt);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  for (; rt->started < rt->num_workers; rt->started++)
+    if (pthread_create(&rt->threads[rt->started], NULL, ge__rt_worker, rt)) {
+      ge_runtime_free(rt);
+      return ge_error_set(err, GE_ERR_INTERNAL, "ge_runtime_create: cannot start worker thread %d", rt->started + 1);
+    }
+  *out = rt;
+  return GE_OK;
+}
+
+/* ------------------------------------------------------ parallel loops */
+
+typedef struct ge__rt_loop {
+  ge_runtime_job job;
+  ge_runtime *rt;
+  ge_parallel_fn fn;
+  void *arg;
+  int64_t n, chunk;
+  int64_t next; /* first index not yet claimed */
+  int64_t done; /* indices finished */
+} ge__rt_loop;
+
+static int ge__rt_loop_work(ge_runtime_job *job) {
+  ge__rt_loop *l = (ge__rt_loop *)job;
+  int did = 0;
+  for (;;) {
+    int64_t b = GE__RT_ADD(&l->next, l->chunk), e;
+    if (b >= l->n) return did;
+    e = l->n - b < l->chunk ? l->n : b + l->chunk;
+    l->fn(l->arg, b, e);
+    did = 1;
+    if (GE__RT_ADD(&l->done, e - b) + (e - b) == l->n) ge_runtime_notify(l->rt);
+  }
+}
+
+GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
+  ge__rt_loop l;
+  int64_t want;
+  if (n <= 0) return;
+  if (grain < 1) grain = 1;
+  if (!rt || rt->num_threads <= 1 || n <= grain) {
+    fn(arg, 0, n);
+    return;
+  }
+  /* about four ranges per thread balance uneven ranges without much claiming */
+  want = (n + (int64_t)rt->num_threads * 4 - 1) / ((int64_t)rt->num_threads * 4);
+  memset(&l, 0, sizeof l);
+  l.job.work = ge__rt_loop_work;
+  l.rt = rt, l.fn = fn, l.arg = arg, l.n = n;
+  l.chunk = want > grain ? want : grain;
+  if (!ge_runtime_post(rt, &l.job)) {
+    fn(arg, 0, n);
+    return;
+  }
+  ge__rt_loop_work(&l.job);
+  for (;;) { /* the others finish the ranges they claimed */
+    unsigned stamp = ge_runtime_stamp(rt);
+    if (GE__RT_LOAD(&l.done) == n) break;
+    ge_runtime_wait(rt, stamp, 0);
+  }
+  ge_runtime_withdraw(rt, &l.job);
+}
+
+/* ------------------------------------------------------------ shared */
+
+static void *ge__rt_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
+static void ge__rt_free(const ge_allocator *a, void *p, size_t n) {
+  if (p) a->free(a->user, p, n ? n : 1);
+}
+
+/* State of one launch or run, the same for streams and DAGs. */
+typedef struct ge__rt_run {
+  const int *cancel; /* the owner's abort flag (kept across runs), or NULL */
+  uint64_t *stamps;
+  uint64_t clock;
+  int abort;       /* no new task starts */
+  int failed;      /* the first failure claimed the result */
+  ge_runtime_result result;
+} ge__rt_run;
+
+static void ge__rt_run_reset(ge__rt_run *r, uint64_t *stamps) { /* cancel stays */
+  r->stamps = stamps;
+  r->clock = 0;
+  r->abort = r->failed = 0;
+  r->result.status = GE_OK;
+  r->result.task = UINT32_MAX;
+  r->result.aborted = 0;
+}
+
+/* The first failure or abort claims the result and stops the run; the
+ * fields are atomic because an abort may come from a thread outside it. */
+static void ge__rt_stop(ge_runtime *rt, ge__rt_run *r, ge_status st, uint32_t task, int aborted) {
+  int zero = 0;
+  if (GE__RT_CAS(&r->failed, &zero, 1)) {
+    GE__RT_STORE(&r->result.status, st);
+    GE__RT_STORE(&r->result.task, task);
+    GE__RT_STORE(&r->result.aborted, aborted);
+  }
+  GE__RT_STORE(&r->abort, 1);
+  if (rt) ge_runtime_notify(rt);
+}
+
+/* Whether the run must stop: a failure, or the owner's flag (then the stop
+ * is claimed as an abort before task next_id). */
+static int ge__rt_stopped(ge_runtime *rt, ge__rt_run *r, uint32_t next_id) {
+  if (GE__RT_LOAD_RELAXED(&r->abort)) return 1;
+  if (!r->cancel || !__atomic_load_n(r->cancel, __ATOMIC_RELAXED)) return 0;
+  ge__rt_stop(rt, r, GE_ERR_INTERNAL, next_id, 1);
+  return 1;
+}
+
+static ge_runtime_result ge__rt_result(ge__rt_run *r) {
+  ge_runtime_result x;
+  x.status = GE__RT_LOAD(&r->result.status);
+  x.task = GE__RT_LOAD(&r->result.task);
+  x.aborted = GE__RT_LOAD(&r->result.aborted);
+  return x;
+}
+
+/* Runs one task; on failure records it (the first only) and stops the run. */
+static int ge__rt_exec(ge_runtime *rt, ge__rt_run *r, ge_task *t, uint32_t id) {
+  ge_status st = GE_OK;
+  if (r->stamps) r->stamps[2 * (size_t)id] = GE__RT_ADD(&r->clock, (uint64_t)1) + 1;
+  if (t) st = t->fn(&t->ctx);
+  if (r->stamps) r->stamps[2 * (size_t)id + 1] = GE__RT_ADD(&r->clock, (uint64_t)1) + 1;
+  if (st == GE_OK) return 1;
+  ge__rt_stop(rt, r, st, id, 0);
+  return 0;
+}
+
+/* Posts a job for the workers when there are any (0: the caller runs it alone). */
+static int ge__rt_post(ge_runtime *rt, ge_runtime_job *job) {
+  return rt && rt->num_workers > 0 && ge_runtime_post(rt, job);
+}
+
+/* Serves a job until done() holds, with the caller taking part, then
+ * withdraws it if it was posted. */
+static void ge__rt_serve(ge_runtime *rt, ge_runtime_job *job, int (*done)(ge_runtime_job *), int posted) {
+  for (;;) {
+    unsigned stamp = posted ? ge_runtime_stamp(rt) : 0;
+    if (done(job)) break;
+    if (!job->work(job) && posted) ge_runtime_wait(rt, stamp, 0);
+  }
+  if (posted) ge_runtime_withdraw(rt, job);
+}
+
+/* -------------------------------------------------------------- streams */
+
+typedef struct ge__rt_stream {
+  uint32_t first, count; /* its entries */
+  uint32_t next;         /* the next entry to run (written by the owner) */
+  uint32_t limit;        /* entries launched so far */
+  uint32_t running;      /* id of the entry running, or UINT32_MAX */
+  int owner;             /* 1 while a thread runs it */
+  int finished;
+} ge__rt_stream;
+
+struct ge_runtime_streams {
+  ge_runtime_job job;
+  ge_runtime *rt;
+  ge_allocator a;
+  uint32_t num_streams, num_events, num_entries, num_lists;
+  ge__rt_stream *streams;
+  ge_runtime_entry *entries; /* the task lists (sink mode reads them) */
+  ge_runtime_entry *queue;   /* what the host launched (host mode) */
+  const ge_runtime_entry *run_list; /* this launch's */
+  uint32_t *lists;           /* waits and records of all entries */
+  uint32_t *launch_order;
+  uint32_t *events;          /* per event: the launch that last recorded it */
+  uint32_t gen;              /* this launch */
+  uint32_t shuffle, picks;
+  uint32_t streams_done;
+  ge_launch_mode mode;
+  ge__rt_run r;
+};
+
+static int ge__rt_waits_met(const ge_runtime_streams *s, const ge_runtime_entry *e) {
+  uint32_t k;
+  for (k = 0; k < e->num_waits; k++)
+    if (__atomic_load_n(&s->events[e->waits[k]], __ATOMIC_ACQUIRE) != s->gen) return 0;
+  return 1;
+}
+
+/* Whether a thread could do something on st now. */
+static int ge__rt_stream_ready(const ge_runtime_streams *s, ge__rt_stream *st) {
+  uint32_t next;
+  if (GE__RT_LOAD_RELAXED(&st->finished) || GE__RT_LOAD_RELAXED(&st->owner)) return 0;
+  next = __atomic_load_n(&st->next, __ATOMIC_ACQUIRE);
+  if (next == st->count) return 1; /* to mark it finished */
+  return next < __atomic_load_n(&st->limit, __ATOMIC_ACQUIRE) && ge__rt_waits_met(s, &s->run_list[st->first + next]);
+}
+
+/* Runs st's entries while they are ready (one only when shuffling). */
+static int ge__rt_stream_run(ge_runtime_streams *s, ge__rt_stream *st) {
+  int did = 0;
+  uint32_t next = st->next, limit = __atomic_load_n(&st->limit, __ATOMIC_ACQUIRE), k;
+  for (;;) {
+    const ge_runtime_entry *e;
+    if (next == st->count) {
+      GE__RT_STORE(&st->finished, 1);
+      GE__RT_ADD(&s->streams_done, 1u);
+      if (s->rt) ge_runtime_notify(s->rt);
+      did = 1;
+      break;
+    }
+    if (next >= limit && next >= (limit = __atomic_load_n(&st->limit, __ATOMIC_ACQUIRE))) break;
+    e = &s->run_list[st->first + next];
+    if (e->num_waits && !ge__rt_waits_met(s, e)) break;
+    if (ge__rt_stopped(s->rt, &s->r, e->id)) break;
+    __atomic_store_n(&st->running, e->id, __ATOMIC_RELAXED);
+    if (!ge__rt_exec(s->rt, &s->r, e->task, e->id)) break;
+    __atomic_store_n(&st->running, UINT32_MAX, __ATOMIC_RELAXED);
+    __atomic_store_n(&st->next, ++next, __ATOMIC_RELEASE);
+    did = 1;
+    for (k = 0; k < e->num_records; k++) __atomic_store_n(&s->events[e->records[k]], s->gen, __ATOMIC_RELEASE);
+    if (e->num_records && s->rt) ge_runtime_notify(s->rt);
+    if (s->shuffle) break;
+  }
+  GE__RT_STORE(&st->owner, 0);
+  return did;
+}
+
+/* A mixing step for the debug shuffle (splitmix64's finaliser). */
+static uint32_t ge__rt_mix(uint64_t x) {
+  x ^= x >> 30, x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27, x *= 0x94d049bb133111ebULL;
+  return (uint32_t)(x ^ (x >> 31));
+}
+
+static int ge__rt_streams_work(ge_runtime_job *job) {
+  ge_runtime_streams *s = (ge_runtime_streams *)job;
+  uint32_t n = s->num_streams, start = 0, k;
+  int did = 0;
+  if (s->shuffle) start = ge__rt_mix(((uint64_t)s->shuffle << 32) ^ GE__RT_ADD(&s->picks, 1u)) % n;
+  for (k = 0; k < n && !GE__RT_LOAD_RELAXED(&s->r.abort); k++) {
+    uint32_t i = start + k < n ? start + k : start + k - n;
+    ge__rt_stream *st = &s->streams[i];
+    int zero = 0;
+    if (!ge__rt_stream_ready(s, st) || !GE__RT_CAS(&st->owner, &zero, 1)) continue;
+    if (GE__RT_LOAD(&st->finished)) { /* finished by the owner we saw leave */
+      GE__RT_STORE(&st->owner, 0);
+      continue;
+    }
+    did |= ge__rt_stream_run(s, st);
+    if (s->shuffle && did) break;
+  }
+  return did;
+}
+
+static int ge__rt_streams_done(ge_runtime_job *job) {
+  ge_runtime_streams *s = (ge_runtime_streams *)job;
+  return GE__RT_LOAD(&s->streams_done) == s->num_streams || ge__rt_stopped(s->rt, &s->r, UINT32_MAX);
+}
+
+GE_API void ge_runtime_streams_free(ge_runtime_streams *s) {
+  ge_allocator a;
+  if (!s) return;
+  a = s->a;
+  ge__rt_free(&a, s->streams, (size_t)s->num_streams * sizeof *s->streams);
+  ge__rt_free(&a, s->entries, (size_t)s->num_entries * sizeof *s->entries);
+  ge__rt_free(&a, s->queue, (size_t)s->num_entries * sizeof *s->queue);
+  ge__rt_free(&a, s->lists, (size_t)s->num_lists * sizeof *s->lists);
+  ge__rt_free(&a, s->launch_order, (size_t)s->num_entries * sizeof *s->launch_order);
+  ge__rt_free(&a, s->events, (size_t)s->num_events * sizeof *s->events);
+  ge__rt_free(&a, s, sizeof *s);
+}
+
+/* Replays a launch on one thread without running tasks: every entry must
+ * become ready (an event it waits for is recorded earlier in some order),
+ * else launches would hang. Uses s->events as scratch. */
+static ge_status ge__rt_streams_check(ge_runtime_streams *s, ge_error *err) {
+  uint32_t left = s->num_entries, i, k;
+  int progress = 1;
+  s->gen = 1;
+  for (i = 0; i < s->num_streams; i++) s->streams[i].next = 0;
+  while (left && progress) {
+    progress = 0;
+    for (i = 0; i < s->num_streams; i++) {
+      ge__rt_stream *st = &s->streams[i];
+      while (st->next < st->count && ge__rt_waits_met(s, &s->entries[st->first + st->next])) {
+        const ge_runtime_entry *e = &s->entries[st->first + st->next++];
+        for (k = 0; k < e->num_records; k++) s->events[e->records[k]] = s->gen;
+        left--, progress = 1;
+      }
+    }
+  }
+  for (i = 0; i < s->num_streams && left; i++) {
+    ge__rt_stream *st = &s->streams[i];
+    if (st->next < st->count) {
+      const ge_runtime_entry *e = &s->entries[st->first + st->next];
+      for (k = 0; k < e->num_waits && s->events[e->waits[k]] == s->gen; k++) {}
+      return ge_error_set(err, GE_ERR_INVALID,
+                          "streams: entry %u of stream %u (task %u) waits for event %u, which nothing records "
+                          "before it (the launch would hang)",
+                          (unsigned)st->next, (unsigned)i, (unsigned)e->id, (unsigned)e->waits[k]);
+    }
+  }
+  for (i = 0; i < s->num_events; i++) s->events[i] = 0;
+  s->gen = 0;
+  return GE_OK;
+}
+
+/* Checks the desc and counts entries and list items. */
+static ge_status ge__rt_streams_measure(const ge_runtime_streams_desc *d, uint32_t *entries, uint32_t *lists,
+                                        ge_error *err) {
+  uint64_t ne = 0, nl = 0;
+  uint32_t i, j, k;
+  if (!d || (d->num_streams && (!d->entries || !d->num_entries)))
+    return ge_error_set(err, GE_ERR_INVALID, "ge_runtime_streams_create: no streams given");
+  for (i = 0; i < d->num_streams; i++) {
+    for (j = 0; j < d->num_entries[i]; j++) {
+      const ge_runtime_entry *e = &d->entries[i][j];
+      if (d->num_ids && e->id >= d->num_ids)
+        return ge_error_set(err, GE_ERR_INVALID, "streams: entry %u of stream %u has id %u (num_ids %u)", (unsigned)j,
+                            (unsigned)i, (unsigned)e->id, (unsigned)d->num_ids);
+      for (k = 0; k < e->num_waits + e->num_records; k++) {
+        uint32_t ev = k < e->num_waits ? e->waits[k] : e->records[k - e->num_waits];
+        if (ev >= d->num_events)
+          return ge_error_set(err, GE_ERR_INVALID, "streams: entry %u of stream %u uses event %u of %u", (unsigned)j,
+                              (unsigned)i, (unsigned)ev, (unsigned)d->num_events);
+      }
+      if (e->task && !e->task->fn)
+        return ge_error_set(err, GE_ERR_INVALID, "streams: entry %u of stream %u has a task without a kernel",
+                            (unsigned)j, (unsigned)i);
+      nl += e->num_waits + e->num_records;
+    }
+    ne += d->num_entries[i];
+  }
+  if (ne >= UINT32_MAX || nl >= UINT32_MAX) return ge_error_set(err, GE_ERR_INVALID, "streams: too many entries");
+  *entries = (uint32_t)ne, *lists = (uint32_t)nl;
+  return GE_OK;
+}
+
+/* Copies the entries and their lists, and the host launch order. */
+static ge_status ge__rt_streams_fill(ge_runtime_streams *s, const ge_runtime_streams_desc *d, ge_error *err) {
+  uint32_t i, j, q = 0, e = 0, *seen;
+  for (i = 0; i < d->num_streams; i++) {
+    s->streams[i].first = e, s->streams[i].count = d->num_entries[i];
+    for (j = 0; j < d->num_entries[i]; j++) {
+      ge_runtime_entry *x = &s->entries[e++];
+      *x = d->entries[i][j];
+      memcpy(s->lists + q, x->waits, (size_t)x->num_waits * sizeof(uint32_t));
+      x->waits = s->lists + q, q += x->num_waits;
+      memcpy(s->lists + q, x->records, (size_t)x->num_records * sizeof(uint32_t));
+      x->records = s->lists + q, q += x->num_records;
+    }
+  }
+  if (!d->launch_order) {
+    for (i = 0, e = 0; i < d->num_streams; i++)
+      for (j = 0; j < d->num_entries[i]; j++) s->launch_order[e++] = i;
+    return GE_OK;
+  }
+  seen = (uint32_t *)ge__rt_alloc(&s->a, (size_t)d->num_streams * sizeof *seen);
+  if (!seen) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(seen, 0, (size_t)d->num_streams * sizeof *seen);
+  for (e = 0; e < s->num_entries; e++) {
+    uint32_t k = d->launch_order[e];
+    if (k >= d->num_streams || seen[k] == d->num_entries[k]) {
+      ge__rt_free(&s->a, seen, (size_t)d->num_streams * sizeof *seen);
+      return ge_error_set(err, GE_ERR_INVALID, "streams: launch order item %u names stream %u %s", (unsigned)e,
+                          (unsigned)k, k >= d->num_streams ? "that does not exist" : "past its last entry");
+    }
+    seen[k]++;
+    s->launch_order[e] = k;
+  }
+  ge__rt_free(&s->a, seen, (size_t)d->num_streams * sizeof *seen);
+  return GE_OK;
+}
+
+GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_streams_desc *d, ge_runtime_streams **out,
+                                           ge_error *err) {
+  ge_allocator a = ge_allocator_or_default(rt ? &rt->a : NULL);
+  ge_runtime_streams *s;
+  uint32_t ne = 0, nl = 0;
+  ge_status st;
+  *out = NULL;
+  if ((st = ge__rt_streams_measure(d, &ne, &nl, err))) return st;
+  if (!(s = (ge_runtime_streams *)ge__rt_alloc(&a, sizeof *s))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(s, 0, sizeof *s);
+  s->a = a, s->rt = rt;
+  s->job.work = ge__rt_streams_work;
+  s->num_streams = d->num_streams, s->num_events = d->num_events, s->num_entries = ne, s->num_lists = nl;
+  s->streams = (ge__rt_stream *)ge__rt_alloc(&a, (size_t)s->num_streams * sizeof *s->streams);
+  s->entries = (ge_runtime_entry *)ge__rt_alloc(&a, (size_t)ne * sizeof *s->entries);
+  s->queue = (ge_runtime_entry *)ge__rt_alloc(&a, (size_t)ne * sizeof *s->queue);
+  s->lists = (uint32_t *)ge__rt_alloc(&a, (size_t)nl * sizeof *s->lists);
+  s->launch_order = (uint32_t *)ge__rt_alloc(&a, (size_t)ne * sizeof *s->launch_order);
+  s->events = (uint32_t *)ge__rt_alloc(&a, (size_t)s->num_events * sizeof *s->events);
+  if (!s->streams || !s->entries || !s->queue || !s->lists || !s->launch_order || !s->events) {
+    ge_runtime_streams_free(s);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory for %u stream entries", (unsigned)ne);
+  }
+  memset(s->streams, 0, (size_t)s->num_streams * sizeof *s->streams);
+  memset(s->events, 0, (size_t)s->num_events * sizeof *s->events);
+  if ((st = ge__rt_streams_fill(s, d, err)) || (st = ge__rt_streams_check(s, err))) {
+    ge_runtime_streams_free(s);
+    return st;
+  }
+  *out = s;
+  return GE_OK;
+}
+
+/* Host scheduling: launches every entry in order, one at a time. */
+static void ge__rt_streams_host_launch(ge_runtime_streams *s) {
+  uint32_t e;
+  for (e = 0; e < s->num_entries && !GE__RT_LOAD_RELAXED(&s->r.abort); e++) {
+    ge__rt_stream *st = &s->streams[s->launch_order[e]];
+    uint32_t k = __atomic_load_n(&st->limit, __ATOMIC_RELAXED);
+    s->queue[st->first + k] = s->entries[st->first + k]; /* the launch: the task's record to its queue */
+    __atomic_store_n(&st->limit, k + 1, __ATOMIC_RELEASE);
+    if (s->rt) ge_runtime_notify(s->rt);
+  }
+}
+
+GE_API ge_runtime_result ge_runtime_streams_launch(ge_runtime_streams *s, ge_launch_mode mode, uint64_t *stamps,
+                                                   uint32_t shuffle) {
+  uint32_t i;
+  int posted;
+  ge__rt_run_reset(&s->r, stamps);
+  s->gen++;
+  if (s->gen == 0) { /* wrapped: forget every event */
+    memset(s->events, 0, (size_t)s->num_events * sizeof *s->events);
+    s->gen = 1;
+  }
+  s->mode = mode;
+  s->shuffle = shuffle;
+  s->picks = 0;
+  s->streams_done = 0;
+  s->run_list = mode == GE_LAUNCH_HOST ? s->queue : s->entries;
+  for (i = 0; i < s->num_streams; i++) {
+    ge__rt_stream *st = &s->streams[i];
+    st->next = 0, st->owner = 0, st->finished = 0, st->running = UINT32_MAX;
+    st->limit = mode == GE_LAUNCH_HOST ? 0 : st->count;
+  }
+  posted = ge__rt_post(s->rt, &s->job);
+  if (mode == GE_LAUNCH_HOST) ge__rt_streams_host_launch(s); /* the workers start meanwhile */
+  ge__rt_serve(s->rt, &s->job, ge__rt_streams_done, posted);
+  return ge__rt_result(&s->r);
+}
+
+GE_API void ge_runtime_streams_abort(ge_runtime_streams *s) {
+  uint32_t i, id = UINT32_MAX;
+  for (i = 0; i < s->num_streams && id == UINT32_MAX; i++) id = __atomic_load_n(&s->streams[i].running, __ATOMIC_RELAXED);
+  ge__rt_stop(s->rt, &s->r, GE_ERR_INTERNAL, id, 1);
+}
+
+/* ---------------------------------------------------- ready-queue DAGs */
+
+struct ge_runtime_dag {
+  ge_runtime_job job;
+  ge_runtime *rt;
+  ge_allocator a;
+  ge_task *tasks;
+  uint32_t n;
+  uint32_t *succ_begin, *succ; /* copies */
+  uint32_t num_succ;
+  uint32_t running;            /* a task running (for aborts), or UINT32_MAX */
+  uint64_t *priority;          /* copy or NULL */
+  uint32_t *preds;             /* predecessors per task */
+  uint32_t *pending;           /* per run: predecessors not done yet */
+  uint32_t *ready;             /* FIFO (head..tail) or heap (0..tail) */
+  uint32_t head, tail;
+  uint32_t done;
+  int multi_thread;
+  pthread_mutex_t lock;        /* the ready queue, multi-thread only */
+  ge__rt_run r;
+};
+
+/* a runs before b in the heap: higher priority, then lower index */
+static int ge__rt_before(const ge_runtime_dag *d, uint32_t a, uint32_t b) {
+  return d->priority[a] != d->priority[b] ? d->priority[a] > d->priority[b] : a < b;
+}
+
+static void ge__rt_push(ge_runtime_dag *d, uint32_t t) {
+  uint32_t i = d->tail++;
+  if (!d->priority) {
+    d->ready[i] = t;
+    return;
+  }
+  while (i > 0 && ge__rt_before(d, t, d->ready[(i - 1) / 2])) {
+    d->ready[i] = d->ready[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  d->ready[i] = t;
+}
+
+/* UINT32_MAX when empty. */
+static uint32_t ge__rt_pop(ge_runtime_dag *d) {
+  uint32_t top, last, i = 0;
+  if (!d->priority) return d->head < d->tail ? d->ready[d->head++] : UINT32_MAX;
+  if (!d->tail) return UINT32_MAX;
+  top = d->ready[0];
+  last = d->ready[--d->tail];
+  for (;;) {
+    uint32_t c = 2 * i + 1;
+    if (c >= d->tail) break;
+    if (c + 1 < d->tail && ge__rt_before(d, d->ready[c + 1], d->ready[c])) c++;
+    if (!ge__rt_before(d, d->ready[c], last)) break;
+    d->ready[i] = d->ready[c];
+    i = c;
+  }
+  d->ready[i] = last;
+  return top;
+}
+
+static void ge__rt_dag_run_alone(ge_runtime_dag *d) {
+  uint32_t t, k;
+  while ((t = ge__rt_pop(d)) != UINT32_MAX) {
+    if (ge__rt_stopped(NULL, &d->r, t)) return;
+    __atomic_store_n(&d->running, t, __ATOMIC_RELAXED);
+    if (!ge__rt_exec(NULL, &d->r, &d->tasks[t], t)) return;
+    d->done++;
+    for (k = d->succ_begin[t]; k < d->succ_begin[t + 1]; k++)
+      if (--d->pending[d->succ[k]] == 0) ge__rt_push(d, d->succ[k]);
+  }
+}
+
+/* Multi-thread: pop, run, release successors; the first one that becomes
+ * ready runs next on this thread without passing through the queue. */
+static int ge__rt_dag_work(ge_runtime_job *job) {
+  ge_runtime_dag *d = (ge_runtime_dag *)job;
+  uint32_t t = UINT32_MAX, k;
+  int did = 0;
+  for (;;) {
+    uint32_t next = UINT32_MAX, pushed = 0;
+    if (GE__RT_LOAD_RELAXED(&d->r.abort)) return did;
+    if (t == UINT32_MAX) {
+      pthread_mutex_lock(&d->lock);
+      t = ge__rt_pop(d);
+      pthread_mutex_unlock(&d->lock);
+      if (t == UINT32_MAX) return did;
+    }
+    if (ge__rt_stopped(d->rt, &d->r, t)) return 1;
+    __atomic_store_n(&d->running, t, __ATOMIC_RELAXED);
+    if (!ge__rt_exec(d->rt, &d->r, &d->tasks[t], t)) return 1;
+    did = 1;
+    for (k = d->succ_begin[t]; k < d->succ_begin[t + 1]; k++) {
+      uint32_t u = d->succ[k];
+      if (GE__RT_ADD(&d->pending[u], (uint32_t)-1) != 1) continue;
+      if (next == UINT32_MAX) next = u;
+      else {
+        pthread_mutex_lock(&d->lock);
+        ge__rt_push(d, u);
+        pthread_mutex_unlock(&d->lock);
+        pushed = 1;
+      }
+    }
+    if (GE__RT_ADD(&d->done, 1u) + 1 == d->n || pushed) ge_runtime_notify(d->rt);
+    t = next;
+  }
+}
+
+static int ge__rt_dag_done(ge_runtime_job *job) {
+  ge_runtime_dag *d = (ge_runtime_dag *)job;
+  return GE__RT_LOAD(&d->done) == d->n || ge__rt_stopped(d->rt, &d->r, UINT32_MAX);
+}
+
+GE_API void ge_runtime_dag_free(ge_runtime_dag *d) {
+  ge_allocator a;
+  if (!d) return;
+  a = d->a;
+  ge__rt_free(&a, d->succ_begin, ((size_t)d->n + 1) * sizeof(uint32_t));
+  ge__rt_free(&a, d->succ, (size_t)d->num_succ * sizeof(uint32_t));
+  ge__rt_free(&a, d->priority, (size_t)d->n * sizeof(uint64_t));
+  ge__rt_free(&a, d->preds, (size_t)d->n * sizeof(uint32_t));
+  ge__rt_free(&a, d->pending, (size_t)d->n * sizeof(uint32_t));
+  ge__rt_free(&a, d->ready, (size_t)d->n * sizeof(uint32_t));
+  if (d->multi_thread) pthread_mutex_destroy(&d->lock);
+  ge__rt_free(&a, d, sizeof *d);
+}
+
+GE_API ge_status ge_runtime_dag_create(ge_runtime *rt, const ge_runtime_dag_desc *desc, ge_runtime_dag **out,
+                                       ge_error *err) {
+  ge_allocator a = ge_allocator_or_default(rt ? &rt->a : NULL);
+  ge_runtime_dag *d;
+  uint32_t n, m, i, k, seen = 0;
+  *out = NULL;
+  if (!desc || (desc->num_tasks && (!desc->tasks || !desc->succ_begin)))
+    return ge_error_set(err, GE_ERR_INVALID, "ge_runtime_dag_create: no tasks given");
+  n = desc->num_tasks;
+  m = n ? desc->succ_begin[n] : 0;
+  for (i = 0; i < n; i++)
+    if (desc->succ_begin[i] > desc->succ_begin[i + 1] || !desc->tasks[i].fn)
+      return ge_error_set(err, GE_ERR_INVALID, "dag: task %u has %s", (unsigned)i,
+                          desc->tasks[i].fn ? "a bad successor range" : "no kernel");
+  for (k = 0; k < m; k++)
+    if (desc->succ[k] >= n) return ge_error_set(err, GE_ERR_INVALID, "dag: successor %u of %u tasks", (unsigned)desc->succ[k], (unsigned)n);
+  if (!(d = (ge_runtime_dag *)ge__rt_alloc(&a, sizeof *d))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(d, 0, sizeof *d);
+  d->a = a, d->rt = rt, d->tasks = desc->tasks, d->n = n, d->num_succ = m;
+  d->job.work = ge__rt_dag_work;
+  d->multi_thread = desc->multi_thread && rt && rt->num_workers > 0;
+  if (d->multi_thread && pthread_mutex_init(&d->lock, NULL)) {
+    d->multi_thread = 0;
+    ge_runtime_dag_free(d);
+    return ge_error_set(err, GE_ERR_INTERNAL, "ge_runtime_dag_create: pthread_mutex_init failed");
+  }
+  d->succ_begin = (uint32_t *)ge__rt_alloc(&a, ((size_t)n + 1) * sizeof(uint32_t));
+  if (d->succ_begin) memcpy(d->succ_begin, desc->succ_begin, ((size_t)n + 1) * sizeof(uint32_t));
+  d->succ = (uint32_t *)ge__rt_alloc(&a, (size_t)m * sizeof(uint32_t));
+  d->preds = (uint32_t *)ge__rt_alloc(&a, (size_t)n * sizeof(uint32_t));
+  d->pending = (uint32_t *)ge__rt_alloc(&a, (size_t)n * sizeof(uint32_t));
+  d->ready = (uint32_t *)ge__rt_alloc(&a, (size_t)n * sizeof(uint32_t));
+  if (desc->priority) d->priority = (uint64_t *)ge__rt_alloc(&a, (size_t)n * sizeof(uint64_t));
+  if (!d->succ_begin || !d->succ || !d->preds || !d->pending || !d->ready || (desc->priority && !d->priority)) {
+    ge_runtime_dag_free(d);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory for a DAG of %u tasks", (unsigned)n);
+  }
+  if (m) memcpy(d->succ, desc->succ, (size_t)m * sizeof(uint32_t));
+  if (desc->priority) memcpy(d->priority, desc->priority, (size_t)n * sizeof(uint64_t));
+  memset(d->preds, 0, (size_t)n * sizeof(uint32_t));
+  for (k = 0; k < m; k++) d->preds[d->succ[k]]++;
+  /* a cycle would leave tasks never ready: count what Kahn's order reaches */
+  memcpy(d->pending, d->preds, (size_t)n * sizeof(uint32_t));
+  for (i = 0; i < n; i++)
+    if (!d->pending[i]) d->ready[d->tail++] = i;
+  for (; d->head < d->tail; seen++) {
+    uint32_t t = d->ready[d->head++];
+    for (k = d->succ_begin[t]; k < d->succ_begin[t + 1]; k++)
+      if (--d->pending[d->succ[k]] == 0) d->ready[d->tail++] = d->succ[k];
+  }
+  if (seen != n) {
+    ge_runtime_dag_free(d);
+    return ge_error_set(err, GE_ERR_CYCLE, "dag: %u of %u tasks are on or behind a cycle", (unsigned)(n - seen), (unsigned)n);
+  }
+  *out = d;
+  return GE_OK;
+}
+
+GE_API ge_runtime_result ge_runtime_dag_run(ge_runtime_dag *d, uint64_t *stamps) {
+  uint32_t i;
+  ge__rt_run_reset(&d->r, stamps);
+  memcpy(d->pending, d->preds, (size_t)d->n * sizeof(uint32_t));
+  d->head = d->tail = 0;
+  d->done = 0;
+  for (i = 0; i < d->n; i++)
+    if (!d->preds[i]) ge__rt_push(d, i);
+  d->running = UINT32_MAX;
+  if (d->multi_thread) ge__rt_serve(d->rt, &d->job, ge__rt_dag_done, ge__rt_post(d->rt, &d->job));
+  else ge__rt_dag_run_alone(d);
+  return ge__rt_result(&d->r);
+}
+
+GE_API void ge_runtime_streams_cancel_on(ge_runtime_streams *s, const int *flag) { s->r.cancel = flag; }
+GE_API void ge_runtime_dag_cancel_on(ge_runtime_dag *d, const int *flag) { d->r.cancel = flag; }
+
+GE_API void ge_runtime_dag_abort(ge_runtime_dag *d) {
+  ge__rt_stop(d->multi_thread ? d->rt : NULL, &d->r, GE_ERR_INTERNAL, GE__RT_LOAD(&d->running), 1);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_RUNTIME_IMPLEMENTATION_DONE */
+#endif /* GE_RUNTIME_IMPLEMENTATION */

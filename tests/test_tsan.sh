@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The threaded tests again under ThreadSanitizer: the runtime's pool, the
+# executor (parallel kernels, streams, executors). A data race fails the
+# suite (TSan exits nonzero). Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+CC=${CC:-cc}
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+pass=0 fail=0
+for name in test_runtime test_exec test_runtime_exec; do
+    if ! $CC -fsanitize=thread -g -O1 -I. -std=c99 "tests/$name.c" -o "$t/$name" -lm 2> "$t/err"; then
+        echo "FAIL tsan $name: build"; sed 's/^/    /' "$t/err" | head -n 20; fail=$((fail + 1)); continue
+    fi
+    if TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$t/$name" > "$t/out" 2>&1; then
+        echo "PASS tsan $name"; pass=$((pass + 1))
+    else
+        echo "FAIL tsan $name"; grep -m 20 -E 'WARNING|FAIL|SUMMARY' "$t/out" | sed 's/^/    /'; fail=$((fail + 1))
+    fi
+done
+echo "$pass passed, $fail failed"
