@@ -131,6 +131,24 @@ GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err
 GE_API ge_status ge_session_run_graph(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
                                       ge_error *err);
 GE_API const ge_value *ge_session_output(const ge_session *s, uint32_t id, uint32_t i);
+/* Starts a run of graph id and returns at once (GE's RunGraphAsync; the
+ * first call loads on this thread). done (may be NULL) is called when the
+ * outputs are ready; the caller keeps req, the inputs and the session alive
+ * until ge_program_wait(req, ...) has returned (ge_program_poll tests
+ * without blocking). One request in flight per graph: for more, use caller
+ * streams or forks. */
+GE_API ge_status ge_session_run_graph_async(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
+                                            ge_program_done_fn done, void *user, ge_program_request *req,
+                                            ge_error *err);
+/* The same on caller stream k of graph id (GE's RunGraphWithStreamAsync):
+ * each caller stream has a program of its own (its own I/O binding and
+ * feature-map block, loaded at its first run; the weights are shared), so
+ * runs on distinct streams are in flight at once; runs on one stream go one
+ * at a time, each waited for before the next. Outputs: ge_session_stream_output. */
+GE_API ge_status ge_session_run_graph_with_stream(ge_session *s, uint32_t id, uint32_t stream,
+                                                  const ge_value *const *inputs, uint32_t n, ge_program_done_fn done,
+                                                  void *user, ge_program_request *req, ge_error *err);
+GE_API const ge_value *ge_session_stream_output(const ge_session *s, uint32_t id, uint32_t stream, uint32_t i);
 
 /* Read-only views of a graph: NULL (or 0) for an unknown id, or before the
  * stage that makes them. */
@@ -231,8 +249,10 @@ typedef struct ge__ss_model {
 typedef struct ge__ss_graph {
   uint32_t id;
   ge__ss_model *m;
-  ge_program *program;
-  ge_caching_allocator *cache;
+  ge_program *program;         /* ge_session_run_graph's */
+  ge_program **streams;        /* one per caller stream (ge_session_run_graph_with_stream) */
+  uint32_t num_streams;
+  ge_caching_allocator *cache; /* for shapes known at run time; shared by the programs */
 } ge__ss_graph;
 
 typedef struct ge__ss_op {
@@ -461,15 +481,19 @@ static void ge__ss_model_release(const ge_session *s, ge__ss_model *m) {
 }
 
 /* Frees what loading made: the program and its allocator. */
-static void ge__ss_graph_unload(ge__ss_graph *gr) {
+static void ge__ss_graph_unload(const ge_session *s, ge__ss_graph *gr) {
+  uint32_t k;
   ge_program_free(gr->program);
   gr->program = NULL;
+  for (k = 0; k < gr->num_streams; k++) ge_program_free(gr->streams[k]);
+  ge__ss_free(s, gr->streams, gr->num_streams * sizeof *gr->streams);
+  gr->streams = NULL, gr->num_streams = 0;
   if (gr->cache) ge_caching_allocator_free(gr->cache);
   gr->cache = NULL;
 }
 
 static void ge__ss_graph_release(const ge_session *s, ge__ss_graph *gr) {
-  ge__ss_graph_unload(gr);
+  ge__ss_graph_unload(s, gr);
   ge__ss_model_release(s, gr->m);
   gr->m = NULL;
 }
@@ -684,7 +708,7 @@ static ge_kernel_fn ge__ss_reference_lookup(const ge_node *n, void *user) {
 
 /* Lowers a compiled graph to its program: one planned block for a static
  * root level, a caching allocator for the sizes a dynamic one meets. */
-static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
+static ge_status ge__ss_load_program(ge_session *s, ge__ss_graph *gr, ge_program **out, ge_error *err) {
   ge_exec_desc d;
   ge_status st;
   double t0 = ge__ss_now_ms();
@@ -708,19 +732,39 @@ static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   d.lookup_user = s->engines;
   if (gr->m->has_memory) {
     d.memory_size = gr->m->memory.block_size;
-  } else {
-    if ((st = ge_caching_allocator_create(&s->d.allocator, &gr->cache, err))) return st;
+  } else { /* one cache per graph record: it is thread-safe */
+    if (!gr->cache && (st = ge_caching_allocator_create(&s->d.allocator, &gr->cache, err))) return st;
     d.allocator = ge_caching_allocator_as_allocator(gr->cache);
   }
-  if ((st = ge_program_create(gr->m->g, &d, &gr->program, err))) {
-    if (gr->cache) ge_caching_allocator_free(gr->cache);
-    gr->cache = NULL;
-    gr->program = NULL;
-    return st;
-  }
+  if ((st = ge_program_create(gr->m->g, &d, out, err))) return st;
   ge_log(&s->d.logger, GE_LOG_INFO, "session", "loaded: %u tasks, %s executor, %s (%.3f ms)",
-         (unsigned)ge_program_num_tasks(gr->program), ge_executor_name(ge_program_executor(gr->program)),
+         (unsigned)ge_program_num_tasks(*out), ge_executor_name(ge_program_executor(*out)),
          gr->m->has_memory ? "one planned memory block" : "dynamic shapes from a caching allocator", ge__ss_now_ms() - t0);
+  return GE_OK;
+}
+
+static ge_status ge__ss_load(ge_session *s, ge__ss_graph *gr, ge_error *err) {
+  return ge__ss_load_program(s, gr, &gr->program, err);
+}
+
+/* The program of caller stream k of graph id (loaded on first use). */
+static ge_status ge__ss_stream_program(ge_session *s, uint32_t id, uint32_t k, ge_program **out, ge_error *err) {
+  ge__ss_graph *gr = ge__ss_find(s, id);
+  ge_status st;
+  if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
+  if (k > 1023) return ge_error_set(err, GE_ERR_INVALID, "caller stream %u of graph %u: at most 1024 streams", (unsigned)k, (unsigned)id);
+  if ((st = ge_session_compile_graph(s, id, err))) return st;
+  if (k >= gr->num_streams) {
+    uint32_t n = k + 1;
+    ge_program **grown = (ge_program **)ge__ss_alloc(s, n * sizeof *grown);
+    if (!grown) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the streams of graph %u", (unsigned)id);
+    memset(grown, 0, n * sizeof *grown);
+    if (gr->num_streams) memcpy(grown, gr->streams, gr->num_streams * sizeof *grown);
+    ge__ss_free(s, gr->streams, gr->num_streams * sizeof *grown);
+    gr->streams = grown, gr->num_streams = n;
+  }
+  if (!gr->streams[k] && (st = ge__ss_load_program(s, gr, &gr->streams[k], err))) return st;
+  *out = gr->streams[k];
   return GE_OK;
 }
 
@@ -740,6 +784,29 @@ GE_API ge_status ge_session_run_graph(ge_session *s, uint32_t id, const ge_value
   if (!gr) return ge_error_set(err, GE_ERR_NOT_FOUND, "no graph %u in the session", (unsigned)id);
   if (!gr->program && (st = ge_session_load_graph(s, id, err))) return st;
   return ge_program_run(gr->program, inputs, n, err);
+}
+
+GE_API ge_status ge_session_run_graph_async(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
+                                            ge_program_done_fn done, void *user, ge_program_request *req,
+                                            ge_error *err) {
+  ge_status st = ge_session_load_graph(s, id, err);
+  if (st) return st;
+  return ge_program_run_async(ge__ss_find(s, id)->program, inputs, n, done, user, req, err);
+}
+
+GE_API ge_status ge_session_run_graph_with_stream(ge_session *s, uint32_t id, uint32_t stream,
+                                                  const ge_value *const *inputs, uint32_t n, ge_program_done_fn done,
+                                                  void *user, ge_program_request *req, ge_error *err) {
+  ge_program *p = NULL;
+  ge_status st = ge__ss_stream_program(s, id, stream, &p, err);
+  if (st) return st;
+  return ge_program_run_async(p, inputs, n, done, user, req, err);
+}
+
+GE_API const ge_value *ge_session_stream_output(const ge_session *s, uint32_t id, uint32_t stream, uint32_t i) {
+  const ge__ss_graph *gr = ge__ss_find(s, id);
+  const ge_program *p = gr && stream < gr->num_streams ? gr->streams[stream] : NULL;
+  return p && i < ge_program_num_outputs(p) ? ge_program_output(p, i) : NULL;
 }
 
 GE_API const ge_value *ge_session_output(const ge_session *s, uint32_t id, uint32_t i) {

@@ -397,6 +397,51 @@ GE_TEST(test_fork_graph) {
   free(x.data), free(y.data);
 }
 
+static void count_done(void *user, ge_program *p, ge_status status, const ge_error *err) {
+  (void)p, (void)err;
+  if (status == GE_OK) __atomic_fetch_add((int *)user, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Async runs: one on the graph, three on caller streams in flight at once
+ * (two threads), each giving what a plain run gives on its input. */
+GE_TEST(test_async_and_streams) {
+  ge_session_desc d;
+  ge_session *s;
+  ge_error err;
+  ge_value x[3];
+  const ge_value *in[3][1];
+  float want[3];
+  ge_program_request req[3];
+  int done = 0, k;
+  int64_t i;
+  memset(&d, 0, sizeof d);
+  d.num_threads = 2;
+  OK(ge_session_create(&d, &s, &err));
+  OK(ge_session_add_graph_file(s, 1, TINY, &err));
+  GE_REQUIRE(!npy_read("examples/models/tiny_cnn.input.npy", &x[0], &err));
+  for (k = 1; k < 3; k++) {
+    x[k] = x[0];
+    x[k].data = malloc(x[0].nbytes);
+    for (i = 0; i < x[0].numel; i++) ((float *)x[k].data)[i] = ((const float *)x[0].data)[i] * (float)(k + 1);
+  }
+  for (k = 0; k < 3; k++) {
+    in[k][0] = &x[k];
+    OK(ge_session_run_graph(s, 1, in[k], 1, &err));
+    want[k] = ((const float *)ge_session_output(s, 1, 0)->data)[3];
+  }
+  OK(ge_session_run_graph_async(s, 1, in[1], 1, count_done, &done, &req[0], &err));
+  OK(ge_program_wait(&req[0], &err));
+  GE_CHECK(((const float *)ge_session_output(s, 1, 0)->data)[3] == want[1] && done == 1);
+  for (k = 0; k < 3; k++) OK(ge_session_run_graph_with_stream(s, 1, (uint32_t)k, in[k], 1, count_done, &done, &req[k], &err));
+  for (k = 0; k < 3; k++) OK(ge_program_wait(&req[k], &err));
+  GE_CHECK_EQ_INT(done, 4);
+  for (k = 0; k < 3; k++) GE_CHECK(((const float *)ge_session_stream_output(s, 1, (uint32_t)k, 0)->data)[3] == want[k]);
+  GE_CHECK(ge_session_stream_output(s, 1, 7, 0) == NULL);
+  GE_CHECK_EQ_INT(ge_session_run_graph_with_stream(s, 1, 5000, in[0], 1, NULL, NULL, &req[0], &err), GE_ERR_INVALID);
+  ge_session_free(s);
+  for (k = 0; k < 3; k++) free(x[k].data);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   (void)npy_write;
@@ -408,5 +453,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_single_op_cache);
   GE_RUN(test_single_op_conv_matches_reference);
   GE_RUN(test_fork_graph);
+  GE_RUN(test_async_and_streams);
   return ge_test_main_end();
 }
