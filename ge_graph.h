@@ -514,6 +514,10 @@ GE_API const ge_tensor_desc *ge_node_input_desc(const ge_graph *g, const ge_node
 
 GE_API const ge_attr *ge_node_attr(const ge_node *n, const char *name);
 GE_API int64_t ge_node_attr_int(const ge_node *n, const char *name, int64_t dflt);
+/* Node attribute (int): how many inputs an engine's fusion appended past
+ * those of the op's schema (AI Core's Conv + Add: 1, the residual), which
+ * the engine's kernel reads. Schema checks allow that many more inputs. */
+#define GE_ATTR_FUSED_INPUTS "_fused_inputs"
 GE_API double ge_node_attr_float(const ge_node *n, const char *name, double dflt);
 GE_API const char *ge_node_attr_string(const ge_node *n, const char *name, const char *dflt);
 /* Returns count (or -1 if absent / not a list of ints) and sets *vals. */
@@ -3041,11 +3045,17 @@ static const char *ge__attr_type_name(ge_attr_type t) {
 static ge_status ge__check_schema(const ge_node *n, ge_error *err) {
   const ge_op_schema *s = n->schema;
   uint32_t i;
+  int64_t fused, max_inputs;
   if (!s) return GE_OK;
-  if ((int64_t)n->num_inputs < s->min_inputs || (s->max_inputs >= 0 && (int64_t)n->num_inputs > s->max_inputs)) {
+  fused = ge_node_attr_int(n, GE_ATTR_FUSED_INPUTS, 0);
+  if (fused < 0 || fused > 8)
+    return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s): %s is %lld, expected 0..8", n->name, n->op,
+                        GE_ATTR_FUSED_INPUTS, (long long)fused);
+  max_inputs = s->max_inputs < 0 ? -1 : s->max_inputs + fused;
+  if ((int64_t)n->num_inputs < s->min_inputs || (max_inputs >= 0 && (int64_t)n->num_inputs > max_inputs)) {
     char range[32];
-    if (s->max_inputs < 0) snprintf(range, sizeof range, "at least %d", (int)s->min_inputs);
-    else snprintf(range, sizeof range, "%d..%d", (int)s->min_inputs, (int)s->max_inputs);
+    if (max_inputs < 0) snprintf(range, sizeof range, "at least %d", (int)s->min_inputs);
+    else snprintf(range, sizeof range, "%d..%d", (int)s->min_inputs, (int)max_inputs);
     return ge_error_set(err, GE_ERR_INVALID, "node '%s' (%s) has %u inputs, expected %s", n->name, n->op,
                     (unsigned)n->num_inputs, range);
   }

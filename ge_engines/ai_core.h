@@ -37,7 +37,7 @@
  * _fused_activation (string: Relu, LeakyRelu, Clip, Sigmoid, Tanh,
  * HardSigmoid, HardSwish), _fused_alpha and _fused_beta (LeakyRelu alpha;
  * Clip min and max; HardSigmoid and HardSwish alpha and beta; ONNX defaults
- * when absent). A fused residual: a Conv with _fused_residual = 1 adds its
+ * when absent). A fused residual: a Conv with _fused_inputs = 1 adds its
  * input 3 (float32, shaped like the output; input 2, the bias, may be
  * absent) before the activation; this goes beyond ONNX's Conv schema, so
  * ge_graph_validate rejects such a node (only this engine's optimiser makes
@@ -1147,14 +1147,14 @@ static const ge_value *ge__aic_in(const ge_kernel_ctx *c, uint32_t i) { return i
 
 static int ge__aic_f32(const ge_value *v) { return !v || v->dtype == GE_DTYPE_FLOAT32; }
 
-/* A residual to add before the activation (input 3 when _fused_residual),
+/* A residual to add before the activation (input 3 when _fused_inputs = 1),
  * shaped like y. */
 static ge_status ge__aic_residual(ge_kernel_ctx *c, const ge_value *y, const float **res) {
   const ge_value *r = ge__aic_in(c, 3);
   int32_t i;
   *res = NULL;
-  if (!ge_node_attr_int(c->node, "_fused_residual", 0)) return GE_OK;
-  if (!r) return ge_kernel_error(c, GE_ERR_INVALID, "_fused_residual set but input 3 is missing");
+  if (!ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0)) return GE_OK;
+  if (!r) return ge_kernel_error(c, GE_ERR_INVALID, "_fused_inputs = 1 but input 3 (the residual) is missing");
   if (r->dtype != GE_DTYPE_FLOAT32 || r->rank != y->rank)
     return ge_kernel_error(c, GE_ERR_SHAPE, "residual input must be float32 shaped like the output");
   for (i = 0; i < r->rank; i++)
@@ -1171,7 +1171,7 @@ static ge_status ge__aic_reference(ge_kernel_ctx *c) {
   ge__aic_act a;
   ge_status st;
   ge_kernel_ctx rc = *c;
-  int fused_res = ge_node_attr_int(c->node, "_fused_residual", 0) != 0;
+  int fused_res = ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0) != 0;
   if (!fn) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel");
   if (fused_res && rc.num_inputs > 3) rc.num_inputs = 3; /* the residual is ours, not the op's */
   st = fn(&rc);
@@ -2096,7 +2096,7 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
 
 /* Conv -> Add(other) with other shaped like the sum and the Add the Conv's
  * only consumer: other becomes the Conv's input 3 (input 2, the bias, left
- * absent if there was none) with _fused_residual = 1, added in the GEMM
+ * absent if there was none) with _fused_inputs = 1, added in the GEMM
  * epilogue before the activation; the Add goes. */
 static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
   ge_node *a = ge_graph_node(g, id);
@@ -2115,14 +2115,14 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
     if (!p || !ge__aic_is(p, "Conv") || p->engine != self || ce.index != 0 || p->num_outputs != 1 ||
         p->num_uses != 1 || p->uses[0].node != id ||
         p->num_inputs < 2 || p->num_inputs > 3 || p->num_control_outputs || ge_node_attr(p, "_fused_activation") ||
-        ge_node_attr(p, "_fused_residual") || !ge__aic_all_f32(g, p) || !od || other.node == GE_NONE ||
+        ge_node_attr(p, GE_ATTR_FUSED_INPUTS) || !ge__aic_all_f32(g, p) || !od || other.node == GE_NONE ||
         !ge__aic_same_at_run(od, &a->outputs[0]) || !ge__aic_same_at_run(&p->outputs[0], &a->outputs[0]))
       continue;
     none.node = GE_NONE;
     none.index = 0;
     if (p->num_inputs == 2 && (st = ge_graph_add_input(g, ce.node, none, err)) != GE_OK) return st;
     if ((st = ge_graph_add_input(g, ce.node, other, err)) != GE_OK) return st;
-    if ((st = ge_node_set_attr_int(g, ce.node, "_fused_residual", 1, err)) != GE_OK) return st;
+    if ((st = ge_node_set_attr_int(g, ce.node, GE_ATTR_FUSED_INPUTS, 1, err)) != GE_OK) return st;
     if ((st = ge__aic_bypass(g, id, ce.node, err)) != GE_OK) return st;
     *done = 1;
     return GE_OK;

@@ -273,7 +273,7 @@ static double run_conv_case(const conv_case *cs, int threads) {
       ge_node_set_attr_float(t.g, t.id, "_fused_beta", cs->beta, NULL);
     }
   }
-  if (cs->residual) ge_node_set_attr_int(t.g, t.id, "_fused_residual", 1, NULL);
+  if (cs->residual) ge_node_set_attr_int(t.g, t.id, GE_ATTR_FUSED_INPUTS, 1, NULL);
   {
     ge_value vw = kh_value(GE_DTYPE_FLOAT32, r, wd, w), vb = kh_value(GE_DTYPE_FLOAT32, 1, bd, b);
     memset(&out, 0, sizeof out);
@@ -483,7 +483,7 @@ static double run_residual_graph(int kind, int relu, int threads, uint32_t *node
     if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
   if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
   *nodes_after = ge_graph_node_count(h);
-  *fused = ge_graph_find(h, "add") == GE_NONE && ge_node_attr_int(ge_graph_node(h, ge_graph_find(h, "conv")), "_fused_residual", 0);
+  *fused = ge_graph_find(h, "add") == GE_NONE && ge_node_attr_int(ge_graph_node(h, ge_graph_find(h, "conv")), GE_ATTR_FUSED_INPUTS, 0);
   memset(&d1, 0, sizeof d1);
   d1.lookup = lookup_host;
   d2 = d1;
