@@ -1138,6 +1138,33 @@ GE_TEST(test_conflicts) {
   }
 }
 
+/* A Conv with a fourth input is refused unless an engine's fusion says it
+ * appended that many (GE_ATTR_FUSED_INPUTS); the allowance is exact. */
+GE_TEST(test_fused_inputs) {
+  int64_t dx[4] = {1, 2, 5, 5}, dw[4] = {3, 2, 3, 3}, db[1] = {3}, dr[4] = {1, 3, 3, 3};
+  int extra;
+  for (extra = -1; extra <= 2; extra++) {
+    ge_graph *g = mk();
+    ge_edge in[5];
+    ge_node_id c;
+    GE_REQUIRE(g);
+    in[0] = O(data(g, "x", GE_DTYPE_FLOAT32, 4, dx));
+    in[1] = O(data(g, "w", GE_DTYPE_FLOAT32, 4, dw));
+    in[2] = O(data(g, "b", GE_DTYPE_FLOAT32, 1, db));
+    in[3] = O(data(g, "r", GE_DTYPE_FLOAT32, 4, dr));
+    c = node(g, "Conv", "bad", 4, in, 1);
+    if (extra >= 0) ai(g, c, GE_ATTR_FUSED_INPUTS, extra);
+    if (extra >= 1) {
+      GE_CHECK(infer_ok(g) && !strcmp(S(g, c, 0), "[1,3,3,3]"));
+    } else {
+      ge_error e;
+      GE_CHECK_EQ_INT(ge_graph_infer_shapes(g, &e), GE_ERR_INVALID);
+      GE_CHECK(strstr(e.message, "'bad' (Conv) has 4 inputs, expected 2..3") != NULL);
+    }
+    ge_graph_free(g);
+  }
+}
+
 /* A dtype that the schema does not accept is reported by validation. */
 GE_TEST(test_validate_dtypes) {
   ge_graph *g = mk();
@@ -1467,6 +1494,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_softmax_norms);
   GE_RUN(test_symbol_through_cnn);
   GE_RUN(test_conflicts);
+  GE_RUN(test_fused_inputs);
   GE_RUN(test_validate_dtypes);
   GE_RUN(test_schema_table);
   GE_RUN(test_defaults);
