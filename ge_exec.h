@@ -500,13 +500,21 @@ static ge_status ge__x_copy_value(ge_kernel_ctx *c, uint32_t i, const ge_value *
   return GE_OK;
 }
 
+/* Room for the subgraph's output pointers of a call-like node (any count):
+ * the kernel's state, made at its first run and kept. */
+static ge_value **ge__x_sub_outputs(ge_kernel_ctx *c) {
+  if (!c->state && !(c->state = malloc(sizeof(ge_value *) * ((size_t)c->num_outputs + 1))))
+    ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for %u output pointers", (unsigned)c->num_outputs);
+  return (ge_value **)c->state;
+}
+
 /* PartitionedCall: runs attr f on the node's inputs. */
 static ge_status ge__x_call(ge_kernel_ctx *c) {
   const ge_attr *f = ge_node_attr(c->node, "f");
-  ge_value *outs[64];
+  ge_value **outs = ge__x_sub_outputs(c);
   uint32_t i;
   ge_status st;
-  if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
+  if (!outs) return GE_ERR_NOMEM;
   st = c->env->run_graph(c, f->v.g, c->inputs, c->num_inputs, outs, c->num_outputs);
   for (i = 0; i < c->num_outputs && !st; i++) st = ge__x_copy_value(c, i, outs[i]);
   return st;
@@ -544,7 +552,7 @@ static ge_status ge__x_check_scalar(ge_kernel_ctx *c, const ge_value *v, ge_dtyp
  * return as many values as the node has outputs. */
 static ge_status ge__x_if(ge_kernel_ctx *c) {
   const ge_attr *then_b = ge_node_attr(c->node, "then_branch"), *else_b = ge_node_attr(c->node, "else_branch"), *a;
-  ge_value *outs[64];
+  ge_value **outs;
   uint32_t i, n_then, n_else;
   ge_status st;
   if ((st = ge__x_check_scalar(c, c->num_inputs ? c->inputs[0] : NULL, GE_DTYPE_BOOL, "condition (input 0)"))) return st;
@@ -555,7 +563,7 @@ static ge_status ge__x_if(ge_kernel_ctx *c) {
   if (n_then != n_else || n_then != c->num_outputs)
     return ge_kernel_error(c, GE_ERR_INVALID, "then_branch returns %u values and else_branch %u, for %u outputs",
                            (unsigned)n_then, (unsigned)n_else, (unsigned)c->num_outputs);
-  if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
+  if (!(outs = ge__x_sub_outputs(c))) return GE_ERR_NOMEM;
   a = ge__x_truth(c->inputs[0]) ? then_b : else_b;
   st = c->env->run_graph(c, a->v.g, NULL, 0, outs, c->num_outputs);
   for (i = 0; i < c->num_outputs && !st; i++) st = ge__x_copy_value(c, i, outs[i]);
@@ -742,7 +750,7 @@ static ge_status ge__x_loop(ge_kernel_ctx *c) {
  * TensorFlow do); inputs 1.. are the branch's inputs. */
 static ge_status ge__x_case(ge_kernel_ctx *c) {
   const ge_attr *br = ge_node_attr(c->node, "branches");
-  ge_value *outs[64];
+  ge_value **outs;
   int64_t k;
   uint32_t i;
   ge_status st;
@@ -750,7 +758,7 @@ static ge_status ge__x_case(ge_kernel_ctx *c) {
   if (!c->inputs[0] || c->inputs[0]->numel < 1 || !c->inputs[0]->data ||
       (c->inputs[0]->dtype != GE_DTYPE_INT32 && c->inputs[0]->dtype != GE_DTYPE_INT64))
     return ge_kernel_error(c, GE_ERR_INVALID, "the branch index (input 0) must be a non-empty int32 or int64 tensor");
-  if (c->num_outputs > 64) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "more than 64 outputs");
+  if (!(outs = ge__x_sub_outputs(c))) return GE_ERR_NOMEM;
   k = c->inputs[0]->dtype == GE_DTYPE_INT64 ? ((const int64_t *)c->inputs[0]->data)[0]
                                             : (int64_t)((const int32_t *)c->inputs[0]->data)[0];
   if (k < 0 || k >= br->count) k = br->count - 1;

@@ -442,6 +442,51 @@ GE_TEST(test_async_and_streams) {
   for (k = 0; k < 3; k++) free(x[k].data);
 }
 
+/* A PartitionedCall of 100 outputs (no fixed limit in the call kernels):
+ * x -> 100 Negs of x * k, wrapped into one call, run at every level. */
+GE_TEST(test_call_with_many_outputs) {
+  enum { N = 100 };
+  ge_graph *g;
+  ge_error err;
+  ge_node_id x, negs[N], call;
+  ge_edge outs[N];
+  int64_t dims[1] = {2};
+  float in[2] = {1.5f, -2.0f};
+  ge_value v;
+  const ge_value *ins[1] = {&v};
+  int k, level, ok;
+  for (level = GE_COMPILE_FULL; level <= GE_COMPILE_REFERENCE; level++) {
+    ge_session_desc d;
+    ge_session *s;
+    OK(ge_graph_create(NULL, &g, &err));
+    OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, &err));
+    for (k = 0; k < N; k++) {
+      char name[16];
+      ge_edge e;
+      e.node = x, e.index = 0;
+      snprintf(name, sizeof name, "neg%d", k);
+      OK(ge_graph_add_node(g, "Neg", name, 1, &e, 1, &negs[k], &err));
+      outs[k].node = negs[k], outs[k].index = 0;
+    }
+    OK(ge_graph_set_outputs(g, N, outs, NULL, &err));
+    OK(ge_partition_wrap(g, negs, N, "many", &call, &err));
+    memset(&d, 0, sizeof d);
+    d.level = (ge_compile_level)level;
+    OK(ge_session_create(&d, &s, &err));
+    OK(ge_session_add_graph(s, 1, g, &err));
+    memset(&v, 0, sizeof v);
+    ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 1, dims);
+    v.data = in;
+    OK(ge_session_run_graph(s, 1, ins, 1, &err));
+    for (ok = 1, k = 0; k < N; k++) {
+      const ge_value *y = ge_session_output(s, 1, (uint32_t)k);
+      ok &= y && y->numel == 2 && ((const float *)y->data)[0] == -1.5f && ((const float *)y->data)[1] == 2.0f;
+    }
+    GE_CHECK(ok);
+    ge_session_free(s);
+  }
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   (void)npy_write;
@@ -454,5 +499,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_single_op_conv_matches_reference);
   GE_RUN(test_fork_graph);
   GE_RUN(test_async_and_streams);
+  GE_RUN(test_call_with_many_outputs);
   return ge_test_main_end();
 }
