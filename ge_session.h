@@ -131,6 +131,10 @@ GE_API ge_status ge_session_load_graph(ge_session *s, uint32_t id, ge_error *err
 GE_API ge_status ge_session_run_graph(ge_session *s, uint32_t id, const ge_value *const *inputs, uint32_t n,
                                       ge_error *err);
 GE_API const ge_value *ge_session_output(const ge_session *s, uint32_t id, uint32_t i);
+/* Allocation calls graph id's programs have made so far, loading included
+ * (a static graph makes none per run; a dynamic one none for a shape it
+ * has seen: values keep their storage). */
+GE_API uint64_t ge_session_allocations(const ge_session *s, uint32_t id);
 /* Starts a run of graph id and returns at once (GE's RunGraphAsync; the
  * first call loads on this thread). done (may be NULL) is called when the
  * outputs are ready; the caller keeps req, the inputs and the session alive
@@ -253,6 +257,8 @@ typedef struct ge__ss_graph {
   ge_program **streams;        /* one per caller stream (ge_session_run_graph_with_stream) */
   uint32_t num_streams;
   ge_caching_allocator *cache; /* for shapes known at run time; shared by the programs */
+  ge_allocator inner;          /* what the programs allocate from, through the count below */
+  uint64_t allocations;        /* calls to inner's alloc and realloc (atomic: runs may overlap) */
 } ge__ss_graph;
 
 typedef struct ge__ss_op {
@@ -708,6 +714,22 @@ static ge_kernel_fn ge__ss_reference_lookup(const ge_node *n, void *user) {
 
 /* Lowers a compiled graph to its program: one planned block for a static
  * root level, a caching allocator for the sizes a dynamic one meets. */
+/* The programs' allocator: inner's, counting the calls (ge_session_allocations). */
+static void *ge__ss_count_alloc(void *user, size_t n) {
+  ge__ss_graph *gr = (ge__ss_graph *)user;
+  __atomic_fetch_add(&gr->allocations, 1, __ATOMIC_RELAXED);
+  return gr->inner.alloc(gr->inner.user, n);
+}
+static void *ge__ss_count_realloc(void *user, void *ptr, size_t old_size, size_t new_size) {
+  ge__ss_graph *gr = (ge__ss_graph *)user;
+  __atomic_fetch_add(&gr->allocations, 1, __ATOMIC_RELAXED);
+  return gr->inner.realloc(gr->inner.user, ptr, old_size, new_size);
+}
+static void ge__ss_count_free(void *user, void *ptr, size_t size) {
+  ge__ss_graph *gr = (ge__ss_graph *)user;
+  gr->inner.free(gr->inner.user, ptr, size);
+}
+
 static ge_status ge__ss_load_program(ge_session *s, ge__ss_graph *gr, ge_program **out, ge_error *err) {
   ge_exec_desc d;
   ge_status st;
@@ -732,10 +754,14 @@ static ge_status ge__ss_load_program(ge_session *s, ge__ss_graph *gr, ge_program
   d.lookup_user = s->engines;
   if (gr->m->has_memory) {
     d.memory_size = gr->m->memory.block_size;
+    gr->inner = ge_allocator_or_default(ge_graph_allocator(gr->m->g));
   } else { /* one cache per graph record: it is thread-safe */
     if (!gr->cache && (st = ge_caching_allocator_create(&s->d.allocator, &gr->cache, err))) return st;
-    d.allocator = ge_caching_allocator_as_allocator(gr->cache);
+    gr->inner = ge_caching_allocator_as_allocator(gr->cache);
   }
+  d.allocator.alloc = ge__ss_count_alloc, d.allocator.free = ge__ss_count_free;
+  d.allocator.realloc = gr->inner.realloc ? ge__ss_count_realloc : NULL;
+  d.allocator.user = gr;
   if ((st = ge_program_create(gr->m->g, &d, out, err))) return st;
   ge_log(&s->d.logger, GE_LOG_INFO, "session", "loaded: %u tasks, %s executor, %s (%.3f ms)",
          (unsigned)ge_program_num_tasks(*out), ge_executor_name(ge_program_executor(*out)),
@@ -807,6 +833,11 @@ GE_API const ge_value *ge_session_stream_output(const ge_session *s, uint32_t id
   const ge__ss_graph *gr = ge__ss_find(s, id);
   const ge_program *p = gr && stream < gr->num_streams ? gr->streams[stream] : NULL;
   return p && i < ge_program_num_outputs(p) ? ge_program_output(p, i) : NULL;
+}
+
+GE_API uint64_t ge_session_allocations(const ge_session *s, uint32_t id) {
+  ge__ss_graph *gr = ge__ss_find(s, id);
+  return gr ? __atomic_load_n(&gr->allocations, __ATOMIC_RELAXED) : 0;
 }
 
 GE_API const ge_value *ge_session_output(const ge_session *s, uint32_t id, uint32_t i) {

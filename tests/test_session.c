@@ -487,6 +487,58 @@ GE_TEST(test_call_with_many_outputs) {
   }
 }
 
+/* Allocation calls: none per run of a static graph after loading, none for
+ * a dynamic shape seen before, some for a larger one. */
+GE_TEST(test_allocations_per_run) {
+  ge_session *s;
+  ge_graph *g;
+  ge_error err;
+  ge_node_id x, y;
+  ge_edge e;
+  int64_t dyn[2] = {-1, 4}, d2[2] = {2, 4}, d9[2] = {9, 4};
+  float data[36] = {0};
+  ge_value v;
+  const ge_value *ins[1] = {&v};
+  uint64_t after_first;
+  OK(ge_session_create(NULL, &s, &err));
+  OK(ge_graph_create(NULL, &g, &err));
+  OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dyn, &x, &err));
+  e.node = x, e.index = 0;
+  OK(ge_graph_add_node(g, "Relu", "relu", 1, &e, 1, &y, &err));
+  e.node = y;
+  OK(ge_graph_set_outputs(g, 1, &e, NULL, &err));
+  OK(ge_session_add_graph(s, 1, g, &err));
+  memset(&v, 0, sizeof v);
+  v.data = data;
+  ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 2, d2);
+  OK(ge_session_run_graph(s, 1, ins, 1, &err));
+  after_first = ge_session_allocations(s, 1);
+  OK(ge_session_run_graph(s, 1, ins, 1, &err));
+  OK(ge_session_run_graph(s, 1, ins, 1, &err));
+  GE_CHECK(ge_session_allocations(s, 1) == after_first);
+  ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 2, d9);
+  OK(ge_session_run_graph(s, 1, ins, 1, &err));
+  GE_CHECK(ge_session_allocations(s, 1) > after_first);
+  ge_session_free(s);
+  {
+    /* the tiny CNN: static, one block allocated at load */
+    ge_value xin;
+    const ge_value *in1[1] = {&xin};
+    uint64_t loaded;
+    OK(ge_session_create(NULL, &s, &err));
+    OK(ge_session_add_graph_file(s, 1, TINY, &err));
+    OK(ge_session_load_graph(s, 1, &err));
+    loaded = ge_session_allocations(s, 1);
+    GE_CHECK(loaded >= 1);
+    GE_REQUIRE(!npy_read("examples/models/tiny_cnn.input.npy", &xin, &err));
+    OK(ge_session_run_graph(s, 1, in1, 1, &err));
+    OK(ge_session_run_graph(s, 1, in1, 1, &err));
+    GE_CHECK(ge_session_allocations(s, 1) == loaded);
+    free(xin.data);
+    ge_session_free(s);
+  }
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   (void)npy_write;
@@ -500,5 +552,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_fork_graph);
   GE_RUN(test_async_and_streams);
   GE_RUN(test_call_with_many_outputs);
+  GE_RUN(test_allocations_per_run);
   return ge_test_main_end();
 }

@@ -689,6 +689,7 @@ static int run(int argc, char **argv, int verbose) {
   const ge_value **ptrs = NULL;
   double *times = NULL;
   int rc = 1, r, total;
+  uint64_t allocs = 0;
   uint32_t i, n = 0;
   memset(&a, 0, sizeof a);
   if (!tool_init(&t, argc, verbose)) return 1;
@@ -714,6 +715,7 @@ static int run(int argc, char **argv, int verbose) {
   if (!bind_inputs(&a, p, vals, ptrs)) goto done;
   for (r = 0; r < total; r++) {
     double t0 = now_ms();
+    if (r == a.warmup) allocs = ge_session_allocations(t.s, t.id);
     if (ge_session_run_graph(t.s, t.id, ptrs, n, &err)) {
       fprintf(stderr, "ge run: %s\n", err.message);
       goto done;
@@ -721,10 +723,11 @@ static int run(int argc, char **argv, int verbose) {
     times[r] = now_ms() - t0;
   }
   qsort(times + a.warmup, (size_t)a.repeat, sizeof(double), cmp_double);
-  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up), executor=%s%s\n", a.model,
-         (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup,
+  printf("%s: %u outputs, median_ms=%.6f over %d runs (after %d warm-up), executor=%s%s, allocations_per_run=%g\n",
+         a.model, (unsigned)ge_program_num_outputs(p), times[a.warmup + a.repeat / 2], a.repeat, a.warmup,
          ge_executor_name(ge_program_executor(p)),
-         ge_program_executor(p) == GE_EXECUTOR_STREAMS ? (t.launch == GE_LAUNCH_HOST ? " (host)" : " (sink)") : "");
+         ge_program_executor(p) == GE_EXECUTOR_STREAMS ? (t.launch == GE_LAUNCH_HOST ? " (host)" : " (sink)") : "",
+         (double)(ge_session_allocations(t.s, t.id) - allocs) / a.repeat);
   print_outputs(p);
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
   rc = 0;
