@@ -30,5 +30,12 @@ if [[ -n $want && $(awk -v a="$got" -v b="$want" 'BEGIN {n = split(a, x, " "); s
 else
     bad "examples/run_model.c runs the tiny CNN as ge run does: got '$out', ge run gave '$want'"
 fi
+# several requests in flight on caller streams, each checked against the plain run
+if "$BUILD/ge" run examples/models/tiny_cnn.onnx --input "input=$t/ones.npy" --threads 2 --repeat 12 \
+        --concurrency 3 > "$t/conc" 2>&1 && grep -q "every output equal" "$t/conc"; then
+    ok "ge run --concurrency 3 keeps three requests in flight, every output as the plain run's"
+else
+    bad "ge run --concurrency 3: $(tail -n 2 "$t/conc")"
+fi
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

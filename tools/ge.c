@@ -5,7 +5,8 @@
  *   ge [-v|-vv] run     MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N]
  *                             [--warmup N] [--threads N] [--option KEY=VALUE]...
  *                             [--executor auto|sequential|topological|multi-thread|priority|streams]
- *                             [--mode sink|host] [--check-order] [--plugin ENGINE.so]...
+ *                             [--mode sink|host] [--check-order] [--concurrency C]
+ *                             [--plugin ENGINE.so]...
  *   ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
  *
  * Both compile the model in a session (arguments -> options -> session ->
@@ -28,7 +29,7 @@ static int usage(FILE *f) {
           "usage: ge [-v|-vv] run MODEL [--input NAME=FILE.npy]... [--outdir DIR] [--repeat N] [--warmup N]\n"
           "              [--threads N] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "              [--executor auto|sequential|topological|multi-thread|priority|streams]\n"
-          "              [--mode sink|host] [--check-order]\n"
+          "              [--mode sink|host] [--check-order] [--concurrency C]\n"
           "       ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "\n"
           "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
@@ -41,7 +42,9 @@ static int usage(FILE *f) {
           "  -v, -vv   what each compile stage decided and how long it took; -vv per node too\n"
           "  --executor  how the run goes (auto: as GE chooses); --mode: the stream executor's\n"
           "            launch (sink: task lists built at load, one launch; host: task by task);\n"
-          "            --check-order: every run checks that each dependency finished first\n"
+          "            --check-order: every run checks that each dependency finished first;\n"
+          "            --concurrency C: then REPEAT requests with C in flight (one per caller\n"
+          "            stream), each checked against the plain run; prints requests/s\n"
           "options:\n"
           "  ge.topoSortingMode=0|1|3          execution order: BFS (default), DFS, stable reverse DFS\n"
           "  ge.engineType=AIcoreEngine|VectorEngine   core engine (they exclude each other)\n"
@@ -565,13 +568,14 @@ static void print_values(const ge_value *v) {
 typedef struct run_args {
   const char *model, *outdir;
   const char **inputs; /* NAME=FILE.npy, argc slots */
-  int num_inputs, repeat, warmup, threads;
+  int num_inputs, repeat, warmup, threads, concurrency;
 } run_args;
 
 static int parse_run_args(int argc, char **argv, run_args *a, tool *t) {
   int i, used;
   a->repeat = 1;
   a->threads = 1;
+  a->concurrency = 1;
   if (!(a->inputs = (const char **)calloc((size_t)argc + 1, sizeof(char *)))) return 0;
   for (i = 0; i < argc; i++) {
     const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -598,14 +602,20 @@ static int parse_run_args(int argc, char **argv, run_args *a, tool *t) {
       }
       t->launch = !strcmp(argv[++i], "host") ? GE_LAUNCH_HOST : GE_LAUNCH_SINK;
     } else if (!strcmp(arg, "--check-order")) t->check_order = 1;
-    else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads")) && val) {
+    else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads") ||
+              !strcmp(arg, "--concurrency")) && val) {
       char *end;
       long v = strtol(val, &end, 10);
       if (*end || !*val || v < (strcmp(arg, "--warmup") ? 1 : 0) || v > 1000000) {
         fprintf(stderr, "ge run: bad value '%s' for %s\n", val, arg);
         return 0;
       }
-      *(!strcmp(arg, "--repeat") ? &a->repeat : !strcmp(arg, "--warmup") ? &a->warmup : &a->threads) = (int)v;
+      if (!strcmp(arg, "--concurrency") && v > 1024) {
+        fprintf(stderr, "ge run: --concurrency %ld: at most 1024 requests in flight\n", v);
+        return 0;
+      }
+      *(!strcmp(arg, "--repeat") ? &a->repeat : !strcmp(arg, "--warmup") ? &a->warmup
+                                 : !strcmp(arg, "--threads") ? &a->threads : &a->concurrency) = (int)v;
       i++;
     } else if (arg[0] == '-' || a->model) {
       fprintf(stderr, "ge run: unexpected argument '%s'\n", arg);
@@ -680,6 +690,53 @@ static void print_outputs(const ge_program *p) {
   }
 }
 
+/* Whether stream k's outputs equal the reference run's, byte for byte. */
+static int same_outputs(const tool *t, uint32_t k, const ge_program *ref) {
+  uint32_t i;
+  for (i = 0; i < ge_program_num_outputs(ref); i++) {
+    const ge_value *a = ge_session_stream_output(t->s, t->id, k, i), *b = ge_program_output(ref, i);
+    if (!a || a->dtype != b->dtype || a->nbytes != b->nbytes || (b->dtype != GE_DTYPE_STRING && b->nbytes &&
+                                                                  memcmp(a->data, b->data, b->nbytes)))
+      return 0;
+  }
+  return 1;
+}
+
+/* --concurrency C: `repeat` requests on C caller streams, C in flight at
+ * once; every request's outputs must equal the plain run's. Prints the
+ * throughput. */
+static int run_concurrent(const run_args *a, tool *t, const ge_value **ptrs, uint32_t n) {
+  ge_program_request *req = (ge_program_request *)calloc((size_t)a->concurrency, sizeof *req);
+  const ge_program *ref = ge_session_program(t->s, t->id);
+  ge_error err;
+  double t0;
+  int r, k, ok = req != NULL, started = 0, bad = -1;
+  for (r = 0; ok && r < a->concurrency; r++) /* load every stream's program first */
+    ok = !ge_session_run_graph_with_stream(t->s, t->id, (uint32_t)r, ptrs, n, NULL, NULL, &req[r], &err) &&
+         !ge_program_wait(&req[r], &err);
+  t0 = now_ms();
+  for (r = 0; ok && r < a->repeat + a->concurrency; r++) {
+    k = r % a->concurrency;
+    if (r >= a->concurrency) { /* the request this stream ran before */
+      ok = !ge_program_wait(&req[k], &err);
+      if (ok && !same_outputs(t, (uint32_t)k, ref)) ok = 0, bad = r - a->concurrency;
+    }
+    if (ok && r < a->repeat) {
+      ok = !ge_session_run_graph_with_stream(t->s, t->id, (uint32_t)k, ptrs, n, NULL, NULL, &req[k], &err);
+      started = r + 1;
+    }
+  }
+  if (ok)
+    printf("concurrency %d: %d requests, %.1f requests/s, every output equal to the plain run's\n", a->concurrency,
+           a->repeat, a->repeat / ((now_ms() - t0) * 1e-3));
+  else if (bad >= 0) fprintf(stderr, "ge run: request %d (stream %d): outputs differ from the plain run's\n", bad, bad % a->concurrency);
+  else if (req) fprintf(stderr, "ge run: %s\n", err.message);
+  for (r = started > a->concurrency ? started - a->concurrency : 0; !ok && req && r < started; r++)
+    ge_program_wait(&req[r % a->concurrency], &err); /* none left in flight */
+  free(req);
+  return ok;
+}
+
 static int run(int argc, char **argv, int verbose) {
   run_args a;
   tool t;
@@ -730,6 +787,7 @@ static int run(int argc, char **argv, int verbose) {
          (double)(ge_session_allocations(t.s, t.id) - allocs) / a.repeat);
   print_outputs(p);
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
+  if (a.concurrency > 1 && !run_concurrent(&a, &t, ptrs, n)) goto done;
   rc = 0;
 done:
   for (i = 0; vals && i < n; i++) free(vals[i].data);
