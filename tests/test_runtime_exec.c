@@ -324,8 +324,11 @@ GE_TEST(test_abort) {
     OK(ge_program_create(g, &d, &p, &err));
     GE_REQUIRE(p);
     GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_INTERNAL);
-    if (!ge_test__check(strstr(err.message, "aborted at node 'n1'") != NULL, __FILE__, __LINE__, "%s: %s",
-                        ge_executor_name((ge_executor_kind)ex), err.message))
+    /* the stream executor may see the abort at a synchronisation entry
+     * (an event or a Data entry) before n1: then no node is named */
+    if (!ge_test__check(strstr(err.message, "aborted at node 'n1'") != NULL ||
+                            (ex == GE_EXECUTOR_STREAMS && !strcmp(err.message, "run aborted")),
+                        __FILE__, __LINE__, "%s: %s", ge_executor_name((ge_executor_kind)ex), err.message))
       continue;
     v.data = &good;
     OK(ge_program_run(p, ins, 1, &err));
