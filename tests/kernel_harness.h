@@ -36,16 +36,21 @@ static GE_TEST__UNUSED void kh_free(ge_value *v) {
 }
 
 /* Runs kernel fn for node id of g with inputs (NULL entries absent);
- * outputs[i] receive malloc'ed values (free with kh_free). */
-static GE_TEST__UNUSED ge_status kh_run(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
-                                        uint32_t n_in, ge_value *outputs, uint32_t n_out, ge_error *err) {
+ * outputs[i] receive malloc'ed values (free with kh_free). parallel_for
+ * and num_threads: the intra-op threads offered (NULL, 1: none). */
+static GE_TEST__UNUSED ge_status kh_run_threads(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
+                                                uint32_t n_in, ge_value *outputs, uint32_t n_out,
+                                                void (*parallel_for)(ge_kernel_env *, int64_t, int64_t, ge_parallel_fn,
+                                                                     void *),
+                                                int num_threads, ge_error *err) {
   ge_kernel_env env;
   ge_kernel_ctx c;
   ge_value *outs[16];
   uint32_t i;
   memset(&env, 0, sizeof env);
   env.alloc_output = kh_alloc_output;
-  env.num_threads = 1;
+  env.num_threads = num_threads;
+  env.parallel_for = parallel_for;
   memset(&c, 0, sizeof c);
   for (i = 0; i < n_out && i < 16; i++) outs[i] = &outputs[i];
   c.inputs = inputs;
@@ -57,6 +62,11 @@ static GE_TEST__UNUSED ge_status kh_run(ge_kernel_fn fn, const ge_graph *g, ge_n
   c.env = &env;
   c.err = err;
   return fn(&c);
+}
+
+static GE_TEST__UNUSED ge_status kh_run(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
+                                        uint32_t n_in, ge_value *outputs, uint32_t n_out, ge_error *err) {
+  return kh_run_threads(fn, g, id, inputs, n_in, outputs, n_out, NULL, 1, err);
 }
 
 /* A graph holding one node of op type `op` whose inputs are Data nodes

@@ -281,29 +281,20 @@ GE_TEST(test_if_with_capture) {
   ge_graph_free(g);
 }
 
-/* Loop M times: v = v + step (step captured); scan output collects v. */
-GE_TEST(test_loop) {
+/* Loop(M, -, x) { v = v + 1.5; scan v } with M given as the tensor mt. */
+static ge_graph *add_loop(const ge_tensor *mt) {
   ge_graph *g = tu_new_graph("g"), *body = tu_new_graph("body");
   ge_node_id x, m, step, loop, b_i, b_c, b_v, b_s, b_add;
   ge_edge in[4];
-  ge_exec_desc d = desc();
-  ge_program *p = NULL;
-  ge_error err;
-  int64_t dims[1] = {2}, mval = 3;
-  float sval = 1.5f, xin[2] = {1, 2};
-  ge_tensor mt, st;
-  ge_value xv;
-  const ge_value *ins[1] = {&xv};
-  memset(&mt, 0, sizeof mt);
-  mt.dtype = GE_DTYPE_INT64;
-  mt.data = &mval;
-  mt.nbytes = 8;
+  int64_t dims[1] = {2};
+  static const float sval = 1.5f;
+  ge_tensor st;
   memset(&st, 0, sizeof st);
   st.dtype = GE_DTYPE_FLOAT32;
-  st.data = &sval;
+  st.data = (void *)&sval;
   st.nbytes = 4;
   ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
-  ge_graph_add_const(g, "M", &mt, &m, NULL);
+  ge_graph_add_const(g, "M", mt, &m, NULL);
   ge_graph_add_const(g, "step", &st, &step, NULL);
   ge_graph_add_data(body, "iter", GE_DTYPE_INT64, 0, NULL, &b_i, NULL);
   ge_graph_add_data(body, "cond", GE_DTYPE_BOOL, 0, NULL, &b_c, NULL);
@@ -326,6 +317,25 @@ GE_TEST(test_loop) {
   in[0] = E(loop, 0);
   in[1] = E(loop, 1);
   ge_graph_set_outputs(g, 2, in, NULL, NULL);
+  return g;
+}
+
+/* Loop M times: v = v + step (step captured); scan output collects v. */
+GE_TEST(test_loop) {
+  int64_t dims[1] = {2}, mval = 3;
+  float xin[2] = {1, 2};
+  ge_tensor mt;
+  ge_graph *g;
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  ge_value xv;
+  const ge_value *ins[1] = {&xv};
+  memset(&mt, 0, sizeof mt);
+  mt.dtype = GE_DTYPE_INT64;
+  mt.data = &mval;
+  mt.nbytes = 8;
+  g = add_loop(&mt);
   OK(ge_program_create(g, &d, &p, &err));
   GE_REQUIRE(p);
   xv = fvalue(1, dims, xin);
@@ -442,44 +452,6 @@ GE_TEST(test_kernel_error) {
   ge_graph_free(g);
 }
 
-/* Loop(M, -, x) { v = v + 1.5; scan v } with M given as the tensor mt. */
-static ge_graph *add_loop(const ge_tensor *mt) {
-  ge_graph *g = tu_new_graph("g"), *body = tu_new_graph("body");
-  ge_node_id x, m, step, loop, b_i, b_c, b_v, b_s, b_add;
-  ge_edge in[4];
-  int64_t dims[1] = {2};
-  static const float sval = 1.5f;
-  ge_tensor st;
-  memset(&st, 0, sizeof st);
-  st.dtype = GE_DTYPE_FLOAT32;
-  st.data = (void *)&sval;
-  st.nbytes = 4;
-  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
-  ge_graph_add_const(g, "M", mt, &m, NULL);
-  ge_graph_add_const(g, "step", &st, &step, NULL);
-  ge_graph_add_data(body, "iter", GE_DTYPE_INT64, 0, NULL, &b_i, NULL);
-  ge_graph_add_data(body, "cond", GE_DTYPE_BOOL, 0, NULL, &b_c, NULL);
-  ge_graph_add_data(body, "v", GE_DTYPE_FLOAT32, 1, dims, &b_v, NULL);
-  ge_graph_add_node(body, "Data", "s", 0, NULL, 1, &b_s, NULL);
-  ge_node_set_attr_int(body, b_s, "parent_index", 3, NULL);
-  in[0] = E(b_v, 0);
-  in[1] = E(b_s, 0);
-  ge_graph_add_node(body, "Add", "add", 2, in, 1, &b_add, NULL);
-  in[0] = E(b_c, 0);
-  in[1] = E(b_add, 0);
-  in[2] = E(b_add, 0);
-  ge_graph_set_outputs(body, 3, in, NULL, NULL);
-  in[0] = E(m, 0);
-  in[1] = E(GE_NONE, 0);
-  in[2] = E(x, 0);
-  in[3] = E(step, 0);
-  ge_graph_add_node(g, "Loop", "loop", 4, in, 2, &loop, NULL);
-  ge_node_set_attr_graph(g, loop, "body", body, NULL);
-  in[0] = E(loop, 0);
-  in[1] = E(loop, 1);
-  ge_graph_set_outputs(g, 2, in, NULL, NULL);
-  return g;
-}
 
 /* Runs add_loop with M; GE_OK or the run's status (err set). */
 static ge_status run_add_loop(const ge_tensor *mt, uint64_t memory_limit, ge_program **pp, ge_graph **gp, ge_error *err) {

@@ -50,25 +50,7 @@ static void pool_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_p
 /* Runs fn on node id of g; threads: the two-thread pool. */
 static ge_status run_kernel(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **in, uint32_t n_in,
                             ge_value *out, uint32_t n_out, int threads, ge_error *err) {
-  ge_kernel_env env;
-  ge_kernel_ctx c;
-  ge_value *outs[4];
-  uint32_t i;
-  memset(&env, 0, sizeof env);
-  env.alloc_output = kh_alloc_output;
-  env.num_threads = threads ? 2 : 1;
-  env.parallel_for = threads ? pool_parallel_for : NULL;
-  memset(&c, 0, sizeof c);
-  for (i = 0; i < n_out; i++) outs[i] = &out[i];
-  c.inputs = in;
-  c.outputs = outs;
-  c.num_inputs = n_in;
-  c.num_outputs = n_out;
-  c.node = ge_graph_node(g, id);
-  c.graph = g;
-  c.env = &env;
-  c.err = err;
-  return fn(&c);
+  return kh_run_threads(fn, g, id, in, n_in, out, n_out, threads ? pool_parallel_for : NULL, threads ? 2 : 1, err);
 }
 
 /* ------------------------------------------------------ comparisons */
