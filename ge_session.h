@@ -40,7 +40,10 @@
  * bounded cache keyed by (op, domain, attributes, engine, input dtypes and
  * shapes): a second call with that signature compiles nothing.
  *
- * Thread safety: a session is used by one thread at a time.
+ * Thread safety: a session is used by one thread at a time, with one
+ * exception: once loaded, distinct graphs (a graph and its forks) may be
+ * run by ge_session_run_graph from different threads at once, each graph
+ * by one thread (the session's runtime is shared and thread-safe).
  *
  * Include after (or instead of) the other headers; define
  * GE_SESSION_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation unit,
@@ -1046,10 +1049,11 @@ static ge_status ge__ss_op_get(ge_session *s, const ge_single_op_desc *d, const 
   if ((st = ge__ss_op_graph(s, d, inputs, n, &g, err))) return st;
   if (!(fresh.graph.m = ge__ss_model_new(s, g))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for a single op");
   if (d->engine == GE_OP_ENGINE_VECTOR) fresh.graph.m->engine_type = "VectorEngine"; /* it excludes AI Core */
-  if ((st = ge__ss_compile(s, &fresh.graph, err)) || (fresh.graph.m->compiled = 1, 0)) {
+  if ((st = ge__ss_compile(s, &fresh.graph, err))) {
     ge__ss_graph_release(s, &fresh.graph);
     return st;
   }
+  fresh.graph.m->compiled = 1;
   if (!s->ops && !(s->ops = (ge__ss_op *)ge__ss_alloc(s, cap * sizeof(ge__ss_op)))) {
     ge__ss_graph_release(s, &fresh.graph);
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the single-op cache");
