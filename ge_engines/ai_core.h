@@ -1311,51 +1311,44 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
   return GE_OK;
 }
 
-/* Depthwise (one input channel per group): per output row, every tap adds
- * into a row accumulator held in L1 (stride-1 rows as vectors), then the
- * epilogue; channels split over threads. */
-typedef struct ge__aic_dw {
-  const ge__aic_cv *p;
-  const float *x, *w, *b, *res;
-  float *y;
-  const ge__aic_act *act;
-  int level;
-} ge__aic_dw;
-
-/* out[o] = bias + sum_t tw[t] * tp[t][o] for o < ow: two vectors at a
- * time (independent FMA chains), then one, then scalars. */
+/* Depthwise (one input channel per group): each channel's padded plane is
+ * split by stride phase so every tap reads one contiguous run, the taps
+ * accumulate in registers over the whole plane, then the epilogue per
+ * row; channels split over threads. */
+/* out[o] = bias + sum_t tw[t] * tp[t][o] for o < n rounded up to whole
+ * vectors (the caller leaves room: up to 15 floats past n are read and
+ * written). Eight vectors at a time keep eight FMA chains in flight (the
+ * taps of one output form a dependent chain), then four, then one. */
+#define GE__AIC_DW_INIT(u) VZ_ a##u = z_ + bias;
+#define GE__AIC_DW_FMA(u)                                                                                              \
+  memcpy(&v_, s_ + (u) * vl_, sizeof v_);                                                                              \
+  a##u += w_ * v_;
+#define GE__AIC_DW_OUT(u) memcpy(out + o + (u) * vl_, &a##u, sizeof v_);
+#define GE__AIC_DW_U1(X) X(0)
+#define GE__AIC_DW_U4(X) X(0) X(1) X(2) X(3)
+#define GE__AIC_DW_U8(X) GE__AIC_DW_U4(X) X(4) X(5) X(6) X(7)
+#define GE__AIC_DW_ACC(UNITS)                                                                                          \
+  {                                                                                                                    \
+    VZ_ v_;                                                                                                            \
+    UNITS(GE__AIC_DW_INIT)                                                                                             \
+    for (t = 0; t < nt; t++) {                                                                                         \
+      const float *s_ = tp[t] + o;                                                                                     \
+      float w_ = tw[t];                                                                                                \
+      UNITS(GE__AIC_DW_FMA)                                                                                            \
+    }                                                                                                                  \
+    UNITS(GE__AIC_DW_OUT)                                                                                              \
+  }
 #define GE__AIC_DWROW(S, ATTR, VT, VL)                                                                                 \
-  static ATTR void ge__aic_dwrow_##S(float *out, int64_t ow, const float *const *tp, const float *tw, int nt,         \
+  static ATTR void ge__aic_dwrow_##S(float *out, int64_t n, const float *const *tp, const float *tw, int nt,          \
                                      float bias) {                                                                     \
+    typedef VT VZ_;                                                                                                    \
+    const VT z_ = {0};                                                                                                 \
+    const int64_t vl_ = (VL);                                                                                          \
     int64_t o = 0;                                                                                                     \
     int t;                                                                                                             \
-    for (; o + 2 * (VL) <= ow; o += 2 * (VL)) {                                                                        \
-      VT a0 = {0}, a1 = {0}, v0, v1;                                                                                   \
-      a0 += bias;                                                                                                      \
-      a1 += bias;                                                                                                      \
-      for (t = 0; t < nt; t++) {                                                                                       \
-        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
-        memcpy(&v1, tp[t] + o + (VL), sizeof v1);                                                                      \
-        a0 += tw[t] * v0;                                                                                              \
-        a1 += tw[t] * v1;                                                                                              \
-      }                                                                                                                \
-      memcpy(out + o, &a0, sizeof a0);                                                                                 \
-      memcpy(out + o + (VL), &a1, sizeof a1);                                                                          \
-    }                                                                                                                  \
-    for (; o + (VL) <= ow; o += (VL)) {                                                                                \
-      VT a0 = {0}, v0;                                                                                                 \
-      a0 += bias;                                                                                                      \
-      for (t = 0; t < nt; t++) {                                                                                       \
-        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
-        a0 += tw[t] * v0;                                                                                              \
-      }                                                                                                                \
-      memcpy(out + o, &a0, sizeof a0);                                                                                 \
-    }                                                                                                                  \
-    for (; o < ow; o++) {                                                                                              \
-      float acc = bias;                                                                                                \
-      for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];                                                                \
-      out[o] = acc;                                                                                                    \
-    }                                                                                                                  \
+    for (; o + 8 * (VL) <= n; o += 8 * (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U8)                                             \
+    for (; o + 4 * (VL) <= n; o += 4 * (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U4)                                             \
+    for (; o < n; o += (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U1)                                                             \
   }
 #ifdef GE__AIC_VEC
 GE__AIC_DWROW(base, , ge__aic_v4, 4)
@@ -1364,10 +1357,10 @@ GE__AIC_DWROW(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__ai
 GE__AIC_DWROW(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
 #endif
 #else
-static void ge__aic_dwrow_base(float *out, int64_t ow, const float *const *tp, const float *tw, int nt, float bias) {
+static void ge__aic_dwrow_base(float *out, int64_t n, const float *const *tp, const float *tw, int nt, float bias) {
   int64_t o;
   int t;
-  for (o = 0; o < ow; o++) {
+  for (o = 0; o < n; o++) {
     float acc = bias;
     for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];
     out[o] = acc;
@@ -1375,113 +1368,180 @@ static void ge__aic_dwrow_base(float *out, int64_t ow, const float *const *tp, c
 }
 #endif
 
-static void ge__aic_dwrow(int level, float *out, int64_t ow, const float *const *tp, const float *tw, int nt,
+static void ge__aic_dwrow(int level, float *out, int64_t n, const float *const *tp, const float *tw, int nt,
                           float bias) {
 #ifdef GE__AIC_X86
-  if (level >= 2 && ow >= 32) ge__aic_dwrow_avx512(out, ow, tp, tw, nt, bias);
-  else if (level >= 1) ge__aic_dwrow_avx2(out, ow, tp, tw, nt, bias);
+  if (level >= 2 && n >= 32) ge__aic_dwrow_avx512(out, n, tp, tw, nt, bias);
+  else if (level >= 1) ge__aic_dwrow_avx2(out, n, tp, tw, nt, bias);
   else
 #endif
-    ge__aic_dwrow_base(out, ow, tp, tw, nt, bias);
+    ge__aic_dwrow_base(out, n, tp, tw, nt, bias);
   (void)level;
 }
 
-#define GE__AIC_DW_BUF 8192 /* floats of padded input rows on the stack */
 #define GE__AIC_DW_TAPS 64
 
-/* Floats of one padded input row of the depthwise row kernel, and of its
- * slot in the buffer (stride 2 adds the even and odd columns). */
-static int64_t ge__aic_dw_row(const ge__aic_cv *p) {
-  int64_t need = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1, have = p->pw + p->w;
-  return (need > have ? need : have) + 2;
-}
-static int64_t ge__aic_dw_slot(const ge__aic_cv *p) {
-  return p->sw == 1 ? ge__aic_dw_row(p) : 2 * ge__aic_dw_row(p) + 2;
+/* Depthwise geometry of the phase-split plane: the zero-padded input plane
+ * of one channel is scattered into sh x sw phase blocks (block (r % sh,
+ * c % sw) holds padded pixel (r, c) at (r / sh, c / sw), rows of L
+ * floats), so output pixel (oh, o) of every tap reads flat index oh * L + o
+ * plus a per-tap offset: the whole channel becomes one long vector row,
+ * whatever the strides and dilations (the L - ow columns past each output
+ * row are computed and dropped). */
+typedef struct ge__aic_dwg {
+  int64_t rows, L, block; /* rows and row length of a phase block; floats per block */
+  int64_t plane, acc;     /* floats of the blocks and of the flat accumulator */
+} ge__aic_dwg;
+
+static void ge__aic_dw_geom(const ge__aic_cv *p, ge__aic_dwg *g) {
+  int64_t hp = (p->oh - 1) * p->sh + (p->kh - 1) * p->dh + 1, wp = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1;
+  if (hp < p->h + p->ph) hp = p->h + p->ph;
+  if (wp < p->w + p->pw) wp = p->w + p->pw;
+  g->rows = (hp + p->sh - 1) / p->sh;
+  g->L = (wp + p->sw - 1) / p->sw;
+  g->block = g->rows * g->L;
+  g->plane = (p->sh * p->sw * g->block + 15) / 16 * 16;
+  g->acc = (p->oh * g->L + 15) / 16 * 16;
 }
 
-/* Whether the row kernel takes this depthwise conv: stride 1 or 2 along W,
- * at most GE__AIC_DW_TAPS taps, the rows fit the stack buffer. */
-static int ge__aic_dw_fast(const ge__aic_cv *p) {
-  return p->sw <= 2 && p->kh * p->kw <= GE__AIC_DW_TAPS && p->kh * ge__aic_dw_slot(p) <= GE__AIC_DW_BUF;
+/* Floats of scratch one thread of the depthwise kernel needs. */
+static size_t ge__aic_dw_floats(const ge__aic_cv *p) {
+  ge__aic_dwg g;
+  if (p->kh * p->kw > GE__AIC_DW_TAPS) return 0;
+  ge__aic_dw_geom(p, &g);
+  return (size_t)(g.plane + g.acc);
 }
 
-/* One channel, fast path: per output row, each valid kernel row's input
- * row is copied into a zero-padded buffer (and split into even and odd
- * columns for stride 2), so every tap reads a contiguous run; the taps
- * accumulate in registers, then the epilogue. */
-static void ge__aic_dw_channel(const ge__aic_dw *d, const float *xc, const float *wk, float bv, const float *res,
-                               float *yp) {
-  const ge__aic_cv *p = d->p;
-  float buf[GE__AIC_DW_BUF];
-  const float *tp[GE__AIC_DW_TAPS];
-  float tw[GE__AIC_DW_TAPS];
-  int64_t row = ge__aic_dw_row(p), slot = ge__aic_dw_slot(p), half = (row + 1) / 2, oh, i, j, c;
-  for (oh = 0; oh < p->oh; oh++) {
-    int nt = 0;
-    for (i = 0; i < p->kh; i++) {
-      int64_t ih = oh * p->sh - p->ph + i * p->dh;
-      float *rb = buf + i * slot, *ev = rb + row, *od = ev + half + 1;
-      if (ih < 0 || ih >= p->h) continue;
-      memset(rb, 0, (size_t)row * sizeof(float)); /* rb[c] = x[ih][c - pw], zero outside */
-      memcpy(rb + p->pw, xc + ih * p->w, (size_t)p->w * sizeof(float));
-      if (p->sw == 2) {
-        for (c = 0; c < half; c++) {
-          ev[c] = rb[2 * c];
-          od[c] = 2 * c + 1 < row ? rb[2 * c + 1] : 0.0f;
-        }
-      }
-      for (j = 0; j < p->kw; j++, nt++) {
-        int64_t off = j * p->dw; /* output o reads rb[o * sw + off] */
-        tp[nt] = p->sw == 1 ? rb + off : off % 2 ? od + off / 2 : ev + off / 2;
-        tw[nt] = wk[i * p->kw + j];
+typedef struct ge__aic_dw {
+  const ge__aic_cv *p;
+  const float *x, *w, *b, *res;
+  float *y, *work; /* work: tasks shares of ge__aic_dw_floats floats (NULL: taps past GE__AIC_DW_TAPS) */
+  const ge__aic_act *act;
+  int64_t tasks;
+  int level;
+} ge__aic_dw;
+
+/* Scatters channel xc into the phase blocks of g (zeroed once per
+ * thread: every channel writes the same interior, the padding stays 0). */
+static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, float *plane) {
+  int64_t ih, iw;
+  for (ih = 0; ih < p->h; ih++) {
+    int64_t r = ih + p->ph;
+    float *dst = plane + (r % p->sh) * p->sw * g->block + (r / p->sh) * g->L;
+    const float *src = xc + ih * p->w;
+    if (p->sw == 1) {
+      memcpy(dst + p->pw, src, (size_t)p->w * sizeof(float));
+    } else if (p->sw == 2) {
+      float *ev = dst + (p->pw % 2) * g->block + p->pw / 2, *od = dst + (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
+      for (iw = 0; iw + 1 < p->w; iw += 2) ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
+      if (iw < p->w) ev[iw / 2] = src[iw];
+    } else {
+      for (iw = 0; iw < p->w; iw++) {
+        int64_t c = iw + p->pw;
+        dst[(c % p->sw) * g->block + c / p->sw] = src[iw];
       }
     }
-    ge__aic_dwrow(d->level, yp + oh * p->ow, p->ow, tp, tw, nt, bv);
-    ge__aic_epi_row(d->act, d->level, yp + oh * p->ow, p->ow, 0.0f, res ? res + oh * p->ow : NULL);
   }
 }
 
-/* Output channels [begin, end) of every image (index n * m + channel). */
+/* One output channel: scatter its input channel (unless the previous
+ * channel had the same one), every tap over the flat range in registers
+ * (bias first), then each output row is copied out and gets the epilogue
+ * while in L1. */
+static void ge__aic_dw_channel(const ge__aic_dw *d, const ge__aic_dwg *g, float *plane, float *acc, const float *wk,
+                               float bv, const float *res, float *yp) {
+  const ge__aic_cv *p = d->p;
+  const float *tp[GE__AIC_DW_TAPS];
+  float tw[GE__AIC_DW_TAPS];
+  int64_t i, j, oh;
+  int nt = 0;
+  for (i = 0; i < p->kh; i++)
+    for (j = 0; j < p->kw; j++, nt++) {
+      int64_t a = i * p->dh, b = j * p->dw;
+      tp[nt] = plane + ((a % p->sh) * p->sw + b % p->sw) * g->block + (a / p->sh) * g->L + b / p->sw;
+      tw[nt] = wk[i * p->kw + j];
+    }
+  ge__aic_dwrow(d->level, acc, (p->oh - 1) * g->L + p->ow, tp, tw, nt, bv);
+  if (!res) /* the activation over the flat range at once */
+    ge__aic_epi_row(d->act, d->level, acc, (p->oh - 1) * g->L + p->ow, 0.0f, NULL);
+  for (oh = 0; oh < p->oh; oh++) {
+    float *yr = yp + oh * p->ow;
+    const float *ar = acc + oh * g->L;
+    if (p->ow >= 32) {
+      memcpy(yr, ar, (size_t)p->ow * sizeof(float));
+    } else { /* short rows: fixed-size copies the compiler inlines */
+      int64_t o = 0;
+      for (; o + 4 <= p->ow; o += 4) memcpy(yr + o, ar + o, 4 * sizeof(float));
+      for (; o < p->ow; o++) yr[o] = ar[o];
+    }
+    if (res) ge__aic_epi_row(d->act, d->level, yr, p->ow, 0.0f, res + oh * p->ow);
+  }
+}
+
+/* Any tap count: per output row, every tap adds a run of the input row
+ * into the output row (stride 1 as axpy). */
+static void ge__aic_dw_generic(const ge__aic_dw *d, const float *xc, const float *wk, float bv, const float *res,
+                               float *yp) {
+  const ge__aic_cv *p = d->p;
+  int64_t i, j, oh, o;
+  for (oh = 0; oh < p->oh; oh++) {
+    float *acc = yp + oh * p->ow;
+    for (o = 0; o < p->ow; o++) acc[o] = bv;
+    for (i = 0; i < p->kh; i++) {
+      int64_t ih = oh * p->sh - p->ph + i * p->dh;
+      if (ih < 0 || ih >= p->h) continue;
+      for (j = 0; j < p->kw; j++) {
+        float wv = wk[i * p->kw + j];
+        int64_t off = j * p->dw - p->pw, lo, hi;
+        const float *src = xc + ih * p->w + off;
+        ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
+        if (lo >= hi) continue;
+        if (p->sw == 1) ge__aic_axpy(d->level, acc + lo, src + lo, wv, hi - lo);
+        else
+          for (o = lo; o < hi; o++) acc[o] += wv * src[o * p->sw];
+      }
+    }
+    ge__aic_epi_row(d->act, d->level, acc, p->ow, 0.0f, res ? res + oh * p->ow : NULL);
+  }
+}
+
+/* Share t of the output channels of every image (index n * m + channel). */
 static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_dw *d = (const ge__aic_dw *)arg;
   const ge__aic_cv *p = d->p;
-  int64_t P = p->oh * p->ow, q, i, j, oh, o;
-  for (q = begin; q < end; q++) {
-    int64_t n = q / p->m, m = q % p->m;
-    const float *xc = d->x + (n * p->c + m / p->mg) * p->h * p->w, *wk = d->w + m * p->kh * p->kw;
-    float *yp = d->y + q * P, bv = d->b ? d->b[m] : 0.0f;
-    if (ge__aic_dw_fast(p)) {
-      ge__aic_dw_channel(d, xc, wk, bv, d->res ? d->res + q * P : NULL, yp);
-      continue;
-    }
-    for (oh = 0; oh < p->oh; oh++) {
-      float *acc = yp + oh * p->ow;
-      for (o = 0; o < p->ow; o++) acc[o] = bv;
-      for (i = 0; i < p->kh; i++) {
-        int64_t ih = oh * p->sh - p->ph + i * p->dh;
-        if (ih < 0 || ih >= p->h) continue;
-        for (j = 0; j < p->kw; j++) {
-          float wv = wk[i * p->kw + j];
-          int64_t off = j * p->dw - p->pw, lo, hi;
-          const float *src = xc + ih * p->w + off;
-          ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
-          if (lo >= hi) continue;
-          if (p->sw == 1) ge__aic_axpy(d->level, acc + lo, src + lo, wv, hi - lo);
-          else
-            for (o = lo; o < hi; o++) acc[o] += wv * src[o * p->sw];
-        }
+  int64_t P = p->oh * p->ow, total = p->n * p->m, t, q;
+  ge__aic_dwg g;
+  ge__aic_dw_geom(p, &g);
+  for (t = begin; t < end; t++) {
+    float *plane = d->work ? d->work + (size_t)t * (size_t)(g.plane + g.acc) : NULL, *acc = plane + g.plane;
+    int64_t last = -1;
+    if (plane) memset(plane, 0, (size_t)g.plane * sizeof(float));
+    for (q = total * t / d->tasks; q < total * (t + 1) / d->tasks; q++) {
+      int64_t n = q / p->m, m = q % p->m, src = n * p->c + m / p->mg;
+      const float *xc = d->x + src * p->h * p->w, *wk = d->w + m * p->kh * p->kw, *res = d->res ? d->res + q * P : NULL;
+      float bv = d->b ? d->b[m] : 0.0f;
+      if (!plane) {
+        ge__aic_dw_generic(d, xc, wk, bv, res, d->y + q * P);
+        continue;
       }
-      ge__aic_epi_row(d->act, d->level, acc, p->ow, 0.0f, d->res ? d->res + q * P + oh * p->ow : NULL);
+      if (src != last) ge__aic_dw_scatter(p, &g, xc, plane);
+      last = src;
+      ge__aic_dw_channel(d, &g, plane, acc, wk, bv, res, d->y + q * P);
     }
   }
 }
 
+/* work: ge__aic_threads(c) * ge__aic_dw_floats(p) floats. */
 static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w,
-                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level) {
+                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level,
+                                   float *work) {
   ge__aic_dw d;
-  int64_t per = p->oh * p->ow * p->kh * p->kw;
+  int64_t total = p->n * p->m, per = p->oh * p->ow * p->kh * p->kw;
   d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
-  ge_kernel_parallel_for(c, p->n * p->m, per >= 65536 ? 1 : 65536 / per + 1, ge__aic_dw_fn, &d);
+  d.work = ge__aic_dw_floats(p) ? work : NULL;
+  d.tasks = ge__aic_min(ge__aic_threads(c), total);
+  if ((double)per * (double)total < 65536.0) d.tasks = 1;
+  ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
 
 /* Conv weights, every group packed as A for kernel k. */
@@ -1533,12 +1593,14 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if ((st = ge__aic_residual(c, y, &res)) != GE_OK) return st;
   P = p.oh * p.ow;
   K = p.cg * p.kh * p.kw;
+  tasks = ge__aic_threads(c);
   if (p.cg == 1) {
+    ge__aic_act act = s->act;
+    if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p) + 16))) return ge__aic_nomem(c);
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
-                           res, &s->act, (float *)y->data, k->level);
+                           res, &act, (float *)y->data, k->level, work);
     return GE_OK;
   }
-  tasks = ge__aic_threads(c);
   per = ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
   if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_fn, &wp,

@@ -183,6 +183,21 @@ static conv_case rand_case(int kind) {
     c.dh = c.dw = 1;
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = c.kh / 2;
     c.h = rint_in(1, 40), c.w = rint_in(1, 40);
+  } else if (kind == 4) { /* depthwise, any geometry: strides and dilations 1..3, channel multipliers, odd
+                              pads, kernels up to 9x9 (past 64 taps: the generic path) */
+    c.group = rint_in(1, 12);
+    cg = 1;
+    mg = rint_in(1, 3);
+    c.kh = rint_in(1, 9), c.kw = rint_in(1, 9);
+    c.sh = rint_in(1, 3), c.sw = rint_in(1, 3);
+    c.dh = rint_in(1, 3), c.dw = rint_in(1, 3);
+    c.pads[0] = rint_in(0, 4), c.pads[1] = rint_in(0, 4), c.pads[2] = rint_in(0, 4), c.pads[3] = rint_in(0, 4);
+    c.h = rint_in(1, 45), c.w = rint_in(1, 45);
+    if (tu_below(&R, 4) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+    }
   } else if (kind == 2) { /* 1x1 stride 1: the image is B */
     c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
@@ -319,11 +334,11 @@ static double run_conv_case(const conv_case *cs, int threads) {
 }
 
 GE_TEST(test_conv_fast) {
-  int i, done = 0, kinds[4] = {0, 0, 0, 0};
+  int i, done = 0, kinds[5] = {0, 0, 0, 0, 0};
   double worst = 0;
   tu_seed(&R, 1601);
-  for (i = 0; done < 220; i++) {
-    int kind = i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : i % 10 == 8 ? 2 : 3;
+  for (i = 0; done < 300; i++) {
+    int kind = i % 13 < 5 ? 0 : i % 13 < 8 ? 1 : i % 13 == 8 ? 2 : i % 13 == 9 ? 3 : 4;
     conv_case c = rand_case(kind);
     double er = run_conv_case(&c, 1 + (i & 1));
     if (er < 0) continue;
@@ -337,9 +352,9 @@ GE_TEST(test_conv_fast) {
     kinds[kind]++;
     done++;
   }
-  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10);
-  printf("  conv: %d cases (%d depthwise, %d 1x1, %d 1-D wide), worst rel err %.2g\n", done, kinds[1], kinds[2],
-         kinds[3], worst);
+  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40);
+  printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide), worst rel err %.2g\n",
+         done, kinds[1], kinds[4], kinds[2], kinds[3], worst);
 }
 
 /* ------------------------------------------------------- MatMul, Gemm */
