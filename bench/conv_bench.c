@@ -152,7 +152,7 @@ static int setup_make(setup *s, const layer *l, int threads) {
   s->c.graph = s->t.g;
   s->c.err = &s->t.err;
   s->fn = ge_ai_core_engine()->kernel(ge_ai_core_engine(), s->c.node);
-  s->flop = 2.0 * (double)(oh * ow) * (double)l->m * (double)(l->c / l->group) * (double)(l->kh * l->kw);
+  s->flop = 2.0 * (double)(l->transpose ? (l->h == 1 ? 1 : l->h) * l->w : oh * ow) * (double)l->m * (double)(l->c / l->group) * (double)(l->kh * l->kw);
   return s->fn && s->fn(&s->c) == GE_OK; /* the warm-up run packs the weights */
 }
 

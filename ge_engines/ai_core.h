@@ -1063,6 +1063,9 @@ typedef struct ge__aic_state {
   int64_t group, s[2], d[2], pads[4], ks[2];
   int32_t n_s, n_d, n_pads, n_ks;
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 unknown */
+  /* ConvTranspose */
+  int64_t opad[2], oshape[4];
+  int32_t n_opad, n_oshape;
   /* Gemm */
   int trans_a, trans_b;
   float alpha, beta;
@@ -1087,6 +1090,8 @@ static ge__aic_state *ge__aic_state_new(ge_kernel_ctx *c) {
   s->n_d = ge__aic_ints(n, "dilations", s->d, 2);
   s->n_pads = ge__aic_ints(n, "pads", s->pads, 4);
   s->n_ks = ge__aic_ints(n, "kernel_shape", s->ks, 2);
+  s->n_opad = ge__aic_ints(n, "output_padding", s->opad, 2);
+  s->n_oshape = ge__aic_ints(n, "output_shape", s->oshape, 4);
   ap = ge_node_attr_string(n, "auto_pad", "NOTSET");
   s->auto_pad = (!*ap || !strcmp(ap, "NOTSET")) ? 0 : !strcmp(ap, "SAME_UPPER") ? 1 : !strcmp(ap, "SAME_LOWER") ? 2
                 : !strcmp(ap, "VALID")                                          ? 3
@@ -1633,6 +1638,188 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* --------------------------------------------------------- ConvTranspose
+ *
+ * Per image and group: cols = W_g^T x_g, a GEMM of (mg kh kw) x (h w) x cg
+ * with the weights packed once as A (Const), then col2im: every output
+ * channel starts at its bias and adds its kh kw rows of cols at their
+ * strided, dilated places (output channels split over threads), then the
+ * activation while the plane is in cache. The geometry follows the host
+ * reference kernel (host_cpu/dense.h): output_shape, output_padding,
+ * auto_pad and pads. */
+
+/* p: input h, w; output oh, ow; ph, pw the pads at the beginning (may be
+ * negative under output_shape). */
+static ge_status ge__aic_convt_setup(ge_kernel_ctx *c, const ge__aic_state *s, const ge_value *x, const ge_value *w,
+                                     const ge_value *b, ge__aic_cv *p) {
+  int32_t r = x->rank - 2, i;
+  int64_t in[2] = {1, 1}, k[2] = {1, 1}, out[2] = {1, 1}, pb[2] = {0, 0}, st[2] = {1, 1}, dl[2] = {1, 1};
+  const int64_t lim = (int64_t)1 << 31;
+  memset(p, 0, sizeof *p);
+  if (w->rank != x->rank)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "weight rank %d differs from input rank %d", (int)w->rank, (int)x->rank);
+  if (s->auto_pad < 0) return ge_kernel_error(c, GE_ERR_INVALID, "unknown auto_pad");
+  if ((s->n_s >= 0 && s->n_s != r) || (s->n_d >= 0 && s->n_d != r) || (s->n_pads >= 0 && s->n_pads != 2 * r) ||
+      (s->n_ks >= 0 && s->n_ks != r) || (s->n_opad >= 0 && s->n_opad != r) ||
+      (s->n_oshape >= 0 && s->n_oshape != r && s->n_oshape != r + 2))
+    return ge_kernel_error(c, GE_ERR_INVALID,
+                           "strides, dilations, pads, kernel_shape, output_padding or output_shape has the wrong length");
+  p->n = x->dims[0];
+  p->c = x->dims[1];
+  p->group = s->group;
+  if (p->group < 1) return ge_kernel_error(c, GE_ERR_INVALID, "group must be >= 1");
+  if (p->c % p->group || w->dims[0] != p->c)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "weight [%lld, %lld, ...] does not fit %lld channels in %lld groups",
+                           (long long)w->dims[0], (long long)w->dims[1], (long long)p->c, (long long)p->group);
+  p->cg = p->c / p->group;
+  p->mg = w->dims[1];
+  p->m = p->mg * p->group;
+  if (b && b->numel != p->m)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "bias has %lld elements for %lld output channels", (long long)b->numel,
+                           (long long)p->m);
+  for (i = 0; i < r; i++) {
+    int64_t pa = s->n_pads >= 0 ? s->pads[i] : 0, pe = s->n_pads >= 0 ? s->pads[r + i] : 0, eff, total;
+    int64_t op = s->n_opad >= 0 ? s->opad[i] : 0, os = s->n_oshape >= 0 ? s->oshape[s->n_oshape - r + i] : 0;
+    in[i] = x->dims[2 + i];
+    k[i] = w->dims[2 + i];
+    st[i] = s->n_s >= 0 ? s->s[i] : 1;
+    dl[i] = s->n_d >= 0 ? s->d[i] : 1;
+    if (s->n_ks >= 0 && s->ks[i] != k[i])
+      return ge_kernel_error(c, GE_ERR_SHAPE, "kernel_shape %lld differs from the weight's %lld", (long long)s->ks[i],
+                             (long long)k[i]);
+    if (st[i] < 1 || dl[i] < 1 || st[i] > lim || dl[i] > lim)
+      return ge_kernel_error(c, GE_ERR_INVALID, "strides and dilations must be in [1, 2^31]");
+    if (pa < 0 || pe < 0 || pa > lim || pe > lim || op < 0 || op > lim || os < 0 || os > lim)
+      return ge_kernel_error(c, GE_ERR_INVALID, "pads, output_padding and output_shape must be in [0, 2^31]");
+    if (k[i] < 1 || k[i] > lim || in[i] > lim) return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dims out of range");
+    eff = (k[i] - 1) * dl[i] + 1;
+    if (s->n_oshape >= 0 || s->auto_pad == 1 || s->auto_pad == 2) {
+      out[i] = s->n_oshape >= 0 ? os : in[i] * st[i];
+      total = st[i] * (in[i] - 1) + op + eff - out[i];
+      pb[i] = s->auto_pad == 1 ? ge__aic_floordiv(total, 2) : total - ge__aic_floordiv(total, 2);
+    } else {
+      pb[i] = s->auto_pad == 0 ? pa : 0;
+      out[i] = st[i] * (in[i] - 1) + op + eff - (s->auto_pad == 0 ? pa + pe : 0);
+    }
+    if (out[i] < 1)
+      return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dim %d: output size %lld for input %lld, kernel %lld", (int)i,
+                             (long long)out[i], (long long)in[i], (long long)k[i]);
+  }
+  if (r == 1) {
+    p->h = p->kh = p->sh = p->dh = p->oh = 1;
+    p->w = in[0], p->kw = k[0], p->sw = st[0], p->dw = dl[0], p->pw = pb[0], p->ow = out[0];
+  } else {
+    p->h = in[0], p->kh = k[0], p->sh = st[0], p->dh = dl[0], p->ph = pb[0], p->oh = out[0];
+    p->w = in[1], p->kw = k[1], p->sw = st[1], p->dw = dl[1], p->pw = pb[1], p->ow = out[1];
+  }
+  return GE_OK;
+}
+
+/* col2im of one image and group: output channels [begin, end) of it. */
+typedef struct ge__aic_c2i {
+  const ge__aic_cv *p;
+  const float *cols, *b; /* b: this group's bias (NULL: none) */
+  float *y;              /* this group's first output plane */
+  const ge__aic_act *act;
+  int level;
+} ge__aic_c2i;
+
+static void ge__aic_col2im_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_c2i *a = (const ge__aic_c2i *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t P = p->h * p->w, OP = p->oh * p->ow, m, ki, kj, ih, iw, o;
+  for (m = begin; m < end; m++) {
+    float *yp = a->y + m * OP, bv = a->b ? a->b[m] : 0.0f;
+    for (o = 0; o < OP; o++) yp[o] = bv;
+    for (ki = 0; ki < p->kh; ki++)
+      for (kj = 0; kj < p->kw; kj++) {
+        const float *col = a->cols + ((m * p->kh + ki) * p->kw + kj) * P;
+        int64_t offw = kj * p->dw - p->pw, lo, hi;
+        ge__aic_span(offw, p->sw, p->ow, p->w, &lo, &hi); /* iw in [lo, hi) lands inside the row */
+        if (lo >= hi) continue;
+        for (ih = 0; ih < p->h; ih++) {
+          int64_t oh = ih * p->sh - p->ph + ki * p->dh;
+          float *yr = yp + oh * p->ow + offw;
+          const float *cr = col + ih * p->w;
+          if (oh < 0 || oh >= p->oh) continue;
+          if (p->sw == 1) ge__aic_axpy(a->level, yr + lo, cr + lo, 1.0f, hi - lo);
+          else
+            for (iw = lo; iw < hi; iw++) yr[iw * p->sw] += cr[iw];
+        }
+      }
+    if (a->act->kind != GE__AIC_ACT_NONE) ge__aic_epi_row(a->act, a->level, yp, OP, 0.0f, NULL);
+  }
+}
+
+/* ConvTranspose weights [C, mg, kh, kw], every group's W_g^T packed as A. */
+static void ge__aic_wpack_t_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  int64_t g, rows = a->p->mg * a->p->kh * a->p->kw;
+  for (g = 0; g < a->p->group; g++)
+    ge__aic_prepack_a(a->k, a->w + g * a->p->cg * rows, 1, rows, rows, a->p->cg, dst + (size_t)g * a->per);
+}
+
+static ge_status ge__aic_convtranspose(ge_kernel_ctx *c) {
+  const ge_value *x = ge__aic_in(c, 0), *w = ge__aic_in(c, 1), *b = ge__aic_in(c, 2);
+  const ge__aic_kern *k = ge__aic_kern_pick(2);
+  ge__aic_state *s;
+  ge__aic_cv p;
+  ge__aic_mm mm;
+  ge__aic_wpack wp;
+  ge__aic_c2i ci;
+  ge__aic_act act;
+  ge_value *y;
+  int64_t ydims[4], P, rows, n, g, tasks;
+  const float *wpack;
+  float *work, *cols;
+  size_t per, work_floats;
+  ge_status st;
+  if (!x || !w) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", x ? 1 : 0);
+  if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || (x->rank != 3 && x->rank != 4) ||
+      ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0) != 0)
+    return ge__aic_reference(c);
+  if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
+  if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
+  if ((st = ge__aic_convt_setup(c, s, x, w, b, &p)) != GE_OK) return st;
+  act = s->act;
+  ydims[0] = p.n;
+  ydims[1] = p.m;
+  if (x->rank == 3) {
+    ydims[2] = p.ow;
+  } else {
+    ydims[2] = p.oh;
+    ydims[3] = p.ow;
+  }
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, ydims))) return GE_ERR_NOMEM;
+  if (y->numel == 0) return GE_OK;
+  P = p.h * p.w;
+  rows = p.mg * p.kh * p.kw;
+  tasks = ge__aic_threads(c);
+  per = ge__aic_prepack_a_floats(k, rows, p.cg);
+  work_floats = (size_t)tasks * ge__aic_mm_work_floats();
+  wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = p.cg, wp.per = per;
+  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_t_fn, &wp,
+                               work_floats + (size_t)(rows * P) + 16, &work)))
+    return ge__aic_nomem(c);
+  cols = work + (work_floats + 15) / 16 * 16;
+  memset(&mm, 0, sizeof mm);
+  mm.k = k;
+  mm.M = rows, mm.N = P, mm.K = p.cg, mm.alpha = 1.0f;
+  mm.brs = P, mm.bcs = 1;
+  mm.C = cols, mm.ldc = P;
+  ci.p = &p, ci.cols = cols, ci.act = &act, ci.level = k->level;
+  for (n = 0; n < p.n; n++)
+    for (g = 0; g < p.group; g++) {
+      mm.apack = wpack + (size_t)g * per;
+      mm.B = (const float *)x->data + (n * p.c + g * p.cg) * P;
+      ge__aic_mm_run(c, &mm, tasks, work);
+      ci.b = b ? (const float *)b->data + g * p.mg : NULL;
+      ci.y = (float *)y->data + (n * p.m + g * p.mg) * p.oh * p.ow;
+      ge_kernel_parallel_for(c, p.mg, 1, ge__aic_col2im_fn, &ci);
+    }
+  return GE_OK;
+}
+
 /* -------------------------------------------------------------- MatMul */
 
 /* A constant B (K x N, strides brs/bcs) packed for kernel k. */
@@ -1805,6 +1992,7 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   (void)e;
   if (!ge_node_in_onnx_domain(n)) return NULL;
   if (!strcmp(n->op, "Conv")) return ge__aic_conv;
+  if (!strcmp(n->op, "ConvTranspose")) return ge__aic_convtranspose;
   if (!strcmp(n->op, "MatMul")) return ge__aic_matmul;
   if (!strcmp(n->op, "Gemm")) return ge__aic_gemm_kernel;
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS) && ge_vector_fast_kernel(n)) return ge_vector_fast_kernel(n);
