@@ -455,37 +455,57 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
 }
 
 /* r[0..n) = act(r + bias + res) (res may be NULL) for the activations
- * with a vector form (none, Relu, Clip: kind), per target. Comparisons make
- * lane masks; NaN keeps flowing like in ge__aic_act_apply. */
+ * with a vector form (none, Relu, Clip, LeakyRelu, HardSigmoid, HardSwish:
+ * kind; lo and hi are the activation's alpha and beta), per target, with
+ * the scalar code's roundings (no contraction). Comparisons make lane
+ * masks; NaN keeps flowing like in ge__aic_act_apply. */
+#define GE__AIC_SEL(VI, v, m, r)                                                                                       \
+  {                                                                                                                    \
+    VI vi_, ri_;                                                                                                       \
+    memcpy(&vi_, &v, sizeof vi_);                                                                                      \
+    memcpy(&ri_, &r, sizeof ri_);                                                                                      \
+    vi_ = (vi_ & ~(m)) | (ri_ & (m));                                                                                  \
+    memcpy(&v, &vi_, sizeof v);                                                                                        \
+  }
 #define GE__AIC_EPI_VEC(VT, VI, v, q, at)                                                                              \
   {                                                                                                                    \
-    VI m, vi, bi;                                                                                                      \
+    VI m;                                                                                                              \
     v += vb;                                                                                                           \
     if (res) {                                                                                                         \
       memcpy(&q, at, sizeof q);                                                                                        \
       v += q;                                                                                                          \
     }                                                                                                                  \
-    if (kind != GE__AIC_ACT_NONE) {                                                                                    \
-      memcpy(&vi, &v, sizeof vi);                                                                                      \
-      memcpy(&bi, &vlo, sizeof bi);                                                                                    \
+    if (kind == GE__AIC_ACT_RELU || kind == GE__AIC_ACT_CLIP) {                                                        \
       m = v < vlo;                                                                                                     \
-      vi = (vi & ~m) | (bi & m);                                                                                       \
+      GE__AIC_SEL(VI, v, m, vlo)                                                                                       \
       if (kind == GE__AIC_ACT_CLIP) {                                                                                  \
-        memcpy(&bi, &vhi, sizeof bi);                                                                                  \
         m = v > vhi;                                                                                                   \
-        vi = (vi & ~m) | (bi & m);                                                                                     \
+        GE__AIC_SEL(VI, v, m, vhi)                                                                                     \
       }                                                                                                                \
-      memcpy(&v, &vi, sizeof v);                                                                                       \
+    } else if (kind == GE__AIC_ACT_LEAKY) {                                                                            \
+      VT t_ = v * vlo;                                                                                                 \
+      m = v < vz;                                                                                                      \
+      GE__AIC_SEL(VI, v, m, t_)                                                                                        \
+    } else if (kind != GE__AIC_ACT_NONE) { /* HardSigmoid, HardSwish */                                                \
+      VT t_ = v * vlo;                                                                                                 \
+      t_ += vhi;                                                                                                       \
+      m = t_ > vone;                                                                                                   \
+      GE__AIC_SEL(VI, t_, m, vone)                                                                                     \
+      m = t_ < vz;                                                                                                     \
+      GE__AIC_SEL(VI, t_, m, vz)                                                                                       \
+      if (kind == GE__AIC_ACT_HARDSWISH) v *= t_;                                                                      \
+      else v = t_;                                                                                                     \
     }                                                                                                                  \
   }
 #define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
   static ATTR void ge__aic_epi_row_##S(float *r, int64_t n, float bias, const float *res, int kind, float lo,         \
                                        float hi) {                                                                     \
-    VT vb = {0}, vlo = {0}, vhi = {0}, v, q;                                                                           \
+    VT vb = {0}, vlo = {0}, vhi = {0}, vz = {0}, vone = {0}, v, q;                                                     \
     int64_t j = 0;                                                                                                     \
     vb += bias;                                                                                                        \
     vlo += kind == GE__AIC_ACT_RELU ? 0.0f : lo;                                                                       \
     vhi += hi;                                                                                                         \
+    vone += 1.0f;                                                                                                      \
     for (; j + (VL) <= n; j += (VL)) {                                                                                 \
       memcpy(&v, r + j, sizeof v);                                                                                     \
       GE__AIC_EPI_VEC(VT, VI, v, q, res + j)                                                                           \
@@ -517,7 +537,7 @@ GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic
 static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
-  if (act->kind == GE__AIC_ACT_NONE || act->kind == GE__AIC_ACT_RELU || act->kind == GE__AIC_ACT_CLIP) {
+  if (act->kind != GE__AIC_ACT_SIGMOID && act->kind != GE__AIC_ACT_TANH && act->kind != GE__AIC_ACT_BAD) {
 #ifdef GE__AIC_X86
     if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
     else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);

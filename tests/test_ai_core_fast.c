@@ -81,6 +81,8 @@ static double act_ref(const char *k, double a, double b, double x) {
   if (!strcmp(k, "Clip")) return x < a ? a : x > b ? b : x;
   if (!strcmp(k, "HardSwish")) return x * fmax(0.0, fmin(1.0, x / 6.0 + 0.5));
   if (!strcmp(k, "Sigmoid")) return 1.0 / (1.0 + exp(-x));
+  if (!strcmp(k, "HardSigmoid")) return fmax(0.0, fmin(1.0, a * x + b));
+  if (!strcmp(k, "Tanh")) return tanh(x);
   return x;
 }
 
@@ -160,7 +162,8 @@ typedef struct conv_case {
   double alpha, beta;
 } conv_case;
 
-static const char *const act_names[] = {NULL, "Relu", "HardSwish", "Clip", "LeakyRelu", "Sigmoid"};
+static const char *const act_names[] = {NULL,      "Relu",        "HardSwish", "Clip",
+                                        "LeakyRelu", "Sigmoid", "HardSigmoid", "Tanh"};
 
 static conv_case rand_case(int kind) {
   conv_case c;
@@ -217,7 +220,7 @@ static conv_case rand_case(int kind) {
   c.m = mg * c.group;
   c.bias = (int)tu_below(&R, 2);
   c.residual = (int)tu_below(&R, 2);
-  c.act = act_names[tu_below(&R, 6)];
+  c.act = act_names[tu_below(&R, 8)];
   c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
   c.beta = 0.4;
   return c;
@@ -286,7 +289,7 @@ static double run_conv_case(const conv_case *cs, int threads) {
   ge_node_set_attr_int(t.g, t.id, "group", cs->group, NULL);
   if (cs->act) {
     ge_node_set_attr_string(t.g, t.id, "_fused_activation", cs->act, NULL);
-    if (!strcmp(cs->act, "Clip") || !strcmp(cs->act, "LeakyRelu")) {
+    if (!strcmp(cs->act, "Clip") || !strcmp(cs->act, "LeakyRelu") || !strcmp(cs->act, "HardSigmoid")) {
       ge_node_set_attr_float(t.g, t.id, "_fused_alpha", cs->alpha, NULL);
       ge_node_set_attr_float(t.g, t.id, "_fused_beta", cs->beta, NULL);
     }
