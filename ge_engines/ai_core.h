@@ -613,12 +613,62 @@ static void ge__aic_span(int64_t off, int64_t s, int64_t lim, int64_t jn, int64_
   *hi = b;
 }
 
+/* Splits src[0..n) into its even and odd elements, 32 at a time with
+ * AVX-512 permutes (GCC 12+ and Clang have __builtin_shufflevector);
+ * returns how many it split (the caller does the rest). */
+#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
+#define GE__AIC_EO16 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+#define GE__AIC_OD16 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+__attribute__((target("avx512f"))) static int64_t ge__aic_split2_avx512(const float *src, int64_t n, float *ev,
+                                                                         float *od) {
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    ge__aic_v16 a, b, e, o;
+    memcpy(&a, src + i, sizeof a);
+    memcpy(&b, src + i + 16, sizeof b);
+    e = __builtin_shufflevector(a, b, GE__AIC_EO16);
+    o = __builtin_shufflevector(a, b, GE__AIC_OD16);
+    memcpy(ev + i / 2, &e, sizeof e);
+    memcpy(od + i / 2, &o, sizeof o);
+  }
+  return i;
+}
+/* dst[i] = src[2 i] for i < n, 16 at a time (reading no further than
+ * src[2 n - 2]); returns how many it gathered. */
+__attribute__((target("avx512f"))) static int64_t ge__aic_even_avx512(const float *src, int64_t n, float *dst) {
+  int64_t i = 0;
+  for (; i + 17 <= n; i += 16) {
+    ge__aic_v16 a, b, e;
+    memcpy(&a, src + 2 * i, sizeof a);
+    memcpy(&b, src + 2 * i + 16, sizeof b);
+    e = __builtin_shufflevector(a, b, GE__AIC_EO16);
+    memcpy(dst + i, &e, sizeof e);
+  }
+  return i;
+}
+#endif
+static int64_t ge__aic_split2(int level, const float *src, int64_t n, float *ev, float *od) {
+#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
+  if (level >= 2) return ge__aic_split2_avx512(src, n, ev, od);
+#endif
+  (void)level, (void)src, (void)n, (void)ev, (void)od;
+  return 0;
+}
+
+static int64_t ge__aic_even(int level, const float *src, int64_t n, float *dst) {
+#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
+  if (level >= 2) return ge__aic_even_avx512(src, n, dst);
+#endif
+  (void)level, (void)src, (void)n, (void)dst;
+  return 0;
+}
+
 /* Packs rows k0..k0+kc and columns j0..j0+nc of im2col(x) (x: the cg
  * channels of one group) like ge__aic_pack_b, without materialising the
  * columns: row k is (channel, ki, kj), column j the output pixel. Runs of
  * pixels inside the image with stride 1 are copied whole. */
 static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
-                                int64_t nr, float *dst) {
+                                int64_t nr, float *dst, int level) {
   int64_t q, khw = p->kh * p->kw;
   for (q = 0; q < kc; q++) {
     int64_t k = k0 + q, ch = k / khw, ki = k % khw / p->kw, kj = k % p->kw;
@@ -635,8 +685,15 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
           memset(dp + l, 0, (size_t)seg * sizeof(float));
         } else if (p->sw == 1 && o >= lo && o + seg <= hi) {
           memcpy(dp + l, src + o, (size_t)seg * sizeof(float));
-        } else {
-          for (t = 0; t < seg; t++) dp[l + t] = o + t >= lo && o + t < hi ? src[(o + t) * p->sw] : 0.0f;
+        } else { /* zeros, then the strided run inside the row, then zeros */
+          int64_t a = o > lo ? o : lo, b = o + seg < hi ? o + seg : hi;
+          float *d = dp + l - o;
+          const float *sp = src + a * p->sw;
+          for (t = o; t < a; t++) d[t] = 0.0f;
+          t = a;
+          if (p->sw == 2) t += ge__aic_even(level, sp, b - a, d + a);
+          for (; t < b; t++) d[t] = src[t * p->sw];
+          for (; t < o + seg; t++) d[t] = 0.0f;
         }
         o += seg, l += seg, j += seg;
         if (l == nr) l = 0, dp += nr * kc;
@@ -944,7 +1001,7 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
       int64_t kc = ge__aic_min(ge__aic_kc(g->K), g->K - pc);
       const float *pb = pb_buf;
       if (g->bpack) pb = g->bpack + pc * Np + jc * kc;
-      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf);
+      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf, k->level);
       else ge__aic_pack_b(g->B + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, k->nr, pb_buf);
       for (ic = m0; ic < m1; ic += GE__AIC_MC) {
         int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic);
@@ -1448,7 +1505,7 @@ typedef struct ge__aic_dw {
 
 /* Scatters channel xc into the phase blocks of g (zeroed once per
  * thread: every channel writes the same interior, the padding stays 0). */
-static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, float *plane) {
+static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, float *plane, int level) {
   int64_t ih, iw;
   for (ih = 0; ih < p->h; ih++) {
     int64_t r = ih + p->ph;
@@ -1458,7 +1515,8 @@ static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const 
       memcpy(dst + p->pw, src, (size_t)p->w * sizeof(float));
     } else if (p->sw == 2) {
       float *ev = dst + (p->pw % 2) * g->block + p->pw / 2, *od = dst + (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
-      for (iw = 0; iw + 1 < p->w; iw += 2) ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
+      for (iw = ge__aic_split2(level, src, p->w, ev, od); iw + 1 < p->w; iw += 2)
+        ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
       if (iw < p->w) ev[iw / 2] = src[iw];
     } else {
       for (iw = 0; iw < p->w; iw++) {
@@ -1549,7 +1607,7 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
         ge__aic_dw_generic(d, xc, wk, bv, res, d->y + q * P);
         continue;
       }
-      if (src != last) ge__aic_dw_scatter(p, &g, xc, plane);
+      if (src != last) ge__aic_dw_scatter(p, &g, xc, plane, d->level);
       last = src;
       ge__aic_dw_channel(d, &g, plane, acc, wk, bv, res, d->y + q * P);
     }
