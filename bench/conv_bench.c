@@ -10,7 +10,7 @@
  * independent AVX-512 FMA chains (AVX2 when the CPU has no AVX-512). The
  * 1-thread times are this thread's CPU time, the 2-thread ones wall time.
  *
- *   cc -std=c99 -O2 -I. bench/conv_bench.c -o build/conv_bench -lpthread -lm
+ *   make build/conv_bench   (or: cc -std=c99 -O2 -I. bench/conv_bench.c -o build/conv_bench -lpthread -lm)
  *   build/conv_bench [ROUNDS] [FILTER]   (FILTER: only layers whose name contains it)
  */
 #define _POSIX_C_SOURCE 199309L

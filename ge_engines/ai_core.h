@@ -11,9 +11,16 @@
  *             GEMM per group (the image is packed straight into the GEMM's
  *             B panels; 1x1 stride-1 convs use the image as B), weights
  *             packed once when they are Const; depthwise (one input channel
- *             per group) as a direct row kernel (stride 1 and 2 vectorised
- *             along W); strides, dilations, pads, auto_pad, bias. 3-D and
- *             non-float32 convs run the host CPU reference kernel.
+ *             per group) as a direct kernel: each channel's padded plane is
+ *             split by stride phase so every tap is one contiguous vector
+ *             run over the whole plane (any stride and dilation; past 64
+ *             taps a row kernel); strides, dilations, pads, auto_pad, bias.
+ *             3-D and non-float32 convs run the host CPU reference kernel.
+ *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
+ *             W_g^T x_g (weights packed once when Const) into columns, then
+ *             col2im with the bias and activation, output channels over
+ *             threads; groups, strides, dilations, pads, output_padding,
+ *             output_shape, auto_pad as the host reference kernel.
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
  *   MatMul and Gemm pack a Const B once.
@@ -25,8 +32,9 @@
  * AVX-512 12 x 32, AVX2+FMA 6 x 16, baseline SSE2 6 x 8 on x86-64; other
  * compilers get a scalar micro-kernel. The bias, a fused residual and the
  * activation are applied in the GEMM's epilogue, on each strip of C while
- * it is in L1. Heavy kernels split their work (GEMM columns or rows,
- * depthwise channels) with ge_kernel_parallel_for over the executor's
+ * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
+ * code). Heavy kernels split their work (GEMM columns or rows, depthwise
+ * and col2im channels) with ge_kernel_parallel_for over the executor's
  * threads (serially without a pool). With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
