@@ -166,6 +166,7 @@ static void check_alternating(int threads, ge_executor_kind ex) {
 GE_TEST(test_alternating_sequential) { check_alternating(1, GE_EXECUTOR_AUTO); }
 GE_TEST(test_alternating_multi_thread) { check_alternating(2, GE_EXECUTOR_MULTI_THREAD); }
 GE_TEST(test_alternating_topological) { check_alternating(1, GE_EXECUTOR_PRIORITY); }
+GE_TEST(test_alternating_streams) { check_alternating(2, GE_EXECUTOR_STREAMS); }
 
 /* Without a session: the root level itself is dynamic (views by Reshape,
  * a value live across them), on the host CPU kernels. */
@@ -174,7 +175,7 @@ static ge_kernel_fn host_lookup(const ge_node *n, void *user) {
   return ge_host_cpu_kernel(n);
 }
 
-GE_TEST(test_root_level_plans) {
+static void check_root_level(int threads, ge_executor_kind ex) {
   static const int64_t batches[] = {2, 5, 2, 5, 7, 2, 7};
   ge_graph *g = hybrid_graph(), *g2 = hybrid_graph();
   ge_program *p = NULL, *q = NULL;
@@ -183,6 +184,7 @@ GE_TEST(test_root_level_plans) {
   size_t i;
   memset(&d, 0, sizeof d);
   d.lookup = host_lookup;
+  d.num_threads = threads, d.executor = ex;
   GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_OK);
   d.shape_plans = -1;
   GE_CHECK_EQ_INT(ge_program_create(g2, &d, &q, &err), GE_OK);
@@ -203,9 +205,13 @@ GE_TEST(test_root_level_plans) {
     }
   }
   GE_CHECK_EQ_INT(ge_program_shape_plans(p, NULL), 3);
+  GE_CHECK_EQ_INT(ge_program_executor(p), ex == GE_EXECUTOR_AUTO ? GE_EXECUTOR_SEQUENTIAL : ex);
   ge_program_free(p), ge_program_free(q);
   ge_graph_free(g), ge_graph_free(g2);
 }
+
+GE_TEST(test_root_level_plans) { check_root_level(1, GE_EXECUTOR_AUTO); }
+GE_TEST(test_root_level_plans_threads) { check_root_level(2, GE_EXECUTOR_MULTI_THREAD); }
 
 /* A bound of 2 signatures cycling over 3 shapes: every run misses (and
  * allocates), at most 2 plans are kept, results stay identical; then a
@@ -370,7 +376,9 @@ int main(int argc, char **argv) {
   GE_RUN(test_alternating_sequential);
   GE_RUN(test_alternating_multi_thread);
   GE_RUN(test_alternating_topological);
+  GE_RUN(test_alternating_streams);
   GE_RUN(test_root_level_plans);
+  GE_RUN(test_root_level_plans_threads);
   GE_RUN(test_eviction);
   GE_RUN(test_range);
   GE_RUN(test_memory_ceiling);
