@@ -17,8 +17,14 @@
  *      Case, While, Loop, Scan, PartitionedCall) that run nested subgraphs through their
  *      own lowered programs.
  *
- * Dynamic shapes are resolved at run time: kernels size their outputs, the
- * executor grows a value's storage when a run needs more (and keeps it).
+ * Dynamic shapes are resolved at run time: kernels size their outputs.
+ * Hybrid execution (seed 003 §5): a static subgraph (a PartitionedCall the
+ * caller planned, ge_exec_desc.subgraph_memory) runs from one block made
+ * at load; a dynamic level (the root, a PartitionedCall body) lays out its
+ * values by a memory plan per input-shape signature, made after the first
+ * run with it and kept (LRU), or one plan at the upper bounds of ranged
+ * inputs, so a repeated shape allocates nothing (ge_exec_desc.shape_plans).
+ * Values the plan does not fit grow storage of their own.
  *
  * Executors (ge_exec_desc.executor) run the root level's tasks in the
  * flat order, from a ready queue (one thread or the runtime's workers), or
@@ -292,6 +298,7 @@ typedef struct ge__x_dyn {
   uint32_t cap;
   ge__x_shape_plan *active; /* this run's plan (NULL: the run records sizes for a new one) */
   int outgrown;            /* a value left the active plan this run: plan again after it */
+  int off;                 /* the ceiling or memory refused a plan: values grow storage of their own */
   uint64_t clock;
 } ge__x_dyn;
 
@@ -638,6 +645,7 @@ static void ge__x_dyn_begin(ge_program *p) {
   uint32_t i;
   int64_t *s = d->sig;
   d->active = NULL, d->outgrown = 0;
+  if (d->off) return;
   for (i = 0; i < d->num_data; i++, s += 1 + GE_MAX_RANK) {
     const ge_value *v = &p->slots[d->data_slots[i]];
     int32_t k;
@@ -719,12 +727,12 @@ static void ge__x_dyn_plan(ge_program *p) {
   if (!ge__x_mem_take(p, fresh.size)) {
     ge__x_root(p)->mem_refused = 0;
     fresh.size = 0;
-    goto fail;
+    goto refused;
   }
   if (!(fresh.owned = ge__x_alloc(&p->a, (size_t)fresh.size))) {
     ge__x_mem_give(p, fresh.size);
     fresh.size = 0;
-    goto fail;
+    goto refused;
   }
   fresh.block = (unsigned char *)(((uintptr_t)fresh.owned + 63) & ~(uintptr_t)63);
   if (!e) { /* a free entry, or the least recently used one */
@@ -757,6 +765,11 @@ static void ge__x_dyn_plan(ge_program *p) {
   ge__x_free(&p->a, iv, nv * sizeof *iv);
   ge__x_free(&p->a, last, nv * sizeof *last);
   return;
+refused: /* no room for plans: this level grows storage value by value from now on */
+  if (!d->active) { /* the active plan's block holds this run's outputs: it stays until the level is freed */
+    for (i = 0; i < d->cap; i++) ge__x_plan_release(p, &d->plans[i]);
+  }
+  d->off = 1;
 fail:
   ge__x_free(&p->a, iv, nv * sizeof *iv);
   ge__x_free(&p->a, last, nv * sizeof *last);
@@ -765,7 +778,7 @@ fail:
 
 static void ge__x_dyn_end(ge_program *p, ge_status st) {
   ge__x_dyn *d = p->dyn;
-  if (st == GE_OK && (!d->active || d->outgrown)) ge__x_dyn_plan(p);
+  if (st == GE_OK && !d->off && (!d->active || d->outgrown)) ge__x_dyn_plan(p);
 }
 
 GE_API uint32_t ge_program_shape_plans(const ge_program *p, uint64_t *bytes) {

@@ -200,7 +200,9 @@ extern "C" {
  *   ge.dynamicDims       "1,32;1,64"        a value for each -1 of ge.inputShape, in order
  *   ge.inputShape        "x:1,-1,128;y:-1,3" shapes of named inputs, -1 at dynamic dims
  *                        (needed by ge.dynamicDims; otherwise the dynamic inputs are those
- *                        whose dim 0 / H and W are -1 or symbolic)
+ *                        whose dim 0 / H and W are -1 or symbolic); alone, a dim may be a
+ *                        range LO~HI (or LO..HI): dynamic, bounded (the executor plans
+ *                        memory at the bounds, a run outside is an error)
  *   ge.inputFormat       NCHW, NHWC or ND (unset: each input's own format, else NCHW)
  *
  * The structural ops get their kernels here (ge_multibatch_kernel):

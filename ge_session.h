@@ -30,7 +30,10 @@
  *      (AI Core fuses) and merged back — the root and every partitioned
  *      subgraph — then placement of what the optimisers added;
  *   7. the execution order, streams and events, and the memory plan when
- *      every root-level shape is static.
+ *      every root-level shape is static; otherwise a memory plan of its
+ *      own for each static PartitionedCall (the hybrid units, seed 001
+ *      §6.2), the dynamic levels planned per input-shape signature at run
+ *      time by the executor (ge_session_desc.shape_plans).
  * ge_session_desc.level stops earlier (for tests that check one stage).
  *
  * Single ops (seed 000 §2.3, seed 003 §6): ge_session_run_op compiles one

@@ -85,12 +85,23 @@ static ge_session *open_session(int32_t shape_plans, int threads, ge_executor_ki
   ge_session_desc d;
   ge_session *s = NULL;
   ge_error err;
+  const char *key2 = NULL, *value2 = NULL; /* a second option: KEY=VALUE after a '|' in value */
+  char buf[256];
+  if (value && strchr(value, '|')) {
+    char *bar, *eq;
+    snprintf(buf, sizeof buf, "%s", value);
+    bar = strchr(buf, '|'), *bar = 0;
+    eq = strchr(bar + 1, '=');
+    if (eq) *eq = 0, key2 = bar + 1, value2 = eq + 1;
+    value = buf;
+  }
   memset(&d, 0, sizeof d);
   d.shape_plans = shape_plans;
   d.num_threads = threads;
   d.executor = ex;
   if (log) d.logger.fn = log_to, d.logger.user = log, d.logger.level = GE_LOG_INFO;
   if (ge_session_create(&d, &s, &err) || (key && ge_session_set_option(s, key, value, &err)) ||
+      (key2 && ge_session_set_option(s, key2, value2, &err)) ||
       (model ? ge_session_add_graph_file(s, 1, model, &err) : ge_session_add_graph(s, 1, hybrid_graph(), &err)) ||
       ge_session_compile_graph(s, 1, &err)) {
     printf("    %s\n", err.message);
@@ -270,6 +281,29 @@ GE_TEST(test_range) {
   ge_session_free(ref);
 }
 
+/* Bounds past the ceiling: the plan is refused, the level grows storage
+ * value by value as before (no error, a repeated shape still allocates
+ * nothing, results unchanged). */
+GE_TEST(test_range_past_ceiling) {
+  ge_session *s = open_session(0, 1, GE_EXECUTOR_AUTO, NULL, "ge.inputShape",
+                               "x:1~1000000,16|ge.graphMemoryMaxSize=67108864", NULL);
+  ge_session *ref = open_session(-1, 1, GE_EXECUTOR_AUTO, NULL, NULL, NULL, NULL);
+  ge_error err;
+  uint64_t n = 1;
+  int i;
+  GE_REQUIRE(s && ref);
+  for (i = 0; i < 7; i++) {
+    GE_CHECK_EQ_INT(run_batch(s, i % 2 ? 4 : 16, &n, &err), GE_OK);
+    GE_CHECK_EQ_INT(run_batch(ref, i % 2 ? 4 : 16, NULL, &err), GE_OK);
+    GE_CHECK(same_outputs(s, ref));
+    if (i >= 3 && n) printf("    run %d: %llu allocations\n", i, (unsigned long long)n);
+    if (i >= 3) GE_CHECK_EQ_INT(n, 0); /* once storage has grown to both shapes */
+  }
+  GE_CHECK_EQ_INT(ge_program_shape_plans(ge_session_program(s, 1), NULL), 0); /* refused */
+  ge_session_free(s);
+  ge_session_free(ref);
+}
+
 /* The ceiling counts the plans: a tiny one refuses with the usual message;
  * a small one survives many evictions (a block not given back would pile
  * up past it). */
@@ -381,6 +415,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_root_level_plans_threads);
   GE_RUN(test_eviction);
   GE_RUN(test_range);
+  GE_RUN(test_range_past_ceiling);
   GE_RUN(test_memory_ceiling);
   GE_RUN(test_static_subgraph_plan);
   GE_RUN(test_models);
