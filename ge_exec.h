@@ -40,6 +40,14 @@
  * are. ge_program_abort may be called from any thread. The graph (and the
  * stream plan given) must outlive its programs and must not change while
  * they exist.
+ *
+ * Contents, in file order (each section opens with a "---- name" comment):
+ *   declarations   core (ge_exec_run_tasks), graph adapter (ge_exec_desc,
+ *                  the program, run, async runs, the run loop)
+ *   implementation program (the struct, memory count and ceiling), shape
+ *                  plans (per signature or at the bounds), output storage,
+ *                  the executor's own kernels (If, Loop, Scan, ...),
+ *                  lowering, executors, run (sync, async, loop, subgraphs)
  */
 #ifndef GE_EXEC_H
 #define GE_EXEC_H
@@ -793,6 +801,10 @@ GE_API uint32_t ge_program_shape_plans(const ge_program *p, uint64_t *bytes) {
   if (bytes) *bytes = b;
   return n;
 }
+
+/* ------------------------------------------------ output storage
+ * Where a kernel's output goes: the root plan's block, this signature's
+ * shape plan, or storage of its own; views share their source's bytes. */
 
 static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   ge_program *p = (ge_program *)c->env->executor;
