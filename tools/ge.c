@@ -575,7 +575,7 @@ static int parse_run_args(int argc, char **argv, run_args *a, tool *t) {
   int i, used;
   a->repeat = 1;
   a->threads = 1;
-  a->concurrency = 1;
+  a->concurrency = 0; /* not given: no request run (1: one in flight, for a C = 1 throughput) */
   if (!(a->inputs = (const char **)calloc((size_t)argc + 1, sizeof(char *)))) return 0;
   for (i = 0; i < argc; i++) {
     const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -787,7 +787,7 @@ static int run(int argc, char **argv, int verbose) {
          (double)(ge_session_allocations(t.s, t.id) - allocs) / a.repeat);
   print_outputs(p);
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
-  if (a.concurrency > 1 && !run_concurrent(&a, &t, ptrs, n)) goto done;
+  if (a.concurrency >= 1 && !run_concurrent(&a, &t, ptrs, n)) goto done;
   rc = 0;
 done:
   for (i = 0; vals && i < n; i++) free(vals[i].data);
