@@ -241,6 +241,13 @@ extern "C" {
 
 #define GE__RT_SLOTS 64
 
+/* Slow paths kept out of the per-task loops, so those stay small enough to inline. */
+#if defined(__GNUC__)
+#define GE__RT_NOINLINE __attribute__((noinline))
+#else
+#define GE__RT_NOINLINE
+#endif
+
 /* A posted job; users counts the threads inside its work (a withdrawing
  * owner waits for them to leave). */
 typedef struct ge__rt_slot {
@@ -559,7 +566,7 @@ static ge_runtime_result ge__rt_result(ge__rt_run *r) {
 }
 
 /* ge__rt_exec with stamps or profile times. */
-static ge_status ge__rt_exec_debug(ge_runtime *rt, ge__rt_run *r, ge_task *t, uint32_t id) {
+static GE__RT_NOINLINE ge_status ge__rt_exec_debug(ge_runtime *rt, ge__rt_run *r, ge_task *t, uint32_t id) {
   ge_status st = GE_OK;
   if (r->times) r->threads[id] = (uint32_t)ge_runtime_thread_index(rt), r->times[2 * (size_t)id] = ge_runtime_now_ns();
   if (r->stamps) r->stamps[2 * (size_t)id] = GE__RT_ADD(&r->clock, (uint64_t)1) + 1;
@@ -620,6 +627,8 @@ struct ge_runtime_streams {
   uint32_t shuffle, picks;
   uint32_t streams_done;
   ge_launch_mode mode;
+  uint32_t *seg_end;         /* per entry: where its run of plain entries after it ends (in its stream) */
+  int fast;                  /* this launch runs segments back to back (no stamps, times or shuffle) */
   uint32_t *pool_ids;        /* per stream: its pool stream (rt only) */
   uint32_t *claim;           /* the pool streams in ascending order, each once */
   uint32_t num_claim;
@@ -675,6 +684,34 @@ static int ge__rt_stream_ready(const ge_runtime_streams *s, ge__rt_stream *st) {
   return next < __atomic_load_n(&st->limit, __ATOMIC_ACQUIRE) && ge__rt_waits_met(s, &s->run_list[st->first + next]);
 }
 
+/* Runs entry `next` (ready, no records) and the plain entries after it
+ * (a task, no waits, no records) up to the launch limit: one kernel call
+ * each, the stop flags read every 32 tasks. 0 when the launch stopped. */
+static int ge__rt_stream_segment(ge_runtime_streams *s, ge__rt_stream *st, uint32_t *next_io, uint32_t limit) {
+  const ge_runtime_entry *list = s->run_list + st->first;
+  uint32_t next = *next_io, end = s->seg_end[st->first + next];
+  int ok = 1;
+  if (end > limit) end = limit;
+  do {
+    const ge_runtime_entry *x = &list[next];
+    ge_status rc;
+    __atomic_store_n(&st->running, x->id, __ATOMIC_RELAXED);
+    if ((rc = x->task->fn(&x->task->ctx)) != GE_OK) {
+      ge__rt_stop(s->rt, &s->r, rc, x->id, 0);
+      return 0;
+    }
+    ++next;
+    if (!(next & 31) && next < end && ge__rt_streams_stopped(s, list[next].id)) {
+      ok = 0;
+      break;
+    }
+  } while (next < end);
+  __atomic_store_n(&st->running, UINT32_MAX, __ATOMIC_RELAXED);
+  __atomic_store_n(&st->next, next, __ATOMIC_RELEASE);
+  *next_io = next;
+  return ok;
+}
+
 /* Runs st's entries while they are ready (one only when shuffling). */
 static int ge__rt_stream_run(ge_runtime_streams *s, ge__rt_stream *st) {
   int did = 0;
@@ -692,6 +729,11 @@ static int ge__rt_stream_run(ge_runtime_streams *s, ge__rt_stream *st) {
     e = &s->run_list[st->first + next];
     if (e->num_waits && !ge__rt_waits_met(s, e)) break;
     if (ge__rt_streams_stopped(s, e->task ? e->id : ge__rt_stream_near(s, st, next))) break;
+    if (s->fast && e->task && !e->num_records) { /* a segment of plain tasks, back to back */
+      if (!ge__rt_stream_segment(s, st, &next, limit)) break;
+      did = 1;
+      continue;
+    }
     __atomic_store_n(&st->running, e->id, __ATOMIC_RELAXED);
     if (!ge__rt_exec(s->rt, &s->r, e->task, e->id)) break;
     __atomic_store_n(&st->running, UINT32_MAX, __ATOMIC_RELAXED);
@@ -850,6 +892,7 @@ GE_API void ge_runtime_streams_free(ge_runtime_streams *s) {
   a = s->a;
   if (s->pool_ids && s->rt) ge__rt_pool_release(s);
   ge__rt_free(&a, s->pool_ids, (size_t)s->num_streams * sizeof *s->pool_ids);
+  ge__rt_free(&a, s->seg_end, (size_t)s->num_entries * sizeof *s->seg_end);
   ge__rt_free(&a, s->claim, (size_t)s->num_streams * sizeof *s->claim);
   ge__rt_free(&a, s->streams, (size_t)s->num_streams * sizeof *s->streams);
   ge__rt_free(&a, s->entries, (size_t)s->num_entries * sizeof *s->entries);
@@ -962,6 +1005,19 @@ static ge_status ge__rt_streams_fill(ge_runtime_streams *s, const ge_runtime_str
   return GE_OK;
 }
 
+/* seg_end: entry j's segment runs to the first entry after it that waits,
+ * records or has no task. */
+static void ge__rt_segments(ge_runtime_streams *s) {
+  uint32_t i, j;
+  for (i = 0; i < s->num_streams; i++) {
+    const ge__rt_stream *st = &s->streams[i];
+    for (j = st->count; j-- > 0;) {
+      const ge_runtime_entry *n = j + 1 < st->count ? &s->entries[st->first + j + 1] : NULL;
+      s->seg_end[st->first + j] = n && n->task && !n->num_waits && !n->num_records ? s->seg_end[st->first + j + 1] : j + 1;
+    }
+  }
+}
+
 GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_streams_desc *d, ge_runtime_streams **out,
                                            ge_error *err) {
   ge_allocator a = ge_allocator_or_default(rt ? &rt->a : NULL);
@@ -981,11 +1037,12 @@ GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_stre
   s->lists = (uint32_t *)ge__rt_alloc(&a, (size_t)nl * sizeof *s->lists);
   s->launch_order = (uint32_t *)ge__rt_alloc(&a, (size_t)ne * sizeof *s->launch_order);
   s->events = (uint32_t *)ge__rt_alloc(&a, (size_t)s->num_events * sizeof *s->events);
+  s->seg_end = (uint32_t *)ge__rt_alloc(&a, (size_t)ne * sizeof *s->seg_end);
   if (rt) {
     s->pool_ids = (uint32_t *)ge__rt_alloc(&a, (size_t)s->num_streams * sizeof *s->pool_ids);
     s->claim = (uint32_t *)ge__rt_alloc(&a, (size_t)s->num_streams * sizeof *s->claim);
   }
-  if (!s->streams || !s->entries || !s->queue || !s->lists || !s->launch_order || !s->events ||
+  if (!s->streams || !s->entries || !s->queue || !s->lists || !s->launch_order || !s->events || !s->seg_end ||
       (rt && (!s->pool_ids || !s->claim))) {
     ge_runtime_streams_free(s);
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for %u stream entries", (unsigned)ne);
@@ -996,6 +1053,7 @@ GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_stre
     ge_runtime_streams_free(s);
     return st;
   }
+  ge__rt_segments(s);
   if (rt) {
     uint32_t i;
     for (i = 0; i < s->num_streams; i++) s->pool_ids[i] = UINT32_MAX;
@@ -1033,6 +1091,7 @@ GE_API ge_runtime_result ge_runtime_streams_launch(ge_runtime_streams *s, ge_lau
   }
   s->mode = mode;
   s->shuffle = shuffle;
+  s->fast = !s->r.debug && !shuffle;
   s->picks = 0;
   s->streams_done = 0;
   s->run_list = mode == GE_LAUNCH_HOST ? s->queue : s->entries;
@@ -1109,10 +1168,9 @@ static void ge__rt_push(ge_runtime_dag *d, uint32_t t) {
   d->ready[i] = t;
 }
 
-/* UINT32_MAX when empty. */
-static uint32_t ge__rt_pop(ge_runtime_dag *d) {
+/* The heap's top (priority); UINT32_MAX when empty. */
+static GE__RT_NOINLINE uint32_t ge__rt_heap_pop(ge_runtime_dag *d) {
   uint32_t top, last, i = 0;
-  if (!d->priority) return d->head < d->tail ? d->ready[d->head++] : UINT32_MAX;
   if (!d->tail) return UINT32_MAX;
   top = d->ready[0];
   last = d->ready[--d->tail];
@@ -1126,6 +1184,12 @@ static uint32_t ge__rt_pop(ge_runtime_dag *d) {
   }
   d->ready[i] = last;
   return top;
+}
+
+/* UINT32_MAX when empty. */
+static uint32_t ge__rt_pop(ge_runtime_dag *d) {
+  if (d->priority) return ge__rt_heap_pop(d);
+  return d->head < d->tail ? d->ready[d->head++] : UINT32_MAX;
 }
 
 static void ge__rt_dag_run_alone(ge_runtime_dag *d) {
