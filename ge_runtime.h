@@ -362,7 +362,12 @@ GE_API int ge_runtime_post(ge_runtime *rt, ge_runtime_job *job) {
   int i;
   for (i = 0; i < GE__RT_SLOTS; i++) {
     ge_runtime_job *none = NULL;
-    if (GE__RT_LOAD_RELAXED(&rt->slots[i].job) || !GE__RT_CAS(&rt->slots[i].job, &none, job)) continue;
+    /* a slot with users is still being left: one of them may be this very
+     * thread (posting a loop from inside a withdrawn job's work), and its
+     * withdraw would then wait for itself */
+    if (GE__RT_LOAD_RELAXED(&rt->slots[i].job) || GE__RT_LOAD(&rt->slots[i].users) ||
+        !GE__RT_CAS(&rt->slots[i].job, &none, job))
+      continue;
     for (;;) { /* num_slots = max(num_slots, i + 1) */
       int n = GE__RT_LOAD(&rt->num_slots);
       if (n > i || GE__RT_CAS(&rt->num_slots, &n, i + 1)) break;

@@ -43,14 +43,23 @@ static ge_status k_abort_if(ge_kernel_ctx *c) {
   return put(c, in0(c, 0));
 }
 
-/* y = x; a value of 777 spins for 2 ms first (a slow kernel), counted. */
+/* y = x; a value of 777 spins for 2 ms first (a slow kernel), counted,
+ * in 8 parallel loops of two 125 us ranges: a worker inside a stream's
+ * work posts loops while the launch it serves is withdrawn (an abort). */
 static int slow_calls;
+static void spin_125us(void *arg, int64_t begin, int64_t end) {
+  (void)arg;
+  for (; begin < end; begin++) {
+    uint64_t t0 = ge_runtime_now_ns();
+    while (ge_runtime_now_ns() - t0 < 125000u) {
+    }
+  }
+}
 static ge_status k_slow(ge_kernel_ctx *c) {
   if (in0(c, 0) == 777.0) {
-    uint64_t t0 = ge_runtime_now_ns();
     __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
-    while (ge_runtime_now_ns() - t0 < 2000000u) {
-    }
+    int k;
+    for (k = 0; k < 8; k++) ge_kernel_parallel_for(c, 2, 1, spin_125us, NULL);
   }
   return put(c, in0(c, 0));
 }
