@@ -1,5 +1,7 @@
-/* ge_runtime.h — the runtime core: a thread pool the caller owns and the
- * intra-op parallel loop on it. Needs no graph (only ge_graph.h's base
+/* ge_runtime.h — the runtime core: a thread pool the caller owns, the
+ * intra-op parallel loop on it, streams (from the runtime's stream pool)
+ * and ready-queue DAGs of tasks, with optional stamps and profile times.
+ * Needs no graph (only ge_graph.h's base
  * types: ge_status, ge_error, ge_allocator, ge_parallel_fn).
  *
  * Part of ge. Include anywhere for the declarations; define
