@@ -31,6 +31,12 @@
  * as the stream plan's in-order queues with events, on the thread pool of
  * ge_runtime.h; nested subgraphs run sequentially inside their node.
  *
+ * A run may carry a timeout (ge_exec_desc.timeout_ms): a watchdog thread
+ * of the program, asleep but for one wake per run, aborts a run that
+ * passes it; the error names the node that was running. With profile on,
+ * every task's start and end are kept (preallocated, nothing per run) for
+ * a Chrome trace (ge_program_write_trace) and a per-op summary.
+ *
  * Thread safety: a program is used by one thread at a time (one run, or
  * one async request, in flight); distinct programs of one graph may run
  * concurrently only if the kernels allow it (the host CPU kernels do).
@@ -147,6 +153,14 @@ typedef struct ge_exec_desc {
    * a plan (least recently used evicted); 0: 8; negative: none (each value
    * grows storage of its own, as before). */
   int32_t shape_plans;
+  /* Per run: a run still going after this many milliseconds is aborted
+   * before its next task (a Loop's body checks too) and fails with an error
+   * "run timed out after N ms: node 'X' (Op) was running; ..."; the program
+   * stays usable. 0: none. Costs one lock per run start and end. */
+  uint32_t timeout_ms;
+  /* Profile: every run records each task's start and end time and thread
+   * (ge_program_write_trace, ge_program_write_profile). Off: no cost. */
+  int profile;
 } ge_exec_desc;
 
 typedef struct ge_program ge_program;
@@ -188,6 +202,24 @@ GE_API ge_status ge_executor_parse(const char *name, ge_executor_kind *out, ge_e
  * the node where it stopped; the program stays usable. Any thread may call
  * it (a watchdog for a timeout, say). */
 GE_API void ge_program_abort(ge_program *p);
+
+/* ---- profile (ge_exec_desc.profile) */
+
+/* Forgets the summed task times (call after the warm-up runs). */
+GE_API void ge_program_profile_reset(ge_program *p);
+/* Writes the last run as a Chrome trace-event JSON (Perfetto, or
+ * chrome://tracing): one lane (tid) per stream under the stream executor,
+ * else per thread (0: the caller's, k: worker k); one complete event ("X")
+ * per task that ran, named by its node, with op, engine (engine_names[i]
+ * for engine index i when given), thread and task id in args; one flow
+ * ("s" -> "f") per event record -> wait between streams. */
+GE_API ge_status ge_program_write_trace(const ge_program *p, FILE *f, const char *const *engine_names,
+                                        uint32_t num_engine_names, ge_error *err);
+/* A table per op type over the runs since the reset: count of tasks,
+ * total ms, % of the summed run time, mean us per task; a last row says
+ * how much of the run the tasks took (the rest is executor overhead; above
+ * 100% when tasks ran at once). */
+GE_API ge_status ge_program_write_profile(const ge_program *p, FILE *f, ge_error *err);
 
 /* Asynchronous runs (seed 003 §3.3, NnExecute async). The caller owns the
  * request and keeps it, the program and the inputs alive until the run has
@@ -248,6 +280,8 @@ GE_API void ge_program_loop_stop(ge_program_loop *l);
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef __cplusplus
@@ -351,6 +385,18 @@ struct ge_program {
   uint64_t *stamps;           /* check_order: 2 per id */
   uint32_t num_ids;
   int abort;                  /* ge_program_abort (read before every task) */
+  uint32_t stop_task;         /* the flat loop: where the last run stopped (UINT32_MAX: it ended) */
+  ge_node_id *id_node;        /* STREAMS: per id, the plan node of its entry */
+  uint32_t *id_stream;        /* STREAMS: per id, its stream */
+  /* timeout */
+  struct ge__x_watchdog *wd;
+  int timed_out;              /* the watchdog aborted this run */
+  uint32_t timeout_task;      /* the task it saw running (UINT32_MAX: none) */
+  /* profile: per id start/end ns and thread of the last run; summed durations */
+  uint64_t *times;
+  uint32_t *threads;
+  uint64_t *prof_sum;
+  uint64_t run_t0, run_t1, prof_runs, prof_total;
   /* a subgraph's outer-scope captures: Data nodes with parent_index k
    * read input k of the calling node (found at lowering, not per run) */
   uint32_t num_captures;
@@ -924,6 +970,8 @@ GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i) {
   return i < p->num_outputs ? p->outputs[i] : NULL;
 }
 
+static void ge__x_watchdog_stop(ge_program *p);
+
 GE_API void ge_program_free(ge_program *p) {
   uint32_t i;
   ge_allocator a;
@@ -949,6 +997,12 @@ GE_API void ge_program_free(ge_program *p) {
   ge__x_free(&a, p->task_of_node, ((size_t)ge_graph_id_bound(p->graph) + 1) * sizeof(uint32_t));
   ge__x_free(&a, p->lane_err, (size_t)p->num_lanes * sizeof *p->lane_err);
   ge__x_free(&a, p->stamps, (size_t)p->num_ids * 2 * sizeof *p->stamps);
+  ge__x_watchdog_stop(p);
+  ge__x_free(&a, p->id_node, ((size_t)p->num_ids + 1) * sizeof *p->id_node);
+  ge__x_free(&a, p->id_stream, ((size_t)p->num_ids + 1) * sizeof *p->id_stream);
+  ge__x_free(&a, p->times, ((size_t)p->num_ids + 1) * 2 * sizeof *p->times);
+  ge__x_free(&a, p->threads, ((size_t)p->num_ids + 1) * sizeof *p->threads);
+  ge__x_free(&a, p->prof_sum, ((size_t)p->num_ids + 1) * sizeof *p->prof_sum);
   ge__x_free(&a, p->capture_slot, ((size_t)p->num_captures + 1) * sizeof *p->capture_slot);
   ge__x_free(&a, p->capture_parent, ((size_t)p->num_captures + 1) * sizeof *p->capture_parent);
   ge_runtime_free(p->rt_owned);
@@ -1809,6 +1863,9 @@ static ge_status ge__x_setup_dag(ge_program *p, const ge__x_csr *c, uint64_t *pr
   return ge_runtime_dag_create(p->rt, &dd, &p->dag, err);
 }
 
+static ge_status ge__x_setup_profile(ge_program *p, ge_error *err);
+static ge_status ge__x_watchdog_start(ge_program *p, ge_error *err);
+
 static ge_status ge__x_setup_executor(ge_program *p, ge_error *err) {
   uint32_t t, bound = ge_graph_id_bound(p->graph), depth;
   ge__x_csr c;
@@ -1863,6 +1920,8 @@ static ge_status ge__x_setup_executor(ge_program *p, ge_error *err) {
   if (!st && p->desc.check_order &&
       !(p->stamps = (uint64_t *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * 2 * sizeof *p->stamps)))
     st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if (!st && p->desc.profile) st = ge__x_setup_profile(p, err);
+  if (!st && p->desc.timeout_ms) st = ge__x_watchdog_start(p, err);
 done:
   ge__x_csr_free(p, &c);
   ge__x_free(&p->a, prio, ((size_t)p->num_tasks + 1) * sizeof *prio);
@@ -1971,6 +2030,12 @@ static ge_status ge__x_stream_entries(ge_program *p, ge__x_stream_tmp *x, ge_err
   x->launch = (uint32_t *)ge__x_alloc(&p->a, ((size_t)x->total + 1) * sizeof *x->launch);
   if (!x->entries || !x->lists || !x->counts || !x->lane_of_task || !x->keys || !x->launch)
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  p->num_ids = p->num_tasks + x->total; /* sizes id_node and id_stream (freed with the program) */
+  p->id_node = (ge_node_id *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * sizeof *p->id_node);
+  p->id_stream = (uint32_t *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * sizeof *p->id_stream);
+  if (!p->id_node || !p->id_stream) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (e = 0; e < p->num_ids; e++) p->id_node[e] = GE_NONE, p->id_stream[e] = UINT32_MAX;
+  e = 0;
   for (s = 0; s < sp->num_streams; s++) {
     x->lists[s] = x->entries + e;
     x->counts[s] = sp->streams[s].num_nodes;
@@ -1986,6 +2051,7 @@ static ge_status ge__x_stream_entries(ge_program *p, ge__x_stream_tmp *x, ge_err
       en->task = t == UINT32_MAX ? NULL : &p->tasks[t];
       en->id = t == UINT32_MAX ? p->num_tasks + e : t;
       if (t != UINT32_MAX) x->lane_of_task[t] = s;
+      p->id_node[en->id] = id, p->id_stream[en->id] = s;
       en->waits = x->waits + x->wait_at[id], en->num_waits = x->wait_at[id + 1] - x->wait_at[id];
       en->records = x->recs + x->rec_at[id], en->num_records = x->rec_at[id + 1] - x->rec_at[id];
       x->keys[e].topo = node->topo_id, x->keys[e].stream = s;
@@ -2012,7 +2078,7 @@ static ge_status ge__x_lower_streams(ge_program *p, ge_error *err) {
     d.num_events = x.nev;
     d.num_ids = p->num_tasks + x.total;
     d.launch_order = x.launch;
-    p->num_ids = d.num_ids;
+    d.owner = p->graph; /* forks (programs of one graph) get pool streams of their own: they run at once */
     st = ge_runtime_streams_create(p->rt, &d, &p->rs, err);
   }
   ge__x_stream_tmp_free(p, &x);
@@ -2026,6 +2092,8 @@ static ge_status ge__x_lower_streams(ge_program *p, ge_error *err) {
 static ge_status ge__x_failure(ge_program *p, ge_runtime_result r) {
   const ge_node *x = r.task < p->num_tasks ? p->tasks[r.task].ctx.node : NULL;
   uint32_t k;
+  if (!x && p->id_node && r.task < p->num_ids && p->id_node[r.task] != GE_NONE)
+    x = ge_graph_node(p->graph, p->id_node[r.task]); /* a synchronisation entry (Data, NetOutput, an event) */
   if (r.aborted)
     ge_error_set(&p->run_err, r.status, "run aborted%s%s%s", x ? " at node '" : "", x ? x->name : "", x ? "'" : "");
   else if (x && p->tasks[r.task].ctx.err->code)
@@ -2058,27 +2126,417 @@ static ge_status ge__x_check_stamps(ge_program *p) {
   return GE_OK;
 }
 
+/* The flat loop with stamps or profile times (debug), abort checked per task. */
+static ge_runtime_result ge__x_run_stamped(ge_program *p) {
+  ge_runtime_result r;
+  uint32_t t;
+  uint64_t clock = 0;
+  r.status = GE_OK, r.task = UINT32_MAX, r.aborted = 0;
+  for (t = 0; t < p->num_tasks && !r.status; t++) {
+    if (__atomic_load_n(&p->abort, __ATOMIC_RELAXED)) {
+      r.status = GE_ERR_INTERNAL, r.task = t, r.aborted = 1;
+      break;
+    }
+    if (p->times) p->threads[t] = 0, p->times[2 * (size_t)t] = ge_runtime_now_ns();
+    if (p->stamps) p->stamps[2 * (size_t)t] = ++clock;
+    if ((r.status = p->tasks[t].fn(&p->tasks[t].ctx)) != GE_OK) r.task = t;
+    if (p->stamps) p->stamps[2 * (size_t)t + 1] = ++clock;
+    if (p->times) p->times[2 * (size_t)t + 1] = ge_runtime_now_ns();
+  }
+  return r;
+}
+
 /* Every executor but the plain flat loop. */
 static ge_status ge__x_dispatch(ge_program *p) {
   ge_runtime_result r;
   if (p->stamps) memset(p->stamps, 0, (size_t)p->num_ids * 2 * sizeof *p->stamps);
+  if (p->times) memset(p->times, 0, (size_t)p->num_ids * 2 * sizeof *p->times);
   switch (p->executor) {
   case GE_EXECUTOR_STREAMS: r = ge_runtime_streams_launch(p->rs, p->desc.launch, p->stamps, p->desc.shuffle); break;
-  case GE_EXECUTOR_SEQUENTIAL: { /* stamped */
-    uint32_t t;
-    uint64_t clock = 0;
-    r.status = GE_OK, r.task = UINT32_MAX, r.aborted = 0;
-    for (t = 0; t < p->num_tasks && !r.status; t++) {
-      p->stamps[2 * (size_t)t] = ++clock;
-      if ((r.status = p->tasks[t].fn(&p->tasks[t].ctx)) != GE_OK) r.task = t;
-      p->stamps[2 * (size_t)t + 1] = ++clock;
-    }
-    break;
-  }
+  case GE_EXECUTOR_SEQUENTIAL: r = ge__x_run_stamped(p); break;
   default: r = ge_runtime_dag_run(p->dag, p->stamps); break;
   }
-  if (r.status) return ge__x_failure(p, r);
+  if (r.status) {
+    /* the task that ran last: where a single-thread run stopped */
+    if (r.aborted && p->executor == GE_EXECUTOR_SEQUENTIAL) p->stop_task = r.task ? r.task - 1 : r.task;
+    else if (r.aborted && p->dag) p->stop_task = ge_runtime_dag_running(p->dag);
+    else p->stop_task = r.task;
+    return ge__x_failure(p, r);
+  }
   return p->stamps ? ge__x_check_stamps(p) : GE_OK;
+}
+
+/* ---- timeouts: a watchdog thread per program with timeout_ms */
+
+typedef struct ge__x_watchdog {
+  ge_program *p;
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  uint64_t start;  /* ns: the run in progress began */
+  int active;      /* a run is in progress */
+  int fired;       /* and has been aborted */
+  int idle;        /* the watchdog sleeps without a deadline: a run start wakes it */
+  int quit;
+} ge__x_watchdog;
+
+/* Sleeps on the condition until ns from now at most (realtime deadline:
+ * strict C99 declares no monotonic condition clock; a clock step only
+ * moves one wake). */
+static void ge__x_wait_ns(ge__x_watchdog *w, uint64_t ns) {
+  struct timeval now;
+  struct timespec until;
+  uint64_t usec;
+  gettimeofday(&now, NULL);
+  usec = (uint64_t)now.tv_usec + ns / 1000 + 1;
+  until.tv_sec = now.tv_sec + (time_t)(usec / 1000000);
+  until.tv_nsec = (long)(usec % 1000000) * 1000;
+  pthread_cond_timedwait(&w->wake, &w->lock, &until);
+}
+
+/* The task running now, for the error (UINT32_MAX: unknown, the flat
+ * loop: then where the run stopped tells). */
+static uint32_t ge__x_running(ge_program *p) {
+  if (p->rs) return ge_runtime_streams_running(p->rs);
+  if (p->dag) return ge_runtime_dag_running(p->dag);
+  return UINT32_MAX;
+}
+
+/* Wakes at each run's deadline; with no run for a few periods it sleeps
+ * until a run start wakes it, so an idle program costs nothing. */
+static void *ge__x_watchdog_main(void *arg) {
+  ge__x_watchdog *w = (ge__x_watchdog *)arg;
+  ge_program *p = w->p;
+  uint64_t limit = (uint64_t)p->desc.timeout_ms * 1000000u;
+  int idle_wakes = 0;
+  pthread_mutex_lock(&w->lock);
+  while (!w->quit) {
+    if (w->active && !w->fired) {
+      uint64_t now = ge_runtime_now_ns();
+      idle_wakes = 0;
+      if (now - w->start >= limit) {
+        w->fired = 1;
+        __atomic_store_n(&p->timeout_task, ge__x_running(p), __ATOMIC_RELAXED);
+        __atomic_store_n(&p->timed_out, 1, __ATOMIC_SEQ_CST);
+        ge_program_abort(p);
+      } else
+        ge__x_wait_ns(w, w->start + limit - now);
+    } else if (idle_wakes < 4) {
+      idle_wakes++;
+      ge__x_wait_ns(w, limit);
+    } else {
+      w->idle = 1;
+      pthread_cond_wait(&w->wake, &w->lock);
+      w->idle = 0;
+      idle_wakes = 0;
+    }
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+static ge_status ge__x_watchdog_start(ge_program *p, ge_error *err) {
+  ge__x_watchdog *w = (ge__x_watchdog *)ge__x_alloc(&p->a, sizeof *w);
+  if (!w) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(w, 0, sizeof *w);
+  w->p = p;
+  if (pthread_mutex_init(&w->lock, NULL)) {
+    ge__x_free(&p->a, w, sizeof *w);
+    return ge_error_set(err, GE_ERR_INTERNAL, "timeout: pthread_mutex_init failed");
+  }
+  if (pthread_cond_init(&w->wake, NULL)) {
+    pthread_mutex_destroy(&w->lock);
+    ge__x_free(&p->a, w, sizeof *w);
+    return ge_error_set(err, GE_ERR_INTERNAL, "timeout: pthread_cond_init failed");
+  }
+  if (pthread_create(&w->thread, NULL, ge__x_watchdog_main, w)) {
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    ge__x_free(&p->a, w, sizeof *w);
+    return ge_error_set(err, GE_ERR_INTERNAL, "timeout: cannot start the watchdog thread");
+  }
+  p->wd = w;
+  return GE_OK;
+}
+
+static void ge__x_watchdog_stop(ge_program *p) {
+  ge__x_watchdog *w = p->wd;
+  if (!w) return;
+  pthread_mutex_lock(&w->lock);
+  w->quit = 1;
+  pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->lock);
+  pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->wake);
+  pthread_mutex_destroy(&w->lock);
+  ge__x_free(&p->a, w, sizeof *w);
+  p->wd = NULL;
+}
+
+static void ge__x_watch_begin(ge_program *p) {
+  ge__x_watchdog *w = p->wd;
+  __atomic_store_n(&p->timed_out, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&p->timeout_task, UINT32_MAX, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&w->lock);
+  w->start = ge_runtime_now_ns();
+  w->active = 1, w->fired = 0;
+  if (w->idle) pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->lock);
+}
+
+/* After it, the watchdog can no longer abort this run. */
+static void ge__x_watch_end(ge_program *p) {
+  pthread_mutex_lock(&p->wd->lock);
+  p->wd->active = 0;
+  pthread_mutex_unlock(&p->wd->lock);
+}
+
+/* Rewrites a timed-out run's error: which node was running. */
+static void ge__x_timeout_error(ge_program *p) {
+  uint32_t t = __atomic_load_n(&p->timeout_task, __ATOMIC_RELAXED);
+  const ge_node *x;
+  char inner[sizeof p->run_err.message];
+  if (t == UINT32_MAX) t = p->stop_task;
+  x = t < p->num_tasks ? p->tasks[t].ctx.node
+      : p->id_node && t < p->num_ids && p->id_node[t] != GE_NONE ? ge_graph_node(p->graph, p->id_node[t]) : NULL;
+  memcpy(inner, p->run_err.message, sizeof inner);
+  inner[sizeof inner - 1] = 0;
+  if (x)
+    ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run timed out after %u ms: node '%s' (%s) was running (%s)",
+                 (unsigned)p->desc.timeout_ms, x->name, x->op, inner);
+  else
+    ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run timed out after %u ms (%s)", (unsigned)p->desc.timeout_ms, inner);
+}
+
+/* ---- profile */
+
+static ge_status ge__x_setup_profile(ge_program *p, ge_error *err) {
+  size_t n = (size_t)p->num_ids + 1;
+  p->times = (uint64_t *)ge__x_alloc(&p->a, n * 2 * sizeof *p->times);
+  p->threads = (uint32_t *)ge__x_alloc(&p->a, n * sizeof *p->threads);
+  p->prof_sum = (uint64_t *)ge__x_alloc(&p->a, n * sizeof *p->prof_sum);
+  if (!p->times || !p->threads || !p->prof_sum) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(p->times, 0, n * 2 * sizeof *p->times);
+  memset(p->threads, 0, n * sizeof *p->threads);
+  memset(p->prof_sum, 0, n * sizeof *p->prof_sum);
+  if (p->rs) ge_runtime_streams_profile(p->rs, p->times, p->threads);
+  if (p->dag) ge_runtime_dag_profile(p->dag, p->times, p->threads);
+  return GE_OK;
+}
+
+/* Adds a finished run's task times to the sums. */
+static void ge__x_profile_add(ge_program *p) {
+  uint32_t i;
+  for (i = 0; i < p->num_ids; i++)
+    if (p->times[2 * (size_t)i + 1] > p->times[2 * (size_t)i]) p->prof_sum[i] += p->times[2 * (size_t)i + 1] - p->times[2 * (size_t)i];
+  p->prof_total += p->run_t1 - p->run_t0;
+  p->prof_runs++;
+}
+
+static void ge__x_profile_reset_subs(const ge_program *p, void *arg);
+GE_API void ge_program_profile_reset(ge_program *p) {
+  if (!p->prof_sum) return;
+  ge__x_profile_reset_subs(p, NULL);
+  p->prof_runs = p->prof_total = 0;
+}
+
+/* A JSON string (names are the model's: quotes and controls escaped). */
+static void ge__x_json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* The lane of id: its stream (stream executor) or its thread. */
+static uint32_t ge__x_lane(const ge_program *p, uint32_t id) {
+  return p->id_stream ? p->id_stream[id] : p->threads[id];
+}
+
+/* The id that runs node x (a task, or a synchronisation entry), or UINT32_MAX. */
+static uint32_t ge__x_id_of(const ge_program *p, ge_node_id x) {
+  uint32_t i;
+  if (p->task_of_node[x] != UINT32_MAX) return p->task_of_node[x];
+  for (i = p->num_tasks; p->id_node && i < p->num_ids; i++)
+    if (p->id_node[i] == x) return i;
+  return UINT32_MAX;
+}
+
+/* The lowered subprograms of node x (If/Loop bodies, a PartitionedCall's
+ * graph): calls fn for each. */
+static ge_program *ge__x_subprogram(ge_program *p, const ge_graph *sub, ge_error *err);
+static void ge__x_each_sub(const ge_program *p, const ge_node *x, void (*fn)(const ge_program *sp, void *arg), void *arg) {
+  uint32_t k;
+  int32_t j;
+  for (k = 0; k < x->num_attrs; k++) {
+    const ge_attr *a = &x->attrs[k];
+    ge_program *sp;
+    if (a->type == GE_ATTR_GRAPH && (sp = ge__x_subprogram((ge_program *)p, a->v.g, NULL)) != NULL) fn(sp, arg);
+    for (j = 0; a->type == GE_ATTR_GRAPHS && j < a->count; j++)
+      if ((sp = ge__x_subprogram((ge_program *)p, a->v.graphs[j], NULL)) != NULL) fn(sp, arg);
+  }
+}
+
+typedef struct ge__x_trace_ctx {
+  FILE *f;
+  const ge_program *root;
+  const char *const *engine_names;
+  uint32_t num_engine_names;
+  uint32_t lane;     /* nested: the lane of the node running them */
+  uint64_t lo, hi;   /* nested: that node's run (older times are stale) */
+  int nested;
+} ge__x_trace_ctx;
+
+static void ge__x_trace_tasks(const ge_program *p, void *arg) {
+  ge__x_trace_ctx *c = (ge__x_trace_ctx *)arg, inner;
+  FILE *f = c->f;
+  uint32_t i;
+  for (i = 0; i < p->num_tasks; i++) {
+    const ge_node *x = p->tasks[i].ctx.node;
+    uint64_t b = p->times[2 * (size_t)i], e = p->times[2 * (size_t)i + 1];
+    uint32_t lane = c->nested ? c->lane : ge__x_lane(p, i);
+    if (!e || (c->nested && (b < c->lo || e > c->hi))) continue; /* did not run (in this run) */
+    fprintf(f, ",\n{\"name\":");
+    ge__x_json_str(f, x->name);
+    fprintf(f, ",\"cat\":");
+    ge__x_json_str(f, x->op);
+    fprintf(f, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u,\"args\":{\"op\":",
+            (double)(b - c->root->run_t0) / 1e3, (double)(e - b) / 1e3, lane);
+    ge__x_json_str(f, x->op);
+    fprintf(f, ",\"engine\":");
+    if (x->engine >= 0 && (uint32_t)x->engine < c->num_engine_names && c->engine_names[x->engine])
+      ge__x_json_str(f, c->engine_names[x->engine]);
+    else fprintf(f, "%d", (int)x->engine);
+    fprintf(f, ",\"thread\":%u,\"task\":%u%s}}", c->nested ? c->lane : p->threads[i], i, c->nested ? ",\"nested\":1" : "");
+    inner = *c;
+    inner.nested = 1, inner.lane = lane, inner.lo = b, inner.hi = e;
+    ge__x_each_sub(p, x, ge__x_trace_tasks, &inner);
+  }
+}
+
+GE_API ge_status ge_program_write_trace(const ge_program *p, FILE *f, const char *const *engine_names,
+                                        uint32_t num_engine_names, ge_error *err) {
+  uint32_t i, lanes = 0;
+  ge__x_trace_ctx c;
+  if (!p || !f || !p->times)
+    return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_trace: no program, file or profile (ge_exec_desc.profile)");
+  if (!p->run_t1) return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_trace: the program has not run");
+  fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":");
+  ge__x_json_str(f, ge_graph_name(p->graph));
+  fprintf(f, "}}");
+  for (i = 0; i < p->num_ids; i++)
+    if (p->times[2 * (size_t)i + 1] && ge__x_lane(p, i) != UINT32_MAX && ge__x_lane(p, i) + 1 > lanes) lanes = ge__x_lane(p, i) + 1;
+  for (i = 0; i < lanes; i++) {
+    if (p->id_stream) fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"stream %u\"}}", i, i);
+    else if (i == 0) fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"caller thread\"}}");
+    else fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"worker %u\"}}", i, i);
+  }
+  memset(&c, 0, sizeof c);
+  c.f = f, c.root = p, c.engine_names = engine_names, c.num_engine_names = num_engine_names;
+  ge__x_trace_tasks(p, &c);
+  if (p->desc.streams && p->id_stream) { /* flows: each event's record -> its wait */
+    const ge_stream_plan *sp = p->desc.streams;
+    uint32_t k, nev = sp->num_events, s2;
+    for (s2 = 0; s2 < sp->num_streams; s2++) nev += sp->streams[s2].activated_by != GE_NONE && sp->streams[s2].num_nodes;
+    for (k = 0; k < nev; k++) {
+      ge_node_id send, recv;
+      uint32_t a, b;
+      ge__x_event_ends(sp, k, &send, &recv);
+      if (send == GE_NONE || recv == GE_NONE) continue;
+      a = ge__x_id_of(p, send), b = ge__x_id_of(p, recv);
+      if (a == UINT32_MAX || b == UINT32_MAX || !p->times[2 * (size_t)a + 1] || !p->times[2 * (size_t)b]) continue;
+      fprintf(f, ",\n{\"name\":\"event %u\",\"cat\":\"event\",\"ph\":\"s\",\"id\":%u,\"ts\":%.3f,\"pid\":1,\"tid\":%u}", k, k,
+              (double)(p->times[2 * (size_t)a + 1] - p->run_t0) / 1e3, ge__x_lane(p, a));
+      fprintf(f, ",\n{\"name\":\"event %u\",\"cat\":\"event\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%u,\"ts\":%.3f,\"pid\":1,\"tid\":%u}", k, k,
+              (double)(p->times[2 * (size_t)b] - p->run_t0) / 1e3, ge__x_lane(p, b));
+    }
+  }
+  fprintf(f, "\n]}\n");
+  if (ferror(f)) return ge_error_set(err, GE_ERR_IO, "ge_program_write_trace: write failed");
+  return GE_OK;
+}
+
+/* The per-op table: rows of (op, tasks, self time), nested tasks included;
+ * a node running subgraphs counts only its own time (not theirs). */
+typedef struct ge__x_op_row {
+  const char *op;
+  uint64_t count, ns;
+} ge__x_op_row;
+
+typedef struct ge__x_op_table {
+  ge__x_op_row *rows;
+  uint32_t n, cap;
+  uint64_t sub_ns; /* summed by ge__x_sub_sum */
+} ge__x_op_table;
+
+static void ge__x_count_tasks(const ge_program *p, void *arg) {
+  uint32_t i;
+  *(uint32_t *)arg += p->num_tasks;
+  for (i = 0; i < p->num_tasks; i++) ge__x_each_sub(p, p->tasks[i].ctx.node, ge__x_count_tasks, arg);
+}
+
+static void ge__x_sub_sum(const ge_program *p, void *arg) {
+  uint32_t i;
+  for (i = 0; i < p->num_tasks; i++) ((ge__x_op_table *)arg)->sub_ns += p->prof_sum[i];
+}
+
+static void ge__x_op_rows(const ge_program *p, void *arg) {
+  ge__x_op_table *t = (ge__x_op_table *)arg;
+  uint32_t i, j;
+  for (i = 0; i < p->num_tasks; i++) {
+    const ge_node *x = p->tasks[i].ctx.node;
+    uint64_t self;
+    t->sub_ns = 0;
+    ge__x_each_sub(p, x, ge__x_sub_sum, t);
+    self = p->prof_sum[i] > t->sub_ns ? p->prof_sum[i] - t->sub_ns : 0;
+    for (j = 0; j < t->n && strcmp(t->rows[j].op, x->op); j++) {}
+    if (j == t->n) {
+      if (t->n == t->cap) continue; /* cannot happen: cap counts every task */
+      t->rows[t->n].op = x->op, t->rows[t->n].count = 0, t->rows[t->n++].ns = 0;
+    }
+    t->rows[j].count++, t->rows[j].ns += self;
+    ge__x_each_sub(p, x, ge__x_op_rows, t);
+  }
+}
+
+static void ge__x_profile_reset_subs(const ge_program *p, void *arg) {
+  uint32_t i;
+  (void)arg;
+  memset(p->prof_sum, 0, ((size_t)p->num_ids + 1) * sizeof *p->prof_sum);
+  for (i = 0; i < p->num_tasks; i++) ge__x_each_sub(p, p->tasks[i].ctx.node, ge__x_profile_reset_subs, NULL);
+}
+
+GE_API ge_status ge_program_write_profile(const ge_program *p, FILE *f, ge_error *err) {
+  ge__x_op_table t;
+  uint32_t j, all_tasks = 0;
+  uint64_t all = 0;
+  double runs, total;
+  if (!p || !f || !p->prof_sum)
+    return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_profile: no program, file or profile (ge_exec_desc.profile)");
+  if (!p->prof_runs) return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_profile: no run since the reset");
+  memset(&t, 0, sizeof t);
+  ge__x_count_tasks(p, &t.cap);
+  if (!(t.rows = (ge__x_op_row *)ge__x_alloc(&p->a, ((size_t)t.cap + 1) * sizeof *t.rows)))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  ge__x_op_rows(p, &t);
+  runs = (double)p->prof_runs, total = (double)p->prof_total;
+  fprintf(f, "%-24s %8s %12s %9s %12s\n", "op", "count", "total ms", "% of run", "mean us");
+  for (j = 0; j < t.n; j++) {
+    all += t.rows[j].ns, all_tasks += (uint32_t)t.rows[j].count;
+    fprintf(f, "%-24s %8llu %12.3f %8.1f%% %12.3f\n", t.rows[j].op, (unsigned long long)t.rows[j].count,
+            (double)t.rows[j].ns / 1e6, total > 0 ? 100.0 * (double)t.rows[j].ns / total : 0.0,
+            (double)t.rows[j].ns / 1e3 / (runs * (double)t.rows[j].count));
+  }
+  fprintf(f, "%-24s %8u %12.3f %8.1f%%   (%llu runs, %.3f ms each; the rest is the executor's)\n", "all tasks",
+          (unsigned)all_tasks, (double)all / 1e6, total > 0 ? 100.0 * (double)all / total : 0.0,
+          (unsigned long long)p->prof_runs, total / 1e6 / runs);
+  ge__x_free(&p->a, t.rows, ((size_t)t.cap + 1) * sizeof *t.rows);
+  return GE_OK;
 }
 
 GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_program **out, ge_error *err) {
@@ -2131,19 +2589,49 @@ static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_val
                     ge_shape_str(&want->shape, a, sizeof a), ge_dtype_name(v->dtype), ge_shape_str(&got, b, sizeof b));
 }
 
-/* Runs the tasks; a failure's message already names the node. */
+/* Runs the tasks; a failure's message already names the node. The abort
+ * flag is the outermost program's, so a Loop's body stops too. */
 static ge_status ge__x_execute(ge_program *p) {
   ge_task *t = p->tasks, *end = p->tasks + p->num_tasks;
+  const int *abort_flag = &ge__x_root(p)->abort;
   for (; t < end; t++) {
     ge_status st;
-    if (__atomic_load_n(&p->abort, __ATOMIC_RELAXED)) {
+    if (__atomic_load_n(abort_flag, __ATOMIC_RELAXED)) {
       ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run aborted at node '%s'", t->ctx.node->name);
+      p->stop_task = t > p->tasks ? (uint32_t)(t - p->tasks) - 1 : 0; /* the one that ran last */
       return GE_ERR_INTERNAL;
     }
     st = t->fn(&t->ctx);
     if (st != GE_OK) {
       if (p->run_err.code == GE_OK)
         ge_error_set(&p->run_err, st, "node '%s' (%s) failed: %s", t->ctx.node->name, t->ctx.node->op, ge_status_name(st));
+      p->stop_task = (uint32_t)(t - p->tasks);
+      return st;
+    }
+  }
+  return GE_OK;
+}
+
+/* ge__x_execute for a nested subgraph under profile: the last call's times
+ * are kept (the trace shows them inside their node), every call's summed. */
+static ge_status ge__x_execute_profiled(ge_program *p) {
+  uint32_t t;
+  const int *abort_flag = &ge__x_root(p)->abort;
+  for (t = 0; t < p->num_tasks; t++) {
+    ge_task *k = &p->tasks[t];
+    uint64_t b;
+    ge_status st;
+    if (__atomic_load_n(abort_flag, __ATOMIC_RELAXED)) {
+      ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run aborted at node '%s'", k->ctx.node->name);
+      return GE_ERR_INTERNAL;
+    }
+    b = ge_runtime_now_ns();
+    st = k->fn(&k->ctx);
+    p->times[2 * (size_t)t] = b, p->times[2 * (size_t)t + 1] = ge_runtime_now_ns();
+    p->prof_sum[t] += p->times[2 * (size_t)t + 1] - b;
+    if (st != GE_OK) {
+      if (p->run_err.code == GE_OK)
+        ge_error_set(&p->run_err, st, "node '%s' (%s) failed: %s", k->ctx.node->name, k->ctx.node->op, ge_status_name(st));
       return st;
     }
   }
@@ -2168,9 +2656,20 @@ GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, ui
   for (i = 0; i < n; i++) ge__x_bind(p, i, inputs[i]);
   p->run_err.code = GE_OK;
   p->run_err.message[0] = 0;
+  p->stop_task = UINT32_MAX;
+  if (p->wd) ge__x_watch_begin(p);
+  if (p->times) p->run_t0 = ge_runtime_now_ns();
   if (p->dyn) ge__x_dyn_begin(p);
-  st = p->executor == GE_EXECUTOR_SEQUENTIAL && !p->stamps ? ge__x_execute(p) : ge__x_dispatch(p);
+  st = p->executor == GE_EXECUTOR_SEQUENTIAL && !p->stamps && !p->times ? ge__x_execute(p) : ge__x_dispatch(p);
   if (p->dyn) ge__x_dyn_end(p, st);
+  if (p->times) {
+    p->run_t1 = ge_runtime_now_ns();
+    if (!st) ge__x_profile_add(p);
+  }
+  if (p->wd) {
+    ge__x_watch_end(p); /* no abort can come from it after this */
+    if (st && __atomic_load_n(&p->timed_out, __ATOMIC_SEQ_CST)) ge__x_timeout_error(p);
+  }
   if (__atomic_load_n(&p->abort, __ATOMIC_SEQ_CST)) __atomic_store_n(&p->abort, 0, __ATOMIC_SEQ_CST);
   if (st && err) *err = p->run_err;
   return st;
@@ -2335,6 +2834,11 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, int call_bod
   if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &d, &p->a, &sp, err))) return st;
   /* from now on sub's values count against the outermost program's ceiling */
   sp->root = p;
+  sp->num_ids = sp->num_tasks;
+  if (d.profile && (st = ge__x_setup_profile(sp, err))) {
+    ge_program_free(sp);
+    return st;
+  }
   if (!ge__x_mem_take(p, sp->mem_used)) {
     ge_program_free(sp);
     return ge_error_set(err, GE_ERR_NOMEM, "subgraph '%s': its values pass the memory limit (ge_exec_desc.memory_limit)",
@@ -2406,7 +2910,7 @@ static ge_status ge__x_run_graph(ge_kernel_ctx *c, const ge_graph *sub, ge_value
                            (unsigned)sp->num_outputs, (unsigned)n_out);
   sp->run_err.code = GE_OK;
   if (sp->dyn) ge__x_dyn_begin(sp);
-  st = ge__x_execute(sp);
+  st = sp->times ? ge__x_execute_profiled(sp) : ge__x_execute(sp);
   if (sp->dyn) ge__x_dyn_end(sp, st);
   if (st) {
     *c->err = sp->run_err;

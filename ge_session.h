@@ -91,6 +91,8 @@ typedef struct ge_session_desc {
   /* Dynamic graphs: input-shape signatures that keep a memory plan per
    * dynamic level (ge_exec_desc.shape_plans; LRU); 0: 8; negative: none. */
   int32_t shape_plans;
+  uint32_t timeout_ms;       /* per run: a longer run is aborted (ge_exec_desc.timeout_ms); 0: none */
+  int profile;               /* programs keep task times (ge_exec_desc.profile; ge_session_program to write them) */
 } ge_session_desc;
 
 typedef struct ge_session ge_session;
@@ -822,6 +824,8 @@ static ge_status ge__ss_load_program(ge_session *s, ge__ss_graph *gr, ge_program
   d.executor = s->d.executor;
   d.launch = s->d.launch;
   d.check_order = s->d.check_order;
+  d.timeout_ms = s->d.timeout_ms;
+  d.profile = s->d.profile;
   d.streams = gr->m->has_streams ? &gr->m->streams : NULL; /* the order the memory plan was made under */
   d.topo_mode = gr->m->cfg.topo_mode;
   d.memory_limit = gr->m->cfg.memory_limit;
