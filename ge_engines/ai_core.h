@@ -17,6 +17,8 @@
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
  *   MatMul and Gemm pack a Const B once.
+ *   LSTM, GRU, RNN  rnn_kernels.h (one SGEMM for the input projection of all
+ *             steps, then a GEMV per step against R packed once).
  *
  * The SGEMM is ours: cache-blocked (KC x NC panels of B, MC x KC blocks of
  * A, both packed, or prepacked once) around register micro-kernels written
@@ -71,7 +73,8 @@
  *
  * Include after (or instead of) ge_graph.h; define GE_AI_CORE_IMPLEMENTATION
  * (or GE_IMPLEMENTATION) in one translation unit; the implementations of
- * ge_graph.h, host_cpu.h and vector.h must be compiled somewhere too.
+ * ge_graph.h, host_cpu.h, vector.h and rnn_kernels.h must be compiled
+ * somewhere too.
  * Thread safety: the descriptor and the support check are read-only;
  * kernels keep their state in their context (one context per thread); the
  * shares a kernel hands to ge_kernel_parallel_for write disjoint outputs
@@ -82,6 +85,7 @@
 
 #include "ge_graph.h"
 #include "host_cpu.h"
+#include "rnn_kernels.h"
 #include "vector.h"
 
 #ifdef __cplusplus
@@ -137,10 +141,10 @@ extern "C" {
 /* Sorted by strcmp (a test checks it). */
 static const char *const ge__aic_ops[] = {
     "AveragePool",        "BatchNormalization", "Conv",          "ConvTranspose",
-    "Gemm",               "GlobalAveragePool",  "GlobalLpPool",  "GlobalMaxPool",
-    "GroupNormalization", "Hardmax",            "InstanceNormalization", "LRN",
+    "GRU",                "Gemm",               "GlobalAveragePool",  "GlobalLpPool",  "GlobalMaxPool",
+    "GroupNormalization", "Hardmax",            "InstanceNormalization", "LRN",          "LSTM",
     "LayerNormalization", "LogSoftmax",         "LpNormalization",       "LpPool",
-    "MatMul",             "MaxPool",            "MeanVarianceNormalization", "Softmax"};
+    "MatMul",             "MaxPool",            "MeanVarianceNormalization", "RNN",   "Softmax"};
 #define GE__AIC_NUM_OPS (sizeof ge__aic_ops / sizeof ge__aic_ops[0])
 #define GE__AIC_MAX_RANK 8
 
@@ -267,6 +271,8 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
   }
   for (i = 0; i < n->num_inputs; i++) {
     const ge_tensor_desc *d = ge_node_input_desc(g, n, i);
+    if (d && i == 4 && ge_rnn_fast_kernel(n) && (d->dtype == GE_DTYPE_INT32 || d->dtype == GE_DTYPE_INT64))
+      continue; /* sequence_lens of LSTM, GRU, RNN */
     if (d && !ge__aic_dtype_ok(n, d, 0, i, why, cap)) return 0;
   }
   for (i = 0; i < n->num_outputs; i++)
@@ -1745,6 +1751,7 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   if (!strcmp(n->op, "Conv")) return ge__aic_conv;
   if (!strcmp(n->op, "MatMul")) return ge__aic_matmul;
   if (!strcmp(n->op, "Gemm")) return ge__aic_gemm_kernel;
+  if (ge_rnn_fast_kernel(n)) return ge_rnn_fast_kernel(n);
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS) && ge_vector_fast_kernel(n)) return ge_vector_fast_kernel(n);
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS)) return ge_host_cpu_kernel(n);
   return ge_vector_engine()->kernel(ge_vector_engine(), n);

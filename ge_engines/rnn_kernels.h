@@ -1,0 +1,445 @@
+/* ge_engines/rnn_kernels.h — fast float32 LSTM, GRU and RNN (ONNX
+ * semantics) for AI Core (issue 16: no reference kernel on a hot path).
+ *
+ * Part of ge. ge_rnn_fast_kernel(n) hands out the kernel of an ONNX-domain
+ * LSTM, GRU or RNN node. At run time the kernel takes the fast path for
+ * float32 X, W, R, B, initial_h, initial_c and P (peepholes), int32 or
+ * int64 sequence_lens, directions forward, reverse and bidirectional,
+ * layouts 0 and 1, linear_before_reset (GRU) and input_forget (LSTM), with
+ * the default activations (LSTM Sigmoid, Tanh, Tanh; GRU Sigmoid, Tanh;
+ * RNN Tanh) and no clip. Anything else (other activations, clip, other
+ * dtypes, inconsistent shapes) runs the host CPU reference kernel, which
+ * also words the errors.
+ *
+ * The work: the input projection X W^T of every time step is one SGEMM per
+ * direction (ge_ai_core_sgemm), with both biases (all that are additive)
+ * folded into it once; each step then adds H R^T as a GEMV against R packed
+ * transposed ([hidden, gates * hidden], rows contiguous, so the step
+ * streams R once), and the gates go through the vectorised sigmoid and tanh
+ * of vector_kernels.h, fused with the cell update. A Const R is packed once
+ * at the first run; any other R is packed per run into the same storage.
+ * Everything lives in one block in the kernel's c->state, grown only when a
+ * run needs more: a run of the same shapes allocates nothing. The (batch
+ * row, direction) recurrences are independent; they are split over
+ * ge_kernel_parallel_for.
+ *
+ * SIMD: AVX-512, AVX2+FMA or the base target, picked per run with
+ * vector_kernels.h's choice; other compilers (no GNU vector types) take
+ * plain C loops with expf and tanhf.
+ *
+ * Include after (or instead of) ge_graph.h; define
+ * GE_RNN_KERNELS_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation
+ * unit, after vector_kernels.h's implementation (it reuses its vector
+ * math); ai_core.h's implementation (ge_ai_core_sgemm) and host_cpu.h's
+ * must be compiled somewhere too. Thread safety: state only in the kernel
+ * context.
+ */
+#ifndef GE_ENGINE_RNN_KERNELS_H
+#define GE_ENGINE_RNN_KERNELS_H
+
+#include "ge_graph.h"
+#include "host_cpu.h"
+#include "vector_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The fast kernel of an ONNX LSTM, GRU or RNN node, or NULL for any other. */
+GE_API ge_kernel_fn ge_rnn_fast_kernel(const ge_node *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_ENGINE_RNN_KERNELS_H */
+
+#if defined(GE_IMPLEMENTATION) || defined(GE_RNN_KERNELS_IMPLEMENTATION)
+#ifndef GE_RNN_KERNELS_IMPLEMENTATION_DONE
+#define GE_RNN_KERNELS_IMPLEMENTATION_DONE
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GE_VECTOR_KERNELS_IMPLEMENTATION_DONE
+#error "rnn_kernels.h: compile vector_kernels.h's implementation first, in the same translation unit"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Defined by ai_core.h's implementation (declared here so that this header
+ * stands alone). */
+GE_API void ge_ai_core_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
+                             int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *work);
+GE_API size_t ge_ai_core_sgemm_work_size(int64_t M, int64_t N, int64_t K);
+
+enum { GE__RNN_ELMAN = 0, GE__RNN_GRU = 1, GE__RNN_LSTM = 2 };
+
+/* The kernel's state: one malloc'ed block, this header then the floats. */
+typedef struct ge__rnn_state {
+  size_t cap;             /* bytes of the block */
+  const void *packed_r;   /* the Const R packed into rt (NULL: none yet) */
+  int64_t packed_numel;
+} ge__rnn_state;
+
+/* One run's shapes, attributes and buffers, shared by the parallel shares. */
+typedef struct ge__rnn_run {
+  int kind, ndir, reverse, layout, lbr, input_forget, isa;
+  int64_t seq, batch, isz, hs, ng;
+  const float *h0, *c0, *p, *b;
+  const ge_value *sl;
+  const float *xg; /* [ndir][rows][ng * hs]: X W^T plus the additive biases */
+  const float *rt; /* [ndir][hs][ng * hs]: R transposed */
+  float *scratch;  /* per share: gates, h, c, rh */
+  float *y, *yh, *yc;
+} ge__rnn_run;
+
+/* ------------------------------------------------------ vector cells */
+
+#if GE__VK_ON
+/* y[0..n) += sum_k h[k] rt[k * ld ..] (rows of rt contiguous), 4 vectors
+ * at a time, then one, then scalars. */
+#define GE__RNN_ISA(isa)                                                                                               \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__rnn_ld_##isa(const float *p) {                                    \
+    ge__vk_v_##isa v;                                                                                                  \
+    memcpy(&v, p, sizeof v);                                                                                           \
+    return v;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__rnn_st_##isa(float *p, ge__vk_v_##isa v) { memcpy(p, &v, sizeof v); }      \
+  GE__VK_ATTR_##isa static void ge__rnn_gemv_##isa(const float *h, int64_t k_n, const float *rt, int64_t ld, int64_t n,   \
+                                                 float *y) { \
+    const int64_t w = GE__VK_W_##isa;                                                                                  \
+    int64_t j = 0, k;                                                                                                  \
+    for (; j + 4 * w <= n; j += 4 * w) {                                                                               \
+      ge__vk_v_##isa a0 = ge__rnn_ld_##isa(y + j), a1 = ge__rnn_ld_##isa(y + j + w);                                   \
+      ge__vk_v_##isa a2 = ge__rnn_ld_##isa(y + j + 2 * w), a3 = ge__rnn_ld_##isa(y + j + 3 * w);                       \
+      for (k = 0; k < k_n; k++) {                                                                                      \
+        const float *r = rt + k * ld + j;                                                                               \
+        ge__vk_v_##isa hk = ge__vk_splat_##isa(h[k]);                                                                  \
+        a0 += hk * ge__rnn_ld_##isa(r);                                                                                \
+        a1 += hk * ge__rnn_ld_##isa(r + w);                                                                            \
+        a2 += hk * ge__rnn_ld_##isa(r + 2 * w);                                                                        \
+        a3 += hk * ge__rnn_ld_##isa(r + 3 * w);                                                                        \
+      }                                                                                                                \
+      ge__rnn_st_##isa(y + j, a0);                                                                                     \
+      ge__rnn_st_##isa(y + j + w, a1);                                                                                 \
+      ge__rnn_st_##isa(y + j + 2 * w, a2);                                                                             \
+      ge__rnn_st_##isa(y + j + 3 * w, a3);                                                                             \
+    }                                                                                                                  \
+    for (; j + w <= n; j += w) {                                                                                       \
+      ge__vk_v_##isa a = ge__rnn_ld_##isa(y + j);                                                                      \
+      for (k = 0; k < k_n; k++) a += ge__vk_splat_##isa(h[k]) * ge__rnn_ld_##isa(rt + k * ld + j);                      \
+      ge__rnn_st_##isa(y + j, a);                                                                                      \
+    }                                                                                                                  \
+    for (; j < n; j++) {                                                                                               \
+      float a = y[j];                                                                                                  \
+      for (k = 0; k < k_n; k++) a += h[k] * rt[k * ld + j];                                                             \
+      y[j] = a;                                                                                                        \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* x[0..n) = sigmoid (act 0) or tanh (act 1) of x[0..n). */                                                          \
+  GE__VK_ATTR_##isa static void ge__rnn_act_##isa(int act, float *x, int64_t n) {                                      \
+    const int64_t w = GE__VK_W_##isa;                                                                                  \
+    int64_t j = 0;                                                                                                     \
+    float tail[GE__VK_W_##isa];                                                                                        \
+    for (; j + w <= n; j += w) {                                                                                       \
+      ge__vk_v_##isa v = ge__rnn_ld_##isa(x + j);                                                                      \
+      ge__rnn_st_##isa(x + j, act ? ge__vk_tanh_##isa(v) : ge__vk_sigmoid_##isa(v));                                   \
+    }                                                                                                                  \
+    if (j < n) { /* the tail through one padded vector */                                                              \
+      ge__vk_v_##isa v;                                                                                                \
+      memset(tail, 0, sizeof tail);                                                                                    \
+      memcpy(tail, x + j, (size_t)(n - j) * sizeof(float));                                                            \
+      v = ge__rnn_ld_##isa(tail);                                                                                      \
+      ge__rnn_st_##isa(tail, act ? ge__vk_tanh_##isa(v) : ge__vk_sigmoid_##isa(v));                                    \
+      memcpy(x + j, tail, (size_t)(n - j) * sizeof(float));                                                            \
+    }                                                                                                                  \
+  }
+GE__RNN_ISA(base)
+GE__RNN_ISA(avx2)
+GE__RNN_ISA(avx512)
+
+static void ge__rnn_gemv(int isa, const float *h, int64_t k_n, const float *rt, int64_t ld, int64_t n, float *y) {
+  GE__VK_PICK(isa, ge__rnn_gemv)(h, k_n, rt, ld, n, y);
+}
+static void ge__rnn_act(int isa, int act, float *x, int64_t n) { GE__VK_PICK(isa, ge__rnn_act)(act, x, n); }
+static int ge__rnn_isa(void) { return ge__vk_isa(); }
+#else
+static void ge__rnn_gemv(int isa, const float *h, int64_t k_n, const float *rt, int64_t ld, int64_t n, float *y) {
+  int64_t j, k;
+  (void)isa;
+  for (k = 0; k < k_n; k++)
+    for (j = 0; j < n; j++) y[j] += h[k] * rt[k * ld + j];
+}
+static void ge__rnn_act(int isa, int act, float *x, int64_t n) {
+  int64_t j;
+  (void)isa;
+  for (j = 0; j < n; j++) x[j] = act ? tanhf(x[j]) : 1.0f / (1.0f + expf(-x[j]));
+}
+static int ge__rnn_isa(void) { return 0; }
+#endif
+
+/* --------------------------------------------------------- the cells */
+
+/* Floats of scratch one share needs: gates, h, c and one more row. */
+static int64_t ge__rnn_scratch_floats(int64_t ng, int64_t hs) { return ng * hs + 3 * hs + 16; }
+
+/* One (batch row, direction) recurrence over its sequence. Steps past the
+ * row's sequence length leave Y at zero (the caller zeroes it). */
+static void ge__rnn_one(const ge__rnn_run *r, int64_t b, int d, float *scratch) {
+  const int64_t hs = r->hs, gh = r->ng * hs, rows = r->seq * r->batch;
+  const int rev = r->ndir == 2 ? d == 1 : r->reverse;
+  const int64_t so = (r->layout ? b * r->ndir + d : d * r->batch + b) * hs; /* state offset */
+  const float *rt = r->rt + (size_t)d * hs * gh, *xg = r->xg + (size_t)d * rows * gh;
+  const float *p = r->p ? r->p + d * 3 * hs : NULL;
+  const float *rbh = r->b ? r->b + d * 2 * gh + gh + 2 * hs : NULL; /* GRU: R's bias of gate h */
+  float *g = scratch, *h = g + gh, *cs = h + hs, *aux = cs + hs;
+  int64_t len = r->seq, step, j;
+  if (r->sl) len = r->sl->dtype == GE_DTYPE_INT32 ? ((const int32_t *)r->sl->data)[b] : ((const int64_t *)r->sl->data)[b];
+  for (j = 0; j < hs; j++) {
+    h[j] = r->h0 ? r->h0[so + j] : 0.0f;
+    cs[j] = r->c0 ? r->c0[so + j] : 0.0f;
+  }
+  for (step = 0; step < len; step++) {
+    const int64_t t = rev ? len - 1 - step : step, row = r->layout ? b * r->seq + t : t * r->batch + b;
+    memcpy(g, xg + row * gh, (size_t)gh * sizeof(float));
+    if (r->kind == GE__RNN_LSTM) { /* gates i, o, f, c */
+      float *gi = g, *go = g + hs, *gf = g + 2 * hs, *gc = g + 3 * hs;
+      ge__rnn_gemv(r->isa, h, hs, rt, gh, gh, g);
+      if (p)
+        for (j = 0; j < hs; j++) gi[j] += p[j] * cs[j], gf[j] += p[2 * hs + j] * cs[j];
+      ge__rnn_act(r->isa, 0, gi, hs);
+      if (r->input_forget)
+        for (j = 0; j < hs; j++) gf[j] = 1.0f - gi[j];
+      else
+        ge__rnn_act(r->isa, 0, gf, hs);
+      ge__rnn_act(r->isa, 1, gc, hs);
+      for (j = 0; j < hs; j++) cs[j] = gf[j] * cs[j] + gi[j] * gc[j];
+      if (p)
+        for (j = 0; j < hs; j++) go[j] += p[hs + j] * cs[j];
+      ge__rnn_act(r->isa, 0, go, hs);
+      memcpy(aux, cs, (size_t)hs * sizeof(float));
+      ge__rnn_act(r->isa, 1, aux, hs);
+      for (j = 0; j < hs; j++) h[j] = go[j] * aux[j];
+    } else if (r->kind == GE__RNN_GRU) { /* gates z, r, h */
+      float *gz = g, *gr = g + hs, *gn = g + 2 * hs;
+      ge__rnn_gemv(r->isa, h, hs, rt, gh, 2 * hs, g);
+      if (r->lbr) { /* h~ = tanh(x + r (H Rh + Rbh)) */
+        if (rbh) memcpy(aux, rbh, (size_t)hs * sizeof(float));
+        else memset(aux, 0, (size_t)hs * sizeof(float));
+        ge__rnn_gemv(r->isa, h, hs, rt + 2 * hs, gh, hs, aux);
+      }
+      ge__rnn_act(r->isa, 0, g, 2 * hs);
+      if (r->lbr) {
+        for (j = 0; j < hs; j++) gn[j] += gr[j] * aux[j];
+      } else { /* h~ = tanh(x + (r H) Rh + Rbh), Rbh folded into x */
+        for (j = 0; j < hs; j++) aux[j] = gr[j] * h[j];
+        ge__rnn_gemv(r->isa, aux, hs, rt + 2 * hs, gh, hs, gn);
+      }
+      ge__rnn_act(r->isa, 1, gn, hs);
+      for (j = 0; j < hs; j++) h[j] = (1.0f - gz[j]) * gn[j] + gz[j] * h[j];
+    } else {
+      ge__rnn_gemv(r->isa, h, hs, rt, gh, gh, g);
+      ge__rnn_act(r->isa, 1, g, hs);
+      memcpy(h, g, (size_t)hs * sizeof(float));
+    }
+    if (r->y)
+      memcpy(r->y + (r->layout ? (b * r->seq + t) * r->ndir + d : (t * r->ndir + d) * r->batch + b) * hs, h,
+             (size_t)hs * sizeof(float));
+  }
+  if (r->yh) memcpy(r->yh + so, h, (size_t)hs * sizeof(float));
+  if (r->yc) memcpy(r->yc + so, cs, (size_t)hs * sizeof(float));
+}
+
+/* Shares of ge_kernel_parallel_for: index i is batch row i / ndir,
+ * direction i % ndir, with scratch of its own. */
+static void ge__rnn_share(void *arg, int64_t begin, int64_t end) {
+  const ge__rnn_run *r = (const ge__rnn_run *)arg;
+  int64_t i;
+  for (i = begin; i < end; i++)
+    ge__rnn_one(r, i / r->ndir, (int)(i % r->ndir), r->scratch + i * ge__rnn_scratch_floats(r->ng, r->hs));
+}
+
+/* ------------------------------------------------------------ kernel */
+
+static ge_status ge__rnn_reference(ge_kernel_ctx *c) {
+  ge_kernel_fn f = ge_host_cpu_kernel(c->node);
+  if (!f) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
+  return f(c);
+}
+
+/* A float32 input of the given dims (NULL dims entries: any), or absent. */
+static int ge__rnn_in_ok(const ge_value *v, int32_t rank, const int64_t *dims) {
+  int32_t i;
+  if (!v) return 1;
+  if (v->dtype != GE_DTYPE_FLOAT32 || v->rank != rank || (v->numel > 0 && !v->data)) return 0;
+  for (i = 0; i < rank; i++)
+    if (v->dims[i] != dims[i]) return 0;
+  return 1;
+}
+
+/* The activations the fast path computes: none given, or the defaults for
+ * every direction; no alphas, betas or clip. */
+static int ge__rnn_default_acts(const ge_node *n, int kind, int ndir) {
+  static const char *const dflt[3][3] = {{"Tanh", NULL, NULL}, {"Sigmoid", "Tanh", NULL}, {"Sigmoid", "Tanh", "Tanh"}};
+  const ge_attr *a = ge_node_attr(n, "activations");
+  int per = kind + 1, i;
+  if (ge_node_attr(n, "activation_alpha") || ge_node_attr(n, "activation_beta") || ge_node_attr(n, "clip")) return 0;
+  if (!a) return 1;
+  if (a->type != GE_ATTR_STRINGS || a->count != per * ndir) return 0;
+  for (i = 0; i < a->count; i++)
+    if (strcmp(a->v.strings[i], dflt[kind][i % per]) != 0) return 0;
+  return 1;
+}
+
+/* Whether input i of the node is fed by a Const (so R is packed once). */
+static int ge__rnn_const_input(const ge_kernel_ctx *c, uint32_t i) {
+  const ge_node *p;
+  if (!c->graph || i >= c->node->num_inputs || c->node->inputs[i].node == GE_NONE) return 0;
+  p = ge_graph_node(c->graph, c->node->inputs[i].node);
+  return p && !strcmp(p->op, "Const") && (!p->domain || !*p->domain);
+}
+
+/* The state block with room for `floats` floats after its header (grown,
+ * keeping nothing: callers repack). NULL when out of memory. */
+static ge__rnn_state *ge__rnn_room(ge_kernel_ctx *c, size_t floats) {
+  ge__rnn_state *s = (ge__rnn_state *)c->state;
+  size_t need = sizeof(ge__rnn_state) + 64 + floats * sizeof(float);
+  if (s && s->cap >= need) return s;
+  free(s);
+  c->state = s = (ge__rnn_state *)malloc(need);
+  if (!s) return NULL;
+  s->cap = need;
+  s->packed_r = NULL;
+  s->packed_numel = 0;
+  return s;
+}
+
+static float *ge__rnn_floats(ge__rnn_state *s) {
+  uintptr_t a = (uintptr_t)(s + 1);
+  return (float *)((a + 63) & ~(uintptr_t)63);
+}
+
+static ge_status ge__rnn_kernel(ge_kernel_ctx *c) {
+  const ge_node *n = c->node;
+  const ge_value *in[8], *X, *W, *R, *B, *SL;
+  const char *dir = ge_node_attr_string(n, "direction", "forward");
+  ge__rnn_run r;
+  ge__rnn_state *s;
+  ge_value *Y = NULL, *Yh = NULL, *Yc = NULL;
+  int64_t dims[4], hdims[3], rows, gh, d, k, j, tasks;
+  size_t n_rt, n_xg, n_scr, n_work;
+  float *base, *rt, *xg;
+  uint32_t i;
+  memset(&r, 0, sizeof r);
+  for (i = 0; i < 8; i++) in[i] = i < c->num_inputs ? c->inputs[i] : NULL;
+  X = in[0], W = in[1], R = in[2], B = in[3], SL = in[4];
+  r.kind = n->op[0] == 'L' ? GE__RNN_LSTM : n->op[0] == 'G' ? GE__RNN_GRU : GE__RNN_ELMAN;
+  r.ng = r.kind == GE__RNN_LSTM ? 4 : r.kind == GE__RNN_GRU ? 3 : 1;
+  r.ndir = !strcmp(dir, "bidirectional") ? 2 : !strcmp(dir, "forward") || !strcmp(dir, "reverse") ? 1 : 0;
+  r.reverse = !strcmp(dir, "reverse");
+  r.layout = (int)ge_node_attr_int(n, "layout", 0);
+  r.lbr = r.kind == GE__RNN_GRU && ge_node_attr_int(n, "linear_before_reset", 0) != 0;
+  r.input_forget = r.kind == GE__RNN_LSTM && ge_node_attr_int(n, "input_forget", 0) != 0;
+  /* off the fast path: the reference decides (and words any error) */
+  if (!r.ndir || (r.layout != 0 && r.layout != 1) || !X || !W || !R || X->dtype != GE_DTYPE_FLOAT32 || X->rank != 3 ||
+      R->rank != 3 || !ge__rnn_default_acts(n, r.kind, r.ndir) || (r.kind != GE__RNN_LSTM && c->num_inputs > 6))
+    return ge__rnn_reference(c);
+  r.seq = X->dims[r.layout ? 1 : 0];
+  r.batch = X->dims[r.layout ? 0 : 1];
+  r.isz = X->dims[2];
+  r.hs = R->dims[2];
+  if (ge_node_attr_int(n, "hidden_size", r.hs) != r.hs) return ge__rnn_reference(c);
+  gh = r.ng * r.hs;
+  dims[0] = r.ndir, dims[1] = gh, dims[2] = r.isz;
+  if (!ge__rnn_in_ok(W, 3, dims)) return ge__rnn_reference(c);
+  dims[2] = r.hs;
+  if (!ge__rnn_in_ok(R, 3, dims)) return ge__rnn_reference(c);
+  dims[1] = 2 * gh;
+  if (!ge__rnn_in_ok(B, 2, dims)) return ge__rnn_reference(c);
+  hdims[0] = r.layout ? r.batch : r.ndir, hdims[1] = r.layout ? r.ndir : r.batch, hdims[2] = r.hs;
+  if (!ge__rnn_in_ok(in[5], 3, hdims) || (r.kind == GE__RNN_LSTM && !ge__rnn_in_ok(in[6], 3, hdims)))
+    return ge__rnn_reference(c);
+  dims[1] = 3 * r.hs;
+  if (r.kind == GE__RNN_LSTM && !ge__rnn_in_ok(in[7], 2, dims)) return ge__rnn_reference(c);
+  if (SL) {
+    if ((SL->dtype != GE_DTYPE_INT32 && SL->dtype != GE_DTYPE_INT64) || SL->rank != 1 || SL->dims[0] != r.batch ||
+        (SL->numel && !SL->data))
+      return ge__rnn_reference(c);
+    for (k = 0; k < r.batch; k++) {
+      int64_t v = SL->dtype == GE_DTYPE_INT32 ? ((const int32_t *)SL->data)[k] : ((const int64_t *)SL->data)[k];
+      if (v < 0 || v > r.seq) return ge__rnn_reference(c);
+    }
+  }
+  rows = r.seq * r.batch;
+  tasks = r.batch * r.ndir;
+  n_rt = (size_t)(r.ndir * r.hs * gh);
+  n_xg = (size_t)(r.ndir * rows * gh);
+  n_scr = (size_t)(tasks * ge__rnn_scratch_floats(r.ng, r.hs));
+  n_work = (ge_ai_core_sgemm_work_size(rows, gh, r.isz) + sizeof(float) - 1) / sizeof(float) + 16;
+  if (!(s = ge__rnn_room(c, n_rt + n_xg + n_scr + n_work)))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the recurrent state");
+  base = ge__rnn_floats(s);
+  rt = base, xg = rt + n_rt;
+  r.scratch = xg + n_xg;
+  /* outputs */
+  dims[0] = r.layout ? r.batch : r.seq, dims[1] = r.layout ? r.seq : r.ndir;
+  dims[2] = r.layout ? r.ndir : r.batch, dims[3] = r.hs;
+  if ((c->num_outputs > 0 && !(Y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, 4, dims))) ||
+      (c->num_outputs > 1 && !(Yh = ge_kernel_output(c, 1, GE_DTYPE_FLOAT32, 3, hdims))) ||
+      (r.kind == GE__RNN_LSTM && c->num_outputs > 2 && !(Yc = ge_kernel_output(c, 2, GE_DTYPE_FLOAT32, 3, hdims))))
+    return c->err && c->err->code ? c->err->code : ge_kernel_error(c, GE_ERR_NOMEM, "cannot allocate the outputs");
+  if (Y && Y->nbytes) memset(Y->data, 0, Y->nbytes);
+  /* R transposed per direction: rt[d][k][j] = R[d][j][k] (once for a Const R) */
+  if (!(s->packed_r == R->data && s->packed_numel == R->numel && ge__rnn_const_input(c, 2))) {
+    const float *rd = (const float *)R->data;
+    for (d = 0; d < r.ndir; d++)
+      for (j = 0; j < gh; j++)
+        for (k = 0; k < r.hs; k++) rt[(d * r.hs + k) * gh + j] = rd[(d * gh + j) * r.hs + k];
+    s->packed_r = R->data;
+    s->packed_numel = R->numel;
+  }
+  /* X W^T for every step, plus the biases that simply add */
+  for (d = 0; d < r.ndir && rows > 0 && gh > 0; d++) {
+    float *xd = xg + d * rows * gh;
+    if (r.isz > 0)
+      ge_ai_core_sgemm(0, 1, rows, gh, r.isz, 1.0f, (const float *)X->data, r.isz,
+                       (const float *)W->data + d * gh * r.isz, r.isz, 0.0f, xd, gh, r.scratch + n_scr);
+    else
+      memset(xd, 0, (size_t)(rows * gh) * sizeof(float));
+    if (B) {
+      const float *wb = (const float *)B->data + d * 2 * gh, *rb = wb + gh;
+      float *bias = r.scratch; /* scratch is free until the recurrence */
+      for (j = 0; j < gh; j++) bias[j] = wb[j] + (r.lbr && j >= 2 * r.hs ? 0.0f : rb[j]);
+      for (k = 0; k < rows; k++)
+        for (j = 0; j < gh; j++) xd[k * gh + j] += bias[j];
+    }
+  }
+  r.isa = ge__rnn_isa();
+  r.xg = xg;
+  r.rt = rt;
+  r.sl = SL;
+  r.b = B ? (const float *)B->data : NULL;
+  r.h0 = in[5] ? (const float *)in[5]->data : NULL;
+  r.c0 = r.kind == GE__RNN_LSTM && in[6] ? (const float *)in[6]->data : NULL;
+  r.p = r.kind == GE__RNN_LSTM && in[7] ? (const float *)in[7]->data : NULL;
+  r.y = Y ? (float *)Y->data : NULL;
+  r.yh = Yh ? (float *)Yh->data : NULL;
+  r.yc = Yc ? (float *)Yc->data : NULL;
+  if (r.hs > 0) ge_kernel_parallel_for(c, tasks, 1, ge__rnn_share, &r);
+  return GE_OK;
+}
+
+GE_API ge_kernel_fn ge_rnn_fast_kernel(const ge_node *n) {
+  if (!ge_node_in_onnx_domain(n)) return NULL;
+  if (!strcmp(n->op, "LSTM") || !strcmp(n->op, "GRU") || !strcmp(n->op, "RNN")) return ge__rnn_kernel;
+  return NULL;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GE_RNN_KERNELS_IMPLEMENTATION_DONE */
+#endif /* GE_RNN_KERNELS_IMPLEMENTATION */
