@@ -271,7 +271,7 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
   }
   for (i = 0; i < n->num_inputs; i++) {
     const ge_tensor_desc *d = ge_node_input_desc(g, n, i);
-    if (d && i == 4 && ge_rnn_fast_kernel(n) && (d->dtype == GE_DTYPE_INT32 || d->dtype == GE_DTYPE_INT64))
+    if (d && i == 4 && ge_rnn_op(n) && (d->dtype == GE_DTYPE_INT32 || d->dtype == GE_DTYPE_INT64))
       continue; /* sequence_lens of LSTM, GRU, RNN */
     if (d && !ge__aic_dtype_ok(n, d, 0, i, why, cap)) return 0;
   }
@@ -1738,6 +1738,12 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
   return ge__aic_finish(c, (ge__aic_state *)c->state, y);
 }
 
+/* LSTM, GRU and RNN with this engine's SGEMM for the input projection. */
+static ge_status ge__aic_rnn(ge_kernel_ctx *c) {
+  static const ge_rnn_gemm gemm = {ge_ai_core_sgemm, ge_ai_core_sgemm_work_size};
+  return ge_rnn_run(c, &gemm);
+}
+
 /* -------------------------------------------------------------- engine */
 
 static int ge__aic_check(const ge_engine *e, const ge_graph *g, const ge_node *n, char *why, size_t cap) {
@@ -1751,7 +1757,7 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   if (!strcmp(n->op, "Conv")) return ge__aic_conv;
   if (!strcmp(n->op, "MatMul")) return ge__aic_matmul;
   if (!strcmp(n->op, "Gemm")) return ge__aic_gemm_kernel;
-  if (ge_rnn_fast_kernel(n)) return ge_rnn_fast_kernel(n);
+  if (ge_rnn_op(n)) return ge__aic_rnn;
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS) && ge_vector_fast_kernel(n)) return ge_vector_fast_kernel(n);
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS)) return ge_host_cpu_kernel(n);
   return ge_vector_engine()->kernel(ge_vector_engine(), n);

@@ -1,38 +1,40 @@
 /* ge_engines/rnn_kernels.h — fast float32 LSTM, GRU and RNN (ONNX
- * semantics) for AI Core (issue 16: no reference kernel on a hot path).
+ * semantics) for AI Core and AI CPU (issue 16: no reference kernel on a
+ * hot path).
  *
- * Part of ge. ge_rnn_fast_kernel(n) hands out the kernel of an ONNX-domain
- * LSTM, GRU or RNN node. At run time the kernel takes the fast path for
- * float32 X, W, R, B, initial_h, initial_c and P (peepholes), int32 or
- * int64 sequence_lens, directions forward, reverse and bidirectional,
- * layouts 0 and 1, linear_before_reset (GRU) and input_forget (LSTM), with
- * the default activations (LSTM Sigmoid, Tanh, Tanh; GRU Sigmoid, Tanh;
- * RNN Tanh) and no clip. Anything else (other activations, clip, other
- * dtypes, inconsistent shapes) runs the host CPU reference kernel, which
- * also words the errors.
+ * Part of ge. ge_rnn_run(c, gemm) runs an ONNX-domain LSTM, GRU or RNN
+ * node (ge_rnn_op tells which nodes are). The fast path takes float32 X,
+ * W, R, B, initial_h, initial_c and P (peepholes), int32 or int64
+ * sequence_lens, directions forward, reverse and bidirectional, layouts 0
+ * and 1, linear_before_reset (GRU) and input_forget (LSTM), with the
+ * default activations (LSTM Sigmoid, Tanh, Tanh; GRU Sigmoid, Tanh; RNN
+ * Tanh) and no clip. Anything else (other activations, clip, other dtypes,
+ * inconsistent shapes, bad sequence lengths) runs the host CPU reference
+ * kernel, which also words the errors.
  *
  * The work: the input projection X W^T of every time step is one SGEMM per
- * direction (ge_ai_core_sgemm), with both biases (all that are additive)
- * folded into it once; each step then adds H R^T as a GEMV against R packed
- * transposed ([hidden, gates * hidden], rows contiguous, so the step
- * streams R once), and the gates go through the vectorised sigmoid and tanh
- * of vector_kernels.h, fused with the cell update. A Const R is packed once
- * at the first run; any other R is packed per run into the same storage.
- * Everything lives in one block in the kernel's c->state, grown only when a
- * run needs more: a run of the same shapes allocates nothing. The (batch
- * row, direction) recurrences are independent; they are split over
+ * direction (the caller's: AI Core passes ge_ai_core_sgemm), with the
+ * biases that simply add folded in once; each step then adds H R^T as a
+ * GEMV over R as it comes (one dot product per row of R, four rows at a
+ * time sharing the loads of H: R streams once per step and needs no
+ * packing, so an R computed at run time, as exporters of LSTMCell make it,
+ * costs nothing extra), and the gates go through the vectorised sigmoid and
+ * tanh of vector_kernels.h. The projection and scratch live in one block
+ * in the kernel's c->state, grown only when a run needs more: a run of the
+ * same shapes allocates nothing. The (batch
+ * row, direction) recurrences are independent and are split over
  * ge_kernel_parallel_for.
  *
- * SIMD: AVX-512, AVX2+FMA or the base target, picked per run with
- * vector_kernels.h's choice; other compilers (no GNU vector types) take
- * plain C loops with expf and tanhf.
+ * SIMD: AVX-512, AVX2+FMA or the base target, picked per run as
+ * vector_kernels.h picks; the vector code needs vector_kernels.h's
+ * implementation in the same translation unit (GE_IMPLEMENTATION gives
+ * it). Otherwise, and with compilers without GNU vector types, plain C
+ * loops with expf and tanhf run.
  *
  * Include after (or instead of) ge_graph.h; define
  * GE_RNN_KERNELS_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation
- * unit, after vector_kernels.h's implementation (it reuses its vector
- * math); ai_core.h's implementation (ge_ai_core_sgemm) and host_cpu.h's
- * must be compiled somewhere too. Thread safety: state only in the kernel
- * context.
+ * unit; host_cpu.h's implementation must be compiled somewhere too.
+ * Thread safety: state only in the kernel context.
  */
 #ifndef GE_ENGINE_RNN_KERNELS_H
 #define GE_ENGINE_RNN_KERNELS_H
@@ -45,8 +47,19 @@
 extern "C" {
 #endif
 
-/* The fast kernel of an ONNX LSTM, GRU or RNN node, or NULL for any other. */
-GE_API ge_kernel_fn ge_rnn_fast_kernel(const ge_node *n);
+/* C = alpha op(A) op(B) + beta C with ge_ai_core_sgemm's contract, and the
+ * bytes of work it needs. */
+typedef struct ge_rnn_gemm {
+  void (*sgemm)(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
+                const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *work);
+  size_t (*work_size)(int64_t M, int64_t N, int64_t K);
+} ge_rnn_gemm;
+
+/* 1 when n is an ONNX-domain LSTM, GRU or RNN. */
+GE_API int ge_rnn_op(const ge_node *n);
+/* Runs c's LSTM, GRU or RNN node (the fast path or the reference, above);
+ * gemm NULL: the input projection goes row by row through the step GEMV. */
+GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm);
 
 #ifdef __cplusplus
 }
@@ -61,27 +74,21 @@ GE_API ge_kernel_fn ge_rnn_fast_kernel(const ge_node *n);
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef GE_VECTOR_KERNELS_IMPLEMENTATION_DONE
-#error "rnn_kernels.h: compile vector_kernels.h's implementation first, in the same translation unit"
+#if defined(GE_VECTOR_KERNELS_IMPLEMENTATION_DONE) && GE__VK_ON
+#define GE__RNN_SIMD 1
+#else
+#define GE__RNN_SIMD 0
 #endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Defined by ai_core.h's implementation (declared here so that this header
- * stands alone). */
-GE_API void ge_ai_core_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
-                             int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *work);
-GE_API size_t ge_ai_core_sgemm_work_size(int64_t M, int64_t N, int64_t K);
-
 enum { GE__RNN_ELMAN = 0, GE__RNN_GRU = 1, GE__RNN_LSTM = 2 };
 
 /* The kernel's state: one malloc'ed block, this header then the floats. */
 typedef struct ge__rnn_state {
   size_t cap;             /* bytes of the block */
-  const void *packed_r;   /* the Const R packed into rt (NULL: none yet) */
-  int64_t packed_numel;
 } ge__rnn_state;
 
 /* One run's shapes, attributes and buffers, shared by the parallel shares. */
@@ -91,16 +98,16 @@ typedef struct ge__rnn_run {
   const float *h0, *c0, *p, *b;
   const ge_value *sl;
   const float *xg; /* [ndir][rows][ng * hs]: X W^T plus the additive biases */
-  const float *rt; /* [ndir][hs][ng * hs]: R transposed */
+  const float *r;  /* R: [ndir][ng * hs][hs] */
   float *scratch;  /* per share: gates, h, c, rh */
   float *y, *yh, *yc;
 } ge__rnn_run;
 
 /* ------------------------------------------------------ vector cells */
 
-#if GE__VK_ON
-/* y[0..n) += sum_k h[k] rt[k * ld ..] (rows of rt contiguous), 4 vectors
- * at a time, then one, then scalars. */
+#if GE__RNN_SIMD
+/* y[j] += dot(m + j * ld, h) for j < n (rows of m contiguous): four rows
+ * at a time share the loads of h; each row's lanes are summed at its end. */
 #define GE__RNN_ISA(isa)                                                                                               \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__rnn_ld_##isa(const float *p) {                                    \
     ge__vk_v_##isa v;                                                                                                  \
@@ -108,35 +115,40 @@ typedef struct ge__rnn_run {
     return v;                                                                                                          \
   }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa void ge__rnn_st_##isa(float *p, ge__vk_v_##isa v) { memcpy(p, &v, sizeof v); }      \
-  GE__VK_ATTR_##isa static void ge__rnn_gemv_##isa(const float *h, int64_t k_n, const float *rt, int64_t ld, int64_t n,   \
-                                                 float *y) { \
-    const int64_t w = GE__VK_W_##isa;                                                                                  \
-    int64_t j = 0, k;                                                                                                  \
-    for (; j + 4 * w <= n; j += 4 * w) {                                                                               \
-      ge__vk_v_##isa a0 = ge__rnn_ld_##isa(y + j), a1 = ge__rnn_ld_##isa(y + j + w);                                   \
-      ge__vk_v_##isa a2 = ge__rnn_ld_##isa(y + j + 2 * w), a3 = ge__rnn_ld_##isa(y + j + 3 * w);                       \
-      for (k = 0; k < k_n; k++) {                                                                                      \
-        const float *r = rt + k * ld + j;                                                                               \
-        ge__vk_v_##isa hk = ge__vk_splat_##isa(h[k]);                                                                  \
-        a0 += hk * ge__rnn_ld_##isa(r);                                                                                \
-        a1 += hk * ge__rnn_ld_##isa(r + w);                                                                            \
-        a2 += hk * ge__rnn_ld_##isa(r + 2 * w);                                                                        \
-        a3 += hk * ge__rnn_ld_##isa(r + 3 * w);                                                                        \
+  GE__VK_INLINE GE__VK_ATTR_##isa float ge__rnn_hsum_##isa(ge__vk_v_##isa v) {                                         \
+    float s = 0.0f;                                                                                                    \
+    int l;                                                                                                             \
+    for (l = 0; l < GE__VK_W_##isa; l++) s += v[l];                                                                    \
+    return s;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__rnn_dots_##isa(const float *h, int64_t k_n, const float *m, int64_t ld, int64_t n, \
+                                                   float *y) {                                                         \
+    const int64_t w = GE__VK_W_##isa, kv = k_n - k_n % GE__VK_W_##isa;                                                 \
+    int64_t j = 0, k, i;                                                                                               \
+    for (; j + 4 <= n; j += 4) {                                                                                       \
+      const float *m0 = m + j * ld, *m1 = m0 + ld, *m2 = m1 + ld, *m3 = m2 + ld;                                       \
+      ge__vk_v_##isa a0 = ge__vk_splat_##isa(0.0f), a1 = a0, a2 = a0, a3 = a0;                                         \
+      float t0 = 0.0f, t1 = 0.0f, t2 = 0.0f, t3 = 0.0f;                                                                \
+      for (k = 0; k < kv; k += w) {                                                                                    \
+        ge__vk_v_##isa hv = ge__rnn_ld_##isa(h + k);                                                                   \
+        a0 += hv * ge__rnn_ld_##isa(m0 + k);                                                                           \
+        a1 += hv * ge__rnn_ld_##isa(m1 + k);                                                                           \
+        a2 += hv * ge__rnn_ld_##isa(m2 + k);                                                                           \
+        a3 += hv * ge__rnn_ld_##isa(m3 + k);                                                                           \
       }                                                                                                                \
-      ge__rnn_st_##isa(y + j, a0);                                                                                     \
-      ge__rnn_st_##isa(y + j + w, a1);                                                                                 \
-      ge__rnn_st_##isa(y + j + 2 * w, a2);                                                                             \
-      ge__rnn_st_##isa(y + j + 3 * w, a3);                                                                             \
-    }                                                                                                                  \
-    for (; j + w <= n; j += w) {                                                                                       \
-      ge__vk_v_##isa a = ge__rnn_ld_##isa(y + j);                                                                      \
-      for (k = 0; k < k_n; k++) a += ge__vk_splat_##isa(h[k]) * ge__rnn_ld_##isa(rt + k * ld + j);                      \
-      ge__rnn_st_##isa(y + j, a);                                                                                      \
+      for (; k < k_n; k++) t0 += h[k] * m0[k], t1 += h[k] * m1[k], t2 += h[k] * m2[k], t3 += h[k] * m3[k];            \
+      y[j] += ge__rnn_hsum_##isa(a0) + t0;                                                                             \
+      y[j + 1] += ge__rnn_hsum_##isa(a1) + t1;                                                                         \
+      y[j + 2] += ge__rnn_hsum_##isa(a2) + t2;                                                                         \
+      y[j + 3] += ge__rnn_hsum_##isa(a3) + t3;                                                                         \
     }                                                                                                                  \
     for (; j < n; j++) {                                                                                               \
-      float a = y[j];                                                                                                  \
-      for (k = 0; k < k_n; k++) a += h[k] * rt[k * ld + j];                                                             \
-      y[j] = a;                                                                                                        \
+      const float *m0 = m + j * ld;                                                                                    \
+      ge__vk_v_##isa a0 = ge__vk_splat_##isa(0.0f);                                                                    \
+      float t0 = 0.0f;                                                                                                 \
+      for (k = 0; k < kv; k += w) a0 += ge__rnn_ld_##isa(h + k) * ge__rnn_ld_##isa(m0 + k);                            \
+      for (i = k; i < k_n; i++) t0 += h[i] * m0[i];                                                                    \
+      y[j] += ge__rnn_hsum_##isa(a0) + t0;                                                                             \
     }                                                                                                                  \
   }                                                                                                                    \
   /* x[0..n) = sigmoid (act 0) or tanh (act 1) of x[0..n). */                                                          \
@@ -161,17 +173,17 @@ GE__RNN_ISA(base)
 GE__RNN_ISA(avx2)
 GE__RNN_ISA(avx512)
 
-static void ge__rnn_gemv(int isa, const float *h, int64_t k_n, const float *rt, int64_t ld, int64_t n, float *y) {
-  GE__VK_PICK(isa, ge__rnn_gemv)(h, k_n, rt, ld, n, y);
+static void ge__rnn_dots(int isa, const float *h, int64_t k_n, const float *m, int64_t ld, int64_t n, float *y) {
+  GE__VK_PICK(isa, ge__rnn_dots)(h, k_n, m, ld, n, y);
 }
 static void ge__rnn_act(int isa, int act, float *x, int64_t n) { GE__VK_PICK(isa, ge__rnn_act)(act, x, n); }
 static int ge__rnn_isa(void) { return ge__vk_isa(); }
 #else
-static void ge__rnn_gemv(int isa, const float *h, int64_t k_n, const float *rt, int64_t ld, int64_t n, float *y) {
+static void ge__rnn_dots(int isa, const float *h, int64_t k_n, const float *m, int64_t ld, int64_t n, float *y) {
   int64_t j, k;
   (void)isa;
-  for (k = 0; k < k_n; k++)
-    for (j = 0; j < n; j++) y[j] += h[k] * rt[k * ld + j];
+  for (j = 0; j < n; j++)
+    for (k = 0; k < k_n; k++) y[j] += h[k] * m[j * ld + k];
 }
 static void ge__rnn_act(int isa, int act, float *x, int64_t n) {
   int64_t j;
@@ -192,7 +204,7 @@ static void ge__rnn_one(const ge__rnn_run *r, int64_t b, int d, float *scratch) 
   const int64_t hs = r->hs, gh = r->ng * hs, rows = r->seq * r->batch;
   const int rev = r->ndir == 2 ? d == 1 : r->reverse;
   const int64_t so = (r->layout ? b * r->ndir + d : d * r->batch + b) * hs; /* state offset */
-  const float *rt = r->rt + (size_t)d * hs * gh, *xg = r->xg + (size_t)d * rows * gh;
+  const float *rd = r->r + (size_t)d * gh * hs, *xg = r->xg + (size_t)d * rows * gh;
   const float *p = r->p ? r->p + d * 3 * hs : NULL;
   const float *rbh = r->b ? r->b + d * 2 * gh + gh + 2 * hs : NULL; /* GRU: R's bias of gate h */
   float *g = scratch, *h = g + gh, *cs = h + hs, *aux = cs + hs;
@@ -207,7 +219,7 @@ static void ge__rnn_one(const ge__rnn_run *r, int64_t b, int d, float *scratch) 
     memcpy(g, xg + row * gh, (size_t)gh * sizeof(float));
     if (r->kind == GE__RNN_LSTM) { /* gates i, o, f, c */
       float *gi = g, *go = g + hs, *gf = g + 2 * hs, *gc = g + 3 * hs;
-      ge__rnn_gemv(r->isa, h, hs, rt, gh, gh, g);
+      ge__rnn_dots(r->isa, h, hs, rd, hs, gh, g);
       if (p)
         for (j = 0; j < hs; j++) gi[j] += p[j] * cs[j], gf[j] += p[2 * hs + j] * cs[j];
       ge__rnn_act(r->isa, 0, gi, hs);
@@ -225,23 +237,23 @@ static void ge__rnn_one(const ge__rnn_run *r, int64_t b, int d, float *scratch) 
       for (j = 0; j < hs; j++) h[j] = go[j] * aux[j];
     } else if (r->kind == GE__RNN_GRU) { /* gates z, r, h */
       float *gz = g, *gr = g + hs, *gn = g + 2 * hs;
-      ge__rnn_gemv(r->isa, h, hs, rt, gh, 2 * hs, g);
+      ge__rnn_dots(r->isa, h, hs, rd, hs, 2 * hs, g);
       if (r->lbr) { /* h~ = tanh(x + r (H Rh + Rbh)) */
         if (rbh) memcpy(aux, rbh, (size_t)hs * sizeof(float));
         else memset(aux, 0, (size_t)hs * sizeof(float));
-        ge__rnn_gemv(r->isa, h, hs, rt + 2 * hs, gh, hs, aux);
+        ge__rnn_dots(r->isa, h, hs, rd + 2 * hs * hs, hs, hs, aux);
       }
       ge__rnn_act(r->isa, 0, g, 2 * hs);
       if (r->lbr) {
         for (j = 0; j < hs; j++) gn[j] += gr[j] * aux[j];
       } else { /* h~ = tanh(x + (r H) Rh + Rbh), Rbh folded into x */
         for (j = 0; j < hs; j++) aux[j] = gr[j] * h[j];
-        ge__rnn_gemv(r->isa, aux, hs, rt + 2 * hs, gh, hs, gn);
+        ge__rnn_dots(r->isa, aux, hs, rd + 2 * hs * hs, hs, hs, gn);
       }
       ge__rnn_act(r->isa, 1, gn, hs);
       for (j = 0; j < hs; j++) h[j] = (1.0f - gz[j]) * gn[j] + gz[j] * h[j];
     } else {
-      ge__rnn_gemv(r->isa, h, hs, rt, gh, gh, g);
+      ge__rnn_dots(r->isa, h, hs, rd, hs, gh, g);
       ge__rnn_act(r->isa, 1, g, hs);
       memcpy(h, g, (size_t)hs * sizeof(float));
     }
@@ -294,16 +306,8 @@ static int ge__rnn_default_acts(const ge_node *n, int kind, int ndir) {
   return 1;
 }
 
-/* Whether input i of the node is fed by a Const (so R is packed once). */
-static int ge__rnn_const_input(const ge_kernel_ctx *c, uint32_t i) {
-  const ge_node *p;
-  if (!c->graph || i >= c->node->num_inputs || c->node->inputs[i].node == GE_NONE) return 0;
-  p = ge_graph_node(c->graph, c->node->inputs[i].node);
-  return p && !strcmp(p->op, "Const") && (!p->domain || !*p->domain);
-}
-
 /* The state block with room for `floats` floats after its header (grown,
- * keeping nothing: callers repack). NULL when out of memory. */
+ * keeping nothing). NULL when out of memory. */
 static ge__rnn_state *ge__rnn_room(ge_kernel_ctx *c, size_t floats) {
   ge__rnn_state *s = (ge__rnn_state *)c->state;
   size_t need = sizeof(ge__rnn_state) + 64 + floats * sizeof(float);
@@ -312,8 +316,6 @@ static ge__rnn_state *ge__rnn_room(ge_kernel_ctx *c, size_t floats) {
   c->state = s = (ge__rnn_state *)malloc(need);
   if (!s) return NULL;
   s->cap = need;
-  s->packed_r = NULL;
-  s->packed_numel = 0;
   return s;
 }
 
@@ -322,7 +324,7 @@ static float *ge__rnn_floats(ge__rnn_state *s) {
   return (float *)((a + 63) & ~(uintptr_t)63);
 }
 
-static ge_status ge__rnn_kernel(ge_kernel_ctx *c) {
+GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm) {
   const ge_node *n = c->node;
   const ge_value *in[8], *X, *W, *R, *B, *SL;
   const char *dir = ge_node_attr_string(n, "direction", "forward");
@@ -330,8 +332,8 @@ static ge_status ge__rnn_kernel(ge_kernel_ctx *c) {
   ge__rnn_state *s;
   ge_value *Y = NULL, *Yh = NULL, *Yc = NULL;
   int64_t dims[4], hdims[3], rows, gh, d, k, j, tasks;
-  size_t n_rt, n_xg, n_scr, n_work;
-  float *base, *rt, *xg;
+  size_t n_xg, n_scr, n_work;
+  float *xg;
   uint32_t i;
   memset(&r, 0, sizeof r);
   for (i = 0; i < 8; i++) in[i] = i < c->num_inputs ? c->inputs[i] : NULL;
@@ -375,14 +377,12 @@ static ge_status ge__rnn_kernel(ge_kernel_ctx *c) {
   }
   rows = r.seq * r.batch;
   tasks = r.batch * r.ndir;
-  n_rt = (size_t)(r.ndir * r.hs * gh);
   n_xg = (size_t)(r.ndir * rows * gh);
   n_scr = (size_t)(tasks * ge__rnn_scratch_floats(r.ng, r.hs));
-  n_work = (ge_ai_core_sgemm_work_size(rows, gh, r.isz) + sizeof(float) - 1) / sizeof(float) + 16;
-  if (!(s = ge__rnn_room(c, n_rt + n_xg + n_scr + n_work)))
+  n_work = gemm ? (gemm->work_size(rows, gh, r.isz) + sizeof(float) - 1) / sizeof(float) + 16 : 16;
+  if (!(s = ge__rnn_room(c, n_xg + n_scr + n_work)))
     return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the recurrent state");
-  base = ge__rnn_floats(s);
-  rt = base, xg = rt + n_rt;
+  xg = ge__rnn_floats(s);
   r.scratch = xg + n_xg;
   /* outputs */
   dims[0] = r.layout ? r.batch : r.seq, dims[1] = r.layout ? r.seq : r.ndir;
@@ -392,23 +392,17 @@ static ge_status ge__rnn_kernel(ge_kernel_ctx *c) {
       (r.kind == GE__RNN_LSTM && c->num_outputs > 2 && !(Yc = ge_kernel_output(c, 2, GE_DTYPE_FLOAT32, 3, hdims))))
     return c->err && c->err->code ? c->err->code : ge_kernel_error(c, GE_ERR_NOMEM, "cannot allocate the outputs");
   if (Y && Y->nbytes) memset(Y->data, 0, Y->nbytes);
-  /* R transposed per direction: rt[d][k][j] = R[d][j][k] (once for a Const R) */
-  if (!(s->packed_r == R->data && s->packed_numel == R->numel && ge__rnn_const_input(c, 2))) {
-    const float *rd = (const float *)R->data;
-    for (d = 0; d < r.ndir; d++)
-      for (j = 0; j < gh; j++)
-        for (k = 0; k < r.hs; k++) rt[(d * r.hs + k) * gh + j] = rd[(d * gh + j) * r.hs + k];
-    s->packed_r = R->data;
-    s->packed_numel = R->numel;
-  }
+  r.isa = ge__rnn_isa();
   /* X W^T for every step, plus the biases that simply add */
   for (d = 0; d < r.ndir && rows > 0 && gh > 0; d++) {
     float *xd = xg + d * rows * gh;
-    if (r.isz > 0)
-      ge_ai_core_sgemm(0, 1, rows, gh, r.isz, 1.0f, (const float *)X->data, r.isz,
-                       (const float *)W->data + d * gh * r.isz, r.isz, 0.0f, xd, gh, r.scratch + n_scr);
-    else
+    const float *wd = (const float *)W->data + d * gh * r.isz;
+    if (r.isz > 0 && gemm) {
+      gemm->sgemm(0, 1, rows, gh, r.isz, 1.0f, (const float *)X->data, r.isz, wd, r.isz, 0.0f, xd, gh, r.scratch + n_scr);
+    } else { /* one GEMV per row */
       memset(xd, 0, (size_t)(rows * gh) * sizeof(float));
+      for (k = 0; k < rows; k++) ge__rnn_dots(r.isa, (const float *)X->data + k * r.isz, r.isz, wd, r.isz, gh, xd + k * gh);
+    }
     if (B) {
       const float *wb = (const float *)B->data + d * 2 * gh, *rb = wb + gh;
       float *bias = r.scratch; /* scratch is free until the recurrence */
@@ -417,9 +411,8 @@ static ge_status ge__rnn_kernel(ge_kernel_ctx *c) {
         for (j = 0; j < gh; j++) xd[k * gh + j] += bias[j];
     }
   }
-  r.isa = ge__rnn_isa();
   r.xg = xg;
-  r.rt = rt;
+  r.r = (const float *)R->data;
   r.sl = SL;
   r.b = B ? (const float *)B->data : NULL;
   r.h0 = in[5] ? (const float *)in[5]->data : NULL;
@@ -432,10 +425,8 @@ static ge_status ge__rnn_kernel(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
-GE_API ge_kernel_fn ge_rnn_fast_kernel(const ge_node *n) {
-  if (!ge_node_in_onnx_domain(n)) return NULL;
-  if (!strcmp(n->op, "LSTM") || !strcmp(n->op, "GRU") || !strcmp(n->op, "RNN")) return ge__rnn_kernel;
-  return NULL;
+GE_API int ge_rnn_op(const ge_node *n) {
+  return ge_node_in_onnx_domain(n) && (!strcmp(n->op, "LSTM") || !strcmp(n->op, "GRU") || !strcmp(n->op, "RNN"));
 }
 
 #ifdef __cplusplus

@@ -1,10 +1,12 @@
 /* Fast LSTM, GRU and RNN (ge_engines/rnn_kernels.h) against the host CPU
  * reference kernels on seeded random shapes and attributes (directions,
  * layouts, sequence_lens, initial states, peepholes, linear_before_reset,
- * input_forget), serially and on a two-thread pool; runs that repeat on one
+ * input_forget), with AI Core's SGEMM and with the kernel's own projection,
+ * serially and on a two-thread pool; runs that repeat on one
  * context (state reused, R changed); the cases it hands to the reference. */
 #define GE_IMPLEMENTATION
 #include "ge_engines/ai_core.h"
+#include "ge_engines/ai_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "tests/rng.h"
@@ -42,6 +44,14 @@ static void pool_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_p
   }
   for (b = 0; b < n; b += 2) fn(arg, b, b + 1);
   pthread_join(t, NULL);
+}
+
+/* The two ways the kernel runs: with AI Core's SGEMM (the engine's kernel)
+ * and with its own row-by-row projection (no SGEMM given). */
+static ge_status rnn_own_gemm(ge_kernel_ctx *c) { return ge_rnn_run(c, NULL); }
+static ge_kernel_fn fast_kernel(const ge_node *n, int own) {
+  if (!ge_rnn_op(n)) return NULL;
+  return own ? rnn_own_gemm : ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
 }
 
 /* ------------------------------------------------------------ cases */
@@ -149,9 +159,10 @@ static void free_values(ge_value *v, uint32_t n) {
 
 /* Runs the fast kernel (serially or on the pool) and the reference on t;
  * 1 when every output agrees within tol. */
-static int agrees(kt *t, ge_value **pin, uint32_t n_in, uint32_t n_out, int threads, double tol, const char *what) {
+static int agrees(kt *t, ge_value **pin, uint32_t n_in, uint32_t n_out, int threads, int own, double tol,
+                  const char *what) {
   ge_value fast[3], ref[3];
-  ge_kernel_fn f = ge_rnn_fast_kernel(ge_graph_node(t->g, t->id)), h = ge_host_cpu_kernel(ge_graph_node(t->g, t->id));
+  ge_kernel_fn f = fast_kernel(ge_graph_node(t->g, t->id), own), h = ge_host_cpu_kernel(ge_graph_node(t->g, t->id));
   ge_status sf, sr;
   uint32_t i;
   int ok = 1;
@@ -187,7 +198,7 @@ GE_TEST(test_random_against_reference) {
              (long long)rc.isz, (long long)rc.hs, rc.has_b, rc.has_sl, rc.has_h0, rc.has_c0, rc.has_p, rc.lbr,
              rc.input_forget);
     GE_REQUIRE(make_case(&r, &rc, &t, in, pin, &n_in));
-    if (!agrees(&t, pin, n_in, rc.kind == 2 ? 3 : 2, (int)(it & 1), 2e-5, what)) fprintf(stderr, "  (%s)\n", what);
+    if (!agrees(&t, pin, n_in, rc.kind == 2 ? 3 : 2, (int)(it & 1), (int)(it >> 1 & 1), 2e-5, what)) fprintf(stderr, "  (%s)\n", what);
     kt_free(&t);
     free_values(in, 8);
   }
@@ -209,7 +220,7 @@ GE_TEST(test_state_reused_between_runs) {
   memset(&rc, 0, sizeof rc);
   rc.kind = 2, rc.ndir = 2, rc.seq = 4, rc.batch = 2, rc.isz = 5, rc.hs = 19, rc.has_b = 1, rc.has_h0 = 1, rc.has_c0 = 1;
   GE_REQUIRE(make_case(&r, &rc, &t, in, pin, &n_in));
-  f = ge_rnn_fast_kernel(ge_graph_node(t.g, t.id));
+  f = fast_kernel(ge_graph_node(t.g, t.id), 0);
   memset(&env, 0, sizeof env);
   env.alloc_output = kh_alloc_output;
   env.num_threads = 1;
@@ -253,7 +264,7 @@ GE_TEST(test_fallbacks_match_reference) {
     if (which == 1) ge_node_set_attr_float(t.g, t.id, "clip", 0.5, &t.err);
     if (which == 2) in[1].dims[1] = 2; /* W of the wrong shape: the reference's error */
     if (which == 3) ((int32_t *)in[4].data)[1] = 9; /* sequence length out of range */
-    GE_CHECK(agrees(&t, pin, n_in, rc.kind == 2 ? 3 : 2, 0, 1e-6, "fallback"));
+    GE_CHECK(agrees(&t, pin, n_in, rc.kind == 2 ? 3 : 2, 0, 0, 1e-6, "fallback"));
     if (which == 2) in[1].dims[1] = 3 * 6;
     kt_free(&t);
     free_values(in, 8);
@@ -269,10 +280,14 @@ GE_TEST(test_lookup_and_placement) {
   x = kh_value(GE_DTYPE_FLOAT32, 3, d, z);
   in[0] = &x;
   GE_REQUIRE(kt_make(&t, "Floor", 1, in, 1));
-  GE_CHECK(ge_rnn_fast_kernel(ge_graph_node(t.g, t.id)) == NULL);
+  GE_CHECK(!ge_rnn_op(ge_graph_node(t.g, t.id)));
   kt_free(&t);
   GE_REQUIRE(kt_make(&t, "LSTM", 1, in, 1));
-  GE_CHECK(ge_rnn_fast_kernel(ge_graph_node(t.g, t.id)) != NULL);
+  GE_CHECK(ge_rnn_op(ge_graph_node(t.g, t.id)));
+  /* both engines that place it hand out the fast kernel */
+  GE_CHECK(ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id)) != ge_host_cpu_kernel(ge_graph_node(t.g, t.id)));
+  GE_CHECK(ge_ai_cpu_ascend_engine()->kernel(ge_ai_cpu_ascend_engine(), ge_graph_node(t.g, t.id)) ==
+           ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id)));
   kt_free(&t);
   kh_free(&x);
 }
