@@ -11,7 +11,8 @@
  *             GEMM per group (the image is packed straight into the GEMM's
  *             B panels; 1x1 stride-1 convs use the image as B), weights
  *             packed once when they are Const; depthwise (one input channel
- *             per group) as a direct row kernel (stride 1 and 2 vectorised
+ *             per group, several groups or one output channel; a group-1
+ *             conv of one input channel stays a GEMM) as a direct row kernel (stride 1 and 2 vectorised
  *             along W); strides, dilations, pads, auto_pad, bias. 3-D and
  *             non-float32 convs run the host CPU reference kernel.
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
@@ -1539,7 +1540,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if ((st = ge__aic_residual(c, y, &res)) != GE_OK) return st;
   P = p.oh * p.ow;
   K = p.cg * p.kh * p.kw;
-  if (p.cg == 1) {
+  if (p.cg == 1 && (p.group > 1 || p.m == 1)) { /* group 1 with one input channel (an STFT as a Conv) is a GEMM */
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
                            res, &s->act, (float *)y->data, k->level);
     return GE_OK;
@@ -1769,7 +1770,8 @@ static size_t ge__aic_workspace(const ge_engine *e, const ge_graph *g, const ge_
   const ge_tensor_desc *w;
   (void)e;
   if (!strcmp(n->op, "MatMul") || !strcmp(n->op, "Gemm")) return ge__aic_mm_work_floats() * sizeof(float);
-  if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 || w->shape.dims[1] == 1)
+  if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 ||
+      (w->shape.dims[1] == 1 && (ge_node_attr_int(n, "group", 1) > 1 || w->shape.dims[0] == 1)))
     return 0;
   return ge__aic_mm_work_floats() * sizeof(float);
 }
