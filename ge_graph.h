@@ -5853,8 +5853,9 @@ static ge_status ge__infer_loop(ge_infer_ctx *c) {
   return st;
 }
 
-/* Scan (opset 9+): inputs state..., scan inputs...; body (state...,
- * slices...) -> (state..., slices...). A slice drops the scan axis of its
+/* Scan (opset 9+; opset 8's form is not inferred): inputs state..., scan
+ * inputs...; body (state..., slices...) -> (state..., slices...). A slice
+ * drops the scan axis of its
  * input; scan output i is the body's slice with the sequence length (that
  * axis of the first scan input) inserted at scan_output_axes[i]. */
 static ge_status ge__infer_scan(ge_infer_ctx *c) {
@@ -5867,8 +5868,15 @@ static ge_status ge__infer_scan(ge_infer_ctx *c) {
   int32_t n_in_axes = ge_infer_attr_ints(c, "scan_input_axes", &in_axes);
   int32_t n_out_axes = ge_infer_attr_ints(c, "scan_output_axes", &out_axes);
   uint32_t n_formal, n_state, n_res, i;
+  const ge_graph *root = c->g;
+  const ge_attr *opset;
   ge_status st;
-  if (!body) return GE_OK;
+  while (ge_graph_parent(root)) root = ge_graph_parent(root);
+  opset = ge_graph_attr(root, "onnx_opset");
+  /* opset 8's Scan (sequence_lens first, a batch axis) is left as it is */
+  if (!body || (opset && opset->type == GE_ATTR_INT && opset->v.i < 9) || ge_node_attr(c->n, "directions") ||
+      !c->n->num_inputs || c->n->inputs[0].node == GE_NONE)
+    return GE_OK;
   if ((st = ge__cf_formals(c, body, 1, ids, GE__CF_MAX_STATE + 2, &n_formal))) return st;
   n_res = ge__cf_num_results(body);
   if (n_scan_in < 1 || (uint64_t)n_scan_in > n_formal || n_formal > c->n->num_inputs)
@@ -6000,7 +6008,7 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"End", NULL, 1, 1, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"peer_index", GE_ATTR_INT, NULL, 0}, {"parent_node", GE_ATTR_STRING, NULL, 0}, {"anchor_index", GE_ATTR_INT, NULL, 0}}, NULL, "tensor to another partition"},
     {"If", NULL, 1, -1, 0, -1, 1, {0, -1, -1, -1, -1, -1, -1, -1}, GE__FREE, {GE__BOOL | GE_DTYPES_NUMERIC}, {{"then_branch", GE_ATTR_GRAPH, NULL, 1}, {"else_branch", GE_ATTR_GRAPH, NULL, 1}}, ge__infer_if, "conditional"},
     {"Loop", NULL, 0, -1, 0, -1, 1, GE__FREE, GE__FREE, {0}, {{"body", GE_ATTR_GRAPH, NULL, 1}}, ge__infer_loop, "loop: M, cond, v... -> v..., scans..."},
-    {"Scan", NULL, 1, -1, 1, -1, 1, GE__FREE, GE__FREE, {0}, {{"body", GE_ATTR_GRAPH, NULL, 1}, {"num_scan_inputs", GE_ATTR_INT, NULL, 1}, {"scan_input_axes", GE_ATTR_INTS, NULL, 0}, {"scan_input_directions", GE_ATTR_INTS, NULL, 0}, {"scan_output_axes", GE_ATTR_INTS, NULL, 0}, {"scan_output_directions", GE_ATTR_INTS, NULL, 0}}, ge__infer_scan, "scan (opset 9+): state..., scan inputs... -> state..., scan outputs..."},
+    {"Scan", NULL, 0, -1, 1, -1, 1, GE__FREE, GE__FREE, {0}, {{"body", GE_ATTR_GRAPH, NULL, 1}, {"num_scan_inputs", GE_ATTR_INT, NULL, 1}, {"scan_input_axes", GE_ATTR_INTS, NULL, 0}, {"scan_input_directions", GE_ATTR_INTS, NULL, 0}, {"scan_output_axes", GE_ATTR_INTS, NULL, 0}, {"scan_output_directions", GE_ATTR_INTS, NULL, 0}}, ge__infer_scan, "scan (opset 9+): state..., scan inputs... -> state..., scan outputs..."},
     {"Case", NULL, 1, -1, 0, -1, 1, {0, -1, -1, -1, -1, -1, -1, -1}, GE__FREE, {GE__IDX}, {{"branches", GE_ATTR_GRAPHS, NULL, 1}}, NULL, "branch by index"},
     {"While", NULL, 0, -1, 0, -1, 1, GE__FREE, GE__FREE, {0}, {{"cond", GE_ATTR_GRAPH, NULL, 1}, {"body", GE_ATTR_GRAPH, NULL, 1}}, ge__infer_passthrough, "loop"},
     {"StreamActive", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"active_streams", GE_ATTR_INTS, NULL, 0}}, NULL, "activate streams"},

@@ -13,7 +13,8 @@
  * kernel, which also words the errors.
  *
  * The work: the input projection X W^T of every time step is one SGEMM per
- * direction (the caller's: AI Core passes ge_ai_core_sgemm), with the
+ * direction (the caller's: AI Core passes ge_ai_core_sgemm; up to
+ * GE__RNN_GEMV_ROWS rows a GEMV per row, which needs no packing), with the
  * biases that simply add folded in once; each step then adds H R^T as a
  * GEMV over R as it comes (one dot product per row of R, four rows at a
  * time sharing the loads of H: R streams once per step and needs no
@@ -58,7 +59,7 @@ typedef struct ge_rnn_gemm {
 /* 1 when n is an ONNX-domain LSTM, GRU or RNN. */
 GE_API int ge_rnn_op(const ge_node *n);
 /* Runs c's LSTM, GRU or RNN node (the fast path or the reference, above);
- * gemm NULL: the input projection goes row by row through the step GEMV. */
+ * gemm NULL: the input projection always goes row by row. */
 GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm);
 
 #ifdef __cplusplus
@@ -85,6 +86,10 @@ extern "C" {
 #endif
 
 enum { GE__RNN_ELMAN = 0, GE__RNN_GRU = 1, GE__RNN_LSTM = 2 };
+
+/* Up to this many time steps x batch rows, the input projection is a GEMV
+ * per row (the SGEMM would pack all of W for them). */
+#define GE__RNN_GEMV_ROWS 4
 
 /* The kernel's state: one malloc'ed block, this header then the floats. */
 typedef struct ge__rnn_state {
@@ -397,9 +402,9 @@ GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm) {
   for (d = 0; d < r.ndir && rows > 0 && gh > 0; d++) {
     float *xd = xg + d * rows * gh;
     const float *wd = (const float *)W->data + d * gh * r.isz;
-    if (r.isz > 0 && gemm) {
+    if (r.isz > 0 && gemm && rows > GE__RNN_GEMV_ROWS) {
       gemm->sgemm(0, 1, rows, gh, r.isz, 1.0f, (const float *)X->data, r.isz, wd, r.isz, 0.0f, xd, gh, r.scratch + n_scr);
-    } else { /* one GEMV per row */
+    } else { /* one GEMV per row: for a few rows, cheaper than packing W */
       memset(xd, 0, (size_t)(rows * gh) * sizeof(float));
       for (k = 0; k < rows; k++) ge__rnn_dots(r.isa, (const float *)X->data + k * r.isz, r.isz, wd, r.isz, gh, xd + k * gh);
     }
