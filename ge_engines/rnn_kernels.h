@@ -93,7 +93,11 @@ enum { GE__RNN_ELMAN = 0, GE__RNN_GRU = 1, GE__RNN_LSTM = 2 };
 
 /* The kernel's state: one malloc'ed block, this header then the floats. */
 typedef struct ge__rnn_state {
-  size_t cap;             /* bytes of the block */
+  size_t cap; /* bytes of the block */
+  /* the node's attributes, parsed at the first run (no string compares
+     per run); fast 0: every run takes the reference */
+  int kind, ng, ndir, reverse, layout, lbr, input_forget, fast;
+  int64_t hidden_size;
 } ge__rnn_state;
 
 /* One run's shapes, attributes and buffers, shared by the parallel shares. */
@@ -311,17 +315,32 @@ static int ge__rnn_default_acts(const ge_node *n, int kind, int ndir) {
   return 1;
 }
 
-/* The state block with room for `floats` floats after its header (grown,
- * keeping nothing). NULL when out of memory. */
+/* The state block with room for `floats` floats after its header (grown
+ * keeping the header only). NULL when out of memory. */
 static ge__rnn_state *ge__rnn_room(ge_kernel_ctx *c, size_t floats) {
-  ge__rnn_state *s = (ge__rnn_state *)c->state;
+  ge__rnn_state *s = (ge__rnn_state *)c->state, *t;
   size_t need = sizeof(ge__rnn_state) + 64 + floats * sizeof(float);
   if (s && s->cap >= need) return s;
+  if (!(t = (ge__rnn_state *)malloc(need))) return NULL;
+  if (s) *t = *s;
   free(s);
-  c->state = s = (ge__rnn_state *)malloc(need);
-  if (!s) return NULL;
-  s->cap = need;
-  return s;
+  c->state = t;
+  t->cap = need;
+  return t;
+}
+
+/* Parses the node's attributes into s (once). */
+static void ge__rnn_parse(const ge_node *n, ge__rnn_state *s) {
+  const char *dir = ge_node_attr_string(n, "direction", "forward");
+  s->kind = n->op[0] == 'L' ? GE__RNN_LSTM : n->op[0] == 'G' ? GE__RNN_GRU : GE__RNN_ELMAN;
+  s->ng = s->kind == GE__RNN_LSTM ? 4 : s->kind == GE__RNN_GRU ? 3 : 1;
+  s->ndir = !strcmp(dir, "bidirectional") ? 2 : !strcmp(dir, "forward") || !strcmp(dir, "reverse") ? 1 : 0;
+  s->reverse = !strcmp(dir, "reverse");
+  s->layout = (int)ge_node_attr_int(n, "layout", 0);
+  s->lbr = s->kind == GE__RNN_GRU && ge_node_attr_int(n, "linear_before_reset", 0) != 0;
+  s->input_forget = s->kind == GE__RNN_LSTM && ge_node_attr_int(n, "input_forget", 0) != 0;
+  s->hidden_size = ge_node_attr_int(n, "hidden_size", -1);
+  s->fast = s->ndir && (s->layout == 0 || s->layout == 1) && ge__rnn_default_acts(n, s->kind, s->ndir);
 }
 
 static float *ge__rnn_floats(ge__rnn_state *s) {
@@ -332,7 +351,6 @@ static float *ge__rnn_floats(ge__rnn_state *s) {
 GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm) {
   const ge_node *n = c->node;
   const ge_value *in[8], *X, *W, *R, *B, *SL;
-  const char *dir = ge_node_attr_string(n, "direction", "forward");
   ge__rnn_run r;
   ge__rnn_state *s;
   ge_value *Y = NULL, *Yh = NULL, *Yc = NULL;
@@ -343,22 +361,22 @@ GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm) {
   memset(&r, 0, sizeof r);
   for (i = 0; i < 8; i++) in[i] = i < c->num_inputs ? c->inputs[i] : NULL;
   X = in[0], W = in[1], R = in[2], B = in[3], SL = in[4];
-  r.kind = n->op[0] == 'L' ? GE__RNN_LSTM : n->op[0] == 'G' ? GE__RNN_GRU : GE__RNN_ELMAN;
-  r.ng = r.kind == GE__RNN_LSTM ? 4 : r.kind == GE__RNN_GRU ? 3 : 1;
-  r.ndir = !strcmp(dir, "bidirectional") ? 2 : !strcmp(dir, "forward") || !strcmp(dir, "reverse") ? 1 : 0;
-  r.reverse = !strcmp(dir, "reverse");
-  r.layout = (int)ge_node_attr_int(n, "layout", 0);
-  r.lbr = r.kind == GE__RNN_GRU && ge_node_attr_int(n, "linear_before_reset", 0) != 0;
-  r.input_forget = r.kind == GE__RNN_LSTM && ge_node_attr_int(n, "input_forget", 0) != 0;
+  if (!c->state) {
+    if (!(s = ge__rnn_room(c, 0))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the recurrent state");
+    ge__rnn_parse(n, s);
+  }
+  s = (ge__rnn_state *)c->state;
+  r.kind = s->kind, r.ng = s->ng, r.ndir = s->ndir, r.reverse = s->reverse, r.layout = s->layout;
+  r.lbr = s->lbr, r.input_forget = s->input_forget;
   /* off the fast path: the reference decides (and words any error) */
-  if (!r.ndir || (r.layout != 0 && r.layout != 1) || !X || !W || !R || X->dtype != GE_DTYPE_FLOAT32 || X->rank != 3 ||
-      R->rank != 3 || !ge__rnn_default_acts(n, r.kind, r.ndir) || (r.kind != GE__RNN_LSTM && c->num_inputs > 6))
+  if (!s->fast || !X || !W || !R || X->dtype != GE_DTYPE_FLOAT32 || X->rank != 3 || R->rank != 3 ||
+      (r.kind != GE__RNN_LSTM && c->num_inputs > 6))
     return ge__rnn_reference(c);
   r.seq = X->dims[r.layout ? 1 : 0];
   r.batch = X->dims[r.layout ? 0 : 1];
   r.isz = X->dims[2];
   r.hs = R->dims[2];
-  if (ge_node_attr_int(n, "hidden_size", r.hs) != r.hs) return ge__rnn_reference(c);
+  if (s->hidden_size >= 0 && s->hidden_size != r.hs) return ge__rnn_reference(c);
   gh = r.ng * r.hs;
   dims[0] = r.ndir, dims[1] = gh, dims[2] = r.isz;
   if (!ge__rnn_in_ok(W, 3, dims)) return ge__rnn_reference(c);
