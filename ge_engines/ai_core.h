@@ -11,7 +11,8 @@
  *             GEMM per group (the image is packed straight into the GEMM's
  *             B panels; 1x1 stride-1 convs use the image as B), weights
  *             packed once when they are Const; depthwise (one input channel
- *             per group) as a direct kernel: each channel's padded plane is
+ *             per group, several groups or one output channel; a group-1
+ *             conv of one input channel stays a GEMM) as a direct kernel: each channel's padded plane is
  *             split by stride phase so every tap is one contiguous vector
  *             run over the whole plane (any stride and dilation; past 64
  *             taps a row kernel); strides, dilations, pads, auto_pad, bias.
@@ -24,6 +25,8 @@
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
  *   MatMul and Gemm pack a Const B once.
+ *   LSTM, GRU, RNN  rnn_kernels.h (one SGEMM for the input projection of all
+ *             steps, then a GEMV per step against R packed once).
  *
  * The SGEMM is ours: cache-blocked (KC x NC panels of B, MC x KC blocks of
  * A, both packed, or prepacked once) around register micro-kernels written
@@ -79,7 +82,8 @@
  *
  * Include after (or instead of) ge_graph.h; define GE_AI_CORE_IMPLEMENTATION
  * (or GE_IMPLEMENTATION) in one translation unit; the implementations of
- * ge_graph.h, host_cpu.h and vector.h must be compiled somewhere too.
+ * ge_graph.h, host_cpu.h, vector.h and rnn_kernels.h must be compiled
+ * somewhere too.
  * Thread safety: the descriptor and the support check are read-only;
  * kernels keep their state in their context (one context per thread); the
  * shares a kernel hands to ge_kernel_parallel_for write disjoint outputs
@@ -90,6 +94,7 @@
 
 #include "ge_graph.h"
 #include "host_cpu.h"
+#include "rnn_kernels.h"
 #include "vector.h"
 
 #ifdef __cplusplus
@@ -145,10 +150,10 @@ extern "C" {
 /* Sorted by strcmp (a test checks it). */
 static const char *const ge__aic_ops[] = {
     "AveragePool",        "BatchNormalization", "Conv",          "ConvTranspose",
-    "Gemm",               "GlobalAveragePool",  "GlobalLpPool",  "GlobalMaxPool",
-    "GroupNormalization", "Hardmax",            "InstanceNormalization", "LRN",
+    "GRU",                "Gemm",               "GlobalAveragePool",  "GlobalLpPool",  "GlobalMaxPool",
+    "GroupNormalization", "Hardmax",            "InstanceNormalization", "LRN",          "LSTM",
     "LayerNormalization", "LogSoftmax",         "LpNormalization",       "LpPool",
-    "MatMul",             "MaxPool",            "MeanVarianceNormalization", "Softmax"};
+    "MatMul",             "MaxPool",            "MeanVarianceNormalization", "RNN",   "Softmax"};
 #define GE__AIC_NUM_OPS (sizeof ge__aic_ops / sizeof ge__aic_ops[0])
 #define GE__AIC_MAX_RANK 8
 
@@ -275,6 +280,8 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
   }
   for (i = 0; i < n->num_inputs; i++) {
     const ge_tensor_desc *d = ge_node_input_desc(g, n, i);
+    if (d && i == 4 && ge_rnn_op(n) && (d->dtype == GE_DTYPE_INT32 || d->dtype == GE_DTYPE_INT64))
+      continue; /* sequence_lens of LSTM, GRU, RNN */
     if (d && !ge__aic_dtype_ok(n, d, 0, i, why, cap)) return 0;
   }
   for (i = 0; i < n->num_outputs; i++)
@@ -1685,7 +1692,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   P = p.oh * p.ow;
   K = p.cg * p.kh * p.kw;
   tasks = ge__aic_threads(c);
-  if (p.cg == 1) {
+  if (p.cg == 1 && (p.group > 1 || p.m == 1)) { /* group 1 with one input channel (an STFT as a Conv) is a GEMM */
     ge__aic_act act = s->act;
     if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p) + 16))) return ge__aic_nomem(c);
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
@@ -2067,6 +2074,12 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
   return ge__aic_finish(c, (ge__aic_state *)c->state, y);
 }
 
+/* LSTM, GRU and RNN with this engine's SGEMM for the input projection. */
+static ge_status ge__aic_rnn(ge_kernel_ctx *c) {
+  static const ge_rnn_gemm gemm = {ge_ai_core_sgemm, ge_ai_core_sgemm_work_size};
+  return ge_rnn_run(c, &gemm);
+}
+
 /* -------------------------------------------------------------- engine */
 
 static int ge__aic_check(const ge_engine *e, const ge_graph *g, const ge_node *n, char *why, size_t cap) {
@@ -2081,6 +2094,7 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   if (!strcmp(n->op, "ConvTranspose")) return ge__aic_convtranspose;
   if (!strcmp(n->op, "MatMul")) return ge__aic_matmul;
   if (!strcmp(n->op, "Gemm")) return ge__aic_gemm_kernel;
+  if (ge_rnn_op(n)) return ge__aic_rnn;
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS) && ge_vector_fast_kernel(n)) return ge_vector_fast_kernel(n);
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS)) return ge_host_cpu_kernel(n);
   return ge_vector_engine()->kernel(ge_vector_engine(), n);
@@ -2092,7 +2106,8 @@ static size_t ge__aic_workspace(const ge_engine *e, const ge_graph *g, const ge_
   const ge_tensor_desc *w;
   (void)e;
   if (!strcmp(n->op, "MatMul") || !strcmp(n->op, "Gemm")) return ge__aic_mm_work_floats() * sizeof(float);
-  if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 || w->shape.dims[1] == 1)
+  if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 ||
+      (w->shape.dims[1] == 1 && (ge_node_attr_int(n, "group", 1) > 1 || w->shape.dims[0] == 1)))
     return 0;
   return ge__aic_mm_work_floats() * sizeof(float);
 }
