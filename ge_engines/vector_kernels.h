@@ -43,6 +43,15 @@ extern "C" {
 /* A fast float32 kernel for node n, or NULL (then use the reference). */
 GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n);
 
+/* Activations applied in place by other engines' epilogues (AI Core). */
+enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
+       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH };
+/* y[0..n) = act(y) on this thread with the best SIMD of the CPU: LeakyRelu
+ * y < 0 ? alpha y : y; Clip to [alpha, beta]; HardSigmoid clamp(alpha y +
+ * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1). NaN stays NaN.
+ * Returns 0 (and does nothing) without the SIMD kernels or for another act. */
+GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n);
+
 #ifdef __cplusplus
 }
 #endif
@@ -146,7 +155,8 @@ static int ge__vk_isa(void) {
   X(RELU, isa) X(NEG, isa) X(ABS, isa) X(EXP, isa) X(LOG, isa) X(SQRT, isa) X(RECIP, isa) X(SIGMOID, isa)              \
   X(TANH, isa) X(ERF, isa) X(GELU, isa) X(GELU_TANH, isa) X(SOFTPLUS, isa) X(SOFTSIGN, isa) X(MISH, isa)               \
   X(HARDSIGMOID, isa) X(HARDSWISH, isa) X(LEAKYRELU, isa) X(THRESHOLDEDRELU, isa) X(ELU, isa) X(SELU, isa)             \
-  X(CELU, isa) X(CLIP, isa) X(SQUARE, isa) X(POW_HALF, isa) X(POWC, isa) X(ONE, isa) X(AFFINE, isa)
+  X(CELU, isa) X(CLIP, isa) X(SQUARE, isa) X(POW_HALF, isa) X(POWC, isa) X(ONE, isa) X(AFFINE, isa)             \
+  X(HARDSWISH_AB, isa)
 /* clang-format on */
 #define GE__VK_ENUM_U(name, isa) GE__VK_U_##name,
 enum { GE__VK_UNARY_OPS(GE__VK_ENUM_U, _) GE__VK_U_COUNT };
@@ -437,6 +447,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       return ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                                                   \
     case GE__VK_U_HARDSWISH:                                                                                           \
       return x * ge__vk_clamp_##isa(x / 6.0f + 0.5f, 0.0f, 1.0f);                                                      \
+    case GE__VK_U_HARDSWISH_AB:                                                                                        \
+      return x * ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                                              \
     case GE__VK_U_LEAKYRELU:                                                                                           \
       return ge__vk_sel_##isa(x < 0.0f, p->alpha * x, x);                                                              \
     case GE__VK_U_THRESHOLDEDRELU:                                                                                     \
@@ -1674,6 +1686,23 @@ GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n) {
   (void)n;
 #endif
   return NULL;
+}
+
+GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n) {
+#if GE__VK_ON
+  static const int ops[] = {-1, GE__VK_U_RELU, GE__VK_U_LEAKYRELU, GE__VK_U_CLIP, GE__VK_U_SIGMOID,
+                            GE__VK_U_TANH, GE__VK_U_HARDSIGMOID, GE__VK_U_HARDSWISH_AB};
+  ge__vk_upar p;
+  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_HARDSWISH) return 0;
+  memset(&p, 0, sizeof p);
+  p.alpha = alpha;
+  p.beta = beta;
+  if (n > 0) ge__vk_unary_rows(ge__vk_isa(), ops[act], &p, y, y, n);
+  return 1;
+#else
+  (void)act, (void)alpha, (void)beta, (void)y, (void)n;
+  return 0;
+#endif
 }
 
 #ifdef __cplusplus
