@@ -93,6 +93,9 @@ extern "C" {
 
 /* ------------------------------------------------------- vector basics */
 
+/* Floats of stack a pool row may use for padded copies of its input rows. */
+#define GE__VK_POOL_PAD 4096
+
 /* Lanes per instruction set: SSE, AVX2 and AVX-512 registers. */
 typedef float ge__vk_v_base __attribute__((vector_size(16)));
 typedef int32_t ge__vk_vi_base __attribute__((vector_size(16)));
@@ -709,6 +712,31 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
                                                       int64_t ow, float *y) {                                          \
     int64_t jlo = (pb + s - 1) / s, num = iw - 1 + pb - (k - 1) * d, jhi = num < 0 ? 0 : num / s + 1, j = 0, r, t;      \
     const float init = is_max ? -HUGE_VALF : 0.0f;                                                                     \
+    /* short rows: copied with their padding (init, which changes no max or                                            \
+     * sum) so that every column takes whole vectors */                                                                \
+    int64_t owr = (ow + GE__VK_W_##isa - 1) / GE__VK_W_##isa * GE__VK_W_##isa;                                         \
+    int64_t len = (owr - 1) * s + (k - 1) * d + 1 + (s == 2 ? GE__VK_W_##isa : 0);                                     \
+    if (len < pb + iw) len = pb + iw;                                                                                  \
+    if (nrows * len + owr <= GE__VK_POOL_PAD && nrows > 0) {                                                           \
+      float pad[GE__VK_POOL_PAD], *out = pad + nrows * len;                                                            \
+      for (r = 0; r < nrows; r++) {                                                                                    \
+        float *pr = pad + r * len;                                                                                     \
+        for (t = 0; t < pb; t++) pr[t] = init;                                                                         \
+        memcpy(pr + pb, xr + r * rstep, (size_t)iw * sizeof(float));                                                   \
+        for (t = pb + iw; t < len; t++) pr[t] = init;                                                                  \
+      }                                                                                                                \
+      for (j = 0; j < owr; j += GE__VK_W_##isa) {                                                                      \
+        ge__vk_v_##isa acc = ge__vk_splat_##isa(init), v;                                                              \
+        for (r = 0; r < nrows; r++)                                                                                    \
+          for (t = 0; t < k; t++) {                                                                                    \
+            v = ge__vk_load_strided_##isa(pad + r * len + j * s + t * d, s);                                           \
+            acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                      \
+          }                                                                                                            \
+        ge__vk_store_##isa(out + j, acc);                                                                              \
+      }                                                                                                                \
+      memcpy(y, out, (size_t)ow * sizeof(float));                                                                      \
+      return;                                                                                                          \
+    }                                                                                                                  \
     if (jhi > ow) jhi = ow;                                                                                            \
     while (j < ow) {                                                                                                   \
       if (j >= jlo && j + GE__VK_W_##isa <= jhi) {                                                                     \
@@ -1624,6 +1652,124 @@ static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* ---------------------------------------------------------- reductions */
+
+/* ReduceSum, ReduceMean, ReduceMax, ReduceMin over axes that are adjacent
+ * once dims of 1 are ignored: x seen as [outer, len, inner]; inner 1
+ * reduces rows with SIMD, otherwise rows of inner values are combined
+ * with SIMD. Sums are taken in float (the reference sums in double).
+ * Other axes patterns, empty tensors and bad axes: the reference. */
+enum { GE__VK_RED_SUM, GE__VK_RED_MEAN, GE__VK_RED_MAX, GE__VK_RED_MIN };
+
+typedef struct ge__vk_red {
+  int isa, op;
+  int64_t outer, len, inner, blocks;
+  const float *x;
+  float *y;
+} ge__vk_red;
+
+#define GE__VK_RED_BLOCK 512
+
+static void ge__vk_red_rows_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_red *j = (const ge__vk_red *)arg;
+  int64_t o, i;
+  for (o = begin; o < end; o++) {
+    const float *x = j->x + o * j->len;
+    float v;
+    if (j->op == GE__VK_RED_MIN) {
+      v = x[0];
+      for (i = 1; i < j->len; i++) v = (x[i] < v || x[i] != x[i]) && v == v ? x[i] : v;
+    } else
+      v = GE__VK_PICK(j->isa, ge__vk_reduce)(j->op == GE__VK_RED_MAX ? GE__VK_R_MAX : GE__VK_R_SUM, x, j->len, 0.0f);
+    j->y[o] = j->op == GE__VK_RED_MEAN ? (float)((double)v / (double)j->len) : v;
+  }
+}
+
+static void ge__vk_red_cols_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_red *j = (const ge__vk_red *)arg;
+  int bop = j->op == GE__VK_RED_MAX ? GE__VK_B_MAX : j->op == GE__VK_RED_MIN ? GE__VK_B_MIN : GE__VK_B_ADD;
+  int64_t b, l;
+  for (b = begin; b < end; b++) {
+    int64_t o = b / j->blocks, i0 = (b % j->blocks) * GE__VK_RED_BLOCK;
+    int64_t n = j->inner - i0 < GE__VK_RED_BLOCK ? j->inner - i0 : GE__VK_RED_BLOCK;
+    const float *x = j->x + o * j->len * j->inner + i0;
+    float *y = j->y + o * j->inner + i0;
+    memcpy(y, x, (size_t)n * sizeof(float));
+    for (l = 1; l < j->len; l++) ge__vk_binary_rows(j->isa, bop, y, 1, x + l * j->inner, 1, y, n);
+    if (j->op == GE__VK_RED_MEAN)
+      for (l = 0; l < n; l++) y[l] = (float)((double)y[l] / (double)j->len);
+  }
+}
+
+static ge_status ge__vk_reduce_kernel(ge_kernel_ctx *c, int op) {
+  const ge_value *x, *ax = c->num_inputs > 1 ? c->inputs[1] : NULL;
+  const int64_t *av = NULL;
+  int mask[GE_MAX_RANK];
+  int32_t na, k, r, first = -1, last = -1, orank = 0;
+  int64_t odims[GE_MAX_RANK];
+  ge__vk_red j;
+  ge_value *y;
+  if (!ge__vk_f32_in(c, 0) || c->num_outputs < 1) return ge__vk_reference(c);
+  x = c->inputs[0];
+  r = x->rank;
+  if (r < 1 || x->numel == 0) return ge__vk_reference(c);
+  memset(mask, 0, sizeof mask);
+  if (ax) {
+    if ((ax->dtype != GE_DTYPE_INT64 && ax->dtype != GE_DTYPE_INT32) || (ax->numel > 0 && !ax->data))
+      return ge__vk_reference(c);
+    na = (int32_t)ax->numel;
+  } else
+    na = ge_node_attr_ints(c->node, "axes", &av) > 0 ? ge_node_attr_ints(c->node, "axes", &av) : 0;
+  for (k = 0; k < na; k++) {
+    int64_t v = ax ? (ax->dtype == GE_DTYPE_INT64 ? ((const int64_t *)ax->data)[k] : ((const int32_t *)ax->data)[k])
+                   : av[k];
+    if (v < -r || v >= r) return ge__vk_reference(c); /* it words the error */
+    mask[v < 0 ? v + r : v] = 1;
+  }
+  if (na == 0) {
+    if (ge_node_attr_int(c->node, "noop_with_empty_axes", 0) != 0) return ge__vk_reference(c);
+    for (k = 0; k < r; k++) mask[k] = 1;
+  }
+  j.outer = j.len = j.inner = 1;
+  for (k = 0; k < r; k++) {
+    if (x->dims[k] == 1) continue;
+    if (mask[k]) {
+      if (first < 0) first = k;
+      last = k;
+    }
+  }
+  for (k = 0; k < r; k++) {
+    if (x->dims[k] == 1) continue;
+    if (first >= 0 && k >= first && k <= last && !mask[k]) return ge__vk_reference(c); /* not adjacent */
+    if (mask[k])
+      j.len *= x->dims[k];
+    else if (first < 0 || k < first)
+      j.outer *= x->dims[k];
+    else
+      j.inner *= x->dims[k];
+  }
+  for (k = 0; k < r; k++)
+    if (!mask[k] || ge_node_attr_int(c->node, "keepdims", 1) != 0) odims[orank++] = mask[k] ? 1 : x->dims[k];
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, orank, odims))) return ge__vk_out_failed(c);
+  j.isa = ge__vk_isa();
+  j.op = op;
+  j.x = (const float *)x->data;
+  j.y = (float *)y->data;
+  if (j.inner == 1)
+    ge_kernel_parallel_for(c, j.outer, 1 + GE__VK_GRAIN / j.len, ge__vk_red_rows_share, &j);
+  else {
+    j.blocks = (j.inner + GE__VK_RED_BLOCK - 1) / GE__VK_RED_BLOCK;
+    ge_kernel_parallel_for(c, j.outer * j.blocks, 1 + GE__VK_GRAIN / (j.len * GE__VK_RED_BLOCK),
+                           ge__vk_red_cols_share, &j);
+  }
+  return GE_OK;
+}
+
+static ge_status ge__vk_k_reducesum(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_SUM); }
+static ge_status ge__vk_k_reducemean(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_MEAN); }
+static ge_status ge__vk_k_reducemax(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_MAX); }
+static ge_status ge__vk_k_reducemin(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_MIN); }
+
 /* -------------------------------------------------------------- Resize */
 
 /* Resize (opset 10+) and Upsample over the last two axes of a float32
@@ -2001,6 +2147,10 @@ static const ge__vk_entry ge__vk_table[] = {
     {"PRelu", ge__vk_k_prelu},
     {"Pow", ge__vk_k_pow},
     {"Reciprocal", ge__vk_k_reciprocal},
+    {"ReduceMax", ge__vk_k_reducemax},
+    {"ReduceMean", ge__vk_k_reducemean},
+    {"ReduceMin", ge__vk_k_reducemin},
+    {"ReduceSum", ge__vk_k_reducesum},
     {"Relu", ge__vk_k_relu},
     {"Resize", ge__vk_k_resize},
     {"Selu", ge__vk_k_selu},

@@ -678,6 +678,53 @@ GE_TEST(test_lookup) {
   kh_free(&x);
 }
 
+/* ---------------------------------------------------------- reductions */
+
+static int64_t red_axes[4];
+static int32_t red_naxes, red_keep;
+static void attrs_reduce(kt *t, int v) {
+  if (v == 0 && red_naxes > 0) ge_node_set_attr_ints(t->g, t->id, "axes", red_axes, red_naxes, &t->err);
+  if (!red_keep) ge_node_set_attr_int(t->g, t->id, "keepdims", 0, &t->err);
+}
+
+GE_TEST(test_reduce_against_reference) {
+  static const char *const ops[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"};
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 1618);
+  for (rep = 0; rep < 400; rep++) {
+    int op = rep % 4, as_input = op == 0 && tu_below(&r, 2);
+    int64_t dims[4], ad[1];
+    int32_t rank = 1 + (int32_t)tu_below(&r, 4), k;
+    ge_value x, a, *in[2];
+    for (k = 0; k < rank; k++) dims[k] = 1 + tu_below(&r, rep % 13 == 0 ? 300 : 9);
+    red_naxes = (int32_t)tu_below(&r, (uint32_t)rank + 1);
+    for (k = 0; k < red_naxes; k++) { /* a run of axes, sometimes with a gap, negative at times */
+      int64_t ax = k == 0 ? (int64_t)tu_below(&r, (uint32_t)(rank - red_naxes + 1)) : red_axes[k - 1] + 1;
+      if (k > 0 && tu_below(&r, 5) == 0 && ax + 1 < rank) ax++;
+      red_axes[k] = ax < rank ? ax : rank - 1;
+    }
+    for (k = 1; k < red_naxes; k++)
+      if (red_axes[k] <= red_axes[k - 1]) red_naxes = k; /* keep them distinct */
+    for (k = 0; k < red_naxes; k++)
+      if (tu_below(&r, 3) == 0) red_axes[k] -= rank;
+    red_keep = tu_below(&r, 3) != 0;
+    x = rand_value(&r, rank, dims, -4, 4, 0);
+    if (rep % 17 == 5) ((float *)x.data)[tu_below(&r, (uint32_t)x.numel)] = NAN;
+    ad[0] = red_naxes;
+    a = kh_value(GE_DTYPE_INT64, 1, ad, red_axes);
+    in[0] = &x;
+    in[1] = &a;
+    /* sums in float against double: differences up to ~1e-6 of sum |x| */
+    if (!check_op(ops[op], in, as_input ? 2 : 1, 1, attrs_reduce, as_input, op >= 2 ? 0 : 64,
+                  op >= 2 ? 0 : 2e-6 * 4 * (double)x.numel))
+      fprintf(stderr, "  (%s rank %d naxes %d keep %d input %d)\n", ops[op], (int)rank, (int)red_naxes, (int)red_keep,
+              as_input);
+    kh_free(&x);
+    kh_free(&a);
+  }
+}
+
 /* -------------------------------------------------------------- Resize */
 
 /* Runs fn on node t with *state kept across calls (as an executor does). */
@@ -990,6 +1037,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_transpose_against_reference);
   GE_RUN(test_fallbacks_match_reference);
   GE_RUN(test_lookup);
+  GE_RUN(test_reduce_against_reference);
   GE_RUN(test_resize_against_reference);
   GE_RUN(test_chain_fusion);
   return ge_test_main_end();
