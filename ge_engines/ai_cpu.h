@@ -93,8 +93,9 @@ static int ge__aicpu_check_tf(const ge_engine *e, const ge_graph *g, const ge_no
   return ge__aicpu_supports(g, n, 1, why, cap);
 }
 
-/* The fast float32 kernel where there is one (Transpose, element-wise ops:
- * other dtypes fall back to the reference at run time), else the reference. */
+/* The fast float32 kernel where there is one (Transpose, Resize, Upsample,
+ * element-wise ops and reductions: other dtypes fall back to the reference
+ * at run time), else the reference. */
 static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn k = ge_vector_fast_kernel(n);
   (void)e;

@@ -3,8 +3,11 @@
  *
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
- * pooling, softmax and norms, Transpose), else NULL so the caller takes
- * the reference kernel (host_cpu.h). A fast kernel checks its runtime
+ * pooling, softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
+ * Resize and Upsample over the last two axes with their taps made once per
+ * shape, Transpose), else NULL so the caller takes the reference kernel
+ * (host_cpu.h). ge_vector_activation applies an activation in place for
+ * other engines' epilogues (AI Core's). A fast kernel checks its runtime
  * inputs and calls the reference kernel itself for anything off its paths
  * (other dtypes, rare attributes, bad inputs, whose errors the reference
  * words), so the answers are the reference's up to float rounding.
