@@ -54,6 +54,8 @@
  * ge_graph_validate rejects such a node (only this engine's optimiser makes
  * them, after validation). The optimiser (engine optimize_subgraph, over
  * nodes with engine == self) does, in order:
+ *   0. ge_vector_fuse_chains (vector.h): Mul+Add by constants into an
+ *      inference BatchNormalization, decomposed HardSwish into HardSwish;
  *   1. Conv or Gemm whose only consumer is an inference BatchNormalization
  *      (one output, Const scale/B/mean/var) with Const weights (and bias):
  *      the BN folds into new Const weights and bias; the BN goes.
@@ -360,8 +362,12 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
 }
 
 static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
+  static const int vec[] = {0, GE_VECTOR_ACT_RELU, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
+                            GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, 0};
   int64_t i;
   float al = a->alpha, be = a->beta;
+  if (a->kind > GE__AIC_ACT_NONE && a->kind < GE__AIC_ACT_BAD && ge_vector_activation(vec[a->kind], al, be, y, count))
+    return; /* vectorised (vector_kernels.h) */
   switch (a->kind) {
   case GE__AIC_ACT_RELU:
     for (i = 0; i < count; i++) y[i] = y[i] > 0.0f ? y[i] : (y[i] != y[i] ? y[i] : 0.0f);
@@ -2486,6 +2492,8 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
   int done;
   ge_status st;
   (void)e;
+  if ((st = ge_vector_fuse_chains(g, self, err)) != GE_OK) return st; /* 0: element-wise chains into single ops */
+  bound = ge_graph_id_bound(g);
   for (id = 0; id < bound; id++) { /* 1: BatchNormalization into Conv / Gemm */
     ge_node *n = ge_graph_node(g, id);
     if (!n || n->engine != self) continue;

@@ -98,10 +98,11 @@ static int ge__aicpu_check_tf(const ge_engine *e, const ge_graph *g, const ge_no
   return ge__aicpu_supports(g, n, 1, why, cap);
 }
 
-/* The fast float32 kernel where there is one (Transpose, element-wise ops;
- * AI Core's Conv, MatMul, Gemm, LSTM, GRU and RNN, which land here when a
- * rank is unknown at placement: every one checks its run-time inputs and
- * falls back to the reference off its paths), else the reference. */
+/* The fast float32 kernel where there is one (Transpose, Resize, Upsample,
+ * element-wise ops and reductions; AI Core's Conv, MatMul, Gemm, LSTM, GRU
+ * and RNN, which land here when a rank is unknown at placement: every one
+ * checks its run-time inputs and falls back to the reference off its
+ * paths), else the reference. */
 static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn k = ge_vector_fast_kernel(n);
   (void)e;

@@ -33,6 +33,16 @@
  * "dtype int64 of input 0 not supported (float32, float16, bfloat16)".
  * The check allocates nothing and formats nothing when why is NULL.
  *
+ * Chain fusion (ge_vector_fuse_chains), on float32 nodes of one engine
+ * whose intermediate results have no other reader and no control edges:
+ *   - Mul(x, Const s) -> Add(., Const b), s and b scalars or one value per
+ *     channel (axis 1 of x, whose size is known): BatchNormalization(x,
+ *     s, b, mean 0, var 1, epsilon 0), i.e. y = x s + b in one pass, and
+ *     foldable into a Conv before it (what exporters make of a folded BN);
+ *   - Div(Mul(x, Clip(Add(x, Const 3), Const 0, Const 6)), Const 6) (the
+ *     decomposed HardSwish of PaddlePaddle exports): HardSwish(x).
+ * Results agree with the chain up to float rounding (a few ulps).
+ *
  * Thread safety: everything here is read-only and thread-safe.
  */
 #ifndef GE_ENGINE_VECTOR_H
@@ -53,6 +63,10 @@ GE_API const ge_engine *ge_vector_engine(void);
 GE_API int ge_vector_supports(const ge_graph *g, const ge_node *n, char *why, size_t cap);
 /* The vector op set, sorted by strcmp: NULL past the end. */
 GE_API const char *ge_vector_op(uint32_t i);
+/* Rewrites element-wise chains of nodes with engine == self into single
+ * ops (see "Chain fusion" above); the AI Core optimiser calls it first, so
+ * that its own folds and fusions then take the results. */
+GE_API ge_status ge_vector_fuse_chains(ge_graph *g, int32_t self, ge_error *err);
 
 #ifdef __cplusplus
 }
@@ -63,6 +77,9 @@ GE_API const char *ge_vector_op(uint32_t i);
 #ifndef GE_VECTOR_IMPLEMENTATION_DONE
 #define GE_VECTOR_IMPLEMENTATION_DONE
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -198,6 +215,254 @@ GE_API int ge_vector_supports(const ge_graph *g, const ge_node *n, char *why, si
 }
 
 GE_API const char *ge_vector_op(uint32_t i) { return i < GE__VEC_NUM_OPS ? ge__vec_ops[i] : NULL; }
+
+/* ------------------------------------------------------- chain fusion */
+
+static int ge__vec_is(const ge_node *n, const char *op) {
+  return n && ge_node_in_onnx_domain(n) && !strcmp(n->op, op);
+}
+
+/* The float32 tensor of the Const feeding input i of n, or NULL. */
+static const ge_tensor *ge__vec_const_in(const ge_graph *g, const ge_node *n, uint32_t i) {
+  const ge_node *p;
+  const ge_attr *a;
+  if (i >= n->num_inputs || n->inputs[i].node == GE_NONE) return NULL;
+  p = ge_graph_node(g, n->inputs[i].node);
+  if (!p || strcmp(p->op, "Const") != 0 || p->num_control_inputs) return NULL;
+  a = ge_node_attr(p, "value");
+  if (!a || a->type != GE_ATTR_TENSOR || !a->v.t || a->v.t->dtype != GE_DTYPE_FLOAT32 || !a->v.t->data) return NULL;
+  return a->v.t;
+}
+
+/* The one value of a float32 scalar-like Const input (1 on success). */
+static int ge__vec_const_scalar(const ge_graph *g, const ge_node *n, uint32_t i, float *v) {
+  const ge_tensor *t = ge__vec_const_in(g, n, i);
+  if (!t || ge_tensor_numel(t) != 1) return 0;
+  *v = ((const float *)t->data)[0];
+  return 1;
+}
+
+static int ge__vec_same_desc(const ge_tensor_desc *a, const ge_tensor_desc *b) {
+  int32_t i;
+  if (a->dtype != b->dtype || a->shape.rank != b->shape.rank || a->shape.rank < 0) return 0;
+  for (i = 0; i < a->shape.rank; i++)
+    if (a->shape.dims[i] != b->shape.dims[i]) return 0;
+  return 1;
+}
+
+/* n is an element-wise link of a chain: this engine, float32 output 0,
+ * no control edges; with `single`, output 0 has exactly one reader. */
+static int ge__vec_link(const ge_node *n, int32_t self, int single) {
+  if (!n || n->engine != self || n->num_outputs != 1 || n->num_control_inputs || n->num_control_outputs ||
+      n->outputs[0].dtype != GE_DTYPE_FLOAT32 || !ge_node_in_onnx_domain(n))
+    return 0;
+  return !single || n->num_uses == 1;
+}
+
+/* The node reading n's output 0 when it is the only reader, else NULL. */
+static ge_node *ge__vec_only_use(const ge_graph *g, const ge_node *n) {
+  if (n->num_outputs != 1 || n->num_uses != 1) return NULL;
+  return ge_graph_node(g, n->uses[0].node);
+}
+
+/* Input k of n (0 or 1) is a Const, the other one is the variable: which. */
+static int ge__vec_const_side(const ge_graph *g, const ge_node *n) {
+  if (n->num_inputs != 2) return -1;
+  if (ge__vec_const_in(g, n, 1) && !ge__vec_const_in(g, n, 0)) return 1;
+  if (ge__vec_const_in(g, n, 0) && !ge__vec_const_in(g, n, 1)) return 0;
+  return -1;
+}
+
+/* Per-channel values of Const t for x of rank r with C channels (axis 1):
+ * a scalar, or C values whose only non-1 dim lands on axis 1. */
+static int ge__vec_per_channel(const ge_tensor *t, int32_t r, int64_t C, float *out) {
+  int64_t n = ge_tensor_numel(t), i;
+  int32_t k;
+  if (n == 1) {
+    for (i = 0; i < C; i++) out[i] = ((const float *)t->data)[0];
+    return 1;
+  }
+  if (n != C || t->rank > r) return 0;
+  for (k = 0; k < t->rank; k++)
+    if (t->dims[k] != 1 && k + (r - t->rank) != 1) return 0;
+  memcpy(out, t->data, (size_t)C * sizeof(float));
+  return 1;
+}
+
+/* A fresh node name: base + suffix (+ "_<k>"). */
+static void ge__vec_name(ge_graph *g, const char *base, const char *suffix, char *buf, size_t cap) {
+  unsigned k;
+  snprintf(buf, cap, "%.200s%s", base, suffix);
+  for (k = 1; ge_graph_find(g, buf) != GE_NONE; k++) snprintf(buf, cap, "%.200s%s_%u", base, suffix, k);
+}
+
+static ge_status ge__vec_add_const(ge_graph *g, const char *base, const char *suffix, int64_t C, float *data,
+                                   ge_edge *out, ge_error *err) {
+  ge_tensor t;
+  char name[256];
+  ge_status st;
+  memset(&t, 0, sizeof t);
+  t.dtype = GE_DTYPE_FLOAT32;
+  t.rank = 1;
+  t.dims = &C;
+  t.data = data;
+  t.nbytes = (size_t)C * sizeof(float);
+  ge__vec_name(g, base, suffix, name, sizeof name);
+  if ((st = ge_graph_add_const(g, name, &t, &out->node, err)) != GE_OK) return st;
+  out->index = 0;
+  ge_graph_node(g, out->node)->engine = -1; /* the placer places it */
+  return GE_OK;
+}
+
+/* Removes Const id when nobody reads it any more. */
+static void ge__vec_drop_orphan(ge_graph *g, ge_node_id id) {
+  ge_node *n = id == GE_NONE ? NULL : ge_graph_node(g, id);
+  if (n && !strcmp(n->op, "Const") && n->num_uses == 0 && !n->num_control_inputs && !n->num_control_outputs)
+    ge_graph_remove_node(g, id, NULL);
+}
+
+/* Adds op(inputs) with the output descriptor of `last`, moves last's
+ * readers to it and removes the chain nodes[0..k) (last among them) and
+ * the Consts only they read. */
+static ge_status ge__vec_replace_chain(ge_graph *g, const char *op, uint32_t n_in, const ge_edge *in,
+                                       ge_node_id *chain, uint32_t k, ge_node_id *made, ge_error *err) {
+  ge_node *last = ge_graph_node(g, chain[k - 1]);
+  const ge_tensor_desc *d = &last->outputs[0];
+  ge_node_id consts[16], id;
+  uint32_t i, j, nc = 0;
+  int32_t engine = last->engine;
+  uint32_t flags = last->flags & (GE_NODE_FORCE_DYNAMIC | GE_NODE_IS_DYNAMIC);
+  char name[256];
+  ge_edge from, to;
+  ge_status st;
+  ge__vec_name(g, last->name, "_fused", name, sizeof name);
+  if ((st = ge_graph_add_node(g, op, name, n_in, in, 1, &id, err)) != GE_OK) return st;
+  last = ge_graph_node(g, chain[k - 1]);
+  d = &last->outputs[0];
+  if ((st = ge_node_set_output(g, id, 0, d->dtype, d->shape.rank, d->shape.dims, d->shape.info, err)) != GE_OK)
+    return st;
+  if (d->name && (st = ge_node_set_output_name(g, id, 0, d->name, err)) != GE_OK) return st;
+  ge_graph_node(g, id)->engine = engine;
+  ge_graph_node(g, id)->flags |= flags;
+  from.node = chain[k - 1];
+  from.index = 0;
+  to.node = id;
+  to.index = 0;
+  if ((st = ge_graph_replace_uses(g, from, to, err)) != GE_OK) return st;
+  for (i = 0; i < k; i++) {
+    ge_node *n = ge_graph_node(g, chain[i]);
+    for (j = 0; j < n->num_inputs && nc < 16; j++)
+      if (n->inputs[j].node != GE_NONE && !strcmp(ge_graph_node(g, n->inputs[j].node)->op, "Const"))
+        consts[nc++] = n->inputs[j].node;
+  }
+  for (i = k; i-- > 0;)
+    if ((st = ge_graph_remove_node(g, chain[i], err)) != GE_OK) return st;
+  for (i = 0; i < nc; i++) ge__vec_drop_orphan(g, consts[i]);
+  *made = id;
+  return GE_OK;
+}
+
+/* Mul(x, Const s) -> Add(., Const b) into BatchNormalization (x s + b). */
+static ge_status ge__vec_fuse_affine(ge_graph *g, ge_node_id id, int32_t self, ge_error *err) {
+  ge_node *m = ge_graph_node(g, id), *a;
+  const ge_tensor_desc *xd;
+  const ge_tensor *s, *b;
+  int ms, as;
+  int64_t C;
+  float *buf;
+  ge_edge in[5];
+  ge_node_id chain[2], made;
+  ge_status st = GE_OK;
+  if (!ge__vec_is(m, "Mul") || !ge__vec_link(m, self, 1) || (ms = ge__vec_const_side(g, m)) < 0) return GE_OK;
+  a = ge__vec_only_use(g, m);
+  if (!ge__vec_is(a, "Add") || !ge__vec_link(a, self, 0) || (as = ge__vec_const_side(g, a)) < 0 ||
+      a->inputs[1 - as].node != id || a->inputs[1 - as].index != 0)
+    return GE_OK;
+  xd = ge_node_input_desc(g, m, (uint32_t)(1 - ms));
+  if (!xd || xd->dtype != GE_DTYPE_FLOAT32 || xd->shape.rank < 2 || (C = xd->shape.dims[1]) <= 0 || C > (1 << 20) ||
+      !ge__vec_same_desc(xd, &m->outputs[0]) || !ge__vec_same_desc(xd, &a->outputs[0]))
+    return GE_OK;
+  s = ge__vec_const_in(g, m, (uint32_t)ms);
+  b = ge__vec_const_in(g, a, (uint32_t)as);
+  if (!(buf = (float *)malloc((size_t)C * 4 * sizeof(float))))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory fusing '%s'", m->name);
+  if (ge__vec_per_channel(s, xd->shape.rank, C, buf) && ge__vec_per_channel(b, xd->shape.rank, C, buf + C)) {
+    int64_t i;
+    for (i = 0; i < C; i++) {
+      buf[2 * C + i] = 0.0f;
+      buf[3 * C + i] = 1.0f;
+    }
+    in[0] = m->inputs[1 - ms];
+    chain[0] = id;
+    chain[1] = a->id;
+    if ((st = ge__vec_add_const(g, a->name, "_scale", C, buf, &in[1], err)) == GE_OK &&
+        (st = ge__vec_add_const(g, a->name, "_shift", C, buf + C, &in[2], err)) == GE_OK &&
+        (st = ge__vec_add_const(g, a->name, "_zero", C, buf + 2 * C, &in[3], err)) == GE_OK &&
+        (st = ge__vec_add_const(g, a->name, "_one", C, buf + 3 * C, &in[4], err)) == GE_OK &&
+        (st = ge__vec_replace_chain(g, "BatchNormalization", 5, in, chain, 2, &made, err)) == GE_OK)
+      st = ge_node_set_attr_float(g, made, "epsilon", 0.0, err);
+  }
+  free(buf);
+  return st;
+}
+
+/* Div(Mul(x, Clip(Add(x, 3), 0, 6)), 6) into HardSwish(x); id is the Add. */
+static ge_status ge__vec_fuse_hardswish(ge_graph *g, ge_node_id id, int32_t self, ge_error *err) {
+  ge_node *t = ge_graph_node(g, id), *u, *v, *d;
+  int ts, vs;
+  float c, lo = -HUGE_VALF, hi = HUGE_VALF;
+  ge_edge x;
+  ge_node_id chain[4], made;
+  if (!ge__vec_is(t, "Add") || !ge__vec_link(t, self, 1) || (ts = ge__vec_const_side(g, t)) < 0 ||
+      !ge__vec_const_scalar(g, t, (uint32_t)ts, &c) || c != 3.0f)
+    return GE_OK;
+  x = t->inputs[1 - ts];
+  u = ge__vec_only_use(g, t);
+  if (!ge__vec_is(u, "Clip") || !ge__vec_link(u, self, 1) || u->num_inputs < 1 || u->inputs[0].node != id) return GE_OK;
+  if (u->num_inputs == 1) { /* opset < 11: attributes */
+    lo = (float)ge_node_attr_float(u, "min", -HUGE_VAL);
+    hi = (float)ge_node_attr_float(u, "max", HUGE_VAL);
+  } else if (u->num_inputs != 3 || !ge__vec_const_scalar(g, u, 1, &lo) || !ge__vec_const_scalar(g, u, 2, &hi))
+    return GE_OK;
+  if (lo != 0.0f || hi != 6.0f) return GE_OK;
+  v = ge__vec_only_use(g, u);
+  if (!ge__vec_is(v, "Mul") || !ge__vec_link(v, self, 1) || v->num_inputs != 2) return GE_OK;
+  vs = v->inputs[0].node == u->id ? 0 : 1;
+  if (v->inputs[vs].node != u->id || v->inputs[1 - vs].node != x.node || v->inputs[1 - vs].index != x.index)
+    return GE_OK;
+  d = ge__vec_only_use(g, v);
+  if (!ge__vec_is(d, "Div") || !ge__vec_link(d, self, 0) || d->num_inputs != 2 || d->inputs[0].node != v->id ||
+      !ge__vec_const_scalar(g, d, 1, &c) || c != 6.0f)
+    return GE_OK;
+  {
+    const ge_tensor_desc *xd = ge_node_input_desc(g, t, (uint32_t)(1 - ts));
+    if (!xd || !ge__vec_same_desc(xd, &t->outputs[0]) || !ge__vec_same_desc(xd, &u->outputs[0]) ||
+        !ge__vec_same_desc(xd, &v->outputs[0]) || !ge__vec_same_desc(xd, &d->outputs[0]))
+      return GE_OK;
+  }
+  chain[0] = id;
+  chain[1] = u->id;
+  chain[2] = v->id;
+  chain[3] = d->id;
+  return ge__vec_replace_chain(g, "HardSwish", 1, &x, chain, 4, &made, err);
+}
+
+GE_API ge_status ge_vector_fuse_chains(ge_graph *g, int32_t self, ge_error *err) {
+  uint32_t id, bound = ge_graph_id_bound(g);
+  ge_status st;
+  for (id = 0; id < bound; id++) {
+    ge_node *n = ge_graph_node(g, id);
+    if (!n || n->engine != self) continue;
+    if ((st = ge__vec_fuse_affine(g, id, self, err)) != GE_OK) return st;
+  }
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) {
+    ge_node *n = ge_graph_node(g, id);
+    if (!n || n->engine != self) continue;
+    if ((st = ge__vec_fuse_hardswish(g, id, self, err)) != GE_OK) return st;
+  }
+  return GE_OK;
+}
 
 static int ge__vec_check(const ge_engine *e, const ge_graph *g, const ge_node *n, char *why, size_t cap) {
   (void)e;

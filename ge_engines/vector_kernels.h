@@ -3,8 +3,11 @@
  *
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
- * pooling, softmax and norms, Transpose), else NULL so the caller takes
- * the reference kernel (host_cpu.h). A fast kernel checks its runtime
+ * pooling, softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
+ * Resize and Upsample over the last two axes with their taps made once per
+ * shape, Transpose), else NULL so the caller takes the reference kernel
+ * (host_cpu.h). ge_vector_activation applies an activation in place for
+ * other engines' epilogues (AI Core's). A fast kernel checks its runtime
  * inputs and calls the reference kernel itself for anything off its paths
  * (other dtypes, rare attributes, bad inputs, whose errors the reference
  * words), so the answers are the reference's up to float rounding.
@@ -42,6 +45,15 @@ extern "C" {
 
 /* A fast float32 kernel for node n, or NULL (then use the reference). */
 GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n);
+
+/* Activations applied in place by other engines' epilogues (AI Core). */
+enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
+       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH };
+/* y[0..n) = act(y) on this thread with the best SIMD of the CPU: LeakyRelu
+ * y < 0 ? alpha y : y; Clip to [alpha, beta]; HardSigmoid clamp(alpha y +
+ * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1). NaN stays NaN.
+ * Returns 0 (and does nothing) without the SIMD kernels or for another act. */
+GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n);
 
 #ifdef __cplusplus
 }
@@ -83,6 +95,9 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------- vector basics */
+
+/* Floats of stack a pool row may use for padded copies of its input rows. */
+#define GE__VK_POOL_PAD 4096
 
 /* Lanes per instruction set: SSE, AVX2 and AVX-512 registers. */
 typedef float ge__vk_v_base __attribute__((vector_size(16)));
@@ -146,7 +161,8 @@ static int ge__vk_isa(void) {
   X(RELU, isa) X(NEG, isa) X(ABS, isa) X(EXP, isa) X(LOG, isa) X(SQRT, isa) X(RECIP, isa) X(SIGMOID, isa)              \
   X(TANH, isa) X(ERF, isa) X(GELU, isa) X(GELU_TANH, isa) X(SOFTPLUS, isa) X(SOFTSIGN, isa) X(MISH, isa)               \
   X(HARDSIGMOID, isa) X(HARDSWISH, isa) X(LEAKYRELU, isa) X(THRESHOLDEDRELU, isa) X(ELU, isa) X(SELU, isa)             \
-  X(CELU, isa) X(CLIP, isa) X(SQUARE, isa) X(POW_HALF, isa) X(POWC, isa) X(ONE, isa) X(AFFINE, isa)
+  X(CELU, isa) X(CLIP, isa) X(SQUARE, isa) X(POW_HALF, isa) X(POWC, isa) X(ONE, isa) X(AFFINE, isa)             \
+  X(HARDSWISH_AB, isa)
 /* clang-format on */
 #define GE__VK_ENUM_U(name, isa) GE__VK_U_##name,
 enum { GE__VK_UNARY_OPS(GE__VK_ENUM_U, _) GE__VK_U_COUNT };
@@ -437,6 +453,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       return ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                                                   \
     case GE__VK_U_HARDSWISH:                                                                                           \
       return x * ge__vk_clamp_##isa(x / 6.0f + 0.5f, 0.0f, 1.0f);                                                      \
+    case GE__VK_U_HARDSWISH_AB:                                                                                        \
+      return x * ge__vk_clamp_##isa(p->alpha * x + p->beta, 0.0f, 1.0f);                                              \
     case GE__VK_U_LEAKYRELU:                                                                                           \
       return ge__vk_sel_##isa(x < 0.0f, p->alpha * x, x);                                                              \
     case GE__VK_U_THRESHOLDEDRELU:                                                                                     \
@@ -529,26 +547,6 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
       v[k] = src[k * s];                                                                                               \
     return v;                                                                                                          \
-  }                                                                                                                    \
-  /* acc[i] = max or sum of acc[i] and src[i*s], i < n (max as numpy's: NaN                                            \
-   * sticks), branch-free so random data costs no mispredictions. */                                                   \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_pool_acc_body_##isa(int is_max, float *acc, const float *src, int64_t n, \
-                                                                  int64_t s) {                                         \
-    int64_t i = 0, r;                                                                                                  \
-    ge__vk_v_##isa a, x;                                                                                               \
-    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
-      a = ge__vk_load_##isa(acc + i);                                                                                  \
-      x = ge__vk_load_strided_##isa(src + i * s, s);                                                                   \
-      ge__vk_store_##isa(acc + i, is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, x, a) : a + x);                         \
-    }                                                                                                                  \
-    if ((r = n - i) > 0) {                                                                                             \
-      int k;                                                                                                           \
-      a = ge__vk_load_part_##isa(acc + i, r);                                                                          \
-      x = ge__vk_splat_##isa(0.0f);                                                                                    \
-      for (k = 0; k < r; k++)                                                                                          \
-        x[k] = src[(i + k) * s];                                                                                       \
-      ge__vk_store_part_##isa(acc + i, is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, x, a) : a + x, r);                 \
-    }                                                                                                                  \
   }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_reduce_body_##isa(int op, const float *x, int64_t n, float m) {         \
     ge__vk_v_##isa acc = ge__vk_splat_##isa(op == GE__VK_R_MAX ? -HUGE_VALF : 0.0f);                                   \
@@ -708,12 +706,66 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       break;                                                                                                           \
     }                                                                                                                  \
   }                                                                                                                    \
-  GE__VK_ATTR_##isa static void ge__vk_pool_acc_##isa(int is_max, float *acc, const float *src, int64_t n,             \
-                                                      int64_t s) {                                                     \
-    if (is_max)                                                                                                        \
-      ge__vk_pool_acc_body_##isa(1, acc, src, n, s);                                                                   \
-    else                                                                                                               \
-      ge__vk_pool_acc_body_##isa(0, acc, src, n, s);                                                                   \
+  /* One output row of a 2-D pool: y[j] = max or sum over the nrows input                                             \
+   * rows (rstep apart, starting at xr) and the k taps (d apart) of column                                             \
+   * j*s - pb that land in [0, iw), in row then tap order. Columns whose taps                                          \
+   * all land inside take whole vectors, the edges one by one. */                                                      \
+  GE__VK_ATTR_##isa static void ge__vk_pool_row_##isa(int is_max, const float *xr, int64_t nrows, int64_t rstep,       \
+                                                      int64_t iw, int64_t k, int64_t s, int64_t d, int64_t pb,         \
+                                                      int64_t ow, float *y) {                                          \
+    int64_t jlo = (pb + s - 1) / s, num = iw - 1 + pb - (k - 1) * d, jhi = num < 0 ? 0 : num / s + 1, j = 0, r, t;      \
+    const float init = is_max ? -HUGE_VALF : 0.0f;                                                                     \
+    /* short rows: copied with their padding (init, which changes no max or                                            \
+     * sum) so that every column takes whole vectors */                                                                \
+    int64_t owr = (ow + GE__VK_W_##isa - 1) / GE__VK_W_##isa * GE__VK_W_##isa;                                         \
+    int64_t len = (owr - 1) * s + (k - 1) * d + 1 + (s == 2 ? GE__VK_W_##isa : 0);                                     \
+    if (len < pb + iw) len = pb + iw;                                                                                  \
+    if (nrows * len + owr <= GE__VK_POOL_PAD && nrows > 0) {                                                           \
+      float pad[GE__VK_POOL_PAD], *out = pad + nrows * len;                                                            \
+      for (r = 0; r < nrows; r++) {                                                                                    \
+        float *pr = pad + r * len;                                                                                     \
+        for (t = 0; t < pb; t++) pr[t] = init;                                                                         \
+        memcpy(pr + pb, xr + r * rstep, (size_t)iw * sizeof(float));                                                   \
+        for (t = pb + iw; t < len; t++) pr[t] = init;                                                                  \
+      }                                                                                                                \
+      for (j = 0; j < owr; j += GE__VK_W_##isa) {                                                                      \
+        ge__vk_v_##isa acc = ge__vk_splat_##isa(init), v;                                                              \
+        for (r = 0; r < nrows; r++)                                                                                    \
+          for (t = 0; t < k; t++) {                                                                                    \
+            v = ge__vk_load_strided_##isa(pad + r * len + j * s + t * d, s);                                           \
+            acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                      \
+          }                                                                                                            \
+        ge__vk_store_##isa(out + j, acc);                                                                              \
+      }                                                                                                                \
+      memcpy(y, out, (size_t)ow * sizeof(float));                                                                      \
+      return;                                                                                                          \
+    }                                                                                                                  \
+    if (jhi > ow) jhi = ow;                                                                                            \
+    while (j < ow) {                                                                                                   \
+      if (j >= jlo && j + GE__VK_W_##isa <= jhi) {                                                                     \
+        ge__vk_v_##isa acc = ge__vk_splat_##isa(init), v;                                                              \
+        for (r = 0; r < nrows; r++)                                                                                    \
+          for (t = 0; t < k; t++) {                                                                                    \
+            v = ge__vk_load_strided_##isa(xr + r * rstep + j * s + t * d - pb, s);                                     \
+            acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                      \
+          }                                                                                                            \
+        ge__vk_store_##isa(y + j, acc);                                                                                \
+        j += GE__VK_W_##isa;                                                                                           \
+        continue;                                                                                                      \
+      }                                                                                                                \
+      {                                                                                                                \
+        float acc = init;                                                                                              \
+        for (r = 0; r < nrows; r++)                                                                                    \
+          for (t = 0; t < k; t++) {                                                                                    \
+            int64_t col = j * s + t * d - pb;                                                                          \
+            float v;                                                                                                   \
+            if (col < 0 || col >= iw) continue;                                                                        \
+            v = xr[r * rstep + col];                                                                                   \
+            acc = is_max ? ((v > acc || v != v) ? v : acc) : acc + v;                                                  \
+          }                                                                                                            \
+        y[j++] = acc;                                                                                                  \
+      }                                                                                                                \
+    }                                                                                                                  \
   }                                                                                                                    \
   GE__VK_ATTR_##isa static float ge__vk_reduce_##isa(int op, const float *x, int64_t n, float m) {                     \
     if (op == GE__VK_R_MAX) return ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, m);                                    \
@@ -741,6 +793,25 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
   GE__VK_ATTR_##isa static void ge__vk_layernorm_row_##isa(const float *x, float *y, int64_t n, float m, float m_lo,   \
                                                            float inv, const float *g, const float *b) {                \
     ge__vk_layernorm_row_body_##isa(x, y, n, m, m_lo, inv, g, b);                                                      \
+  }                                                                                                                    \
+  /* y[i] = sum over t < nt of rows[t][i] w[t], in t order (Resize's vertical                                          \
+   * pass; the tail rounds as the vector part). */                                                                     \
+  GE__VK_ATTR_##isa static void ge__vk_blend_##isa(float *y, const float *const *rows, const float *w, int nt,         \
+                                                   int64_t n) {                                                        \
+    int64_t i = 0;                                                                                                     \
+    int t;                                                                                                             \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa acc = ge__vk_load_##isa(rows[0] + i) * w[0];                                                      \
+      for (t = 1; t < nt; t++)                                                                                         \
+        acc += ge__vk_load_##isa(rows[t] + i) * w[t];                                                                  \
+      ge__vk_store_##isa(y + i, acc);                                                                                  \
+    }                                                                                                                  \
+    for (; i < n; i++) {                                                                                               \
+      float acc = rows[0][i] * w[0];                                                                                   \
+      for (t = 1; t < nt; t++)                                                                                         \
+        acc += rows[t][i] * w[t];                                                                                      \
+      y[i] = acc;                                                                                                      \
+    }                                                                                                                  \
   }
 GE__VK_HELPERS(base)
 GE__VK_HELPERS(avx2)
@@ -1171,23 +1242,13 @@ static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
   const ge__vk_pool *p = (const ge__vk_pool *)arg;
   int64_t r;
   for (r = begin; r < end; r++) {
-    int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1, ph0, ph1, kh, kw, j;
+    int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1, ph0, ph1, j;
     const float *xp = p->x + pl * p->ih * p->iw;
     float *yr = p->y + r * p->ow;
-    for (j = 0; j < p->ow; j++)
-      yr[j] = p->is_max ? -HUGE_VALF : 0.0f;
     ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &kh0, &kh1);
-    for (kh = kh0; kh < kh1; kh++) {
-      const float *xr = xp + (oh * p->s[0] - p->pb[0] + kh * p->d[0]) * p->iw;
-      for (kw = 0; kw < p->k[1]; kw++) {
-        /* outputs j whose tap kw lands inside the row: j*s + kw*d - pb in [0, iw) */
-        int64_t off = kw * p->d[1] - p->pb[1], j0 = off >= 0 ? 0 : (-off + p->s[1] - 1) / p->s[1], j1;
-        j1 = p->iw - off <= 0 ? 0 : (p->iw - off - 1) / p->s[1] + 1;
-        if (j1 > p->ow) j1 = p->ow;
-        if (j0 < j1)
-          GE__VK_PICK(p->isa, ge__vk_pool_acc)(p->is_max, yr + j0, xr + j0 * p->s[1] + off, j1 - j0, p->s[1]);
-      }
-    }
+    GE__VK_PICK(p->isa, ge__vk_pool_row)
+    (p->is_max, kh1 > kh0 ? xp + (oh * p->s[0] - p->pb[0] + kh0 * p->d[0]) * p->iw : xp, kh1 - kh0, p->d[0] * p->iw, p->iw, p->k[1],
+     p->s[1], p->d[1], p->pb[1], p->ow, yr);
     if (p->is_max) continue;
     /* average: the count is rows x columns, each valid or (include_pad)
      * inside the padded input */
@@ -1594,6 +1655,463 @@ static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* ---------------------------------------------------------- reductions */
+
+/* ReduceSum, ReduceMean, ReduceMax, ReduceMin over axes that are adjacent
+ * once dims of 1 are ignored: x seen as [outer, len, inner]; inner 1
+ * reduces rows with SIMD, otherwise rows of inner values are combined
+ * with SIMD. Sums are taken in float (the reference sums in double).
+ * Other axes patterns, empty tensors and bad axes: the reference. */
+enum { GE__VK_RED_SUM, GE__VK_RED_MEAN, GE__VK_RED_MAX, GE__VK_RED_MIN };
+
+typedef struct ge__vk_red {
+  int isa, op;
+  int64_t outer, len, inner, blocks;
+  const float *x;
+  float *y;
+} ge__vk_red;
+
+#define GE__VK_RED_BLOCK 512
+
+static void ge__vk_red_rows_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_red *j = (const ge__vk_red *)arg;
+  int64_t o, i;
+  for (o = begin; o < end; o++) {
+    const float *x = j->x + o * j->len;
+    float v;
+    if (j->op == GE__VK_RED_MIN) {
+      v = x[0];
+      for (i = 1; i < j->len; i++) v = (x[i] < v || x[i] != x[i]) && v == v ? x[i] : v;
+    } else
+      v = GE__VK_PICK(j->isa, ge__vk_reduce)(j->op == GE__VK_RED_MAX ? GE__VK_R_MAX : GE__VK_R_SUM, x, j->len, 0.0f);
+    j->y[o] = j->op == GE__VK_RED_MEAN ? (float)((double)v / (double)j->len) : v;
+  }
+}
+
+static void ge__vk_red_cols_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_red *j = (const ge__vk_red *)arg;
+  int bop = j->op == GE__VK_RED_MAX ? GE__VK_B_MAX : j->op == GE__VK_RED_MIN ? GE__VK_B_MIN : GE__VK_B_ADD;
+  int64_t b, l;
+  for (b = begin; b < end; b++) {
+    int64_t o = b / j->blocks, i0 = (b % j->blocks) * GE__VK_RED_BLOCK;
+    int64_t n = j->inner - i0 < GE__VK_RED_BLOCK ? j->inner - i0 : GE__VK_RED_BLOCK;
+    const float *x = j->x + o * j->len * j->inner + i0;
+    float *y = j->y + o * j->inner + i0;
+    memcpy(y, x, (size_t)n * sizeof(float));
+    for (l = 1; l < j->len; l++) ge__vk_binary_rows(j->isa, bop, y, 1, x + l * j->inner, 1, y, n);
+    if (j->op == GE__VK_RED_MEAN)
+      for (l = 0; l < n; l++) y[l] = (float)((double)y[l] / (double)j->len);
+  }
+}
+
+static ge_status ge__vk_reduce_kernel(ge_kernel_ctx *c, int op) {
+  const ge_value *x, *ax = c->num_inputs > 1 ? c->inputs[1] : NULL;
+  const int64_t *av = NULL;
+  int mask[GE_MAX_RANK];
+  int32_t na, k, r, first = -1, last = -1, orank = 0;
+  int64_t odims[GE_MAX_RANK];
+  ge__vk_red j;
+  ge_value *y;
+  if (!ge__vk_f32_in(c, 0) || c->num_outputs < 1) return ge__vk_reference(c);
+  x = c->inputs[0];
+  r = x->rank;
+  if (r < 1 || x->numel == 0) return ge__vk_reference(c);
+  memset(mask, 0, sizeof mask);
+  if (ax) {
+    if ((ax->dtype != GE_DTYPE_INT64 && ax->dtype != GE_DTYPE_INT32) || (ax->numel > 0 && !ax->data))
+      return ge__vk_reference(c);
+    na = (int32_t)ax->numel;
+  } else
+    na = ge_node_attr_ints(c->node, "axes", &av) > 0 ? ge_node_attr_ints(c->node, "axes", &av) : 0;
+  for (k = 0; k < na; k++) {
+    int64_t v = ax ? (ax->dtype == GE_DTYPE_INT64 ? ((const int64_t *)ax->data)[k] : ((const int32_t *)ax->data)[k])
+                   : av[k];
+    if (v < -r || v >= r) return ge__vk_reference(c); /* it words the error */
+    mask[v < 0 ? v + r : v] = 1;
+  }
+  if (na == 0) {
+    if (ge_node_attr_int(c->node, "noop_with_empty_axes", 0) != 0) return ge__vk_reference(c);
+    for (k = 0; k < r; k++) mask[k] = 1;
+  }
+  j.outer = j.len = j.inner = 1;
+  for (k = 0; k < r; k++) {
+    if (x->dims[k] == 1) continue;
+    if (mask[k]) {
+      if (first < 0) first = k;
+      last = k;
+    }
+  }
+  for (k = 0; k < r; k++) {
+    if (x->dims[k] == 1) continue;
+    if (first >= 0 && k >= first && k <= last && !mask[k]) return ge__vk_reference(c); /* not adjacent */
+    if (mask[k])
+      j.len *= x->dims[k];
+    else if (first < 0 || k < first)
+      j.outer *= x->dims[k];
+    else
+      j.inner *= x->dims[k];
+  }
+  for (k = 0; k < r; k++)
+    if (!mask[k] || ge_node_attr_int(c->node, "keepdims", 1) != 0) odims[orank++] = mask[k] ? 1 : x->dims[k];
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, orank, odims))) return ge__vk_out_failed(c);
+  j.isa = ge__vk_isa();
+  j.op = op;
+  j.x = (const float *)x->data;
+  j.y = (float *)y->data;
+  if (j.inner == 1)
+    ge_kernel_parallel_for(c, j.outer, 1 + GE__VK_GRAIN / j.len, ge__vk_red_rows_share, &j);
+  else {
+    j.blocks = (j.inner + GE__VK_RED_BLOCK - 1) / GE__VK_RED_BLOCK;
+    ge_kernel_parallel_for(c, j.outer * j.blocks, 1 + GE__VK_GRAIN / (j.len * GE__VK_RED_BLOCK),
+                           ge__vk_red_cols_share, &j);
+  }
+  return GE_OK;
+}
+
+static ge_status ge__vk_k_reducesum(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_SUM); }
+static ge_status ge__vk_k_reducemean(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_MEAN); }
+static ge_status ge__vk_k_reducemax(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_MAX); }
+static ge_status ge__vk_k_reducemin(ge_kernel_ctx *c) { return ge__vk_reduce_kernel(c, GE__VK_RED_MIN); }
+
+/* -------------------------------------------------------------- Resize */
+
+/* Resize (opset 10+) and Upsample over the last two axes of a float32
+ * tensor (the leading axes keep their size): every output coordinate's taps
+ * (source indices and weights, the reference's formulas in double) are made
+ * once per shape in the kernel state; a plane is then resampled by rows —
+ * nearest as a gather (a row repeated by memcpy), linear and cubic
+ * separably: each source row resampled along W once into a small cache,
+ * then rows blended along H with SIMD. Off this path (other dtypes, axes,
+ * antialias, tf_crop_and_resize, keep_aspect_ratio_policy, bad inputs): the
+ * reference. */
+
+enum { GE__VK_RS_NEAREST, GE__VK_RS_LINEAR, GE__VK_RS_CUBIC };
+/* coordinate transformation modes, in the reference's order */
+enum { GE__VK_RS_HALF_PIXEL, GE__VK_RS_PYTORCH_HALF_PIXEL, GE__VK_RS_ALIGN_CORNERS, GE__VK_RS_ASYMMETRIC,
+       GE__VK_RS_TF_HALF_PIXEL_FOR_NN, GE__VK_RS_TF_CROP_AND_RESIZE, GE__VK_RS_HALF_PIXEL_SYMMETRIC };
+/* nearest modes; SIMPLE: Resize-10's and Upsample's (floor up, ceil down) */
+enum { GE__VK_RS_PREFER_FLOOR, GE__VK_RS_PREFER_CEIL, GE__VK_RS_FLOOR, GE__VK_RS_CEIL, GE__VK_RS_SIMPLE };
+
+#define GE__VK_RS_TAPS 4
+/* Widest output row the separable path caches (4 rows on the stack). */
+#define GE__VK_RS_MAX_ROW 2048
+
+typedef struct ge__vk_rs_tap {
+  int32_t n, idx[GE__VK_RS_TAPS];
+  float w[GE__VK_RS_TAPS];
+} ge__vk_rs_tap;
+
+typedef struct ge__vk_rs_state {
+  int parsed, usable; /* attributes read once; 0: always the reference */
+  int upsample, opset10, mode, ctm, nearest, exclude;
+  double cubic_a;
+  int64_t key[4];   /* ih, iw, oh, ow of the taps after the struct */
+  double kscale[2]; /* their scales */
+  size_t cap;       /* taps the block holds (oh for H, then ow for W) */
+} ge__vk_rs_state;
+
+/* The state is one block (the executor frees it with free): the struct,
+ * then its taps. */
+#define GE__VK_RS_TAPS_OF(s) ((ge__vk_rs_tap *)((s) + 1))
+
+/* Reads the attributes into s (once per node); usable 0 for what the fast
+ * path leaves to the reference. */
+static void ge__vk_rs_parse(const ge_kernel_ctx *c, ge__vk_rs_state *s) {
+  static const char *const ctms[] = {"half_pixel",           "pytorch_half_pixel", "align_corners",       "asymmetric",
+                                     "tf_half_pixel_for_nn", "tf_crop_and_resize", "half_pixel_symmetric"};
+  static const char *const nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  const ge_node *n = c->node;
+  const char *m = ge_node_attr_string(n, "mode", "nearest");
+  const char *ctm = ge_node_attr_string(n, "coordinate_transformation_mode", NULL);
+  const char *nm = ge_node_attr_string(n, "nearest_mode", "round_prefer_floor");
+  int k;
+  s->parsed = 1;
+  s->usable = 0;
+  s->upsample = !strcmp(n->op, "Upsample");
+  s->opset10 = !s->upsample && c->num_inputs == 2;
+  s->mode = !strcmp(m, "nearest")                                                    ? GE__VK_RS_NEAREST
+            : (!strcmp(m, "linear") || !strcmp(m, "bilinear"))                       ? GE__VK_RS_LINEAR
+            : (!strcmp(m, "cubic") || !strcmp(m, "bicubic")) && !s->upsample        ? GE__VK_RS_CUBIC
+                                                                                     : -1;
+  if (s->upsample || (s->opset10 && !ctm))
+    s->ctm = GE__VK_RS_ASYMMETRIC;
+  else
+    for (s->ctm = -1, k = 0; k < 7 && s->ctm < 0; k++)
+      if (!strcmp(ctm ? ctm : "half_pixel", ctms[k])) s->ctm = k;
+  if (s->upsample || (s->opset10 && !ge_node_attr(n, "nearest_mode")))
+    s->nearest = GE__VK_RS_SIMPLE;
+  else
+    for (s->nearest = -1, k = 0; k < 4 && s->nearest < 0; k++)
+      if (!strcmp(nm, nms[k])) s->nearest = k;
+  s->cubic_a = ge_node_attr_float(n, "cubic_coeff_a", -0.75);
+  s->exclude = ge_node_attr_int(n, "exclude_outside", 0) != 0;
+  if (s->mode < 0 || s->ctm < 0 || s->nearest < 0 || s->ctm == GE__VK_RS_TF_CROP_AND_RESIZE ||
+      ge_node_attr(n, "axes") || ge_node_attr_int(n, "antialias", 0) != 0 ||
+      strcmp(ge_node_attr_string(n, "keep_aspect_ratio_policy", "stretch"), "stretch") != 0)
+    return;
+  /* tf_half_pixel_for_nn maps a coordinate to itself only for these */
+  if (s->ctm == GE__VK_RS_TF_HALF_PIXEL_FOR_NN &&
+      (s->mode != GE__VK_RS_NEAREST || s->nearest == GE__VK_RS_PREFER_CEIL || s->nearest == GE__VK_RS_CEIL))
+    return;
+  s->usable = 1;
+}
+
+/* Source coordinate of output coordinate x (the reference's formula). */
+static double ge__vk_rs_coord(int ctm, double x, int64_t in, int64_t out, double s) {
+  double o = (double)out;
+  switch (ctm) {
+  case GE__VK_RS_PYTORCH_HALF_PIXEL: return o > 1 ? (x + 0.5) / s - 0.5 : 0.0;
+  case GE__VK_RS_ALIGN_CORNERS: return o == 1 ? 0.0 : x * (double)(in - 1) / (o - 1);
+  case GE__VK_RS_ASYMMETRIC: return x / s;
+  case GE__VK_RS_TF_HALF_PIXEL_FOR_NN: return (x + 0.5) / s;
+  case GE__VK_RS_HALF_PIXEL_SYMMETRIC: {
+    double adj = o / (s * (double)in), off = (double)in * 0.5 * (1 - adj);
+    return off + (x + 0.5) / s - 0.5;
+  }
+  default: return (x + 0.5) / s - 0.5;
+  }
+}
+
+static int64_t ge__vk_rs_round(int mode, double x, int down) {
+  double f = floor(x);
+  switch (mode) {
+  case GE__VK_RS_PREFER_CEIL: return (int64_t)(x - f == 0.5 ? f + 1 : floor(x + 0.5));
+  case GE__VK_RS_FLOOR: return (int64_t)f;
+  case GE__VK_RS_CEIL: return (int64_t)ceil(x);
+  case GE__VK_RS_SIMPLE: return (int64_t)(down ? ceil(x) : f);
+  default: return (int64_t)(x - f == 0.5 ? f : floor(x + 0.5));
+  }
+}
+
+/* The taps of output coordinate k on an axis of `in` elements resized to
+ * `out` at scale sc: as the reference (an integer source coordinate takes
+ * ratio 1 against its left neighbour; indices clamped to the edge; weights
+ * normalised; zero taps dropped). */
+static void ge__vk_rs_make_tap(const ge__vk_rs_state *s, int64_t k, int64_t in, int64_t out, double sc,
+                               ge__vk_rs_tap *t) {
+  double xo = ge__vk_rs_coord(s->ctm, (double)k, in, out, sc), w[GE__VK_RS_TAPS], sum = 0, f, ratio;
+  int64_t idx[GE__VK_RS_TAPS], xi, i, n, start, m = 0;
+  if (xo < -4) xo = -4;
+  if (xo > (double)in + 4) xo = (double)in + 4;
+  if (s->mode == GE__VK_RS_NEAREST) {
+    int64_t j = ge__vk_rs_round(s->nearest, xo, sc < 1);
+    t->n = 1;
+    t->idx[0] = (int32_t)(j < 0 ? 0 : j >= in ? in - 1 : j);
+    t->w[0] = 1.0f;
+    return;
+  }
+  n = s->mode == GE__VK_RS_LINEAR ? 2 : 4;
+  start = 1 - n / 2;
+  f = floor(xo);
+  ratio = xo - f;
+  xi = (int64_t)f;
+  if (ratio == 0) {
+    xi -= 1;
+    ratio = 1;
+  }
+  for (i = start; i < start + n; i++) {
+    double tt = fabs((double)i - ratio), A = s->cubic_a, cf;
+    int64_t pos = xi + i;
+    if (s->mode == GE__VK_RS_LINEAR)
+      cf = tt < 1 ? 1 - tt : 0;
+    else
+      cf = tt <= 1 ? ((A + 2) * tt - (A + 3)) * tt * tt + 1
+           : tt < 2 ? ((A * tt - 5 * A) * tt + 8 * A) * tt - 4 * A
+                    : 0;
+    if (s->exclude && (pos < 0 || pos >= in)) cf = 0;
+    sum += cf;
+    idx[i - start] = pos < 0 ? 0 : pos >= in ? in - 1 : pos;
+    w[i - start] = cf;
+  }
+  for (i = 0; i < n; i++) {
+    double wi = sum != 0 ? w[i] / sum : 0;
+    if (wi == 0) continue;
+    t->idx[m] = (int32_t)idx[i];
+    t->w[m++] = (float)wi;
+  }
+  t->n = (int32_t)m;
+}
+
+/* Output sizes and scales of the last two axes from the scales or sizes
+ * input; 0 when the fast path does not apply (the reference words errors). */
+static int ge__vk_rs_sizes(const ge_kernel_ctx *c, const ge__vk_rs_state *s, const ge_value *x, int64_t *out,
+                           double *scale) {
+  const ge_value *sizes = NULL, *scales = NULL;
+  const ge_attr *sa = NULL;
+  int32_t r = x->rank, j;
+  if (s->upsample) {
+    scales = c->num_inputs > 1 ? c->inputs[1] : NULL;
+    if (!scales && (!(sa = ge_node_attr(c->node, "scales")) || sa->type != GE_ATTR_FLOATS || sa->count != r)) return 0;
+  } else {
+    scales = c->num_inputs > (s->opset10 ? 1u : 2u) ? c->inputs[s->opset10 ? 1 : 2] : NULL;
+    sizes = !s->opset10 && c->num_inputs > 3 ? c->inputs[3] : NULL;
+  }
+  if (sizes && sizes->numel > 0) {
+    if (sizes->numel != r || (sizes->dtype != GE_DTYPE_INT64 && sizes->dtype != GE_DTYPE_INT32) || !sizes->data)
+      return 0;
+    for (j = 0; j < r; j++) {
+      int64_t in = x->dims[j],
+              sz = sizes->dtype == GE_DTYPE_INT64 ? ((const int64_t *)sizes->data)[j] : ((const int32_t *)sizes->data)[j];
+      if (sz < 0) return 0;
+      out[j] = sz;
+      scale[j] = in ? (double)sz / (double)in : 1.0;
+    }
+    return 1;
+  }
+  if (sa || (scales && scales->numel > 0)) {
+    if (!sa && (scales->numel != r || scales->dtype != GE_DTYPE_FLOAT32 || !scales->data)) return 0;
+    for (j = 0; j < r; j++) {
+      double sj = sa ? sa->v.floats[j] : (double)((const float *)scales->data)[j], len = (double)x->dims[j] * sj;
+      if (!(sj > 0) || len > 1e15) return 0;
+      scale[j] = sj;
+      out[j] = len > 0 ? (int64_t)floor(len) : 0;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+typedef struct ge__vk_resize_job {
+  int isa, nearest;
+  int64_t ih, iw, oh, ow;
+  const ge__vk_rs_tap *th, *tw;
+  const float *x;
+  float *y;
+} ge__vk_resize_job;
+
+/* Source row xr resampled along W into out[0..ow). */
+static void ge__vk_rs_hrow(const ge__vk_resize_job *j, const float *xr, float *out) {
+  int64_t k;
+  for (k = 0; k < j->ow; k++) {
+    const ge__vk_rs_tap *t = j->tw + k;
+    float acc = xr[t->idx[0]] * t->w[0];
+    int32_t q;
+    for (q = 1; q < t->n; q++) acc += xr[t->idx[q]] * t->w[q];
+    out[k] = t->n ? acc : 0.0f;
+  }
+}
+
+/* Output rows [begin, end) over all planes (row r: plane r / oh). */
+static void ge__vk_resize_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_resize_job *j = (const ge__vk_resize_job *)arg;
+  float cache[GE__VK_RS_TAPS][GE__VK_RS_MAX_ROW];
+  int64_t tag[GE__VK_RS_TAPS], r, k;
+  int slot_next = 0, q;
+  for (q = 0; q < GE__VK_RS_TAPS; q++) tag[q] = -1;
+  for (r = begin; r < end; r++) {
+    int64_t pl = r / j->oh, oy = r % j->oh;
+    const ge__vk_rs_tap *th = j->th + oy;
+    const float *xp = j->x + pl * j->ih * j->iw;
+    float *yr = j->y + r * j->ow;
+    if (j->nearest) {
+      const float *xr = xp + (int64_t)th->idx[0] * j->iw;
+      if (r > begin && oy > 0 && th[-1].idx[0] == th->idx[0]) {
+        memcpy(yr, yr - j->ow, (size_t)j->ow * sizeof(float));
+        continue;
+      }
+      for (k = 0; k < j->ow; k++) yr[k] = xr[j->tw[k].idx[0]];
+      continue;
+    }
+    if (th->n == 0) {
+      memset(yr, 0, (size_t)j->ow * sizeof(float));
+      continue;
+    }
+    if (j->ow > GE__VK_RS_MAX_ROW) { /* too wide to cache: tap by tap */
+      for (k = 0; k < j->ow; k++) {
+        const ge__vk_rs_tap *tw = j->tw + k;
+        float acc = 0.0f;
+        int32_t a, b;
+        for (a = 0; a < th->n; a++) {
+          const float *xr = xp + (int64_t)th->idx[a] * j->iw;
+          float h = xr[tw->idx[0]] * tw->w[0];
+          for (b = 1; b < tw->n; b++) h += xr[tw->idx[b]] * tw->w[b];
+          acc = a ? acc + h * th->w[a] : h * th->w[a];
+        }
+        yr[k] = acc;
+      }
+      continue;
+    }
+    {
+      const float *rows[GE__VK_RS_TAPS];
+      int32_t a;
+      for (a = 0; a < th->n; a++) {
+        int64_t want = pl * j->ih + th->idx[a];
+        for (q = 0; q < GE__VK_RS_TAPS && tag[q] != want; q++) {
+        }
+        if (q == GE__VK_RS_TAPS) { /* not cached: take the oldest slot not in use by this row */
+          int b, used;
+          do {
+            q = slot_next;
+            slot_next = (slot_next + 1) % GE__VK_RS_TAPS;
+            for (used = 0, b = 0; b < a; b++) used |= rows[b] == cache[q];
+          } while (used);
+          ge__vk_rs_hrow(j, xp + (int64_t)th->idx[a] * j->iw, cache[q]);
+          tag[q] = want;
+        }
+        rows[a] = cache[q];
+      }
+      GE__VK_PICK(j->isa, ge__vk_blend)(yr, rows, th->w, th->n, j->ow);
+    }
+  }
+}
+
+static ge_status ge__vk_k_resize(ge_kernel_ctx *c) {
+  ge__vk_rs_state *s = (ge__vk_rs_state *)c->state;
+  ge__vk_resize_job j;
+  const ge_value *x;
+  ge_value *y;
+  int64_t out[GE_MAX_RANK], k;
+  double scale[GE_MAX_RANK];
+  int32_t r, d;
+  if (!ge__vk_f32_in(c, 0) || c->num_outputs < 1) return ge__vk_reference(c);
+  if (!s) {
+    if (!(s = (ge__vk_rs_state *)calloc(1, sizeof *s))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    s->key[0] = -1;
+    c->state = s;
+  }
+  if (!s->parsed) ge__vk_rs_parse(c, s);
+  x = c->inputs[0];
+  r = x->rank;
+  if (!s->usable || r < 2 || !ge__vk_rs_sizes(c, s, x, out, scale)) return ge__vk_reference(c);
+  for (d = 0; d < r - 2; d++) /* leading axes keep their size (then their taps are the identity) */
+    if (out[d] != x->dims[d] || scale[d] != 1.0) return ge__vk_reference(c);
+  if ((x->dims[r - 2] == 0 || x->dims[r - 1] == 0) && out[r - 2] > 0 && out[r - 1] > 0) return ge__vk_reference(c);
+  if (x->dims[r - 2] > INT32_MAX || x->dims[r - 1] > INT32_MAX) return ge__vk_reference(c);
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, r, out))) return ge__vk_out_failed(c);
+  if (y->numel == 0) return GE_OK;
+  j.ih = x->dims[r - 2];
+  j.iw = x->dims[r - 1];
+  j.oh = out[r - 2];
+  j.ow = out[r - 1];
+  if (s->key[0] != j.ih || s->key[1] != j.iw || s->key[2] != j.oh || s->key[3] != j.ow ||
+      s->kscale[0] != scale[r - 2] || s->kscale[1] != scale[r - 1]) { /* taps for this shape */
+    size_t need = (size_t)(j.oh + j.ow);
+    if (need > s->cap) {
+      ge__vk_rs_state *g = (ge__vk_rs_state *)realloc(s, sizeof *s + need * sizeof(ge__vk_rs_tap));
+      if (!g) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+      c->state = s = g;
+      s->cap = need;
+    }
+    s->key[0] = -1; /* valid again once every tap is made */
+    for (k = 0; k < j.oh; k++) ge__vk_rs_make_tap(s, k, j.ih, j.oh, scale[r - 2], GE__VK_RS_TAPS_OF(s) + k);
+    for (k = 0; k < j.ow; k++) ge__vk_rs_make_tap(s, k, j.iw, j.ow, scale[r - 1], GE__VK_RS_TAPS_OF(s) + j.oh + k);
+    s->key[0] = j.ih;
+    s->key[1] = j.iw;
+    s->key[2] = j.oh;
+    s->key[3] = j.ow;
+    s->kscale[0] = scale[r - 2];
+    s->kscale[1] = scale[r - 1];
+  }
+  j.isa = ge__vk_isa();
+  j.nearest = s->mode == GE__VK_RS_NEAREST;
+  j.th = GE__VK_RS_TAPS_OF(s);
+  j.tw = GE__VK_RS_TAPS_OF(s) + j.oh;
+  j.x = (const float *)x->data;
+  j.y = (float *)y->data;
+  ge_kernel_parallel_for(c, y->numel / j.ow, 1 + GE__VK_GRAIN / j.ow, ge__vk_resize_share, &j);
+  return GE_OK;
+}
+
 /* ---------------------------------------------------------- the lookup */
 
 typedef struct ge__vk_entry {
@@ -1632,7 +2150,12 @@ static const ge__vk_entry ge__vk_table[] = {
     {"PRelu", ge__vk_k_prelu},
     {"Pow", ge__vk_k_pow},
     {"Reciprocal", ge__vk_k_reciprocal},
+    {"ReduceMax", ge__vk_k_reducemax},
+    {"ReduceMean", ge__vk_k_reducemean},
+    {"ReduceMin", ge__vk_k_reducemin},
+    {"ReduceSum", ge__vk_k_reducesum},
     {"Relu", ge__vk_k_relu},
+    {"Resize", ge__vk_k_resize},
     {"Selu", ge__vk_k_selu},
     {"Sigmoid", ge__vk_k_sigmoid},
     {"Softmax", ge__vk_k_softmax},
@@ -1644,6 +2167,7 @@ static const ge__vk_entry ge__vk_table[] = {
     {"Tanh", ge__vk_k_tanh},
     {"ThresholdedRelu", ge__vk_k_thresholded_relu},
     {"Transpose", ge__vk_k_transpose},
+    {"Upsample", ge__vk_k_resize},
 };
 #define GE__VK_NUM_OPS (sizeof ge__vk_table / sizeof ge__vk_table[0])
 
@@ -1674,6 +2198,23 @@ GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n) {
   (void)n;
 #endif
   return NULL;
+}
+
+GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n) {
+#if GE__VK_ON
+  static const int ops[] = {-1, GE__VK_U_RELU, GE__VK_U_LEAKYRELU, GE__VK_U_CLIP, GE__VK_U_SIGMOID,
+                            GE__VK_U_TANH, GE__VK_U_HARDSIGMOID, GE__VK_U_HARDSWISH_AB};
+  ge__vk_upar p;
+  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_HARDSWISH) return 0;
+  memset(&p, 0, sizeof p);
+  p.alpha = alpha;
+  p.beta = beta;
+  if (n > 0) ge__vk_unary_rows(ge__vk_isa(), ops[act], &p, y, y, n);
+  return 1;
+#else
+  (void)act, (void)alpha, (void)beta, (void)y, (void)n;
+  return 0;
+#endif
 }
 
 #ifdef __cplusplus

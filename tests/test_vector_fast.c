@@ -2,8 +2,12 @@
  * kernels of host_cpu.h: the vector math per instruction set (the sets give
  * the same bits; errors in ulps against double), and every fast kernel on
  * seeded random shapes (broadcasting, odd sizes, edge attributes and
- * values), run serially and on a two-thread pool. */
+ * values), run serially and on a two-thread pool; Resize's state reused
+ * across shapes; the element-wise chain fusion on graphs run before and
+ * after it. */
 #define GE_IMPLEMENTATION
+#include "ge_exec.h"
+#include "ge_engines/ai_core.h"
 #include "ge_engines/vector.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
@@ -674,6 +678,352 @@ GE_TEST(test_lookup) {
   kh_free(&x);
 }
 
+/* ---------------------------------------------------------- reductions */
+
+static int64_t red_axes[4];
+static int32_t red_naxes, red_keep;
+static void attrs_reduce(kt *t, int v) {
+  if (v == 0 && red_naxes > 0) ge_node_set_attr_ints(t->g, t->id, "axes", red_axes, red_naxes, &t->err);
+  if (!red_keep) ge_node_set_attr_int(t->g, t->id, "keepdims", 0, &t->err);
+}
+
+GE_TEST(test_reduce_against_reference) {
+  static const char *const ops[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"};
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 1618);
+  for (rep = 0; rep < 400; rep++) {
+    int op = rep % 4, as_input = op == 0 && tu_below(&r, 2);
+    int64_t dims[4], ad[1];
+    int32_t rank = 1 + (int32_t)tu_below(&r, 4), k;
+    ge_value x, a, *in[2];
+    for (k = 0; k < rank; k++) dims[k] = 1 + tu_below(&r, 9);
+    if (rep % 13 == 0) dims[tu_below(&r, (uint32_t)rank)] = 200 + tu_below(&r, 300); /* over the grain */
+    red_naxes = (int32_t)tu_below(&r, (uint32_t)rank + 1);
+    for (k = 0; k < red_naxes; k++) { /* a run of axes, sometimes with a gap, negative at times */
+      int64_t ax = k == 0 ? (int64_t)tu_below(&r, (uint32_t)(rank - red_naxes + 1)) : red_axes[k - 1] + 1;
+      if (k > 0 && tu_below(&r, 5) == 0 && ax + 1 < rank) ax++;
+      red_axes[k] = ax < rank ? ax : rank - 1;
+    }
+    for (k = 1; k < red_naxes; k++)
+      if (red_axes[k] <= red_axes[k - 1]) red_naxes = k; /* keep them distinct */
+    for (k = 0; k < red_naxes; k++)
+      if (tu_below(&r, 3) == 0) red_axes[k] -= rank;
+    red_keep = tu_below(&r, 3) != 0;
+    x = rand_value(&r, rank, dims, -4, 4, 0);
+    if (rep % 17 == 5) ((float *)x.data)[tu_below(&r, (uint32_t)x.numel)] = NAN;
+    ad[0] = red_naxes;
+    a = kh_value(GE_DTYPE_INT64, 1, ad, red_axes);
+    in[0] = &x;
+    in[1] = &a;
+    /* sums in float against double: differences up to ~1e-6 of sum |x| */
+    if (!check_op(ops[op], in, as_input ? 2 : 1, 1, attrs_reduce, as_input, op >= 2 ? 0 : 64,
+                  op >= 2 ? 0 : 2e-6 * 4 * (double)x.numel))
+      fprintf(stderr, "  (%s rank %d naxes %d keep %d input %d)\n", ops[op], (int)rank, (int)red_naxes, (int)red_keep,
+              as_input);
+    kh_free(&x);
+    kh_free(&a);
+  }
+}
+
+/* -------------------------------------------------------------- Resize */
+
+/* Runs fn on node t with *state kept across calls (as an executor does). */
+static ge_status run_stateful(ge_kernel_fn fn, kt *t, ge_value **in, uint32_t n_in, ge_value *out, int threads,
+                              void **state, ge_error *err) {
+  ge_kernel_env env;
+  ge_kernel_ctx c;
+  ge_value *outs[1];
+  ge_status st;
+  memset(&env, 0, sizeof env);
+  env.alloc_output = kh_alloc_output;
+  env.num_threads = threads ? 2 : 1;
+  env.parallel_for = threads ? pool_parallel_for : NULL;
+  memset(&c, 0, sizeof c);
+  outs[0] = out;
+  c.inputs = in;
+  c.outputs = outs;
+  c.num_inputs = n_in;
+  c.num_outputs = 1;
+  c.node = ge_graph_node(t->g, t->id);
+  c.graph = t->g;
+  c.env = &env;
+  c.err = err;
+  c.state = *state;
+  st = fn(&c);
+  *state = c.state;
+  return st;
+}
+
+static const char *const rs_modes[] = {"nearest", "linear", "cubic"};
+static const char *const rs_ctms[] = {"half_pixel",           "pytorch_half_pixel", "align_corners", "asymmetric",
+                                      "tf_half_pixel_for_nn", "half_pixel_symmetric"};
+static const char *const rs_nearest[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+
+/* One Resize (or Upsample) node, run by the reference and by the fast
+ * kernel on three inputs in a row (shapes A, B, A) with one state. */
+static int resize_case(tu_rng *r, int rep) {
+  int upsample = rep % 9 == 8, opset10 = !upsample && rep % 5 == 4, use_sizes = !upsample && !opset10 && rep % 2;
+  int mode = (int)tu_below(r, upsample ? 2 : 3), ctm = (int)tu_below(r, 6), nm = (int)tu_below(r, 4);
+  int32_t rank = 2 + (int32_t)tu_below(r, 3), k, shape;
+  int64_t dims[2][4], sd[1], outd[4];
+  float scl[4];
+  int64_t szs[4];
+  ge_value x[2], sc, sz, *in[4];
+  kt t;
+  void *state = NULL;
+  int ok = 1, threads;
+  sd[0] = rank;
+  for (shape = 0; shape < 2; shape++)
+    for (k = 0; k < rank; k++)
+      dims[shape][k] = k < rank - 2 ? 1 + tu_below(r, 3) : 1 + tu_below(r, rep % 11 == 0 && k == rank - 1 ? 300 : 13);
+  for (k = 0; k < rank; k++) {
+    static const float nice[] = {2.0f, 0.5f, 3.0f, 1.0f, 1.5f, 0.75f, 2.5f, 0.6f};
+    scl[k] = k < rank - 2 ? 1.0f : tu_below(r, 3) ? nice[tu_below(r, 8)] : 0.3f + (float)tu_below(r, 300) / 100.0f;
+    szs[k] = k < rank - 2 ? dims[0][k] : 1 + tu_below(r, 30);
+  }
+  for (shape = 0; shape < 2; shape++) {
+    x[shape] = rand_value(r, rank, dims[shape], -4, 4, 0);
+  }
+  if (use_sizes)
+    for (k = 0; k < rank - 2; k++) dims[1][k] = dims[0][k]; /* sizes fix the leading axes */
+  kh_free(&x[1]);
+  x[1] = rand_value(r, rank, dims[1], -4, 4, 0);
+  sc = kh_value(GE_DTYPE_FLOAT32, 1, sd, scl);
+  sz = kh_value(GE_DTYPE_INT64, 1, sd, szs);
+  in[0] = &x[0];
+  if (upsample || opset10) {
+    in[1] = &sc;
+    if (!kt_make(&t, upsample ? "Upsample" : "Resize", 2, in, 1)) return GE_CHECK(0);
+  } else {
+    in[1] = NULL;
+    in[2] = use_sizes ? NULL : &sc;
+    in[3] = use_sizes ? &sz : NULL;
+    if (!kt_make(&t, "Resize", 4, in, 1)) return GE_CHECK(0);
+  }
+  ge_node_set_attr_string(t.g, t.id, "mode", rs_modes[mode], &t.err);
+  if (!upsample && !(opset10 && rep % 3 == 0)) {
+    ge_node_set_attr_string(t.g, t.id, "coordinate_transformation_mode", rs_ctms[ctm], &t.err);
+    ge_node_set_attr_string(t.g, t.id, "nearest_mode", rs_nearest[nm], &t.err);
+  }
+  if (mode == 2 && tu_below(r, 2)) ge_node_set_attr_int(t.g, t.id, "exclude_outside", 1, &t.err);
+  if (mode == 2 && tu_below(r, 2)) ge_node_set_attr_float(t.g, t.id, "cubic_coeff_a", -0.5, &t.err);
+  for (threads = 0; threads < 2; threads++)
+    for (shape = 0; shape < 3; shape++) {
+      ge_value ref, fast;
+      ge_error e1, e2;
+      ge_status s1, s2;
+      ge_kernel_fn fr = ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), ff = ge_vector_fast_kernel(ge_graph_node(t.g, t.id));
+      if (!GE_CHECK(fr && ff)) break;
+      in[0] = &x[shape == 1];
+      memset(&ref, 0, sizeof ref);
+      memset(&fast, 0, sizeof fast);
+      memset(&e1, 0, sizeof e1);
+      memset(&e2, 0, sizeof e2);
+      s1 = run_kernel(fr, t.g, t.id, in, upsample || opset10 ? 2 : 4, &ref, 1, 0, &e1);
+      s2 = run_stateful(ff, &t, in, upsample || opset10 ? 2 : 4, &fast, threads, &state, &e2);
+      ok &= GE_CHECK_EQ_INT(s2, s1);
+      if (s1 == GE_OK && s2 == GE_OK) {
+        int64_t worst = 0;
+        double m;
+        ok &= GE_CHECK_EQ_INT(fast.rank, ref.rank) && GE_CHECK_EQ_INT(fast.numel, ref.numel);
+        for (k = 0; k < ref.rank && k < fast.rank; k++) outd[k] = fast.dims[k], ok &= GE_CHECK_EQ_INT(fast.dims[k], ref.dims[k]);
+        if (ok && ref.numel > 0) {
+          /* nearest copies exactly; linear and cubic weigh in float, not double */
+          m = max_ulps((const float *)fast.data, (const float *)ref.data, ref.numel, mode ? 2e-5 : 0, &worst);
+          if (m > (mode ? 64 : 0)) {
+            fprintf(stderr, "  %s mode %s ctm %s nearest %s rank %d shape %d threads %d: %.0f ulps at %lld: %.9g vs %.9g\n",
+                    upsample ? "Upsample" : opset10 ? "Resize-10" : use_sizes ? "Resize(sizes)" : "Resize",
+                    rs_modes[mode], rs_ctms[ctm], rs_nearest[nm], (int)rank, shape, threads, m, (long long)worst,
+                    ((const float *)fast.data)[worst], ((const float *)ref.data)[worst]);
+            ok = GE_CHECK(0);
+          }
+        }
+      } else if (s1 == s2)
+        ok &= GE_CHECK_STR(e2.message, e1.message);
+      kh_free(&ref);
+      kh_free(&fast);
+    }
+  (void)outd;
+  free(state);
+  kt_free(&t);
+  kh_free(&x[0]);
+  kh_free(&x[1]);
+  kh_free(&sc);
+  kh_free(&sz);
+  return ok;
+}
+
+GE_TEST(test_resize_against_reference) {
+  tu_rng r;
+  int rep;
+  tu_seed(&r, 1616);
+  for (rep = 0; rep < 400; rep++) resize_case(&r, rep);
+}
+
+/* ------------------------------------------------------- chain fusion */
+
+static ge_node_id chain_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data) {
+  ge_tensor t;
+  ge_node_id id = GE_NONE;
+  int64_t n = 1;
+  int32_t k;
+  for (k = 0; k < rank; k++) n *= dims[k];
+  memset(&t, 0, sizeof t);
+  t.dtype = GE_DTYPE_FLOAT32;
+  t.rank = rank;
+  t.dims = (int64_t *)dims;
+  t.data = (void *)data;
+  t.nbytes = (size_t)n * sizeof(float);
+  ge_graph_add_const(g, NULL, &t, &id, NULL);
+  return id;
+}
+
+static ge_node_id chain_node(ge_graph *g, const char *op, ge_node_id a, ge_node_id b, ge_node_id c) {
+  ge_edge e[3];
+  ge_node_id id = GE_NONE;
+  uint32_t n = c != GE_NONE ? 3 : b != GE_NONE ? 2 : 1;
+  memset(e, 0, sizeof e);
+  e[0].node = a, e[1].node = b, e[2].node = c;
+  ge_graph_add_node(g, op, NULL, n, e, 1, &id, NULL);
+  return id;
+}
+
+static ge_kernel_fn chain_lookup_host(const ge_node *n, void *user) {
+  (void)user;
+  return ge_host_cpu_kernel(n);
+}
+static ge_kernel_fn chain_lookup_aic(const ge_node *n, void *user) {
+  (void)user;
+  return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
+}
+
+/* x -> [Conv] -> Mul(s) -> Add(b) -> HardSwish as Add 3, Clip 0 6, Mul,
+ * Div 6 -> Mul(scalar) -> Add(scalar), the constants per channel or
+ * scalars, operands in either order; variant 3 gives the first Mul a second
+ * reader (then it stays). Runs the reference on the graph as built and AI
+ * Core's kernels after its optimiser; returns the largest difference
+ * relative to max |y| (-1 on failure) and the op counts left. */
+static double chain_graph(tu_rng *r, int variant, int threads, int *n_div, int *n_mul, int *n_bn) {
+  int64_t N = 1 + tu_below(r, 2), C = 1 + tu_below(r, 8), H = 1 + tu_below(r, 9), W = 1 + tu_below(r, 40);
+  int64_t xd[4], wd[4], cd[3], one[1] = {1}, i;
+  float w[8 * 8 * 9], bias[8], s[8], b[8], three = 3, zero = 0, six = 6, sa, sb;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, cur, m, a, t, u, v, d, id, extra = GE_NONE;
+  ge_edge out[2];
+  ge_exec_desc d1, d2;
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_error err;
+  ge_value vx;
+  const ge_value *ins[1];
+  double er = -1;
+  int conv = variant != 1;
+  memset(&err, 0, sizeof err);
+  xd[0] = N, xd[1] = C, xd[2] = H, xd[3] = W;
+  wd[0] = C, wd[1] = C, wd[2] = 3, wd[3] = 3;
+  cd[0] = C, cd[1] = 1, cd[2] = 1;
+  for (i = 0; i < C * C * 9; i++) w[i] = (float)((int)tu_below(r, 2001) - 1000) / 3000.0f;
+  for (i = 0; i < C; i++) {
+    bias[i] = (float)((int)tu_below(r, 201) - 100) / 100.0f;
+    s[i] = (float)((int)tu_below(r, 201) - 100) / 50.0f;
+    b[i] = (float)((int)tu_below(r, 201) - 100) / 30.0f;
+  }
+  sa = 0.5f + (float)tu_below(r, 100) / 100.0f;
+  sb = (float)((int)tu_below(r, 201) - 100) / 100.0f;
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+  cur = x;
+  if (conv) {
+    int64_t pads[4] = {1, 1, 1, 1};
+    cur = chain_node(g, "Conv", x, chain_const(g, 4, wd, w), chain_const(g, 1, wd, bias));
+    ge_node_set_attr_ints(g, cur, "pads", pads, 4, NULL);
+  }
+  m = variant == 2 ? chain_node(g, "Mul", chain_const(g, 0, one, s), cur, GE_NONE)
+                   : chain_node(g, "Mul", cur, chain_const(g, 3, cd, s), GE_NONE);
+  a = chain_node(g, "Add", m, chain_const(g, 3, cd, b), GE_NONE);
+  t = variant == 2 ? chain_node(g, "Add", chain_const(g, 0, one, &three), a, GE_NONE)
+                   : chain_node(g, "Add", a, chain_const(g, 0, one, &three), GE_NONE);
+  u = chain_node(g, "Clip", t, chain_const(g, 0, one, &zero), chain_const(g, 0, one, &six));
+  v = variant == 2 ? chain_node(g, "Mul", u, a, GE_NONE) : chain_node(g, "Mul", a, u, GE_NONE);
+  d = chain_node(g, "Div", v, chain_const(g, 0, one, &six), GE_NONE);
+  cur = chain_node(g, "Mul", d, chain_const(g, 1, one, &sa), GE_NONE);
+  cur = chain_node(g, "Add", cur, chain_const(g, 1, one, &sb), GE_NONE);
+  out[0].node = cur, out[0].index = 0;
+  if (variant == 3) { /* the first Mul read by a second node too */
+    extra = chain_node(g, "Neg", m, GE_NONE, GE_NONE);
+    out[1].node = extra, out[1].index = 0;
+  }
+  ge_graph_set_outputs(g, variant == 3 ? 2 : 1, out, NULL, NULL);
+  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
+  for (id = 0; id < ge_graph_id_bound(h); id++)
+    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
+  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  *n_div = *n_mul = *n_bn = 0;
+  for (id = 0; id < ge_graph_id_bound(h); id++) {
+    const ge_node *n = ge_graph_node(h, id);
+    if (!n) continue;
+    *n_div += !strcmp(n->op, "Div");
+    *n_mul += !strcmp(n->op, "Mul");
+    *n_bn += !strcmp(n->op, "BatchNormalization");
+  }
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = chain_lookup_host;
+  d2 = d1;
+  d2.lookup = chain_lookup_aic;
+  d2.num_threads = threads;
+  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
+  vx = rand_value(r, 4, xd, -5, 5, 0);
+  ins[0] = &vx;
+  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
+    uint32_t o;
+    er = 0;
+    for (o = 0; o < (variant == 3 ? 2u : 1u); o++) {
+      const ge_value *y1 = ge_program_output(p1, o), *y2 = ge_program_output(p2, o);
+      double mx = 1e-6, md = 0;
+      if (y1->numel != y2->numel) {
+        er = 1e9;
+        break;
+      }
+      for (i = 0; i < y1->numel; i++) {
+        double a1 = ((const float *)y1->data)[i], a2 = ((const float *)y2->data)[i];
+        if (fabs(a1) > mx) mx = fabs(a1);
+        if (fabs(a1 - a2) > md) md = fabs(a1 - a2);
+      }
+      if (md / mx > er) er = md / mx;
+    }
+  }
+  kh_free(&vx);
+done:
+  if (er < 0) fprintf(stderr, "  chain graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  return er;
+}
+
+GE_TEST(test_chain_fusion) {
+  tu_rng r;
+  int i;
+  double worst = 0;
+  tu_seed(&r, 1617);
+  for (i = 0; i < 80; i++) {
+    int variant = i % 4, n_div = -1, n_mul = -1, n_bn = -1;
+    double er = chain_graph(&r, variant, 1 + (i / 4) % 2, &n_div, &n_mul, &n_bn);
+    if (!GE_CHECK(er >= 0 && er < 1e-5)) fprintf(stderr, "  variant %d: rel err %.3g\n", variant, er);
+    if (er > worst) worst = er;
+    GE_CHECK_EQ_INT(n_div, 0); /* the HardSwish chain is one op (or fused into the Conv) */
+    if (variant == 3) { /* Mul+Add kept, the trailing scalar affine fused */
+      GE_CHECK_EQ_INT(n_mul, 1);
+      GE_CHECK_EQ_INT(n_bn, 1);
+    } else {
+      GE_CHECK_EQ_INT(n_mul, 0);
+      GE_CHECK_EQ_INT(n_bn, variant == 1 ? 2 : 1); /* after a Conv the first folds into it */
+    }
+  }
+  printf("  chain fusion: 80 graphs, worst rel err %.2g\n", worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_math_per_isa_against_double);
@@ -688,5 +1038,8 @@ int main(int argc, char **argv) {
   GE_RUN(test_transpose_against_reference);
   GE_RUN(test_fallbacks_match_reference);
   GE_RUN(test_lookup);
+  GE_RUN(test_reduce_against_reference);
+  GE_RUN(test_resize_against_reference);
+  GE_RUN(test_chain_fusion);
   return ge_test_main_end();
 }
