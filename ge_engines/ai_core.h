@@ -2169,7 +2169,7 @@ static const ge_engine ge__aic_engine = {
     ge__aic_check,         /* check_supported */
     ge__aic_kernel,        /* kernel */
     ge__aic_workspace,     /* workspace_size */
-    NULL,                  /* optimize_original */
+    ge_half_optimize_original, /* optimize_original: float16 regions run in float32 */
     ge__aic_optimize,      /* optimize_subgraph */
     NULL                   /* user */
 };

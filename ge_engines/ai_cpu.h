@@ -98,6 +98,7 @@ static int ge__aicpu_check_tf(const ge_engine *e, const ge_graph *g, const ge_no
 static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn k = ge_vector_fast_kernel(n);
   (void)e;
+  if (!k) k = ge_half_fast_kernel(n);
   if (!k) k = ge_host_cpu_kernel(n);
   return k ? k : ge_dsa_kernel(n);
 }

@@ -41,6 +41,7 @@
 #include "ge_graph.h"
 #include "host_cpu.h"
 #include "vector_kernels.h"
+#include "half_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -211,6 +212,7 @@ static ge_kernel_fn ge__vec_kernel(const ge_engine *e, const ge_node *n) {
   (void)e;
   if (!ge_node_in_onnx_domain(n) || !ge_op_in_sorted(n->op, ge__vec_ops, GE__VEC_NUM_OPS)) return NULL;
   if ((fast = ge_vector_fast_kernel(n)) != NULL) return fast;
+  if ((fast = ge_half_fast_kernel(n)) != NULL) return fast; /* Cast float32 <-> float16 */
   return ge_host_cpu_kernel(n);
 }
 
@@ -225,7 +227,7 @@ static const ge_engine ge__vec_engine = {
     ge__vec_check,         /* check_supported */
     ge__vec_kernel,        /* kernel */
     NULL,                  /* workspace_size */
-    NULL,                  /* optimize_original */
+    ge_half_optimize_original, /* optimize_original: float16 regions run in float32 */
     NULL,                  /* optimize_subgraph */
     NULL                   /* user */
 };
