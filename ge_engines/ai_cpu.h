@@ -25,6 +25,7 @@
 #include "host_cpu.h"
 #include "dsa.h"
 #include "vector.h"
+#include "quant_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,6 +100,7 @@ static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn k = ge_vector_fast_kernel(n);
   (void)e;
   if (!k) k = ge_half_fast_kernel(n);
+  if (!k) k = ge_quant_fast_kernel(n); /* int8 / uint8 quantization and integer products */
   if (!k) k = ge_host_cpu_kernel(n);
   return k ? k : ge_dsa_kernel(n);
 }

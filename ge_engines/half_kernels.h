@@ -8,8 +8,9 @@
  *    attribute (no -march), else with the exact scalar conversions of
  *    ge_graph.h (also round to nearest even, subnormals, overflow to inf).
  *    Both give the same bits except for NaN payloads. ge_half_fast_kernel
- *    hands out a Cast kernel for float32 <-> float16 built on them (split
- *    over the executor's threads); any other Cast runs the reference.
+ *    hands out a Cast kernel for float32 <-> float16 built on them, and
+ *    int32 / uint8 / int8 -> float32 (the Casts of quantized models),
+ *    split over the executor's threads; any other Cast runs the reference.
  *
  * 2. Promotion (ge_half_promote, the AI Core and VectorEngine
  *    optimize_original): regions of float16 compute run in float32, the
@@ -149,13 +150,28 @@ GE_API void ge_float_to_half_n(const float *src, uint16_t *dst, int64_t n) {
 typedef struct ge__hk_cast_job {
   const void *src;
   void *dst;
-  int to_half;
+  ge_dtype from, to;
 } ge__hk_cast_job;
 
 static void ge__hk_cast_range(void *arg, int64_t b, int64_t e) {
   const ge__hk_cast_job *j = (const ge__hk_cast_job *)arg;
-  if (j->to_half) ge_float_to_half_n((const float *)j->src + b, (uint16_t *)j->dst + b, e - b);
-  else ge_half_to_float_n((const uint16_t *)j->src + b, (float *)j->dst + b, e - b);
+  float *f = (float *)j->dst;
+  int64_t i;
+  switch (j->from) {
+  case GE_DTYPE_FLOAT32: ge_float_to_half_n((const float *)j->src + b, (uint16_t *)j->dst + b, e - b); break;
+  case GE_DTYPE_FLOAT16: ge_half_to_float_n((const uint16_t *)j->src + b, f + b, e - b); break;
+  /* integer to float32 rounds to nearest even, as the reference's double
+   * then float (a double holds every int32 exactly) */
+  case GE_DTYPE_INT32:
+    for (i = b; i < e; i++) f[i] = (float)((const int32_t *)j->src)[i];
+    break;
+  case GE_DTYPE_UINT8:
+    for (i = b; i < e; i++) f[i] = (float)((const uint8_t *)j->src)[i];
+    break;
+  default:
+    for (i = b; i < e; i++) f[i] = (float)((const int8_t *)j->src)[i];
+    break;
+  }
 }
 
 /* The output dtype is the node's (shape inference wrote Cast's `to`
@@ -167,14 +183,16 @@ static ge_status ge__hk_cast(ge_kernel_ctx *c) {
   ge_value *y;
   ge_kernel_fn ref;
   if (!x || !((x->dtype == GE_DTYPE_FLOAT32 && to == GE_DTYPE_FLOAT16) ||
-              (x->dtype == GE_DTYPE_FLOAT16 && to == GE_DTYPE_FLOAT32))) {
+              (to == GE_DTYPE_FLOAT32 && (x->dtype == GE_DTYPE_FLOAT16 || x->dtype == GE_DTYPE_INT32 ||
+                                          x->dtype == GE_DTYPE_UINT8 || x->dtype == GE_DTYPE_INT8)))) {
     ref = ge_host_cpu_kernel(c->node);
     return ref ? ref(c) : ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no Cast kernel");
   }
   if (!(y = ge_kernel_output(c, 0, to, x->rank, x->dims))) return GE_ERR_NOMEM;
   j.src = x->data;
   j.dst = y->data;
-  j.to_half = to == GE_DTYPE_FLOAT16;
+  j.from = x->dtype;
+  j.to = to;
   ge_kernel_parallel_for(c, x->numel, 1 << 16, ge__hk_cast_range, &j);
   return GE_OK;
 }
