@@ -38,7 +38,9 @@
  * columns, channels). SIMD (AVX2, for DynamicQuantizeLinear and
  * QuantizeLinear) is chosen at run time with __builtin_cpu_supports and a
  * target attribute (no -march); the scalar fallback gives the same bits
- * (define GE_QUANT_NO_SIMD to force it).
+ * (define GE_QUANT_NO_SIMD to force it). ConvInteger with uint8 input runs
+ * on AVX512-VNNI (vpdpbusd, exact int32 sums) where the CPU has it
+ * (GE_QUANT_NO_VNNI: the float path).
  *
  * Include after (or instead of) ge_graph.h; define
  * GE_QUANT_KERNELS_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation
@@ -329,6 +331,7 @@ typedef struct ge__qk_state {
   int64_t group, s[2], d[2], pads[4];
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 other */
   int attrs_ok; /* the spatial rank the attributes were read for; 0: bad */
+  int64_t lead[2]; /* leading pads of the last run (H, W) */
   double pad_; /* keeps the area 8-byte aligned */
 } ge__qk_state;
 
@@ -608,10 +611,44 @@ typedef struct ge__qk_dw {
   int64_t H, W, KH, KW, OH, OW, sh, sw, dh, dw, ph, pw, mult;
 } ge__qk_dw;
 
+/* yr[ow] += (x - zx) * wv for ow from o0 on, x the bytes at xr, xr + sw,
+ * ...; `room` bytes can be read from xr. AVX2 for strides 1 and 2, 8
+ * outputs a step; returns the first ow not done (the caller finishes). */
+#if GE__QK_AVX2
+__attribute__((target("avx2"))) static int64_t ge__qk_dw_row_avx2(int32_t *yr, const uint8_t *xr, int64_t o0,
+                                                                  int64_t o1, int64_t sw, int is_signed, int32_t zx,
+                                                                  int32_t wv, int64_t room) {
+  const __m256i vz = _mm256_set1_epi32(zx), vw = _mm256_set1_epi32(wv);
+  const __m128i even = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+  const uint8_t *p = xr;
+  int64_t ow = o0;
+  if (sw == 1) {
+    for (; ow + 8 <= o1; ow += 8, p += 8) {
+      __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)p);
+      __m256i v = is_signed ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+      __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(yr + ow));
+      y = _mm256_add_epi32(y, _mm256_mullo_epi32(_mm256_sub_epi32(v, vz), vw));
+      _mm256_storeu_si256((__m256i *)(void *)(yr + ow), y);
+    }
+  } else if (sw == 2) {
+    for (; ow + 8 <= o1 && (ow - o0) * 2 + 16 <= room; ow += 8, p += 16) {
+      __m128i b = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), even);
+      __m256i v = is_signed ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+      __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(yr + ow));
+      y = _mm256_add_epi32(y, _mm256_mullo_epi32(_mm256_sub_epi32(v, vz), vw));
+      _mm256_storeu_si256((__m256i *)(void *)(yr + ow), y);
+    }
+  }
+  return ow;
+}
+#endif
+
 /* Depthwise: output channels [b, e) of one image, direct in int32. */
 static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_dw *d = (const ge__qk_dw *)arg;
   int64_t m, kh, kw, oh, ow;
+  int avx2 = ge__qk_avx2();
+  (void)avx2;
   for (m = b; m < e; m++) {
     int64_t ci = m / d->mult;
     int32_t *y = d->y + m * d->OH * d->OW;
@@ -631,16 +668,166 @@ static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
           int64_t ih = oh * d->sh - d->ph + kh * d->dh;
           int32_t *yr = y + oh * d->OW;
           if (ih < 0 || ih >= d->H) continue;
+          ow = o0;
+#if GE__QK_AVX2
+          if (avx2 && o0 < o1)
+            ow = ge__qk_dw_row_avx2(yr, xu + ih * d->W + base + o0 * d->sw, o0, o1, d->sw, d->is_signed,
+                                    d->zx, wv, d->W - (base + o0 * d->sw));
+#endif
           if (d->is_signed) {
-            const int8_t *xr = xs + ih * d->W + base;
-            for (ow = o0; ow < o1; ow++) yr[ow] += ((int32_t)xr[ow * d->sw] - d->zx) * wv;
+            const int8_t *xr = xs + ih * d->W;
+            for (; ow < o1; ow++) yr[ow] += ((int32_t)xr[ow * d->sw + base] - d->zx) * wv;
           } else {
-            const uint8_t *xr = xu + ih * d->W + base;
-            for (ow = o0; ow < o1; ow++) yr[ow] += ((int32_t)xr[ow * d->sw] - d->zx) * wv;
+            const uint8_t *xr = xu + ih * d->W;
+            for (; ow < o1; ow++) yr[ow] += ((int32_t)xr[ow * d->sw + base] - d->zx) * wv;
           }
         }
       }
   }
+}
+
+/* --------------------------------------- ConvInteger on AVX512-VNNI */
+
+/* uint8 activations times weights with vpdpbusd (u8 x s8, four products
+ * summed into int32, no saturation): exact. Weights w' = w (int8) or
+ * w - 128 (uint8) with zero point zw' shifted alike, so that
+ *   sum (x - zx)(w - zw) = sum x w' - zx sum w' - zw' sum x + K zx zw'.
+ * Padded taps read zx (so x - zx is 0 there, as in the reference), K is
+ * padded to a multiple of 4 with zeros. Weights are packed once per group
+ * as [M/8][K/4][8][4] bytes with their row sums; image columns 32 at a
+ * time as [K/4][32][4] bytes with their column sums. */
+#define GE__QK_VM 8  /* rows of a tile */
+#define GE__QK_VN 32 /* columns of a tile (two zmm of int32) */
+
+#if GE__QK_AVX2
+__attribute__((target("avx512f,avx512vnni"))) static void ge__qk_vnni_tile(const int8_t *ap, const uint8_t *bp,
+                                                                           int64_t kq, int32_t *out) {
+  __m512i c0[GE__QK_VM], c1[GE__QK_VM];
+  int64_t q;
+  int r;
+  for (r = 0; r < GE__QK_VM; r++) c0[r] = c1[r] = _mm512_setzero_si512();
+  for (q = 0; q < kq; q++, ap += 4 * GE__QK_VM, bp += 4 * GE__QK_VN) {
+    __m512i b0 = _mm512_loadu_si512((const void *)bp), b1 = _mm512_loadu_si512((const void *)(bp + 64));
+    for (r = 0; r < GE__QK_VM; r++) {
+      int32_t w4;
+      __m512i a;
+      memcpy(&w4, ap + 4 * r, 4);
+      a = _mm512_set1_epi32(w4);
+      c0[r] = _mm512_dpbusd_epi32(c0[r], b0, a);
+      c1[r] = _mm512_dpbusd_epi32(c1[r], b1, a);
+    }
+  }
+  for (r = 0; r < GE__QK_VM; r++) {
+    _mm512_storeu_si512((void *)(out + r * GE__QK_VN), c0[r]);
+    _mm512_storeu_si512((void *)(out + r * GE__QK_VN + 16), c1[r]);
+  }
+}
+#endif
+
+static int ge__qk_vnni(void) {
+#if GE__QK_AVX2 && !defined(GE_QUANT_NO_VNNI)
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
+#else
+  return 0;
+#endif
+}
+
+/* Bytes of the packed weights of one group (tiles of 8 rows, K in quads),
+ * then 2 * Mg int32: row sums and shifted zero points. */
+static size_t ge__qk_vpack_bytes(int64_t Mg, int64_t K) {
+  int64_t mb = (Mg + GE__QK_VM - 1) / GE__QK_VM, kq = (K + 3) / 4;
+  return (size_t)(mb * kq * 4 * GE__QK_VM) + (size_t)(2 * Mg) * sizeof(int32_t);
+}
+
+/* Packs group rows [0, Mg) of w (rows of K) with zero points zw. */
+static void ge__qk_vpack(const ge_value *w, const ge_value *zw, int64_t m0, int64_t Mg, int64_t K, uint8_t *dst) {
+  int64_t mb = (Mg + GE__QK_VM - 1) / GE__QK_VM, kq = (K + 3) / 4, m, k;
+  int8_t *a = (int8_t *)dst;
+  int32_t *sums = (int32_t *)(void *)(dst + mb * kq * 4 * GE__QK_VM), *zs = sums + Mg;
+  int shift = w->dtype == GE_DTYPE_UINT8 ? 128 : 0;
+  memset(a, 0, (size_t)(mb * kq * 4 * GE__QK_VM));
+  for (m = 0; m < Mg; m++) {
+    int32_t sum = 0;
+    for (k = 0; k < K; k++) {
+      int32_t v = ge__qk_get8(w, (m0 + m) * K + k) - shift;
+      a[((m / GE__QK_VM * kq + k / 4) * GE__QK_VM + m % GE__QK_VM) * 4 + k % 4] = (int8_t)v;
+      sum += v;
+    }
+    sums[m] = sum;
+    zs[m] = (zw ? ge__qk_get8(zw, zw->numel == 1 ? 0 : m0 + m) : 0) - shift;
+  }
+}
+
+typedef struct ge__qk_vjob {
+  const ge__qk_conv *v;
+  const uint8_t *wpack; /* one group */
+  int32_t *C;           /* Mg rows of P */
+  int64_t Mg, K, P, strips_per_share;
+  int32_t zx;
+  uint8_t *scratch; /* per share: the strip, its sums, a tile */
+  size_t scratch_bytes;
+} ge__qk_vjob;
+
+static size_t ge__qk_vscratch_bytes(int64_t K) {
+  return (size_t)((K + 3) / 4 * 4 * GE__QK_VN) + (size_t)(GE__QK_VN + GE__QK_VM * GE__QK_VN) * sizeof(int32_t) + 64;
+}
+
+/* Columns [n0, n0 + 32) of the image as uint8 quads, pads and columns past
+ * P read zx (their results are dropped), K padding 0; sums per column. */
+static void ge__qk_vstrip(const ge__qk_conv *v, int64_t n0, int64_t P, int64_t K, uint8_t zx, uint8_t *bp,
+                          int32_t *colsum) {
+  const uint8_t *x = (const uint8_t *)v->x;
+  int64_t oh[GE__QK_VN], ow[GE__QK_VN], j, k = 0, ci, kh, kw, kq = (K + 3) / 4;
+  for (j = 0; j < GE__QK_VN; j++) {
+    int64_t p = n0 + j < P ? n0 + j : P - 1;
+    oh[j] = p / v->OW * v->sh - v->ph;
+    ow[j] = p % v->OW * v->sw - v->pw;
+    colsum[j] = 0;
+  }
+  for (ci = 0; ci < v->Cg; ci++)
+    for (kh = 0; kh < v->KH; kh++)
+      for (kw = 0; kw < v->KW; kw++, k++) {
+        uint8_t *dst = bp + (k / 4) * 4 * GE__QK_VN + k % 4;
+        const uint8_t *plane = x + ci * v->H * v->W;
+        for (j = 0; j < GE__QK_VN; j++) {
+          int64_t ih = oh[j] + kh * v->dh, iw = ow[j] + kw * v->dw;
+          uint8_t b = ih < 0 || ih >= v->H || iw < 0 || iw >= v->W ? zx : plane[ih * v->W + iw];
+          dst[4 * j] = b;
+          colsum[j] += b;
+        }
+      }
+  for (; k < kq * 4; k++)
+    for (j = 0; j < GE__QK_VN; j++) bp[(k / 4) * 4 * GE__QK_VN + 4 * j + k % 4] = 0;
+}
+
+static void ge__qk_vnni_share(void *arg, int64_t b, int64_t e) {
+#if GE__QK_AVX2
+  const ge__qk_vjob *jb = (const ge__qk_vjob *)arg;
+  int64_t t, kq = (jb->K + 3) / 4, mb = (jb->Mg + GE__QK_VM - 1) / GE__QK_VM;
+  const int32_t *rowsum = (const int32_t *)(const void *)(jb->wpack + mb * kq * 4 * GE__QK_VM), *zs = rowsum + jb->Mg;
+  for (t = b; t < e; t++) {
+    uint8_t *bp = jb->scratch + (size_t)t * jb->scratch_bytes;
+    int32_t *colsum = (int32_t *)(void *)(bp + kq * 4 * GE__QK_VN), *tile = colsum + GE__QK_VN;
+    int64_t st, s0 = t * jb->strips_per_share, s1 = s0 + jb->strips_per_share;
+    for (st = s0; st < s1 && st * GE__QK_VN < jb->P; st++) {
+      int64_t n0 = st * GE__QK_VN, nn = jb->P - n0 < GE__QK_VN ? jb->P - n0 : GE__QK_VN, i, j, m;
+      ge__qk_vstrip(jb->v, n0, jb->P, jb->K, (uint8_t)jb->zx, bp, colsum);
+      for (i = 0; i < mb; i++) {
+        int64_t rows = jb->Mg - i * GE__QK_VM < GE__QK_VM ? jb->Mg - i * GE__QK_VM : GE__QK_VM;
+        ge__qk_vnni_tile((const int8_t *)jb->wpack + i * kq * 4 * GE__QK_VM, bp, kq, tile);
+        for (m = 0; m < rows; m++) {
+          int64_t row = i * GE__QK_VM + m;
+          int32_t base = -jb->zx * rowsum[row] + (int32_t)jb->K * jb->zx * zs[row];
+          int32_t *dst = jb->C + row * jb->P + n0;
+          const int32_t *src = tile + m * GE__QK_VN;
+          for (j = 0; j < nn; j++) dst[j] = src[j] + base - zs[row] * colsum[j];
+        }
+      }
+    }
+  }
+#else
+  (void)arg, (void)b, (void)e;
+#endif
 }
 
 /* Output size and leading pad along one dim (0 when none fits). */
@@ -661,6 +848,51 @@ static int64_t ge__qk_out_dim(int ap, int64_t in, int64_t k, int64_t s, int64_t 
   if (total < 0) total = 0;
   *lead = ap == 1 ? total / 2 : total - total / 2;
   return out;
+}
+
+/* ConvInteger with uint8 x on VNNI: weights packed once (Const) into the
+ * state, image strips packed per share. */
+static ge_status ge__qk_conv_vnni(ge_kernel_ctx *c, ge__qk_state *s, const ge_value *x, const ge_value *w,
+                                  const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, int64_t P,
+                                  const int64_t *ydims) {
+  const ge_value *y = c->outputs[0];
+  size_t gbytes = (ge__qk_vpack_bytes(Mg, Kg) + 63) & ~(size_t)63, wbytes = gbytes * (size_t)s->group;
+  size_t sbytes = (ge__qk_vscratch_bytes(Kg) + 63) & ~(size_t)63;
+  int64_t H = x->rank == 3 ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
+  int64_t n, gi, strips = (P + GE__QK_VN - 1) / GE__QK_VN, shares = s->threads < strips ? s->threads : strips;
+  uint8_t *area;
+  (void)ydims;
+  if (!(area = (uint8_t *)ge__qk_grow(c, (wbytes + sbytes * (size_t)shares + 64) / sizeof(float) + 1)))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  s = (ge__qk_state *)c->state;
+  area = (uint8_t *)(((uintptr_t)area + 63) & ~(uintptr_t)63);
+  if (!s->w_const || s->wfloats != wbytes + 1) { /* + 1: packed for VNNI, not floats */
+    for (gi = 0; gi < s->group; gi++) ge__qk_vpack(w, zw, gi * Mg, Mg, Kg, area + (size_t)gi * gbytes);
+    s->wfloats = s->w_const ? wbytes + 1 : 0;
+  }
+  for (n = 0; n < x->dims[0]; n++)
+    for (gi = 0; gi < s->group; gi++) {
+      ge__qk_conv v;
+      ge__qk_vjob jb;
+      memset(&v, 0, sizeof v);
+      v.x = (const uint8_t *)x->data + (n * x->dims[1] + gi * Cg) * H * W;
+      v.H = H, v.W = W, v.Cg = Cg, v.KH = x->rank == 3 ? 1 : w->dims[2], v.KW = w->dims[w->rank - 1];
+      v.OH = x->rank == 3 ? 1 : ydims[2], v.OW = x->rank == 3 ? P : ydims[3];
+      v.sh = s->s[0], v.sw = s->s[1], v.dh = s->d[0], v.dw = s->d[1];
+      v.ph = s->lead[0], v.pw = s->lead[1];
+      jb.v = &v;
+      jb.wpack = area + (size_t)gi * gbytes;
+      jb.C = (int32_t *)y->data + (n * s->group + gi) * Mg * P;
+      jb.Mg = Mg;
+      jb.K = Kg;
+      jb.P = P;
+      jb.zx = zx;
+      jb.strips_per_share = (strips + shares - 1) / shares;
+      jb.scratch = area + wbytes;
+      jb.scratch_bytes = sbytes;
+      ge_kernel_parallel_for(c, shares, 1, ge__qk_vnni_share, &jb);
+    }
+  return GE_OK;
 }
 
 static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
@@ -697,6 +929,8 @@ static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
   OH = ge__qk_out_dim(s->auto_pad, H, KH, s->s[0], s->d[0], s->pads[0], s->pads[2], &lead_h);
   OW = ge__qk_out_dim(s->auto_pad, W, KW, s->s[1], s->d[1], s->pads[1], s->pads[3], &lead_w);
   if (OH < 1 || OW < 1) return ge__qk_reference(c);
+  s->lead[0] = lead_h;
+  s->lead[1] = lead_w;
   dims[0] = N;
   dims[1] = M;
   dims[2] = one_d ? OW : OH;
@@ -706,6 +940,8 @@ static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
   P = OH * OW;
   Kg = Cg * KH * KW;
   dw = Cg == 1;
+  zx = zxv ? ge__qk_get8(zxv, 0) : 0;
+  if (!dw && x->dtype == GE_DTYPE_UINT8 && ge__qk_vnni()) return ge__qk_conv_vnni(c, s, x, w, zw, zx, Mg, Kg, P, dims);
   wf = (size_t)(M * Kg);
   colf = dw ? 0 : (size_t)(Kg * P);
   tf = dw ? 0 : (size_t)(Mg * P);
@@ -718,7 +954,6 @@ static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
     s->wmax = ge__qk_load_w(w, zw, M, Kg, Wf);
     s->wfloats = s->w_const ? wf : 0;
   }
-  zx = zxv ? ge__qk_get8(zxv, 0) : 0;
   elt = 1;
   for (n = 0; n < N; n++) {
     const char *xn = (const char *)x->data + (size_t)(n * C * H * W) * elt;

@@ -507,7 +507,7 @@ GE_TEST(test_conv_integer) {
       if (tu_below(&r, 5) == 0) a.auto_pad = aps[tu_below(&r, 3)];
       xd[0] = 1 + tu_below(&r, 2), xd[1] = cg * a.group;
       xd[2] = a.sp == 2 ? 3 + tu_below(&r, 14) : 1 + tu_below(&r, 200);
-      xd[3] = 3 + tu_below(&r, 20);
+      xd[3] = 3 + tu_below(&r, 40);
       wd[0] = mg * a.group, wd[1] = cg;
       wd[2] = 1 + tu_below(&r, 3), wd[3] = 1 + tu_below(&r, 3);
       if (a.sp == 1) xd[2] = xd[3], wd[2] = wd[3];
