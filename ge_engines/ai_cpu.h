@@ -5,8 +5,12 @@
  * AI Core: gathers and scatters, sorting, TopK, NonZero, NonMaxSuppression,
  * Unique (data-dependent output shapes), int64 arithmetic, shape arithmetic.
  * Here both libraries run on this machine's CPU with the reference kernels
- * of host_cpu.h (and the DSA random kernels when DSA is excluded). They
- * differ in what they accept:
+ * of host_cpu.h (and the DSA random kernels when DSA is excluded), except
+ * where a fast kernel exists: the float32 ones of vector_kernels.h, Cast
+ * between float32 and float16 / int32 / int8 / uint8 (half_kernels.h) and
+ * the quantization kernels of quant_kernels.h (DynamicQuantizeLinear,
+ * Quantize/DequantizeLinear, ConvInteger, MatMulInteger). They differ in
+ * what they accept:
  *
  *   DNN_VM_AICPU_ASCEND  every op with a kernel, numeric and bool tensors,
  *                        rank at most 8; no strings, no views

@@ -5,7 +5,8 @@
  * 1. Conversion: ge_half_to_float_n / ge_float_to_half_n convert arrays
  *    with F16C (vcvtph2ps / vcvtps2ph, round to nearest even) when the CPU
  *    has it, chosen at run time with __builtin_cpu_supports and a target
- *    attribute (no -march), else with the exact scalar conversions of
+ *    attribute (no -march; taken on CPUs with AVX2, which all have F16C),
+ *    else with the exact scalar conversions of
  *    ge_graph.h (also round to nearest even, subnormals, overflow to inf).
  *    Both give the same bits except for NaN payloads. ge_half_fast_kernel
  *    hands out a Cast kernel for float32 <-> float16 built on them, and
@@ -115,9 +116,12 @@ __attribute__((target("avx,f16c"))) static void ge__hk_f2h_f16c(const float *src
 }
 #endif
 
+/* Every CPU with AVX2 has F16C (Ivy Bridge and Piledriver brought it, one
+ * generation before AVX2); the AVX2 test is one that every compiler's
+ * __builtin_cpu_supports knows. */
 GE_API int ge_half_f16c(void) {
 #if GE__HK_F16C
-  return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  return __builtin_cpu_supports("avx2");
 #else
   return 0;
 #endif

@@ -4,7 +4,9 @@
  * comparisons, casts and reductions. Here it is a CPU engine with that op
  * set: it decides which nodes it takes (ge_vector_supports) and hands out
  * kernels: the fast float32 kernels of vector_kernels.h where they exist,
- * else the host CPU reference kernels (host_cpu.h).
+ * the fast Cast of half_kernels.h, else the host CPU reference kernels
+ * (host_cpu.h). Its optimize_original (as AI Core's) runs float16 regions
+ * in float32 (ge_half_promote, half_kernels.h).
  * DESIGN §5: the placer excludes it unless ge.engineType=VectorEngine (it
  * and AI Core are mutually exclusive); the AI Core engine (ai_core.h) runs
  * the same element-wise ops and reuses ge_vector_supports for them.
