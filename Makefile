@@ -108,6 +108,9 @@ $(BUILD)/single_op_bench: bench/single_op_bench.c | $(BUILD)
 # Fast float32 kernels against the reference kernels (µs per op).
 $(BUILD)/vector_bench: bench/vector_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
+# AI Core's Conv/ConvTranspose kernels, GFLOP/s per layer at 1 and 2 threads.
+$(BUILD)/conv_bench: bench/conv_bench.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) -lpthread $(LDLIBS)
 $(BUILD)/loop_bench: bench/loop_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) $(LDLIBS)
 $(BUILD)/runtime_bench: bench/runtime_bench.c | $(BUILD)

@@ -17,13 +17,25 @@
  *      Case, While, Loop, Scan, PartitionedCall) that run nested subgraphs through their
  *      own lowered programs.
  *
- * Dynamic shapes are resolved at run time: kernels size their outputs, the
- * executor grows a value's storage when a run needs more (and keeps it).
+ * Dynamic shapes are resolved at run time: kernels size their outputs.
+ * Hybrid execution (seed 003 §5): a static subgraph (a PartitionedCall the
+ * caller planned, ge_exec_desc.subgraph_memory) runs from one block made
+ * at load; a dynamic level (the root, a PartitionedCall body) lays out its
+ * values by a memory plan per input-shape signature, made after the first
+ * run with it and kept (LRU), or one plan at the upper bounds of ranged
+ * inputs, so a repeated shape allocates nothing (ge_exec_desc.shape_plans).
+ * Values the plan does not fit grow storage of their own.
  *
  * Executors (ge_exec_desc.executor) run the root level's tasks in the
  * flat order, from a ready queue (one thread or the runtime's workers), or
  * as the stream plan's in-order queues with events, on the thread pool of
  * ge_runtime.h; nested subgraphs run sequentially inside their node.
+ *
+ * A run may carry a timeout (ge_exec_desc.timeout_ms): a watchdog thread
+ * of the program, asleep but for one wake per run, aborts a run that
+ * passes it; the error names the node that was running. With profile on,
+ * every task's start and end are kept (preallocated, nothing per run) for
+ * a Chrome trace (ge_program_write_trace) and a per-op summary.
  *
  * Thread safety: a program is used by one thread at a time (one run, or
  * one async request, in flight); distinct programs of one graph may run
@@ -34,11 +46,20 @@
  * are. ge_program_abort may be called from any thread. The graph (and the
  * stream plan given) must outlive its programs and must not change while
  * they exist.
+ *
+ * Contents, in file order (each section opens with a "---- name" comment):
+ *   declarations   core (ge_exec_run_tasks), graph adapter (ge_exec_desc,
+ *                  the program, run, async runs, the run loop)
+ *   implementation program (the struct, memory count and ceiling), shape
+ *                  plans (per signature or at the bounds), output storage,
+ *                  the executor's own kernels (If, Loop, Scan, ...),
+ *                  lowering, executors, run (sync, async, loop, subgraphs)
  */
 #ifndef GE_EXEC_H
 #define GE_EXEC_H
 
 #include "ge_graph.h"
+#include "ge_mem.h"
 #include "ge_runtime.h"
 #include "ge_stream.h"
 
@@ -115,6 +136,31 @@ typedef struct ge_exec_desc {
    * subgraphs): an allocation that would pass it fails the run with an
    * error naming the node. 0: 3/4 of the machine's physical memory. */
   uint64_t memory_limit;
+  /* Hybrid execution (seed 003 §5, seed 001 §6.2). A nested subgraph whose
+   * tensors a static memory plan placed (ge_mem_plan_graph wrote their
+   * ge_tensor_desc.offset): this returns the plan's block size, and its
+   * program allocates that block once at load; 0 (or no function): no plan,
+   * each static value gets storage of its own at load. */
+  uint64_t (*subgraph_memory)(void *user, const ge_graph *sub);
+  void *subgraph_memory_user;
+  /* Dynamic levels (the root without memory_size, PartitionedCall bodies):
+   * values sized at run time are laid out by a memory plan made after the
+   * first run with an input-shape signature (sizes as that run met them,
+   * lifetimes from the task order, views sharing their source's bytes) and
+   * reused for that signature from one block: no allocation per run. When
+   * every dynamic input dim carries a range (ge_dim_info hi >= 0) one plan
+   * sized at the upper bounds serves every shape. This many signatures keep
+   * a plan (least recently used evicted); 0: 8; negative: none (each value
+   * grows storage of its own, as before). */
+  int32_t shape_plans;
+  /* Per run: a run still going after this many milliseconds is aborted
+   * before its next task (a Loop's body checks too) and fails with an error
+   * "run timed out after N ms: node 'X' (Op) was running; ..."; the program
+   * stays usable. 0: none. Costs one lock per run start and end. */
+  uint32_t timeout_ms;
+  /* Profile: every run records each task's start and end time and thread
+   * (ge_program_write_trace, ge_program_write_profile). Off: no cost. */
+  int profile;
 } ge_exec_desc;
 
 typedef struct ge_program ge_program;
@@ -141,6 +187,10 @@ GE_API int32_t ge_program_find_output(const ge_program *p, const char *name);
  * is a view of an input or weight (a Reshape of it, say) shares its bytes. */
 GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, uint32_t n, ge_error *err);
 GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i);
+/* The memory plans kept for input-shape signatures (ge_exec_desc.shape_plans)
+ * by the root level and its PartitionedCall bodies: their number, and their
+ * blocks' bytes in *bytes when given. 0 for a static graph. */
+GE_API uint32_t ge_program_shape_plans(const ge_program *p, uint64_t *bytes);
 /* The executor the program runs with (AUTO resolved) and its name. */
 GE_API ge_executor_kind ge_program_executor(const ge_program *p);
 GE_API const char *ge_executor_name(ge_executor_kind k);
@@ -152,6 +202,24 @@ GE_API ge_status ge_executor_parse(const char *name, ge_executor_kind *out, ge_e
  * the node where it stopped; the program stays usable. Any thread may call
  * it (a watchdog for a timeout, say). */
 GE_API void ge_program_abort(ge_program *p);
+
+/* ---- profile (ge_exec_desc.profile) */
+
+/* Forgets the summed task times (call after the warm-up runs). */
+GE_API void ge_program_profile_reset(ge_program *p);
+/* Writes the last run as a Chrome trace-event JSON (Perfetto, or
+ * chrome://tracing): one lane (tid) per stream under the stream executor,
+ * else per thread (0: the caller's, k: worker k); one complete event ("X")
+ * per task that ran, named by its node, with op, engine (engine_names[i]
+ * for engine index i when given), thread and task id in args; one flow
+ * ("s" -> "f") per event record -> wait between streams. */
+GE_API ge_status ge_program_write_trace(const ge_program *p, FILE *f, const char *const *engine_names,
+                                        uint32_t num_engine_names, ge_error *err);
+/* A table per op type over the runs since the reset: count of tasks,
+ * total ms, % of the summed run time, mean us per task; a last row says
+ * how much of the run the tasks took (the rest is executor overhead; above
+ * 100% when tasks ran at once). */
+GE_API ge_status ge_program_write_profile(const ge_program *p, FILE *f, ge_error *err);
 
 /* Asynchronous runs (seed 003 §3.3, NnExecute async). The caller owns the
  * request and keeps it, the program and the inputs alive until the run has
@@ -212,6 +280,8 @@ GE_API void ge_program_loop_stop(ge_program_loop *l);
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef __cplusplus
@@ -236,6 +306,43 @@ typedef struct ge__subprogram {
   const ge_graph *graph;
   ge_program *program;
 } ge__subprogram;
+
+#define GE__X_NONE 0xffffffffu
+#define GE__X_EXTERN 0xfffffffeu /* a view of bytes no shape plan holds (an input, a weight) */
+
+/* One input-shape signature's memory plan of a dynamic level. */
+typedef struct ge__x_shape_plan {
+  int64_t *sig;            /* the inputs' ranks and dims it was made for (NULL: a free entry) */
+  unsigned char *block;    /* 64-byte aligned, inside owned */
+  void *owned;
+  uint64_t size;           /* bytes of owned */
+  uint64_t *offset;        /* per dynamic value: its bytes in the block, or UINT64_MAX (not planned) */
+  uint64_t *bytes;         /* per dynamic value: the bytes planned */
+  uint32_t *view_of;       /* per dynamic value: the value whose bytes it viewed when planned (GE__X_NONE: none) */
+  uint64_t last_used;      /* LRU clock */
+} ge__x_shape_plan;
+
+/* The shape plans of a dynamic level (ge_exec_desc.shape_plans): made at
+ * load (values, lifetimes, bounds), a plan per signature at its first run. */
+typedef struct ge__x_dyn {
+  uint32_t num_values;     /* task outputs whose size is known only at run time */
+  uint32_t *value_slot;    /* value -> slot */
+  uint32_t *slot_value;    /* slot -> value or GE__X_NONE */
+  int32_t *first_use, *last_use; /* producing task, last consuming task (level outputs: num_tasks) */
+  uint64_t *bound;         /* bytes at the inputs' range upper bounds (0: not bounded) */
+  uint32_t *view_root;     /* this run: the value whose bytes it views (GE__X_NONE: owns them; GE__X_EXTERN) */
+  uint32_t *data_slots;    /* the slots the signature reads: inputs, then captures */
+  uint32_t num_data, sig_len;
+  int64_t *sig;            /* this run's signature */
+  int bounded;             /* every dynamic input dim ranged: one plan for every shape */
+  int reuse;               /* lifetimes may share bytes (the flat order runs) */
+  ge__x_shape_plan *plans;
+  uint32_t cap;
+  ge__x_shape_plan *active; /* this run's plan (NULL: the run records sizes for a new one) */
+  int outgrown;            /* a value left the active plan this run: plan again after it */
+  int off;                 /* the ceiling or memory refused a plan: values grow storage of their own */
+  uint64_t clock;
+} ge__x_dyn;
 
 struct ge_program {
   ge_allocator a;
@@ -278,11 +385,25 @@ struct ge_program {
   uint64_t *stamps;           /* check_order: 2 per id */
   uint32_t num_ids;
   int abort;                  /* ge_program_abort (read before every task) */
+  uint32_t stop_task;         /* the flat loop: where the last run stopped (UINT32_MAX: it ended) */
+  ge_node_id *id_node;        /* STREAMS: per id, the plan node of its entry */
+  uint32_t *id_stream;        /* STREAMS: per id, its stream */
+  /* timeout */
+  struct ge__x_watchdog *wd;
+  int timed_out;              /* the watchdog aborted this run */
+  uint32_t timeout_task;      /* the task it saw running (UINT32_MAX: none) */
+  /* profile: per id start/end ns and thread of the last run; summed durations */
+  uint64_t *times;
+  uint32_t *threads;
+  uint64_t *prof_sum;
+  uint64_t run_t0, run_t1, prof_runs, prof_total;
   /* a subgraph's outer-scope captures: Data nodes with parent_index k
    * read input k of the calling node (found at lowering, not per run) */
   uint32_t num_captures;
   uint32_t *capture_slot;
   int64_t *capture_parent;
+  ge__x_dyn *dyn;             /* shape plans of a dynamic level (NULL: none) */
+  int is_call_body;           /* a PartitionedCall's subgraph (a hybrid unit) */
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -379,6 +500,358 @@ static ge_status ge__x_reserve_error(ge_kernel_ctx *c, ge_status st, const ge_va
                          dims, v->nbytes);
 }
 
+static int ge__x_is(const ge_node *n, const char *op) { return strcmp(n->op, op) == 0 && (!n->domain || !*n->domain); }
+
+/* ---------------------------------------------------------- shape plans
+ * A dynamic level (seed 003 §5) sizes its values at run time. Rather than
+ * growing storage value by value, it keeps a memory plan per input-shape
+ * signature: the first run with a signature records every value's bytes
+ * and which values are views of which; after it the values are laid out
+ * by lifetime (ge_mem_plan_intervals) in one block, and the next runs with
+ * that signature take their bytes from it. A run that meets a value the
+ * plan does not fit (a data-dependent size, a new view) gives it storage of
+ * its own and plans again after the run. */
+
+static void ge__x_plan_release(ge_program *p, ge__x_shape_plan *e) {
+  ge__x_dyn *d = p->dyn;
+  if (e->owned) ge__x_free(&p->a, e->owned, (size_t)e->size), ge__x_mem_give(p, e->size);
+  ge__x_free(&p->a, e->sig, ((size_t)d->sig_len + 1) * sizeof *e->sig);
+  ge__x_free(&p->a, e->offset, ((size_t)d->num_values + 1) * sizeof *e->offset);
+  ge__x_free(&p->a, e->bytes, ((size_t)d->num_values + 1) * sizeof *e->bytes);
+  ge__x_free(&p->a, e->view_of, ((size_t)d->num_values + 1) * sizeof *e->view_of);
+  memset(e, 0, sizeof *e);
+}
+
+static void ge__x_dyn_free(ge_program *p) {
+  ge__x_dyn *d = p->dyn;
+  size_t nv, ns;
+  uint32_t i;
+  if (!d) return;
+  nv = (size_t)d->num_values + 1, ns = (size_t)p->num_slots + 1;
+  for (i = 0; d->plans && i < d->cap; i++) ge__x_plan_release(p, &d->plans[i]);
+  ge__x_free(&p->a, d->plans, ((size_t)d->cap + 1) * sizeof *d->plans);
+  ge__x_free(&p->a, d->value_slot, nv * sizeof *d->value_slot);
+  ge__x_free(&p->a, d->slot_value, ns * sizeof *d->slot_value);
+  ge__x_free(&p->a, d->first_use, nv * sizeof *d->first_use);
+  ge__x_free(&p->a, d->last_use, nv * sizeof *d->last_use);
+  ge__x_free(&p->a, d->bound, nv * sizeof *d->bound);
+  ge__x_free(&p->a, d->view_root, nv * sizeof *d->view_root);
+  ge__x_free(&p->a, d->data_slots, ((size_t)d->num_data + 1) * sizeof *d->data_slots);
+  ge__x_free(&p->a, d->sig, ((size_t)d->sig_len + 1) * sizeof *d->sig);
+  ge__x_free(&p->a, d, sizeof *d);
+  p->dyn = NULL;
+}
+
+/* Bytes of a tensor desc at its dims' upper bounds (0: some dim unbounded). */
+static uint64_t ge__x_bound_bytes(const ge_tensor_desc *t) {
+  int64_t dims[GE_MAX_RANK];
+  size_t bytes;
+  int32_t k;
+  if (t->dtype == GE_DTYPE_UNDEFINED || t->dtype == GE_DTYPE_STRING || t->shape.rank < 0 || t->shape.rank > GE_MAX_RANK)
+    return 0;
+  for (k = 0; k < t->shape.rank; k++) {
+    dims[k] = t->shape.dims[k];
+    if (dims[k] < 0) dims[k] = t->shape.info ? t->shape.info[k].hi : -1;
+    if (dims[k] < 0) return 0;
+  }
+  return ge_dims_nbytes_checked(t->dtype, dims, t->shape.rank, &bytes) ? (uint64_t)bytes : 0;
+}
+
+/* 1 when d has a dynamic dim and every one is ranged; 0 when all are
+ * static; -1 when one is unbounded (or the rank unknown). */
+static int ge__x_ranged(const ge_tensor_desc *t) {
+  int32_t k;
+  int any = 0;
+  if (t->shape.rank < 0) return -1;
+  for (k = 0; k < t->shape.rank; k++)
+    if (t->shape.dims[k] < 0) {
+      if (!t->shape.info || t->shape.info[k].hi < 0) return -1;
+      any = 1;
+    }
+  return any;
+}
+
+/* Sizes at the bounds that the ranges alone do not give (a Reshape to -1
+ * keeps no range): shapes inferred once more, on a copy of the level whose
+ * ranged input dims are set to their upper bounds. */
+static void ge__x_dyn_bounds_by_inference(ge_program *p) {
+  ge__x_dyn *d = p->dyn;
+  ge_graph *c = NULL;
+  ge_node_id *map = NULL, *ids = NULL;
+  uint32_t bound = ge_graph_id_bound(p->graph), n = 0, i, t, k, v;
+  ge_node *x;
+  ge_error err;
+  if (ge_graph_clone(p->graph, NULL, &c, &err)) return;
+  map = (ge_node_id *)ge__x_alloc(&p->a, ((size_t)bound + 1) * sizeof *map);
+  ids = (ge_node_id *)ge__x_alloc(&p->a, ((size_t)ge_graph_node_count(c) + 1) * sizeof *ids);
+  if (!map || !ids) goto done;
+  GE_GRAPH_FOREACH(c, x) ids[n++] = x->id; /* the copy numbers nodes densely, in id order */
+  i = 0;
+  GE_GRAPH_FOREACH(p->graph, x) map[x->id] = i < n ? ids[i++] : GE_NONE;
+  GE_GRAPH_FOREACH(c, x) {
+    int64_t dims[GE_MAX_RANK];
+    const ge_tensor_desc *o = x->num_outputs ? &x->outputs[0] : NULL;
+    int32_t j;
+    if (!ge__x_is(x, "Data") || !o || o->shape.rank < 0 || o->shape.rank > GE_MAX_RANK) continue;
+    for (j = 0; j < o->shape.rank; j++)
+      dims[j] = o->shape.dims[j] >= 0 || !o->shape.info || o->shape.info[j].hi < 0 ? o->shape.dims[j] : o->shape.info[j].hi;
+    if (ge_node_set_output(c, x->id, 0, o->dtype, o->shape.rank, dims, NULL, &err)) goto done;
+  }
+  if (ge_graph_infer_shapes(c, &err)) goto done;
+  for (v = 0, t = 0; t < p->num_tasks; t++) {
+    const ge_kernel_ctx *kc = &p->tasks[t].ctx;
+    for (k = 0; k < kc->num_outputs; k++) {
+      const ge_node *y;
+      size_t bytes;
+      if (v >= d->num_values || d->value_slot[v] != (uint32_t)(kc->outputs[k] - p->slots)) continue;
+      y = map[kc->node->id] == GE_NONE ? NULL : ge_graph_node(c, map[kc->node->id]);
+      if (y && k < y->num_outputs && y->outputs[k].dtype != GE_DTYPE_STRING && ge_shape_is_static(&y->outputs[k].shape) &&
+          ge_dims_nbytes_checked(y->outputs[k].dtype, y->outputs[k].shape.dims, y->outputs[k].shape.rank, &bytes) &&
+          bytes > d->bound[v])
+        d->bound[v] = bytes;
+      v++;
+    }
+  }
+done:
+  ge__x_free(&p->a, map, ((size_t)bound + 1) * sizeof *map);
+  ge__x_free(&p->a, ids, ((size_t)ge_graph_node_count(c) + 1) * sizeof *ids);
+  ge_graph_free(c);
+}
+
+/* At load, after lowering: the dynamic values (task outputs lowering gave
+ * no storage), their lifetimes in the task order, their sizes at the
+ * inputs' bounds, and the slots a signature reads. */
+static ge_status ge__x_dyn_setup(ge_program *p, ge_error *err) {
+  ge__x_dyn *d;
+  uint32_t t, k, i, n = 0;
+  size_t nv;
+  int ranged = 0, unbounded = 0;
+  if (p->desc.shape_plans < 0 || p->block) return GE_OK;
+  for (t = 0; t < p->num_tasks; t++)
+    for (k = 0; k < p->tasks[t].ctx.num_outputs; k++) n += !p->tasks[t].ctx.outputs[k]->data;
+  if (!n) return GE_OK;
+  if (!(d = (ge__x_dyn *)ge__x_alloc(&p->a, sizeof *d))) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(d, 0, sizeof *d);
+  p->dyn = d;
+  d->num_values = n, nv = (size_t)n + 1;
+  d->num_data = p->num_inputs + p->num_captures;
+  d->sig_len = d->num_data * (1 + GE_MAX_RANK);
+  d->value_slot = (uint32_t *)ge__x_alloc(&p->a, nv * sizeof *d->value_slot);
+  d->slot_value = (uint32_t *)ge__x_alloc(&p->a, ((size_t)p->num_slots + 1) * sizeof *d->slot_value);
+  d->first_use = (int32_t *)ge__x_alloc(&p->a, nv * sizeof *d->first_use);
+  d->last_use = (int32_t *)ge__x_alloc(&p->a, nv * sizeof *d->last_use);
+  d->bound = (uint64_t *)ge__x_alloc(&p->a, nv * sizeof *d->bound);
+  d->view_root = (uint32_t *)ge__x_alloc(&p->a, nv * sizeof *d->view_root);
+  d->data_slots = (uint32_t *)ge__x_alloc(&p->a, ((size_t)d->num_data + 1) * sizeof *d->data_slots);
+  d->sig = (int64_t *)ge__x_alloc(&p->a, ((size_t)d->sig_len + 1) * sizeof *d->sig);
+  if (!d->value_slot || !d->slot_value || !d->first_use || !d->last_use || !d->bound || !d->view_root || !d->data_slots ||
+      !d->sig) {
+    ge__x_dyn_free(p);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  for (i = 0; i < p->num_slots; i++) d->slot_value[i] = GE__X_NONE;
+  for (n = 0, t = 0; t < p->num_tasks; t++) {
+    const ge_kernel_ctx *c = &p->tasks[t].ctx;
+    for (k = 0; k < c->num_outputs; k++) {
+      if (c->outputs[k]->data) continue;
+      d->value_slot[n] = (uint32_t)(c->outputs[k] - p->slots);
+      d->slot_value[d->value_slot[n]] = n;
+      d->first_use[n] = d->last_use[n] = (int32_t)t;
+      d->bound[n] = ge__x_bound_bytes(&c->node->outputs[k]);
+      d->view_root[n++] = GE__X_NONE;
+    }
+    for (k = 0; k < c->num_inputs; k++) {
+      uint32_t v = c->inputs[k] ? d->slot_value[c->inputs[k] - p->slots] : GE__X_NONE;
+      if (v != GE__X_NONE) d->last_use[v] = (int32_t)t;
+    }
+  }
+  for (i = 0; i < p->num_outputs; i++) {
+    uint32_t v = d->slot_value[p->outputs[i] - p->slots];
+    if (v != GE__X_NONE) d->last_use[v] = (int32_t)p->num_tasks; /* held after the run */
+  }
+  for (i = 0; i < d->num_data; i++) {
+    uint32_t s = i < p->num_inputs ? p->first_slot[p->inputs[i]] : p->capture_slot[i - p->num_inputs];
+    const ge_node *x = i < p->num_inputs ? ge_graph_node(p->graph, p->inputs[i]) : NULL;
+    int r;
+    d->data_slots[i] = s;
+    if (!x) { /* a capture: its Data node */
+      ge_node *y;
+      GE_GRAPH_FOREACH(p->graph, y) if (p->first_slot[y->id] == s && y->num_outputs) x = y;
+    }
+    r = x && x->num_outputs ? ge__x_ranged(&x->outputs[0]) : -1;
+    if (r < 0) unbounded = 1;
+    if (r > 0) ranged = 1;
+  }
+  d->bounded = ranged && !unbounded;
+  if (d->bounded) ge__x_dyn_bounds_by_inference(p);
+  d->cap = d->bounded ? 1 : p->desc.shape_plans ? (uint32_t)p->desc.shape_plans : 8;
+  if (!(d->plans = (ge__x_shape_plan *)ge__x_alloc(&p->a, ((size_t)d->cap + 1) * sizeof *d->plans))) {
+    ge__x_dyn_free(p);
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  }
+  memset(d->plans, 0, ((size_t)d->cap + 1) * sizeof *d->plans);
+  return GE_OK;
+}
+
+/* Before a run (inputs bound): this signature's plan, if there is one. */
+static void ge__x_dyn_begin(ge_program *p) {
+  ge__x_dyn *d = p->dyn;
+  uint32_t i;
+  int64_t *s = d->sig;
+  d->active = NULL, d->outgrown = 0;
+  if (d->off) return;
+  for (i = 0; i < d->num_data; i++, s += 1 + GE_MAX_RANK) {
+    const ge_value *v = &p->slots[d->data_slots[i]];
+    int32_t k;
+    s[0] = v->rank;
+    for (k = 0; k < GE_MAX_RANK; k++) s[1 + k] = k < v->rank ? v->dims[k] : 0;
+  }
+  for (i = 0; i < d->cap; i++) {
+    ge__x_shape_plan *e = &d->plans[i];
+    if (e->sig && (d->bounded || !memcmp(e->sig, d->sig, (size_t)d->sig_len * sizeof *d->sig))) {
+      e->last_used = ++d->clock;
+      d->active = e;
+      return;
+    }
+  }
+}
+
+/* After a successful run that had no plan, or outgrew it: plans the values
+ * as this run met them (at least as large as before and as the bounds).
+ * Failing to plan (memory, the ceiling) is not the run's failure: the
+ * level keeps growing storage value by value. */
+static void ge__x_dyn_plan(ge_program *p) {
+  ge__x_dyn *d = p->dyn;
+  ge__x_shape_plan *e = d->active, fresh;
+  ge_mem_interval *iv;
+  int32_t *last;
+  uint64_t *offsets;
+  uint32_t v, i;
+  size_t nv = (size_t)d->num_values + 1;
+  ge_mem_plan_desc pd;
+  ge_mem_plan_summary sum;
+  ge_error err;
+  int reuse = p->root || p->executor == GE_EXECUTOR_SEQUENTIAL; /* else tasks may run in any order */
+  memset(&fresh, 0, sizeof fresh);
+  iv = (ge_mem_interval *)ge__x_alloc(&p->a, nv * sizeof *iv);
+  last = (int32_t *)ge__x_alloc(&p->a, nv * sizeof *last);
+  fresh.sig = (int64_t *)ge__x_alloc(&p->a, ((size_t)d->sig_len + 1) * sizeof *fresh.sig);
+  fresh.offset = (uint64_t *)ge__x_alloc(&p->a, nv * sizeof *fresh.offset);
+  fresh.bytes = (uint64_t *)ge__x_alloc(&p->a, nv * sizeof *fresh.bytes);
+  fresh.view_of = (uint32_t *)ge__x_alloc(&p->a, nv * sizeof *fresh.view_of);
+  offsets = fresh.offset;
+  if (!iv || !last || !fresh.sig || !fresh.offset || !fresh.bytes || !fresh.view_of) goto fail;
+  memcpy(fresh.sig, d->sig, (size_t)d->sig_len * sizeof *d->sig);
+  memcpy(last, d->last_use, (size_t)d->num_values * sizeof *last);
+  for (v = 0; v < d->num_values; v++) { /* a view keeps its source's bytes alive */
+    uint32_t r = d->view_root[v];
+    if (r < d->num_values && last[r] < d->last_use[v]) last[r] = d->last_use[v];
+  }
+  memset(iv, 0, nv * sizeof *iv);
+  for (v = 0; v < d->num_values; v++) {
+    const ge_value *sv = &p->slots[d->value_slot[v]];
+    uint64_t size = sv->nbytes;
+    fresh.view_of[v] = d->view_root[v];
+    fresh.bytes[v] = 0;
+    if (d->view_root[v] != GE__X_NONE || sv->dtype == GE_DTYPE_STRING) size = 0; /* bytes not its own, or no size */
+    else {
+      if (size < d->bound[v]) size = d->bound[v];
+      if (e && e->offset[v] != UINT64_MAX && size < e->bytes[v]) size = e->bytes[v];
+      fresh.bytes[v] = size;
+    }
+    iv[v].size = size;
+    iv[v].first_use = reuse ? d->first_use[v] : 0;
+    iv[v].last_use = reuse ? last[v] : (int32_t)p->num_tasks;
+  }
+  memset(&pd, 0, sizeof pd);
+  pd.allocator = p->a;
+  pd.alignment = 64;
+  if (ge_mem_plan_intervals(iv, d->num_values, &pd, offsets, &sum, &err)) goto fail;
+  for (v = 0; v < d->num_values; v++)
+    if (fresh.view_of[v] != GE__X_NONE || p->slots[d->value_slot[v]].dtype == GE_DTYPE_STRING) offsets[v] = UINT64_MAX;
+  /* storage of its own that no one needs after this run goes back first (the ceiling counts it) */
+  for (v = 0; v < d->num_values; v++) {
+    ge_value *sv = &p->slots[d->value_slot[v]];
+    if (sv->capacity && last[v] < (int32_t)p->num_tasks) {
+      ge__x_free(&p->a, sv->data, sv->capacity), ge__x_mem_give(p, sv->capacity);
+      sv->data = NULL, sv->capacity = 0;
+    }
+  }
+  fresh.size = sum.total + 64;
+  if (!ge__x_mem_take(p, fresh.size)) {
+    ge__x_root(p)->mem_refused = 0;
+    fresh.size = 0;
+    goto refused;
+  }
+  if (!(fresh.owned = ge__x_alloc(&p->a, (size_t)fresh.size))) {
+    ge__x_mem_give(p, fresh.size);
+    fresh.size = 0;
+    goto refused;
+  }
+  fresh.block = (unsigned char *)(((uintptr_t)fresh.owned + 63) & ~(uintptr_t)63);
+  if (!e) { /* a free entry, or the least recently used one */
+    for (i = 0; i < d->cap; i++)
+      if (!d->plans[i].sig || !e || d->plans[i].last_used < e->last_used) {
+        e = &d->plans[i];
+        if (!e->sig) break;
+      }
+    ge__x_plan_release(p, e); /* not this run's: its outputs are in storage of their own */
+  } else { /* this run's outputs may be in the old block: moved, or copied below */
+    for (v = 0; v < d->num_values; v++) {
+      ge_value *sv = &p->slots[d->value_slot[v]];
+      if (sv->capacity || !sv->data || last[v] < (int32_t)p->num_tasks) continue;
+      if (fresh.view_of[v] != GE__X_NONE) continue; /* follows its source */
+      if (offsets[v] != UINT64_MAX && sv->nbytes <= fresh.bytes[v]) {
+        memcpy(fresh.block + offsets[v], sv->data, sv->nbytes);
+        sv->data = fresh.block + offsets[v];
+      }
+    }
+    for (v = 0; v < d->num_values; v++) { /* views of a moved source follow it */
+      ge_value *sv = &p->slots[d->value_slot[v]];
+      uint32_t r = fresh.view_of[v];
+      if (r < d->num_values && last[v] >= (int32_t)p->num_tasks && !sv->capacity) sv->data = p->slots[d->value_slot[r]].data;
+    }
+    ge__x_plan_release(p, e);
+  }
+  fresh.last_used = ++d->clock;
+  *e = fresh;
+  d->active = e;
+  ge__x_free(&p->a, iv, nv * sizeof *iv);
+  ge__x_free(&p->a, last, nv * sizeof *last);
+  return;
+refused: /* no room for plans: this level grows storage value by value from now on */
+  if (!d->active) { /* the active plan's block holds this run's outputs: it stays until the level is freed */
+    for (i = 0; i < d->cap; i++) ge__x_plan_release(p, &d->plans[i]);
+  }
+  d->off = 1;
+fail:
+  ge__x_free(&p->a, iv, nv * sizeof *iv);
+  ge__x_free(&p->a, last, nv * sizeof *last);
+  ge__x_plan_release(p, &fresh);
+}
+
+static void ge__x_dyn_end(ge_program *p, ge_status st) {
+  ge__x_dyn *d = p->dyn;
+  if (st == GE_OK && !d->off && (!d->active || d->outgrown)) ge__x_dyn_plan(p);
+}
+
+GE_API uint32_t ge_program_shape_plans(const ge_program *p, uint64_t *bytes) {
+  uint32_t i, n = 0;
+  uint64_t b = 0;
+  for (i = 0; p->dyn && i < p->dyn->cap; i++)
+    if (p->dyn->plans[i].sig) n++, b += p->dyn->plans[i].size;
+  for (i = 0; i < p->num_subs; i++) { /* the hybrid units' */
+    uint64_t sb = 0;
+    if (p->subs[i].program->is_call_body) n += ge_program_shape_plans(p->subs[i].program, &sb), b += sb;
+  }
+  if (bytes) *bytes = b;
+  return n;
+}
+
+/* ------------------------------------------------ output storage
+ * Where a kernel's output goes: the root plan's block, this signature's
+ * shape plan, or storage of its own; views share their source's bytes. */
+
 static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   ge_program *p = (ge_program *)c->env->executor;
   ge_value *v = c->outputs[i];
@@ -400,6 +873,22 @@ static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype
     }
     p->planned[k] = UINT64_MAX; /* from now on its own storage */
     v->data = NULL;
+  }
+  if (p->dyn) { /* a dynamic value: this signature's plan when it fits */
+    ge__x_dyn *d = p->dyn;
+    uint32_t x = d->slot_value[v - p->slots];
+    if (x != GE__X_NONE) {
+      ge__x_shape_plan *e = d->active;
+      d->view_root[x] = GE__X_NONE;
+      if (e) {
+        if (e->offset[x] != UINT64_MAX && ge_value_set_shape(v, dtype, rank, dims) == GE_OK && v->nbytes <= e->bytes[x]) {
+          if (v->capacity) ge__x_free(&p->a, v->data, v->capacity), ge__x_mem_give(p, v->capacity);
+          v->data = e->block + e->offset[x], v->capacity = 0;
+          return v;
+        }
+        __atomic_store_n(&d->outgrown, 1, __ATOMIC_RELAXED); /* kernels may run at once */
+      }
+    }
   }
   if (v->data && v->capacity == 0) { /* borrowed (never for a kernel output): detach */
     v->data = NULL;
@@ -423,6 +912,26 @@ static ge_value *ge__x_alias_output(ge_kernel_ctx *c, uint32_t i, const ge_value
                                     const int64_t *dims) {
   ge_program *p = (ge_program *)c->env->executor;
   ge_value *v = c->outputs[i];
+  if (p->dyn && p->dyn->slot_value[v - p->slots] != GE__X_NONE) { /* a shape plan must know its views */
+    ge__x_dyn *d = p->dyn;
+    uint32_t x = d->slot_value[v - p->slots], r = GE__X_EXTERN;
+    if (src >= p->slots && src < p->slots + p->num_slots && d->slot_value[src - p->slots] != GE__X_NONE) {
+      r = d->slot_value[src - p->slots];
+      if (d->view_root[r] < d->num_values) r = d->view_root[r];
+    }
+    d->view_root[x] = r;
+    if (d->active && d->active->view_of[x] != r) { /* a view the plan did not foresee: a copy, then plan again */
+      ge_status st;
+      __atomic_store_n(&d->outgrown, 1, __ATOMIC_RELAXED); /* kernels may run at once */
+      if (!v->capacity) v->data = NULL;
+      if ((st = ge__x_reserve(p, v, src->dtype, rank, dims)) != GE_OK) {
+        ge__x_reserve_error(c, st, v, "output", (unsigned)i);
+        return NULL;
+      }
+      if (src->nbytes) memcpy(v->data, src->data, src->nbytes < v->nbytes ? src->nbytes : v->nbytes);
+      return v;
+    }
+  }
   if (v->capacity) ge__x_free(&p->a, v->data, v->capacity), ge__x_mem_give(p, v->capacity);
   v->capacity = 0;
   v->data = src->data;
@@ -461,11 +970,14 @@ GE_API const ge_value *ge_program_output(const ge_program *p, uint32_t i) {
   return i < p->num_outputs ? p->outputs[i] : NULL;
 }
 
+static void ge__x_watchdog_stop(ge_program *p);
+
 GE_API void ge_program_free(ge_program *p) {
   uint32_t i;
   ge_allocator a;
   if (!p) return;
   a = p->a;
+  ge__x_dyn_free(p);
   for (i = 0; i < p->num_subs; i++) ge_program_free(p->subs[i].program);
   for (i = 0; i < p->num_slots; i++)
     if (p->slots[i].capacity) ge__x_free(&a, p->slots[i].data, p->slots[i].capacity);
@@ -485,6 +997,12 @@ GE_API void ge_program_free(ge_program *p) {
   ge__x_free(&a, p->task_of_node, ((size_t)ge_graph_id_bound(p->graph) + 1) * sizeof(uint32_t));
   ge__x_free(&a, p->lane_err, (size_t)p->num_lanes * sizeof *p->lane_err);
   ge__x_free(&a, p->stamps, (size_t)p->num_ids * 2 * sizeof *p->stamps);
+  ge__x_watchdog_stop(p);
+  ge__x_free(&a, p->id_node, ((size_t)p->num_ids + 1) * sizeof *p->id_node);
+  ge__x_free(&a, p->id_stream, ((size_t)p->num_ids + 1) * sizeof *p->id_stream);
+  ge__x_free(&a, p->times, ((size_t)p->num_ids + 1) * 2 * sizeof *p->times);
+  ge__x_free(&a, p->threads, ((size_t)p->num_ids + 1) * sizeof *p->threads);
+  ge__x_free(&a, p->prof_sum, ((size_t)p->num_ids + 1) * sizeof *p->prof_sum);
   ge__x_free(&a, p->capture_slot, ((size_t)p->num_captures + 1) * sizeof *p->capture_slot);
   ge__x_free(&a, p->capture_parent, ((size_t)p->num_captures + 1) * sizeof *p->capture_parent);
   ge_runtime_free(p->rt_owned);
@@ -947,7 +1465,6 @@ static ge_kernel_fn ge__x_builtin(const ge_node *n) {
 
 /* ------------------------------------------------------------ lowering */
 
-static int ge__x_is(const ge_node *n, const char *op) { return strcmp(n->op, op) == 0 && (!n->domain || !*n->domain); }
 
 /* Gives a value whose shape inference fixed its storage now: its planned
  * place in the block, or storage of its own. */
@@ -1346,6 +1863,9 @@ static ge_status ge__x_setup_dag(ge_program *p, const ge__x_csr *c, uint64_t *pr
   return ge_runtime_dag_create(p->rt, &dd, &p->dag, err);
 }
 
+static ge_status ge__x_setup_profile(ge_program *p, ge_error *err);
+static ge_status ge__x_watchdog_start(ge_program *p, ge_error *err);
+
 static ge_status ge__x_setup_executor(ge_program *p, ge_error *err) {
   uint32_t t, bound = ge_graph_id_bound(p->graph), depth;
   ge__x_csr c;
@@ -1400,6 +1920,8 @@ static ge_status ge__x_setup_executor(ge_program *p, ge_error *err) {
   if (!st && p->desc.check_order &&
       !(p->stamps = (uint64_t *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * 2 * sizeof *p->stamps)))
     st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  if (!st && p->desc.profile) st = ge__x_setup_profile(p, err);
+  if (!st && p->desc.timeout_ms) st = ge__x_watchdog_start(p, err);
 done:
   ge__x_csr_free(p, &c);
   ge__x_free(&p->a, prio, ((size_t)p->num_tasks + 1) * sizeof *prio);
@@ -1508,6 +2030,12 @@ static ge_status ge__x_stream_entries(ge_program *p, ge__x_stream_tmp *x, ge_err
   x->launch = (uint32_t *)ge__x_alloc(&p->a, ((size_t)x->total + 1) * sizeof *x->launch);
   if (!x->entries || !x->lists || !x->counts || !x->lane_of_task || !x->keys || !x->launch)
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  p->num_ids = p->num_tasks + x->total; /* sizes id_node and id_stream (freed with the program) */
+  p->id_node = (ge_node_id *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * sizeof *p->id_node);
+  p->id_stream = (uint32_t *)ge__x_alloc(&p->a, ((size_t)p->num_ids + 1) * sizeof *p->id_stream);
+  if (!p->id_node || !p->id_stream) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  for (e = 0; e < p->num_ids; e++) p->id_node[e] = GE_NONE, p->id_stream[e] = UINT32_MAX;
+  e = 0;
   for (s = 0; s < sp->num_streams; s++) {
     x->lists[s] = x->entries + e;
     x->counts[s] = sp->streams[s].num_nodes;
@@ -1523,6 +2051,7 @@ static ge_status ge__x_stream_entries(ge_program *p, ge__x_stream_tmp *x, ge_err
       en->task = t == UINT32_MAX ? NULL : &p->tasks[t];
       en->id = t == UINT32_MAX ? p->num_tasks + e : t;
       if (t != UINT32_MAX) x->lane_of_task[t] = s;
+      p->id_node[en->id] = id, p->id_stream[en->id] = s;
       en->waits = x->waits + x->wait_at[id], en->num_waits = x->wait_at[id + 1] - x->wait_at[id];
       en->records = x->recs + x->rec_at[id], en->num_records = x->rec_at[id + 1] - x->rec_at[id];
       x->keys[e].topo = node->topo_id, x->keys[e].stream = s;
@@ -1549,7 +2078,7 @@ static ge_status ge__x_lower_streams(ge_program *p, ge_error *err) {
     d.num_events = x.nev;
     d.num_ids = p->num_tasks + x.total;
     d.launch_order = x.launch;
-    p->num_ids = d.num_ids;
+    d.owner = p->graph; /* forks (programs of one graph) get pool streams of their own: they run at once */
     st = ge_runtime_streams_create(p->rt, &d, &p->rs, err);
   }
   ge__x_stream_tmp_free(p, &x);
@@ -1563,6 +2092,8 @@ static ge_status ge__x_lower_streams(ge_program *p, ge_error *err) {
 static ge_status ge__x_failure(ge_program *p, ge_runtime_result r) {
   const ge_node *x = r.task < p->num_tasks ? p->tasks[r.task].ctx.node : NULL;
   uint32_t k;
+  if (!x && p->id_node && r.task < p->num_ids && p->id_node[r.task] != GE_NONE)
+    x = ge_graph_node(p->graph, p->id_node[r.task]); /* a synchronisation entry (Data, NetOutput, an event) */
   if (r.aborted)
     ge_error_set(&p->run_err, r.status, "run aborted%s%s%s", x ? " at node '" : "", x ? x->name : "", x ? "'" : "");
   else if (x && p->tasks[r.task].ctx.err->code)
@@ -1595,27 +2126,417 @@ static ge_status ge__x_check_stamps(ge_program *p) {
   return GE_OK;
 }
 
+/* The flat loop with stamps or profile times (debug), abort checked per task. */
+static ge_runtime_result ge__x_run_stamped(ge_program *p) {
+  ge_runtime_result r;
+  uint32_t t;
+  uint64_t clock = 0;
+  r.status = GE_OK, r.task = UINT32_MAX, r.aborted = 0;
+  for (t = 0; t < p->num_tasks && !r.status; t++) {
+    if (__atomic_load_n(&p->abort, __ATOMIC_RELAXED)) {
+      r.status = GE_ERR_INTERNAL, r.task = t, r.aborted = 1;
+      break;
+    }
+    if (p->times) p->threads[t] = 0, p->times[2 * (size_t)t] = ge_runtime_now_ns();
+    if (p->stamps) p->stamps[2 * (size_t)t] = ++clock;
+    if ((r.status = p->tasks[t].fn(&p->tasks[t].ctx)) != GE_OK) r.task = t;
+    if (p->stamps) p->stamps[2 * (size_t)t + 1] = ++clock;
+    if (p->times) p->times[2 * (size_t)t + 1] = ge_runtime_now_ns();
+  }
+  return r;
+}
+
 /* Every executor but the plain flat loop. */
 static ge_status ge__x_dispatch(ge_program *p) {
   ge_runtime_result r;
   if (p->stamps) memset(p->stamps, 0, (size_t)p->num_ids * 2 * sizeof *p->stamps);
+  if (p->times) memset(p->times, 0, (size_t)p->num_ids * 2 * sizeof *p->times);
   switch (p->executor) {
   case GE_EXECUTOR_STREAMS: r = ge_runtime_streams_launch(p->rs, p->desc.launch, p->stamps, p->desc.shuffle); break;
-  case GE_EXECUTOR_SEQUENTIAL: { /* stamped */
-    uint32_t t;
-    uint64_t clock = 0;
-    r.status = GE_OK, r.task = UINT32_MAX, r.aborted = 0;
-    for (t = 0; t < p->num_tasks && !r.status; t++) {
-      p->stamps[2 * (size_t)t] = ++clock;
-      if ((r.status = p->tasks[t].fn(&p->tasks[t].ctx)) != GE_OK) r.task = t;
-      p->stamps[2 * (size_t)t + 1] = ++clock;
-    }
-    break;
-  }
+  case GE_EXECUTOR_SEQUENTIAL: r = ge__x_run_stamped(p); break;
   default: r = ge_runtime_dag_run(p->dag, p->stamps); break;
   }
-  if (r.status) return ge__x_failure(p, r);
+  if (r.status) {
+    /* the task that ran last: where a single-thread run stopped */
+    if (r.aborted && p->executor == GE_EXECUTOR_SEQUENTIAL) p->stop_task = r.task ? r.task - 1 : r.task;
+    else if (r.aborted && p->dag) p->stop_task = ge_runtime_dag_running(p->dag);
+    else p->stop_task = r.task;
+    return ge__x_failure(p, r);
+  }
   return p->stamps ? ge__x_check_stamps(p) : GE_OK;
+}
+
+/* ---- timeouts: a watchdog thread per program with timeout_ms */
+
+typedef struct ge__x_watchdog {
+  ge_program *p;
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  uint64_t start;  /* ns: the run in progress began */
+  int active;      /* a run is in progress */
+  int fired;       /* and has been aborted */
+  int idle;        /* the watchdog sleeps without a deadline: a run start wakes it */
+  int quit;
+} ge__x_watchdog;
+
+/* Sleeps on the condition until ns from now at most (realtime deadline:
+ * strict C99 declares no monotonic condition clock; a clock step only
+ * moves one wake). */
+static void ge__x_wait_ns(ge__x_watchdog *w, uint64_t ns) {
+  struct timeval now;
+  struct timespec until;
+  uint64_t usec;
+  gettimeofday(&now, NULL);
+  usec = (uint64_t)now.tv_usec + ns / 1000 + 1;
+  until.tv_sec = now.tv_sec + (time_t)(usec / 1000000);
+  until.tv_nsec = (long)(usec % 1000000) * 1000;
+  pthread_cond_timedwait(&w->wake, &w->lock, &until);
+}
+
+/* The task running now, for the error (UINT32_MAX: unknown, the flat
+ * loop: then where the run stopped tells). */
+static uint32_t ge__x_running(ge_program *p) {
+  if (p->rs) return ge_runtime_streams_running(p->rs);
+  if (p->dag) return ge_runtime_dag_running(p->dag);
+  return UINT32_MAX;
+}
+
+/* Wakes at each run's deadline; with no run for a few periods it sleeps
+ * until a run start wakes it, so an idle program costs nothing. */
+static void *ge__x_watchdog_main(void *arg) {
+  ge__x_watchdog *w = (ge__x_watchdog *)arg;
+  ge_program *p = w->p;
+  uint64_t limit = (uint64_t)p->desc.timeout_ms * 1000000u;
+  int idle_wakes = 0;
+  pthread_mutex_lock(&w->lock);
+  while (!w->quit) {
+    if (w->active && !w->fired) {
+      uint64_t now = ge_runtime_now_ns();
+      idle_wakes = 0;
+      if (now - w->start >= limit) {
+        w->fired = 1;
+        __atomic_store_n(&p->timeout_task, ge__x_running(p), __ATOMIC_RELAXED);
+        __atomic_store_n(&p->timed_out, 1, __ATOMIC_SEQ_CST);
+        ge_program_abort(p);
+      } else
+        ge__x_wait_ns(w, w->start + limit - now);
+    } else if (idle_wakes < 4) {
+      idle_wakes++;
+      ge__x_wait_ns(w, limit);
+    } else {
+      w->idle = 1;
+      pthread_cond_wait(&w->wake, &w->lock);
+      w->idle = 0;
+      idle_wakes = 0;
+    }
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+static ge_status ge__x_watchdog_start(ge_program *p, ge_error *err) {
+  ge__x_watchdog *w = (ge__x_watchdog *)ge__x_alloc(&p->a, sizeof *w);
+  if (!w) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(w, 0, sizeof *w);
+  w->p = p;
+  if (pthread_mutex_init(&w->lock, NULL)) {
+    ge__x_free(&p->a, w, sizeof *w);
+    return ge_error_set(err, GE_ERR_INTERNAL, "timeout: pthread_mutex_init failed");
+  }
+  if (pthread_cond_init(&w->wake, NULL)) {
+    pthread_mutex_destroy(&w->lock);
+    ge__x_free(&p->a, w, sizeof *w);
+    return ge_error_set(err, GE_ERR_INTERNAL, "timeout: pthread_cond_init failed");
+  }
+  if (pthread_create(&w->thread, NULL, ge__x_watchdog_main, w)) {
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    ge__x_free(&p->a, w, sizeof *w);
+    return ge_error_set(err, GE_ERR_INTERNAL, "timeout: cannot start the watchdog thread");
+  }
+  p->wd = w;
+  return GE_OK;
+}
+
+static void ge__x_watchdog_stop(ge_program *p) {
+  ge__x_watchdog *w = p->wd;
+  if (!w) return;
+  pthread_mutex_lock(&w->lock);
+  w->quit = 1;
+  pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->lock);
+  pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->wake);
+  pthread_mutex_destroy(&w->lock);
+  ge__x_free(&p->a, w, sizeof *w);
+  p->wd = NULL;
+}
+
+static void ge__x_watch_begin(ge_program *p) {
+  ge__x_watchdog *w = p->wd;
+  __atomic_store_n(&p->timed_out, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&p->timeout_task, UINT32_MAX, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&w->lock);
+  w->start = ge_runtime_now_ns();
+  w->active = 1, w->fired = 0;
+  if (w->idle) pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->lock);
+}
+
+/* After it, the watchdog can no longer abort this run. */
+static void ge__x_watch_end(ge_program *p) {
+  pthread_mutex_lock(&p->wd->lock);
+  p->wd->active = 0;
+  pthread_mutex_unlock(&p->wd->lock);
+}
+
+/* Rewrites a timed-out run's error: which node was running. */
+static void ge__x_timeout_error(ge_program *p) {
+  uint32_t t = __atomic_load_n(&p->timeout_task, __ATOMIC_RELAXED);
+  const ge_node *x;
+  char inner[sizeof p->run_err.message];
+  if (t == UINT32_MAX) t = p->stop_task;
+  x = t < p->num_tasks ? p->tasks[t].ctx.node
+      : p->id_node && t < p->num_ids && p->id_node[t] != GE_NONE ? ge_graph_node(p->graph, p->id_node[t]) : NULL;
+  memcpy(inner, p->run_err.message, sizeof inner);
+  inner[sizeof inner - 1] = 0;
+  if (x)
+    ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run timed out after %u ms: node '%s' (%s) was running (%s)",
+                 (unsigned)p->desc.timeout_ms, x->name, x->op, inner);
+  else
+    ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run timed out after %u ms (%s)", (unsigned)p->desc.timeout_ms, inner);
+}
+
+/* ---- profile */
+
+static ge_status ge__x_setup_profile(ge_program *p, ge_error *err) {
+  size_t n = (size_t)p->num_ids + 1;
+  p->times = (uint64_t *)ge__x_alloc(&p->a, n * 2 * sizeof *p->times);
+  p->threads = (uint32_t *)ge__x_alloc(&p->a, n * sizeof *p->threads);
+  p->prof_sum = (uint64_t *)ge__x_alloc(&p->a, n * sizeof *p->prof_sum);
+  if (!p->times || !p->threads || !p->prof_sum) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(p->times, 0, n * 2 * sizeof *p->times);
+  memset(p->threads, 0, n * sizeof *p->threads);
+  memset(p->prof_sum, 0, n * sizeof *p->prof_sum);
+  if (p->rs) ge_runtime_streams_profile(p->rs, p->times, p->threads);
+  if (p->dag) ge_runtime_dag_profile(p->dag, p->times, p->threads);
+  return GE_OK;
+}
+
+/* Adds a finished run's task times to the sums. */
+static void ge__x_profile_add(ge_program *p) {
+  uint32_t i;
+  for (i = 0; i < p->num_ids; i++)
+    if (p->times[2 * (size_t)i + 1] > p->times[2 * (size_t)i]) p->prof_sum[i] += p->times[2 * (size_t)i + 1] - p->times[2 * (size_t)i];
+  p->prof_total += p->run_t1 - p->run_t0;
+  p->prof_runs++;
+}
+
+static void ge__x_profile_reset_subs(const ge_program *p, void *arg);
+GE_API void ge_program_profile_reset(ge_program *p) {
+  if (!p->prof_sum) return;
+  ge__x_profile_reset_subs(p, NULL);
+  p->prof_runs = p->prof_total = 0;
+}
+
+/* A JSON string (names are the model's: quotes and controls escaped). */
+static void ge__x_json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* The lane of id: its stream (stream executor) or its thread. */
+static uint32_t ge__x_lane(const ge_program *p, uint32_t id) {
+  return p->id_stream ? p->id_stream[id] : p->threads[id];
+}
+
+/* The id that runs node x (a task, or a synchronisation entry), or UINT32_MAX. */
+static uint32_t ge__x_id_of(const ge_program *p, ge_node_id x) {
+  uint32_t i;
+  if (p->task_of_node[x] != UINT32_MAX) return p->task_of_node[x];
+  for (i = p->num_tasks; p->id_node && i < p->num_ids; i++)
+    if (p->id_node[i] == x) return i;
+  return UINT32_MAX;
+}
+
+/* The lowered subprograms of node x (If/Loop bodies, a PartitionedCall's
+ * graph): calls fn for each. */
+static ge_program *ge__x_subprogram(ge_program *p, const ge_graph *sub, ge_error *err);
+static void ge__x_each_sub(const ge_program *p, const ge_node *x, void (*fn)(const ge_program *sp, void *arg), void *arg) {
+  uint32_t k;
+  int32_t j;
+  for (k = 0; k < x->num_attrs; k++) {
+    const ge_attr *a = &x->attrs[k];
+    ge_program *sp;
+    if (a->type == GE_ATTR_GRAPH && (sp = ge__x_subprogram((ge_program *)p, a->v.g, NULL)) != NULL) fn(sp, arg);
+    for (j = 0; a->type == GE_ATTR_GRAPHS && j < a->count; j++)
+      if ((sp = ge__x_subprogram((ge_program *)p, a->v.graphs[j], NULL)) != NULL) fn(sp, arg);
+  }
+}
+
+typedef struct ge__x_trace_ctx {
+  FILE *f;
+  const ge_program *root;
+  const char *const *engine_names;
+  uint32_t num_engine_names;
+  uint32_t lane;     /* nested: the lane of the node running them */
+  uint64_t lo, hi;   /* nested: that node's run (older times are stale) */
+  int nested;
+} ge__x_trace_ctx;
+
+static void ge__x_trace_tasks(const ge_program *p, void *arg) {
+  ge__x_trace_ctx *c = (ge__x_trace_ctx *)arg, inner;
+  FILE *f = c->f;
+  uint32_t i;
+  for (i = 0; i < p->num_tasks; i++) {
+    const ge_node *x = p->tasks[i].ctx.node;
+    uint64_t b = p->times[2 * (size_t)i], e = p->times[2 * (size_t)i + 1];
+    uint32_t lane = c->nested ? c->lane : ge__x_lane(p, i);
+    if (!e || (c->nested && (b < c->lo || e > c->hi))) continue; /* did not run (in this run) */
+    fprintf(f, ",\n{\"name\":");
+    ge__x_json_str(f, x->name);
+    fprintf(f, ",\"cat\":");
+    ge__x_json_str(f, x->op);
+    fprintf(f, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u,\"args\":{\"op\":",
+            (double)(b - c->root->run_t0) / 1e3, (double)(e - b) / 1e3, lane);
+    ge__x_json_str(f, x->op);
+    fprintf(f, ",\"engine\":");
+    if (x->engine >= 0 && (uint32_t)x->engine < c->num_engine_names && c->engine_names[x->engine])
+      ge__x_json_str(f, c->engine_names[x->engine]);
+    else fprintf(f, "%d", (int)x->engine);
+    fprintf(f, ",\"thread\":%u,\"task\":%u%s}}", c->nested ? c->lane : p->threads[i], i, c->nested ? ",\"nested\":1" : "");
+    inner = *c;
+    inner.nested = 1, inner.lane = lane, inner.lo = b, inner.hi = e;
+    ge__x_each_sub(p, x, ge__x_trace_tasks, &inner);
+  }
+}
+
+GE_API ge_status ge_program_write_trace(const ge_program *p, FILE *f, const char *const *engine_names,
+                                        uint32_t num_engine_names, ge_error *err) {
+  uint32_t i, lanes = 0;
+  ge__x_trace_ctx c;
+  if (!p || !f || !p->times)
+    return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_trace: no program, file or profile (ge_exec_desc.profile)");
+  if (!p->run_t1) return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_trace: the program has not run");
+  fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":");
+  ge__x_json_str(f, ge_graph_name(p->graph));
+  fprintf(f, "}}");
+  for (i = 0; i < p->num_ids; i++)
+    if (p->times[2 * (size_t)i + 1] && ge__x_lane(p, i) != UINT32_MAX && ge__x_lane(p, i) + 1 > lanes) lanes = ge__x_lane(p, i) + 1;
+  for (i = 0; i < lanes; i++) {
+    if (p->id_stream) fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"stream %u\"}}", i, i);
+    else if (i == 0) fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"caller thread\"}}");
+    else fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"worker %u\"}}", i, i);
+  }
+  memset(&c, 0, sizeof c);
+  c.f = f, c.root = p, c.engine_names = engine_names, c.num_engine_names = num_engine_names;
+  ge__x_trace_tasks(p, &c);
+  if (p->desc.streams && p->id_stream) { /* flows: each event's record -> its wait */
+    const ge_stream_plan *sp = p->desc.streams;
+    uint32_t k, nev = sp->num_events, s2;
+    for (s2 = 0; s2 < sp->num_streams; s2++) nev += sp->streams[s2].activated_by != GE_NONE && sp->streams[s2].num_nodes;
+    for (k = 0; k < nev; k++) {
+      ge_node_id send, recv;
+      uint32_t a, b;
+      ge__x_event_ends(sp, k, &send, &recv);
+      if (send == GE_NONE || recv == GE_NONE) continue;
+      a = ge__x_id_of(p, send), b = ge__x_id_of(p, recv);
+      if (a == UINT32_MAX || b == UINT32_MAX || !p->times[2 * (size_t)a + 1] || !p->times[2 * (size_t)b]) continue;
+      fprintf(f, ",\n{\"name\":\"event %u\",\"cat\":\"event\",\"ph\":\"s\",\"id\":%u,\"ts\":%.3f,\"pid\":1,\"tid\":%u}", k, k,
+              (double)(p->times[2 * (size_t)a + 1] - p->run_t0) / 1e3, ge__x_lane(p, a));
+      fprintf(f, ",\n{\"name\":\"event %u\",\"cat\":\"event\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%u,\"ts\":%.3f,\"pid\":1,\"tid\":%u}", k, k,
+              (double)(p->times[2 * (size_t)b] - p->run_t0) / 1e3, ge__x_lane(p, b));
+    }
+  }
+  fprintf(f, "\n]}\n");
+  if (ferror(f)) return ge_error_set(err, GE_ERR_IO, "ge_program_write_trace: write failed");
+  return GE_OK;
+}
+
+/* The per-op table: rows of (op, tasks, self time), nested tasks included;
+ * a node running subgraphs counts only its own time (not theirs). */
+typedef struct ge__x_op_row {
+  const char *op;
+  uint64_t count, ns;
+} ge__x_op_row;
+
+typedef struct ge__x_op_table {
+  ge__x_op_row *rows;
+  uint32_t n, cap;
+  uint64_t sub_ns; /* summed by ge__x_sub_sum */
+} ge__x_op_table;
+
+static void ge__x_count_tasks(const ge_program *p, void *arg) {
+  uint32_t i;
+  *(uint32_t *)arg += p->num_tasks;
+  for (i = 0; i < p->num_tasks; i++) ge__x_each_sub(p, p->tasks[i].ctx.node, ge__x_count_tasks, arg);
+}
+
+static void ge__x_sub_sum(const ge_program *p, void *arg) {
+  uint32_t i;
+  for (i = 0; i < p->num_tasks; i++) ((ge__x_op_table *)arg)->sub_ns += p->prof_sum[i];
+}
+
+static void ge__x_op_rows(const ge_program *p, void *arg) {
+  ge__x_op_table *t = (ge__x_op_table *)arg;
+  uint32_t i, j;
+  for (i = 0; i < p->num_tasks; i++) {
+    const ge_node *x = p->tasks[i].ctx.node;
+    uint64_t self;
+    t->sub_ns = 0;
+    ge__x_each_sub(p, x, ge__x_sub_sum, t);
+    self = p->prof_sum[i] > t->sub_ns ? p->prof_sum[i] - t->sub_ns : 0;
+    for (j = 0; j < t->n && strcmp(t->rows[j].op, x->op); j++) {}
+    if (j == t->n) {
+      if (t->n == t->cap) continue; /* cannot happen: cap counts every task */
+      t->rows[t->n].op = x->op, t->rows[t->n].count = 0, t->rows[t->n++].ns = 0;
+    }
+    t->rows[j].count++, t->rows[j].ns += self;
+    ge__x_each_sub(p, x, ge__x_op_rows, t);
+  }
+}
+
+static void ge__x_profile_reset_subs(const ge_program *p, void *arg) {
+  uint32_t i;
+  (void)arg;
+  memset(p->prof_sum, 0, ((size_t)p->num_ids + 1) * sizeof *p->prof_sum);
+  for (i = 0; i < p->num_tasks; i++) ge__x_each_sub(p, p->tasks[i].ctx.node, ge__x_profile_reset_subs, NULL);
+}
+
+GE_API ge_status ge_program_write_profile(const ge_program *p, FILE *f, ge_error *err) {
+  ge__x_op_table t;
+  uint32_t j, all_tasks = 0;
+  uint64_t all = 0;
+  double runs, total;
+  if (!p || !f || !p->prof_sum)
+    return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_profile: no program, file or profile (ge_exec_desc.profile)");
+  if (!p->prof_runs) return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_profile: no run since the reset");
+  memset(&t, 0, sizeof t);
+  ge__x_count_tasks(p, &t.cap);
+  if (!(t.rows = (ge__x_op_row *)ge__x_alloc(&p->a, ((size_t)t.cap + 1) * sizeof *t.rows)))
+    return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  ge__x_op_rows(p, &t);
+  runs = (double)p->prof_runs, total = (double)p->prof_total;
+  fprintf(f, "%-24s %8s %12s %9s %12s\n", "op", "count", "total ms", "% of run", "mean us");
+  for (j = 0; j < t.n; j++) {
+    all += t.rows[j].ns, all_tasks += (uint32_t)t.rows[j].count;
+    fprintf(f, "%-24s %8llu %12.3f %8.1f%% %12.3f\n", t.rows[j].op, (unsigned long long)t.rows[j].count,
+            (double)t.rows[j].ns / 1e6, total > 0 ? 100.0 * (double)t.rows[j].ns / total : 0.0,
+            (double)t.rows[j].ns / 1e3 / (runs * (double)t.rows[j].count));
+  }
+  fprintf(f, "%-24s %8u %12.3f %8.1f%%   (%llu runs, %.3f ms each; the rest is the executor's)\n", "all tasks",
+          (unsigned)all_tasks, (double)all / 1e6, total > 0 ? 100.0 * (double)all / total : 0.0,
+          (unsigned long long)p->prof_runs, total / 1e6 / runs);
+  ge__x_free(&p->a, t.rows, ((size_t)t.cap + 1) * sizeof *t.rows);
+  return GE_OK;
 }
 
 GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_program **out, ge_error *err) {
@@ -1626,7 +2547,7 @@ GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_pro
   a = desc->allocator.alloc && desc->allocator.free ? desc->allocator : *ge_graph_allocator(g);
   if ((st = ge_graph_infer_shapes(g, err))) return st;
   if ((st = ge__x_create(g, desc, &a, out, err))) return st;
-  if ((st = ge__x_setup_executor(*out, err))) {
+  if ((st = ge__x_dyn_setup(*out, err)) || (st = ge__x_setup_executor(*out, err))) {
     ge_program_free(*out);
     *out = NULL;
   }
@@ -1668,19 +2589,49 @@ static ge_status ge__x_check_input(const ge_program *p, uint32_t i, const ge_val
                     ge_shape_str(&want->shape, a, sizeof a), ge_dtype_name(v->dtype), ge_shape_str(&got, b, sizeof b));
 }
 
-/* Runs the tasks; a failure's message already names the node. */
+/* Runs the tasks; a failure's message already names the node. The abort
+ * flag is the outermost program's, so a Loop's body stops too. */
 static ge_status ge__x_execute(ge_program *p) {
   ge_task *t = p->tasks, *end = p->tasks + p->num_tasks;
+  const int *abort_flag = &ge__x_root(p)->abort;
   for (; t < end; t++) {
     ge_status st;
-    if (__atomic_load_n(&p->abort, __ATOMIC_RELAXED)) {
+    if (__atomic_load_n(abort_flag, __ATOMIC_RELAXED)) {
       ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run aborted at node '%s'", t->ctx.node->name);
+      p->stop_task = t > p->tasks ? (uint32_t)(t - p->tasks) - 1 : 0; /* the one that ran last */
       return GE_ERR_INTERNAL;
     }
     st = t->fn(&t->ctx);
     if (st != GE_OK) {
       if (p->run_err.code == GE_OK)
         ge_error_set(&p->run_err, st, "node '%s' (%s) failed: %s", t->ctx.node->name, t->ctx.node->op, ge_status_name(st));
+      p->stop_task = (uint32_t)(t - p->tasks);
+      return st;
+    }
+  }
+  return GE_OK;
+}
+
+/* ge__x_execute for a nested subgraph under profile: the last call's times
+ * are kept (the trace shows them inside their node), every call's summed. */
+static ge_status ge__x_execute_profiled(ge_program *p) {
+  uint32_t t;
+  const int *abort_flag = &ge__x_root(p)->abort;
+  for (t = 0; t < p->num_tasks; t++) {
+    ge_task *k = &p->tasks[t];
+    uint64_t b;
+    ge_status st;
+    if (__atomic_load_n(abort_flag, __ATOMIC_RELAXED)) {
+      ge_error_set(&p->run_err, GE_ERR_INTERNAL, "run aborted at node '%s'", k->ctx.node->name);
+      return GE_ERR_INTERNAL;
+    }
+    b = ge_runtime_now_ns();
+    st = k->fn(&k->ctx);
+    p->times[2 * (size_t)t] = b, p->times[2 * (size_t)t + 1] = ge_runtime_now_ns();
+    p->prof_sum[t] += p->times[2 * (size_t)t + 1] - b;
+    if (st != GE_OK) {
+      if (p->run_err.code == GE_OK)
+        ge_error_set(&p->run_err, st, "node '%s' (%s) failed: %s", k->ctx.node->name, k->ctx.node->op, ge_status_name(st));
       return st;
     }
   }
@@ -1705,7 +2656,20 @@ GE_API ge_status ge_program_run(ge_program *p, const ge_value *const *inputs, ui
   for (i = 0; i < n; i++) ge__x_bind(p, i, inputs[i]);
   p->run_err.code = GE_OK;
   p->run_err.message[0] = 0;
-  st = p->executor == GE_EXECUTOR_SEQUENTIAL && !p->stamps ? ge__x_execute(p) : ge__x_dispatch(p);
+  p->stop_task = UINT32_MAX;
+  if (p->wd) ge__x_watch_begin(p);
+  if (p->times) p->run_t0 = ge_runtime_now_ns();
+  if (p->dyn) ge__x_dyn_begin(p);
+  st = p->executor == GE_EXECUTOR_SEQUENTIAL && !p->stamps && !p->times ? ge__x_execute(p) : ge__x_dispatch(p);
+  if (p->dyn) ge__x_dyn_end(p, st);
+  if (p->times) {
+    p->run_t1 = ge_runtime_now_ns();
+    if (!st) ge__x_profile_add(p);
+  }
+  if (p->wd) {
+    ge__x_watch_end(p); /* no abort can come from it after this */
+    if (st && __atomic_load_n(&p->timed_out, __ATOMIC_SEQ_CST)) ge__x_timeout_error(p);
+  }
   if (__atomic_load_n(&p->abort, __ATOMIC_SEQ_CST)) __atomic_store_n(&p->abort, 0, __ATOMIC_SEQ_CST);
   if (st && err) *err = p->run_err;
   return st;
@@ -1858,23 +2822,34 @@ static ge_program *ge__x_subprogram(ge_program *p, const ge_graph *sub, ge_error
 }
 
 /* Lowers sub (shapes inferred as far as its inputs are known) into p->subs. */
-static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, ge_error *err) {
+static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, int call_body, ge_error *err) {
   ge__subprogram *grown;
   ge_program *sp;
   ge_status st;
   ge_exec_desc d = p->desc;
-  d.memory_size = 0, d.memory_base = NULL; /* the plan covers the root level only */
+  /* the root's plan covers the root level only; a static subgraph may have one of its own */
+  d.memory_size = d.subgraph_memory ? d.subgraph_memory(d.subgraph_memory_user, sub) : 0, d.memory_base = NULL;
   d.runtime = p->rt;                       /* one pool for the whole model */
   d.executor = GE_EXECUTOR_SEQUENTIAL, d.streams = NULL, d.check_order = 0;
   if ((st = ge_graph_infer_shapes(sub, err)) || (st = ge__x_create(sub, &d, &p->a, &sp, err))) return st;
   /* from now on sub's values count against the outermost program's ceiling */
   sp->root = p;
+  sp->num_ids = sp->num_tasks;
+  if (d.profile && (st = ge__x_setup_profile(sp, err))) {
+    ge_program_free(sp);
+    return st;
+  }
   if (!ge__x_mem_take(p, sp->mem_used)) {
     ge_program_free(sp);
     return ge_error_set(err, GE_ERR_NOMEM, "subgraph '%s': its values pass the memory limit (ge_exec_desc.memory_limit)",
                         ge_graph_name(sub));
   }
   sp->mem_used = 0;
+  sp->is_call_body = call_body;
+  if (call_body && (st = ge__x_dyn_setup(sp, err))) { /* a hybrid unit: shape plans when dynamic */
+    ge_program_free(sp);
+    return st;
+  }
   grown = (ge__subprogram *)ge__x_alloc(&p->a, ((size_t)p->num_subs + 1) * sizeof *grown);
   if (!grown) {
     ge_program_free(sp);
@@ -1896,8 +2871,8 @@ static ge_status ge__x_lower_subgraphs(ge_program *p, ge_error *err) {
   GE_GRAPH_FOREACH(p->graph, x) {
     for (k = 0; k < x->num_attrs && !st; k++) {
       const ge_attr *a = &x->attrs[k];
-      if (a->type == GE_ATTR_GRAPH) st = ge__x_add_subprogram(p, a->v.g, err);
-      for (j = 0; a->type == GE_ATTR_GRAPHS && j < a->count && !st; j++) st = ge__x_add_subprogram(p, a->v.graphs[j], err);
+      if (a->type == GE_ATTR_GRAPH) st = ge__x_add_subprogram(p, a->v.g, ge__x_is(x, "PartitionedCall"), err);
+      for (j = 0; a->type == GE_ATTR_GRAPHS && j < a->count && !st; j++) st = ge__x_add_subprogram(p, a->v.graphs[j], 0, err);
     }
     if (st) return st;
   }
@@ -1934,7 +2909,9 @@ static ge_status ge__x_run_graph(ge_kernel_ctx *c, const ge_graph *sub, ge_value
     return ge_kernel_error(c, GE_ERR_INVALID, "subgraph '%s' returns %u values, %u expected", ge_graph_name(sub),
                            (unsigned)sp->num_outputs, (unsigned)n_out);
   sp->run_err.code = GE_OK;
-  st = ge__x_execute(sp);
+  if (sp->dyn) ge__x_dyn_begin(sp);
+  st = sp->times ? ge__x_execute_profiled(sp) : ge__x_execute(sp);
+  if (sp->dyn) ge__x_dyn_end(sp, st);
   if (st) {
     *c->err = sp->run_err;
     return st;

@@ -5652,6 +5652,341 @@ static ge_status ge__infer_gather_scatter(ge_infer_ctx *c) {
   return ge__ox_out(c, 0, x->dtype, &o);
 }
 
+/* ---- control flow (If, Loop, Scan) and recurrent ops ----
+ * A body is inferred with its formal inputs bound to what the node feeds
+ * them, so the nodes inside get ranks and dims (and reach the fast
+ * engines); the node's outputs are then read off the body's results. */
+
+/* The graph held by attribute `name` of the node being inferred, or NULL. */
+static ge_graph *ge__cf_graph(ge_infer_ctx *c, const char *name) {
+  const ge_attr *a = ge_node_attr(c->n, name);
+  return a && a->type == GE_ATTR_GRAPH ? a->v.g : NULL;
+}
+
+/* The desc of result i of subgraph g (input i of its NetOutput), or NULL. */
+static const ge_tensor_desc *ge__cf_result(const ge_graph *g, uint32_t i) {
+  ge_node_id o = ge_graph_output_node(g);
+  const ge_node *n = o == GE_NONE ? NULL : ge_graph_node(g, o);
+  return n && i < n->num_inputs ? ge_node_input_desc(g, n, i) : NULL;
+}
+
+static uint32_t ge__cf_num_results(const ge_graph *g) {
+  ge_node_id o = ge_graph_output_node(g);
+  return o == GE_NONE ? 0 : ge_graph_node(g, o)->num_inputs;
+}
+
+/* Narrows a to what both a and b admit: equal dims stay, differing ones
+ * become unknown (with the union of their ranges, a symbol only when both
+ * name it), differing ranks give an unknown rank. 1 when a changed. */
+static int ge__cf_merge(ge__ox_shape *a, const ge__ox_shape *b) {
+  int32_t i;
+  int changed = 0;
+  if (a->rank < 0) return 0;
+  if (b->rank != a->rank) {
+    a->rank = GE_RANK_UNKNOWN;
+    return 1;
+  }
+  for (i = 0; i < a->rank; i++) {
+    ge_dim_info *x = &a->x[i];
+    const ge_dim_info *y = &b->x[i];
+    if (a->d[i] >= 0 && a->d[i] == b->d[i]) continue;
+    if (a->d[i] >= 0) { /* known here, something else there: keep the range of both */
+      int64_t lo = b->d[i] >= 0 ? b->d[i] : y->lo, hi = b->d[i] >= 0 ? b->d[i] : y->hi;
+      x->lo = lo < a->d[i] ? lo : a->d[i];
+      x->hi = hi < 0 ? -1 : hi > a->d[i] ? hi : a->d[i];
+      x->symbol = NULL;
+      a->d[i] = GE_DIM_UNKNOWN;
+      changed = 1;
+      continue;
+    }
+    if (b->d[i] >= 0) {
+      if (x->lo > b->d[i]) x->lo = b->d[i], changed = 1;
+      if (x->hi >= 0 && x->hi < b->d[i]) x->hi = b->d[i], changed = 1;
+      if (x->symbol) x->symbol = NULL, changed = 1;
+      continue;
+    }
+    if (y->lo < x->lo) x->lo = y->lo, changed = 1;
+    if (x->hi >= 0 && (y->hi < 0 || y->hi > x->hi)) x->hi = y->hi, changed = 1;
+    if (x->symbol && (!y->symbol || strcmp(x->symbol, y->symbol) != 0)) x->symbol = NULL, changed = 1;
+  }
+  return changed;
+}
+
+/* A dtype both sides agree on: an undefined side takes the other's. */
+static ge_dtype ge__cf_dtype(ge_dtype a, ge_dtype b) { return a == GE_DTYPE_UNDEFINED ? b : a; }
+
+/* Gives formal input d of subgraph sub the dtype and shape of a value (no
+ * known constant: it changes between iterations). */
+static ge_status ge__cf_bind(ge_infer_ctx *c, ge_graph *sub, ge_node_id id, ge_dtype dt, const ge__ox_shape *s) {
+  ge_node *d = ge_graph_node(sub, id);
+  if (!d || !d->num_outputs) return GE_OK;
+  if (dt != GE_DTYPE_UNDEFINED) d->outputs[0].dtype = dt;
+  d->outputs[0].value = NULL;
+  if (!ge__set_shape(sub, &d->outputs[0].shape, s->rank, s->rank < 0 ? NULL : s->d, s->rank < 0 ? NULL : s->x))
+    return ge__oom(c->err, sub);
+  return GE_OK;
+}
+
+/* If: both branches inferred on the node's inputs (parent_index); output i
+ * is what both branches' result i admit (ge__cf_merge), or the taken
+ * branch's result when the condition is a known constant. */
+static ge_status ge__infer_if(ge_infer_ctx *c) {
+  ge_graph *br[2];
+  const ge_tensor *cond;
+  uint32_t i, k;
+  int taken = -1;
+  ge_status st;
+  br[0] = ge__cf_graph(c, "then_branch");
+  br[1] = ge__cf_graph(c, "else_branch");
+  if (!br[0] || !br[1]) return GE_OK;
+  for (k = 0; k < 2; k++)
+    if ((st = ge_infer_subgraph(c, br[k]))) return st;
+  if (ge__cf_num_results(br[0]) != ge__cf_num_results(br[1]) || ge__cf_num_results(br[0]) != c->n->num_outputs)
+    return ge_infer_error(c, GE_ERR_INVALID, "then_branch returns %u values and else_branch %u, for %u outputs",
+                          (unsigned)ge__cf_num_results(br[0]), (unsigned)ge__cf_num_results(br[1]),
+                          (unsigned)c->n->num_outputs);
+  cond = ge_infer_input_value(c, 0);
+  if (cond && cond->data && ge_tensor_numel(cond) == 1 && ge_dtype_size(cond->dtype) == 1)
+    taken = ((const uint8_t *)cond->data)[0] ? 0 : 1; /* a known condition: only that branch runs */
+  for (i = 0; i < c->n->num_outputs; i++) {
+    const ge_tensor_desc *a = ge__cf_result(br[taken < 0 ? 0 : taken], i), *b = ge__cf_result(br[taken < 0 ? 1 : taken], i);
+    ge__ox_shape s, t;
+    ge__ox_load(&s, a);
+    ge__ox_load(&t, b);
+    ge__cf_merge(&s, &t);
+    if ((st = ge__ox_out(c, i, ge__cf_dtype(a ? a->dtype : GE_DTYPE_UNDEFINED, b ? b->dtype : GE_DTYPE_UNDEFINED), &s)))
+      return st;
+  }
+  return GE_OK;
+}
+
+#define GE__CF_MAX_STATE 64
+#define GE__CF_ROUNDS 4
+
+/* Infers a loop body whose formal inputs first[0..n) carry state from one
+ * iteration to the next (the body's results res_first.. return it): they
+ * start as the node's inputs in_first.. and are widened (ge__cf_merge) by
+ * what the body returns until nothing changes; after GE__CF_ROUNDS rounds
+ * the state still changing gets an unknown rank. state[0..n) ends as the
+ * shapes that hold in every iteration. */
+static ge_status ge__cf_fixpoint(ge_infer_ctx *c, ge_graph *body, const ge_node_id *first, uint32_t n,
+                                 uint32_t in_first, uint32_t res_first, ge__ox_shape *state, ge_dtype *dts) {
+  uint32_t i, round;
+  ge_status st;
+  for (i = 0; i < n; i++) {
+    const ge_tensor_desc *x = ge_infer_input(c, in_first + i);
+    ge__ox_load(&state[i], x);
+    dts[i] = x ? x->dtype : GE_DTYPE_UNDEFINED;
+  }
+  for (round = 0;; round++) {
+    int changed = 0;
+    for (i = 0; i < n; i++)
+      if ((st = ge__cf_bind(c, body, first[i], dts[i], &state[i]))) return st;
+    if ((st = ge_infer_subgraph(c, body))) return st;
+    for (i = 0; i < n; i++) {
+      const ge_tensor_desc *r = ge__cf_result(body, res_first + i);
+      ge__ox_shape t;
+      ge__ox_load(&t, r);
+      if (ge__cf_merge(&state[i], &t)) {
+        if (round + 1 >= GE__CF_ROUNDS) state[i].rank = GE_RANK_UNKNOWN; /* stable from here */
+        changed = 1;
+      }
+      dts[i] = ge__cf_dtype(dts[i], r ? r->dtype : GE_DTYPE_UNDEFINED);
+    }
+    if (!changed) return GE_OK;
+  }
+}
+
+/* The body's formal inputs (Data with index) in order; an error unless
+ * they are 0..n-1 with n in [lo, cap]. */
+static ge_status ge__cf_formals(ge_infer_ctx *c, const ge_graph *body, uint32_t lo, ge_node_id *ids, uint32_t cap,
+                                uint32_t *n) {
+  uint32_t i;
+  *n = ge_graph_inputs(body, NULL, 0);
+  if (*n < lo || *n > cap) return ge_infer_error(c, GE_ERR_INVALID, "body takes %u inputs", (unsigned)*n);
+  for (i = 0; i < *n; i++) ids[i] = GE_NONE;
+  ge_graph_inputs(body, ids, *n);
+  for (i = 0; i < *n; i++)
+    if (ids[i] == GE_NONE) return ge_infer_error(c, GE_ERR_INVALID, "body input %u is missing", (unsigned)i);
+  return GE_OK;
+}
+
+/* Loop: inputs M, cond, v...; body (iter, cond, v...) -> (cond, v...,
+ * scans...). Carried values keep the shape that holds in every iteration;
+ * a scan output is the body's slice with an unknown leading dim. */
+static ge_status ge__infer_loop(ge_infer_ctx *c) {
+  ge_graph *body = ge__cf_graph(c, "body");
+  ge_node_id ids[GE__CF_MAX_STATE + 2];
+  ge__ox_shape *state = NULL, scalar;
+  ge_dtype dts[GE__CF_MAX_STATE + 1];
+  uint32_t n_formal, n_carried, n_res, i;
+  ge_status st;
+  if (!body) return GE_OK;
+  if ((st = ge__cf_formals(c, body, 2, ids, GE__CF_MAX_STATE + 2, &n_formal))) return st;
+  n_carried = n_formal - 2;
+  n_res = ge__cf_num_results(body);
+  if (n_formal > c->n->num_inputs || n_res < 1 + n_carried || c->n->num_outputs != n_res - 1)
+    return ge_infer_error(c, GE_ERR_INVALID, "body takes %u inputs and returns %u values for %u inputs and %u outputs",
+                          (unsigned)n_formal, (unsigned)n_res, (unsigned)c->n->num_inputs, (unsigned)c->n->num_outputs);
+  scalar.rank = 0; /* the executor passes iter and cond as scalars */
+  if ((st = ge__cf_bind(c, body, ids[0], GE_DTYPE_INT64, &scalar)) || (st = ge__cf_bind(c, body, ids[1], GE_DTYPE_BOOL, &scalar)))
+    return st;
+  state = (ge__ox_shape *)ge__mem_alloc(&c->g->arena.a, (GE__CF_MAX_STATE + 1) * sizeof *state);
+  if (!state) return ge__oom(c->err, c->g);
+  st = ge__cf_fixpoint(c, body, ids + 2, n_carried, 2, 1, state, dts);
+  for (i = 0; i < n_carried && !st; i++) st = ge__ox_out(c, i, dts[i], &state[i]);
+  for (i = n_carried; i + 1 < n_res && !st; i++) {
+    const ge_tensor_desc *r = ge__cf_result(body, i + 1);
+    ge__ox_shape s, t;
+    int32_t k;
+    ge__ox_load(&t, r);
+    s.rank = 0;
+    if (t.rank < 0 || t.rank + 1 > GE_MAX_RANK) s.rank = GE_RANK_UNKNOWN;
+    else {
+      s.rank = 1;
+      ge__ox_dim(&s, 0, GE_DIM_UNKNOWN);
+      for (k = 0; k < t.rank; k++) ge__ox_push(&s, &t, k);
+    }
+    st = ge__ox_out(c, i, r ? r->dtype : GE_DTYPE_UNDEFINED, &s);
+  }
+  ge__mem_free(&c->g->arena.a, state, (GE__CF_MAX_STATE + 1) * sizeof *state);
+  return st;
+}
+
+/* Scan (opset 9+; opset 8's form is not inferred): inputs state..., scan
+ * inputs...; body (state..., slices...) -> (state..., slices...). A slice
+ * drops the scan axis of its
+ * input; scan output i is the body's slice with the sequence length (that
+ * axis of the first scan input) inserted at scan_output_axes[i]. */
+static ge_status ge__infer_scan(ge_infer_ctx *c) {
+  ge_graph *body = ge__cf_graph(c, "body");
+  ge_node_id ids[GE__CF_MAX_STATE + 2];
+  ge__ox_shape *state = NULL;
+  ge_dtype dts[GE__CF_MAX_STATE + 1];
+  int64_t n_scan_in = ge_infer_attr_int(c, "num_scan_inputs", -1), seq = GE_DIM_UNKNOWN;
+  const int64_t *in_axes = NULL, *out_axes = NULL;
+  int32_t n_in_axes = ge_infer_attr_ints(c, "scan_input_axes", &in_axes);
+  int32_t n_out_axes = ge_infer_attr_ints(c, "scan_output_axes", &out_axes);
+  uint32_t n_formal, n_state, n_res, i;
+  const ge_graph *root = c->g;
+  const ge_attr *opset;
+  ge_status st;
+  while (ge_graph_parent(root)) root = ge_graph_parent(root);
+  opset = ge_graph_attr(root, "onnx_opset");
+  /* opset 8's Scan (sequence_lens first, a batch axis) is left as it is */
+  if (!body || (opset && opset->type == GE_ATTR_INT && opset->v.i < 9) || ge_node_attr(c->n, "directions") ||
+      !c->n->num_inputs || c->n->inputs[0].node == GE_NONE)
+    return GE_OK;
+  if ((st = ge__cf_formals(c, body, 1, ids, GE__CF_MAX_STATE + 2, &n_formal))) return st;
+  n_res = ge__cf_num_results(body);
+  if (n_scan_in < 1 || (uint64_t)n_scan_in > n_formal || n_formal > c->n->num_inputs)
+    return ge_infer_error(c, GE_ERR_INVALID, "num_scan_inputs %lld does not fit a body of %u inputs", (long long)n_scan_in,
+                          (unsigned)n_formal);
+  n_state = n_formal - (uint32_t)n_scan_in;
+  if (n_res < n_state || c->n->num_outputs != n_res || n_state > GE__CF_MAX_STATE)
+    return ge_infer_error(c, GE_ERR_INVALID, "body returns %u values for %u outputs", (unsigned)n_res,
+                          (unsigned)c->n->num_outputs);
+  if ((n_in_axes >= 0 && n_in_axes != n_scan_in) || (n_out_axes >= 0 && (uint32_t)n_out_axes != n_res - n_state))
+    return ge_infer_error(c, GE_ERR_INVALID, "scan_input_axes or scan_output_axes has the wrong number of entries");
+  for (i = 0; i < (uint32_t)n_scan_in; i++) { /* slices: the scan input without its axis */
+    const ge_tensor_desc *x = ge_infer_input(c, n_state + i);
+    int64_t ax = n_in_axes > 0 ? in_axes[i] : 0;
+    ge__ox_shape xs, s;
+    int32_t k;
+    ge__ox_load(&xs, x);
+    s.rank = GE_RANK_UNKNOWN;
+    if (xs.rank >= 0) {
+      if (ax < -(int64_t)xs.rank || ax >= xs.rank)
+        return ge_infer_error(c, GE_ERR_INVALID, "scan_input_axes[%u] = %lld is out of range for rank %d", (unsigned)i,
+                              (long long)ax, (int)xs.rank);
+      if (ax < 0) ax += xs.rank;
+      if (seq < 0) seq = xs.d[ax];
+      s.rank = 0;
+      for (k = 0; k < xs.rank; k++)
+        if (k != ax) ge__ox_push(&s, &xs, k);
+    }
+    if ((st = ge__cf_bind(c, body, ids[n_state + i], x ? x->dtype : GE_DTYPE_UNDEFINED, &s))) return st;
+  }
+  state = (ge__ox_shape *)ge__mem_alloc(&c->g->arena.a, (GE__CF_MAX_STATE + 1) * sizeof *state);
+  if (!state) return ge__oom(c->err, c->g);
+  st = ge__cf_fixpoint(c, body, ids, n_state, 0, 0, state, dts);
+  for (i = 0; i < n_state && !st; i++) st = ge__ox_out(c, i, dts[i], &state[i]);
+  for (i = n_state; i < n_res && !st; i++) {
+    const ge_tensor_desc *r = ge__cf_result(body, i);
+    int64_t ax = n_out_axes > 0 ? out_axes[i - n_state] : 0;
+    ge__ox_shape s, t;
+    int32_t k;
+    ge__ox_load(&t, r);
+    s.rank = GE_RANK_UNKNOWN;
+    if (t.rank >= 0 && t.rank + 1 <= GE_MAX_RANK) {
+      if (ax < -(int64_t)(t.rank + 1) || ax > t.rank) {
+        st = ge_infer_error(c, GE_ERR_INVALID, "scan_output_axes[%u] = %lld is out of range for rank %d",
+                            (unsigned)(i - n_state), (long long)ax, (int)t.rank + 1);
+        break;
+      }
+      if (ax < 0) ax += t.rank + 1;
+      s.rank = 0;
+      for (k = 0; k <= t.rank; k++) {
+        if (k == ax) ge__ox_dim(&s, s.rank++, seq);
+        if (k < t.rank) ge__ox_push(&s, &t, k);
+      }
+    }
+    st = ge__ox_out(c, i, r ? r->dtype : GE_DTYPE_UNDEFINED, &s);
+  }
+  ge__mem_free(&c->g->arena.a, state, (GE__CF_MAX_STATE + 1) * sizeof *state);
+  return st;
+}
+
+/* RNN, GRU, LSTM: X [seq, batch, input] (layout 1: [batch, seq, input]),
+ * W [dirs, gates * hidden, input], R [dirs, gates * hidden, hidden]. Y is
+ * [seq, dirs, batch, hidden] ([batch, seq, dirs, hidden]); Y_h and Y_c are
+ * [dirs, batch, hidden] ([batch, dirs, hidden]). */
+static ge_status ge__infer_recurrent(ge_infer_ctx *c) {
+  const ge_tensor_desc *x = ge_infer_input(c, 0), *w = ge_infer_input(c, 1), *r = ge_infer_input(c, 2);
+  const char *dir = ge_infer_attr_string(c, "direction", "forward");
+  int64_t layout = ge_infer_attr_int(c, "layout", 0), hs = ge_infer_attr_int(c, "hidden_size", -1), ndir;
+  int64_t gates = c->n->op[0] == 'L' ? 4 : c->n->op[0] == 'G' ? 3 : 1, seq = GE_DIM_UNKNOWN, batch = GE_DIM_UNKNOWN;
+  ge__ox_shape y, h;
+  uint32_t i;
+  ge_status st;
+  if (!strcmp(dir, "forward") || !strcmp(dir, "reverse")) ndir = 1;
+  else if (!strcmp(dir, "bidirectional")) ndir = 2;
+  else return ge_infer_error(c, GE_ERR_INVALID, "direction '%s' is not forward, reverse or bidirectional", dir);
+  if (layout != 0 && layout != 1) return ge_infer_error(c, GE_ERR_INVALID, "layout %lld is not 0 or 1", (long long)layout);
+  for (i = 0; i < 3; i++) {
+    const ge_tensor_desc *d = i == 0 ? x : i == 1 ? w : r;
+    if (d && d->shape.rank >= 0 && d->shape.rank != 3)
+      return ge_infer_error(c, GE_ERR_SHAPE, "input %u (%s) has rank %d, expected 3", (unsigned)i, i == 0 ? "X" : i == 1 ? "W" : "R",
+                            (int)d->shape.rank);
+  }
+  if (x && x->shape.rank == 3) {
+    seq = x->shape.dims[layout ? 1 : 0];
+    batch = x->shape.dims[layout ? 0 : 1];
+  }
+  if (hs < 0 && r && r->shape.rank == 3) hs = r->shape.dims[2];
+  if (hs < 0 && w && w->shape.rank == 3 && w->shape.dims[1] >= 0) hs = w->shape.dims[1] / gates;
+  y.rank = 4;
+  ge__ox_dim(&y, 0, layout ? batch : seq);
+  ge__ox_dim(&y, 1, layout ? seq : ndir);
+  ge__ox_dim(&y, 2, layout ? ndir : batch);
+  ge__ox_dim(&y, 3, hs);
+  if (x && x->shape.rank == 3 && x->shape.info) { /* keep the symbols of seq and batch */
+    y.x[0] = x->shape.info[0];
+    if (layout) y.x[1] = x->shape.info[1];
+    else y.x[2] = x->shape.info[1];
+  }
+  h.rank = 3;
+  ge__ox_dim(&h, 0, layout ? batch : ndir);
+  ge__ox_dim(&h, 1, layout ? ndir : batch);
+  ge__ox_dim(&h, 2, hs);
+  if (x && x->shape.rank == 3 && x->shape.info) h.x[layout ? 0 : 1] = x->shape.info[layout ? 0 : 1];
+  if (!x) return GE_OK;
+  if ((st = ge__ox_out(c, 0, x->dtype, &y))) return st;
+  for (i = 1; i < c->n->num_outputs; i++)
+    if ((st = ge__ox_out(c, i, x->dtype, &h))) return st;
+  return GE_OK;
+}
+
 #define GE__ANY GE_DTYPES_ALL
 #define GE__BOOL GE_DTYPE_BIT(GE_DTYPE_BOOL)
 #define GE__I64 GE_DTYPE_BIT(GE_DTYPE_INT64)
@@ -5671,7 +6006,9 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"PartitionedCall", NULL, 0, -1, 0, -1, 1, GE__FREE, GE__FREE, {0}, {{"f", GE_ATTR_GRAPH, NULL, 1}}, NULL, "call a subgraph"},
     {"PlaceHolder", NULL, 0, 0, 1, 1, 1, GE__FREE, GE__FREE, {0}, {{"peer_index", GE_ATTR_INT, NULL, 0}, {"parent_node", GE_ATTR_STRING, NULL, 0}, {"anchor_index", GE_ATTR_INT, NULL, 0}}, NULL, "tensor from another partition"},
     {"End", NULL, 1, 1, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"peer_index", GE_ATTR_INT, NULL, 0}, {"parent_node", GE_ATTR_STRING, NULL, 0}, {"anchor_index", GE_ATTR_INT, NULL, 0}}, NULL, "tensor to another partition"},
-    {"If", NULL, 1, -1, 0, -1, 1, {0, -1, -1, -1, -1, -1, -1, -1}, GE__FREE, {GE__BOOL | GE_DTYPES_NUMERIC}, {{"then_branch", GE_ATTR_GRAPH, NULL, 1}, {"else_branch", GE_ATTR_GRAPH, NULL, 1}}, NULL, "conditional"},
+    {"If", NULL, 1, -1, 0, -1, 1, {0, -1, -1, -1, -1, -1, -1, -1}, GE__FREE, {GE__BOOL | GE_DTYPES_NUMERIC}, {{"then_branch", GE_ATTR_GRAPH, NULL, 1}, {"else_branch", GE_ATTR_GRAPH, NULL, 1}}, ge__infer_if, "conditional"},
+    {"Loop", NULL, 0, -1, 0, -1, 1, GE__FREE, GE__FREE, {0}, {{"body", GE_ATTR_GRAPH, NULL, 1}}, ge__infer_loop, "loop: M, cond, v... -> v..., scans..."},
+    {"Scan", NULL, 0, -1, 1, -1, 1, GE__FREE, GE__FREE, {0}, {{"body", GE_ATTR_GRAPH, NULL, 1}, {"num_scan_inputs", GE_ATTR_INT, NULL, 1}, {"scan_input_axes", GE_ATTR_INTS, NULL, 0}, {"scan_input_directions", GE_ATTR_INTS, NULL, 0}, {"scan_output_axes", GE_ATTR_INTS, NULL, 0}, {"scan_output_directions", GE_ATTR_INTS, NULL, 0}}, ge__infer_scan, "scan (opset 9+): state..., scan inputs... -> state..., scan outputs..."},
     {"Case", NULL, 1, -1, 0, -1, 1, {0, -1, -1, -1, -1, -1, -1, -1}, GE__FREE, {GE__IDX}, {{"branches", GE_ATTR_GRAPHS, NULL, 1}}, NULL, "branch by index"},
     {"While", NULL, 0, -1, 0, -1, 1, GE__FREE, GE__FREE, {0}, {{"cond", GE_ATTR_GRAPH, NULL, 1}, {"body", GE_ATTR_GRAPH, NULL, 1}}, ge__infer_passthrough, "loop"},
     {"StreamActive", NULL, 0, 0, 0, 0, 0, GE__FREE, GE__FREE, {0}, {{"active_streams", GE_ATTR_INTS, NULL, 0}}, NULL, "activate streams"},
@@ -5828,6 +6165,10 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"Softmax", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_FLOAT}, {{"axis", GE_ATTR_INT, "-1", 0}}, ge__ox_axis_same, "softmax along axis (default -1 since opset 13)"},
     {"LogSoftmax", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_FLOAT}, {{"axis", GE_ATTR_INT, "-1", 0}}, ge__ox_axis_same, "log of softmax along axis (default -1 since opset 13)"},
     {"Hardmax", NULL, 1, 1, 1, 1, 1, {0}, {0}, {GE_DTYPES_FLOAT}, {{"axis", GE_ATTR_INT, "-1", 0}}, ge__ox_axis_same, "one-hot of the argmax along axis (default -1 since opset 13)"},
+    /* recurrent */
+    {"RNN", NULL, 3, 6, 0, 2, 2, {0, 0, 0, 0, 1, 0}, {0, 0}, {GE_DTYPES_FLOAT, GE__I32}, {{"activation_alpha", GE_ATTR_FLOATS, NULL, 0}, {"activation_beta", GE_ATTR_FLOATS, NULL, 0}, {"activations", GE_ATTR_STRINGS, NULL, 0}, {"clip", GE_ATTR_FLOAT, NULL, 0}, {"direction", GE_ATTR_STRING, "forward", 0}, {"hidden_size", GE_ATTR_INT, NULL, 0}, {"layout", GE_ATTR_INT, "0", 0}}, ge__infer_recurrent, "Elman RNN: Y, Y_h (ONNX gate semantics)"},
+    {"GRU", NULL, 3, 6, 0, 2, 2, {0, 0, 0, 0, 1, 0}, {0, 0}, {GE_DTYPES_FLOAT, GE__I32}, {{"activation_alpha", GE_ATTR_FLOATS, NULL, 0}, {"activation_beta", GE_ATTR_FLOATS, NULL, 0}, {"activations", GE_ATTR_STRINGS, NULL, 0}, {"clip", GE_ATTR_FLOAT, NULL, 0}, {"direction", GE_ATTR_STRING, "forward", 0}, {"hidden_size", GE_ATTR_INT, NULL, 0}, {"layout", GE_ATTR_INT, "0", 0}, {"linear_before_reset", GE_ATTR_INT, "0", 0}}, ge__infer_recurrent, "GRU (gates z, r, h): Y, Y_h"},
+    {"LSTM", NULL, 3, 8, 0, 3, 3, {0, 0, 0, 0, 1, 0, 0, 0}, {0, 0, 0}, {GE_DTYPES_FLOAT, GE__I32}, {{"activation_alpha", GE_ATTR_FLOATS, NULL, 0}, {"activation_beta", GE_ATTR_FLOATS, NULL, 0}, {"activations", GE_ATTR_STRINGS, NULL, 0}, {"clip", GE_ATTR_FLOAT, NULL, 0}, {"direction", GE_ATTR_STRING, "forward", 0}, {"hidden_size", GE_ATTR_INT, NULL, 0}, {"layout", GE_ATTR_INT, "0", 0}, {"input_forget", GE_ATTR_INT, "0", 0}}, ge__infer_recurrent, "LSTM (gates i, o, f, c; peepholes P): Y, Y_h, Y_c"},
     {"BatchNormalization", NULL, 5, 5, 1, 5, 1, {0, 1, 1, 2, 2}, {0, 2, 2, 2, 2}, {GE_DTYPES_FLOAT, GE_DTYPES_FLOAT, GE_DTYPES_FLOAT}, {{"epsilon", GE_ATTR_FLOAT, "1e-05", 0}, {"momentum", GE_ATTR_FLOAT, "0.9", 0}, {"training_mode", GE_ATTR_INT, "0", 0}}, ge__ox_batchnorm, "batch normalization; training outputs are per channel"},
     {"LayerNormalization", NULL, 2, 3, 1, 3, 1, {0}, {0, 1, 1}, {GE_DTYPES_FLOAT, GE_DTYPE_BIT(GE_DTYPE_FLOAT32) | GE_DTYPE_BIT(GE_DTYPE_BFLOAT16)}, {{"axis", GE_ATTR_INT, "-1", 0}, {"epsilon", GE_ATTR_FLOAT, "1e-05", 0}, {"stash_type", GE_ATTR_INT, "1", 0}}, ge__ox_layernorm, "layer normalization from axis; optional Mean, InvStdDev"},
     {"InstanceNormalization", NULL, 3, 3, 1, 1, 1, {0}, {0}, {GE_DTYPES_FLOAT}, {{"epsilon", GE_ATTR_FLOAT, "1e-05", 0}}, ge__ox_instnorm, "per-instance, per-channel normalization"},

@@ -200,7 +200,9 @@ extern "C" {
  *   ge.dynamicDims       "1,32;1,64"        a value for each -1 of ge.inputShape, in order
  *   ge.inputShape        "x:1,-1,128;y:-1,3" shapes of named inputs, -1 at dynamic dims
  *                        (needed by ge.dynamicDims; otherwise the dynamic inputs are those
- *                        whose dim 0 / H and W are -1 or symbolic)
+ *                        whose dim 0 / H and W are -1 or symbolic); alone, a dim may be a
+ *                        range LO~HI (or LO..HI): dynamic, bounded (the executor plans
+ *                        memory at the bounds, a run outside is an error)
  *   ge.inputFormat       NCHW, NHWC or ND (unset: each input's own format, else NCHW)
  *
  * The structural ops get their kernels here (ge_multibatch_kernel):
@@ -2191,7 +2193,8 @@ typedef struct ge__mb_entry {
   const char *name;
   size_t name_len;
   int32_t rank;
-  int64_t dims[GE_MAX_RANK];
+  int64_t dims[GE_MAX_RANK];    /* -1 at a dynamic dim */
+  int64_t lo[GE_MAX_RANK], hi[GE_MAX_RANK]; /* a dynamic dim's range (hi -1: none given) */
 } ge__mb_entry;
 
 static int ge__mb_space(char ch) { return ch == ' ' || ch == '\t'; }
@@ -2345,10 +2348,24 @@ static ge_status ge__mb_parse_shape(const char *s, ge__mb_entry **out, int32_t *
                        (int)e[k].name_len, e[k].name, GE_MAX_RANK);
           goto fail;
         }
-        if (!ge__mb_int(s + p, q - p, &v) || v < -1) {
-          ge_error_set(err, GE_ERR_INVALID, GE__MB_KEY_SHAPE "=%.200s: dim '%.*s' of input '%.*s' is not -1 or a size >= 0", s,
-                       (int)(q - p > 40 ? 40 : q - p), s + p, (int)e[k].name_len, e[k].name);
-          goto fail;
+        {
+          size_t r = p, rlen = 0; /* a range LO~HI (atc's) or LO..HI */
+          int64_t lo = 0, hi = -1;
+          while (r < q && s[r] != '~' && !(s[r] == '.' && r + 1 < q && s[r + 1] == '.')) r++;
+          if (r < q) rlen = s[r] == '~' ? 1 : 2;
+          if (rlen) {
+            if (!ge__mb_int(s + p, r - p, &lo) || !ge__mb_int(s + r + rlen, q - r - rlen, &hi) || lo < 0 || hi < lo || hi < 1) {
+              ge_error_set(err, GE_ERR_INVALID, GE__MB_KEY_SHAPE "=%.200s: dim '%.*s' of input '%.*s' is not a range LO~HI "
+                           "with 0 <= LO <= HI", s, (int)(q - p > 40 ? 40 : q - p), s + p, (int)e[k].name_len, e[k].name);
+              goto fail;
+            }
+            v = -1;
+          } else if (!ge__mb_int(s + p, q - p, &v) || v < -1) {
+            ge_error_set(err, GE_ERR_INVALID, GE__MB_KEY_SHAPE "=%.200s: dim '%.*s' of input '%.*s' is not -1, a size >= 0 "
+                         "or a range LO~HI", s, (int)(q - p > 40 ? 40 : q - p), s + p, (int)e[k].name_len, e[k].name);
+            goto fail;
+          }
+          e[k].lo[e[k].rank] = lo, e[k].hi[e[k].rank] = hi;
         }
         e[k].dims[e[k].rank++] = v;
         p = q + 1;
@@ -3022,8 +3039,10 @@ done:
 }
 
 /* ge.inputShape without a tier option (atc's --input_shape alone): the
- * named inputs get those static shapes. A -1 left in it, an unknown input or
- * another rank is an error. */
+ * named inputs get those shapes, static or with ranged dims (LO~HI: the
+ * executor plans memory once at the upper bounds, and a run outside the
+ * range is an error naming the input). A -1 left in it, an unknown input
+ * or another rank is an error. */
 static ge_status ge__mb_fix_input_shapes(ge_graph *g, const char *shapes, ge_error *err) {
   ge__mb_entry *e;
   int32_t n, k, j;
@@ -3048,13 +3067,30 @@ static ge_status ge__mb_fix_input_shapes(ge_graph *g, const char *shapes, ge_err
       break;
     }
     for (j = 0; j < e[k].rank && !st; j++)
-      if (e[k].dims[j] < 0)
+      if (e[k].dims[j] < 0 && e[k].hi[j] >= 0) {
+        if (x->outputs[0].shape.rank >= 0 && x->outputs[0].shape.dims[j] >= 0 &&
+            (x->outputs[0].shape.dims[j] < e[k].lo[j] || x->outputs[0].shape.dims[j] > e[k].hi[j]))
+          st = ge_error_set(err, GE_ERR_SHAPE, GE__MB_KEY_SHAPE " gives input '%s' dim %d the range %lld~%lld, the graph "
+                            "fixes it to %lld", name, (int)j, (long long)e[k].lo[j], (long long)e[k].hi[j],
+                            (long long)x->outputs[0].shape.dims[j]);
+      } else if (e[k].dims[j] < 0)
         st = ge_error_set(err, GE_ERR_INVALID, GE__MB_KEY_SHAPE " leaves dim %d of input '%s' dynamic, but no "
                           "ge.dynamicBatchSize, ge.dynamicImageSize or ge.dynamicDims gives its values", (int)j, name);
       else if (x->outputs[0].shape.rank >= 0 && x->outputs[0].shape.dims[j] >= 0 && x->outputs[0].shape.dims[j] != e[k].dims[j])
         st = ge_error_set(err, GE_ERR_SHAPE, GE__MB_KEY_SHAPE " gives input '%s' dim %d = %lld, the graph fixes it to %lld",
                           name, (int)j, (long long)e[k].dims[j], (long long)x->outputs[0].shape.dims[j]);
-    if (!st) st = ge_node_set_output(g, id, 0, x->outputs[0].dtype, e[k].rank, e[k].dims, NULL, err);
+    if (!st) {
+      ge_dim_info info[GE_MAX_RANK];
+      int ranged = 0;
+      for (j = 0; j < e[k].rank; j++) {
+        const ge_shape *had = &x->outputs[0].shape;
+        info[j].lo = e[k].dims[j] < 0 ? e[k].lo[j] : e[k].dims[j];
+        info[j].hi = e[k].dims[j] < 0 ? e[k].hi[j] : e[k].dims[j];
+        info[j].symbol = had->rank == e[k].rank && had->info ? had->info[j].symbol : NULL; /* keep its name */
+        ranged |= e[k].dims[j] < 0;
+      }
+      st = ge_node_set_output(g, id, 0, x->outputs[0].dtype, e[k].rank, e[k].dims, ranged ? info : NULL, err);
+    }
   }
   free(e);
   return st;

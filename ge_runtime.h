@@ -1,5 +1,7 @@
-/* ge_runtime.h — the runtime core: a thread pool the caller owns and the
- * intra-op parallel loop on it. Needs no graph (only ge_graph.h's base
+/* ge_runtime.h — the runtime core: a thread pool the caller owns, the
+ * intra-op parallel loop on it, streams (from the runtime's stream pool)
+ * and ready-queue DAGs of tasks, with optional stamps and profile times.
+ * Needs no graph (only ge_graph.h's base
  * types: ge_status, ge_error, ge_allocator, ge_parallel_fn).
  *
  * Part of ge. Include anywhere for the declarations; define
@@ -14,6 +16,14 @@
  * (a hand-off costs ~44 ns to a polling thread, 12-15 us to a sleeping
  * one), and only then sleeps on a condition variable until something
  * changes. There are no globals: two runtimes are fully independent.
+ *
+ * Streams come from the runtime's stream pool (seed 002 §4.7): made once,
+ * kept until the runtime is freed, and shared by the stream task lists of
+ * every program loaded on it, keyed by <priority, flags>. A pool stream is
+ * an in-order queue: two launches that share one run one after the other
+ * (a launch claims its pool streams in ascending order, so two launches
+ * never wait for each other in a cycle). Task lists with the same owner
+ * (the forks of one model) never share a pool stream, so they run at once.
  *
  * Thread safety: every function but ge_runtime_free may be called from any
  * thread, the runtime's own workers included (nested loops are fine: the
@@ -47,6 +57,17 @@ GE_API int ge_runtime_num_threads(const ge_runtime *rt);
  * workers are free; returns when all are done. rt NULL, a budget of one,
  * or n <= grain: one call fn(arg, 0, n) on this thread. */
 GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg);
+
+/* Nanoseconds of a monotonic clock (microsecond steps where the including
+ * file declares no clock_gettime, e.g. strict C99 without _POSIX_C_SOURCE). */
+GE_API uint64_t ge_runtime_now_ns(void);
+/* 1..N-1 on the runtime's worker threads, 0 on any other thread. */
+GE_API int ge_runtime_thread_index(const ge_runtime *rt);
+
+/* The stream pool: how many pool streams were ever created (each once),
+ * and how many are attached to task lists now. */
+GE_API void ge_runtime_stream_pool_stats(ge_runtime *rt, uint32_t *created, uint32_t *in_use);
+#define GE_RUNTIME_MAX_STREAMS 2024
 
 /* ---- for executors built on the pool (ge_exec.h) ----
  * A job is anything the workers can help with: work() runs what it can
@@ -89,7 +110,12 @@ typedef struct ge_runtime_result {
 /* Stamps (debug): when given, every run entry writes stamps[2*id] at its
  * start and stamps[2*id+1] at its end from one counter of the runtime
  * object, so a < b means "a happened before b" across threads. Entries that
- * did not run keep 0. */
+ * did not run keep 0.
+ *
+ * Profile: when set (ge_runtime_*_profile), every run entry writes
+ * times[2*id] and times[2*id+1], its start and end in ge_runtime_now_ns(),
+ * and threads[id], the ge_runtime_thread_index of the thread that ran it.
+ * Both cost one predictable branch per entry when off. */
 
 /* -------------------------------------------------------------- streams */
 
@@ -113,6 +139,12 @@ typedef struct ge_runtime_streams_desc {
    * list of stream indices (each occurrence launches that stream's next
    * entry); NULL: stream after stream. Sink mode ignores it. */
   const uint32_t *launch_order;
+  /* The pool key of each stream (NULL: all 0) and the owner of the task
+   * lists: lists of one owner never share a pool stream (NULL: this
+   * object, so it shares with every other). */
+  const int32_t *priority;
+  const uint32_t *flags;
+  const void *owner;
 } ge_runtime_streams_desc;
 
 typedef struct ge_runtime_streams ge_runtime_streams;
@@ -136,6 +168,10 @@ GE_API ge_runtime_result ge_runtime_streams_launch(ge_runtime_streams *s, ge_lau
                                                    uint32_t shuffle);
 /* Asks a running launch to stop: no new entry starts; running ones finish. */
 GE_API void ge_runtime_streams_abort(ge_runtime_streams *s);
+/* The id of an entry running now (UINT32_MAX: none); any thread. */
+GE_API uint32_t ge_runtime_streams_running(ge_runtime_streams *s);
+/* The pool stream behind stream i (tests: which are shared). */
+GE_API uint32_t ge_runtime_streams_pool_id(const ge_runtime_streams *s, uint32_t i);
 
 /* ---------------------------------------------------- ready-queue DAGs */
 
@@ -160,12 +196,17 @@ GE_API void ge_runtime_dag_free(ge_runtime_dag *d);
 /* Runs every task (allocates nothing); one run at a time per object. */
 GE_API ge_runtime_result ge_runtime_dag_run(ge_runtime_dag *d, uint64_t *stamps);
 GE_API void ge_runtime_dag_abort(ge_runtime_dag *d);
+GE_API uint32_t ge_runtime_dag_running(ge_runtime_dag *d);
 /* An owner's abort flag, read (atomically) before every task: nonzero
  * stops the launch or run as an abort before the next task (the flag is
  * the owner's to clear; NULL: none). ge_runtime_notify wakes waiting
  * threads after setting it. */
 GE_API void ge_runtime_streams_cancel_on(ge_runtime_streams *s, const int *flag);
 GE_API void ge_runtime_dag_cancel_on(ge_runtime_dag *d, const int *flag);
+/* Profile arrays (see above; 2*num_ids and num_ids items, the caller's,
+ * alive as long as the object; NULL: off). */
+GE_API void ge_runtime_streams_profile(ge_runtime_streams *s, uint64_t *times, uint32_t *threads);
+GE_API void ge_runtime_dag_profile(ge_runtime_dag *d, uint64_t *times, uint32_t *threads);
 
 #ifdef __cplusplus
 }
@@ -179,6 +220,8 @@ GE_API void ge_runtime_dag_cancel_on(ge_runtime_dag *d, const int *flag);
 
 #include <pthread.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -200,12 +243,34 @@ extern "C" {
 
 #define GE__RT_SLOTS 64
 
+/* Slow paths kept out of the per-task loops, so those stay small enough to inline. */
+#if defined(__GNUC__)
+#define GE__RT_NOINLINE __attribute__((noinline))
+#else
+#define GE__RT_NOINLINE
+#endif
+
 /* A posted job; users counts the threads inside its work (a withdrawing
  * owner waits for them to leave). */
 typedef struct ge__rt_slot {
   ge_runtime_job *job;
   int users;
 } ge__rt_slot;
+
+/* One stream of the pool. */
+typedef struct ge__rt_pooled {
+  int32_t priority;
+  uint32_t flags;
+  uint64_t tasks;  /* entries of the task lists attached (reuse prefers the fewest) */
+  uint32_t users;  /* task lists attached */
+  int busy;        /* a launch holds it */
+} ge__rt_pooled;
+
+/* Which task lists use which pool stream, for whom. */
+typedef struct ge__rt_attach {
+  const void *list, *owner;
+  uint32_t stream;
+} ge__rt_attach;
 
 struct ge_runtime {
   ge_allocator a;
@@ -219,7 +284,40 @@ struct ge_runtime {
   int stop;
   int num_slots;   /* slots[0, num_slots) may hold jobs */
   ge__rt_slot slots[GE__RT_SLOTS];
+  /* the stream pool (under pool_lock but busy, which launches claim) */
+  pthread_mutex_t pool_lock;
+  ge__rt_pooled *pool; /* GE_RUNTIME_MAX_STREAMS, made at the first use: never moves */
+  uint32_t pool_len, pool_in_use;
+  ge__rt_attach *att;
+  uint32_t att_len, att_cap;
 };
+
+GE_API uint64_t ge_runtime_now_ns(void) {
+#ifdef CLOCK_MONOTONIC
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+#else
+  struct timeval t;
+  gettimeofday(&t, NULL);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_usec * 1000u;
+#endif
+}
+
+GE_API int ge_runtime_thread_index(const ge_runtime *rt) {
+  int i;
+  pthread_t me = pthread_self();
+  for (i = 0; rt && i < rt->started; i++)
+    if (pthread_equal(rt->threads[i], me)) return i + 1;
+  return 0;
+}
+
+GE_API void ge_runtime_stream_pool_stats(ge_runtime *rt, uint32_t *created, uint32_t *in_use) {
+  pthread_mutex_lock(&rt->pool_lock);
+  if (created) *created = rt->pool_len;
+  if (in_use) *in_use = rt->pool_in_use;
+  pthread_mutex_unlock(&rt->pool_lock);
+}
 
 GE_API int ge_runtime_num_threads(const ge_runtime *rt) { return rt ? rt->num_threads : 1; }
 GE_API unsigned ge_runtime_stamp(ge_runtime *rt) { return GE__RT_LOAD(&rt->epoch); }
@@ -266,7 +364,12 @@ GE_API int ge_runtime_post(ge_runtime *rt, ge_runtime_job *job) {
   int i;
   for (i = 0; i < GE__RT_SLOTS; i++) {
     ge_runtime_job *none = NULL;
-    if (GE__RT_LOAD_RELAXED(&rt->slots[i].job) || !GE__RT_CAS(&rt->slots[i].job, &none, job)) continue;
+    /* a slot with users is still being left: one of them may be this very
+     * thread (posting a loop from inside a withdrawn job's work), and its
+     * withdraw would then wait for itself */
+    if (GE__RT_LOAD_RELAXED(&rt->slots[i].job) || GE__RT_LOAD(&rt->slots[i].users) ||
+        !GE__RT_CAS(&rt->slots[i].job, &none, job))
+      continue;
     for (;;) { /* num_slots = max(num_slots, i + 1) */
       int n = GE__RT_LOAD(&rt->num_slots);
       if (n > i || GE__RT_CAS(&rt->num_slots, &n, i + 1)) break;
@@ -308,6 +411,9 @@ GE_API void ge_runtime_free(ge_runtime *rt) {
   for (i = 0; i < rt->started; i++) pthread_join(rt->threads[i], NULL);
   pthread_cond_destroy(&rt->wake);
   pthread_mutex_destroy(&rt->lock);
+  pthread_mutex_destroy(&rt->pool_lock);
+  if (rt->pool) rt->a.free(rt->a.user, rt->pool, GE_RUNTIME_MAX_STREAMS * sizeof *rt->pool);
+  if (rt->att) rt->a.free(rt->a.user, rt->att, (size_t)rt->att_cap * sizeof *rt->att);
   if (rt->threads) rt->a.free(rt->a.user, rt->threads, (size_t)rt->num_workers * sizeof(pthread_t));
   rt->a.free(rt->a.user, rt, sizeof *rt);
 }
@@ -332,6 +438,12 @@ GE_API ge_status ge_runtime_create(const ge_runtime_desc *desc, ge_runtime **out
     pthread_mutex_destroy(&rt->lock);
     a.free(a.user, rt, sizeof *rt);
     return ge_error_set(err, GE_ERR_INTERNAL, "ge_runtime_create: pthread_cond_init failed");
+  }
+  if (pthread_mutex_init(&rt->pool_lock, NULL)) {
+    pthread_cond_destroy(&rt->wake);
+    pthread_mutex_destroy(&rt->lock);
+    a.free(a.user, rt, sizeof *rt);
+    return ge_error_set(err, GE_ERR_INTERNAL, "ge_runtime_create: pthread_mutex_init failed");
   }
   if (rt->num_workers &&
       !(rt->threads = (pthread_t *)a.alloc(a.user, (size_t)rt->num_workers * sizeof(pthread_t)))) {
@@ -411,7 +523,10 @@ static void ge__rt_free(const ge_allocator *a, void *p, size_t n) {
 typedef struct ge__rt_run {
   const int *cancel; /* the owner's abort flag (kept across runs), or NULL */
   uint64_t *stamps;
+  uint64_t *times;   /* profile (kept across runs), or NULL */
+  uint32_t *threads;
   uint64_t clock;
+  int debug;       /* stamps or times: ge__rt_exec takes its slow path */
   int abort;       /* no new task starts */
   int failed;      /* the first failure claimed the result */
   ge_runtime_result result;
@@ -419,6 +534,7 @@ typedef struct ge__rt_run {
 
 static void ge__rt_run_reset(ge__rt_run *r, uint64_t *stamps) { /* cancel stays */
   r->stamps = stamps;
+  r->debug = stamps || r->times;
   r->clock = 0;
   r->abort = r->failed = 0;
   r->result.status = GE_OK;
@@ -456,12 +572,20 @@ static ge_runtime_result ge__rt_result(ge__rt_run *r) {
   return x;
 }
 
-/* Runs one task; on failure records it (the first only) and stops the run. */
-static int ge__rt_exec(ge_runtime *rt, ge__rt_run *r, ge_task *t, uint32_t id) {
+/* ge__rt_exec with stamps or profile times. */
+static GE__RT_NOINLINE ge_status ge__rt_exec_debug(ge_runtime *rt, ge__rt_run *r, ge_task *t, uint32_t id) {
   ge_status st = GE_OK;
+  if (r->times) r->threads[id] = (uint32_t)ge_runtime_thread_index(rt), r->times[2 * (size_t)id] = ge_runtime_now_ns();
   if (r->stamps) r->stamps[2 * (size_t)id] = GE__RT_ADD(&r->clock, (uint64_t)1) + 1;
   if (t) st = t->fn(&t->ctx);
   if (r->stamps) r->stamps[2 * (size_t)id + 1] = GE__RT_ADD(&r->clock, (uint64_t)1) + 1;
+  if (r->times) r->times[2 * (size_t)id + 1] = ge_runtime_now_ns();
+  return st;
+}
+
+/* Runs one task; on failure records it (the first only) and stops the run. */
+static int ge__rt_exec(ge_runtime *rt, ge__rt_run *r, ge_task *t, uint32_t id) {
+  ge_status st = r->debug ? ge__rt_exec_debug(rt, r, t, id) : t ? t->fn(&t->ctx) : GE_OK;
   if (st == GE_OK) return 1;
   ge__rt_stop(rt, r, st, id, 0);
   return 0;
@@ -510,8 +634,46 @@ struct ge_runtime_streams {
   uint32_t shuffle, picks;
   uint32_t streams_done;
   ge_launch_mode mode;
+  uint32_t *seg_end;         /* per entry: where its run of plain entries after it ends (in its stream) */
+  int fast;                  /* this launch runs segments back to back (no stamps, times or shuffle) */
+  uint32_t *pool_ids;        /* per stream: its pool stream (rt only) */
+  uint32_t *claim;           /* the pool streams in ascending order, each once */
+  uint32_t num_claim;
   ge__rt_run r;
 };
+
+/* Where a stop not tied to a task is named on stream st: the next task
+ * entry waiting from entry `from` on, else the last task entry before it. */
+static uint32_t ge__rt_stream_near(const ge_runtime_streams *s, const ge__rt_stream *st, uint32_t from) {
+  uint32_t j;
+  for (j = from; j < st->count; j++)
+    if (s->entries[st->first + j].task) return s->entries[st->first + j].id;
+  for (j = from < st->count ? from : st->count; j-- > 0;)
+    if (s->entries[st->first + j].task) return s->entries[st->first + j].id;
+  return UINT32_MAX;
+}
+
+/* A stop seen outside any stream is named by a running task, else the task
+ * waiting next on the first unfinished stream (or the last one it ran). */
+static uint32_t ge__rt_streams_where(const ge_runtime_streams *s) {
+  uint32_t i, id;
+  for (i = 0; i < s->num_streams; i++)
+    if ((id = __atomic_load_n(&s->streams[i].running, __ATOMIC_RELAXED)) != UINT32_MAX) return id;
+  for (i = 0; i < s->num_streams; i++) {
+    const ge__rt_stream *st = &s->streams[i];
+    if (GE__RT_LOAD_RELAXED(&st->finished)) continue;
+    if ((id = ge__rt_stream_near(s, st, __atomic_load_n(&st->next, __ATOMIC_RELAXED))) != UINT32_MAX) return id;
+  }
+  return UINT32_MAX;
+}
+
+/* Whether the launch must stop (ge__rt_stopped, named by `where`). */
+static int ge__rt_streams_stopped(ge_runtime_streams *s, uint32_t where) {
+  if (GE__RT_LOAD_RELAXED(&s->r.abort)) return 1;
+  if (!s->r.cancel || !__atomic_load_n(s->r.cancel, __ATOMIC_RELAXED)) return 0;
+  ge__rt_stop(s->rt, &s->r, GE_ERR_INTERNAL, where != UINT32_MAX ? where : ge__rt_streams_where(s), 1);
+  return 1;
+}
 
 static int ge__rt_waits_met(const ge_runtime_streams *s, const ge_runtime_entry *e) {
   uint32_t k;
@@ -527,6 +689,34 @@ static int ge__rt_stream_ready(const ge_runtime_streams *s, ge__rt_stream *st) {
   next = __atomic_load_n(&st->next, __ATOMIC_ACQUIRE);
   if (next == st->count) return 1; /* to mark it finished */
   return next < __atomic_load_n(&st->limit, __ATOMIC_ACQUIRE) && ge__rt_waits_met(s, &s->run_list[st->first + next]);
+}
+
+/* Runs entry `next` (ready, no records) and the plain entries after it
+ * (a task, no waits, no records) up to the launch limit: one kernel call
+ * each, the stop flags read every 32 tasks. 0 when the launch stopped. */
+static int ge__rt_stream_segment(ge_runtime_streams *s, ge__rt_stream *st, uint32_t *next_io, uint32_t limit) {
+  const ge_runtime_entry *list = s->run_list + st->first;
+  uint32_t next = *next_io, end = s->seg_end[st->first + next];
+  int ok = 1;
+  if (end > limit) end = limit;
+  do {
+    const ge_runtime_entry *x = &list[next];
+    ge_status rc;
+    __atomic_store_n(&st->running, x->id, __ATOMIC_RELAXED);
+    if ((rc = x->task->fn(&x->task->ctx)) != GE_OK) {
+      ge__rt_stop(s->rt, &s->r, rc, x->id, 0);
+      return 0;
+    }
+    ++next;
+    if (!(next & 31) && next < end && ge__rt_streams_stopped(s, list[next].id)) {
+      ok = 0;
+      break;
+    }
+  } while (next < end);
+  __atomic_store_n(&st->running, UINT32_MAX, __ATOMIC_RELAXED);
+  __atomic_store_n(&st->next, next, __ATOMIC_RELEASE);
+  *next_io = next;
+  return ok;
 }
 
 /* Runs st's entries while they are ready (one only when shuffling). */
@@ -545,7 +735,12 @@ static int ge__rt_stream_run(ge_runtime_streams *s, ge__rt_stream *st) {
     if (next >= limit && next >= (limit = __atomic_load_n(&st->limit, __ATOMIC_ACQUIRE))) break;
     e = &s->run_list[st->first + next];
     if (e->num_waits && !ge__rt_waits_met(s, e)) break;
-    if (ge__rt_stopped(s->rt, &s->r, e->id)) break;
+    if (ge__rt_streams_stopped(s, e->task ? e->id : ge__rt_stream_near(s, st, next))) break;
+    if (s->fast && e->task && !e->num_records) { /* a segment of plain tasks, back to back */
+      if (!ge__rt_stream_segment(s, st, &next, limit)) break;
+      did = 1;
+      continue;
+    }
     __atomic_store_n(&st->running, e->id, __ATOMIC_RELAXED);
     if (!ge__rt_exec(s->rt, &s->r, e->task, e->id)) break;
     __atomic_store_n(&st->running, UINT32_MAX, __ATOMIC_RELAXED);
@@ -588,13 +783,124 @@ static int ge__rt_streams_work(ge_runtime_job *job) {
 
 static int ge__rt_streams_done(ge_runtime_job *job) {
   ge_runtime_streams *s = (ge_runtime_streams *)job;
-  return GE__RT_LOAD(&s->streams_done) == s->num_streams || ge__rt_stopped(s->rt, &s->r, UINT32_MAX);
+  return GE__RT_LOAD(&s->streams_done) == s->num_streams || ge__rt_streams_stopped(s, UINT32_MAX);
+}
+
+/* ---- the stream pool */
+
+/* Gives every stream of s a pool stream: one with its key, not attached to
+ * another list of s's owner nor picked already for s, the fewest tasks
+ * first; a new one when none is left. */
+static ge_status ge__rt_pool_acquire(ge_runtime_streams *s, const ge_runtime_streams_desc *d, ge_error *err) {
+  ge_runtime *rt = s->rt;
+  const void *owner = d->owner ? d->owner : (const void *)s;
+  uint32_t i, j, k, need = rt->att_len + s->num_streams;
+  ge_status st = GE_OK;
+  pthread_mutex_lock(&rt->pool_lock);
+  if (!rt->pool && !(rt->pool = (ge__rt_pooled *)ge__rt_alloc(&rt->a, GE_RUNTIME_MAX_STREAMS * sizeof *rt->pool)))
+    st = ge_error_set(err, GE_ERR_NOMEM, "out of memory for the stream pool");
+  if (!st && need > rt->att_cap) {
+    uint32_t cap = need * 2 > 16 ? need * 2 : 16;
+    ge__rt_attach *grown = (ge__rt_attach *)ge__rt_alloc(&rt->a, (size_t)cap * sizeof *grown);
+    if (!grown) st = ge_error_set(err, GE_ERR_NOMEM, "out of memory for the stream pool");
+    else {
+      if (rt->att_len) memcpy(grown, rt->att, (size_t)rt->att_len * sizeof *grown);
+      ge__rt_free(&rt->a, rt->att, (size_t)rt->att_cap * sizeof *rt->att);
+      rt->att = grown, rt->att_cap = cap;
+    }
+  }
+  for (i = 0; !st && i < s->num_streams; i++) {
+    int32_t prio = d->priority ? d->priority[i] : 0;
+    uint32_t flags = d->flags ? d->flags[i] : 0, best = UINT32_MAX;
+    for (j = 0; j < rt->pool_len; j++) {
+      const ge__rt_pooled *q = &rt->pool[j];
+      int taken = 0;
+      if (q->priority != prio || q->flags != flags) continue;
+      for (k = 0; k < rt->att_len && !taken; k++) taken = rt->att[k].stream == j && rt->att[k].owner == owner;
+      if (!taken && (best == UINT32_MAX || q->tasks < rt->pool[best].tasks)) best = j;
+    }
+    if (best == UINT32_MAX) {
+      if (rt->pool_len == GE_RUNTIME_MAX_STREAMS) {
+        st = ge_error_set(err, GE_ERR_INVALID, "the stream pool is full (%u streams)", (unsigned)GE_RUNTIME_MAX_STREAMS);
+        break;
+      }
+      best = rt->pool_len++;
+      memset(&rt->pool[best], 0, sizeof rt->pool[best]);
+      rt->pool[best].priority = prio, rt->pool[best].flags = flags;
+    }
+    if (!rt->pool[best].users++) rt->pool_in_use++;
+    rt->pool[best].tasks += s->streams[i].count;
+    rt->att[rt->att_len].list = s, rt->att[rt->att_len].owner = owner, rt->att[rt->att_len++].stream = best;
+    s->pool_ids[i] = best;
+  }
+  pthread_mutex_unlock(&rt->pool_lock);
+  return st;
+}
+
+/* Detaches s from its pool streams (they stay in the pool). */
+static void ge__rt_pool_release(ge_runtime_streams *s) {
+  ge_runtime *rt = s->rt;
+  uint32_t k = 0;
+  pthread_mutex_lock(&rt->pool_lock);
+  while (k < rt->att_len) {
+    ge__rt_attach *x = &rt->att[k];
+    ge__rt_pooled *q;
+    uint32_t i;
+    if (x->list != s) {
+      k++;
+      continue;
+    }
+    q = &rt->pool[x->stream];
+    for (i = 0; i < s->num_streams; i++)
+      if (s->pool_ids[i] == x->stream) q->tasks -= q->tasks >= s->streams[i].count ? s->streams[i].count : q->tasks;
+    if (!--q->users) rt->pool_in_use--;
+    *x = rt->att[--rt->att_len];
+  }
+  pthread_mutex_unlock(&rt->pool_lock);
+}
+
+/* The claim order: s's pool streams ascending (each is there once). */
+static void ge__rt_pool_order(ge_runtime_streams *s) {
+  uint32_t i, j;
+  s->num_claim = 0;
+  for (i = 0; i < s->num_streams; i++) {
+    uint32_t id = s->pool_ids[i];
+    for (j = s->num_claim++; j > 0 && s->claim[j - 1] > id; j--) s->claim[j] = s->claim[j - 1];
+    s->claim[j] = id;
+  }
+}
+
+/* A launch holds its pool streams: ascending, so launches never wait in a
+ * cycle; meanwhile the thread helps with posted work (the holder's). */
+static void ge__rt_pool_claim(ge_runtime_streams *s) {
+  ge_runtime *rt = s->rt;
+  uint32_t k;
+  for (k = 0; k < s->num_claim; k++) {
+    int *busy = &rt->pool[s->claim[k]].busy;
+    for (;;) {
+      int zero = 0;
+      unsigned stamp;
+      if (GE__RT_CAS(busy, &zero, 1)) break;
+      stamp = ge_runtime_stamp(rt);
+      if (GE__RT_LOAD(busy)) ge_runtime_wait(rt, stamp, 1);
+    }
+  }
+}
+
+static void ge__rt_pool_unclaim(ge_runtime_streams *s) {
+  uint32_t k;
+  for (k = 0; k < s->num_claim; k++) GE__RT_STORE(&s->rt->pool[s->claim[k]].busy, 0);
+  if (s->num_claim) ge_runtime_notify(s->rt);
 }
 
 GE_API void ge_runtime_streams_free(ge_runtime_streams *s) {
   ge_allocator a;
   if (!s) return;
   a = s->a;
+  if (s->pool_ids && s->rt) ge__rt_pool_release(s);
+  ge__rt_free(&a, s->pool_ids, (size_t)s->num_streams * sizeof *s->pool_ids);
+  ge__rt_free(&a, s->seg_end, (size_t)s->num_entries * sizeof *s->seg_end);
+  ge__rt_free(&a, s->claim, (size_t)s->num_streams * sizeof *s->claim);
   ge__rt_free(&a, s->streams, (size_t)s->num_streams * sizeof *s->streams);
   ge__rt_free(&a, s->entries, (size_t)s->num_entries * sizeof *s->entries);
   ge__rt_free(&a, s->queue, (size_t)s->num_entries * sizeof *s->queue);
@@ -706,6 +1012,19 @@ static ge_status ge__rt_streams_fill(ge_runtime_streams *s, const ge_runtime_str
   return GE_OK;
 }
 
+/* seg_end: entry j's segment runs to the first entry after it that waits,
+ * records or has no task. */
+static void ge__rt_segments(ge_runtime_streams *s) {
+  uint32_t i, j;
+  for (i = 0; i < s->num_streams; i++) {
+    const ge__rt_stream *st = &s->streams[i];
+    for (j = st->count; j-- > 0;) {
+      const ge_runtime_entry *n = j + 1 < st->count ? &s->entries[st->first + j + 1] : NULL;
+      s->seg_end[st->first + j] = n && n->task && !n->num_waits && !n->num_records ? s->seg_end[st->first + j + 1] : j + 1;
+    }
+  }
+}
+
 GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_streams_desc *d, ge_runtime_streams **out,
                                            ge_error *err) {
   ge_allocator a = ge_allocator_or_default(rt ? &rt->a : NULL);
@@ -725,7 +1044,13 @@ GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_stre
   s->lists = (uint32_t *)ge__rt_alloc(&a, (size_t)nl * sizeof *s->lists);
   s->launch_order = (uint32_t *)ge__rt_alloc(&a, (size_t)ne * sizeof *s->launch_order);
   s->events = (uint32_t *)ge__rt_alloc(&a, (size_t)s->num_events * sizeof *s->events);
-  if (!s->streams || !s->entries || !s->queue || !s->lists || !s->launch_order || !s->events) {
+  s->seg_end = (uint32_t *)ge__rt_alloc(&a, (size_t)ne * sizeof *s->seg_end);
+  if (rt) {
+    s->pool_ids = (uint32_t *)ge__rt_alloc(&a, (size_t)s->num_streams * sizeof *s->pool_ids);
+    s->claim = (uint32_t *)ge__rt_alloc(&a, (size_t)s->num_streams * sizeof *s->claim);
+  }
+  if (!s->streams || !s->entries || !s->queue || !s->lists || !s->launch_order || !s->events || !s->seg_end ||
+      (rt && (!s->pool_ids || !s->claim))) {
     ge_runtime_streams_free(s);
     return ge_error_set(err, GE_ERR_NOMEM, "out of memory for %u stream entries", (unsigned)ne);
   }
@@ -734,6 +1059,16 @@ GE_API ge_status ge_runtime_streams_create(ge_runtime *rt, const ge_runtime_stre
   if ((st = ge__rt_streams_fill(s, d, err)) || (st = ge__rt_streams_check(s, err))) {
     ge_runtime_streams_free(s);
     return st;
+  }
+  ge__rt_segments(s);
+  if (rt) {
+    uint32_t i;
+    for (i = 0; i < s->num_streams; i++) s->pool_ids[i] = UINT32_MAX;
+    if ((st = ge__rt_pool_acquire(s, d, err))) {
+      ge_runtime_streams_free(s); /* detaches what it took */
+      return st;
+    }
+    ge__rt_pool_order(s);
   }
   *out = s;
   return GE_OK;
@@ -763,24 +1098,41 @@ GE_API ge_runtime_result ge_runtime_streams_launch(ge_runtime_streams *s, ge_lau
   }
   s->mode = mode;
   s->shuffle = shuffle;
+  s->fast = !s->r.debug && !shuffle;
   s->picks = 0;
   s->streams_done = 0;
   s->run_list = mode == GE_LAUNCH_HOST ? s->queue : s->entries;
   for (i = 0; i < s->num_streams; i++) {
     ge__rt_stream *st = &s->streams[i];
-    st->next = 0, st->owner = 0, st->finished = 0, st->running = UINT32_MAX;
+    __atomic_store_n(&st->next, 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&st->running, UINT32_MAX, __ATOMIC_RELAXED);
+    st->owner = 0, st->finished = 0;
     st->limit = mode == GE_LAUNCH_HOST ? 0 : st->count;
   }
+  if (s->num_claim) ge__rt_pool_claim(s);
   posted = ge__rt_post(s->rt, &s->job);
   if (mode == GE_LAUNCH_HOST) ge__rt_streams_host_launch(s); /* the workers start meanwhile */
   ge__rt_serve(s->rt, &s->job, ge__rt_streams_done, posted);
+  if (s->num_claim) ge__rt_pool_unclaim(s);
   return ge__rt_result(&s->r);
 }
 
 GE_API void ge_runtime_streams_abort(ge_runtime_streams *s) {
+  ge__rt_stop(s->rt, &s->r, GE_ERR_INTERNAL, ge__rt_streams_where(s), 1);
+}
+
+GE_API uint32_t ge_runtime_streams_running(ge_runtime_streams *s) {
   uint32_t i, id = UINT32_MAX;
   for (i = 0; i < s->num_streams && id == UINT32_MAX; i++) id = __atomic_load_n(&s->streams[i].running, __ATOMIC_RELAXED);
-  ge__rt_stop(s->rt, &s->r, GE_ERR_INTERNAL, id, 1);
+  return id;
+}
+
+GE_API uint32_t ge_runtime_streams_pool_id(const ge_runtime_streams *s, uint32_t i) {
+  return s->pool_ids && i < s->num_streams ? s->pool_ids[i] : UINT32_MAX;
+}
+
+GE_API void ge_runtime_streams_profile(ge_runtime_streams *s, uint64_t *times, uint32_t *threads) {
+  s->r.times = times, s->r.threads = threads;
 }
 
 /* ---------------------------------------------------- ready-queue DAGs */
@@ -823,10 +1175,9 @@ static void ge__rt_push(ge_runtime_dag *d, uint32_t t) {
   d->ready[i] = t;
 }
 
-/* UINT32_MAX when empty. */
-static uint32_t ge__rt_pop(ge_runtime_dag *d) {
+/* The heap's top (priority); UINT32_MAX when empty. */
+static GE__RT_NOINLINE uint32_t ge__rt_heap_pop(ge_runtime_dag *d) {
   uint32_t top, last, i = 0;
-  if (!d->priority) return d->head < d->tail ? d->ready[d->head++] : UINT32_MAX;
   if (!d->tail) return UINT32_MAX;
   top = d->ready[0];
   last = d->ready[--d->tail];
@@ -840,6 +1191,12 @@ static uint32_t ge__rt_pop(ge_runtime_dag *d) {
   }
   d->ready[i] = last;
   return top;
+}
+
+/* UINT32_MAX when empty. */
+static uint32_t ge__rt_pop(ge_runtime_dag *d) {
+  if (d->priority) return ge__rt_heap_pop(d);
+  return d->head < d->tail ? d->ready[d->head++] : UINT32_MAX;
 }
 
 static void ge__rt_dag_run_alone(ge_runtime_dag *d) {
@@ -974,7 +1331,7 @@ GE_API ge_runtime_result ge_runtime_dag_run(ge_runtime_dag *d, uint64_t *stamps)
   d->done = 0;
   for (i = 0; i < d->n; i++)
     if (!d->preds[i]) ge__rt_push(d, i);
-  d->running = UINT32_MAX;
+  __atomic_store_n(&d->running, UINT32_MAX, __ATOMIC_RELAXED);
   if (d->multi_thread) ge__rt_serve(d->rt, &d->job, ge__rt_dag_done, ge__rt_post(d->rt, &d->job));
   else ge__rt_dag_run_alone(d);
   return ge__rt_result(&d->r);
@@ -982,6 +1339,12 @@ GE_API ge_runtime_result ge_runtime_dag_run(ge_runtime_dag *d, uint64_t *stamps)
 
 GE_API void ge_runtime_streams_cancel_on(ge_runtime_streams *s, const int *flag) { s->r.cancel = flag; }
 GE_API void ge_runtime_dag_cancel_on(ge_runtime_dag *d, const int *flag) { d->r.cancel = flag; }
+
+GE_API uint32_t ge_runtime_dag_running(ge_runtime_dag *d) { return __atomic_load_n(&d->running, __ATOMIC_RELAXED); }
+
+GE_API void ge_runtime_dag_profile(ge_runtime_dag *d, uint64_t *times, uint32_t *threads) {
+  d->r.times = times, d->r.threads = threads;
+}
 
 GE_API void ge_runtime_dag_abort(ge_runtime_dag *d) {
   ge__rt_stop(d->multi_thread ? d->rt : NULL, &d->r, GE_ERR_INTERNAL, GE__RT_LOAD(&d->running), 1);

@@ -30,7 +30,10 @@
  *      (AI Core fuses) and merged back — the root and every partitioned
  *      subgraph — then placement of what the optimisers added;
  *   7. the execution order, streams and events, and the memory plan when
- *      every root-level shape is static.
+ *      every root-level shape is static; otherwise a memory plan of its
+ *      own for each static PartitionedCall (the hybrid units, seed 001
+ *      §6.2), the dynamic levels planned per input-shape signature at run
+ *      time by the executor (ge_session_desc.shape_plans).
  * ge_session_desc.level stops earlier (for tests that check one stage).
  *
  * Single ops (seed 000 §2.3, seed 003 §6): ge_session_run_op compiles one
@@ -85,6 +88,11 @@ typedef struct ge_session_desc {
   ge_executor_kind executor; /* how programs run (ge_exec.h); AUTO: as GE chooses */
   ge_launch_mode launch;     /* the stream executor: sink (default) or host scheduling */
   int check_order;           /* debug: every run checks happens-before (ge_exec_desc.check_order) */
+  /* Dynamic graphs: input-shape signatures that keep a memory plan per
+   * dynamic level (ge_exec_desc.shape_plans; LRU); 0: 8; negative: none. */
+  int32_t shape_plans;
+  uint32_t timeout_ms;       /* per run: a longer run is aborted (ge_exec_desc.timeout_ms); 0: none */
+  int profile;               /* programs keep task times (ge_exec_desc.profile; ge_session_program to write them) */
 } ge_session_desc;
 
 typedef struct ge_session ge_session;
@@ -249,6 +257,11 @@ typedef struct ge__ss_model {
   ge_mem_graph_plan memory;
   int has_memory;
   char memory_why[400];
+  /* static subgraphs of a dynamic graph (PartitionedCall with
+   * _is_unknown_shape 0): each planned apart, its block made at load */
+  const ge_graph **sub_graphs;
+  ge_mem_graph_plan *sub_plans;
+  uint32_t num_sub_plans, sub_cap;
   uint32_t refs; /* the graphs (a graph and its forks) using it */
 } ge__ss_model;
 
@@ -480,6 +493,10 @@ static void ge__ss_model_unplan(const ge_session *s, ge__ss_model *m) {
   if (m->has_streams) ge_stream_plan_free(&m->streams);
   if (m->has_memory) ge_mem_graph_plan_free(&m->memory);
   m->has_streams = m->has_memory = 0;
+  while (m->num_sub_plans) ge_mem_graph_plan_free(&m->sub_plans[--m->num_sub_plans]);
+  ge__ss_free(s, m->sub_plans, m->sub_cap * sizeof *m->sub_plans + 1);
+  ge__ss_free(s, (void *)m->sub_graphs, m->sub_cap * sizeof *m->sub_graphs + 1);
+  m->sub_plans = NULL, m->sub_graphs = NULL, m->sub_cap = 0;
 }
 
 static void ge__ss_model_release(const ge_session *s, ge__ss_model *m) {
@@ -612,6 +629,8 @@ static ge_status ge__ss_engine_pieces(ge_session *s, ge_graph **g, ge_error *err
   return GE_OK;
 }
 
+static ge_status ge__ss_plan_static_subgraphs(ge_session *s, ge__ss_model *m, ge_error *err);
+
 /* The execution order, streams and events, then the memory plan: reuse
  * across streams only where the stream plan orders it. A root level with
  * shapes known only at run time (or string tensors) gets no memory plan:
@@ -638,10 +657,65 @@ static ge_status ge__ss_plan(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   if (st == GE_ERR_SHAPE || st == GE_ERR_UNSUPPORTED) {
     snprintf(gr->m->memory_why, sizeof gr->m->memory_why, "%.399s", why.message);
     ge_log(&s->d.logger, GE_LOG_INFO, "session", "no memory plan: %s", why.message);
-    return GE_OK;
+    return ge__ss_plan_static_subgraphs(s, gr->m, err);
   }
   if (st) return ge_error_set(err, st, "%s", why.message);
   return GE_OK;
+}
+
+/* The static subgraphs of a dynamic root (seed 001 §6.2, DavinciModelKernel):
+ * each PartitionedCall that dynamic/static partitioning marked static gets
+ * a memory plan of its own, in the order its program will run (the same
+ * topological sort), so that it runs as one unit from one block. A
+ * subgraph the planner refuses (a string tensor, say) keeps per-value
+ * storage; that is not an error. */
+static ge_status ge__ss_plan_static_subgraphs(ge_session *s, ge__ss_model *m, ge_error *err) {
+  uint32_t cap = ge_graph_node_count(m->g);
+  ge_node *x;
+  ge_status st = GE_OK;
+  if (m->has_memory) return GE_OK; /* a static root: nothing was partitioned */
+  m->sub_plans = (ge_mem_graph_plan *)ge__ss_alloc(s, cap * sizeof *m->sub_plans + 1);
+  m->sub_graphs = (const ge_graph **)ge__ss_alloc(s, cap * sizeof *m->sub_graphs + 1);
+  m->sub_cap = cap;
+  if (!m->sub_plans || !m->sub_graphs) return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the subgraph plans");
+  GE_GRAPH_FOREACH(m->g, x) {
+    const ge_attr *f = ge_node_attr(x, "f");
+    ge_graph *sub;
+    ge_node_id *order;
+    ge_mem_graph_desc md;
+    ge_error why;
+    if (strcmp(x->op, "PartitionedCall") || !f || f->type != GE_ATTR_GRAPH || ge_node_attr_int(x, "_is_unknown_shape", 1))
+      continue;
+    sub = f->v.g;
+    if (!(order = (ge_node_id *)ge__ss_alloc(s, ((size_t)ge_graph_node_count(sub) + 1) * sizeof *order)))
+      return ge_error_set(err, GE_ERR_NOMEM, "out of memory for the order of subgraph '%s'", ge_graph_name(sub));
+    memset(&md, 0, sizeof md);
+    md.order = order;
+    md.disable_reuse = m->cfg.disable_reuse_memory;
+    md.logger = s->d.logger;
+    if (!(st = ge_graph_infer_shapes(sub, err)) && !(st = ge_graph_topo_sort(sub, m->cfg.topo_mode, order, err))) {
+      if (ge_mem_plan_graph(sub, &md, &m->sub_plans[m->num_sub_plans], &why) == GE_OK) {
+        ge_log(&s->d.logger, GE_LOG_INFO, "session", "static subgraph '%s' (%s): one planned block of %llu bytes",
+               ge_graph_name(sub), x->name, (unsigned long long)m->sub_plans[m->num_sub_plans].block_size);
+        m->sub_graphs[m->num_sub_plans++] = sub;
+      } else {
+        ge_log(&s->d.logger, GE_LOG_INFO, "session", "static subgraph '%s' (%s) not planned: %s", ge_graph_name(sub),
+               x->name, why.message);
+      }
+    }
+    ge__ss_free(s, order, ((size_t)ge_graph_node_count(sub) + 1) * sizeof *order);
+    if (st) return st;
+  }
+  return GE_OK;
+}
+
+/* ge_exec_desc.subgraph_memory: the block size of a static subgraph's plan. */
+static uint64_t ge__ss_subgraph_memory(void *user, const ge_graph *sub) {
+  const ge__ss_model *m = (const ge__ss_model *)user;
+  uint32_t i;
+  for (i = 0; i < m->num_sub_plans; i++)
+    if (m->sub_graphs[i] == sub) return m->sub_plans[i].block_size;
+  return 0;
 }
 
 /* A graph that computes nothing is a mistake, not an empty result. */
@@ -750,11 +824,15 @@ static ge_status ge__ss_load_program(ge_session *s, ge__ss_graph *gr, ge_program
   d.executor = s->d.executor;
   d.launch = s->d.launch;
   d.check_order = s->d.check_order;
+  d.timeout_ms = s->d.timeout_ms;
+  d.profile = s->d.profile;
   d.streams = gr->m->has_streams ? &gr->m->streams : NULL; /* the order the memory plan was made under */
   d.topo_mode = gr->m->cfg.topo_mode;
   d.memory_limit = gr->m->cfg.memory_limit;
   d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
   d.lookup_user = s->engines;
+  d.subgraph_memory = ge__ss_subgraph_memory, d.subgraph_memory_user = gr->m;
+  d.shape_plans = s->d.shape_plans;
   if (gr->m->has_memory) {
     d.memory_size = gr->m->memory.block_size;
     gr->inner = ge_allocator_or_default(ge_graph_allocator(gr->m->g));
@@ -768,7 +846,9 @@ static ge_status ge__ss_load_program(ge_session *s, ge__ss_graph *gr, ge_program
   if ((st = ge_program_create(gr->m->g, &d, out, err))) return st;
   ge_log(&s->d.logger, GE_LOG_INFO, "session", "loaded: %u tasks, %s executor, %s (%.3f ms)",
          (unsigned)ge_program_num_tasks(*out), ge_executor_name(ge_program_executor(*out)),
-         gr->m->has_memory ? "one planned memory block" : "dynamic shapes from a caching allocator", ge__ss_now_ms() - t0);
+         gr->m->has_memory ? "one planned memory block"
+                           : "dynamic shapes: memory plans per input-shape signature over a caching allocator",
+         ge__ss_now_ms() - t0);
   return GE_OK;
 }
 

@@ -9,7 +9,8 @@
 # is what an executor spends per node. Each measurement is the median of REPEAT
 # timed runs after WARMUP runs, in one process; ROUNDS rounds alternate ge and
 # ORT and the two chains, and the table shows the median over the rounds.
-# Environment: REPEAT (2000), WARMUP (200), ROUNDS (5), GE (build/ge).
+# Environment: REPEAT (2000), WARMUP (200), ROUNDS (5), GE (build/ge), GE_ARGS (more
+# `ge run` flags, e.g. "--executor streams --mode host"; the tool's default: sequential).
 #
 # If `ge run` is not available yet, the ORT half is printed and ge is reported
 # missing (exit 0). Needs python3-onnx and python3-numpy (to write the chains;
@@ -22,6 +23,7 @@ REPEAT=${REPEAT:-2000}
 WARMUP=${WARMUP:-200}
 ROUNDS=${ROUNDS:-5}
 GE=${GE:-build/ge}
+read -r -a GE_EXTRA <<<"${GE_ARGS:-}"
 MODELS=build/models
 PY=/usr/bin/python3
 # OPENBLAS_CORETYPE forces slower kernels; a benchmark may drop it for itself.
@@ -54,7 +56,8 @@ ort_ms() { # MODEL
 ge_ms() { # MODEL
     local out
     out=$("$GE" run "$1" --input "x=$MODELS/neg_chain.input.npy" --threads 1 \
-          --repeat "$REPEAT" --warmup "$WARMUP" 2>&1) || { printf '%s\n' "$out" >&2; return 1; }
+          --repeat "$REPEAT" --warmup "$WARMUP" ${GE_EXTRA[@]+"${GE_EXTRA[@]}"} 2>&1) ||
+        { printf '%s\n' "$out" >&2; return 1; }
     grep -o 'median_ms=[-0-9.eE+]*' <<<"$out" | head -n 1 | cut -d= -f2
 }
 

@@ -4,7 +4,10 @@
  * 1. ns per node for each executor and launch mode on a chain of Neg nodes
  *    (float32 [1,16]): (t(N=1001) - t(N=1)) / 1000, medians of REPEAT runs,
  *    ROUNDS rounds alternating the configurations; host minus sink is what
- *    the host thread's launches cost per task.
+ *    the host thread's launches cost per task. The same chain again with a
+ *    kernel that returns at once: what the executor alone costs per node
+ *    (the rest of the Neg chain's figure is the host CPU Neg kernel: its
+ *    checks, its output and 16 elements). Two rows run with profile on.
  * 2. Stream parallelism: 8 independent branches of 16 x (MatMul
  *    [4,256]x[256,256] + Tanh) from one input, stream plan by ge_stream.h
  *    (dependency assignment: a stream per branch), at 2 threads: every
@@ -28,6 +31,16 @@
 #include <string.h>
 
 #include "bench/bench_util.h"
+
+/* The executor alone: every node's kernel returns at once. */
+static ge_status nop_kernel(ge_kernel_ctx *c) {
+  (void)c;
+  return GE_OK;
+}
+static ge_kernel_fn nop_lookup(const ge_node *n, void *user) {
+  (void)n, (void)user;
+  return nop_kernel;
+}
 
 /* MatMul from the AI Core engine, the rest from the host CPU engine. */
 static ge_kernel_fn lookup(const ge_node *n, void *user) {
@@ -129,27 +142,33 @@ typedef struct config {
   ge_executor_kind executor;
   ge_launch_mode launch;
   int threads;
+  int profile;
 } config;
 
 static const config configs[] = {
-    {"sequential", GE_EXECUTOR_SEQUENTIAL, GE_LAUNCH_SINK, 1},
-    {"sequential, 2 threads to kernels", GE_EXECUTOR_SEQUENTIAL, GE_LAUNCH_SINK, 2},
-    {"topological", GE_EXECUTOR_TOPOLOGICAL, GE_LAUNCH_SINK, 1},
-    {"priority", GE_EXECUTOR_PRIORITY, GE_LAUNCH_SINK, 1},
-    {"multi-thread, 2 threads", GE_EXECUTOR_MULTI_THREAD, GE_LAUNCH_SINK, 2},
-    {"streams sink, 1 thread", GE_EXECUTOR_STREAMS, GE_LAUNCH_SINK, 1},
-    {"streams host, 1 thread", GE_EXECUTOR_STREAMS, GE_LAUNCH_HOST, 1},
-    {"streams sink, 2 threads", GE_EXECUTOR_STREAMS, GE_LAUNCH_SINK, 2},
-    {"streams host, 2 threads", GE_EXECUTOR_STREAMS, GE_LAUNCH_HOST, 2},
+    {"sequential", GE_EXECUTOR_SEQUENTIAL, GE_LAUNCH_SINK, 1, 0},
+    {"sequential, 2 threads to kernels", GE_EXECUTOR_SEQUENTIAL, GE_LAUNCH_SINK, 2, 0},
+    {"topological", GE_EXECUTOR_TOPOLOGICAL, GE_LAUNCH_SINK, 1, 0},
+    {"priority", GE_EXECUTOR_PRIORITY, GE_LAUNCH_SINK, 1, 0},
+    {"multi-thread, 2 threads", GE_EXECUTOR_MULTI_THREAD, GE_LAUNCH_SINK, 2, 0},
+    {"streams sink, 1 thread", GE_EXECUTOR_STREAMS, GE_LAUNCH_SINK, 1, 0},
+    {"streams host, 1 thread", GE_EXECUTOR_STREAMS, GE_LAUNCH_HOST, 1, 0},
+    {"streams sink, 2 threads", GE_EXECUTOR_STREAMS, GE_LAUNCH_SINK, 2, 0},
+    {"streams host, 2 threads", GE_EXECUTOR_STREAMS, GE_LAUNCH_HOST, 2, 0},
+    {"sequential, profile on", GE_EXECUTOR_SEQUENTIAL, GE_LAUNCH_SINK, 1, 1},
+    {"streams sink, 1 thread, profile on", GE_EXECUTOR_STREAMS, GE_LAUNCH_SINK, 1, 1},
 };
+/* the branch table leaves the profiled rows out */
+#define NUM_PLAIN_CONFIGS 9
 #define NUM_CONFIGS (sizeof configs / sizeof *configs)
 
-static ge_program *make_program(ge_graph *g, const ge_stream_plan *plan, const config *c, ge_runtime *rt) {
+static ge_program *make_program(ge_graph *g, const ge_stream_plan *plan, const config *c, ge_runtime *rt, int nop) {
   ge_exec_desc d;
   ge_program *p;
   ge_error err;
   memset(&d, 0, sizeof d);
-  d.lookup = lookup;
+  d.lookup = nop ? nop_lookup : lookup;
+  d.profile = c->profile;
   d.runtime = c->threads > 1 ? rt : NULL;
   d.executor = c->executor;
   d.launch = c->launch;
@@ -184,7 +203,7 @@ static double median(double *v, int n) {
   return v[n / 2];
 }
 
-static void chain_table(ge_runtime *rt, int repeat, int rounds) {
+static void chain_table(ge_runtime *rt, int repeat, int rounds, int nop) {
   ge_graph *g[2];
   ge_stream_plan plan[2];
   ge_program *p[2][NUM_CONFIGS];
@@ -202,7 +221,7 @@ static void chain_table(ge_runtime *rt, int repeat, int rounds) {
   g[0] = neg_chain(1), g[1] = neg_chain(1001);
   for (k = 0; k < 2; k++) {
     plan_streams(g[k], &plan[k]);
-    for (c = 0; c < NUM_CONFIGS; c++) p[k][c] = make_program(g[k], &plan[k], &configs[c], rt);
+    for (c = 0; c < NUM_CONFIGS; c++) p[k][c] = make_program(g[k], &plan[k], &configs[c], rt, nop);
   }
   for (c = 0; c < NUM_CONFIGS; c++) ns[c] = (double *)malloc(sizeof(double) * (size_t)rounds);
   for (r = 0; r < rounds; r++)
@@ -210,7 +229,8 @@ static void chain_table(ge_runtime *rt, int repeat, int rounds) {
       double t1 = time_runs(p[0][c], ins, repeat, scratch), tn = time_runs(p[1][c], ins, repeat, scratch);
       ns[c][r] = (tn - t1) / 1000 * 1e9;
     }
-  printf("Neg chain, ns per node = (t(1001) - t(1)) / 1000, median of %d runs, %d rounds:\n", repeat, rounds);
+  printf("%sNeg chain%s, ns per node = (t(1001) - t(1)) / 1000, median of %d runs, %d rounds:\n", nop ? "\n" : "",
+         nop ? " with a kernel that returns at once (the executor alone)" : "", repeat, rounds);
   printf("  %-36s %10s\n", "executor", "ns/node");
   for (c = 0; c < NUM_CONFIGS; c++) printf("  %-36s %10.1f\n", configs[c].name, median(ns[c], rounds));
   for (c = 0; c < NUM_CONFIGS; c++) {
@@ -227,8 +247,8 @@ static void chain_table(ge_runtime *rt, int repeat, int rounds) {
 static void branch_table(ge_runtime *rt, int repeat, int rounds) {
   ge_graph *g = branches();
   ge_stream_plan plan;
-  ge_program *p[NUM_CONFIGS];
-  double *ms[NUM_CONFIGS], cpu[NUM_CONFIGS], best_seq = 1e30, *scratch;
+  ge_program *p[NUM_PLAIN_CONFIGS];
+  double *ms[NUM_PLAIN_CONFIGS], cpu[NUM_PLAIN_CONFIGS], best_seq = 1e30, *scratch;
   float *x = (float *)malloc(sizeof(float) * 4 * 256);
   int64_t dims[2] = {4, 256};
   ge_value v;
@@ -243,8 +263,8 @@ static void branch_table(ge_runtime *rt, int repeat, int rounds) {
   ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 2, dims);
   v.data = x;
   plan_streams(g, &plan);
-  for (c = 0; c < NUM_CONFIGS; c++) {
-    p[c] = make_program(g, &plan, &configs[c], rt);
+  for (c = 0; c < NUM_PLAIN_CONFIGS; c++) {
+    p[c] = make_program(g, &plan, &configs[c], rt, 0);
     ms[c] = (double *)malloc(sizeof(double) * (size_t)rounds);
     bench_ok(ge_program_run(p[c], ins, 1, &err), &err, configs[c].name);
     for (k = 0; k < 8; k++) /* bit-identical to the sequential executor */
@@ -253,7 +273,7 @@ static void branch_table(ge_runtime *rt, int repeat, int rounds) {
   }
   memset(cpu, 0, sizeof cpu);
   for (r = 0; r < rounds; r++)
-    for (c = 0; c < NUM_CONFIGS; c++) {
+    for (c = 0; c < NUM_PLAIN_CONFIGS; c++) {
       double c0 = cpu_now();
       ms[c][r] = time_runs(p[c], ins, repeat, scratch) * 1e3;
       cpu[c] += (cpu_now() - c0) * 1e3 / (repeat + repeat / 10 + 1) / rounds; /* warm-up runs included */
@@ -261,14 +281,14 @@ static void branch_table(ge_runtime *rt, int repeat, int rounds) {
   printf("\n8 branches x 16 x (MatMul [4,256]x[256,256] + Tanh), %u streams in the plan, median of %d runs, %d rounds;"
          " outputs %s:\n", (unsigned)plan.num_streams, repeat, rounds,
          same ? "bit-identical across executors" : "DIFFER (bug)");
-  for (c = 0; c < NUM_CONFIGS; c++) {
+  for (c = 0; c < NUM_PLAIN_CONFIGS; c++) {
     ms[c][0] = median(ms[c], rounds);
     if (configs[c].executor == GE_EXECUTOR_SEQUENTIAL && ms[c][0] < best_seq) best_seq = ms[c][0];
   }
   printf("  %-36s %10s %18s %12s\n", "executor", "ms", "vs best sequential", "CPU ms/run");
-  for (c = 0; c < NUM_CONFIGS; c++)
+  for (c = 0; c < NUM_PLAIN_CONFIGS; c++)
     printf("  %-36s %10.3f %17.2fx %12.3f\n", configs[c].name, ms[c][0], best_seq / ms[c][0], cpu[c]);
-  for (c = 0; c < NUM_CONFIGS; c++) {
+  for (c = 0; c < NUM_PLAIN_CONFIGS; c++) {
     free(ms[c]);
     ge_program_free(p[c]);
   }
@@ -291,8 +311,9 @@ int main(int argc, char **argv) {
   memset(&rd, 0, sizeof rd);
   rd.num_threads = 2;
   bench_ok(ge_runtime_create(&rd, &rt, &err), &err, "runtime");
-  chain_table(rt, repeat, rounds);
-  branch_table(rt, repeat, rounds);
+  chain_table(rt, repeat, rounds, 0);
+  chain_table(rt, repeat, rounds, 1);
+  if (!getenv("RUNTIME_BENCH_CHAIN_ONLY")) branch_table(rt, repeat, rounds);
   ge_runtime_free(rt);
   return 0;
 }

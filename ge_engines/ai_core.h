@@ -11,12 +11,22 @@
  *             GEMM per group (the image is packed straight into the GEMM's
  *             B panels; 1x1 stride-1 convs use the image as B), weights
  *             packed once when they are Const; depthwise (one input channel
- *             per group) as a direct row kernel (stride 1 and 2 vectorised
- *             along W); strides, dilations, pads, auto_pad, bias. 3-D and
- *             non-float32 convs run the host CPU reference kernel.
+ *             per group, several groups or one output channel; a group-1
+ *             conv of one input channel stays a GEMM) as a direct kernel: each channel's padded plane is
+ *             split by stride phase so every tap is one contiguous vector
+ *             run over the whole plane (any stride and dilation; past 64
+ *             taps a row kernel); strides, dilations, pads, auto_pad, bias.
+ *             3-D and non-float32 convs run the host CPU reference kernel.
+ *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
+ *             W_g^T x_g (weights packed once when Const) into columns, then
+ *             col2im with the bias and activation, output channels over
+ *             threads; groups, strides, dilations, pads, output_padding,
+ *             output_shape, auto_pad as the host reference kernel.
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
  *   MatMul and Gemm pack a Const B once.
+ *   LSTM, GRU, RNN  rnn_kernels.h (one SGEMM for the input projection of all
+ *             steps, then a GEMV per step against R packed once).
  *
  * The SGEMM is ours: cache-blocked (KC x NC panels of B, MC x KC blocks of
  * A, both packed, or prepacked once) around register micro-kernels written
@@ -25,8 +35,9 @@
  * AVX-512 12 x 32, AVX2+FMA 6 x 16, baseline SSE2 6 x 8 on x86-64; other
  * compilers get a scalar micro-kernel. The bias, a fused residual and the
  * activation are applied in the GEMM's epilogue, on each strip of C while
- * it is in L1. Heavy kernels split their work (GEMM columns or rows,
- * depthwise channels) with ge_kernel_parallel_for over the executor's
+ * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
+ * code). Heavy kernels split their work (GEMM columns or rows, depthwise
+ * and col2im channels) with ge_kernel_parallel_for over the executor's
  * threads (serially without a pool). With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
@@ -73,7 +84,8 @@
  *
  * Include after (or instead of) ge_graph.h; define GE_AI_CORE_IMPLEMENTATION
  * (or GE_IMPLEMENTATION) in one translation unit; the implementations of
- * ge_graph.h, host_cpu.h and vector.h must be compiled somewhere too.
+ * ge_graph.h, host_cpu.h, vector.h and rnn_kernels.h must be compiled
+ * somewhere too.
  * Thread safety: the descriptor and the support check are read-only;
  * kernels keep their state in their context (one context per thread); the
  * shares a kernel hands to ge_kernel_parallel_for write disjoint outputs
@@ -84,6 +96,7 @@
 
 #include "ge_graph.h"
 #include "host_cpu.h"
+#include "rnn_kernels.h"
 #include "vector.h"
 
 #ifdef __cplusplus
@@ -139,10 +152,10 @@ extern "C" {
 /* Sorted by strcmp (a test checks it). */
 static const char *const ge__aic_ops[] = {
     "AveragePool",        "BatchNormalization", "Conv",          "ConvTranspose",
-    "Gemm",               "GlobalAveragePool",  "GlobalLpPool",  "GlobalMaxPool",
-    "GroupNormalization", "Hardmax",            "InstanceNormalization", "LRN",
+    "GRU",                "Gemm",               "GlobalAveragePool",  "GlobalLpPool",  "GlobalMaxPool",
+    "GroupNormalization", "Hardmax",            "InstanceNormalization", "LRN",          "LSTM",
     "LayerNormalization", "LogSoftmax",         "LpNormalization",       "LpPool",
-    "MatMul",             "MaxPool",            "MeanVarianceNormalization", "Softmax"};
+    "MatMul",             "MaxPool",            "MeanVarianceNormalization", "RNN",   "Softmax"};
 #define GE__AIC_NUM_OPS (sizeof ge__aic_ops / sizeof ge__aic_ops[0])
 #define GE__AIC_MAX_RANK 8
 
@@ -269,6 +282,8 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
   }
   for (i = 0; i < n->num_inputs; i++) {
     const ge_tensor_desc *d = ge_node_input_desc(g, n, i);
+    if (d && i == 4 && ge_rnn_op(n) && (d->dtype == GE_DTYPE_INT32 || d->dtype == GE_DTYPE_INT64))
+      continue; /* sequence_lens of LSTM, GRU, RNN */
     if (d && !ge__aic_dtype_ok(n, d, 0, i, why, cap)) return 0;
   }
   for (i = 0; i < n->num_outputs; i++)
@@ -457,37 +472,57 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
 }
 
 /* r[0..n) = act(r + bias + res) (res may be NULL) for the activations
- * with a vector form (none, Relu, Clip: kind), per target. Comparisons make
- * lane masks; NaN keeps flowing like in ge__aic_act_apply. */
+ * with a vector form (none, Relu, Clip, LeakyRelu, HardSigmoid, HardSwish:
+ * kind; lo and hi are the activation's alpha and beta), per target, with
+ * the scalar code's roundings (no contraction). Comparisons make lane
+ * masks; NaN keeps flowing like in ge__aic_act_apply. */
+#define GE__AIC_SEL(VI, v, m, r)                                                                                       \
+  {                                                                                                                    \
+    VI vi_, ri_;                                                                                                       \
+    memcpy(&vi_, &v, sizeof vi_);                                                                                      \
+    memcpy(&ri_, &r, sizeof ri_);                                                                                      \
+    vi_ = (vi_ & ~(m)) | (ri_ & (m));                                                                                  \
+    memcpy(&v, &vi_, sizeof v);                                                                                        \
+  }
 #define GE__AIC_EPI_VEC(VT, VI, v, q, at)                                                                              \
   {                                                                                                                    \
-    VI m, vi, bi;                                                                                                      \
+    VI m;                                                                                                              \
     v += vb;                                                                                                           \
     if (res) {                                                                                                         \
       memcpy(&q, at, sizeof q);                                                                                        \
       v += q;                                                                                                          \
     }                                                                                                                  \
-    if (kind != GE__AIC_ACT_NONE) {                                                                                    \
-      memcpy(&vi, &v, sizeof vi);                                                                                      \
-      memcpy(&bi, &vlo, sizeof bi);                                                                                    \
+    if (kind == GE__AIC_ACT_RELU || kind == GE__AIC_ACT_CLIP) {                                                        \
       m = v < vlo;                                                                                                     \
-      vi = (vi & ~m) | (bi & m);                                                                                       \
+      GE__AIC_SEL(VI, v, m, vlo)                                                                                       \
       if (kind == GE__AIC_ACT_CLIP) {                                                                                  \
-        memcpy(&bi, &vhi, sizeof bi);                                                                                  \
         m = v > vhi;                                                                                                   \
-        vi = (vi & ~m) | (bi & m);                                                                                     \
+        GE__AIC_SEL(VI, v, m, vhi)                                                                                     \
       }                                                                                                                \
-      memcpy(&v, &vi, sizeof v);                                                                                       \
+    } else if (kind == GE__AIC_ACT_LEAKY) {                                                                            \
+      VT t_ = v * vlo;                                                                                                 \
+      m = v < vz;                                                                                                      \
+      GE__AIC_SEL(VI, v, m, t_)                                                                                        \
+    } else if (kind != GE__AIC_ACT_NONE) { /* HardSigmoid, HardSwish */                                                \
+      VT t_ = v * vlo;                                                                                                 \
+      t_ += vhi;                                                                                                       \
+      m = t_ > vone;                                                                                                   \
+      GE__AIC_SEL(VI, t_, m, vone)                                                                                     \
+      m = t_ < vz;                                                                                                     \
+      GE__AIC_SEL(VI, t_, m, vz)                                                                                       \
+      if (kind == GE__AIC_ACT_HARDSWISH) v *= t_;                                                                      \
+      else v = t_;                                                                                                     \
     }                                                                                                                  \
   }
 #define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
   static ATTR void ge__aic_epi_row_##S(float *r, int64_t n, float bias, const float *res, int kind, float lo,         \
                                        float hi) {                                                                     \
-    VT vb = {0}, vlo = {0}, vhi = {0}, v, q;                                                                           \
+    VT vb = {0}, vlo = {0}, vhi = {0}, vz = {0}, vone = {0}, v, q;                                                     \
     int64_t j = 0;                                                                                                     \
     vb += bias;                                                                                                        \
     vlo += kind == GE__AIC_ACT_RELU ? 0.0f : lo;                                                                       \
     vhi += hi;                                                                                                         \
+    vone += 1.0f;                                                                                                      \
     for (; j + (VL) <= n; j += (VL)) {                                                                                 \
       memcpy(&v, r + j, sizeof v);                                                                                     \
       GE__AIC_EPI_VEC(VT, VI, v, q, res + j)                                                                           \
@@ -519,7 +554,7 @@ GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic
 static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
-  if (act->kind == GE__AIC_ACT_NONE || act->kind == GE__AIC_ACT_RELU || act->kind == GE__AIC_ACT_CLIP) {
+  if (act->kind != GE__AIC_ACT_SIGMOID && act->kind != GE__AIC_ACT_TANH && act->kind != GE__AIC_ACT_BAD) {
 #ifdef GE__AIC_X86
     if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
     else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);
@@ -595,12 +630,62 @@ static void ge__aic_span(int64_t off, int64_t s, int64_t lim, int64_t jn, int64_
   *hi = b;
 }
 
+/* Splits src[0..n) into its even and odd elements, 32 at a time with
+ * AVX-512 permutes (GCC 12+ and Clang have __builtin_shufflevector);
+ * returns how many it split (the caller does the rest). */
+#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
+#define GE__AIC_EO16 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+#define GE__AIC_OD16 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+__attribute__((target("avx512f"))) static int64_t ge__aic_split2_avx512(const float *src, int64_t n, float *ev,
+                                                                         float *od) {
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    ge__aic_v16 a, b, e, o;
+    memcpy(&a, src + i, sizeof a);
+    memcpy(&b, src + i + 16, sizeof b);
+    e = __builtin_shufflevector(a, b, GE__AIC_EO16);
+    o = __builtin_shufflevector(a, b, GE__AIC_OD16);
+    memcpy(ev + i / 2, &e, sizeof e);
+    memcpy(od + i / 2, &o, sizeof o);
+  }
+  return i;
+}
+/* dst[i] = src[2 i] for i < n, 16 at a time (reading no further than
+ * src[2 n - 2]); returns how many it gathered. */
+__attribute__((target("avx512f"))) static int64_t ge__aic_even_avx512(const float *src, int64_t n, float *dst) {
+  int64_t i = 0;
+  for (; i + 17 <= n; i += 16) {
+    ge__aic_v16 a, b, e;
+    memcpy(&a, src + 2 * i, sizeof a);
+    memcpy(&b, src + 2 * i + 16, sizeof b);
+    e = __builtin_shufflevector(a, b, GE__AIC_EO16);
+    memcpy(dst + i, &e, sizeof e);
+  }
+  return i;
+}
+#endif
+static int64_t ge__aic_split2(int level, const float *src, int64_t n, float *ev, float *od) {
+#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
+  if (level >= 2) return ge__aic_split2_avx512(src, n, ev, od);
+#endif
+  (void)level, (void)src, (void)n, (void)ev, (void)od;
+  return 0;
+}
+
+static int64_t ge__aic_even(int level, const float *src, int64_t n, float *dst) {
+#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
+  if (level >= 2) return ge__aic_even_avx512(src, n, dst);
+#endif
+  (void)level, (void)src, (void)n, (void)dst;
+  return 0;
+}
+
 /* Packs rows k0..k0+kc and columns j0..j0+nc of im2col(x) (x: the cg
  * channels of one group) like ge__aic_pack_b, without materialising the
  * columns: row k is (channel, ki, kj), column j the output pixel. Runs of
  * pixels inside the image with stride 1 are copied whole. */
 static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
-                                int64_t nr, float *dst) {
+                                int64_t nr, float *dst, int level) {
   int64_t q, khw = p->kh * p->kw;
   for (q = 0; q < kc; q++) {
     int64_t k = k0 + q, ch = k / khw, ki = k % khw / p->kw, kj = k % p->kw;
@@ -617,8 +702,15 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
           memset(dp + l, 0, (size_t)seg * sizeof(float));
         } else if (p->sw == 1 && o >= lo && o + seg <= hi) {
           memcpy(dp + l, src + o, (size_t)seg * sizeof(float));
-        } else {
-          for (t = 0; t < seg; t++) dp[l + t] = o + t >= lo && o + t < hi ? src[(o + t) * p->sw] : 0.0f;
+        } else { /* zeros, then the strided run inside the row, then zeros */
+          int64_t a = o > lo ? o : lo, b = o + seg < hi ? o + seg : hi;
+          float *d = dp + l - o;
+          const float *sp = src + a * p->sw;
+          for (t = o; t < a; t++) d[t] = 0.0f;
+          t = a;
+          if (p->sw == 2) t += ge__aic_even(level, sp, b - a, d + a);
+          for (; t < b; t++) d[t] = src[t * p->sw];
+          for (; t < o + seg; t++) d[t] = 0.0f;
         }
         o += seg, l += seg, j += seg;
         if (l == nr) l = 0, dp += nr * kc;
@@ -926,7 +1018,7 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
       int64_t kc = ge__aic_min(ge__aic_kc(g->K), g->K - pc);
       const float *pb = pb_buf;
       if (g->bpack) pb = g->bpack + pc * Np + jc * kc;
-      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf);
+      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf, k->level);
       else ge__aic_pack_b(g->B + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, k->nr, pb_buf);
       for (ic = m0; ic < m1; ic += GE__AIC_MC) {
         int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic);
@@ -1065,6 +1157,9 @@ typedef struct ge__aic_state {
   int64_t group, s[2], d[2], pads[4], ks[2];
   int32_t n_s, n_d, n_pads, n_ks;
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 unknown */
+  /* ConvTranspose */
+  int64_t opad[2], oshape[4];
+  int32_t n_opad, n_oshape;
   /* Gemm */
   int trans_a, trans_b;
   float alpha, beta;
@@ -1089,6 +1184,8 @@ static ge__aic_state *ge__aic_state_new(ge_kernel_ctx *c) {
   s->n_d = ge__aic_ints(n, "dilations", s->d, 2);
   s->n_pads = ge__aic_ints(n, "pads", s->pads, 4);
   s->n_ks = ge__aic_ints(n, "kernel_shape", s->ks, 2);
+  s->n_opad = ge__aic_ints(n, "output_padding", s->opad, 2);
+  s->n_oshape = ge__aic_ints(n, "output_shape", s->oshape, 4);
   ap = ge_node_attr_string(n, "auto_pad", "NOTSET");
   s->auto_pad = (!*ap || !strcmp(ap, "NOTSET")) ? 0 : !strcmp(ap, "SAME_UPPER") ? 1 : !strcmp(ap, "SAME_LOWER") ? 2
                 : !strcmp(ap, "VALID")                                          ? 3
@@ -1313,51 +1410,44 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
   return GE_OK;
 }
 
-/* Depthwise (one input channel per group): per output row, every tap adds
- * into a row accumulator held in L1 (stride-1 rows as vectors), then the
- * epilogue; channels split over threads. */
-typedef struct ge__aic_dw {
-  const ge__aic_cv *p;
-  const float *x, *w, *b, *res;
-  float *y;
-  const ge__aic_act *act;
-  int level;
-} ge__aic_dw;
-
-/* out[o] = bias + sum_t tw[t] * tp[t][o] for o < ow: two vectors at a
- * time (independent FMA chains), then one, then scalars. */
+/* Depthwise (one input channel per group): each channel's padded plane is
+ * split by stride phase so every tap reads one contiguous run, the taps
+ * accumulate in registers over the whole plane, then the epilogue per
+ * row; channels split over threads. */
+/* out[o] = bias + sum_t tw[t] * tp[t][o] for o < n rounded up to whole
+ * vectors (the caller leaves room: up to 15 floats past n are read and
+ * written). Eight vectors at a time keep eight FMA chains in flight (the
+ * taps of one output form a dependent chain), then four, then one. */
+#define GE__AIC_DW_INIT(u) VZ_ a##u = z_ + bias;
+#define GE__AIC_DW_FMA(u)                                                                                              \
+  memcpy(&v_, s_ + (u) * vl_, sizeof v_);                                                                              \
+  a##u += w_ * v_;
+#define GE__AIC_DW_OUT(u) memcpy(out + o + (u) * vl_, &a##u, sizeof v_);
+#define GE__AIC_DW_U1(X) X(0)
+#define GE__AIC_DW_U4(X) X(0) X(1) X(2) X(3)
+#define GE__AIC_DW_U8(X) GE__AIC_DW_U4(X) X(4) X(5) X(6) X(7)
+#define GE__AIC_DW_ACC(UNITS)                                                                                          \
+  {                                                                                                                    \
+    VZ_ v_;                                                                                                            \
+    UNITS(GE__AIC_DW_INIT)                                                                                             \
+    for (t = 0; t < nt; t++) {                                                                                         \
+      const float *s_ = tp[t] + o;                                                                                     \
+      float w_ = tw[t];                                                                                                \
+      UNITS(GE__AIC_DW_FMA)                                                                                            \
+    }                                                                                                                  \
+    UNITS(GE__AIC_DW_OUT)                                                                                              \
+  }
 #define GE__AIC_DWROW(S, ATTR, VT, VL)                                                                                 \
-  static ATTR void ge__aic_dwrow_##S(float *out, int64_t ow, const float *const *tp, const float *tw, int nt,         \
+  static ATTR void ge__aic_dwrow_##S(float *out, int64_t n, const float *const *tp, const float *tw, int nt,          \
                                      float bias) {                                                                     \
+    typedef VT VZ_;                                                                                                    \
+    const VT z_ = {0};                                                                                                 \
+    const int64_t vl_ = (VL);                                                                                          \
     int64_t o = 0;                                                                                                     \
     int t;                                                                                                             \
-    for (; o + 2 * (VL) <= ow; o += 2 * (VL)) {                                                                        \
-      VT a0 = {0}, a1 = {0}, v0, v1;                                                                                   \
-      a0 += bias;                                                                                                      \
-      a1 += bias;                                                                                                      \
-      for (t = 0; t < nt; t++) {                                                                                       \
-        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
-        memcpy(&v1, tp[t] + o + (VL), sizeof v1);                                                                      \
-        a0 += tw[t] * v0;                                                                                              \
-        a1 += tw[t] * v1;                                                                                              \
-      }                                                                                                                \
-      memcpy(out + o, &a0, sizeof a0);                                                                                 \
-      memcpy(out + o + (VL), &a1, sizeof a1);                                                                          \
-    }                                                                                                                  \
-    for (; o + (VL) <= ow; o += (VL)) {                                                                                \
-      VT a0 = {0}, v0;                                                                                                 \
-      a0 += bias;                                                                                                      \
-      for (t = 0; t < nt; t++) {                                                                                       \
-        memcpy(&v0, tp[t] + o, sizeof v0);                                                                             \
-        a0 += tw[t] * v0;                                                                                              \
-      }                                                                                                                \
-      memcpy(out + o, &a0, sizeof a0);                                                                                 \
-    }                                                                                                                  \
-    for (; o < ow; o++) {                                                                                              \
-      float acc = bias;                                                                                                \
-      for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];                                                                \
-      out[o] = acc;                                                                                                    \
-    }                                                                                                                  \
+    for (; o + 8 * (VL) <= n; o += 8 * (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U8)                                             \
+    for (; o + 4 * (VL) <= n; o += 4 * (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U4)                                             \
+    for (; o < n; o += (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U1)                                                             \
   }
 #ifdef GE__AIC_VEC
 GE__AIC_DWROW(base, , ge__aic_v4, 4)
@@ -1366,10 +1456,10 @@ GE__AIC_DWROW(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__ai
 GE__AIC_DWROW(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
 #endif
 #else
-static void ge__aic_dwrow_base(float *out, int64_t ow, const float *const *tp, const float *tw, int nt, float bias) {
+static void ge__aic_dwrow_base(float *out, int64_t n, const float *const *tp, const float *tw, int nt, float bias) {
   int64_t o;
   int t;
-  for (o = 0; o < ow; o++) {
+  for (o = 0; o < n; o++) {
     float acc = bias;
     for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];
     out[o] = acc;
@@ -1377,113 +1467,181 @@ static void ge__aic_dwrow_base(float *out, int64_t ow, const float *const *tp, c
 }
 #endif
 
-static void ge__aic_dwrow(int level, float *out, int64_t ow, const float *const *tp, const float *tw, int nt,
+static void ge__aic_dwrow(int level, float *out, int64_t n, const float *const *tp, const float *tw, int nt,
                           float bias) {
 #ifdef GE__AIC_X86
-  if (level >= 2 && ow >= 32) ge__aic_dwrow_avx512(out, ow, tp, tw, nt, bias);
-  else if (level >= 1) ge__aic_dwrow_avx2(out, ow, tp, tw, nt, bias);
+  if (level >= 2 && n >= 32) ge__aic_dwrow_avx512(out, n, tp, tw, nt, bias);
+  else if (level >= 1) ge__aic_dwrow_avx2(out, n, tp, tw, nt, bias);
   else
 #endif
-    ge__aic_dwrow_base(out, ow, tp, tw, nt, bias);
+    ge__aic_dwrow_base(out, n, tp, tw, nt, bias);
   (void)level;
 }
 
-#define GE__AIC_DW_BUF 8192 /* floats of padded input rows on the stack */
 #define GE__AIC_DW_TAPS 64
 
-/* Floats of one padded input row of the depthwise row kernel, and of its
- * slot in the buffer (stride 2 adds the even and odd columns). */
-static int64_t ge__aic_dw_row(const ge__aic_cv *p) {
-  int64_t need = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1, have = p->pw + p->w;
-  return (need > have ? need : have) + 2;
-}
-static int64_t ge__aic_dw_slot(const ge__aic_cv *p) {
-  return p->sw == 1 ? ge__aic_dw_row(p) : 2 * ge__aic_dw_row(p) + 2;
+/* Depthwise geometry of the phase-split plane: the zero-padded input plane
+ * of one channel is scattered into sh x sw phase blocks (block (r % sh,
+ * c % sw) holds padded pixel (r, c) at (r / sh, c / sw), rows of L
+ * floats), so output pixel (oh, o) of every tap reads flat index oh * L + o
+ * plus a per-tap offset: the whole channel becomes one long vector row,
+ * whatever the strides and dilations (the L - ow columns past each output
+ * row are computed and dropped). */
+typedef struct ge__aic_dwg {
+  int64_t rows, L, block; /* rows and row length of a phase block; floats per block */
+  int64_t plane, acc;     /* floats of the blocks and of the flat accumulator */
+} ge__aic_dwg;
+
+static void ge__aic_dw_geom(const ge__aic_cv *p, ge__aic_dwg *g) {
+  int64_t hp = (p->oh - 1) * p->sh + (p->kh - 1) * p->dh + 1, wp = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1;
+  if (hp < p->h + p->ph) hp = p->h + p->ph;
+  if (wp < p->w + p->pw) wp = p->w + p->pw;
+  g->rows = (hp + p->sh - 1) / p->sh;
+  g->L = (wp + p->sw - 1) / p->sw;
+  g->block = g->rows * g->L;
+  g->plane = (p->sh * p->sw * g->block + 15) / 16 * 16;
+  g->acc = (p->oh * g->L + 15) / 16 * 16;
 }
 
-/* Whether the row kernel takes this depthwise conv: stride 1 or 2 along W,
- * at most GE__AIC_DW_TAPS taps, the rows fit the stack buffer. */
-static int ge__aic_dw_fast(const ge__aic_cv *p) {
-  return p->sw <= 2 && p->kh * p->kw <= GE__AIC_DW_TAPS && p->kh * ge__aic_dw_slot(p) <= GE__AIC_DW_BUF;
+/* Floats of scratch one thread of the depthwise kernel needs. */
+static size_t ge__aic_dw_floats(const ge__aic_cv *p) {
+  ge__aic_dwg g;
+  if (p->kh * p->kw > GE__AIC_DW_TAPS) return 0;
+  ge__aic_dw_geom(p, &g);
+  return (size_t)(g.plane + g.acc);
 }
 
-/* One channel, fast path: per output row, each valid kernel row's input
- * row is copied into a zero-padded buffer (and split into even and odd
- * columns for stride 2), so every tap reads a contiguous run; the taps
- * accumulate in registers, then the epilogue. */
-static void ge__aic_dw_channel(const ge__aic_dw *d, const float *xc, const float *wk, float bv, const float *res,
-                               float *yp) {
-  const ge__aic_cv *p = d->p;
-  float buf[GE__AIC_DW_BUF];
-  const float *tp[GE__AIC_DW_TAPS];
-  float tw[GE__AIC_DW_TAPS];
-  int64_t row = ge__aic_dw_row(p), slot = ge__aic_dw_slot(p), half = (row + 1) / 2, oh, i, j, c;
-  for (oh = 0; oh < p->oh; oh++) {
-    int nt = 0;
-    for (i = 0; i < p->kh; i++) {
-      int64_t ih = oh * p->sh - p->ph + i * p->dh;
-      float *rb = buf + i * slot, *ev = rb + row, *od = ev + half + 1;
-      if (ih < 0 || ih >= p->h) continue;
-      memset(rb, 0, (size_t)row * sizeof(float)); /* rb[c] = x[ih][c - pw], zero outside */
-      memcpy(rb + p->pw, xc + ih * p->w, (size_t)p->w * sizeof(float));
-      if (p->sw == 2) {
-        for (c = 0; c < half; c++) {
-          ev[c] = rb[2 * c];
-          od[c] = 2 * c + 1 < row ? rb[2 * c + 1] : 0.0f;
-        }
-      }
-      for (j = 0; j < p->kw; j++, nt++) {
-        int64_t off = j * p->dw; /* output o reads rb[o * sw + off] */
-        tp[nt] = p->sw == 1 ? rb + off : off % 2 ? od + off / 2 : ev + off / 2;
-        tw[nt] = wk[i * p->kw + j];
+typedef struct ge__aic_dw {
+  const ge__aic_cv *p;
+  const float *x, *w, *b, *res;
+  float *y, *work; /* work: tasks shares of ge__aic_dw_floats floats (NULL: taps past GE__AIC_DW_TAPS) */
+  const ge__aic_act *act;
+  int64_t tasks;
+  int level;
+} ge__aic_dw;
+
+/* Scatters channel xc into the phase blocks of g (zeroed once per
+ * thread: every channel writes the same interior, the padding stays 0). */
+static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, float *plane, int level) {
+  int64_t ih, iw;
+  for (ih = 0; ih < p->h; ih++) {
+    int64_t r = ih + p->ph;
+    float *dst = plane + (r % p->sh) * p->sw * g->block + (r / p->sh) * g->L;
+    const float *src = xc + ih * p->w;
+    if (p->sw == 1) {
+      memcpy(dst + p->pw, src, (size_t)p->w * sizeof(float));
+    } else if (p->sw == 2) {
+      float *ev = dst + (p->pw % 2) * g->block + p->pw / 2, *od = dst + (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
+      for (iw = ge__aic_split2(level, src, p->w, ev, od); iw + 1 < p->w; iw += 2)
+        ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
+      if (iw < p->w) ev[iw / 2] = src[iw];
+    } else {
+      for (iw = 0; iw < p->w; iw++) {
+        int64_t c = iw + p->pw;
+        dst[(c % p->sw) * g->block + c / p->sw] = src[iw];
       }
     }
-    ge__aic_dwrow(d->level, yp + oh * p->ow, p->ow, tp, tw, nt, bv);
-    ge__aic_epi_row(d->act, d->level, yp + oh * p->ow, p->ow, 0.0f, res ? res + oh * p->ow : NULL);
   }
 }
 
-/* Output channels [begin, end) of every image (index n * m + channel). */
+/* One output channel: scatter its input channel (unless the previous
+ * channel had the same one), every tap over the flat range in registers
+ * (bias first), then each output row is copied out and gets the epilogue
+ * while in L1. */
+static void ge__aic_dw_channel(const ge__aic_dw *d, const ge__aic_dwg *g, float *plane, float *acc, const float *wk,
+                               float bv, const float *res, float *yp) {
+  const ge__aic_cv *p = d->p;
+  const float *tp[GE__AIC_DW_TAPS];
+  float tw[GE__AIC_DW_TAPS];
+  int64_t i, j, oh;
+  int nt = 0;
+  for (i = 0; i < p->kh; i++)
+    for (j = 0; j < p->kw; j++, nt++) {
+      int64_t a = i * p->dh, b = j * p->dw;
+      tp[nt] = plane + ((a % p->sh) * p->sw + b % p->sw) * g->block + (a / p->sh) * g->L + b / p->sw;
+      tw[nt] = wk[i * p->kw + j];
+    }
+  ge__aic_dwrow(d->level, acc, (p->oh - 1) * g->L + p->ow, tp, tw, nt, bv);
+  if (!res) /* the activation over the flat range at once */
+    ge__aic_epi_row(d->act, d->level, acc, (p->oh - 1) * g->L + p->ow, 0.0f, NULL);
+  for (oh = 0; oh < p->oh; oh++) {
+    float *yr = yp + oh * p->ow;
+    const float *ar = acc + oh * g->L;
+    if (p->ow >= 32) {
+      memcpy(yr, ar, (size_t)p->ow * sizeof(float));
+    } else { /* short rows: fixed-size copies the compiler inlines */
+      int64_t o = 0;
+      for (; o + 4 <= p->ow; o += 4) memcpy(yr + o, ar + o, 4 * sizeof(float));
+      for (; o < p->ow; o++) yr[o] = ar[o];
+    }
+    if (res) ge__aic_epi_row(d->act, d->level, yr, p->ow, 0.0f, res + oh * p->ow);
+  }
+}
+
+/* Any tap count: per output row, every tap adds a run of the input row
+ * into the output row (stride 1 as axpy). */
+static void ge__aic_dw_generic(const ge__aic_dw *d, const float *xc, const float *wk, float bv, const float *res,
+                               float *yp) {
+  const ge__aic_cv *p = d->p;
+  int64_t i, j, oh, o;
+  for (oh = 0; oh < p->oh; oh++) {
+    float *acc = yp + oh * p->ow;
+    for (o = 0; o < p->ow; o++) acc[o] = bv;
+    for (i = 0; i < p->kh; i++) {
+      int64_t ih = oh * p->sh - p->ph + i * p->dh;
+      if (ih < 0 || ih >= p->h) continue;
+      for (j = 0; j < p->kw; j++) {
+        float wv = wk[i * p->kw + j];
+        int64_t off = j * p->dw - p->pw, lo, hi;
+        const float *src = xc + ih * p->w + off;
+        ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
+        if (lo >= hi) continue;
+        if (p->sw == 1) ge__aic_axpy(d->level, acc + lo, src + lo, wv, hi - lo);
+        else
+          for (o = lo; o < hi; o++) acc[o] += wv * src[o * p->sw];
+      }
+    }
+    ge__aic_epi_row(d->act, d->level, acc, p->ow, 0.0f, res ? res + oh * p->ow : NULL);
+  }
+}
+
+/* Share t of the output channels of every image (index n * m + channel). */
 static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_dw *d = (const ge__aic_dw *)arg;
   const ge__aic_cv *p = d->p;
-  int64_t P = p->oh * p->ow, q, i, j, oh, o;
-  for (q = begin; q < end; q++) {
-    int64_t n = q / p->m, m = q % p->m;
-    const float *xc = d->x + (n * p->c + m / p->mg) * p->h * p->w, *wk = d->w + m * p->kh * p->kw;
-    float *yp = d->y + q * P, bv = d->b ? d->b[m] : 0.0f;
-    if (ge__aic_dw_fast(p)) {
-      ge__aic_dw_channel(d, xc, wk, bv, d->res ? d->res + q * P : NULL, yp);
-      continue;
-    }
-    for (oh = 0; oh < p->oh; oh++) {
-      float *acc = yp + oh * p->ow;
-      for (o = 0; o < p->ow; o++) acc[o] = bv;
-      for (i = 0; i < p->kh; i++) {
-        int64_t ih = oh * p->sh - p->ph + i * p->dh;
-        if (ih < 0 || ih >= p->h) continue;
-        for (j = 0; j < p->kw; j++) {
-          float wv = wk[i * p->kw + j];
-          int64_t off = j * p->dw - p->pw, lo, hi;
-          const float *src = xc + ih * p->w + off;
-          ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
-          if (lo >= hi) continue;
-          if (p->sw == 1) ge__aic_axpy(d->level, acc + lo, src + lo, wv, hi - lo);
-          else
-            for (o = lo; o < hi; o++) acc[o] += wv * src[o * p->sw];
-        }
+  int64_t P = p->oh * p->ow, total = p->n * p->m, t, q;
+  ge__aic_dwg g;
+  ge__aic_dw_geom(p, &g);
+  for (t = begin; t < end; t++) {
+    float *plane = d->work ? d->work + (size_t)t * (size_t)(g.plane + g.acc) : NULL, *acc = plane + g.plane;
+    int64_t last = -1;
+    if (plane) memset(plane, 0, (size_t)g.plane * sizeof(float));
+    for (q = total * t / d->tasks; q < total * (t + 1) / d->tasks; q++) {
+      int64_t n = q / p->m, m = q % p->m, src = n * p->c + m / p->mg;
+      const float *xc = d->x + src * p->h * p->w, *wk = d->w + m * p->kh * p->kw, *res = d->res ? d->res + q * P : NULL;
+      float bv = d->b ? d->b[m] : 0.0f;
+      if (!plane) {
+        ge__aic_dw_generic(d, xc, wk, bv, res, d->y + q * P);
+        continue;
       }
-      ge__aic_epi_row(d->act, d->level, acc, p->ow, 0.0f, d->res ? d->res + q * P + oh * p->ow : NULL);
+      if (src != last) ge__aic_dw_scatter(p, &g, xc, plane, d->level);
+      last = src;
+      ge__aic_dw_channel(d, &g, plane, acc, wk, bv, res, d->y + q * P);
     }
   }
 }
 
+/* work: ge__aic_threads(c) * ge__aic_dw_floats(p) floats. */
 static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w,
-                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level) {
+                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level,
+                                   float *work) {
   ge__aic_dw d;
-  int64_t per = p->oh * p->ow * p->kh * p->kw;
+  int64_t total = p->n * p->m, per = p->oh * p->ow * p->kh * p->kw;
   d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
-  ge_kernel_parallel_for(c, p->n * p->m, per >= 65536 ? 1 : 65536 / per + 1, ge__aic_dw_fn, &d);
+  d.work = ge__aic_dw_floats(p) ? work : NULL;
+  d.tasks = ge__aic_min(ge__aic_threads(c), total);
+  if ((double)per * (double)total < 65536.0) d.tasks = 1;
+  ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
 
 /* Conv weights, every group packed as A for kernel k. */
@@ -1535,12 +1693,14 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if ((st = ge__aic_residual(c, y, &res)) != GE_OK) return st;
   P = p.oh * p.ow;
   K = p.cg * p.kh * p.kw;
-  if (p.cg == 1) {
+  tasks = ge__aic_threads(c);
+  if (p.cg == 1 && (p.group > 1 || p.m == 1)) { /* group 1 with one input channel (an STFT as a Conv) is a GEMM */
+    ge__aic_act act = s->act;
+    if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p) + 16))) return ge__aic_nomem(c);
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
-                           res, &s->act, (float *)y->data, k->level);
+                           res, &act, (float *)y->data, k->level, work);
     return GE_OK;
   }
-  tasks = ge__aic_threads(c);
   per = ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
   if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_fn, &wp,
@@ -1569,6 +1729,188 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
       epi.row_bias = b ? (const float *)b->data + g * p.mg : NULL;
       epi.res = res ? res + (n * p.m + g * p.mg) * P : NULL;
       ge__aic_mm_run(c, &mm, tasks, work);
+    }
+  return GE_OK;
+}
+
+/* --------------------------------------------------------- ConvTranspose
+ *
+ * Per image and group: cols = W_g^T x_g, a GEMM of (mg kh kw) x (h w) x cg
+ * with the weights packed once as A (Const), then col2im: every output
+ * channel starts at its bias and adds its kh kw rows of cols at their
+ * strided, dilated places (output channels split over threads), then the
+ * activation while the plane is in cache. The geometry follows the host
+ * reference kernel (host_cpu/dense.h): output_shape, output_padding,
+ * auto_pad and pads. */
+
+/* p: input h, w; output oh, ow; ph, pw the pads at the beginning (may be
+ * negative under output_shape). */
+static ge_status ge__aic_convt_setup(ge_kernel_ctx *c, const ge__aic_state *s, const ge_value *x, const ge_value *w,
+                                     const ge_value *b, ge__aic_cv *p) {
+  int32_t r = x->rank - 2, i;
+  int64_t in[2] = {1, 1}, k[2] = {1, 1}, out[2] = {1, 1}, pb[2] = {0, 0}, st[2] = {1, 1}, dl[2] = {1, 1};
+  const int64_t lim = (int64_t)1 << 31;
+  memset(p, 0, sizeof *p);
+  if (w->rank != x->rank)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "weight rank %d differs from input rank %d", (int)w->rank, (int)x->rank);
+  if (s->auto_pad < 0) return ge_kernel_error(c, GE_ERR_INVALID, "unknown auto_pad");
+  if ((s->n_s >= 0 && s->n_s != r) || (s->n_d >= 0 && s->n_d != r) || (s->n_pads >= 0 && s->n_pads != 2 * r) ||
+      (s->n_ks >= 0 && s->n_ks != r) || (s->n_opad >= 0 && s->n_opad != r) ||
+      (s->n_oshape >= 0 && s->n_oshape != r && s->n_oshape != r + 2))
+    return ge_kernel_error(c, GE_ERR_INVALID,
+                           "strides, dilations, pads, kernel_shape, output_padding or output_shape has the wrong length");
+  p->n = x->dims[0];
+  p->c = x->dims[1];
+  p->group = s->group;
+  if (p->group < 1) return ge_kernel_error(c, GE_ERR_INVALID, "group must be >= 1");
+  if (p->c % p->group || w->dims[0] != p->c)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "weight [%lld, %lld, ...] does not fit %lld channels in %lld groups",
+                           (long long)w->dims[0], (long long)w->dims[1], (long long)p->c, (long long)p->group);
+  p->cg = p->c / p->group;
+  p->mg = w->dims[1];
+  p->m = p->mg * p->group;
+  if (b && b->numel != p->m)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "bias has %lld elements for %lld output channels", (long long)b->numel,
+                           (long long)p->m);
+  for (i = 0; i < r; i++) {
+    int64_t pa = s->n_pads >= 0 ? s->pads[i] : 0, pe = s->n_pads >= 0 ? s->pads[r + i] : 0, eff, total;
+    int64_t op = s->n_opad >= 0 ? s->opad[i] : 0, os = s->n_oshape >= 0 ? s->oshape[s->n_oshape - r + i] : 0;
+    in[i] = x->dims[2 + i];
+    k[i] = w->dims[2 + i];
+    st[i] = s->n_s >= 0 ? s->s[i] : 1;
+    dl[i] = s->n_d >= 0 ? s->d[i] : 1;
+    if (s->n_ks >= 0 && s->ks[i] != k[i])
+      return ge_kernel_error(c, GE_ERR_SHAPE, "kernel_shape %lld differs from the weight's %lld", (long long)s->ks[i],
+                             (long long)k[i]);
+    if (st[i] < 1 || dl[i] < 1 || st[i] > lim || dl[i] > lim)
+      return ge_kernel_error(c, GE_ERR_INVALID, "strides and dilations must be in [1, 2^31]");
+    if (pa < 0 || pe < 0 || pa > lim || pe > lim || op < 0 || op > lim || os < 0 || os > lim)
+      return ge_kernel_error(c, GE_ERR_INVALID, "pads, output_padding and output_shape must be in [0, 2^31]");
+    if (k[i] < 1 || k[i] > lim || in[i] > lim) return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dims out of range");
+    eff = (k[i] - 1) * dl[i] + 1;
+    if (s->n_oshape >= 0 || s->auto_pad == 1 || s->auto_pad == 2) {
+      out[i] = s->n_oshape >= 0 ? os : in[i] * st[i];
+      total = st[i] * (in[i] - 1) + op + eff - out[i];
+      pb[i] = s->auto_pad == 1 ? ge__aic_floordiv(total, 2) : total - ge__aic_floordiv(total, 2);
+    } else {
+      pb[i] = s->auto_pad == 0 ? pa : 0;
+      out[i] = st[i] * (in[i] - 1) + op + eff - (s->auto_pad == 0 ? pa + pe : 0);
+    }
+    if (out[i] < 1)
+      return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dim %d: output size %lld for input %lld, kernel %lld", (int)i,
+                             (long long)out[i], (long long)in[i], (long long)k[i]);
+  }
+  if (r == 1) {
+    p->h = p->kh = p->sh = p->dh = p->oh = 1;
+    p->w = in[0], p->kw = k[0], p->sw = st[0], p->dw = dl[0], p->pw = pb[0], p->ow = out[0];
+  } else {
+    p->h = in[0], p->kh = k[0], p->sh = st[0], p->dh = dl[0], p->ph = pb[0], p->oh = out[0];
+    p->w = in[1], p->kw = k[1], p->sw = st[1], p->dw = dl[1], p->pw = pb[1], p->ow = out[1];
+  }
+  return GE_OK;
+}
+
+/* col2im of one image and group: output channels [begin, end) of it. */
+typedef struct ge__aic_c2i {
+  const ge__aic_cv *p;
+  const float *cols, *b; /* b: this group's bias (NULL: none) */
+  float *y;              /* this group's first output plane */
+  const ge__aic_act *act;
+  int level;
+} ge__aic_c2i;
+
+static void ge__aic_col2im_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_c2i *a = (const ge__aic_c2i *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t P = p->h * p->w, OP = p->oh * p->ow, m, ki, kj, ih, iw, o;
+  for (m = begin; m < end; m++) {
+    float *yp = a->y + m * OP, bv = a->b ? a->b[m] : 0.0f;
+    for (o = 0; o < OP; o++) yp[o] = bv;
+    for (ki = 0; ki < p->kh; ki++)
+      for (kj = 0; kj < p->kw; kj++) {
+        const float *col = a->cols + ((m * p->kh + ki) * p->kw + kj) * P;
+        int64_t offw = kj * p->dw - p->pw, lo, hi;
+        ge__aic_span(offw, p->sw, p->ow, p->w, &lo, &hi); /* iw in [lo, hi) lands inside the row */
+        if (lo >= hi) continue;
+        for (ih = 0; ih < p->h; ih++) {
+          int64_t oh = ih * p->sh - p->ph + ki * p->dh;
+          float *yr = yp + oh * p->ow + offw;
+          const float *cr = col + ih * p->w;
+          if (oh < 0 || oh >= p->oh) continue;
+          if (p->sw == 1) ge__aic_axpy(a->level, yr + lo, cr + lo, 1.0f, hi - lo);
+          else
+            for (iw = lo; iw < hi; iw++) yr[iw * p->sw] += cr[iw];
+        }
+      }
+    if (a->act->kind != GE__AIC_ACT_NONE) ge__aic_epi_row(a->act, a->level, yp, OP, 0.0f, NULL);
+  }
+}
+
+/* ConvTranspose weights [C, mg, kh, kw], every group's W_g^T packed as A. */
+static void ge__aic_wpack_t_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  int64_t g, rows = a->p->mg * a->p->kh * a->p->kw;
+  for (g = 0; g < a->p->group; g++)
+    ge__aic_prepack_a(a->k, a->w + g * a->p->cg * rows, 1, rows, rows, a->p->cg, dst + (size_t)g * a->per);
+}
+
+static ge_status ge__aic_convtranspose(ge_kernel_ctx *c) {
+  const ge_value *x = ge__aic_in(c, 0), *w = ge__aic_in(c, 1), *b = ge__aic_in(c, 2);
+  const ge__aic_kern *k = ge__aic_kern_pick(2);
+  ge__aic_state *s;
+  ge__aic_cv p;
+  ge__aic_mm mm;
+  ge__aic_wpack wp;
+  ge__aic_c2i ci;
+  ge__aic_act act;
+  ge_value *y;
+  int64_t ydims[4], P, rows, n, g, tasks;
+  const float *wpack;
+  float *work, *cols;
+  size_t per, work_floats;
+  ge_status st;
+  if (!x || !w) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", x ? 1 : 0);
+  if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || (x->rank != 3 && x->rank != 4) ||
+      ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0) != 0)
+    return ge__aic_reference(c);
+  if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
+  if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
+  if ((st = ge__aic_convt_setup(c, s, x, w, b, &p)) != GE_OK) return st;
+  act = s->act;
+  ydims[0] = p.n;
+  ydims[1] = p.m;
+  if (x->rank == 3) {
+    ydims[2] = p.ow;
+  } else {
+    ydims[2] = p.oh;
+    ydims[3] = p.ow;
+  }
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, ydims))) return GE_ERR_NOMEM;
+  if (y->numel == 0) return GE_OK;
+  P = p.h * p.w;
+  rows = p.mg * p.kh * p.kw;
+  tasks = ge__aic_threads(c);
+  per = ge__aic_prepack_a_floats(k, rows, p.cg);
+  work_floats = (size_t)tasks * ge__aic_mm_work_floats();
+  wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = p.cg, wp.per = per;
+  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_t_fn, &wp,
+                               work_floats + (size_t)(rows * P) + 16, &work)))
+    return ge__aic_nomem(c);
+  cols = work + (work_floats + 15) / 16 * 16;
+  memset(&mm, 0, sizeof mm);
+  mm.k = k;
+  mm.M = rows, mm.N = P, mm.K = p.cg, mm.alpha = 1.0f;
+  mm.brs = P, mm.bcs = 1;
+  mm.C = cols, mm.ldc = P;
+  ci.p = &p, ci.cols = cols, ci.act = &act, ci.level = k->level;
+  for (n = 0; n < p.n; n++)
+    for (g = 0; g < p.group; g++) {
+      mm.apack = wpack + (size_t)g * per;
+      mm.B = (const float *)x->data + (n * p.c + g * p.cg) * P;
+      ge__aic_mm_run(c, &mm, tasks, work);
+      ci.b = b ? (const float *)b->data + g * p.mg : NULL;
+      ci.y = (float *)y->data + (n * p.m + g * p.mg) * p.oh * p.ow;
+      ge_kernel_parallel_for(c, p.mg, 1, ge__aic_col2im_fn, &ci);
     }
   return GE_OK;
 }
@@ -1734,6 +2076,12 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
   return ge__aic_finish(c, (ge__aic_state *)c->state, y);
 }
 
+/* LSTM, GRU and RNN with this engine's SGEMM for the input projection. */
+static ge_status ge__aic_rnn(ge_kernel_ctx *c) {
+  static const ge_rnn_gemm gemm = {ge_ai_core_sgemm, ge_ai_core_sgemm_work_size};
+  return ge_rnn_run(c, &gemm);
+}
+
 /* -------------------------------------------------------------- engine */
 
 static int ge__aic_check(const ge_engine *e, const ge_graph *g, const ge_node *n, char *why, size_t cap) {
@@ -1745,8 +2093,10 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   (void)e;
   if (!ge_node_in_onnx_domain(n)) return NULL;
   if (!strcmp(n->op, "Conv")) return ge__aic_conv;
+  if (!strcmp(n->op, "ConvTranspose")) return ge__aic_convtranspose;
   if (!strcmp(n->op, "MatMul")) return ge__aic_matmul;
   if (!strcmp(n->op, "Gemm")) return ge__aic_gemm_kernel;
+  if (ge_rnn_op(n)) return ge__aic_rnn;
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS) && ge_vector_fast_kernel(n)) return ge_vector_fast_kernel(n);
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS)) return ge_host_cpu_kernel(n);
   return ge_vector_engine()->kernel(ge_vector_engine(), n);
@@ -1758,7 +2108,8 @@ static size_t ge__aic_workspace(const ge_engine *e, const ge_graph *g, const ge_
   const ge_tensor_desc *w;
   (void)e;
   if (!strcmp(n->op, "MatMul") || !strcmp(n->op, "Gemm")) return ge__aic_mm_work_floats() * sizeof(float);
-  if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 || w->shape.dims[1] == 1)
+  if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 ||
+      (w->shape.dims[1] == 1 && (ge_node_attr_int(n, "group", 1) > 1 || w->shape.dims[0] == 1)))
     return 0;
   return ge__aic_mm_work_floats() * sizeof(float);
 }

@@ -20,13 +20,18 @@
  * Views (Reshape, Squeeze, Unsqueeze, Flatten, Identity) of non-string
  * tensors belong to GE local, which runs them without copying.
  *
+ * Float32 Conv, MatMul, Gemm, LSTM, GRU and RNN take AI Core's kernels
+ * (which check their shapes at run time), so an unknown rank at placement
+ * does not keep them on the reference.
+ *
  * Define GE_AI_CPU_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation
- * unit. */
+ * unit; ai_core.h's implementation is needed too. */
 #ifndef GE_ENGINE_AI_CPU_H
 #define GE_ENGINE_AI_CPU_H
 
 #include "ge_graph.h"
 #include "host_cpu.h"
+#include "ai_core.h"
 #include "dsa.h"
 #include "vector.h"
 #include "quant_kernels.h"
@@ -98,13 +103,18 @@ static int ge__aicpu_check_tf(const ge_engine *e, const ge_graph *g, const ge_no
   return ge__aicpu_supports(g, n, 1, why, cap);
 }
 
-/* The fast float32 kernel where there is one (Transpose, element-wise ops:
- * other dtypes fall back to the reference at run time), else the reference. */
+/* The fast float32 kernel where there is one (Transpose, element-wise ops;
+ * AI Core's Conv, MatMul, Gemm, LSTM, GRU and RNN, which land here when a
+ * rank is unknown at placement: every one checks its run-time inputs and
+ * falls back to the reference off its paths), else the reference. */
 static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn k = ge_vector_fast_kernel(n);
   (void)e;
   if (!k) k = ge_half_fast_kernel(n);
   if (!k) k = ge_quant_fast_kernel(n); /* int8 / uint8 quantization and integer products */
+  if (!k && (ge_rnn_op(n) || (ge_node_in_onnx_domain(n) && (!strcmp(n->op, "Conv") || !strcmp(n->op, "MatMul") ||
+                                                             !strcmp(n->op, "Gemm")))))
+    k = ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
   if (!k) k = ge_host_cpu_kernel(n);
   return k ? k : ge_dsa_kernel(n);
 }

@@ -45,8 +45,9 @@ GE_API const char *ge_host_cpu_op(uint32_t i);
 GE_API const ge_engine *ge_host_cpu_engine(void);
 
 /* Constant folding (seed 000 §4.5.9): evaluates, in topological order, every
- * node whose inputs are all Const and replaces it by Const nodes, so chains
- * fold. A node is left alone when its outputs would exceed both max_bytes
+ * node whose inputs are all Const (or outer constants a subgraph reads
+ * through parent_index Data nodes, as shape inference bound them) and
+ * replaces it by Const nodes, so chains fold. A node is left alone when its outputs would exceed both max_bytes
  * (0: GE_HOST_CPU_FOLD_MAX_BYTES) and the size of its inputs — weights are
  * not blown up — or when it has control edges, subgraphs, a pinned engine,
  * or its kernel fails (the run reports that). *folded grows by the count. */
@@ -479,9 +480,21 @@ static int64_t ge__hc_desc_bytes(const ge_tensor_desc *d) {
 
 #define GE__HC_FOLD_MAX_IO 16
 
+/* The constant feeding input i of n (present): a Const's tensor, or the
+ * value shape inference bound to a subgraph's parent_index Data (an outer
+ * constant, e.g. weights an If branch reads); NULL otherwise. */
+static const ge_tensor *ge__hc_fold_input(const ge_graph *g, const ge_node *n, uint32_t i) {
+  const ge_node *src = ge_graph_node(g, n->inputs[i].node);
+  const ge_attr *v;
+  if (!strcmp(src->op, "Const")) return (v = ge_node_attr(src, "value")) && v->type == GE_ATTR_TENSOR ? v->v.t : NULL;
+  if (strcmp(src->op, "Data") != 0 || !ge_node_attr(src, "parent_index")) return NULL;
+  return src->outputs[n->inputs[i].index].value;
+}
+
 /* Whether n may be folded: a host CPU kernel, every input a non-string
- * Const, no control edges, no subgraphs, not pinned, and no known output
- * larger than the cap. *in_bytes gets the inputs' total size. */
+ * constant (ge__hc_fold_input), no control edges, no subgraphs, not pinned,
+ * and no known output larger than the cap. *in_bytes gets the inputs'
+ * total size. */
 static int ge__hc_foldable(const ge_graph *g, const ge_node *n, size_t cap, size_t *in_bytes) {
   uint32_t i, present = 0;
   size_t total = 0;
@@ -492,14 +505,10 @@ static int ge__hc_foldable(const ge_graph *g, const ge_node *n, size_t cap, size
   for (i = 0; i < n->num_attrs; i++)
     if (n->attrs[i].type == GE_ATTR_GRAPH || n->attrs[i].type == GE_ATTR_GRAPHS) return 0;
   for (i = 0; i < n->num_inputs; i++) {
-    const ge_node *src;
-    const ge_attr *v;
+    const ge_tensor *t;
     if (n->inputs[i].node == GE_NONE) continue;
-    src = ge_graph_node(g, n->inputs[i].node);
-    if (strcmp(src->op, "Const") != 0 || !(v = ge_node_attr(src, "value")) || v->type != GE_ATTR_TENSOR ||
-        v->v.t->dtype == GE_DTYPE_STRING)
-      return 0;
-    total += v->v.t->nbytes;
+    if (!(t = ge__hc_fold_input(g, n, i)) || t->dtype == GE_DTYPE_STRING || (t->nbytes && !t->data)) return 0;
+    total += t->nbytes;
     present++;
   }
   if (!present) return 0;
@@ -524,7 +533,7 @@ static ge_status ge__hc_fold_eval(const ge_graph *g, const ge_node *n, ge_value 
     const ge_tensor *t;
     in_ptrs[i] = NULL;
     if (n->inputs[i].node == GE_NONE) continue;
-    t = ge_node_attr(ge_graph_node(g, n->inputs[i].node), "value")->v.t;
+    t = ge__hc_fold_input(g, n, i);
     memset(&ins[i], 0, sizeof ins[i]);
     ge_value_set_shape(&ins[i], t->dtype, t->rank, t->dims);
     ins[i].data = t->data;

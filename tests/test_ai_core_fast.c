@@ -8,6 +8,9 @@
  *     bias, fused activation (HardSwish too) and fused residual, odd sizes,
  *     strides, dilations, pads, groups, depthwise, 1x1 and kernels > 255,
  *     batch > 1, against the host CPU reference kernel;
+ *   - ConvTranspose (1-D and 2-D; groups, strides, dilations, pads,
+ *     output_padding, output_shape, auto_pad; Const weights packed once or
+ *     not Const) against the host CPU reference kernel;
  *   - MatMul and Gemm with a Const B packed once;
  *   - the optimiser's Conv -> Add -> Relu fusion, run through ge_exec.h. */
 #define GE_IMPLEMENTATION
@@ -78,6 +81,8 @@ static double act_ref(const char *k, double a, double b, double x) {
   if (!strcmp(k, "Clip")) return x < a ? a : x > b ? b : x;
   if (!strcmp(k, "HardSwish")) return x * fmax(0.0, fmin(1.0, x / 6.0 + 0.5));
   if (!strcmp(k, "Sigmoid")) return 1.0 / (1.0 + exp(-x));
+  if (!strcmp(k, "HardSigmoid")) return fmax(0.0, fmin(1.0, a * x + b));
+  if (!strcmp(k, "Tanh")) return tanh(x);
   return x;
 }
 
@@ -157,7 +162,8 @@ typedef struct conv_case {
   double alpha, beta;
 } conv_case;
 
-static const char *const act_names[] = {NULL, "Relu", "HardSwish", "Clip", "LeakyRelu", "Sigmoid"};
+static const char *const act_names[] = {NULL,      "Relu",        "HardSwish", "Clip",
+                                        "LeakyRelu", "Sigmoid", "HardSigmoid", "Tanh"};
 
 static conv_case rand_case(int kind) {
   conv_case c;
@@ -183,6 +189,21 @@ static conv_case rand_case(int kind) {
     c.dh = c.dw = 1;
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = c.kh / 2;
     c.h = rint_in(1, 40), c.w = rint_in(1, 40);
+  } else if (kind == 4) { /* depthwise, any geometry: strides and dilations 1..3, channel multipliers, odd
+                              pads, kernels up to 9x9 (past 64 taps: the generic path) */
+    c.group = rint_in(1, 12);
+    cg = 1;
+    mg = rint_in(1, 3);
+    c.kh = rint_in(1, 9), c.kw = rint_in(1, 9);
+    c.sh = rint_in(1, 3), c.sw = rint_in(1, 3);
+    c.dh = rint_in(1, 3), c.dw = rint_in(1, 3);
+    c.pads[0] = rint_in(0, 4), c.pads[1] = rint_in(0, 4), c.pads[2] = rint_in(0, 4), c.pads[3] = rint_in(0, 4);
+    c.h = rint_in(1, 45), c.w = rint_in(1, 45);
+    if (tu_below(&R, 4) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+    }
   } else if (kind == 2) { /* 1x1 stride 1: the image is B */
     c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
@@ -199,7 +220,7 @@ static conv_case rand_case(int kind) {
   c.m = mg * c.group;
   c.bias = (int)tu_below(&R, 2);
   c.residual = (int)tu_below(&R, 2);
-  c.act = act_names[tu_below(&R, 6)];
+  c.act = act_names[tu_below(&R, 8)];
   c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
   c.beta = 0.4;
   return c;
@@ -268,7 +289,7 @@ static double run_conv_case(const conv_case *cs, int threads) {
   ge_node_set_attr_int(t.g, t.id, "group", cs->group, NULL);
   if (cs->act) {
     ge_node_set_attr_string(t.g, t.id, "_fused_activation", cs->act, NULL);
-    if (!strcmp(cs->act, "Clip") || !strcmp(cs->act, "LeakyRelu")) {
+    if (!strcmp(cs->act, "Clip") || !strcmp(cs->act, "LeakyRelu") || !strcmp(cs->act, "HardSigmoid")) {
       ge_node_set_attr_float(t.g, t.id, "_fused_alpha", cs->alpha, NULL);
       ge_node_set_attr_float(t.g, t.id, "_fused_beta", cs->beta, NULL);
     }
@@ -319,11 +340,11 @@ static double run_conv_case(const conv_case *cs, int threads) {
 }
 
 GE_TEST(test_conv_fast) {
-  int i, done = 0, kinds[4] = {0, 0, 0, 0};
+  int i, done = 0, kinds[5] = {0, 0, 0, 0, 0};
   double worst = 0;
   tu_seed(&R, 1601);
-  for (i = 0; done < 220; i++) {
-    int kind = i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : i % 10 == 8 ? 2 : 3;
+  for (i = 0; done < 300; i++) {
+    int kind = i % 13 < 5 ? 0 : i % 13 < 8 ? 1 : i % 13 == 8 ? 2 : i % 13 == 9 ? 3 : 4;
     conv_case c = rand_case(kind);
     double er = run_conv_case(&c, 1 + (i & 1));
     if (er < 0) continue;
@@ -337,9 +358,127 @@ GE_TEST(test_conv_fast) {
     kinds[kind]++;
     done++;
   }
-  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10);
-  printf("  conv: %d cases (%d depthwise, %d 1x1, %d 1-D wide), worst rel err %.2g\n", done, kinds[1], kinds[2],
-         kinds[3], worst);
+  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40);
+  printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide), worst rel err %.2g\n",
+         done, kinds[1], kinds[4], kinds[2], kinds[3], worst);
+}
+
+/* -------------------------------------------------------- ConvTranspose */
+
+/* One random ConvTranspose (1-D or 2-D; groups, strides, dilations, pads,
+ * output_padding, output_shape or auto_pad, bias or none): the AI Core
+ * kernel twice (weights packed once when Const, a new input the second
+ * time) against the host reference. Returns the worse relative error, -1
+ * when the shape is invalid (the reference refuses it too). */
+static double run_convt_case(int threads, int const_w, int *shape_kind) {
+  int one_d = tu_below(&R, 4) == 0, r = one_d ? 3 : 4, sp = r - 2, round, i;
+  int64_t group = tu_below(&R, 3) == 0 ? rint_in(2, 3) : 1, cg = rint_in(1, 9), mg = rint_in(1, 8), n = rint_in(1, 2);
+  int64_t xd[4], wd[4], bd[1], st[2], dl[2], pd[4], op[2], os[2], wn, xn;
+  const char *auto_pad = NULL;
+  float *w, *b;
+  ge_value vw, vb, out, ref;
+  ge_value *in[3];
+  ge_edge e[3];
+  kt t;
+  ctx_env ce;
+  double worst = 0;
+  xd[0] = n, xd[1] = cg * group, wd[0] = cg * group, wd[1] = mg, bd[0] = mg * group;
+  for (i = 0; i < sp; i++) {
+    int64_t k = rint_in(1, 4);
+    xd[2 + i] = rint_in(1, 15);
+    wd[2 + i] = k;
+    st[i] = rint_in(1, 3);
+    dl[i] = rint_in(1, 2);
+    pd[i] = rint_in(0, k - 1);
+    pd[sp + i] = rint_in(0, k - 1);
+    op[i] = rint_in(0, (st[i] > dl[i] ? st[i] : dl[i]) - 1);
+    os[i] = st[i] * (xd[2 + i] - 1) + op[i] + (k - 1) * dl[i] + 1 - rint_in(0, 2 * k - 2);
+  }
+  *shape_kind = (int)tu_below(&R, 4); /* 0, 1 pads + output_padding; 2 output_shape; 3 auto_pad SAME_* */
+  if (*shape_kind == 3) auto_pad = tu_below(&R, 2) ? "SAME_UPPER" : "SAME_LOWER";
+  wn = wd[0] * wd[1] * wd[2] * (one_d ? 1 : wd[3]);
+  xn = xd[0] * xd[1] * xd[2] * (one_d ? 1 : xd[3]);
+  w = rand_floats(wn);
+  b = rand_floats(bd[0]);
+  memset(&t, 0, sizeof t);
+  ge_graph_create(NULL, &t.g, &t.err);
+  ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, r, xd, &e[0].node, NULL);
+  if (const_w) e[1].node = add_const(t.g, r, wd, w, wn);
+  else ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, r, wd, &e[1].node, NULL);
+  e[2].node = tu_below(&R, 2) ? add_const(t.g, 1, bd, b, bd[0]) : GE_NONE;
+  e[0].index = e[1].index = e[2].index = 0;
+  ge_graph_add_node(t.g, "ConvTranspose", "convt", 3, e, 1, &t.id, &t.err);
+  ge_node_set_attr_ints(t.g, t.id, "strides", st, sp, NULL);
+  ge_node_set_attr_ints(t.g, t.id, "dilations", dl, sp, NULL);
+  ge_node_set_attr_int(t.g, t.id, "group", group, NULL);
+  if (*shape_kind <= 1) {
+    ge_node_set_attr_ints(t.g, t.id, "pads", pd, 2 * sp, NULL);
+    ge_node_set_attr_ints(t.g, t.id, "output_padding", op, sp, NULL);
+  } else if (*shape_kind == 2) {
+    ge_node_set_attr_ints(t.g, t.id, "output_shape", os, sp, NULL);
+  } else {
+    ge_node_set_attr_string(t.g, t.id, "auto_pad", auto_pad, NULL);
+  }
+  {
+    ge_value vx;
+    vw = kh_value(GE_DTYPE_FLOAT32, r, wd, w);
+    vb = kh_value(GE_DTYPE_FLOAT32, 1, bd, b);
+    memset(&out, 0, sizeof out);
+    ctx_init(&ce, threads, &t, in, 3, &out);
+    for (round = 0; round < 2 && worst >= 0; round++) {
+      float *xr = rand_floats(xn);
+      ge_status rs;
+      vx = kh_value(GE_DTYPE_FLOAT32, r, xd, xr);
+      in[0] = &vx, in[1] = &vw, in[2] = e[2].node != GE_NONE ? &vb : NULL;
+      memset(&ref, 0, sizeof ref);
+      rs = kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, 3, &ref, 1, &t.err);
+      if (rs != GE_OK) {
+        GE_CHECK(ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id))(&ce.c) != GE_OK);
+        worst = -1;
+      } else if (!GE_CHECK(ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id))(&ce.c) ==
+                           GE_OK) ||
+                 !GE_CHECK(out.numel == ref.numel && out.rank == ref.rank)) {
+        printf("  convtranspose error: %s\n", t.err.message);
+        worst = 1e9;
+      } else {
+        double er = rel_err((const float *)out.data, (const float *)ref.data, ref.numel);
+        for (i = 0; i < ref.rank; i++) GE_CHECK(out.dims[i] == ref.dims[i]);
+        if (er > worst) worst = er;
+      }
+      kh_free(&ref);
+      kh_free(&vx);
+      free(xr);
+    }
+    free(ce.c.state);
+    kh_free(&out);
+    kh_free(&vw);
+    kh_free(&vb);
+  }
+  free(w);
+  free(b);
+  kt_free(&t);
+  return worst;
+}
+
+GE_TEST(test_convtranspose_fast) {
+  int i, done = 0, kinds[4] = {0, 0, 0, 0}, refused = 0;
+  double worst = 0;
+  tu_seed(&R, 1603);
+  for (i = 0; done < 200 && i < 1000; i++) {
+    int kind;
+    double er = run_convt_case(1 + (i & 1), (i & 2) == 0, &kind);
+    if (er < 0) {
+      refused++;
+      continue;
+    }
+    if (!GE_CHECK(er < TOL)) printf("  convtranspose case %d (shape kind %d): rel err %.2g\n", i, kind, er);
+    if (er > worst) worst = er;
+    kinds[kind]++;
+    done++;
+  }
+  GE_CHECK(done == 200 && kinds[2] > 20 && kinds[3] > 20);
+  printf("  ConvTranspose: %d cases (%d output_shape, %d auto_pad), %d refused by both, worst rel err %.2g\n", done,
+         kinds[2], kinds[3], refused, worst);
 }
 
 /* ------------------------------------------------------- MatMul, Gemm */
@@ -535,6 +674,7 @@ int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
   GE_RUN(test_conv_fast);
+  GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
   GE_RUN(test_residual_fusion);
   return ge_test_main_end();

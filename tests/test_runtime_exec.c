@@ -4,7 +4,11 @@
  * happens-before checker on; outputs must be bit-identical to the
  * sequential executor. A stream plan with one event dropped must be caught
  * by the checker; failures name their node and leave the program usable.
- * Also the graph-free core alone: streams and DAGs of counting tasks. */
+ * Also the graph-free core alone: streams and DAGs of counting tasks.
+ * Timeouts abort every executor's run (and a Loop's body) naming the node
+ * that ran, the program stays usable; the profile's Chrome trace has one
+ * slice per task and a lane per stream; the runtime's stream pool is
+ * shared by two models and kept apart for forks. */
 #define GE_IMPLEMENTATION
 #include "ge_exec.h"
 #include "ge_stream.h"
@@ -39,9 +43,31 @@ static ge_status k_abort_if(ge_kernel_ctx *c) {
   return put(c, in0(c, 0));
 }
 
+/* y = x; a value of 777 spins for 2 ms first (a slow kernel), counted,
+ * in 8 parallel loops of two 125 us ranges: a worker inside a stream's
+ * work posts loops while the launch it serves is withdrawn (an abort). */
+static int slow_calls;
+static void spin_125us(void *arg, int64_t begin, int64_t end) {
+  (void)arg;
+  for (; begin < end; begin++) {
+    uint64_t t0 = ge_runtime_now_ns();
+    while (ge_runtime_now_ns() - t0 < 125000u) {
+    }
+  }
+}
+static ge_status k_slow(ge_kernel_ctx *c) {
+  if (in0(c, 0) == 777.0) {
+    __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
+    int k;
+    for (k = 0; k < 8; k++) ge_kernel_parallel_for(c, 2, 1, spin_125us, NULL);
+  }
+  return put(c, in0(c, 0));
+}
+
 static ge_kernel_fn lookup(const ge_node *n, void *user) {
   (void)user;
   if (!strcmp(n->op, "AbortIf")) return k_abort_if;
+  if (!strcmp(n->op, "Slow")) return k_slow;
   if (!strcmp(n->op, "Add")) return k_add;
   if (!strcmp(n->op, "Sub")) return k_sub;
   if (!strcmp(n->op, "Mul")) return k_mul;
@@ -71,7 +97,10 @@ static ge_graph *planned_dag(uint64_t seed, uint32_t nodes, uint32_t engines, ui
   return g;
 }
 
-/* Runs g with one configuration; copies its outputs (doubles) to out. */
+/* Runs g with one configuration; copies its outputs (doubles) to out.
+ * With the checker off when no_check is set (stream segments then run
+ * back to back: the fast path). */
+static int no_check;
 static ge_status run_once(ge_graph *g, const ge_stream_plan *plan, ge_executor_kind ex, ge_launch_mode mode,
                           ge_runtime *rt, uint32_t shuffle, double *out, uint32_t *n_out, ge_error *err) {
   ge_exec_desc d;
@@ -87,7 +116,7 @@ static ge_status run_once(ge_graph *g, const ge_stream_plan *plan, ge_executor_k
   d.executor = ex;
   d.streams = plan;
   d.launch = mode;
-  d.check_order = 1;
+  d.check_order = !no_check;
   d.shuffle = shuffle;
   memset(&va, 0, sizeof va);
   ge_value_set_shape(&va, GE_DTYPE_FLOAT64, 0, NULL);
@@ -143,6 +172,18 @@ GE_TEST(test_random_dags_all_executors) {
           for (i = 0; i < n_got && i < n_want; i++)
             if (memcmp(&got[i], &want[i], sizeof(double)) != 0) {
               GE_CHECK(!"outputs bit-identical to the sequential executor");
+              break;
+            }
+          if (ex != GE_EXECUTOR_STREAMS || t != 1) continue;
+          no_check = 1; /* again without stamps: the fast segments */
+          st = run_once(g, &plan, (ge_executor_kind)ex, (ge_launch_mode)mode, rt[t], 0, got, &n_got, &err);
+          no_check = 0;
+          if (!ge_test__check(st == GE_OK && n_got == n_want, __FILE__, __LINE__, "seed %llu, streams %s unchecked: %s",
+                              (unsigned long long)seed, mode ? "host" : "sink", err.message))
+            continue;
+          for (i = 0; i < n_got; i++)
+            if (memcmp(&got[i], &want[i], sizeof(double)) != 0) {
+              GE_CHECK(!"outputs bit-identical to the sequential executor (unchecked streams)");
               break;
             }
         }
@@ -325,9 +366,11 @@ GE_TEST(test_abort) {
     GE_REQUIRE(p);
     GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_INTERNAL);
     /* the stream executor may see the abort at a synchronisation entry
-     * (an event or a Data entry) before n1: then no node is named */
+     * (an event or a Data entry): it names the task waiting on that
+     * stream, any of n1..n6 */
     if (!ge_test__check(strstr(err.message, "aborted at node 'n1'") != NULL ||
-                            (ex == GE_EXECUTOR_STREAMS && !strcmp(err.message, "run aborted")),
+                            (ex == GE_EXECUTOR_STREAMS && strstr(err.message, "aborted at node 'n") &&
+                             strcmp(err.message, "run aborted at node 'n0'")),
                         __FILE__, __LINE__, "%s: %s", ge_executor_name((ge_executor_kind)ex), err.message))
       continue;
     v.data = &good;
@@ -337,6 +380,314 @@ GE_TEST(test_abort) {
   }
   ge_stream_plan_free(&plan);
   ge_graph_free(g);
+  ge_runtime_free(rt);
+}
+
+/* x -> Slow s0 .. s19 -> y, engines alternating (two streams or more) */
+static ge_graph *slow_chain(ge_stream_plan *plan) {
+  ge_graph *g = tu_new_graph("slow_chain");
+  ge_node_id prev;
+  ge_edge e;
+  ge_stream_desc sd;
+  ge_error err;
+  uint32_t i;
+  char name[16];
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT64, 0, NULL, &prev, NULL));
+  for (i = 0; i < 20; i++) {
+    e = tu_e(prev, 0);
+    snprintf(name, sizeof name, "s%u", (unsigned)i);
+    TU_OK(ge_graph_add_node(g, "Slow", name, 1, &e, 1, &prev, NULL));
+    TU_OK(ge_node_set_output(g, prev, 0, GE_DTYPE_FLOAT64, 0, NULL, NULL, NULL));
+    ge_graph_node(g, prev)->engine = (int32_t)(i % 2);
+  }
+  e = tu_e(prev, 0);
+  TU_OK(ge_graph_set_outputs(g, 1, &e, NULL, NULL));
+  memset(&sd, 0, sizeof sd);
+  sd.engines = su_engines, sd.num_engines = SU_NUM_ENGINES, sd.dynamic = -1;
+  TU_OK(ge_stream_allocate(g, &sd, plan, &err));
+  return g;
+}
+
+/* A run of 20 x 2 ms with a 10 ms timeout stops early under every executor
+ * and launch mode, naming a Slow node that ran; the next run succeeds. */
+GE_TEST(test_timeout_every_executor) {
+  ge_stream_plan plan;
+  ge_graph *g = slow_chain(&plan);
+  ge_runtime *rt = NULL;
+  ge_runtime_desc rd;
+  ge_error err;
+  int k;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  OK(ge_runtime_create(&rd, &rt, &err));
+  for (k = 0; k < 6; k++) {
+    static const ge_executor_kind ex[6] = {GE_EXECUTOR_SEQUENTIAL, GE_EXECUTOR_TOPOLOGICAL, GE_EXECUTOR_PRIORITY,
+                                           GE_EXECUTOR_MULTI_THREAD, GE_EXECUTOR_STREAMS, GE_EXECUTOR_STREAMS};
+    ge_exec_desc d;
+    ge_program *p = NULL;
+    double slow = 777, fast = 3;
+    ge_value v = scalar(&slow);
+    const ge_value *ins[1] = {&v};
+    int round;
+    memset(&d, 0, sizeof d);
+    d.lookup = lookup, d.runtime = rt, d.executor = ex[k], d.streams = &plan;
+    d.launch = k == 5 ? GE_LAUNCH_HOST : GE_LAUNCH_SINK;
+    d.timeout_ms = 10;
+    OK(ge_program_create(g, &d, &p, &err));
+    GE_REQUIRE(p);
+    for (round = 0; round < 2; round++) { /* twice: the watchdog serves every run */
+      slow_calls = 0;
+      v.data = &slow;
+      GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_INTERNAL);
+      ge_test__check(strstr(err.message, "run timed out after 10 ms: node 's") && strstr(err.message, "(Slow) was running"),
+                     __FILE__, __LINE__, "%s: %s", ge_executor_name(ex[k]), err.message);
+      GE_CHECK(slow_calls < 20); /* stopped early */
+      v.data = &fast;
+      OK(ge_program_run(p, ins, 1, &err));
+      GE_CHECK(((double *)ge_program_output(p, 0)->data)[0] == 3);
+    }
+    ge_program_free(p);
+  }
+  ge_stream_plan_free(&plan);
+  ge_graph_free(g);
+  ge_runtime_free(rt);
+}
+
+/* Loop(M = 1000, -, x) { v = Slow(v) }: one task that would run 2 s; the
+ * timeout stops its body and names the Loop. */
+GE_TEST(test_timeout_in_loop) {
+  ge_graph *g = tu_new_graph("g"), *body = tu_new_graph("body");
+  ge_node_id x, m, loop, b_i, b_c, b_v, b_slow;
+  ge_edge in[3];
+  int64_t trips = 1000;
+  ge_tensor mt;
+  ge_exec_desc d;
+  ge_program *p = NULL;
+  ge_error err;
+  double slow = 777, fast = 3;
+  ge_value v = scalar(&slow);
+  const ge_value *ins[1] = {&v};
+  memset(&mt, 0, sizeof mt);
+  mt.dtype = GE_DTYPE_INT64, mt.data = &trips, mt.nbytes = 8;
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT64, 0, NULL, &x, NULL));
+  TU_OK(ge_graph_add_const(g, "M", &mt, &m, NULL));
+  TU_OK(ge_graph_add_data(body, "iter", GE_DTYPE_INT64, 0, NULL, &b_i, NULL));
+  TU_OK(ge_graph_add_data(body, "cond", GE_DTYPE_BOOL, 0, NULL, &b_c, NULL));
+  TU_OK(ge_graph_add_data(body, "v", GE_DTYPE_FLOAT64, 0, NULL, &b_v, NULL));
+  in[0] = tu_e(b_v, 0);
+  TU_OK(ge_graph_add_node(body, "Slow", "body_slow", 1, in, 1, &b_slow, NULL));
+  in[0] = tu_e(b_c, 0), in[1] = tu_e(b_slow, 0);
+  TU_OK(ge_graph_set_outputs(body, 2, in, NULL, NULL));
+  in[0] = tu_e(m, 0), in[1] = tu_e(GE_NONE, 0), in[2] = tu_e(x, 0);
+  TU_OK(ge_graph_add_node(g, "Loop", "loop", 3, in, 1, &loop, NULL));
+  TU_OK(ge_node_set_attr_graph(g, loop, "body", body, NULL));
+  in[0] = tu_e(loop, 0);
+  TU_OK(ge_graph_set_outputs(g, 1, in, NULL, NULL));
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup, d.timeout_ms = 20;
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  slow_calls = 0;
+  GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_ERR_INTERNAL);
+  ge_test__check(strstr(err.message, "run timed out after 20 ms: node 'loop' (Loop) was running") &&
+                     strstr(err.message, "body_slow"),
+                 __FILE__, __LINE__, "%s", err.message);
+  GE_CHECK(slow_calls < 1000);
+  v.data = &fast;
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK(((double *)ge_program_output(p, 0)->data)[0] == 3);
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
+/* Counts non-overlapping occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle) {
+  int n = 0;
+  size_t len = strlen(needle);
+  for (; (hay = strstr(hay, needle)) != NULL; hay += len) n++;
+  return n;
+}
+
+/* The trace of a stream launch: one "X" per task, a lane per stream,
+ * an s/f flow pair per event; the per-op table covers every task. */
+GE_TEST(test_profile_trace) {
+  ge_stream_plan plan;
+  ge_graph *g = abort_chain(&plan);
+  ge_runtime *rt = NULL;
+  ge_runtime_desc rd;
+  ge_error err;
+  int mode;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  OK(ge_runtime_create(&rd, &rt, &err));
+  for (mode = 0; mode < 3; mode++) {
+    ge_exec_desc d;
+    ge_program *p = NULL;
+    double x = 3;
+    ge_value v = scalar(&x);
+    const ge_value *ins[1] = {&v};
+    FILE *f = tmpfile();
+    char *text;
+    long len;
+    int r;
+    GE_REQUIRE(f);
+    memset(&d, 0, sizeof d);
+    d.lookup = lookup, d.runtime = rt, d.streams = &plan, d.profile = 1;
+    d.executor = mode == 2 ? GE_EXECUTOR_MULTI_THREAD : GE_EXECUTOR_STREAMS;
+    d.launch = mode == 1 ? GE_LAUNCH_HOST : GE_LAUNCH_SINK;
+    OK(ge_program_create(g, &d, &p, &err));
+    GE_REQUIRE(p);
+    GE_CHECK_EQ_INT(ge_program_write_trace(p, f, NULL, 0, &err), GE_ERR_INVALID); /* not run yet */
+    for (r = 0; r < 3; r++) OK(ge_program_run(p, ins, 1, &err));
+    OK(ge_program_write_trace(p, f, NULL, 0, &err));
+    len = ftell(f);
+    rewind(f);
+    text = (char *)calloc((size_t)len + 1, 1);
+    GE_REQUIRE(text && fread(text, 1, (size_t)len, f) == (size_t)len);
+    GE_CHECK_EQ_INT(count_of(text, "\"ph\":\"X\""), ge_program_num_tasks(p));
+    GE_CHECK(strstr(text, "\"name\":\"n3\"") && strstr(text, "\"op\":\"Neg\""));
+    GE_CHECK(text[len - 2] == '}' && text[0] == '{');
+    if (mode < 2) {
+      GE_CHECK_EQ_INT(count_of(text, "\"name\":\"stream "), plan.num_streams);
+      GE_CHECK(count_of(text, "\"ph\":\"s\"") >= 1);
+      GE_CHECK_EQ_INT(count_of(text, "\"ph\":\"s\""), count_of(text, "\"ph\":\"f\""));
+    }
+    free(text);
+    fclose(f);
+    f = tmpfile();
+    GE_REQUIRE(f);
+    OK(ge_program_write_profile(p, f, &err));
+    len = ftell(f);
+    rewind(f);
+    text = (char *)calloc((size_t)len + 1, 1);
+    GE_REQUIRE(text && fread(text, 1, (size_t)len, f) == (size_t)len);
+    GE_CHECK(strstr(text, "Neg ") && strstr(text, "AbortIf ") && strstr(text, "3 runs"));
+    free(text);
+    fclose(f);
+    ge_program_free(p);
+  }
+  ge_stream_plan_free(&plan);
+  ge_graph_free(g);
+  ge_runtime_free(rt);
+}
+
+typedef struct pool_run {
+  ge_program *p;
+  const ge_value *const *ins;
+  int failures;
+} pool_run;
+
+static void *pool_runner(void *arg) {
+  pool_run *r = (pool_run *)arg;
+  ge_error err;
+  int k;
+  for (k = 0; k < 50; k++) r->failures += ge_program_run(r->p, r->ins, 1, &err) != GE_OK;
+  return NULL;
+}
+
+/* Two models on one runtime share the pool's streams (created once); a
+ * fork of a model gets streams of its own; outputs stay bit-identical to
+ * the sequential executor, also with both models running at once. */
+GE_TEST(test_stream_pool) {
+  ge_stream_plan plan_a, plan_b;
+  ge_graph *ga = abort_chain(&plan_a), *gb = planned_dag(77, 40, 3, 4, &plan_b);
+  ge_runtime *rt = NULL;
+  ge_runtime_desc rd;
+  ge_exec_desc d;
+  ge_program *pa = NULL, *pb = NULL, *pa2 = NULL, *ref_a = NULL, *ref_b = NULL;
+  ge_error err;
+  uint32_t created, in_use, created_a, most, i;
+  double x = 3;
+  ge_value v = scalar(&x);
+  const ge_value *ins[1] = {&v};
+  ge_value *bins;
+  const ge_value **bptr;
+  uint32_t nb;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  OK(ge_runtime_create(&rd, &rt, &err));
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup, d.runtime = rt, d.executor = GE_EXECUTOR_STREAMS;
+  d.streams = &plan_a;
+  OK(ge_program_create(ga, &d, &pa, &err));
+  ge_runtime_stream_pool_stats(rt, &created_a, &in_use);
+  GE_CHECK_EQ_INT(created_a, plan_a.num_streams);
+  GE_CHECK_EQ_INT(in_use, plan_a.num_streams);
+  d.streams = &plan_b;
+  OK(ge_program_create(gb, &d, &pb, &err));
+  ge_runtime_stream_pool_stats(rt, &created, &in_use);
+  most = plan_a.num_streams > plan_b.num_streams ? plan_a.num_streams : plan_b.num_streams;
+  GE_CHECK_EQ_INT(created, most); /* reused, not made again */
+  GE_CHECK_EQ_INT(in_use, most);
+  d.streams = &plan_a; /* a fork of model a: streams of its own */
+  OK(ge_program_create(ga, &d, &pa2, &err));
+  ge_runtime_stream_pool_stats(rt, &created, NULL);
+  GE_CHECK(created >= 2 * plan_a.num_streams);
+  for (i = 0; i < plan_a.num_streams; i++) {
+    uint32_t j;
+    for (j = 0; j < plan_a.num_streams; j++)
+      GE_CHECK(ge_runtime_streams_pool_id(pa->rs, i) != ge_runtime_streams_pool_id(pa2->rs, j));
+  }
+  /* references: the sequential executor */
+  d.executor = GE_EXECUTOR_SEQUENTIAL, d.streams = NULL, d.runtime = NULL;
+  OK(ge_program_create(ga, &d, &ref_a, &err));
+  OK(ge_program_create(gb, &d, &ref_b, &err));
+  nb = ge_program_num_inputs(ref_b);
+  bins = (ge_value *)calloc(nb + 1, sizeof *bins);
+  bptr = (const ge_value **)calloc(nb + 1, sizeof *bptr);
+  GE_REQUIRE(bins && bptr);
+  {
+    static double vals[64];
+    for (i = 0; i < nb && i < 64; i++) {
+      vals[i] = 0.25 * (double)(i + 1);
+      bins[i] = scalar(&vals[i]);
+      bptr[i] = &bins[i];
+    }
+  }
+  OK(ge_program_run(ref_a, ins, 1, &err));
+  OK(ge_program_run(ref_b, bptr, nb, &err));
+  {
+    pool_run ra, rb;
+    pthread_t th;
+    int started;
+    ra.p = pa, ra.ins = ins, ra.failures = 0;
+    rb.p = pb, rb.ins = bptr, rb.failures = 0;
+    /* pb takes nb inputs: run it on this thread with its count */
+    started = pthread_create(&th, NULL, pool_runner, &ra) == 0;
+    GE_REQUIRE(started);
+    for (i = 0; i < 50; i++) rb.failures += ge_program_run(pb, bptr, nb, &err) != GE_OK;
+    pthread_join(th, NULL);
+    GE_CHECK_EQ_INT(ra.failures, 0);
+    GE_CHECK_EQ_INT(rb.failures, 0);
+  }
+  OK(ge_program_run(pa2, ins, 1, &err));
+  GE_CHECK(!memcmp(ge_program_output(pa, 0)->data, ge_program_output(ref_a, 0)->data, 8));
+  GE_CHECK(!memcmp(ge_program_output(pa2, 0)->data, ge_program_output(ref_a, 0)->data, 8));
+  for (i = 0; i < ge_program_num_outputs(ref_b); i++)
+    GE_CHECK(!memcmp(ge_program_output(pb, i)->data, ge_program_output(ref_b, i)->data, ge_program_output(ref_b, i)->nbytes));
+  ge_program_free(pa);
+  ge_program_free(pa2);
+  ge_runtime_stream_pool_stats(rt, &created, &in_use);
+  GE_CHECK_EQ_INT(in_use, plan_b.num_streams); /* released, still in the pool */
+  OK(ge_program_create(ga, &d, &pa, &err)); /* sequential: no streams */
+  d.executor = GE_EXECUTOR_STREAMS, d.streams = &plan_a, d.runtime = rt;
+  ge_program_free(pa);
+  {
+    uint32_t before = created;
+    OK(ge_program_create(ga, &d, &pa, &err)); /* loaded again: all from the pool */
+    ge_runtime_stream_pool_stats(rt, &created, NULL);
+    GE_CHECK_EQ_INT(created, before);
+    ge_program_free(pa);
+  }
+  free(bins);
+  free(bptr);
+  ge_program_free(pb);
+  ge_program_free(ref_a);
+  ge_program_free(ref_b);
+  ge_stream_plan_free(&plan_a);
+  ge_stream_plan_free(&plan_b);
+  ge_graph_free(ga);
+  ge_graph_free(gb);
   ge_runtime_free(rt);
 }
 
@@ -547,5 +898,9 @@ int main(int argc, char **argv) {
   GE_RUN(test_abort);
   GE_RUN(test_async_requests);
   GE_RUN(test_run_loop);
+  GE_RUN(test_timeout_every_executor);
+  GE_RUN(test_timeout_in_loop);
+  GE_RUN(test_profile_trace);
+  GE_RUN(test_stream_pool);
   return ge_test_main_end();
 }

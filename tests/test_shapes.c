@@ -1467,6 +1467,125 @@ GE_TEST(test_random_robustness) {
   GE_CHECK_EQ_INT(bad, 0);
 }
 
+/* A parent_index Data node (an outer value read by a body). */
+static ge_node_id parent(ge_graph *g, const char *name, int64_t k) {
+  ge_node_id id = node(g, "Data", name, 0, NULL, 1);
+  ai(g, id, "parent_index", k);
+  return id;
+}
+
+/* If: each branch is inferred on the outer values; equal dims are kept,
+ * differing ones unknown, differing ranks an unknown rank; a known
+ * condition takes its branch only. Loop: a carried value keeps the dims
+ * the body preserves (a growing one gets an unknown dim), a scan output
+ * gets an unknown leading dim, body nodes get shapes. Scan: slices drop the
+ * scan axis; scan outputs insert the sequence length. LSTM and GRU. */
+GE_TEST(test_control_flow_shapes) {
+  int64_t d23[2] = {2, 3}, d1[1] = {1}, axes0[1] = {0};
+  int k;
+  for (k = 0; k < 2; k++) { /* k = 1: the condition is a Const true */
+    ge_graph *g = mk(), *th = mk(), *el = mk();
+    uint8_t t = 1;
+    ge_node_id x = data(g, "x", F32, 2, d23), c = k ? cten(g, "c", GE_DTYPE_BOOL, 0, NULL, &t) : data(g, "c", GE_DTYPE_BOOL, 0, NULL);
+    ge_node_id tx = parent(th, "tx", 1), ex = parent(el, "ex", 1), neg, un, iff;
+    ge_edge in[3];
+    neg = node(th, "Neg", "neg", 1, (in[0] = O(tx), in), 1);
+    in[0] = O(neg), in[1] = O(neg);
+    ge_graph_set_outputs(th, 2, in, NULL, NULL);
+    in[0] = O(ex), in[1] = O(c64(el, "ax", 1, axes0));
+    un = node(el, "Unsqueeze", "un", 2, in, 1);
+    in[0] = O(ex), in[1] = O(un);
+    ge_graph_set_outputs(el, 2, in, NULL, NULL);
+    in[0] = O(c), in[1] = O(x);
+    iff = node(g, "If", "if", 2, in, 2);
+    ge_node_set_attr_graph(g, iff, "then_branch", th, NULL);
+    ge_node_set_attr_graph(g, iff, "else_branch", el, NULL);
+    in[0] = O2(iff, 0), in[1] = O2(iff, 1);
+    ge_graph_set_outputs(g, 2, in, NULL, NULL);
+    GE_CHECK(infer_ok(g));
+    GE_CHECK_STR(S(th, neg, 0), "[2,3]"); /* the branch's nodes got shapes */
+    GE_CHECK_STR(S(el, un, 0), "[1,2,3]");
+    GE_CHECK_STR(S(g, iff, 0), "[2,3]");
+    GE_CHECK_STR(S(g, iff, 1), k ? "[2,3]" : "[?]");
+    GE_CHECK_EQ_INT(DT(g, iff, 1), F32);
+    ge_graph_free(g);
+  }
+  { /* Loop(M, -, v = [2,3], w = [1]) { v' = v + s; w' = Concat(w, w); scan v' } */
+    ge_graph *g = mk(), *body = mk();
+    ge_node_id m = cs64(g, "M", 4), x = data(g, "x", F32, 2, d23), w = data(g, "w", F32, 1, d1), s = data(g, "s", F32, 0, NULL);
+    ge_node_id bi = data(body, "iter", GE_DTYPE_INT64, 1, d1), bc = data(body, "cond", GE_DTYPE_BOOL, 0, NULL);
+    ge_node_id bv = data(body, "v", F32, GE_RANK_UNKNOWN, NULL), bw = data(body, "w", F32, GE_RANK_UNKNOWN, NULL);
+    ge_node_id bs = parent(body, "s", 4), add, cat, loop;
+    ge_edge in[5];
+    (void)bi;
+    in[0] = O(bv), in[1] = O(bs);
+    add = node(body, "Add", "add", 2, in, 1);
+    in[0] = O(bw), in[1] = O(bw);
+    cat = node(body, "Concat", "cat", 2, in, 1);
+    ai(body, cat, "axis", 0);
+    in[0] = O(bc), in[1] = O(add), in[2] = O(cat), in[3] = O(add);
+    ge_graph_set_outputs(body, 4, in, NULL, NULL);
+    in[0] = O(m), in[1] = NOIN, in[2] = O(x), in[3] = O(w), in[4] = O(s);
+    loop = node(g, "Loop", "loop", 5, in, 3);
+    ge_node_set_attr_graph(g, loop, "body", body, NULL);
+    in[0] = O2(loop, 0), in[1] = O2(loop, 1), in[2] = O2(loop, 2);
+    ge_graph_set_outputs(g, 3, in, NULL, NULL);
+    GE_CHECK(infer_ok(g));
+    GE_CHECK_STR(S(body, add, 0), "[2,3]");
+    GE_CHECK_STR(S(body, bi, 0), "[]"); /* iter is bound as the executor passes it */
+    GE_CHECK_STR(S(g, loop, 0), "[2,3]");
+    GE_CHECK_STR(S(g, loop, 1), "[-1]"); /* w doubles every iteration */
+    GE_CHECK_STR(S(body, cat, 0), "[-1]");
+    GE_CHECK_STR(S(g, loop, 2), "[-1,2,3]");
+    ge_graph_free(g);
+  }
+  { /* Scan(state [2,3], x [2,5,3] on axis 1) { state' = state + slice; out = slice } on output axis 1 */
+    ge_graph *g = mk(), *body = mk();
+    int64_t d253[3] = {2, 5, 3}, one[1] = {1};
+    ge_node_id st = data(g, "st", F32, 2, d23), x = data(g, "x", F32, 3, d253);
+    ge_node_id bst = data(body, "bst", F32, GE_RANK_UNKNOWN, NULL), bx = data(body, "bx", F32, GE_RANK_UNKNOWN, NULL);
+    ge_node_id add, scan;
+    ge_edge in[2];
+    in[0] = O(bst), in[1] = O(bx);
+    add = node(body, "Add", "add", 2, in, 1);
+    in[0] = O(add), in[1] = O(bx);
+    ge_graph_set_outputs(body, 2, in, NULL, NULL);
+    in[0] = O(st), in[1] = O(x);
+    scan = node(g, "Scan", "scan", 2, in, 2);
+    ge_node_set_attr_graph(g, scan, "body", body, NULL);
+    ai(g, scan, "num_scan_inputs", 1);
+    ais(g, scan, "scan_input_axes", 1, one);
+    ais(g, scan, "scan_output_axes", 1, one);
+    in[0] = O2(scan, 0), in[1] = O2(scan, 1);
+    ge_graph_set_outputs(g, 2, in, NULL, NULL);
+    GE_CHECK(infer_ok(g));
+    GE_CHECK_STR(S(body, add, 0), "[2,3]");
+    GE_CHECK_STR(S(body, bx, 0), "[2,3]"); /* the slice drops axis 1 */
+    GE_CHECK_STR(S(g, scan, 0), "[2,3]");
+    GE_CHECK_STR(S(g, scan, 1), "[2,5,3]");
+    ge_graph_free(g);
+  }
+  { /* LSTM (layout 0, bidirectional) and GRU (layout 1) */
+    ge_graph *g = mk();
+    int64_t dx[3] = {7, 2, 5}, dw[3] = {2, 16, 5}, dr[3] = {2, 16, 4}, dgw[3] = {1, 12, 5}, dgr[3] = {1, 12, 4}, dgx[3] = {2, 7, 5};
+    ge_node_id x = data(g, "x", F32, 3, dx), w = data(g, "w", F32, 3, dw), r = data(g, "r", F32, 3, dr), lstm, gru;
+    ge_node_id gx = data(g, "gx", F32, 3, dgx), gw = data(g, "gw", F32, 3, dgw), gr = data(g, "gr", F32, 3, dgr);
+    ge_edge in[3];
+    in[0] = O(x), in[1] = O(w), in[2] = O(r);
+    lstm = node(g, "LSTM", "lstm", 3, in, 3);
+    as(g, lstm, "direction", "bidirectional");
+    in[0] = O(gx), in[1] = O(gw), in[2] = O(gr);
+    gru = node(g, "GRU", "gru", 3, in, 2);
+    ai(g, gru, "layout", 1);
+    GE_CHECK(infer_ok(g));
+    GE_CHECK_STR(S(g, lstm, 0), "[7,2,2,4]");
+    GE_CHECK_STR(S(g, lstm, 2), "[2,2,4]");
+    GE_CHECK_STR(S(g, gru, 0), "[2,7,1,4]");
+    GE_CHECK_STR(S(g, gru, 1), "[2,1,4]");
+    ge_graph_free(g);
+  }
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_binary_broadcast);
@@ -1499,5 +1618,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_schema_table);
   GE_RUN(test_defaults);
   GE_RUN(test_random_robustness);
+  GE_RUN(test_control_flow_shapes);
   return ge_test_main_end();
 }

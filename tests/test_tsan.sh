@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The threaded tests again under ThreadSanitizer: the runtime's pool, the
 # executor (parallel kernels, streams, executors), the session (forks on two
-# threads, async runs, caller streams). A data race fails the
+# threads, async runs, caller streams), shape plans under the threaded
+# executors. A data race fails the
 # suite (TSan exits nonzero). Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -9,7 +10,7 @@ CC=${CC:-cc}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 pass=0 fail=0
-for name in test_runtime test_exec test_runtime_exec test_session; do
+for name in test_runtime test_exec test_runtime_exec test_session test_hybrid; do
     if ! $CC -fsanitize=thread -g -O1 -I. -std=c99 "tests/$name.c" -o "$t/$name" -lm 2> "$t/err"; then
         echo "FAIL tsan $name: build"; sed 's/^/    /' "$t/err" | head -n 20; fail=$((fail + 1)); continue
     fi

@@ -6,7 +6,7 @@
  *                             [--warmup N] [--threads N] [--option KEY=VALUE]...
  *                             [--executor auto|sequential|topological|multi-thread|priority|streams]
  *                             [--mode sink|host] [--check-order] [--concurrency C]
- *                             [--plugin ENGINE.so]...
+ *                             [--timeout-ms N] [--profile FILE.json] [--plugin ENGINE.so]...
  *   ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...
  *
  * Both compile the model in a session (arguments -> options -> session ->
@@ -30,6 +30,7 @@ static int usage(FILE *f) {
           "              [--threads N] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "              [--executor auto|sequential|topological|multi-thread|priority|streams]\n"
           "              [--mode sink|host] [--check-order] [--concurrency C]\n"
+          "              [--timeout-ms N] [--profile FILE.json]\n"
           "       ge [-v|-vv] inspect MODEL [--json] [--dot FILE] [--option KEY=VALUE]... [--plugin ENGINE.so]...\n"
           "\n"
           "  run       run a model on .npy inputs; writes DIR/<output>.npy and prints\n"
@@ -45,6 +46,9 @@ static int usage(FILE *f) {
           "            --check-order: every run checks that each dependency finished first;\n"
           "            --concurrency C: then REPEAT requests with C in flight (one per caller\n"
           "            stream), each checked against the plain run; prints requests/s\n"
+          "  --timeout-ms N  a run still going after N ms is aborted (the error names the node)\n"
+          "  --profile FILE.json  writes the last run as a Chrome trace (Perfetto) and prints a\n"
+          "            per-op table over the timed runs on stderr\n"
           "options:\n"
           "  ge.topoSortingMode=0|1|3          execution order: BFS (default), DFS, stable reverse DFS\n"
           "  ge.engineType=AIcoreEngine|VectorEngine   core engine (they exclude each other)\n"
@@ -78,6 +82,8 @@ typedef struct tool {
   ge_executor_kind executor; /* run: --executor, --mode, --check-order */
   ge_launch_mode launch;
   int check_order;
+  uint32_t timeout_ms; /* run: --timeout-ms */
+  const char *profile; /* run: --profile FILE.json */
 } tool;
 
 /* ge -v: what each stage decided (INFO); -vv: per node too (DEBUG). */
@@ -121,6 +127,7 @@ static int tool_compile(const char *cmd, tool *t, const char *model, int threads
   memset(&d, 0, sizeof d);
   d.num_threads = threads;
   d.executor = t->executor, d.launch = t->launch, d.check_order = t->check_order;
+  d.timeout_ms = t->timeout_ms, d.profile = t->profile != NULL;
   d.logger.fn = log_stderr;
   d.logger.level = t->verbose > 1 ? GE_LOG_DEBUG : t->verbose ? GE_LOG_INFO : GE_LOG_WARN;
   if (ge_session_create(&d, &t->s, &err)) goto fail;
@@ -575,7 +582,7 @@ static int parse_run_args(int argc, char **argv, run_args *a, tool *t) {
   int i, used;
   a->repeat = 1;
   a->threads = 1;
-  a->concurrency = 1;
+  a->concurrency = 0; /* not given: no request run (1: one in flight, for a C = 1 throughput) */
   if (!(a->inputs = (const char **)calloc((size_t)argc + 1, sizeof(char *)))) return 0;
   for (i = 0; i < argc; i++) {
     const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -602,6 +609,17 @@ static int parse_run_args(int argc, char **argv, run_args *a, tool *t) {
       }
       t->launch = !strcmp(argv[++i], "host") ? GE_LAUNCH_HOST : GE_LAUNCH_SINK;
     } else if (!strcmp(arg, "--check-order")) t->check_order = 1;
+    else if (!strcmp(arg, "--profile") && val) t->profile = argv[++i];
+    else if (!strcmp(arg, "--timeout-ms") && val) {
+      char *end;
+      long v = strtol(val, &end, 10);
+      if (*end || !*val || v < 1 || v > 86400000) {
+        fprintf(stderr, "ge run: bad value '%s' for --timeout-ms (1 to 86400000)\n", val);
+        return 0;
+      }
+      t->timeout_ms = (uint32_t)v;
+      i++;
+    }
     else if ((!strcmp(arg, "--repeat") || !strcmp(arg, "--warmup") || !strcmp(arg, "--threads") ||
               !strcmp(arg, "--concurrency")) && val) {
       char *end;
@@ -737,6 +755,33 @@ static int run_concurrent(const run_args *a, tool *t, const ge_value **ptrs, uin
   return ok;
 }
 
+/* --profile: the last run's Chrome trace to the file, the per-op table of
+ * the timed runs to stderr. */
+static int write_profile(const tool *t, ge_program *p) {
+  const ge_engine_registry *reg = ge_session_engines(t->s);
+  uint32_t k, n = ge_engine_count(reg);
+  const char **names = (const char **)calloc((size_t)n + 1, sizeof *names);
+  FILE *f = fopen(t->profile, "w");
+  ge_error err;
+  int ok = names && f;
+  for (k = 0; names && k < n; k++) names[k] = ge_engine_at(reg, (int32_t)k)->name;
+  if (!ok) fprintf(stderr, "ge run: cannot write %s\n", t->profile);
+  if (ok && ge_program_write_trace(p, f, names, n, &err)) {
+    fprintf(stderr, "ge run: %s\n", err.message);
+    ok = 0;
+  }
+  if (f && fclose(f) && ok) {
+    fprintf(stderr, "ge run: cannot write %s\n", t->profile);
+    ok = 0;
+  }
+  if (ok && ge_program_write_profile(p, stderr, &err)) {
+    fprintf(stderr, "ge run: %s\n", err.message);
+    ok = 0;
+  }
+  free(names);
+  return ok;
+}
+
 static int run(int argc, char **argv, int verbose) {
   run_args a;
   tool t;
@@ -773,6 +818,7 @@ static int run(int argc, char **argv, int verbose) {
   for (r = 0; r < total; r++) {
     double t0 = now_ms();
     if (r == a.warmup) allocs = ge_session_allocations(t.s, t.id);
+    if (r == a.warmup && t.profile) ge_program_profile_reset(p);
     if (ge_session_run_graph(t.s, t.id, ptrs, n, &err)) {
       fprintf(stderr, "ge run: %s\n", err.message);
       goto done;
@@ -786,8 +832,9 @@ static int run(int argc, char **argv, int verbose) {
          ge_program_executor(p) == GE_EXECUTOR_STREAMS ? (t.launch == GE_LAUNCH_HOST ? " (host)" : " (sink)") : "",
          (double)(ge_session_allocations(t.s, t.id) - allocs) / a.repeat);
   print_outputs(p);
+  if (t.profile && !write_profile(&t, p)) goto done;
   if (a.outdir && !write_outputs(a.outdir, p)) goto done;
-  if (a.concurrency > 1 && !run_concurrent(&a, &t, ptrs, n)) goto done;
+  if (a.concurrency >= 1 && !run_concurrent(&a, &t, ptrs, n)) goto done;
   rc = 0;
 done:
   for (i = 0; vals && i < n; i++) free(vals[i].data);

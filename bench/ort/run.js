@@ -192,4 +192,7 @@ async function main() {
   if (typeof session.release === 'function') await session.release();
 }
 
-main().catch(e => { process.stderr.write('run.js: ' + (e && e.stack || e) + '\n'); process.exit(1); });
+module.exports = { loadOrt, readNpy, quantile }; // for bench/ort/concurrent.js
+
+if (require.main === module)
+  main().catch(e => { process.stderr.write('run.js: ' + (e && e.stack || e) + '\n'); process.exit(1); });

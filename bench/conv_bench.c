@@ -1,0 +1,259 @@
+/* conv_bench.c — GFLOP/s per layer of the AI Core engine's Conv and
+ * ConvTranspose kernels (ge_engines/ai_core.h) on the layers of ResNet-18
+ * (batch 1, 224x224), MobileNet-v2's depthwise convs, dilated and 1-D wide
+ * convs and a PP-OCR-like ConvTranspose: the kernel runs on one node with
+ * Const weights (packed once, on the warm-up run), on 1 thread and on 2
+ * (the 2-thread pool of tests/test_pool.h), alternating within a round;
+ * each figure is the median of ROUNDS rounds. The ResNet-18 total weights
+ * each layer by how often the network uses it (3.64 GFLOP per inference
+ * with the fc layer). The FMA peak of one core is measured first with 24
+ * independent AVX-512 FMA chains (AVX2 when the CPU has no AVX-512). The
+ * 1-thread times are this thread's CPU time, the 2-thread ones wall time.
+ *
+ *   make build/conv_bench   (or: cc -std=c99 -O2 -I. bench/conv_bench.c -o build/conv_bench -lpthread -lm)
+ *   build/conv_bench [ROUNDS] [FILTER]   (FILTER: only layers whose name contains it)
+ */
+#define _POSIX_C_SOURCE 199309L
+#define GE_IMPLEMENTATION
+#include "ge_exec.h"
+#include "ge_engines/ai_core.h"
+#include "tests/test.h"
+#include "tests/kernel_harness.h"
+#include "tests/test_pool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* 1-thread figures use this thread's CPU time, so that other processes on
+ * a shared machine do not count (they still share the caches); 2-thread
+ * figures are wall time. */
+static int cpu_clock;
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+typedef struct layer {
+  const char *name;
+  int transpose; /* ConvTranspose */
+  int64_t c, h, w, m, group, kh, kw, s, d, pad, count;
+  const char *act; /* fused activation or NULL */
+} layer;
+
+static const layer layers[] = {
+    {"r18 conv1 7x7/2 3->64", 0, 3, 224, 224, 64, 1, 7, 7, 2, 1, 3, 1, "Relu"},
+    {"r18 l1 3x3 64->64", 0, 64, 56, 56, 64, 1, 3, 3, 1, 1, 1, 4, "Relu"},
+    {"r18 l2 3x3/2 64->128", 0, 64, 56, 56, 128, 1, 3, 3, 2, 1, 1, 1, "Relu"},
+    {"r18 l2 3x3 128->128", 0, 128, 28, 28, 128, 1, 3, 3, 1, 1, 1, 3, "Relu"},
+    {"r18 l2 1x1/2 64->128", 0, 64, 56, 56, 128, 1, 1, 1, 2, 1, 0, 1, NULL},
+    {"r18 l3 3x3/2 128->256", 0, 128, 28, 28, 256, 1, 3, 3, 2, 1, 1, 1, "Relu"},
+    {"r18 l3 3x3 256->256", 0, 256, 14, 14, 256, 1, 3, 3, 1, 1, 1, 3, "Relu"},
+    {"r18 l3 1x1/2 128->256", 0, 128, 28, 28, 256, 1, 1, 1, 2, 1, 0, 1, NULL},
+    {"r18 l4 3x3/2 256->512", 0, 256, 14, 14, 512, 1, 3, 3, 2, 1, 1, 1, "Relu"},
+    {"r18 l4 3x3 512->512", 0, 512, 7, 7, 512, 1, 3, 3, 1, 1, 1, 3, "Relu"},
+    {"r18 l4 1x1/2 256->512", 0, 256, 14, 14, 512, 1, 1, 1, 2, 1, 0, 1, NULL},
+    {"mb2 1x1 96->24 56", 0, 96, 56, 56, 24, 1, 1, 1, 1, 1, 0, 1, NULL},
+    {"mb2 1x1 24->144 56", 0, 24, 56, 56, 144, 1, 1, 1, 1, 1, 0, 1, "Clip"},
+    {"mb2 dw3x3 32 112", 0, 32, 112, 112, 32, 32, 3, 3, 1, 1, 1, 1, "Clip"},
+    {"mb2 dw3x3/2 96 112", 0, 96, 112, 112, 96, 96, 3, 3, 2, 1, 1, 1, "Clip"},
+    {"mb2 dw3x3 144 56", 0, 144, 56, 56, 144, 144, 3, 3, 1, 1, 1, 1, "Clip"},
+    {"mb2 dw3x3/2 144 56", 0, 144, 56, 56, 144, 144, 3, 3, 2, 1, 1, 1, "Clip"},
+    {"mb2 dw3x3 192 28", 0, 192, 28, 28, 192, 192, 3, 3, 1, 1, 1, 2, "Clip"},
+    {"mb2 dw3x3 384 14", 0, 384, 14, 14, 384, 384, 3, 3, 1, 1, 1, 4, "Clip"},
+    {"mb2 dw3x3 576 14", 0, 576, 14, 14, 576, 576, 3, 3, 1, 1, 1, 2, "Clip"},
+    {"mb2 dw3x3 960 7", 0, 960, 7, 7, 960, 960, 3, 3, 1, 1, 1, 2, "Clip"},
+    {"dil 3x3 d2 64->64 40", 0, 64, 40, 40, 64, 1, 3, 3, 1, 2, 2, 1, "Relu"},
+    {"dil 3x3 d8 16->16 20", 0, 16, 20, 20, 16, 1, 3, 3, 1, 8, 8, 1, "Relu"},
+    {"1-D k=5 96->96 w=76", 0, 96, 1, 76, 96, 1, 1, 5, 1, 1, 2, 1, NULL},
+    {"convT 2x2/2 64->64 40", 1, 64, 40, 40, 64, 1, 2, 2, 2, 1, 0, 1, NULL},
+    {"convT 2x2/2 64->1 80", 1, 64, 80, 80, 1, 1, 2, 2, 2, 1, 0, 1, NULL},
+    {"convT 4x4/2 p1 32->32 40", 1, 32, 40, 40, 32, 1, 4, 4, 2, 1, 1, 1, NULL},
+};
+#define NUM_LAYERS (sizeof layers / sizeof layers[0])
+
+static int64_t out_dim(const layer *l, int64_t in, int64_t k) {
+  int64_t eff = (k - 1) * l->d + 1;
+  if (l->transpose) return (in - 1) * l->s + eff - 2 * l->pad;
+  return (in + 2 * l->pad - eff) / l->s + 1;
+}
+
+static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data, int64_t n) {
+  ge_tensor t;
+  ge_node_id id = GE_NONE;
+  memset(&t, 0, sizeof t);
+  t.dtype = GE_DTYPE_FLOAT32;
+  t.rank = rank;
+  t.dims = (int64_t *)dims;
+  t.data = (void *)data;
+  t.nbytes = (size_t)n * sizeof(float);
+  ge_graph_add_const(g, NULL, &t, &id, NULL);
+  return id;
+}
+
+/* One layer's kernel, context and operands. */
+typedef struct setup {
+  kt t;
+  ge_kernel_env env;
+  ge_kernel_ctx c;
+  ge_value vx, vw, vb, out;
+  ge_value *in[3], *outs[1];
+  ge_kernel_fn fn;
+  double flop;
+} setup;
+
+static int setup_make(setup *s, const layer *l, int threads) {
+  int64_t xd[4] = {1, l->c, l->h, l->w}, wd[4], bd[1] = {l->m}, st[2] = {l->s, l->s}, dl[2] = {l->d, l->d};
+  int64_t pd[4] = {l->pad, l->pad, l->pad, l->pad}, oh = out_dim(l, l->h, l->kh), ow = out_dim(l, l->w, l->kw), wn, i;
+  float *w;
+  ge_edge e[3];
+  memset(s, 0, sizeof s[0]);
+  if (l->transpose) wd[0] = l->c, wd[1] = l->m / l->group;
+  else wd[0] = l->m, wd[1] = l->c / l->group;
+  wd[2] = l->kh, wd[3] = l->kw;
+  if (l->h == 1) oh = 1, st[0] = 1, dl[0] = 1, pd[0] = pd[2] = 0;
+  wn = wd[0] * wd[1] * wd[2] * wd[3];
+  w = (float *)malloc((size_t)wn * sizeof(float));
+  for (i = 0; i < wn; i++) w[i] = (float)((i * 7 % 13) - 6) / 64.0f;
+  s->vw = kh_value(GE_DTYPE_FLOAT32, 4, wd, w);
+  s->vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
+  for (i = 0; i < s->vx.numel; i++) ((float *)s->vx.data)[i] = (float)((i * 5 % 11) - 5) / 8.0f;
+  s->vb = kh_value(GE_DTYPE_FLOAT32, 1, bd, NULL);
+  ge_graph_create(NULL, &s->t.g, &s->t.err);
+  ge_graph_add_data(s->t.g, NULL, GE_DTYPE_FLOAT32, 4, xd, &e[0].node, NULL);
+  e[1].node = add_const(s->t.g, 4, wd, w, wn);
+  e[2].node = add_const(s->t.g, 1, bd, (const float *)s->vb.data, l->m);
+  e[0].index = e[1].index = e[2].index = 0;
+  free(w);
+  if (ge_graph_add_node(s->t.g, l->transpose ? "ConvTranspose" : "Conv", "conv", 3, e, 1, &s->t.id, &s->t.err) != GE_OK)
+    return 0;
+  ge_node_set_attr_ints(s->t.g, s->t.id, "strides", st, 2, NULL);
+  ge_node_set_attr_ints(s->t.g, s->t.id, "dilations", dl, 2, NULL);
+  ge_node_set_attr_ints(s->t.g, s->t.id, "pads", pd, 4, NULL);
+  ge_node_set_attr_int(s->t.g, s->t.id, "group", l->group, NULL);
+  if (l->act) ge_node_set_attr_string(s->t.g, s->t.id, "_fused_activation", l->act, NULL);
+  s->env.alloc_output = kh_alloc_output;
+  s->env.num_threads = threads;
+  if (threads > 1) s->env.parallel_for = tp_parallel_for;
+  s->in[0] = &s->vx, s->in[1] = &s->vw, s->in[2] = &s->vb;
+  s->outs[0] = &s->out;
+  s->c.inputs = s->in;
+  s->c.outputs = s->outs;
+  s->c.num_inputs = 3;
+  s->c.num_outputs = 1;
+  s->c.env = &s->env;
+  s->c.node = ge_graph_node(s->t.g, s->t.id);
+  s->c.graph = s->t.g;
+  s->c.err = &s->t.err;
+  s->fn = ge_ai_core_engine()->kernel(ge_ai_core_engine(), s->c.node);
+  s->flop = 2.0 * (double)(l->transpose ? (l->h == 1 ? 1 : l->h) * l->w : oh * ow) * (double)l->m * (double)(l->c / l->group) * (double)(l->kh * l->kw);
+  return s->fn && s->fn(&s->c) == GE_OK; /* the warm-up run packs the weights */
+}
+
+static void setup_free(setup *s) {
+  free(s->c.state);
+  kh_free(&s->out);
+  kh_free(&s->vx);
+  kh_free(&s->vw);
+  kh_free(&s->vb);
+  kt_free(&s->t);
+}
+
+/* Seconds per run: repeats for ~20 ms. */
+static double time_runs(setup *s) {
+  int64_t reps = (int64_t)(4e8 / s->flop) + 1, i;
+  double t0;
+  cpu_clock = s->env.num_threads <= 1;
+  t0 = now();
+  for (i = 0; i < reps; i++) s->fn(&s->c);
+  t0 = (now() - t0) / (double)reps;
+  cpu_clock = 0;
+  return t0;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PEAK_BODY(VT, N)                                                                                               \
+  VT a[24], m = {0}, k = {0};                                                                                          \
+  long i, n = 20000000;                                                                                                \
+  double t0, best = 0;                                                                                                 \
+  int r, j;                                                                                                            \
+  for (j = 0; j < 24; j++) a[j] = m + (float)j;                                                                        \
+  m += 0.999999f;                                                                                                      \
+  k += 1e-7f;                                                                                                          \
+  for (r = 0; r < 3; r++) {                                                                                            \
+    t0 = now();                                                                                                        \
+    for (i = 0; i < n; i++)                                                                                            \
+      _Pragma("GCC unroll 24") for (j = 0; j < 24; j++) a[j] = a[j] * m + k;                                                                    \
+    t0 = (double)n * 24 * 2 * (N) / (now() - t0) / 1e9;                                                                \
+    if (t0 > best) best = t0;                                                                                          \
+  }                                                                                                                    \
+  for (j = 1; j < 24; j++) a[0] += a[j];                                                                               \
+  return a[0][0] == 12345.0f ? 0 : best;
+__attribute__((target("avx512f,fma"), optimize("fp-contract=fast"))) static double peak512(void) {
+  typedef float v16 __attribute__((vector_size(64)));
+  PEAK_BODY(v16, 16)
+}
+__attribute__((target("avx2,fma"), optimize("fp-contract=fast"))) static double peak256(void) {
+  typedef float v8 __attribute__((vector_size(32)));
+  PEAK_BODY(v8, 8)
+}
+static double fma_peak(void) {
+  double peak;
+  cpu_clock = 1;
+  peak = __builtin_cpu_supports("avx512f") ? peak512() : peak256();
+  cpu_clock = 0;
+  return peak;
+}
+#else
+static double fma_peak(void) { return 0; }
+#endif
+
+int main(int argc, char **argv) {
+  int rounds = argc > 1 ? atoi(argv[1]) : 5, r;
+  const char *filter = argc > 2 ? argv[2] : NULL;
+  double total[2] = {0, 0}, r18_flop = 0, peak = fma_peak();
+  size_t li;
+  if (rounds < 1) rounds = 1;
+  if (rounds > 32) rounds = 32;
+  printf("Conv kernels, GFLOP/s (median of %d rounds, 1 and 2 threads alternating); one core's FMA peak %.1f GFLOP/s\n\n",
+         rounds, peak);
+  printf("| layer                     | count | MFLOP | 1t GFLOP/s | 2t GFLOP/s | 1t ms | 2t ms |\n");
+  printf("|---------------------------|------:|------:|-----------:|-----------:|------:|------:|\n");
+  for (li = 0; li < NUM_LAYERS; li++) {
+    const layer *l = &layers[li];
+    setup s[2];
+    double t[2][32], med[2];
+    int th;
+    if (filter && !strstr(l->name, filter)) continue;
+    if (!setup_make(&s[0], l, 1) || !setup_make(&s[1], l, 2)) {
+      printf("| %-25s | setup failed: %s\n", l->name, s[0].t.err.message);
+      setup_free(&s[0]);
+      setup_free(&s[1]);
+      continue;
+    }
+    for (r = 0; r < rounds; r++)
+      for (th = 0; th < 2; th++) t[th][r] = time_runs(&s[th]);
+    for (th = 0; th < 2; th++) {
+      qsort(t[th], (size_t)rounds, sizeof(double), cmp_d);
+      med[th] = t[th][rounds / 2];
+      if (!strncmp(l->name, "r18", 3)) total[th] += med[th] * (double)l->count;
+    }
+    if (!strncmp(l->name, "r18", 3)) r18_flop += s[0].flop * (double)l->count;
+    printf("| %-25s | %5lld | %5.0f | %10.1f | %10.1f | %5.3f | %5.3f |\n", l->name, (long long)l->count,
+           s[0].flop / 1e6, s[0].flop / med[0] / 1e9, s[0].flop / med[1] / 1e9, med[0] * 1e3, med[1] * 1e3);
+    setup_free(&s[0]);
+    setup_free(&s[1]);
+  }
+  if (r18_flop > 0)
+    printf("\nResNet-18 convs (each layer times its count): %.2f GFLOP; 1 thread %.2f ms = %.1f GFLOP/s (%.0f%% of "
+           "peak); 2 threads %.2f ms = %.1f GFLOP/s (%.0f%% of 2 cores)\n",
+           r18_flop / 1e9, total[0] * 1e3, r18_flop / total[0] / 1e9, 100 * r18_flop / total[0] / 1e9 / peak,
+           total[1] * 1e3, r18_flop / total[1] / 1e9, 50 * r18_flop / total[1] / 1e9 / peak);
+  return 0;
+}
