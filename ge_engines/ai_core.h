@@ -70,6 +70,8 @@
  * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
+ * Before placement, its optimize_original runs float16 regions in float32
+ * (ge_half_promote, half_kernels.h), so float16 models reach these paths.
  *
  * Support rules (ge_ai_core_supports): element-wise ops follow
  * ge_vector_supports (vector.h). Dense ops (ge_ai_core_op lists them): ONNX
@@ -2528,7 +2530,7 @@ static const ge_engine ge__aic_engine = {
     ge__aic_check,         /* check_supported */
     ge__aic_kernel,        /* kernel */
     ge__aic_workspace,     /* workspace_size */
-    NULL,                  /* optimize_original */
+    ge_half_optimize_original, /* optimize_original: float16 regions run in float32 */
     ge__aic_optimize,      /* optimize_subgraph */
     NULL                   /* user */
 };

@@ -5,8 +5,12 @@
  * AI Core: gathers and scatters, sorting, TopK, NonZero, NonMaxSuppression,
  * Unique (data-dependent output shapes), int64 arithmetic, shape arithmetic.
  * Here both libraries run on this machine's CPU with the reference kernels
- * of host_cpu.h (and the DSA random kernels when DSA is excluded). They
- * differ in what they accept:
+ * of host_cpu.h (and the DSA random kernels when DSA is excluded), except
+ * where a fast kernel exists: the float32 ones of vector_kernels.h, Cast
+ * between float32 and float16 / int32 / int8 / uint8 (half_kernels.h) and
+ * the quantization kernels of quant_kernels.h (DynamicQuantizeLinear,
+ * Quantize/DequantizeLinear, ConvInteger, MatMulInteger). They differ in
+ * what they accept:
  *
  *   DNN_VM_AICPU_ASCEND  every op with a kernel, numeric and bool tensors,
  *                        rank at most 8; no strings, no views
@@ -30,6 +34,7 @@
 #include "ai_core.h"
 #include "dsa.h"
 #include "vector.h"
+#include "quant_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,6 +111,8 @@ static int ge__aicpu_check_tf(const ge_engine *e, const ge_graph *g, const ge_no
 static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn k = ge_vector_fast_kernel(n);
   (void)e;
+  if (!k) k = ge_half_fast_kernel(n);
+  if (!k) k = ge_quant_fast_kernel(n); /* int8 / uint8 quantization and integer products */
   if (!k && (ge_rnn_op(n) || (ge_node_in_onnx_domain(n) && (!strcmp(n->op, "Conv") || !strcmp(n->op, "MatMul") ||
                                                              !strcmp(n->op, "Gemm")))))
     k = ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);

@@ -4,7 +4,9 @@
  * comparisons, casts and reductions. Here it is a CPU engine with that op
  * set: it decides which nodes it takes (ge_vector_supports) and hands out
  * kernels: the fast float32 kernels of vector_kernels.h where they exist,
- * else the host CPU reference kernels (host_cpu.h).
+ * the fast Cast of half_kernels.h, else the host CPU reference kernels
+ * (host_cpu.h). Its optimize_original (as AI Core's) runs float16 regions
+ * in float32 (ge_half_promote, half_kernels.h).
  * DESIGN §5: the placer excludes it unless ge.engineType=VectorEngine (it
  * and AI Core are mutually exclusive); the AI Core engine (ai_core.h) runs
  * the same element-wise ops and reuses ge_vector_supports for them.
@@ -51,6 +53,7 @@
 #include "ge_graph.h"
 #include "host_cpu.h"
 #include "vector_kernels.h"
+#include "half_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -476,6 +479,7 @@ static ge_kernel_fn ge__vec_kernel(const ge_engine *e, const ge_node *n) {
   (void)e;
   if (!ge_node_in_onnx_domain(n) || !ge_op_in_sorted(n->op, ge__vec_ops, GE__VEC_NUM_OPS)) return NULL;
   if ((fast = ge_vector_fast_kernel(n)) != NULL) return fast;
+  if ((fast = ge_half_fast_kernel(n)) != NULL) return fast; /* Cast float32 <-> float16 */
   return ge_host_cpu_kernel(n);
 }
 
@@ -490,7 +494,7 @@ static const ge_engine ge__vec_engine = {
     ge__vec_check,         /* check_supported */
     ge__vec_kernel,        /* kernel */
     NULL,                  /* workspace_size */
-    NULL,                  /* optimize_original */
+    ge_half_optimize_original, /* optimize_original: float16 regions run in float32 */
     NULL,                  /* optimize_subgraph */
     NULL                   /* user */
 };
