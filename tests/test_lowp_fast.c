@@ -12,44 +12,10 @@
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "tests/rng.h"
+#include "tests/test_pool.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
-
-/* ------------------------------------------------ a two-thread pool */
-
-typedef struct pool_job {
-  ge_parallel_fn fn;
-  void *arg;
-  int64_t n, chunk;
-} pool_job;
-
-static void *pool_helper(void *p) {
-  const pool_job *j = (const pool_job *)p;
-  int64_t b;
-  for (b = j->chunk; b < j->n; b += 2 * j->chunk) j->fn(j->arg, b, b + j->chunk < j->n ? b + j->chunk : j->n);
-  return NULL;
-}
-
-/* The caller takes the even chunks, a second thread the odd ones. */
-static void pool_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
-  pool_job j;
-  pthread_t t;
-  int64_t b;
-  (void)env;
-  j.fn = fn;
-  j.arg = arg;
-  j.n = n;
-  j.chunk = (n + 1) / 2 > grain ? (n + 1) / 2 : grain;
-  if (j.chunk < 1) j.chunk = 1;
-  if (pthread_create(&t, NULL, pool_helper, &j) != 0) {
-    fn(arg, 0, n);
-    return;
-  }
-  for (b = 0; b < n; b += 2 * j.chunk) fn(arg, b, b + j.chunk < n ? b + j.chunk : n);
-  pthread_join(t, NULL);
-}
 
 /* Runs fn on node id `reps` times with one kernel state (so packed
  * weights are reused), then frees the state. */
@@ -63,7 +29,7 @@ static ge_status run_node(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_
   memset(&env, 0, sizeof env);
   env.alloc_output = kh_alloc_output;
   env.num_threads = threads ? 2 : 1;
-  env.parallel_for = threads ? pool_parallel_for : NULL;
+  env.parallel_for = threads ? tp_parallel_for : NULL;
   memset(&c, 0, sizeof c);
   for (i = 0; i < n_out && i < 8; i++) outs[i] = &out[i];
   c.inputs = in;

@@ -10,41 +10,10 @@
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "tests/rng.h"
+#include "tests/test_pool.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
-
-/* ------------------------------------------------ a two-thread pool */
-
-typedef struct pool_job {
-  ge_parallel_fn fn;
-  void *arg;
-  int64_t n;
-} pool_job;
-
-/* The helper thread takes the odd indices. */
-static void *pool_helper(void *p) {
-  const pool_job *j = (const pool_job *)p;
-  int64_t b;
-  for (b = 1; b < j->n; b += 2) j->fn(j->arg, b, b + 1);
-  return NULL;
-}
-
-static void pool_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
-  pool_job j;
-  pthread_t t;
-  int64_t b;
-  (void)env;
-  (void)grain;
-  j.fn = fn, j.arg = arg, j.n = n;
-  if (pthread_create(&t, NULL, pool_helper, &j) != 0) {
-    fn(arg, 0, n);
-    return;
-  }
-  for (b = 0; b < n; b += 2) fn(arg, b, b + 1);
-  pthread_join(t, NULL);
-}
 
 /* The two ways the kernel runs: with AI Core's SGEMM (the engine's kernel)
  * and with its own row-by-row projection (no SGEMM given). */
@@ -168,7 +137,7 @@ static int agrees(kt *t, ge_value **pin, uint32_t n_in, uint32_t n_out, int thre
   int ok = 1;
   memset(fast, 0, sizeof fast);
   memset(ref, 0, sizeof ref);
-  sf = kh_run_threads(f, t->g, t->id, pin, n_in, fast, n_out, threads ? pool_parallel_for : NULL, threads ? 2 : 1, &t->err);
+  sf = kh_run_threads(f, t->g, t->id, pin, n_in, fast, n_out, threads ? tp_parallel_for : NULL, threads ? 2 : 1, &t->err);
   sr = kh_run(h, t->g, t->id, pin, n_in, ref, n_out, &t->err);
   if (!GE_CHECK(sf == sr)) ok = 0;
   for (i = 0; ok && sf == GE_OK && i < n_out; i++) {
