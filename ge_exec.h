@@ -2340,18 +2340,6 @@ GE_API void ge_program_profile_reset(ge_program *p) {
   p->prof_runs = p->prof_total = 0;
 }
 
-/* A JSON string (names are the model's: quotes and controls escaped). */
-static void ge__x_json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 /* The lane of id: its stream (stream executor) or its thread. */
 static uint32_t ge__x_lane(const ge_program *p, uint32_t id) {
   return p->id_stream ? p->id_stream[id] : p->threads[id];
@@ -2401,15 +2389,15 @@ static void ge__x_trace_tasks(const ge_program *p, void *arg) {
     uint32_t lane = c->nested ? c->lane : ge__x_lane(p, i);
     if (!e || (c->nested && (b < c->lo || e > c->hi))) continue; /* did not run (in this run) */
     fprintf(f, ",\n{\"name\":");
-    ge__x_json_str(f, x->name);
+    ge_json_write_string(f, x->name);
     fprintf(f, ",\"cat\":");
-    ge__x_json_str(f, x->op);
+    ge_json_write_string(f, x->op);
     fprintf(f, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u,\"args\":{\"op\":",
             (double)(b - c->root->run_t0) / 1e3, (double)(e - b) / 1e3, lane);
-    ge__x_json_str(f, x->op);
+    ge_json_write_string(f, x->op);
     fprintf(f, ",\"engine\":");
     if (x->engine >= 0 && (uint32_t)x->engine < c->num_engine_names && c->engine_names[x->engine])
-      ge__x_json_str(f, c->engine_names[x->engine]);
+      ge_json_write_string(f, c->engine_names[x->engine]);
     else fprintf(f, "%d", (int)x->engine);
     fprintf(f, ",\"thread\":%u,\"task\":%u%s}}", c->nested ? c->lane : p->threads[i], i, c->nested ? ",\"nested\":1" : "");
     inner = *c;
@@ -2427,7 +2415,7 @@ GE_API ge_status ge_program_write_trace(const ge_program *p, FILE *f, const char
   if (!p->run_t1) return ge_error_set(err, GE_ERR_INVALID, "ge_program_write_trace: the program has not run");
   fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":");
-  ge__x_json_str(f, ge_graph_name(p->graph));
+  ge_json_write_string(f, ge_graph_name(p->graph));
   fprintf(f, "}}");
   for (i = 0; i < p->num_ids; i++)
     if (p->times[2 * (size_t)i + 1] && ge__x_lane(p, i) != UINT32_MAX && ge__x_lane(p, i) + 1 > lanes) lanes = ge__x_lane(p, i) + 1;

@@ -509,6 +509,9 @@ GE_API ge_status ge_node_set_output_format(ge_graph *g, ge_node_id id, uint32_t 
                                            ge_error *err);
 /* The descriptor of the tensor feeding input i (NULL if absent). */
 GE_API const ge_tensor_desc *ge_node_input_desc(const ge_graph *g, const ge_node *n, uint32_t i);
+/* The value of the Const (without control inputs) feeding input i of n, or
+ * NULL: what engine optimisers fold. */
+GE_API const ge_tensor *ge_node_const_input(const ge_graph *g, const ge_node *n, uint32_t i);
 
 /* ------------------------------------------------------ attribute access */
 
@@ -756,6 +759,9 @@ GE_API ge_status ge_graph_load(const char *path, const ge_graph_desc *desc, ge_g
 GE_API ge_status ge_graph_dump(const ge_graph *g, FILE *f);
 /* Graphviz DOT. Nodes are filled by engine and outlined by stream when set. */
 GE_API ge_status ge_graph_write_dot(const ge_graph *g, FILE *f);
+/* Writes s as a JSON string (quotes, backslashes and control bytes escaped;
+ * NULL as ""): names are the model's, anything may be in them. */
+GE_API void ge_json_write_string(FILE *f, const char *s);
 
 /* Structural hash: equal for graphs that compute the same thing built in any
  * order; node names other than Data's are ignored. Cycles are an error. */
@@ -2364,6 +2370,15 @@ static const ge_attr *ge__find_attr(const ge_attr *attrs, uint32_t n, const char
 
 GE_API const ge_attr *ge_node_attr(const ge_node *n, const char *name) {
   return ge__find_attr(n->attrs, n->num_attrs, name);
+}
+GE_API const ge_tensor *ge_node_const_input(const ge_graph *g, const ge_node *n, uint32_t i) {
+  const ge_node *p;
+  const ge_attr *a;
+  if (i >= n->num_inputs || n->inputs[i].node == GE_NONE) return NULL;
+  p = ge_graph_node(g, n->inputs[i].node);
+  if (!p || strcmp(p->op, "Const") != 0 || p->num_control_inputs) return NULL;
+  a = ge_node_attr(p, "value");
+  return a && a->type == GE_ATTR_TENSOR && a->v.t && a->v.t->data ? a->v.t : NULL;
 }
 GE_API int64_t ge_node_attr_int(const ge_node *n, const char *name, int64_t dflt) {
   const ge_attr *a = ge_node_attr(n, name);
@@ -8566,6 +8581,17 @@ static void ge__dump_graph(const ge_graph *g, FILE *f, int depth, const char *la
     fputc('\n', f);
     ge__dump_subgraphs(f, n->attrs, n->num_attrs, depth + 1);
   }
+}
+
+GE_API void ge_json_write_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
 }
 
 GE_API ge_status ge_graph_dump(const ge_graph *g, FILE *f) {

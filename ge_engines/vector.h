@@ -227,14 +227,8 @@ static int ge__vec_is(const ge_node *n, const char *op) {
 
 /* The float32 tensor of the Const feeding input i of n, or NULL. */
 static const ge_tensor *ge__vec_const_in(const ge_graph *g, const ge_node *n, uint32_t i) {
-  const ge_node *p;
-  const ge_attr *a;
-  if (i >= n->num_inputs || n->inputs[i].node == GE_NONE) return NULL;
-  p = ge_graph_node(g, n->inputs[i].node);
-  if (!p || strcmp(p->op, "Const") != 0 || p->num_control_inputs) return NULL;
-  a = ge_node_attr(p, "value");
-  if (!a || a->type != GE_ATTR_TENSOR || !a->v.t || a->v.t->dtype != GE_DTYPE_FLOAT32 || !a->v.t->data) return NULL;
-  return a->v.t;
+  const ge_tensor *t = ge_node_const_input(g, n, i);
+  return t && t->dtype == GE_DTYPE_FLOAT32 ? t : NULL;
 }
 
 /* The one value of a float32 scalar-like Const input (1 on success). */

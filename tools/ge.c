@@ -150,18 +150,6 @@ fail:
   return 0;
 }
 
-/* Prints s as a JSON string. */
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 static void json_shape(FILE *f, const ge_shape *s) {
   int32_t i;
   if (s->rank < 0) {
@@ -172,7 +160,7 @@ static void json_shape(FILE *f, const ge_shape *s) {
   for (i = 0; i < s->rank; i++) {
     const char *sym = s->info ? s->info[i].symbol : NULL;
     if (i) fputc(',', f);
-    if (s->dims[i] < 0 && sym) json_str(f, sym);
+    if (s->dims[i] < 0 && sym) ge_json_write_string(f, sym);
     else fprintf(f, "%lld", (long long)s->dims[i]);
   }
   fputc(']', f);
@@ -189,17 +177,17 @@ static void json_placement(FILE *f, const tool *t, const ge_graph *g, const ge_n
   ge_error err;
   uint32_t k;
   fputs(", \"engine\": ", f);
-  if (engine_name(t, x)) json_str(f, engine_name(t, x));
+  if (engine_name(t, x)) ge_json_write_string(f, engine_name(t, x));
   else fputs("null", f);
   fputs(", \"placed_by\": ", f);
-  json_str(f, ge_placed_by_str(ge_node_placed_by(x)));
+  ge_json_write_string(f, ge_placed_by_str(ge_node_placed_by(x)));
   fputs(", \"rejected\": [", f);
   if (ge_session_explain(t->s, t->id, g, x, &ex, &err) == GE_OK)
     for (k = 0; k < ex.num_rejected; k++) {
       fputs(k ? ", {\"engine\": " : "{\"engine\": ", f);
-      json_str(f, ge_engine_at(ge_session_engines(t->s), ex.rejected[k].engine)->name);
+      ge_json_write_string(f, ge_engine_at(ge_session_engines(t->s), ex.rejected[k].engine)->name);
       fputs(", \"reason\": ", f);
-      json_str(f, ex.rejected[k].reason);
+      ge_json_write_string(f, ex.rejected[k].reason);
       fputc('}', f);
     }
   fputc(']', f);
@@ -253,24 +241,24 @@ static void print_placement(FILE *f, const tool *t, ge_graph *g, const char *sub
 static void json_node(FILE *f, const tool *t, const ge_graph *g, const ge_node *x, const char *sub) {
   uint32_t k;
   fputs("\"name\": ", f);
-  json_str(f, x->name);
+  ge_json_write_string(f, x->name);
   fputs(", \"op\": ", f);
-  json_str(f, x->op);
+  ge_json_write_string(f, x->op);
   fputs(", \"subgraph\": ", f);
-  if (sub) json_str(f, sub);
+  if (sub) ge_json_write_string(f, sub);
   else fputs("null", f);
   json_placement(f, t, g, x);
   fprintf(f, ", \"stream\": %d, \"inputs\": [", (int)x->stream);
   for (k = 0; k < x->num_inputs; k++) {
     const ge_node *p = ge_graph_node(g, x->inputs[k].node);
     if (k) fputc(',', f);
-    if (p) json_str(f, p->name);
+    if (p) ge_json_write_string(f, p->name);
     else fputs("null", f);
   }
   fputs("], \"control_inputs\": [", f);
   for (k = 0; k < x->num_control_inputs; k++) {
     if (k) fputc(',', f);
-    json_str(f, ge_graph_node(g, x->control_inputs[k])->name);
+    ge_json_write_string(f, ge_graph_node(g, x->control_inputs[k])->name);
   }
   fputs("], \"outputs\": [", f);
   for (k = 0; k < x->num_outputs; k++) {
@@ -339,19 +327,19 @@ static void json_subgraphs(FILE *f, const tool *t, const ge_graph *g, int *first
         subgraph_name(x, at, k, name, sizeof name);
         fputs(*first ? "\n    {\"name\": " : ",\n    {\"name\": ", f);
         *first = 0;
-        json_str(f, name);
+        ge_json_write_string(f, name);
         fputs(", \"kind\": ", f);
-        json_str(f, subgraph_kind(x, at->name));
+        ge_json_write_string(f, subgraph_kind(x, at->name));
         fputs(", \"parent\": ", f);
-        json_str(f, x->name);
+        ge_json_write_string(f, x->name);
         fputs(", \"engine\": ", f);
-        if (engine_name(t, x)) json_str(f, engine_name(t, x));
+        if (engine_name(t, x)) ge_json_write_string(f, engine_name(t, x));
         else fputs("null", f);
         fprintf(f, ", \"stage\": %lld, \"nodes\": [", (long long)ge_node_attr_int(x, "_stage_level", -1));
         GE_GRAPH_FOREACH(sub, m) {
           if (!first_member) fputc(',', f);
           first_member = 0;
-          json_str(f, m->name);
+          ge_json_write_string(f, m->name);
         }
         fputs("]}", f);
         json_subgraphs(f, t, sub, first);
@@ -368,16 +356,16 @@ static void json_streams(FILE *f, const ge_graph *g, const ge_stream_plan *p) {
     const ge_stream_info *s = &p->streams[i];
     hccl += s->hccl;
     fprintf(f, "%s\n    {\"id\": %u, \"logical\": %d, \"label\": ", i ? "," : "", (unsigned)i, (int)s->logical);
-    if (s->label) json_str(f, s->label);
+    if (s->label) ge_json_write_string(f, s->label);
     else fputs("null", f);
     fprintf(f, ", \"tasks\": %u, \"attached\": %s, \"hccl\": %s, \"huge\": %s, \"activated_by\": ",
             (unsigned)s->num_tasks, s->attached ? "true" : "false", s->hccl ? "true" : "false", s->huge ? "true" : "false");
-    if (s->activated_by != GE_NONE) json_str(f, ge_graph_node(g, s->activated_by)->name);
+    if (s->activated_by != GE_NONE) ge_json_write_string(f, ge_graph_node(g, s->activated_by)->name);
     else fputs("null", f);
     fputs(", \"nodes\": [", f);
     for (k = 0; k < s->num_nodes; k++) {
       if (k) fputc(',', f);
-      json_str(f, ge_graph_node(g, s->nodes[k])->name);
+      ge_json_write_string(f, ge_graph_node(g, s->nodes[k])->name);
     }
     fputs("]}", f);
   }
@@ -385,9 +373,9 @@ static void json_streams(FILE *f, const ge_graph *g, const ge_stream_plan *p) {
   for (i = 0; i < p->num_events; i++) {
     const ge_stream_event *e = &p->events[i];
     fprintf(f, "%s\n    {\"id\": %u, \"send_node\": ", i ? "," : "", (unsigned)e->id);
-    json_str(f, ge_graph_node(g, e->send_node)->name);
+    ge_json_write_string(f, ge_graph_node(g, e->send_node)->name);
     fputs(", \"recv_node\": ", f);
-    json_str(f, ge_graph_node(g, e->recv_node)->name);
+    ge_json_write_string(f, ge_graph_node(g, e->recv_node)->name);
     fprintf(f, ", \"send_stream\": %d, \"recv_stream\": %d}", (int)e->send_stream, (int)e->recv_stream);
   }
   fprintf(f, "\n  ],\n  \"stream_summary\": {\"logical_streams\": %u, \"physical_streams\": %u, \"attached_streams\": %u, "
@@ -406,7 +394,7 @@ static void json_memory(FILE *f, const tool *t, const ge_graph *g) {
   int k;
   if (!m) {
     fputs(",\n  \"memory\": {\"planned\": false, \"reason\": ", f);
-    json_str(f, why);
+    ge_json_write_string(f, why);
     fputs("}", f);
     return;
   }
@@ -419,9 +407,9 @@ static void json_memory(FILE *f, const tool *t, const ge_graph *g) {
     else if (x->outputs[t->output].name && *x->outputs[t->output].name) snprintf(name, sizeof name, "%s", x->outputs[t->output].name);
     else snprintf(name, sizeof name, "%s:%d", x->name, (int)t->output);
     fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-    json_str(f, name);
+    ge_json_write_string(f, name);
     fputs(", \"node\": ", f);
-    json_str(f, x->name);
+    ge_json_write_string(f, x->name);
     fprintf(f, ", \"output\": %d, \"segment\": \"%s\", \"size\": %llu, \"offset\": %llu, \"first_use\": %d, "
                "\"last_use\": %d, \"stream\": %d, \"alias_of\": %d}",
             (int)t->output, ge_mem_segment_name(t->segment), (unsigned long long)t->size, (unsigned long long)t->offset,
@@ -440,7 +428,7 @@ static void json_memory(FILE *f, const tool *t, const ge_graph *g) {
 static void json_graph(FILE *f, const tool *t, ge_graph *g) {
   int first = 1;
   fputs("{\n  \"graph\": ", f);
-  json_str(f, ge_graph_name(g));
+  ge_json_write_string(f, ge_graph_name(g));
   fprintf(f, ",\n  \"dynamic_shape_partitioned\": %lld", (long long)(ge_graph_attr(g, "_dynamic_shape_partitioned")
                                                                         ? ge_graph_attr(g, "_dynamic_shape_partitioned")->v.i
                                                                         : 0));
