@@ -59,8 +59,7 @@ function parseArgs(argv) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   process.env.UV_THREADPOOL_SIZE = String(args.pool); // read when the pool first starts
-  const { loadOrt, readNpy } = require('./run.js');
-  const fs = require('fs');
+  const { loadOrt, readFeeds } = require('./run.js');
   const ort = loadOrt();
   const session = await ort.InferenceSession.create(args.model, {
     intraOpNumThreads: args.intra,
@@ -68,22 +67,7 @@ async function main() {
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   });
-  const tensors = {};
-  args.inputs.forEach((spec, k) => {
-    let name, file;
-    const eq = spec.indexOf('=');
-    if (eq > 0 && !fs.existsSync(spec)) { name = spec.slice(0, eq); file = spec.slice(eq + 1); }
-    else {
-      if (k >= session.inputNames.length) die('more inputs given than the model has');
-      name = session.inputNames[k]; file = spec;
-    }
-    if (!session.inputNames.includes(name))
-      die('model has no input ' + name + ' (inputs: ' + session.inputNames.join(', ') + ')');
-    const t = readNpy(file);
-    tensors[name] = new ort.Tensor(t.type, t.data, t.dims);
-  });
-  const missing = session.inputNames.filter(n => !(n in tensors));
-  if (missing.length) die('missing inputs: ' + missing.join(', '));
+  const tensors = readFeeds(ort, session, args.inputs);
   const feeds = () => Object.assign({}, tensors);
 
   // C chains of requests; each completion starts the next until R have started.

@@ -138,17 +138,11 @@ function quantile(sorted, q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
-  const ort = loadOrt();
-  const session = await ort.InferenceSession.create(args.model, {
-    intraOpNumThreads: args.threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+// The feeds for session from `NAME=FILE.npy` or bare FILE.npy specs (bare
+// files feed the inputs in order); an unknown or missing input is fatal.
+function readFeeds(ort, session, specs) {
   const feeds = {};
-  args.inputs.forEach((spec, k) => {
+  specs.forEach((spec, k) => {
     let name, file;
     const eq = spec.indexOf('=');
     // NAME=FILE, unless the '=' belongs to a path (then the whole is a file).
@@ -164,6 +158,19 @@ async function main() {
   });
   const missing = session.inputNames.filter(n => !(n in feeds));
   if (missing.length) die('missing inputs: ' + missing.join(', '));
+  return feeds;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const ort = loadOrt();
+  const session = await ort.InferenceSession.create(args.model, {
+    intraOpNumThreads: args.threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  const feeds = readFeeds(ort, session, args.inputs);
 
   let out = null;
   for (let i = 0; i < args.warmup; i++) out = await session.run(feeds);
@@ -192,7 +199,7 @@ async function main() {
   if (typeof session.release === 'function') await session.release();
 }
 
-module.exports = { loadOrt, readNpy, quantile }; // for bench/ort/concurrent.js
+module.exports = { loadOrt, readNpy, readFeeds, quantile }; // for bench/ort/concurrent.js
 
 if (require.main === module)
   main().catch(e => { process.stderr.write('run.js: ' + (e && e.stack || e) + '\n'); process.exit(1); });
