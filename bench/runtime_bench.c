@@ -18,12 +18,16 @@
  *    thread may find no free core, and the wall-clock gain shrinks.
  *
  *   build/runtime_bench [REPEAT [ROUNDS]]     (defaults 2000 5)
+ *   build/runtime_bench --write-onnx DIR      writes the branch graph as
+ *       DIR/branches.onnx with its input DIR/branches.x.npy, for ONNX Runtime
+ *       (bench/branches.sh runs both side by side)
  *   cc -std=c99 -O2 -DNDEBUG -I. bench/runtime_bench.c -o build/runtime_bench -lm
  */
 #define _POSIX_C_SOURCE 200809L
 #define GE_IMPLEMENTATION
 #include "ge_engines/ge_engines.h"
 #include "ge_exec.h"
+#include "ge_onnx.h"
 #include "ge_stream.h"
 
 #include <stdio.h>
@@ -31,6 +35,7 @@
 #include <string.h>
 
 #include "bench/bench_util.h"
+#include "tools/npy.h"
 
 /* The executor alone: every node's kernel returns at once. */
 static ge_status nop_kernel(ge_kernel_ctx *c) {
@@ -244,6 +249,36 @@ static void chain_table(ge_runtime *rt, int repeat, int rounds, int nop) {
   free(scratch);
 }
 
+/* The branch graph's input x [4,256] in v (over the caller's 1024 floats). */
+static void branch_input(ge_value *v, float *x, int64_t *dims) {
+  int k;
+  for (k = 0; k < 4 * 256; k++) x[k] = (float)((k * 37) % 101) / 101.0f - 0.5f;
+  memset(v, 0, sizeof *v);
+  ge_value_set_shape(v, GE_DTYPE_FLOAT32, 2, dims);
+  v->data = x;
+}
+
+/* DIR/branches.onnx and DIR/branches.x.npy: the same graph and input for a peer. */
+static int write_onnx(const char *dir) {
+  ge_graph *g = branches();
+  float x[4 * 256];
+  int64_t dims[2] = {4, 256};
+  ge_value v;
+  ge_error err;
+  char path[1024];
+  uint32_t i;
+  for (i = 0; i < ge_graph_id_bound(g); i++) /* engines are the bench's own choice, not the model's */
+    if (ge_graph_node(g, i)) ge_graph_node(g, i)->engine = -1;
+  snprintf(path, sizeof path, "%s/branches.onnx", dir);
+  bench_ok(ge_onnx_save(g, path, &err), &err, path);
+  branch_input(&v, x, dims);
+  snprintf(path, sizeof path, "%s/branches.x.npy", dir);
+  bench_ok(npy_write(path, &v, &err), &err, path);
+  ge_graph_free(g);
+  printf("wrote %s/branches.onnx and %s/branches.x.npy\n", dir, dir);
+  return 0;
+}
+
 static void branch_table(ge_runtime *rt, int repeat, int rounds) {
   ge_graph *g = branches();
   ge_stream_plan plan;
@@ -258,10 +293,7 @@ static void branch_table(ge_runtime *rt, int repeat, int rounds) {
   int r, same = 1;
   repeat = repeat / 20 > 10 ? repeat / 20 : 10;
   scratch = (double *)malloc(sizeof(double) * (size_t)repeat);
-  for (k = 0; k < 4 * 256; k++) x[k] = (float)((k * 37) % 101) / 101.0f - 0.5f;
-  memset(&v, 0, sizeof v);
-  ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 2, dims);
-  v.data = x;
+  branch_input(&v, x, dims);
   plan_streams(g, &plan);
   for (c = 0; c < NUM_PLAIN_CONFIGS; c++) {
     p[c] = make_program(g, &plan, &configs[c], rt, 0);
@@ -304,6 +336,8 @@ int main(int argc, char **argv) {
   ge_runtime_desc rd;
   ge_runtime *rt;
   ge_error err;
+  (void)npy_read;
+  if (argc == 3 && !strcmp(argv[1], "--write-onnx")) return write_onnx(argv[2]);
   if (repeat < 10 || rounds < 1) {
     fprintf(stderr, "usage: runtime_bench [REPEAT>=10 [ROUNDS>=1]]\n");
     return 2;

@@ -3,11 +3,12 @@
 // ge's benchmarks compare against, and prints one JSON line of timings.
 //
 //   node bench/ort/run.js MODEL.onnx [INPUT.npy | NAME=INPUT.npy]... [--threads N]
-//        [--repeat R] [--warmup W] [--output OUT.npy | --outdir DIR]
+//        [--inter M] [--repeat R] [--warmup W] [--output OUT.npy | --outdir DIR]
 //
 // An input given as a bare INPUT.npy feeds the model's inputs in order; NAME=FILE
 // feeds the input NAME. The session runs with N intra-op threads (default 1),
-// one inter-op thread, sequential execution and all graph optimizations. After W
+// sequential execution (--inter M: ORT's parallel execution mode with M inter-op
+// threads) and all graph optimizations. After W
 // warm-up runs (default 10) it times R runs (default 100), one at a time, and prints
 //   {"model":"...","threads":N,"repeat":R,"median_ms":..,"p10_ms":..,"p90_ms":..}
 // --output writes the first output of the last run; --outdir writes every output
@@ -104,7 +105,7 @@ function writeNpy(file, tensor) {
 // ---- main ---------------------------------------------------------------
 
 function parseArgs(argv) {
-  const a = { model: null, inputs: [], threads: 1, repeat: 100, warmup: 10, output: null, outdir: null };
+  const a = { model: null, inputs: [], threads: 1, inter: 0, repeat: 100, warmup: 10, output: null, outdir: null };
   const num = (i, name) => {
     if (i >= argv.length) die(name + ' needs a value');
     const v = Number(argv[i]);
@@ -114,6 +115,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     if (s === '--threads') a.threads = num(++i, s);
+    else if (s === '--inter') a.inter = num(++i, s);
     else if (s === '--repeat') a.repeat = num(++i, s);
     else if (s === '--warmup') a.warmup = num(++i, s);
     else if (s === '--output') { if (++i >= argv.length) die(s + ' needs a value'); a.output = argv[i]; }
@@ -125,7 +127,7 @@ function parseArgs(argv) {
   }
   if (a.model === null) {
     die('usage: node bench/ort/run.js MODEL.onnx [INPUT.npy | NAME=INPUT.npy]... ' +
-        '[--threads N] [--repeat R] [--warmup W] [--output OUT.npy | --outdir DIR]');
+        '[--threads N] [--inter M] [--repeat R] [--warmup W] [--output OUT.npy | --outdir DIR]');
   }
   if (a.repeat < 1) die('--repeat must be at least 1');
   if (a.threads < 1) die('--threads must be at least 1');
@@ -166,8 +168,8 @@ async function main() {
   const ort = loadOrt();
   const session = await ort.InferenceSession.create(args.model, {
     intraOpNumThreads: args.threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
+    interOpNumThreads: args.inter || 1,
+    executionMode: args.inter ? 'parallel' : 'sequential',
     graphOptimizationLevel: 'all',
   });
   const feeds = readFeeds(ort, session, args.inputs);
