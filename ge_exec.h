@@ -912,6 +912,12 @@ static ge_value *ge__x_alias_output(ge_kernel_ctx *c, uint32_t i, const ge_value
                                     const int64_t *dims) {
   ge_program *p = (ge_program *)c->env->executor;
   ge_value *v = c->outputs[i];
+  if (p->planned && p->planned[v - p->slots] != UINT64_MAX && src->data != p->block + p->planned[v - p->slots]) {
+    /* the memory plan gave this view bytes of its own (a graph output, say): src's may be reused, so copy */
+    if (!(v = ge_kernel_output(c, i, src->dtype, rank, dims))) return NULL;
+    if (src->nbytes) memcpy(v->data, src->data, src->nbytes < v->nbytes ? src->nbytes : v->nbytes);
+    return v;
+  }
   if (p->dyn && p->dyn->slot_value[v - p->slots] != GE__X_NONE) { /* a shape plan must know its views */
     ge__x_dyn *d = p->dyn;
     uint32_t x = d->slot_value[v - p->slots], r = GE__X_EXTERN;

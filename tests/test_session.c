@@ -489,6 +489,50 @@ GE_TEST(test_call_with_many_outputs) {
 
 /* Allocation calls: none per run of a static graph after loading, none for
  * a dynamic shape seen before, some for a larger one. */
+/* A view that is a graph output gets bytes of its own in the memory plan
+ * (its source's are reused once it is read): the executor copies into them
+ * rather than aliasing. out0 = Identity(Neg(x)); Mul(out0, x) and Neg after
+ * it may take Neg's bytes; out0 must still be -x. */
+GE_TEST(test_planned_view_output) {
+  ge_session *s;
+  ge_graph *g;
+  ge_error err;
+  ge_node_id x, a, o, m, d;
+  ge_edge e[2], outs[2];
+  int64_t dims[1] = {64};
+  float data[64];
+  ge_value v;
+  const ge_value *ins[1] = {&v};
+  const ge_value *got;
+  int i, run;
+  for (i = 0; i < 64; i++) data[i] = (float)(i - 20) * 0.5f;
+  OK(ge_session_create(NULL, &s, &err));
+  OK(ge_graph_create(NULL, &g, &err));
+  OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, &err));
+  e[0].node = x, e[0].index = 0;
+  OK(ge_graph_add_node(g, "Neg", "a", 1, e, 1, &a, &err));
+  e[0].node = a;
+  OK(ge_graph_add_node(g, "Identity", "out0", 1, e, 1, &o, &err));
+  e[0].node = o, e[1].node = x, e[1].index = 0;
+  OK(ge_graph_add_node(g, "Mul", "m", 2, e, 1, &m, &err));
+  e[0].node = m;
+  OK(ge_graph_add_node(g, "Neg", "d", 1, e, 1, &d, &err));
+  outs[0].node = o, outs[0].index = 0, outs[1].node = d, outs[1].index = 0;
+  OK(ge_graph_set_outputs(g, 2, outs, NULL, &err));
+  OK(ge_session_add_graph(s, 1, g, &err));
+  memset(&v, 0, sizeof v);
+  v.data = data;
+  ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 1, dims);
+  for (run = 0; run < 2; run++) {
+    OK(ge_session_run_graph(s, 1, ins, 1, &err));
+    GE_REQUIRE((got = ge_session_output(s, 1, 0)) != NULL && got->numel == 64);
+    for (i = 0; i < 64; i++) GE_CHECK(((const float *)got->data)[i] == -data[i]);
+    GE_REQUIRE((got = ge_session_output(s, 1, 1)) != NULL && got->numel == 64);
+    for (i = 0; i < 64; i++) GE_CHECK(((const float *)got->data)[i] == data[i] * data[i]);
+  }
+  ge_session_free(s);
+}
+
 GE_TEST(test_allocations_per_run) {
   ge_session *s;
   ge_graph *g;
@@ -552,6 +596,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_fork_graph);
   GE_RUN(test_async_and_streams);
   GE_RUN(test_call_with_many_outputs);
+  GE_RUN(test_planned_view_output);
   GE_RUN(test_allocations_per_run);
   return ge_test_main_end();
 }
