@@ -1063,10 +1063,11 @@ static uint32_t ge__x_graph_num_outputs(const ge_graph *g) {
   return o == GE_NONE ? 0 : ge_graph_node(g, o)->num_inputs;
 }
 
-/* A control-flow scalar (ONNX: a tensor of one element, rank 0 or 1) of
- * the given dtype; an error naming `what` otherwise. */
+/* A control-flow scalar (ONNX: a tensor of a single element, of any rank:
+ * exporters write If conditions of shape [1, 1]) of the given dtype; an
+ * error naming `what` otherwise. */
 static ge_status ge__x_check_scalar(ge_kernel_ctx *c, const ge_value *v, ge_dtype dtype, const char *what) {
-  if (v && v->dtype == dtype && v->numel == 1 && v->rank <= 1 && v->data) return GE_OK;
+  if (v && v->dtype == dtype && v->numel == 1 && v->data) return GE_OK;
   if (!v) return ge_kernel_error(c, GE_ERR_INVALID, "%s is missing", what);
   return ge_kernel_error(c, GE_ERR_SHAPE, "%s must be a %s scalar, got %s of rank %d with %lld elements", what,
                          ge_dtype_name(dtype), ge_dtype_name(v->dtype), (int)v->rank, (long long)v->numel);

@@ -281,6 +281,51 @@ GE_TEST(test_if_with_capture) {
   ge_graph_free(g);
 }
 
+/* If's condition is a single element of any rank (exporters write [1, 1]):
+ * y = If(true[1,1], then: -x, else: x). */
+GE_TEST(test_if_condition_of_rank_two) {
+  ge_graph *g = tu_new_graph("g"), *then_g = tu_new_graph("then"), *else_g = tu_new_graph("else");
+  ge_node_id x, cond, iff, t_x, t_neg, e_x;
+  ge_edge in[2];
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[1] = {2}, cdims[2] = {1, 1};
+  unsigned char yes = 1;
+  float xval[2] = {3, -4};
+  ge_tensor ct;
+  ge_value xv;
+  const ge_value *ins[1] = {&xv};
+  memset(&ct, 0, sizeof ct);
+  ct.dtype = GE_DTYPE_BOOL, ct.rank = 2, ct.dims = cdims, ct.data = &yes, ct.nbytes = 1;
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
+  ge_graph_add_const(g, "cond", &ct, &cond, NULL);
+  ge_graph_add_node(then_g, "Data", "tx", 0, NULL, 1, &t_x, NULL);
+  ge_node_set_attr_int(then_g, t_x, "parent_index", 1, NULL);
+  in[0] = E(t_x, 0);
+  ge_graph_add_node(then_g, "Neg", "neg", 1, in, 1, &t_neg, NULL);
+  in[0] = E(t_neg, 0);
+  ge_graph_set_outputs(then_g, 1, in, NULL, NULL);
+  ge_graph_add_node(else_g, "Data", "ex", 0, NULL, 1, &e_x, NULL);
+  ge_node_set_attr_int(else_g, e_x, "parent_index", 1, NULL);
+  in[0] = E(e_x, 0);
+  ge_graph_set_outputs(else_g, 1, in, NULL, NULL);
+  in[0] = E(cond, 0);
+  in[1] = E(x, 0);
+  ge_graph_add_node(g, "If", "if", 2, in, 1, &iff, NULL);
+  ge_node_set_attr_graph(g, iff, "then_branch", then_g, NULL);
+  ge_node_set_attr_graph(g, iff, "else_branch", else_g, NULL);
+  in[0] = E(iff, 0);
+  ge_graph_set_outputs(g, 1, in, NULL, NULL);
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  xv = fvalue(1, dims, xval);
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK_NEAR(((float *)ge_program_output(p, 0)->data)[1], 4, 0);
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
 /* Loop(M, -, x) { v = v + 1.5; scan v } with M given as the tensor mt. */
 static ge_graph *add_loop(const ge_tensor *mt) {
   ge_graph *g = tu_new_graph("g"), *body = tu_new_graph("body");
@@ -566,6 +611,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_input_checks);
   GE_RUN(test_no_kernel);
   GE_RUN(test_if_with_capture);
+  GE_RUN(test_if_condition_of_rank_two);
   GE_RUN(test_loop);
   GE_RUN(test_scan);
   GE_RUN(test_partitioned_call);
