@@ -1348,6 +1348,15 @@ static int64_t ge__aic_floordiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* Conv's and ConvTranspose's output [N, M, (OH,) OW] (rank 3: 1-D). */
+static ge_value *ge__aic_conv_output(ge_kernel_ctx *c, const ge__aic_cv *p, int32_t rank) {
+  int64_t dims[4];
+  dims[0] = p->n, dims[1] = p->m;
+  if (rank == 3) dims[2] = p->ow;
+  else dims[2] = p->oh, dims[3] = p->ow;
+  return ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, rank, dims);
+}
+
 static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, const ge_value *x, const ge_value *w,
                                     const ge_value *b, ge__aic_cv *p) {
   int32_t r = x->rank - 2, i;
@@ -1675,7 +1684,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   ge__aic_epi epi;
   ge__aic_wpack wp;
   ge_value *y;
-  int64_t ydims[4], P, K, n, g, tasks;
+  int64_t P, K, n, g, tasks;
   const float *wpack, *res;
   float *work;
   size_t per;
@@ -1686,15 +1695,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
   if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
   if ((st = ge__aic_conv_setup(c, s, x, w, b, &p)) != GE_OK) return st;
-  ydims[0] = p.n;
-  ydims[1] = p.m;
-  if (x->rank == 3) {
-    ydims[2] = p.ow;
-  } else {
-    ydims[2] = p.oh;
-    ydims[3] = p.ow;
-  }
-  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, ydims))) return GE_ERR_NOMEM;
+  if (!(y = ge__aic_conv_output(c, &p, x->rank))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   if ((st = ge__aic_residual(c, y, &res)) != GE_OK) return st;
   P = p.oh * p.ow;
@@ -1870,7 +1871,7 @@ static ge_status ge__aic_convtranspose(ge_kernel_ctx *c) {
   ge__aic_c2i ci;
   ge__aic_act act;
   ge_value *y;
-  int64_t ydims[4], P, rows, n, g, tasks;
+  int64_t P, rows, n, g, tasks;
   const float *wpack;
   float *work, *cols;
   size_t per, work_floats;
@@ -1883,15 +1884,7 @@ static ge_status ge__aic_convtranspose(ge_kernel_ctx *c) {
   if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
   if ((st = ge__aic_convt_setup(c, s, x, w, b, &p)) != GE_OK) return st;
   act = s->act;
-  ydims[0] = p.n;
-  ydims[1] = p.m;
-  if (x->rank == 3) {
-    ydims[2] = p.ow;
-  } else {
-    ydims[2] = p.oh;
-    ydims[3] = p.ow;
-  }
-  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, ydims))) return GE_ERR_NOMEM;
+  if (!(y = ge__aic_conv_output(c, &p, x->rank))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   P = p.h * p.w;
   rows = p.mg * p.kh * p.kw;
