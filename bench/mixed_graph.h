@@ -62,6 +62,11 @@ static ge_graph *mixed_graph(uint32_t n) {
     (void)t, (void)sm;
     prev = sum, previ = ai;
   }
+  {
+    ge_edge outs[2];
+    outs[0].node = prev, outs[0].index = 0, outs[1].node = previ, outs[1].index = 0;
+    bench_ok(ge_graph_set_outputs(g, 2, outs, NULL, &err), &err, "outputs");
+  }
   bench_ok(ge_graph_infer_shapes(g, &err), &err, "infer");
   return g;
 }

@@ -2,7 +2,8 @@
  *
  * Builds the mixed graph of place_bench (AI Core, GE local, AI CPU and host
  * CPU nodes, with residual edges) of N nodes, places it on the standard
- * engine set, forces every 50th compute node dynamic, and times:
+ * engine set through a session stopped after placement, forces every 50th
+ * compute node dynamic, and times:
  *   clusters   ge_clusters_create plus a TryMerge along every edge whose two
  *              ends share an engine (the engine partitioner's merge step);
  *   dynamic    ge_partition_dynamic: classification, merges, and wrapping
@@ -21,19 +22,26 @@
 #define GE_IMPLEMENTATION
 #include "ge_engines/ge_engines.h"
 #include "ge_partition.h"
+#include "ge_session.h"
 #include "bench/mixed_graph.h"
 
-/* The mixed graph of about n nodes, placed, every 50th compute node forced
- * dynamic. */
-static ge_graph *build(uint32_t n, ge_engine_registry *reg) {
-  ge_graph *g = mixed_graph(n);
-  ge_place_desc pd;
+/* The mixed graph of about n nodes, placed by a session stopped after
+ * placement (GE_COMPILE_PLACE: the pipeline's own steps up to there), a
+ * copy taken, every 50th compute node forced dynamic. */
+static ge_graph *build(uint32_t n) {
+  ge_session_desc sd;
+  ge_session *s;
+  ge_graph *g;
   ge_error err;
   ge_node *node;
   uint32_t i = 0;
-  memset(&pd, 0, sizeof pd);
-  pd.engines = reg;
-  bench_ok(ge_place(g, &pd, &err), &err, "place");
+  memset(&sd, 0, sizeof sd);
+  sd.level = GE_COMPILE_PLACE;
+  bench_ok(ge_session_create(&sd, &s, &err), &err, "session");
+  bench_ok(ge_session_add_graph(s, 1, mixed_graph(n), &err), &err, "add graph");
+  bench_ok(ge_session_compile_graph(s, 1, &err), &err, "place");
+  bench_ok(ge_graph_clone(ge_session_graph(s, 1), NULL, &g, &err), &err, "clone");
+  ge_session_free(s);
   GE_GRAPH_FOREACH(g, node) if (strcmp(node->op, "Data") && strcmp(node->op, "Const") && ++i % 50 == 0) node->flags |= GE_NODE_FORCE_DYNAMIC;
   return g;
 }
@@ -115,8 +123,8 @@ int main(int argc, char **argv) {
   bench_ok(ge_engine_registry_create(NULL, &reg, &err), &err, "registry");
   bench_ok(ge_engines_register_standard(reg, &err), &err, "engines");
   for (num_engines = 0; num_engines < ge_engine_count(reg); num_engines++) engines[num_engines] = ge_engine_at(reg, (int32_t)num_engines);
-  small = build(n, reg);
-  large = build(n * 10, reg);
+  small = build(n);
+  large = build(n * 10);
   printf("partitioning, median of %d after a warm-up\n", r);
   printf("%-10s %12s %12s %12s %10s\n", "step", "nodes", "ms", "ns/node", "10x ratio");
   for (step = 0; step < 4; step++) {
