@@ -845,6 +845,15 @@ struct ge_kernel_ctx {
  * (no allocation on the static path), else the executor grows it. NULL on
  * failure (the error is set). */
 GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims);
+/* Whether v already holds memory for dtype and dims: ge_kernel_output's
+ * static path, inline for the smallest kernels. */
+static inline int ge_value_is_planned(const ge_value *v, ge_dtype dtype, int32_t rank, const int64_t *dims) {
+  int32_t k;
+  if (!v->data || v->dtype != dtype || v->rank != rank) return 0;
+  for (k = 0; k < rank; k++)
+    if (v->dims[k] != dims[k]) return 0;
+  return 1;
+}
 /* Output i as a string tensor of the given shape whose strings need `chars`
  * bytes in all (NULs included): data gets numel `char *` slots and *pool
  * points at `chars` bytes of storage, in the same block, for the kernel to
@@ -2730,17 +2739,12 @@ GE_API ge_status ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, c
 
 GE_API ge_value *ge_kernel_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32_t rank, const int64_t *dims) {
   ge_value *v;
-  int32_t k;
   if (i >= c->num_outputs) {
     ge_kernel_error(c, GE_ERR_INTERNAL, "kernel asked for output %u of %u", (unsigned)i, (unsigned)c->num_outputs);
     return NULL;
   }
   v = c->outputs[i];
-  if (v->dtype == dtype && v->rank == rank && v->data) { /* the static path: shape as planned */
-    for (k = 0; k < rank && v->dims[k] == dims[k]; k++) {
-    }
-    if (k == rank) return v;
-  }
+  if (ge_value_is_planned(v, dtype, rank, dims)) return v;
   return c->env->alloc_output(c, i, dtype, rank, dims);
 }
 

@@ -47,10 +47,11 @@ static ge_kernel_fn nop_lookup(const ge_node *n, void *user) {
   return nop_kernel;
 }
 
-/* MatMul from the AI Core engine, the rest from the host CPU engine. */
+/* The AI Core engine's fast kernels (as a session places these ops), the
+ * host CPU engine's where it has none. */
 static ge_kernel_fn lookup(const ge_node *n, void *user) {
   const ge_engine *aic = ge_ai_core_engine();
-  ge_kernel_fn fn = strcmp(n->op, "MatMul") ? NULL : aic->kernel(aic, n);
+  ge_kernel_fn fn = aic->kernel(aic, n);
   (void)user;
   return fn ? fn : ge_host_cpu_kernel(n);
 }

@@ -674,24 +674,20 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
   /* end of GE__VK_HELPERS */
 
 /* One copy of each row function per instruction set; the switch on a
- * constant op inside each case folds away after inlining. */
-#define GE__VK_UCASE(name, isa)                                                                                        \
-  case GE__VK_U_##name:                                                                                                \
+ * constant op inside each case folds away after inlining. A unary op has
+ * a function of its own (no frame sized for the costliest op: a
+ * 16-float Neg is a few instructions). */
+#define GE__VK_UFN(name, isa)                                                                                          \
+  GE__VK_ATTR_##isa static void ge__vk_u_##name##_##isa(const ge__vk_upar *p, const float *x, float *y, int64_t n) {   \
     ge__vk_unary_loop_##isa(GE__VK_U_##name, p, x, y, n);                                                              \
-    break;
+  }
+#define GE__VK_UPTR(name, isa) ge__vk_u_##name##_##isa,
 #define GE__VK_BCASE(op, isa)                                                                                          \
   case op:                                                                                                             \
     ge__vk_binary_loop_##isa(op, a, sa, b, sb, y, n);                                                                  \
     break;
 #define GE__VK_ROWS_ISA(isa)                                                                                           \
-  GE__VK_ATTR_##isa static void ge__vk_unary_##isa(int op, const ge__vk_upar *p, const float *x, float *y,             \
-                                                   int64_t n) {                                                        \
-    switch (op) {                                                                                                      \
-      GE__VK_UNARY_OPS(GE__VK_UCASE, isa)                                                                              \
-    default:                                                                                                           \
-      break;                                                                                                           \
-    }                                                                                                                  \
-  }                                                                                                                    \
+  GE__VK_UNARY_OPS(GE__VK_UFN, isa)                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_binary_##isa(int op, const float *a, int sa, const float *b, int sb, float *y,  \
                                                     int64_t n) {                                                       \
     switch (op) {                                                                                                      \
@@ -820,13 +816,13 @@ GE__VK_ROWS_ISA(base)
 GE__VK_ROWS_ISA(avx2)
 GE__VK_ROWS_ISA(avx512)
 
+typedef void (*ge__vk_unary_fn)(const ge__vk_upar *p, const float *x, float *y, int64_t n);
+static const ge__vk_unary_fn ge__vk_unary_fns[3][GE__VK_U_COUNT] = {{GE__VK_UNARY_OPS(GE__VK_UPTR, base)},
+                                                                    {GE__VK_UNARY_OPS(GE__VK_UPTR, avx2)},
+                                                                    {GE__VK_UNARY_OPS(GE__VK_UPTR, avx512)}};
+
 static void ge__vk_unary_rows(int isa, int op, const ge__vk_upar *p, const float *x, float *y, int64_t n) {
-  if (isa == GE__VK_ISA_AVX512)
-    ge__vk_unary_avx512(op, p, x, y, n);
-  else if (isa == GE__VK_ISA_AVX2)
-    ge__vk_unary_avx2(op, p, x, y, n);
-  else
-    ge__vk_unary_base(op, p, x, y, n);
+  ge__vk_unary_fns[isa][op](p, x, y, n);
 }
 
 static void ge__vk_binary_rows(int isa, int op, const float *a, int sa, const float *b, int sb, float *y, int64_t n) {
@@ -854,15 +850,13 @@ static ge_status ge__vk_reference(ge_kernel_ctx *c) {
   return f(c);
 }
 
-/* Input i is present, float32 and sane (else the reference handles it). */
-static int ge__vk_f32_in(const ge_kernel_ctx *c, uint32_t i) {
+/* Input i is present, float32 and sane (else the reference handles it).
+ * numel is -1 when a dim is negative (ge_value_set_shape; the executor
+ * checks bound inputs agree with their dims), so no walk over the dims. */
+GE__VK_INLINE int ge__vk_f32_in(const ge_kernel_ctx *c, uint32_t i) {
   const ge_value *v = i < c->num_inputs ? c->inputs[i] : NULL;
-  int32_t k;
-  if (!v || v->dtype != GE_DTYPE_FLOAT32 || v->rank < 0 || v->rank > GE_MAX_RANK || (v->numel > 0 && !v->data))
-    return 0;
-  for (k = 0; k < v->rank; k++)
-    if (v->dims[k] < 0) return 0;
-  return 1;
+  return v && v->dtype == GE_DTYPE_FLOAT32 && (uint32_t)v->rank <= GE_MAX_RANK && v->numel >= 0 &&
+         (v->data || !v->numel);
 }
 
 static ge_status ge__vk_out_failed(ge_kernel_ctx *c) {
@@ -883,14 +877,24 @@ static void ge__vk_unary_share(void *arg, int64_t begin, int64_t end) {
   ge__vk_unary_rows(j->isa, j->op, &j->par, j->x + begin, j->y + begin, end - begin);
 }
 
-/* y = op(x) over a float32 tensor of any shape. */
+/* y = op(x) over a float32 tensor of any shape; one share runs inline
+ * with no job (a chain of small element-wise nodes costs little more
+ * than its kernel calls). */
 static ge_status ge__vk_unary(ge_kernel_ctx *c, int op, const ge__vk_upar *par) {
+  static const ge__vk_upar none = {0, 0, 0, 0};
   const ge_value *x;
   ge_value *y;
   ge__vk_unary_job j;
   if (c->num_outputs < 1 || !ge__vk_f32_in(c, 0)) return ge__vk_reference(c);
   x = c->inputs[0];
-  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
+  y = c->outputs[0];
+  if (!ge_value_is_planned(y, GE_DTYPE_FLOAT32, x->rank, x->dims) &&
+      !(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims)))
+    return ge__vk_out_failed(c);
+  if (x->numel <= GE__VK_GRAIN) {
+    ge__vk_unary_rows(ge__vk_isa(), op, par ? par : &none, (const float *)x->data, (float *)y->data, x->numel);
+    return GE_OK;
+  }
   j.isa = ge__vk_isa();
   j.op = op;
   if (par)
@@ -1020,9 +1024,18 @@ static ge_status ge__vk_binary_on(ge_kernel_ctx *c, int op, const ge_value *a, c
 
 /* a op b for the two float32 inputs of c (else the reference). */
 static ge_status ge__vk_binary(ge_kernel_ctx *c, int op) {
+  const ge_value *a, *b;
+  ge_value *y;
   if (c->num_inputs != 2 || c->num_outputs < 1 || !ge__vk_f32_in(c, 0) || !ge__vk_f32_in(c, 1))
     return ge__vk_reference(c);
-  return ge__vk_binary_on(c, op, c->inputs[0], c->inputs[1]);
+  a = c->inputs[0], b = c->inputs[1], y = c->outputs[0];
+  if (a->numel <= GE__VK_GRAIN && ge_value_is_planned(y, GE_DTYPE_FLOAT32, a->rank, a->dims) &&
+      ge_value_is_planned(y, GE_DTYPE_FLOAT32, b->rank, b->dims)) { /* same small shapes: one row, inline */
+    ge__vk_binary_rows(ge__vk_isa(), op, (const float *)a->data, 1, (const float *)b->data, 1, (float *)y->data,
+                       a->numel);
+    return GE_OK;
+  }
+  return ge__vk_binary_on(c, op, a, b);
 }
 
 static ge_status ge__vk_k_add(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_ADD); }
