@@ -46,6 +46,7 @@ static GE_TEST__UNUSED ge_status kh_run_threads(ge_kernel_fn fn, const ge_graph 
   ge_kernel_env env;
   ge_kernel_ctx c;
   ge_value *outs[16];
+  ge_status st;
   uint32_t i;
   memset(&env, 0, sizeof env);
   env.alloc_output = kh_alloc_output;
@@ -61,7 +62,9 @@ static GE_TEST__UNUSED ge_status kh_run_threads(ge_kernel_fn fn, const ge_graph 
   c.graph = g;
   c.env = &env;
   c.err = err;
-  return fn(&c);
+  st = fn(&c);
+  free(c.state); /* kernels malloc their state, as the executor frees it */
+  return st;
 }
 
 static GE_TEST__UNUSED ge_status kh_run(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
