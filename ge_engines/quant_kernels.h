@@ -225,7 +225,7 @@ static ge_status ge__qk_dql(ge_kernel_ctx *c) {
   ge__qk_qjob j;
   if (!x || x->dtype != GE_DTYPE_FLOAT32 || c->num_outputs < 3) return ge__qk_reference(c);
   ge__qk_minmax((const float *)x->data, x->numel, &mn, &mx);
-  fscale = (float)(((double)mx - (double)mn) / 255.0);
+  fscale = (mx - mn) / 255.0f; /* float32 arithmetic, as the spec and the reference */
   if (fscale > 0) { /* as the reference: rint((-mn) / scale) in float32, saturated */
     float z = ge__qk_rint(-mn / fscale);
     zp = z != z ? 0 : z < 0 ? 0 : z > 255 ? 255 : z;
