@@ -797,10 +797,16 @@ static void ge__qk_igemm_run(ge_kernel_ctx *c, ge__qk_igemm *g, int64_t shares) 
   ge_kernel_parallel_for(c, shares, 1, ge__qk_igemm_share, g);
 }
 
-/* Shares a GEMM of P columns and Mg rows can be split into. */
-static int64_t ge__qk_shares(int threads, int64_t P, int64_t Mg) {
+/* Least tile products (padded) per share, log2: below it waking a thread
+ * costs more than it saves (tests lower it to split small GEMMs). */
+static int ge__qk_share_grain_log2 = 21;
+
+/* Shares a GEMM of P columns, Mg rows and depth K is split into: at most
+ * one per tile and per 2^ge__qk_share_grain_log2 products. */
+static int64_t ge__qk_shares(int threads, int64_t P, int64_t Mg, int64_t K) {
   int64_t strips = (P + GE__QK_VN - 1) / GE__QK_VN, mb = (Mg + GE__QK_VM - 1) / GE__QK_VM;
-  int64_t most = strips * mb;
+  int64_t most = strips * mb, work = most * GE__QK_VM * GE__QK_VN * ((K + 3) / 4 * 4), by_work = work >> ge__qk_share_grain_log2;
+  if (most > by_work) most = by_work > 1 ? by_work : 1;
   return threads < most ? threads : most;
 }
 
@@ -842,7 +848,7 @@ static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
     return GE_OK;
   }
   wbytes = ge__qk_wpack_bytes(N, K);
-  shares = ge__qk_shares(s->threads, M, N);
+  shares = ge__qk_shares(s->threads, M, N, K);
   if (!(area = ge__qk_iarea(c, wbytes, shares, K))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
   if (!s->w_const || s->wpacked != wbytes) {
@@ -978,7 +984,8 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
   size_t gbytes = ge__qk_wpack_bytes(Mg, Kg), wbytes = gbytes * (size_t)s->group;
   int one_d = x->rank == 3;
   int64_t H = one_d ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
-  int64_t OW = ydims[x->rank - 1], P = (one_d ? 1 : ydims[2]) * OW, n, gi, shares = ge__qk_shares(s->threads, P, Mg);
+  int64_t OW = ydims[x->rank - 1], P = (one_d ? 1 : ydims[2]) * OW, n, gi;
+  int64_t shares = ge__qk_shares(s->threads, P, Mg, Kg);
   uint8_t *area;
   if (!(area = ge__qk_iarea(c, wbytes, shares, Kg))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;

@@ -507,6 +507,7 @@ static void conv_integer_trials(int isa) {
   int trial, th, fails = 0;
   tu_seed(&r, 1603 + 100 * (unsigned)isa);
   ge__qk_isa_cap = isa;
+  ge__qk_share_grain_log2 = 0; /* small GEMMs split too */
   for (trial = 0; trial < 150; trial++)
     for (th = 0; th < 2; th++) {
       conv_attrs a;
@@ -559,6 +560,7 @@ static void conv_integer_trials(int isa) {
       kh_free(&x), kh_free(&w), kh_free(&zx), kh_free(&zw);
     }
   ge__qk_isa_cap = GE__QK_ISA_VNNI;
+  ge__qk_share_grain_log2 = 21;
 }
 
 GE_TEST(test_conv_integer) {
@@ -574,6 +576,7 @@ static void matmul_integer_trials(int isa) {
   int trial, th;
   tu_seed(&r, 1604 + 100 * (unsigned)isa);
   ge__qk_isa_cap = isa;
+  ge__qk_share_grain_log2 = 0;
   for (trial = 0; trial < 80; trial++)
     for (th = 0; th < 2; th++) {
       int deep = trial % 4 == 3;
@@ -600,6 +603,7 @@ static void matmul_integer_trials(int isa) {
       kh_free(&A), kh_free(&B), kh_free(&za), kh_free(&zb);
     }
   ge__qk_isa_cap = GE__QK_ISA_VNNI;
+  ge__qk_share_grain_log2 = 21;
 }
 
 GE_TEST(test_matmul_integer) {
