@@ -28,7 +28,8 @@
  *     an integer GEMM exact in int32 (u8 x s8 tiles with the zero points
  *     applied through row and column sums: see "integer GEMM" below) on
  *     AVX512-VNNI, AVX2 or scalar C. Depthwise ConvInteger (one input
- *     channel per group) runs as a direct int32 kernel.
+ *     channel per group) runs as a direct int32 kernel (AVX-512 with every
+ *     tap summed in a register for horizontal stride 1, else AVX2 rows).
  *
  * Const weights (and their zero points) are packed once, into the
  * kernel's state; scratch (image strips per share) lives there too, grown
@@ -799,7 +800,7 @@ static void ge__qk_igemm_run(ge_kernel_ctx *c, ge__qk_igemm *g, int64_t shares) 
 
 /* Least tile products (padded) per share, log2: below it waking a thread
  * costs more than it saves (tests lower it to split small GEMMs). */
-static int ge__qk_share_grain_log2 = 21;
+static int ge__qk_share_grain_log2 = 22;
 
 /* Shares a GEMM of P columns, Mg rows and depth K is split into: at most
  * one per tile and per 2^ge__qk_share_grain_log2 products. */
@@ -912,11 +913,73 @@ __attribute__((target("avx2"))) static int64_t ge__qk_dw_row_avx2(int32_t *yr, c
 }
 #endif
 
+/* Output (oh, ow) of one depthwise channel, every tap checked. */
+static int32_t ge__qk_dw_point(const ge__qk_dw *d, const uint8_t *xc, const int32_t *wi, int64_t oh, int64_t ow) {
+  uint32_t acc = 0;
+  int64_t kh, kw;
+  for (kh = 0; kh < d->KH; kh++) {
+    int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+    if (ih < 0 || ih >= d->H) continue;
+    for (kw = 0; kw < d->KW; kw++) {
+      int64_t iw = ow * d->sw - d->pw + kw * d->dw;
+      int32_t v;
+      if (iw < 0 || iw >= d->W) continue;
+      v = d->is_signed ? (int32_t)(int8_t)xc[ih * d->W + iw] : (int32_t)xc[ih * d->W + iw];
+      acc += (uint32_t)((v - d->zx) * wi[kh * d->KW + kw]);
+    }
+  }
+  return (int32_t)acc;
+}
+
+#if GE__QK_AVX2
+/* One depthwise channel with horizontal stride 1 on AVX-512: 16 outputs a
+ * step summed over every tap in a register and stored once; outputs whose
+ * taps leave the row (borders) one by one. wi: the KH x KW int32 weights. */
+__attribute__((target("avx512f"))) static void ge__qk_dw_channel_avx512(const ge__qk_dw *d, const uint8_t *xc,
+                                                                        const int32_t *wi, int32_t *y) {
+  const __m512i vz = _mm512_set1_epi32(d->zx);
+  int64_t lo = d->pw, hi = d->W + d->pw - (d->KW - 1) * d->dw, oh, ow, kh, kw; /* ow with every tap inside */
+  if (lo > d->OW) lo = d->OW;
+  if (hi > d->OW) hi = d->OW;
+  if (hi < lo) hi = lo;
+  for (oh = 0; oh < d->OH; oh++) {
+    int32_t *yr = y + oh * d->OW;
+    for (ow = 0; ow < lo; ow++) yr[ow] = ge__qk_dw_point(d, xc, wi, oh, ow);
+    for (ow = lo; ow + 16 <= hi; ow += 16) {
+      __m512i acc = _mm512_setzero_si512();
+      for (kh = 0; kh < d->KH; kh++) {
+        int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+        const uint8_t *xr;
+        if (ih < 0 || ih >= d->H) continue;
+        xr = xc + ih * d->W + ow - d->pw;
+        for (kw = 0; kw < d->KW; kw++) {
+          __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(xr + kw * d->dw));
+          __m512i v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+          acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(_mm512_sub_epi32(v, vz), _mm512_set1_epi32(wi[kh * d->KW + kw])));
+        }
+      }
+      _mm512_storeu_si512((void *)(yr + ow), acc);
+    }
+    for (; ow < d->OW; ow++) yr[ow] = ge__qk_dw_point(d, xc, wi, oh, ow);
+  }
+}
+#endif
+
 /* Depthwise: output channels [b, e) of one image, direct in int32. */
 static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_dw *d = (const ge__qk_dw *)arg;
   int64_t m, kh, kw, oh, ow;
   int avx2 = ge__qk_avx2();
+#if GE__QK_AVX2
+  if (d->sw == 1 && d->KH * d->KW <= 64 && ge__qk_isa() == GE__QK_ISA_VNNI) { /* VNNI implies AVX-512F */
+    int32_t wi[64];
+    for (m = b; m < e; m++) {
+      for (kh = 0; kh < d->KH * d->KW; kh++) wi[kh] = (int32_t)d->w[m * d->KH * d->KW + kh];
+      ge__qk_dw_channel_avx512(d, (const uint8_t *)d->x + m / d->mult * d->H * d->W, wi, d->y + m * d->OH * d->OW);
+    }
+    return;
+  }
+#endif
   (void)avx2;
   for (m = b; m < e; m++) {
     int64_t ci = m / d->mult;

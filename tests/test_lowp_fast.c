@@ -560,7 +560,7 @@ static void conv_integer_trials(int isa) {
       kh_free(&x), kh_free(&w), kh_free(&zx), kh_free(&zw);
     }
   ge__qk_isa_cap = GE__QK_ISA_VNNI;
-  ge__qk_share_grain_log2 = 21;
+  ge__qk_share_grain_log2 = 22;
 }
 
 GE_TEST(test_conv_integer) {
@@ -603,7 +603,7 @@ static void matmul_integer_trials(int isa) {
       kh_free(&A), kh_free(&B), kh_free(&za), kh_free(&zb);
     }
   ge__qk_isa_cap = GE__QK_ISA_VNNI;
-  ge__qk_share_grain_log2 = 21;
+  ge__qk_share_grain_log2 = 22;
 }
 
 GE_TEST(test_matmul_integer) {
