@@ -3957,6 +3957,19 @@ static ge_status ge__ox_cast(ge_infer_ctx *c) {
   return ge__ox_put_ints(c, 0, (ge_dtype)to, x->value->rank, x->value->dims, v, n);
 }
 
+/* DynamicQuantizeLinear: uint8 y shaped like x, float32 scale and uint8
+ * zero point scalars. */
+static ge_status ge__ox_dynamic_quantize(ge_infer_ctx *c) {
+  ge__ox_shape s;
+  ge_status st;
+  if (!ge_infer_input(c, 0)) return GE_OK;
+  ge__ox_load(&s, ge_infer_input(c, 0));
+  if ((st = ge__ox_out(c, 0, GE_DTYPE_UINT8, &s))) return st;
+  if (c->n->num_outputs > 1 && (st = ge_infer_set_output(c, 1, GE_DTYPE_FLOAT32, 0, NULL, NULL))) return st;
+  if (c->n->num_outputs > 2) return ge_infer_set_output(c, 2, GE_DTYPE_UINT8, 0, NULL, NULL);
+  return GE_OK;
+}
+
 /* CastLike: shape of input 0, dtype of input 1. */
 static ge_status ge__ox_castlike(ge_infer_ctx *c) {
   ge__ox_shape s;
@@ -3995,10 +4008,12 @@ static ge_status ge__ox_matmul(ge_infer_ctx *c) {
   ge_shape va, vb;
   int a1, b1, i;
   char s1[128], s2[128];
+  ge_dtype ot; /* MatMulInteger: int32 */
   if (!da || !db) return GE_OK;
+  ot = c->n->op[6] == 'I' ? GE_DTYPE_INT32 : da->dtype;
   ge__ox_load(&a, da);
   ge__ox_load(&b, db);
-  if (a.rank < 0 || b.rank < 0) return ge__ox_out_unknown(c, 0, da->dtype);
+  if (a.rank < 0 || b.rank < 0) return ge__ox_out_unknown(c, 0, ot);
   if (a.rank == 0 || b.rank == 0)
     return ge_infer_error(c, GE_ERR_SHAPE, "inputs must have rank >= 1, got %s and %s", ge__ox_str(&a, s1, sizeof s1),
                           ge__ox_str(&b, s2, sizeof s2));
@@ -4029,7 +4044,7 @@ static ge_status ge__ox_matmul(ge_infer_ctx *c) {
                           ge__ox_str(&a, s1, sizeof s1), ge__ox_str(&b, s2, sizeof s2));
   if (!a1) ge__ox_push(&o, &a, a.rank - 2);
   if (!b1) ge__ox_push(&o, &b, b.rank - 1);
-  return ge__ox_out(c, 0, da->dtype, &o);
+  return ge__ox_out(c, 0, ot, &o);
 }
 
 /* --------------------------------------------------------------- Gemm */
@@ -4194,7 +4209,9 @@ static ge_status ge__ox_conv_rank(ge_infer_ctx *c, const ge__ox_shape *x, const 
 }
 
 static ge_status ge__ox_conv(ge_infer_ctx *c) {
-  const ge_tensor_desc *dx = ge_infer_input(c, 0), *dw = ge_infer_input(c, 1), *db = ge_infer_input(c, 2);
+  /* ConvInteger: input 2 is a zero point, not a bias; the output int32 */
+  int integer = c->n->op[4] == 'I';
+  const ge_tensor_desc *dx = ge_infer_input(c, 0), *dw = ge_infer_input(c, 1), *db = integer ? NULL : ge_infer_input(c, 2);
   ge__ox_shape x, w, o;
   ge__ox_win win;
   int64_t group = ge_infer_attr_int(c, "group", 1);
@@ -4202,11 +4219,13 @@ static ge_status ge__ox_conv(ge_infer_ctx *c) {
   int32_t r, i;
   char s1[128], s2[128];
   ge_status st;
+  ge_dtype ot;
   if (!dx || !dw) return GE_OK;
+  ot = integer ? GE_DTYPE_INT32 : dx->dtype;
   ge__ox_load(&x, dx);
   ge__ox_load(&w, dw);
   if ((st = ge__ox_conv_rank(c, &x, &w, &r))) return st;
-  if (r < 0) return ge__ox_out_unknown(c, 0, dx->dtype);
+  if (r < 0) return ge__ox_out_unknown(c, 0, ot);
   if (group <= 0) return ge_infer_error(c, GE_ERR_SHAPE, "group must be positive, got %lld", (long long)group);
   /* channels */
   if (x.rank >= 0 && w.rank >= 0 && x.d[1] >= 0 && w.d[transposed ? 0 : 1] >= 0) {
@@ -4230,7 +4249,7 @@ static ge_status ge__ox_conv(ge_infer_ctx *c) {
   if (db && db->shape.rank == 1 && db->shape.dims[0] >= 0 && o.d[1] >= 0 && db->shape.dims[0] != o.d[1])
     return ge_infer_error(c, GE_ERR_SHAPE, "bias has %lld elements for %lld output channels",
                           (long long)db->shape.dims[0], (long long)o.d[1]);
-  if (!transposed) return (st = ge__ox_spatial(c, &win, &x, &o)) ? st : ge__ox_out(c, 0, dx->dtype, &o);
+  if (!transposed) return (st = ge__ox_spatial(c, &win, &x, &o)) ? st : ge__ox_out(c, 0, ot, &o);
   /* ConvTranspose */
   {
     int64_t os[GE_MAX_RANK + 2], op[GE_MAX_RANK];
@@ -6010,6 +6029,10 @@ static ge_status ge__infer_recurrent(ge_infer_ctx *c) {
 #define GE__BOOL GE_DTYPE_BIT(GE_DTYPE_BOOL)
 #define GE__I64 GE_DTYPE_BIT(GE_DTYPE_INT64)
 #define GE__I32 GE_DTYPE_BIT(GE_DTYPE_INT32)
+#define GE__U8 GE_DTYPE_BIT(GE_DTYPE_UINT8)
+#define GE__F32 GE_DTYPE_BIT(GE_DTYPE_FLOAT32)
+#define GE__Q8 (GE__U8 | GE_DTYPE_BIT(GE_DTYPE_INT8))
+#define GE__I32 GE_DTYPE_BIT(GE_DTYPE_INT32)
 #define GE__IDX (GE__I32 | GE__I64)
 #define GE__FREE {-1, -1, -1, -1, -1, -1, -1, -1}
 
@@ -6128,6 +6151,9 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"MatMul", NULL, 2, 2, 1, 1, 1, {0}, {0}, {GE__OX_MM}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_matmul, "numpy matmul: batched, broadcast, 1-D promoted"},
     {"Gemm", NULL, 2, 3, 1, 1, 1, {0}, {0}, {GE__OX_MM}, {{"alpha", GE_ATTR_FLOAT, "1.0", 0}, {"beta", GE_ATTR_FLOAT, "1.0", 0}, {"transA", GE_ATTR_INT, "0", 0}, {"transB", GE_ATTR_INT, "0", 0}}, ge__ox_gemm, "alpha * A' B' + beta * C"},
     {"Einsum", NULL, 1, -1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"equation", GE_ATTR_STRING, NULL, 1}}, ge__ox_einsum, "Einstein summation"},
+    {"MatMulInteger", NULL, 2, 4, 1, 1, 1, {0, 1, 0, 1}, {2}, {GE__Q8, GE__Q8, GE__I32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_matmul, "(A - a_zero_point)(B - b_zero_point) in int32"},
+    {"ConvInteger", NULL, 2, 4, 1, 1, 1, {0, 1, 0, 1}, {2}, {GE__Q8, GE__Q8, GE__I32}, {{"auto_pad", GE_ATTR_STRING, "NOTSET", 0}, {"dilations", GE_ATTR_INTS, NULL, 0}, {"group", GE_ATTR_INT, "1", 0}, {"kernel_shape", GE_ATTR_INTS, NULL, 0}, {"pads", GE_ATTR_INTS, NULL, 0}, {"strides", GE_ATTR_INTS, NULL, 0}}, ge__ox_conv, "convolution of (x - x_zero_point) and (w - w_zero_point) in int32"},
+    {"DynamicQuantizeLinear", NULL, 1, 1, 3, 3, 3, {0}, {1, 2, 1}, {GE__F32, GE__U8, GE__F32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_dynamic_quantize, "float32 to uint8 with a scale and zero point from its range"},
     /* convolution and pooling */
     {"Conv", NULL, 2, 3, 1, 1, 1, {0}, {0}, {GE_DTYPES_FLOAT}, {{"auto_pad", GE_ATTR_STRING, "NOTSET", 0}, {"dilations", GE_ATTR_INTS, NULL, 0}, {"group", GE_ATTR_INT, "1", 0}, {"kernel_shape", GE_ATTR_INTS, NULL, 0}, {"pads", GE_ATTR_INTS, NULL, 0}, {"strides", GE_ATTR_INTS, NULL, 0}}, ge__ox_conv, "N-d convolution, NCHW"},
     {"ConvTranspose", NULL, 2, 3, 1, 1, 1, {0}, {0}, {GE_DTYPES_FLOAT}, {{"auto_pad", GE_ATTR_STRING, "NOTSET", 0}, {"dilations", GE_ATTR_INTS, NULL, 0}, {"group", GE_ATTR_INT, "1", 0}, {"kernel_shape", GE_ATTR_INTS, NULL, 0}, {"pads", GE_ATTR_INTS, NULL, 0}, {"strides", GE_ATTR_INTS, NULL, 0}, {"output_padding", GE_ATTR_INTS, NULL, 0}, {"output_shape", GE_ATTR_INTS, NULL, 0}}, ge__ox_conv, "N-d transposed convolution"},

@@ -24,27 +24,24 @@
  *   - dequantization multiplies the exact (x - zero point) by the scale in
  *     float32: the product of a 9-bit integer and a float is exact in
  *     double, so float32 rounds it once, as the reference does;
- *   - integer products run on the float32 SGEMM of ai_core.h with the
- *     zero points subtracted, which is exact while every partial sum stays
- *     below 2^24 in magnitude. The kernel bounds the sums from the largest
- *     |x - zx| and |w - zw| and splits K into chunks under the bound
- *     (K <= 258 in the worst case of 255 x 255), adding the chunks in
- *     int32. Depthwise ConvInteger (one input channel per group) runs as a
- *     direct int32 kernel instead.
+ *   - integer products (MatMulInteger, ConvInteger but depthwise) run on
+ *     an integer GEMM exact in int32 (u8 x s8 tiles with the zero points
+ *     applied through row and column sums: see "integer GEMM" below) on
+ *     AVX512-VNNI, AVX2 or scalar C. Depthwise ConvInteger (one input
+ *     channel per group) runs as a direct int32 kernel (AVX-512 with every
+ *     tap summed in a register for horizontal stride 1, else AVX2 rows).
  *
- * Const weights (and their zero points) are converted to float once, into
- * the kernel's state; scratch (im2col columns, SGEMM work per thread) lives
- * there too, grown once. Work is split with ge_kernel_parallel_for (GEMM
- * columns, channels). SIMD (AVX2, for DynamicQuantizeLinear and
- * QuantizeLinear) is chosen at run time with __builtin_cpu_supports and a
- * target attribute (no -march); the scalar fallback gives the same bits
- * (define GE_QUANT_NO_SIMD to force it). ConvInteger with uint8 input runs
- * on AVX512-VNNI (vpdpbusd, exact int32 sums) where the CPU has it
- * (GE_QUANT_NO_VNNI: the float path).
+ * Const weights (and their zero points) are packed once, into the
+ * kernel's state; scratch (image strips per share) lives there too, grown
+ * once. Work is split with ge_kernel_parallel_for (column strips and row
+ * chunks, channels). SIMD is chosen at run time with
+ * __builtin_cpu_supports and target attributes (no -march); the scalar
+ * fallback gives the same bits (define GE_QUANT_NO_SIMD to force it,
+ * GE_QUANT_NO_VNNI to skip AVX512-VNNI).
  *
  * Include after (or instead of) ge_graph.h; define
  * GE_QUANT_KERNELS_IMPLEMENTATION (or GE_IMPLEMENTATION) in one translation
- * unit; the implementations of host_cpu.h and ai_core.h must be compiled
+ * unit; the implementation of host_cpu.h must be compiled
  * too. Thread safety: no state outside the kernel context.
  */
 #ifndef GE_ENGINE_QUANT_KERNELS_H
@@ -52,7 +49,6 @@
 
 #include "ge_graph.h"
 #include "host_cpu.h"
-#include "ai_core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,9 +80,6 @@ GE_API ge_kernel_fn ge_quant_fast_kernel(const ge_node *n);
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Exact sums of products below this magnitude (float32 integers). */
-#define GE__QK_EXACT 16777216.0
 
 static ge_status ge__qk_reference(ge_kernel_ctx *c) {
   ge_kernel_fn ref = ge_host_cpu_kernel(c->node);
@@ -233,7 +226,7 @@ static ge_status ge__qk_dql(ge_kernel_ctx *c) {
   ge__qk_qjob j;
   if (!x || x->dtype != GE_DTYPE_FLOAT32 || c->num_outputs < 3) return ge__qk_reference(c);
   ge__qk_minmax((const float *)x->data, x->numel, &mn, &mx);
-  fscale = (float)(((double)mx - (double)mn) / 255.0);
+  fscale = (mx - mn) / 255.0f; /* float32 arithmetic, as the spec and the reference */
   if (fscale > 0) { /* as the reference: rint((-mn) / scale) in float32, saturated */
     float z = ge__qk_rint(-mn / fscale);
     zp = z != z ? 0 : z < 0 ? 0 : z > 255 ? 255 : z;
@@ -319,14 +312,15 @@ static ge_status ge__qk_dequantize(ge_kernel_ctx *c) {
 
 /* ------------------------------------------------ integer products */
 
-/* Kernel state: this header, then the float weights (w - zw) packed once
- * when Const, then scratch. One block (the executor frees it). */
+/* Kernel state: this header, then the weights packed once when Const
+ * (integer GEMM tiles, or floats w - zw for depthwise), then scratch. One
+ * block (the executor frees it). */
 typedef struct ge__qk_state {
   size_t cap;           /* bytes after the header */
-  size_t wfloats;       /* floats of the packed weights (0: none yet) */
+  size_t wfloats;       /* floats of the depthwise weights (0: none yet) */
+  size_t wpacked;       /* bytes of the GEMM-packed weights (0: none yet) */
   int w_const;          /* weights and their zero points are Const */
   int threads;          /* shares a GEMM is split into */
-  float wmax;           /* max |w - zw| of the packed weights */
   /* ConvInteger attributes */
   int64_t group, s[2], d[2], pads[4];
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 other */
@@ -420,127 +414,423 @@ static float *ge__qk_grow(ge_kernel_ctx *c, size_t floats) {
   return ge__qk_area(t);
 }
 
-/* Largest |v - z| over the values a uint8 / int8 tensor can hold. */
-static float ge__qk_span(ge_dtype t, int32_t z) {
-  int32_t lo = t == GE_DTYPE_INT8 ? -128 : 0, hi = t == GE_DTYPE_INT8 ? 127 : 255;
-  int32_t a = z - lo, b = hi - z;
-  return (float)(a > b ? a : b);
-}
-
-/* The K chunk under which sums of products stay exact in float32. */
-static int64_t ge__qk_kchunk(float amax, float bmax, int64_t K) {
-  double per = (double)amax * (double)bmax;
-  int64_t kc = per > 0 ? (int64_t)((GE__QK_EXACT - 1) / per) : K;
-  if (kc < 1) kc = 1;
-  return kc < K ? kc : (K > 0 ? K : 1);
-}
-
 /* Weights w (M rows of K) minus zero points (zw: NULL, one, or M) into
- * out as float; returns max |w - zw|. */
-static float ge__qk_load_w(const ge_value *w, const ge_value *zw, int64_t M, int64_t K, float *out) {
-  float mx = 0;
+ * out as float (exact: 9-bit integers). */
+static void ge__qk_load_w(const ge_value *w, const ge_value *zw, int64_t M, int64_t K, float *out) {
   int64_t m, k;
   for (m = 0; m < M; m++) {
     int32_t z = zw ? ge__qk_get8(zw, zw->numel == 1 ? 0 : m) : 0;
-    for (k = 0; k < K; k++) {
-      float v = (float)(ge__qk_get8(w, m * K + k) - z);
-      out[m * K + k] = v;
-      if (fabsf(v) > mx) mx = fabsf(v);
-    }
+    for (k = 0; k < K; k++) out[m * K + k] = (float)(ge__qk_get8(w, m * K + k) - z);
   }
-  return mx;
 }
 
-/* One GEMM C[M x N] (int32, row stride ldc) = A[M x K] (float, lda)
- * times B[K x N] (float, ldb), split over columns; K in exact chunks. */
-typedef struct ge__qk_gemm {
-  int64_t M, N, K, kc, lda, ldb, ldc, share;
-  const float *A, *B;
-  float *tmp;   /* M x N float (row stride N) */
-  int32_t *C;
-  char *work;   /* per share */
-  size_t work_bytes;
-  /* im2col source for ConvInteger (NULL: B is given) */
-  const struct ge__qk_conv *conv;
-} ge__qk_gemm;
+/* ------------------------------------------------- integer GEMM */
 
+/* C = (W - zw)(X - zx), exact in int32, for uint8 / int8 W (rows: output
+ * channels, or MatMul columns) and X (columns: output pixels, or MatMul
+ * rows). Both are mapped onto the operands of vpdpbusd (u8 x s8, four
+ * products summed into int32, no saturation): X' = X (uint8) or X ^ 0x80
+ * (int8, i.e. X + 128), W' = W (int8) or W - 128 (uint8), zero points
+ * shifted alike, so that
+ *   sum (x' - zx')(w' - zw') = sum x'w' - zx' sum w' - zw' sum x' + K zx' zw'
+ * (in wrapping uint32, as vpdpbusd wraps). Row sums sum w' are packed with
+ * the weights; column sums sum x' are made per strip only when some zw' is
+ * not 0 (uint8 weights with zero point 128 and int8 ones with 0 need none).
+ * Padded conv taps read zx (x - zx = 0, as in the reference); K is padded
+ * to a multiple of 4 with zeros. Weights are packed once per group as
+ * [M/8][K/4][8][4] bytes; activations 32 columns at a time as
+ * [K/4][32][4] bytes. The 8 x 32 tile runs on AVX512-VNNI, or on AVX2
+ * exactly by splitting x' into nibbles (pmaddubsw of a nibble and an int8
+ * cannot saturate), or in scalar C: the same bits on all three. */
+#define GE__QK_VM 8  /* rows of a tile */
+#define GE__QK_VN 32 /* columns of a tile */
+
+enum { GE__QK_ISA_SCALAR, GE__QK_ISA_AVX2, GE__QK_ISA_VNNI };
+
+/* Highest tile ISA to use (tests lower it to check the others). */
+static int ge__qk_isa_cap = GE__QK_ISA_VNNI;
+
+static int ge__qk_isa(void) {
+  int isa = GE__QK_ISA_SCALAR;
+#if GE__QK_AVX2
+  if (__builtin_cpu_supports("avx2")) isa = GE__QK_ISA_AVX2;
+#ifndef GE_QUANT_NO_VNNI
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni")) isa = GE__QK_ISA_VNNI;
+#endif
+#endif
+  return isa < ge__qk_isa_cap ? isa : ge__qk_isa_cap;
+}
+
+static int32_t ge__qk_ld32(const void *p) {
+  int32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/* out[r][j] (8 x 32) = sum over kq quads of ap (s8, [kq][8][4]) times bp
+ * (u8, [kq][32][4]), wrapping. */
+static void ge__qk_tile_scalar(const int8_t *ap, const uint8_t *bp, int64_t kq, int32_t *out) {
+  uint32_t acc[GE__QK_VM * GE__QK_VN];
+  int64_t q;
+  int r, j, i;
+  memset(acc, 0, sizeof acc);
+  for (q = 0; q < kq; q++, ap += 4 * GE__QK_VM, bp += 4 * GE__QK_VN)
+    for (r = 0; r < GE__QK_VM; r++)
+      for (j = 0; j < GE__QK_VN; j++) {
+        int32_t s = 0;
+        for (i = 0; i < 4; i++) s += (int32_t)bp[4 * j + i] * (int32_t)ap[4 * r + i];
+        acc[r * GE__QK_VN + j] += (uint32_t)s;
+      }
+  for (r = 0; r < GE__QK_VM * GE__QK_VN; r++) out[r] = (int32_t)acc[r];
+}
+
+#if GE__QK_AVX2
+/* Named accumulators: an array of them would live in memory at -O2. */
+#define GE__QK_VNNI_ROW(r)                                                                                             \
+  a = _mm512_set1_epi32(ge__qk_ld32(ap + 4 * (r)));                                                                    \
+  c0_##r = _mm512_dpbusd_epi32(c0_##r, b0, a);                                                                         \
+  c1_##r = _mm512_dpbusd_epi32(c1_##r, b1, a);
+#define GE__QK_VNNI_STORE(r)                                                                                           \
+  _mm512_storeu_si512((void *)(out + (r) * GE__QK_VN), c0_##r);                                                        \
+  _mm512_storeu_si512((void *)(out + (r) * GE__QK_VN + 16), c1_##r);
+
+__attribute__((target("avx512f,avx512vnni"))) static void ge__qk_tile_vnni(const int8_t *ap, const uint8_t *bp,
+                                                                           int64_t kq, int32_t *out) {
+  __m512i c0_0 = _mm512_setzero_si512(), c0_1 = c0_0, c0_2 = c0_0, c0_3 = c0_0, c0_4 = c0_0, c0_5 = c0_0,
+          c0_6 = c0_0, c0_7 = c0_0, c1_0 = c0_0, c1_1 = c0_0, c1_2 = c0_0, c1_3 = c0_0, c1_4 = c0_0, c1_5 = c0_0,
+          c1_6 = c0_0, c1_7 = c0_0;
+  int64_t q;
+  for (q = 0; q < kq; q++, ap += 4 * GE__QK_VM, bp += 4 * GE__QK_VN) {
+    __m512i b0 = _mm512_loadu_si512((const void *)bp), b1 = _mm512_loadu_si512((const void *)(bp + 64)), a;
+    GE__QK_VNNI_ROW(0) GE__QK_VNNI_ROW(1) GE__QK_VNNI_ROW(2) GE__QK_VNNI_ROW(3)
+    GE__QK_VNNI_ROW(4) GE__QK_VNNI_ROW(5) GE__QK_VNNI_ROW(6) GE__QK_VNNI_ROW(7)
+  }
+  GE__QK_VNNI_STORE(0) GE__QK_VNNI_STORE(1) GE__QK_VNNI_STORE(2) GE__QK_VNNI_STORE(3)
+  GE__QK_VNNI_STORE(4) GE__QK_VNNI_STORE(5) GE__QK_VNNI_STORE(6) GE__QK_VNNI_STORE(7)
+}
+
+/* AVX2: x' = 16 hi + lo with nibbles hi, lo; pmaddubsw(nibble, w) sums two
+ * products of at most 15 * 128 (no saturation), pmaddwd by 16 or 1 widens. */
+#define GE__QK_AVX2_ROW(r)                                                                                             \
+  w = _mm256_set1_epi32(ge__qk_ld32(a + 4 * (r)));                                                                     \
+  c_##r = _mm256_add_epi32(c_##r, _mm256_add_epi32(_mm256_madd_epi16(_mm256_maddubs_epi16(hi, w), sixteen),           \
+                                                   _mm256_madd_epi16(_mm256_maddubs_epi16(lo, w), one)));
+#define GE__QK_AVX2_STORE(r) _mm256_storeu_si256((__m256i *)(void *)(out + (r) * GE__QK_VN + 8 * g), c_##r);
+
+__attribute__((target("avx2"))) static void ge__qk_tile_avx2(const int8_t *ap, const uint8_t *bp, int64_t kq,
+                                                             int32_t *out) {
+  const __m256i low = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi16(1), sixteen = _mm256_set1_epi16(16);
+  int g;
+  for (g = 0; g < GE__QK_VN / 8; g++) { /* 8 columns a pass */
+    __m256i c_0 = _mm256_setzero_si256(), c_1 = c_0, c_2 = c_0, c_3 = c_0, c_4 = c_0, c_5 = c_0, c_6 = c_0,
+            c_7 = c_0;
+    const int8_t *a = ap;
+    const uint8_t *b = bp + 32 * g;
+    int64_t q;
+    for (q = 0; q < kq; q++, a += 4 * GE__QK_VM, b += 4 * GE__QK_VN) {
+      __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)b), w;
+      __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low), lo = _mm256_and_si256(v, low);
+      GE__QK_AVX2_ROW(0) GE__QK_AVX2_ROW(1) GE__QK_AVX2_ROW(2) GE__QK_AVX2_ROW(3)
+      GE__QK_AVX2_ROW(4) GE__QK_AVX2_ROW(5) GE__QK_AVX2_ROW(6) GE__QK_AVX2_ROW(7)
+    }
+    GE__QK_AVX2_STORE(0) GE__QK_AVX2_STORE(1) GE__QK_AVX2_STORE(2) GE__QK_AVX2_STORE(3)
+    GE__QK_AVX2_STORE(4) GE__QK_AVX2_STORE(5) GE__QK_AVX2_STORE(6) GE__QK_AVX2_STORE(7)
+  }
+}
+
+/* Column sums of a packed strip: pmaddubsw by ones (two bytes, no
+ * saturation), pmaddwd by ones. */
+__attribute__((target("avx2"))) static void ge__qk_colsum_avx2(const uint8_t *bp, int64_t kq, int32_t *cs) {
+  const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+  __m256i s[GE__QK_VN / 8];
+  int64_t q;
+  int g;
+  for (g = 0; g < GE__QK_VN / 8; g++) s[g] = _mm256_setzero_si256();
+  for (q = 0; q < kq; q++, bp += 4 * GE__QK_VN)
+    for (g = 0; g < GE__QK_VN / 8; g++) {
+      __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(bp + 32 * g));
+      s[g] = _mm256_add_epi32(s[g], _mm256_madd_epi16(_mm256_maddubs_epi16(v, ones8), ones16));
+    }
+  for (g = 0; g < GE__QK_VN / 8; g++) _mm256_storeu_si256((__m256i *)(void *)(cs + 8 * g), s[g]);
+}
+#endif
+
+static void ge__qk_tile(int isa, const int8_t *ap, const uint8_t *bp, int64_t kq, int32_t *out) {
+#if GE__QK_AVX2
+  if (isa == GE__QK_ISA_VNNI) {
+    ge__qk_tile_vnni(ap, bp, kq, out);
+    return;
+  }
+  if (isa == GE__QK_ISA_AVX2) {
+    ge__qk_tile_avx2(ap, bp, kq, out);
+    return;
+  }
+#endif
+  (void)isa;
+  ge__qk_tile_scalar(ap, bp, kq, out);
+}
+
+static void ge__qk_colsum(int isa, const uint8_t *bp, int64_t kq, int32_t *cs) {
+  int64_t q;
+  int j, i;
+#if GE__QK_AVX2
+  if (isa != GE__QK_ISA_SCALAR) {
+    ge__qk_colsum_avx2(bp, kq, cs);
+    return;
+  }
+#endif
+  (void)isa;
+  for (j = 0; j < GE__QK_VN; j++) cs[j] = 0;
+  for (q = 0; q < kq; q++, bp += 4 * GE__QK_VN)
+    for (j = 0; j < GE__QK_VN; j++)
+      for (i = 0; i < 4; i++) cs[j] += bp[4 * j + i];
+}
+
+/* Bytes of one group's packed weights: the tiles, then int32 row sums,
+ * shifted zero points and a flag (some zero point is not 0); 64-aligned. */
+static size_t ge__qk_wpack_bytes(int64_t Mg, int64_t K) {
+  int64_t mb = (Mg + GE__QK_VM - 1) / GE__QK_VM, kq = (K + 3) / 4;
+  return ((size_t)(mb * kq * 4 * GE__QK_VM) + (size_t)(2 * Mg + 1) * sizeof(int32_t) + 63) & ~(size_t)63;
+}
+
+/* Packs weight rows [m0, m0 + Mg), element (m, k) at w[m * rs + k * ks],
+ * with zero points zw (NULL, one, or one per row). */
+static void ge__qk_wpack(const ge_value *w, int64_t rs, int64_t ks, const ge_value *zw, int64_t m0, int64_t Mg,
+                         int64_t K, uint8_t *dst) {
+  int64_t mb = (Mg + GE__QK_VM - 1) / GE__QK_VM, kq = (K + 3) / 4, m, k;
+  int8_t *a = (int8_t *)dst;
+  int32_t *sums = (int32_t *)(void *)(dst + mb * kq * 4 * GE__QK_VM), *zs = sums + Mg;
+  int32_t shift = w->dtype == GE_DTYPE_UINT8 ? 128 : 0, any = 0;
+  memset(a, 0, (size_t)(mb * kq * 4 * GE__QK_VM));
+  for (m = 0; m < Mg; m++) {
+    int32_t sum = 0;
+    int8_t *row = a + (m / GE__QK_VM * kq * GE__QK_VM + m % GE__QK_VM) * 4;
+    for (k = 0; k < K; k++) {
+      int32_t v = ge__qk_get8(w, (m0 + m) * rs + k * ks) - shift;
+      row[(k / 4) * 4 * GE__QK_VM + k % 4] = (int8_t)v;
+      sum += v;
+    }
+    sums[m] = sum;
+    zs[m] = (zw ? ge__qk_get8(zw, zw->numel == 1 ? 0 : m0 + m) : 0) - shift;
+    any |= zs[m] != 0;
+  }
+  zs[Mg] = any;
+}
+
+/* One image (one group) of a ConvInteger as im2col columns. */
 typedef struct ge__qk_conv {
-  const void *x; /* one image, one group: C_g planes of H x W */
-  int is_signed;
-  float zx;
-  int64_t H, W, KH, KW, OH, OW, sh, sw, dh, dw, ph, pw, Cg;
-  float *col; /* K x N */
+  const uint8_t *x; /* Cg planes of H x W (uint8 or int8 bytes) */
+  int64_t H, W, KH, KW, OW, sh, sw, dh, dw, ph, pw, Cg;
 } ge__qk_conv;
 
-/* Columns [p0, p1) of the im2col matrix (row stride OH * OW) as float. */
-static void ge__qk_im2col(const ge__qk_conv *v, int64_t p0, int64_t p1) {
-  int64_t N = v->OH * v->OW, ci, kh, kw;
-  const uint8_t *xu = (const uint8_t *)v->x;
-  const int8_t *xs = (const int8_t *)v->x;
-  for (ci = 0; ci < v->Cg; ci++)
-    for (kh = 0; kh < v->KH; kh++)
-      for (kw = 0; kw < v->KW; kw++) {
-        float *row = v->col + ((ci * v->KH + kh) * v->KW + kw) * N;
-        int64_t p = p0;
-        while (p < p1) {
-          int64_t oh = p / v->OW, ow = p % v->OW, end = p + (v->OW - ow) < p1 ? p + (v->OW - ow) : p1;
-          int64_t ih = oh * v->sh - v->ph + kh * v->dh, off = ci * v->H * v->W + ih * v->W;
-          if (ih < 0 || ih >= v->H) {
-            for (; p < end; p++) row[p] = 0.0f;
-            continue;
-          }
-          for (; p < end; p++, ow++) {
-            int64_t iw = ow * v->sw - v->pw + kw * v->dw;
-            row[p] = iw < 0 || iw >= v->W ? 0.0f : (v->is_signed ? (float)xs[off + iw] : (float)xu[off + iw]) - v->zx;
-          }
-        }
-      }
+/* Four rows of 32 bytes (XOR flip) into [32][4] quads. */
+static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
+#if GE__QK_AVX2 && defined(__SSE2__)
+  const __m128i f = _mm_set1_epi8((char)flip);
+  int h;
+  for (h = 0; h < GE__QK_VN / 16; h++) {
+    __m128i r0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 16 * h)), f);
+    __m128i r1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + GE__QK_VN + 16 * h)), f);
+    __m128i r2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 2 * GE__QK_VN + 16 * h)), f);
+    __m128i r3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 3 * GE__QK_VN + 16 * h)), f);
+    __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
+    __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
+    __m128i *d = (__m128i *)(void *)(dst + 64 * h);
+    _mm_storeu_si128(d, _mm_unpacklo_epi16(lo01, lo23));
+    _mm_storeu_si128(d + 1, _mm_unpackhi_epi16(lo01, lo23));
+    _mm_storeu_si128(d + 2, _mm_unpacklo_epi16(hi01, hi23));
+    _mm_storeu_si128(d + 3, _mm_unpackhi_epi16(hi01, hi23));
+  }
+#else
+  int j, i;
+  for (j = 0; j < GE__QK_VN; j++)
+    for (i = 0; i < 4; i++) dst[4 * j + i] = (uint8_t)(rows[i * GE__QK_VN + j] ^ flip);
+#endif
 }
 
-static void ge__qk_gemm_share(void *arg, int64_t b, int64_t e) {
-  const ge__qk_gemm *g = (const ge__qk_gemm *)arg;
-  int64_t t;
+/* Columns [n0, n0 + 32) of the im2col matrix (K = Cg KH KW rows) packed
+ * as quads; pads and columns past P read zx (raw byte), K padding 0; the
+ * bytes XOR flip. `rows`: 4 x 32 bytes of scratch. */
+static void ge__qk_strip_conv(const ge__qk_conv *v, int64_t n0, int64_t P, uint8_t zx, uint8_t flip, uint8_t *bp,
+                              uint8_t *rows) {
+  int64_t j0[GE__QK_VN + 1], ih0[GE__QK_VN + 1], iw0[GE__QK_VN + 1], ns = 0, j = 0, k = 0, ci, kh, kw, s;
+  while (j < GE__QK_VN) { /* runs of columns within one output row */
+    int64_t p = n0 + j, ow, len;
+    if (p >= P) {
+      j0[ns] = j, ih0[ns] = -((int64_t)1 << 40), iw0[ns++] = 0; /* reads zx */
+      break;
+    }
+    ow = p % v->OW;
+    len = v->OW - ow;
+    if (len > GE__QK_VN - j) len = GE__QK_VN - j;
+    if (len > P - p) len = P - p;
+    j0[ns] = j, ih0[ns] = p / v->OW * v->sh - v->ph, iw0[ns++] = ow * v->sw - v->pw;
+    j += len;
+  }
+  j0[ns] = GE__QK_VN;
+  for (ci = 0; ci < v->Cg; ci++)
+    for (kh = 0; kh < v->KH; kh++)
+      for (kw = 0; kw < v->KW; kw++, k++) {
+        uint8_t *row = rows + (k % 4) * GE__QK_VN;
+        const uint8_t *plane = v->x + ci * v->H * v->W;
+        for (s = 0; s < ns; s++) {
+          int64_t len = j0[s + 1] - j0[s], ih = ih0[s] + kh * v->dh, iw = iw0[s] + kw * v->dw, a, b, t;
+          uint8_t *d = row + j0[s];
+          const uint8_t *src;
+          if (ih < 0 || ih >= v->H) {
+            memset(d, zx, (size_t)len);
+            continue;
+          }
+          src = plane + ih * v->W + iw;
+          a = iw < 0 ? (-iw + v->sw - 1) / v->sw : 0; /* first column inside */
+          b = v->W - 1 - iw < 0 ? 0 : (v->W - 1 - iw) / v->sw + 1; /* past the last inside */
+          if (b > len) b = len;
+          if (a > b) a = b;
+          memset(d, zx, (size_t)a);
+          if (v->sw == 1) memcpy(d + a, src + a, (size_t)(b - a));
+          else
+            for (t = a; t < b; t++) d[t] = src[t * v->sw];
+          memset(d + b, zx, (size_t)(len - b));
+        }
+        if (k % 4 == 3) ge__qk_interleave(rows, flip, bp + (k / 4) * 4 * GE__QK_VN);
+      }
+  if (k % 4) { /* K padding: bytes that XOR flip to 0 */
+    memset(rows + (k % 4) * GE__QK_VN, flip, (size_t)((4 - k % 4) * GE__QK_VN));
+    ge__qk_interleave(rows, flip, bp + (k / 4) * 4 * GE__QK_VN);
+  }
+}
+
+/* Rows [m0, m0 + 32) of A (M rows of K bytes) as columns, quads of
+ * consecutive k; rows past M repeat the last (their results are dropped),
+ * K padding 0; the bytes XOR flip. */
+static void ge__qk_strip_rows(const uint8_t *A, int64_t M, int64_t K, int64_t m0, uint8_t flip, uint8_t *bp) {
+  uint32_t f4 = 0x01010101u * flip;
+  int64_t kq = (K + 3) / 4, kf = K / 4, j, q, i;
+  for (j = 0; j < GE__QK_VN; j++) {
+    const uint8_t *src = A + (m0 + j < M ? m0 + j : M - 1) * K;
+    uint8_t *d = bp + 4 * j;
+    for (q = 0; q < kf; q++) {
+      uint32_t v;
+      memcpy(&v, src + 4 * q, 4);
+      v ^= f4;
+      memcpy(d + q * 4 * GE__QK_VN, &v, 4);
+    }
+    for (q = kf; q < kq; q++)
+      for (i = 0; i < 4; i++) d[q * 4 * GE__QK_VN + i] = 4 * q + i < K ? (uint8_t)(src[4 * q + i] ^ flip) : 0;
+  }
+}
+
+/* One integer GEMM: Mg packed weight rows times P columns (conv strips or
+ * rows of A), C[row * ldr + col * ldc]; split into (strip, row chunk)
+ * items over shares. */
+typedef struct ge__qk_igemm {
+  const uint8_t *wpack;
+  const ge__qk_conv *conv; /* columns from an image, else from A */
+  const uint8_t *A;
+  int32_t *C;
+  int64_t Mg, K, P, ldr, ldc, strips, rchunks, tiles_per_chunk, items_per_share;
+  int32_t zx;   /* shifted input zero point */
+  uint8_t zx_raw, flip;
+  int isa;
+  uint8_t *scratch; /* per share */
+  size_t scratch_bytes;
+} ge__qk_igemm;
+
+static size_t ge__qk_iscratch_bytes(int64_t K) {
+  size_t b = (size_t)((K + 3) / 4 * 4 * GE__QK_VN) + 4 * GE__QK_VN +
+             (size_t)(GE__QK_VN + GE__QK_VM * GE__QK_VN) * sizeof(int32_t);
+  return (b + 63) & ~(size_t)63;
+}
+
+static void ge__qk_igemm_share(void *arg, int64_t b, int64_t e) {
+  const ge__qk_igemm *g = (const ge__qk_igemm *)arg;
+  int64_t t, kq = (g->K + 3) / 4, mb = (g->Mg + GE__QK_VM - 1) / GE__QK_VM;
+  const int32_t *rowsum = (const int32_t *)(const void *)(g->wpack + mb * kq * 4 * GE__QK_VM), *zs = rowsum + g->Mg;
+  int need_colsum = zs[g->Mg] != 0;
   for (t = b; t < e; t++) {
-    int64_t n0 = t * g->share, n1 = n0 + g->share < g->N ? n0 + g->share : g->N, k0, i, j;
-    void *work = g->work + (size_t)t * g->work_bytes;
-    if (n0 >= n1) continue;
-    if (g->conv) ge__qk_im2col(g->conv, n0, n1);
-    for (k0 = 0; k0 < g->K; k0 += g->kc) {
-      int64_t kk = g->K - k0 < g->kc ? g->K - k0 : g->kc;
-      ge_ai_core_sgemm(0, 0, g->M, n1 - n0, kk, 1.0f, g->A + k0, g->lda, g->B + k0 * g->ldb + n0, g->ldb, 0.0f,
-                       g->tmp + n0, g->N, work);
-      for (i = 0; i < g->M; i++) {
-        const float *src = g->tmp + i * g->N;
-        int32_t *dst = g->C + i * g->ldc;
-        if (k0 == 0)
-          for (j = n0; j < n1; j++) dst[j] = (int32_t)src[j];
-        else
-          for (j = n0; j < n1; j++) dst[j] += (int32_t)src[j];
+    uint8_t *bp = g->scratch + (size_t)t * g->scratch_bytes, *rows = bp + kq * 4 * GE__QK_VN;
+    int32_t *colsum = (int32_t *)(void *)(rows + 4 * GE__QK_VN), *tile = colsum + GE__QK_VN;
+    int64_t it, i0 = t * g->items_per_share, i1 = i0 + g->items_per_share, packed = -1;
+    if (i1 > g->strips * g->rchunks) i1 = g->strips * g->rchunks;
+    for (it = i0; it < i1; it++) {
+      int64_t st = it / g->rchunks, rc = it % g->rchunks, n0 = st * GE__QK_VN, i, j, m;
+      int64_t nn = g->P - n0 < GE__QK_VN ? g->P - n0 : GE__QK_VN, tb = rc * g->tiles_per_chunk;
+      int64_t te = tb + g->tiles_per_chunk < mb ? tb + g->tiles_per_chunk : mb;
+      if (st != packed) {
+        if (g->conv) ge__qk_strip_conv(g->conv, n0, g->P, g->zx_raw, g->flip, bp, rows);
+        else ge__qk_strip_rows(g->A, g->P, g->K, n0, g->flip, bp);
+        if (need_colsum) ge__qk_colsum(g->isa, bp, kq, colsum);
+        packed = st;
+      }
+      for (i = tb; i < te; i++) {
+        int64_t nr = g->Mg - i * GE__QK_VM < GE__QK_VM ? g->Mg - i * GE__QK_VM : GE__QK_VM;
+        ge__qk_tile(g->isa, (const int8_t *)g->wpack + i * kq * 4 * GE__QK_VM, bp, kq, tile);
+        for (m = 0; m < nr; m++) {
+          int64_t row = i * GE__QK_VM + m;
+          uint32_t z = (uint32_t)zs[row];
+          uint32_t base = (uint32_t)g->K * (uint32_t)g->zx * z - (uint32_t)g->zx * (uint32_t)rowsum[row];
+          int32_t *dst = g->C + row * g->ldr + n0 * g->ldc;
+          const int32_t *src = tile + m * GE__QK_VN;
+          if (need_colsum)
+            for (j = 0; j < nn; j++) dst[j * g->ldc] = (int32_t)((uint32_t)src[j] + base - z * (uint32_t)colsum[j]);
+          else if (g->ldc == 1)
+            for (j = 0; j < nn; j++) dst[j] = (int32_t)((uint32_t)src[j] + base);
+          else
+            for (j = 0; j < nn; j++) dst[j * g->ldc] = (int32_t)((uint32_t)src[j] + base);
+        }
       }
     }
   }
 }
 
-/* Splits g over the executor's threads (columns in shares of >= 64). */
-static void ge__qk_gemm_run(ge_kernel_ctx *c, ge__qk_gemm *g, int threads) {
-  int64_t shares = threads, minw = 64;
-  if (shares > (g->N + minw - 1) / minw) shares = (g->N + minw - 1) / minw;
-  if (shares < 1) shares = 1;
-  g->share = (g->N + shares - 1) / shares;
-  ge_kernel_parallel_for(c, shares, 1, ge__qk_gemm_share, g);
+/* Runs g over at most `threads` shares; scratch (shares x scratch_bytes)
+ * must be set. Returns the shares used. */
+static void ge__qk_igemm_run(ge_kernel_ctx *c, ge__qk_igemm *g, int64_t shares) {
+  int64_t mb = (g->Mg + GE__QK_VM - 1) / GE__QK_VM, items;
+  g->strips = (g->P + GE__QK_VN - 1) / GE__QK_VN;
+  g->rchunks = g->strips >= shares ? 1 : (shares + g->strips - 1) / g->strips;
+  if (g->rchunks > mb) g->rchunks = mb;
+  g->tiles_per_chunk = (mb + g->rchunks - 1) / g->rchunks;
+  items = g->strips * g->rchunks;
+  if (shares > items) shares = items;
+  g->items_per_share = (items + shares - 1) / shares;
+  shares = (items + g->items_per_share - 1) / g->items_per_share;
+  ge_kernel_parallel_for(c, shares, 1, ge__qk_igemm_share, g);
+}
+
+/* Least tile products (padded) per share, log2: below it waking a thread
+ * costs more than it saves (tests lower it to split small GEMMs). */
+static int ge__qk_share_grain_log2 = 22;
+
+/* Shares a GEMM of P columns, Mg rows and depth K is split into: at most
+ * one per tile and per 2^ge__qk_share_grain_log2 products. */
+static int64_t ge__qk_shares(int threads, int64_t P, int64_t Mg, int64_t K) {
+  int64_t strips = (P + GE__QK_VN - 1) / GE__QK_VN, mb = (Mg + GE__QK_VM - 1) / GE__QK_VM;
+  int64_t most = strips * mb, work = most * GE__QK_VM * GE__QK_VN * ((K + 3) / 4 * 4), by_work = work >> ge__qk_share_grain_log2;
+  if (most > by_work) most = by_work > 1 ? by_work : 1;
+  return threads < most ? threads : most;
+}
+
+/* Grows the state's area to hold `packed` weight bytes and `shares`
+ * scratch blocks of K; returns the 64-aligned start (NULL: no memory). */
+static uint8_t *ge__qk_iarea(ge_kernel_ctx *c, size_t packed, int64_t shares, int64_t K) {
+  size_t bytes = packed + (size_t)shares * ge__qk_iscratch_bytes(K) + 64;
+  float *a = ge__qk_grow(c, bytes / sizeof(float) + 1);
+  return a ? (uint8_t *)(((uintptr_t)a + 63) & ~(uintptr_t)63) : NULL;
 }
 
 /* ---------------------------------------------------- MatMulInteger */
 
+/* B [K x N] (Const: packed once) as N weight rows; A's rows as columns. */
 static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
   const ge_value *A = ge__qk_in(c, 0), *B = ge__qk_in(c, 1), *za = ge__qk_in(c, 2), *zb = ge__qk_in(c, 3);
   ge__qk_state *s;
-  ge__qk_gemm g;
-  int64_t M, K, N, dims[GE_MAX_RANK], i, k;
-  size_t wf, af, tf, work, total;
-  float *area, *Bf, *Af, amax, bmax;
-  int32_t zav;
+  ge__qk_igemm g;
+  int64_t M, K, N, dims[GE_MAX_RANK], i, shares;
+  size_t wbytes;
+  uint8_t *area;
   ge_value *y;
+  int32_t zav;
   if (!A || !B || !ge__qk_is_q8(A->dtype) || !ge__qk_is_q8(B->dtype) || A->rank < 2 || B->rank != 2 ||
       (za && (za->dtype != A->dtype || za->numel != 1)) ||
       (zb && (zb->dtype != B->dtype || (zb->numel != 1 && !(zb->rank == 1 && zb->dims[0] == B->dims[1])))) ||
@@ -549,8 +839,7 @@ static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
   if (!(s = ge__qk_state_get(c, 0))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   K = B->dims[0];
   N = B->dims[1];
-  M = A->numel / (K ? K : 1);
-  if (K == 0) M = 1;
+  M = K ? A->numel / K : 1;
   for (i = 0; i < A->rank; i++) dims[i] = A->dims[i];
   dims[A->rank - 1] = N;
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_INT32, A->rank, dims))) return GE_ERR_NOMEM;
@@ -559,45 +848,26 @@ static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
     memset(y->data, 0, y->nbytes);
     return GE_OK;
   }
-  wf = (size_t)(K * N);
-  af = (size_t)(M * K);
-  tf = (size_t)(M * N);
-  work = (ge_ai_core_sgemm_work_size(M, N, K) + 63) / sizeof(float);
-  total = wf + af + tf + work * (size_t)s->threads;
-  if (!(area = ge__qk_grow(c, total))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  wbytes = ge__qk_wpack_bytes(N, K);
+  shares = ge__qk_shares(s->threads, M, N, K);
+  if (!(area = ge__qk_iarea(c, wbytes, shares, K))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
-  Bf = area;
-  if (!s->w_const || s->wfloats != wf) { /* B^T rows are columns: load B [K x N] minus per-column zb */
-    float mx = 0;
-    for (k = 0; k < K; k++)
-      for (i = 0; i < N; i++) {
-        float v = (float)(ge__qk_get8(B, k * N + i) - (zb ? ge__qk_get8(zb, zb->numel == 1 ? 0 : i) : 0));
-        Bf[k * N + i] = v;
-        if (fabsf(v) > mx) mx = fabsf(v);
-      }
-    s->wmax = mx;
-    s->wfloats = s->w_const ? wf : 0;
+  if (!s->w_const || s->wpacked != wbytes) {
+    ge__qk_wpack(B, 1, N, zb, 0, N, K, area);
+    s->wpacked = s->w_const ? wbytes : 0;
   }
-  bmax = s->wmax;
-  Af = area + wf;
   zav = za ? ge__qk_get8(za, 0) : 0;
-  for (i = 0; i < M * K; i++) Af[i] = (float)(ge__qk_get8(A, i) - zav);
-  amax = ge__qk_span(A->dtype, zav);
   memset(&g, 0, sizeof g);
-  g.M = M;
-  g.N = N;
-  g.K = K;
-  g.kc = ge__qk_kchunk(amax, bmax, K);
-  g.A = Af;
-  g.lda = K;
-  g.B = Bf;
-  g.ldb = N;
-  g.tmp = Af + af;
+  g.wpack = area;
+  g.A = (const uint8_t *)A->data;
   g.C = (int32_t *)y->data;
-  g.ldc = N;
-  g.work = (char *)(g.tmp + tf);
-  g.work_bytes = work * sizeof(float);
-  ge__qk_gemm_run(c, &g, s->threads);
+  g.Mg = N, g.K = K, g.P = M, g.ldr = 1, g.ldc = N;
+  g.flip = A->dtype == GE_DTYPE_INT8 ? 0x80 : 0;
+  g.zx = zav + (g.flip ? 128 : 0);
+  g.isa = ge__qk_isa();
+  g.scratch = area + wbytes;
+  g.scratch_bytes = ge__qk_iscratch_bytes(K);
+  ge__qk_igemm_run(c, &g, shares);
   return GE_OK;
 }
 
@@ -643,11 +913,73 @@ __attribute__((target("avx2"))) static int64_t ge__qk_dw_row_avx2(int32_t *yr, c
 }
 #endif
 
+/* Output (oh, ow) of one depthwise channel, every tap checked. */
+static int32_t ge__qk_dw_point(const ge__qk_dw *d, const uint8_t *xc, const int32_t *wi, int64_t oh, int64_t ow) {
+  uint32_t acc = 0;
+  int64_t kh, kw;
+  for (kh = 0; kh < d->KH; kh++) {
+    int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+    if (ih < 0 || ih >= d->H) continue;
+    for (kw = 0; kw < d->KW; kw++) {
+      int64_t iw = ow * d->sw - d->pw + kw * d->dw;
+      int32_t v;
+      if (iw < 0 || iw >= d->W) continue;
+      v = d->is_signed ? (int32_t)(int8_t)xc[ih * d->W + iw] : (int32_t)xc[ih * d->W + iw];
+      acc += (uint32_t)((v - d->zx) * wi[kh * d->KW + kw]);
+    }
+  }
+  return (int32_t)acc;
+}
+
+#if GE__QK_AVX2
+/* One depthwise channel with horizontal stride 1 on AVX-512: 16 outputs a
+ * step summed over every tap in a register and stored once; outputs whose
+ * taps leave the row (borders) one by one. wi: the KH x KW int32 weights. */
+__attribute__((target("avx512f"))) static void ge__qk_dw_channel_avx512(const ge__qk_dw *d, const uint8_t *xc,
+                                                                        const int32_t *wi, int32_t *y) {
+  const __m512i vz = _mm512_set1_epi32(d->zx);
+  int64_t lo = d->pw, hi = d->W + d->pw - (d->KW - 1) * d->dw, oh, ow, kh, kw; /* ow with every tap inside */
+  if (lo > d->OW) lo = d->OW;
+  if (hi > d->OW) hi = d->OW;
+  if (hi < lo) hi = lo;
+  for (oh = 0; oh < d->OH; oh++) {
+    int32_t *yr = y + oh * d->OW;
+    for (ow = 0; ow < lo; ow++) yr[ow] = ge__qk_dw_point(d, xc, wi, oh, ow);
+    for (ow = lo; ow + 16 <= hi; ow += 16) {
+      __m512i acc = _mm512_setzero_si512();
+      for (kh = 0; kh < d->KH; kh++) {
+        int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+        const uint8_t *xr;
+        if (ih < 0 || ih >= d->H) continue;
+        xr = xc + ih * d->W + ow - d->pw;
+        for (kw = 0; kw < d->KW; kw++) {
+          __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(xr + kw * d->dw));
+          __m512i v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+          acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(_mm512_sub_epi32(v, vz), _mm512_set1_epi32(wi[kh * d->KW + kw])));
+        }
+      }
+      _mm512_storeu_si512((void *)(yr + ow), acc);
+    }
+    for (; ow < d->OW; ow++) yr[ow] = ge__qk_dw_point(d, xc, wi, oh, ow);
+  }
+}
+#endif
+
 /* Depthwise: output channels [b, e) of one image, direct in int32. */
 static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_dw *d = (const ge__qk_dw *)arg;
   int64_t m, kh, kw, oh, ow;
   int avx2 = ge__qk_avx2();
+#if GE__QK_AVX2
+  if (d->sw == 1 && d->KH * d->KW <= 64 && ge__qk_isa() == GE__QK_ISA_VNNI) { /* VNNI implies AVX-512F */
+    int32_t wi[64];
+    for (m = b; m < e; m++) {
+      for (kh = 0; kh < d->KH * d->KW; kh++) wi[kh] = (int32_t)d->w[m * d->KH * d->KW + kh];
+      ge__qk_dw_channel_avx512(d, (const uint8_t *)d->x + m / d->mult * d->H * d->W, wi, d->y + m * d->OH * d->OW);
+    }
+    return;
+  }
+#endif
   (void)avx2;
   for (m = b; m < e; m++) {
     int64_t ci = m / d->mult;
@@ -686,149 +1018,6 @@ static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   }
 }
 
-/* --------------------------------------- ConvInteger on AVX512-VNNI */
-
-/* uint8 activations times weights with vpdpbusd (u8 x s8, four products
- * summed into int32, no saturation): exact. Weights w' = w (int8) or
- * w - 128 (uint8) with zero point zw' shifted alike, so that
- *   sum (x - zx)(w - zw) = sum x w' - zx sum w' - zw' sum x + K zx zw'.
- * Padded taps read zx (so x - zx is 0 there, as in the reference), K is
- * padded to a multiple of 4 with zeros. Weights are packed once per group
- * as [M/8][K/4][8][4] bytes with their row sums; image columns 32 at a
- * time as [K/4][32][4] bytes with their column sums. */
-#define GE__QK_VM 8  /* rows of a tile */
-#define GE__QK_VN 32 /* columns of a tile (two zmm of int32) */
-
-#if GE__QK_AVX2
-__attribute__((target("avx512f,avx512vnni"))) static void ge__qk_vnni_tile(const int8_t *ap, const uint8_t *bp,
-                                                                           int64_t kq, int32_t *out) {
-  __m512i c0[GE__QK_VM], c1[GE__QK_VM];
-  int64_t q;
-  int r;
-  for (r = 0; r < GE__QK_VM; r++) c0[r] = c1[r] = _mm512_setzero_si512();
-  for (q = 0; q < kq; q++, ap += 4 * GE__QK_VM, bp += 4 * GE__QK_VN) {
-    __m512i b0 = _mm512_loadu_si512((const void *)bp), b1 = _mm512_loadu_si512((const void *)(bp + 64));
-    for (r = 0; r < GE__QK_VM; r++) {
-      int32_t w4;
-      __m512i a;
-      memcpy(&w4, ap + 4 * r, 4);
-      a = _mm512_set1_epi32(w4);
-      c0[r] = _mm512_dpbusd_epi32(c0[r], b0, a);
-      c1[r] = _mm512_dpbusd_epi32(c1[r], b1, a);
-    }
-  }
-  for (r = 0; r < GE__QK_VM; r++) {
-    _mm512_storeu_si512((void *)(out + r * GE__QK_VN), c0[r]);
-    _mm512_storeu_si512((void *)(out + r * GE__QK_VN + 16), c1[r]);
-  }
-}
-#endif
-
-static int ge__qk_vnni(void) {
-#if GE__QK_AVX2 && !defined(GE_QUANT_NO_VNNI)
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
-#else
-  return 0;
-#endif
-}
-
-/* Bytes of the packed weights of one group (tiles of 8 rows, K in quads),
- * then 2 * Mg int32: row sums and shifted zero points. */
-static size_t ge__qk_vpack_bytes(int64_t Mg, int64_t K) {
-  int64_t mb = (Mg + GE__QK_VM - 1) / GE__QK_VM, kq = (K + 3) / 4;
-  return (size_t)(mb * kq * 4 * GE__QK_VM) + (size_t)(2 * Mg) * sizeof(int32_t);
-}
-
-/* Packs group rows [0, Mg) of w (rows of K) with zero points zw. */
-static void ge__qk_vpack(const ge_value *w, const ge_value *zw, int64_t m0, int64_t Mg, int64_t K, uint8_t *dst) {
-  int64_t mb = (Mg + GE__QK_VM - 1) / GE__QK_VM, kq = (K + 3) / 4, m, k;
-  int8_t *a = (int8_t *)dst;
-  int32_t *sums = (int32_t *)(void *)(dst + mb * kq * 4 * GE__QK_VM), *zs = sums + Mg;
-  int shift = w->dtype == GE_DTYPE_UINT8 ? 128 : 0;
-  memset(a, 0, (size_t)(mb * kq * 4 * GE__QK_VM));
-  for (m = 0; m < Mg; m++) {
-    int32_t sum = 0;
-    for (k = 0; k < K; k++) {
-      int32_t v = ge__qk_get8(w, (m0 + m) * K + k) - shift;
-      a[((m / GE__QK_VM * kq + k / 4) * GE__QK_VM + m % GE__QK_VM) * 4 + k % 4] = (int8_t)v;
-      sum += v;
-    }
-    sums[m] = sum;
-    zs[m] = (zw ? ge__qk_get8(zw, zw->numel == 1 ? 0 : m0 + m) : 0) - shift;
-  }
-}
-
-typedef struct ge__qk_vjob {
-  const ge__qk_conv *v;
-  const uint8_t *wpack; /* one group */
-  int32_t *C;           /* Mg rows of P */
-  int64_t Mg, K, P, strips_per_share;
-  int32_t zx;
-  uint8_t *scratch; /* per share: the strip, its sums, a tile */
-  size_t scratch_bytes;
-} ge__qk_vjob;
-
-static size_t ge__qk_vscratch_bytes(int64_t K) {
-  return (size_t)((K + 3) / 4 * 4 * GE__QK_VN) + (size_t)(GE__QK_VN + GE__QK_VM * GE__QK_VN) * sizeof(int32_t) + 64;
-}
-
-/* Columns [n0, n0 + 32) of the image as uint8 quads, pads and columns past
- * P read zx (their results are dropped), K padding 0; sums per column. */
-static void ge__qk_vstrip(const ge__qk_conv *v, int64_t n0, int64_t P, int64_t K, uint8_t zx, uint8_t *bp,
-                          int32_t *colsum) {
-  const uint8_t *x = (const uint8_t *)v->x;
-  int64_t oh[GE__QK_VN], ow[GE__QK_VN], j, k = 0, ci, kh, kw, kq = (K + 3) / 4;
-  for (j = 0; j < GE__QK_VN; j++) {
-    int64_t p = n0 + j < P ? n0 + j : P - 1;
-    oh[j] = p / v->OW * v->sh - v->ph;
-    ow[j] = p % v->OW * v->sw - v->pw;
-    colsum[j] = 0;
-  }
-  for (ci = 0; ci < v->Cg; ci++)
-    for (kh = 0; kh < v->KH; kh++)
-      for (kw = 0; kw < v->KW; kw++, k++) {
-        uint8_t *dst = bp + (k / 4) * 4 * GE__QK_VN + k % 4;
-        const uint8_t *plane = x + ci * v->H * v->W;
-        for (j = 0; j < GE__QK_VN; j++) {
-          int64_t ih = oh[j] + kh * v->dh, iw = ow[j] + kw * v->dw;
-          uint8_t b = ih < 0 || ih >= v->H || iw < 0 || iw >= v->W ? zx : plane[ih * v->W + iw];
-          dst[4 * j] = b;
-          colsum[j] += b;
-        }
-      }
-  for (; k < kq * 4; k++)
-    for (j = 0; j < GE__QK_VN; j++) bp[(k / 4) * 4 * GE__QK_VN + 4 * j + k % 4] = 0;
-}
-
-static void ge__qk_vnni_share(void *arg, int64_t b, int64_t e) {
-#if GE__QK_AVX2
-  const ge__qk_vjob *jb = (const ge__qk_vjob *)arg;
-  int64_t t, kq = (jb->K + 3) / 4, mb = (jb->Mg + GE__QK_VM - 1) / GE__QK_VM;
-  const int32_t *rowsum = (const int32_t *)(const void *)(jb->wpack + mb * kq * 4 * GE__QK_VM), *zs = rowsum + jb->Mg;
-  for (t = b; t < e; t++) {
-    uint8_t *bp = jb->scratch + (size_t)t * jb->scratch_bytes;
-    int32_t *colsum = (int32_t *)(void *)(bp + kq * 4 * GE__QK_VN), *tile = colsum + GE__QK_VN;
-    int64_t st, s0 = t * jb->strips_per_share, s1 = s0 + jb->strips_per_share;
-    for (st = s0; st < s1 && st * GE__QK_VN < jb->P; st++) {
-      int64_t n0 = st * GE__QK_VN, nn = jb->P - n0 < GE__QK_VN ? jb->P - n0 : GE__QK_VN, i, j, m;
-      ge__qk_vstrip(jb->v, n0, jb->P, jb->K, (uint8_t)jb->zx, bp, colsum);
-      for (i = 0; i < mb; i++) {
-        int64_t rows = jb->Mg - i * GE__QK_VM < GE__QK_VM ? jb->Mg - i * GE__QK_VM : GE__QK_VM;
-        ge__qk_vnni_tile((const int8_t *)jb->wpack + i * kq * 4 * GE__QK_VM, bp, kq, tile);
-        for (m = 0; m < rows; m++) {
-          int64_t row = i * GE__QK_VM + m;
-          int32_t base = -jb->zx * rowsum[row] + (int32_t)jb->K * jb->zx * zs[row];
-          int32_t *dst = jb->C + row * jb->P + n0;
-          const int32_t *src = tile + m * GE__QK_VN;
-          for (j = 0; j < nn; j++) dst[j] = src[j] + base - zs[row] * colsum[j];
-        }
-      }
-    }
-  }
-#else
-  (void)arg, (void)b, (void)e;
-#endif
-}
 
 /* Output size and leading pad along one dim (0 when none fits). */
 static int64_t ge__qk_out_dim(int ap, int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe,
@@ -850,47 +1039,42 @@ static int64_t ge__qk_out_dim(int ap, int64_t in, int64_t k, int64_t s, int64_t 
   return out;
 }
 
-/* ConvInteger with uint8 x on VNNI: weights packed once (Const) into the
- * state, image strips packed per share. */
-static ge_status ge__qk_conv_vnni(ge_kernel_ctx *c, ge__qk_state *s, const ge_value *x, const ge_value *w,
-                                  const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, int64_t P,
-                                  const int64_t *ydims) {
-  const ge_value *y = c->outputs[0];
-  size_t gbytes = (ge__qk_vpack_bytes(Mg, Kg) + 63) & ~(size_t)63, wbytes = gbytes * (size_t)s->group;
-  size_t sbytes = (ge__qk_vscratch_bytes(Kg) + 63) & ~(size_t)63;
-  int64_t H = x->rank == 3 ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
-  int64_t n, gi, strips = (P + GE__QK_VN - 1) / GE__QK_VN, shares = s->threads < strips ? s->threads : strips;
+/* ConvInteger but depthwise on the integer GEMM: weights packed once
+ * (Const) per group into the state, image strips packed per share. */
+static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_value *x, const ge_value *w,
+                                  const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, const int64_t *ydims) {
+  int32_t *y = (int32_t *)c->outputs[0]->data;
+  size_t gbytes = ge__qk_wpack_bytes(Mg, Kg), wbytes = gbytes * (size_t)s->group;
+  int one_d = x->rank == 3;
+  int64_t H = one_d ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
+  int64_t OW = ydims[x->rank - 1], P = (one_d ? 1 : ydims[2]) * OW, n, gi;
+  int64_t shares = ge__qk_shares(s->threads, P, Mg, Kg);
   uint8_t *area;
-  (void)ydims;
-  if (!(area = (uint8_t *)ge__qk_grow(c, (wbytes + sbytes * (size_t)shares + 64) / sizeof(float) + 1)))
-    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (!(area = ge__qk_iarea(c, wbytes, shares, Kg))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
-  area = (uint8_t *)(((uintptr_t)area + 63) & ~(uintptr_t)63);
-  if (!s->w_const || s->wfloats != wbytes + 1) { /* + 1: packed for VNNI, not floats */
-    for (gi = 0; gi < s->group; gi++) ge__qk_vpack(w, zw, gi * Mg, Mg, Kg, area + (size_t)gi * gbytes);
-    s->wfloats = s->w_const ? wbytes + 1 : 0;
+  if (!s->w_const || s->wpacked != wbytes) {
+    for (gi = 0; gi < s->group; gi++) ge__qk_wpack(w, Kg, 1, zw, gi * Mg, Mg, Kg, area + (size_t)gi * gbytes);
+    s->wpacked = s->w_const ? wbytes : 0;
   }
   for (n = 0; n < x->dims[0]; n++)
     for (gi = 0; gi < s->group; gi++) {
       ge__qk_conv v;
-      ge__qk_vjob jb;
-      memset(&v, 0, sizeof v);
+      ge__qk_igemm g;
       v.x = (const uint8_t *)x->data + (n * x->dims[1] + gi * Cg) * H * W;
-      v.H = H, v.W = W, v.Cg = Cg, v.KH = x->rank == 3 ? 1 : w->dims[2], v.KW = w->dims[w->rank - 1];
-      v.OH = x->rank == 3 ? 1 : ydims[2], v.OW = x->rank == 3 ? P : ydims[3];
-      v.sh = s->s[0], v.sw = s->s[1], v.dh = s->d[0], v.dw = s->d[1];
-      v.ph = s->lead[0], v.pw = s->lead[1];
-      jb.v = &v;
-      jb.wpack = area + (size_t)gi * gbytes;
-      jb.C = (int32_t *)y->data + (n * s->group + gi) * Mg * P;
-      jb.Mg = Mg;
-      jb.K = Kg;
-      jb.P = P;
-      jb.zx = zx;
-      jb.strips_per_share = (strips + shares - 1) / shares;
-      jb.scratch = area + wbytes;
-      jb.scratch_bytes = sbytes;
-      ge_kernel_parallel_for(c, shares, 1, ge__qk_vnni_share, &jb);
+      v.H = H, v.W = W, v.Cg = Cg, v.KH = one_d ? 1 : w->dims[2], v.KW = w->dims[w->rank - 1], v.OW = OW;
+      v.sh = s->s[0], v.sw = s->s[1], v.dh = s->d[0], v.dw = s->d[1], v.ph = s->lead[0], v.pw = s->lead[1];
+      memset(&g, 0, sizeof g);
+      g.wpack = area + (size_t)gi * gbytes;
+      g.conv = &v;
+      g.C = y + (n * s->group + gi) * Mg * P;
+      g.Mg = Mg, g.K = Kg, g.P = P, g.ldr = P, g.ldc = 1;
+      g.flip = x->dtype == GE_DTYPE_INT8 ? 0x80 : 0;
+      g.zx_raw = (uint8_t)zx;
+      g.zx = zx + (g.flip ? 128 : 0);
+      g.isa = ge__qk_isa();
+      g.scratch = area + wbytes;
+      g.scratch_bytes = ge__qk_iscratch_bytes(Kg);
+      ge__qk_igemm_run(c, &g, shares);
     }
   return GE_OK;
 }
@@ -898,11 +1082,10 @@ static ge_status ge__qk_conv_vnni(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
 static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
   const ge_value *x = ge__qk_in(c, 0), *w = ge__qk_in(c, 1), *zxv = ge__qk_in(c, 2), *zw = ge__qk_in(c, 3);
   ge__qk_state *s;
-  int64_t N, C, H, W, M, Cg, Mg, KH, KW, OH, OW, P, Kg, lead_h, lead_w, dims[4], n, gi;
-  size_t wf, colf, tf, work, total, elt;
-  float *area, *Wf;
+  int64_t N, C, H, W, M, Cg, Mg, KH, KW, OH, OW, lead_h, lead_w, dims[4], n;
+  float *Wf;
   int32_t zx;
-  int one_d, dw;
+  int one_d;
   ge_value *y;
   if (!x || !w || !ge__qk_is_q8(x->dtype) || !ge__qk_is_q8(w->dtype) || (x->rank != 4 && x->rank != 3) ||
       w->rank != x->rank || (zxv && (zxv->dtype != x->dtype || zxv->numel != 1)) ||
@@ -937,67 +1120,26 @@ static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
   dims[3] = OW;
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_INT32, x->rank, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
-  P = OH * OW;
-  Kg = Cg * KH * KW;
-  dw = Cg == 1;
   zx = zxv ? ge__qk_get8(zxv, 0) : 0;
-  if (!dw && x->dtype == GE_DTYPE_UINT8 && ge__qk_vnni()) return ge__qk_conv_vnni(c, s, x, w, zw, zx, Mg, Kg, P, dims);
-  wf = (size_t)(M * Kg);
-  colf = dw ? 0 : (size_t)(Kg * P);
-  tf = dw ? 0 : (size_t)(Mg * P);
-  work = dw ? 0 : (ge_ai_core_sgemm_work_size(Mg, P, Kg) + 63) / sizeof(float);
-  total = wf + colf + tf + work * (size_t)s->threads;
-  if (!(area = ge__qk_grow(c, total))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (Cg != 1 || s->group == 1) return ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims);
+  /* depthwise (one input channel per group): direct, in int32 */
+  if (!(Wf = ge__qk_grow(c, (size_t)(M * KH * KW)))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
-  Wf = area;
-  if (!s->w_const || s->wfloats != wf) {
-    s->wmax = ge__qk_load_w(w, zw, M, Kg, Wf);
-    s->wfloats = s->w_const ? wf : 0;
+  if (!s->w_const || s->wfloats != (size_t)(M * KH * KW)) {
+    ge__qk_load_w(w, zw, M, KH * KW, Wf);
+    s->wfloats = s->w_const ? (size_t)(M * KH * KW) : 0;
   }
-  elt = 1;
   for (n = 0; n < N; n++) {
-    const char *xn = (const char *)x->data + (size_t)(n * C * H * W) * elt;
-    int32_t *yn = (int32_t *)y->data + n * M * P;
-    if (dw) {
-      ge__qk_dw d;
-      d.x = xn;
-      d.w = Wf;
-      d.y = yn;
-      d.is_signed = x->dtype == GE_DTYPE_INT8;
-      d.zx = zx;
-      d.H = H, d.W = W, d.KH = KH, d.KW = KW, d.OH = OH, d.OW = OW;
-      d.sh = s->s[0], d.sw = s->s[1], d.dh = s->d[0], d.dw = s->d[1], d.ph = lead_h, d.pw = lead_w;
-      d.mult = Mg;
-      ge_kernel_parallel_for(c, M, 4, ge__qk_dw_range, &d);
-      continue;
-    }
-    for (gi = 0; gi < s->group; gi++) {
-      ge__qk_conv v;
-      ge__qk_gemm g;
-      v.x = xn + (size_t)(gi * Cg * H * W) * elt;
-      v.is_signed = x->dtype == GE_DTYPE_INT8;
-      v.zx = (float)zx;
-      v.H = H, v.W = W, v.KH = KH, v.KW = KW, v.OH = OH, v.OW = OW;
-      v.sh = s->s[0], v.sw = s->s[1], v.dh = s->d[0], v.dw = s->d[1], v.ph = lead_h, v.pw = lead_w;
-      v.Cg = Cg;
-      v.col = area + wf;
-      memset(&g, 0, sizeof g);
-      g.M = Mg;
-      g.N = P;
-      g.K = Kg;
-      g.kc = ge__qk_kchunk(ge__qk_span(x->dtype, zx), s->wmax, Kg);
-      g.A = Wf + gi * Mg * Kg;
-      g.lda = Kg;
-      g.B = v.col;
-      g.ldb = P;
-      g.tmp = v.col + colf;
-      g.C = yn + gi * Mg * P;
-      g.ldc = P;
-      g.work = (char *)(g.tmp + tf);
-      g.work_bytes = work * sizeof(float);
-      g.conv = &v;
-      ge__qk_gemm_run(c, &g, s->threads);
-    }
+    ge__qk_dw d;
+    d.x = (const uint8_t *)x->data + n * C * H * W;
+    d.w = Wf;
+    d.y = (int32_t *)y->data + n * M * OH * OW;
+    d.is_signed = x->dtype == GE_DTYPE_INT8;
+    d.zx = zx;
+    d.H = H, d.W = W, d.KH = KH, d.KW = KW, d.OH = OH, d.OW = OW;
+    d.sh = s->s[0], d.sw = s->s[1], d.dh = s->d[0], d.dw = s->d[1], d.ph = lead_h, d.pw = lead_w;
+    d.mult = Mg;
+    ge_kernel_parallel_for(c, M, 4, ge__qk_dw_range, &d);
   }
   return GE_OK;
 }

@@ -6,7 +6,8 @@
  * DynamicQuantizeLinear, QuantizeLinear, DequantizeLinear, ConvInteger,
  * MatMulInteger) bit for bit on seeded random shapes, values and
  * attributes, serially and on a two-thread pool, with Const weights packed
- * once and reused. */
+ * once and reused; the integer products on every GEMM ISA the CPU has
+ * (scalar, AVX2, AVX512-VNNI). */
 #define GE_IMPLEMENTATION
 #include "ge_session.h"
 #include "tests/test.h"
@@ -400,6 +401,44 @@ GE_TEST(test_dynamic_quantize_linear) {
     }
 }
 
+/* DynamicQuantizeLinear's scale is (max - min) / 255 in float32 (two
+ * roundings, as the spec on float32 x and ONNX Runtime), not the exact
+ * quotient rounded once: the two differ by an ulp on about a quarter of
+ * random inputs, which flips quantized values downstream. */
+GE_TEST(test_dynamic_quantize_scale_in_float32) {
+  tu_rng r;
+  int trial, off = 0;
+  tu_seed(&r, 1605);
+  for (trial = 0; trial < 200; trial++) {
+    int64_t n = 1 + tu_below(&r, 64), i;
+    ge_value x = kh_value(GE_DTYPE_FLOAT32, 1, &n, NULL), out[3], *in[1];
+    ge_graph *g = NULL;
+    ge_edge e;
+    ge_node_id id;
+    ge_error err;
+    float mn = 0, mx = 0, want;
+    for (i = 0; i < n; i++) {
+      float v = rnd_float(&r, -3, 3) * (float)(1 + tu_below(&r, 1000));
+      ((float *)x.data)[i] = v;
+      if (v < mn) mn = v;
+      if (v > mx) mx = v;
+    }
+    want = (mx - mn) / 255.0f;
+    memset(out, 0, sizeof out);
+    in[0] = &x;
+    GE_REQUIRE(ge_graph_create(NULL, &g, NULL) == GE_OK);
+    ge_graph_add_data(g, NULL, GE_DTYPE_FLOAT32, 1, &n, &e.node, NULL);
+    e.index = 0;
+    ge_graph_add_node(g, "DynamicQuantizeLinear", "n", 1, &e, 3, &id, NULL);
+    GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(g, id)), g, id, in, 1, out, 3, &err) == GE_OK);
+    off += ((float *)out[1].data)[0] != want;
+    for (i = 0; i < 3; i++) kh_free(&out[i]);
+    kh_free(&x);
+    ge_graph_free(g);
+  }
+  GE_CHECK_EQ_INT(off, 0); /* the fast kernel equals the reference (test_dynamic_quantize_linear) */
+}
+
 static void set_axis(ge_graph *g, ge_node_id id, void *arg) { (void)g, (void)id, (void)arg; }
 
 GE_TEST(test_quantize_dequantize_linear) {
@@ -450,22 +489,38 @@ static void set_conv(ge_graph *g, ge_node_id id, void *arg) {
   }
 }
 
-GE_TEST(test_conv_integer) {
+/* Each integer GEMM ISA this CPU has (scalar, AVX2, AVX512-VNNI): the
+ * caps ge__qk_isa() honours. */
+static int isa_count(void) {
+  int saved = ge__qk_isa_cap, top;
+  ge__qk_isa_cap = GE__QK_ISA_VNNI;
+  top = ge__qk_isa();
+  ge__qk_isa_cap = saved;
+  return top + 1;
+}
+
+static const char *const isa_names[] = {"scalar", "AVX2", "AVX512-VNNI"};
+
+static void conv_integer_trials(int isa) {
   static const char *const aps[] = {"SAME_UPPER", "SAME_LOWER", "VALID"};
   tu_rng r;
   int trial, th, fails = 0;
-  tu_seed(&r, 1603);
-  for (trial = 0; trial < 120; trial++)
+  tu_seed(&r, 1603 + 100 * (unsigned)isa);
+  ge__qk_isa_cap = isa;
+  ge__qk_share_grain_log2 = 0; /* small GEMMs split too */
+  for (trial = 0; trial < 150; trial++)
     for (th = 0; th < 2; th++) {
       conv_attrs a;
-      int kind = trial % 4; /* 0 dense, 1 depthwise, 2 grouped, 3 deep (K > 258, extreme values) */
-      int64_t cg = kind == 1 ? 1 : kind == 3 ? 40 + tu_below(&r, 40) : 1 + tu_below(&r, 6);
-      int64_t mg = kind == 1 ? 1 + tu_below(&r, 2) : 1 + tu_below(&r, 12);
+      /* 0 dense, 1 depthwise, 2 grouped, 3 deep (K > 258, extreme values),
+       * 4 one channel with a wide 1-D kernel and a long stride (an STFT) */
+      int kind = trial % 5;
+      int64_t cg = kind == 1 || kind == 4 ? 1 : kind == 3 ? 40 + tu_below(&r, 40) : 1 + tu_below(&r, 6);
+      int64_t mg = kind == 1 ? 1 + tu_below(&r, 2) : 1 + tu_below(&r, kind == 0 ? 40 : 12);
       int64_t xd[4], wd[4], one = 1, md[1];
       ge_value x, w, zx, zw, *in[4];
       memset(&a, 0, sizeof a);
-      a.sp = trial % 9 == 4 ? 1 : 2;
-      a.group = kind == 0 || kind == 3 ? 1 : 1 + tu_below(&r, 4);
+      a.sp = trial % 9 == 4 || kind == 4 ? 1 : 2;
+      a.group = kind == 0 || kind == 3 || kind == 4 ? 1 : 1 + tu_below(&r, 4);
       if (kind == 1) a.group = 1 + tu_below(&r, 12);
       a.s[0] = 1 + tu_below(&r, 2), a.s[1] = 1 + tu_below(&r, 3);
       a.d[0] = 1 + (tu_below(&r, 4) == 0), a.d[1] = 1 + (tu_below(&r, 4) == 0);
@@ -476,6 +531,10 @@ GE_TEST(test_conv_integer) {
       xd[3] = 3 + tu_below(&r, 40);
       wd[0] = mg * a.group, wd[1] = cg;
       wd[2] = 1 + tu_below(&r, 3), wd[3] = 1 + tu_below(&r, 3);
+      if (kind == 4) {
+        wd[3] = 1 + tu_below(&r, 520), xd[3] = wd[3] + tu_below(&r, 900), a.s[1] = 1 + tu_below(&r, 200);
+        a.d[1] = 1, a.p[1] = a.p[3] = 0, a.auto_pad = NULL;
+      }
       if (a.sp == 1) xd[2] = xd[3], wd[2] = wd[3];
       x = kh_value(q8(&r), 2 + a.sp, xd, NULL);
       w = kh_value(q8(&r), 2 + a.sp, wd, NULL);
@@ -500,17 +559,29 @@ GE_TEST(test_conv_integer) {
                (long long)wd[1], (long long)wd[2], (long long)wd[3], (long long)a.group);
       kh_free(&x), kh_free(&w), kh_free(&zx), kh_free(&zw);
     }
+  ge__qk_isa_cap = GE__QK_ISA_VNNI;
+  ge__qk_share_grain_log2 = 22;
 }
 
-GE_TEST(test_matmul_integer) {
+GE_TEST(test_conv_integer) {
+  int isa;
+  for (isa = 0; isa < isa_count(); isa++) {
+    printf("    integer GEMM on %s\n", isa_names[isa]);
+    conv_integer_trials(isa);
+  }
+}
+
+static void matmul_integer_trials(int isa) {
   tu_rng r;
   int trial, th;
-  tu_seed(&r, 1604);
+  tu_seed(&r, 1604 + 100 * (unsigned)isa);
+  ge__qk_isa_cap = isa;
+  ge__qk_share_grain_log2 = 0;
   for (trial = 0; trial < 80; trial++)
     for (th = 0; th < 2; th++) {
       int deep = trial % 4 == 3;
       int64_t K = deep ? 300 + tu_below(&r, 500) : 1 + tu_below(&r, 70), N = 1 + tu_below(&r, 150);
-      int64_t ad[3] = {1 + tu_below(&r, 3), 1 + tu_below(&r, 40), K}, bd[2] = {K, N}, one = 1, i;
+      int64_t ad[3] = {1 + tu_below(&r, 3), 1 + tu_below(&r, trial % 5 == 0 ? 90 : 40), K}, bd[2] = {K, N}, one = 1, i;
       int32_t ar = 2 + (int32_t)tu_below(&r, 2);
       ge_value A, B, za, zb, *in[4];
       if (ar == 2) ad[0] = ad[1], ad[1] = K;
@@ -531,6 +602,16 @@ GE_TEST(test_matmul_integer) {
         printf("    trial %d K %lld N %lld\n", trial, (long long)K, (long long)N);
       kh_free(&A), kh_free(&B), kh_free(&za), kh_free(&zb);
     }
+  ge__qk_isa_cap = GE__QK_ISA_VNNI;
+  ge__qk_share_grain_log2 = 22;
+}
+
+GE_TEST(test_matmul_integer) {
+  int isa;
+  for (isa = 0; isa < isa_count(); isa++) {
+    printf("    integer GEMM on %s\n", isa_names[isa]);
+    matmul_integer_trials(isa);
+  }
 }
 
 /* Off the fast paths the reference answers (errors included). */
@@ -556,6 +637,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_promotion_structure);
   GE_RUN(test_promotion_equals_float32_twin);
   GE_RUN(test_dynamic_quantize_linear);
+  GE_RUN(test_dynamic_quantize_scale_in_float32);
   GE_RUN(test_quantize_dequantize_linear);
   GE_RUN(test_conv_integer);
   GE_RUN(test_matmul_integer);

@@ -323,7 +323,9 @@ static ge_status ge__hc_dynamic_quantize_linear(ge_kernel_ctx *c) {
     if (v < mn) mn = v;
     if (v > mx) mx = v;
   }
-  fscale = (float)((mx - mn) / 255.0);
+  /* in float32, as the spec's (max - min) / (qmax - qmin) on float32 x: two
+   * roundings (difference, quotient), not one of the exact quotient */
+  fscale = ((float)mx - (float)mn) / 255.0f;
   scale = fscale;
   zp = scale > 0 ? ge__hc_ex_sat(ge__hc_ex_rint(ge__hc_ex_div(0 - mn, scale, 1)), 0, 255) : 0;
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_UINT8, x->rank, x->dims))) return GE__HC_OUT_FAILED(c);
