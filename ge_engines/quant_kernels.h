@@ -447,8 +447,18 @@ static void ge__qk_load_w(const ge_value *w, const ge_value *zw, int64_t M, int6
 
 enum { GE__QK_ISA_SCALAR, GE__QK_ISA_AVX2, GE__QK_ISA_VNNI };
 
-/* Highest tile ISA to use (tests lower it to check the others). */
+/* Highest tile ISA to use, and the least tile products (padded) per
+ * share, log2: below it waking a thread costs more than it saves. A test
+ * defining GE_QUANT_TEST_KNOBS may lower both (to run every ISA and split
+ * small GEMMs); otherwise they are constants: the library keeps no
+ * writable global data. */
+#ifdef GE_QUANT_TEST_KNOBS
 static int ge__qk_isa_cap = GE__QK_ISA_VNNI;
+static int ge__qk_share_grain_log2 = 22;
+#else
+#define ge__qk_isa_cap GE__QK_ISA_VNNI
+#define ge__qk_share_grain_log2 22
+#endif
 
 static int ge__qk_isa(void) {
   int isa = GE__QK_ISA_SCALAR;
@@ -797,10 +807,6 @@ static void ge__qk_igemm_run(ge_kernel_ctx *c, ge__qk_igemm *g, int64_t shares) 
   shares = (items + g->items_per_share - 1) / g->items_per_share;
   ge_kernel_parallel_for(c, shares, 1, ge__qk_igemm_share, g);
 }
-
-/* Least tile products (padded) per share, log2: below it waking a thread
- * costs more than it saves (tests lower it to split small GEMMs). */
-static int ge__qk_share_grain_log2 = 22;
 
 /* Shares a GEMM of P columns, Mg rows and depth K is split into: at most
  * one per tile and per 2^ge__qk_share_grain_log2 products. */

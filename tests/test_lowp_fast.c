@@ -9,6 +9,7 @@
  * once and reused; the integer products on every GEMM ISA the CPU has
  * (scalar, AVX2, AVX512-VNNI). */
 #define GE_IMPLEMENTATION
+#define GE_QUANT_TEST_KNOBS /* the integer GEMM on every ISA, small GEMMs split */
 #include "ge_session.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
