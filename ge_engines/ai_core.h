@@ -886,6 +886,148 @@ static const ge__aic_kern *ge__aic_kern_pick(int cap) {
   return &ge__aic_kerns[0];
 }
 
+/* Skinny products, where a register tile of MR x 2 VL would be mostly
+ * padding: a few rows of A against B's packed panels (a Gemm or MatMul of
+ * batch 1 against weights packed once), and a few columns of B against A's
+ * packed row panels (a convolution with a handful of output pixels). */
+
+/* Stores one of C's rows: mode 0 C = v, 1 C += v, 2 C = beta C + v. */
+static void ge__aic_row_update(float *c, const float *v, int64_t n, int mode, float beta) {
+  int64_t j;
+  if (mode == 0) memcpy(c, v, (size_t)n * sizeof(float));
+  else if (mode == 1)
+    for (j = 0; j < n; j++) c[j] += v[j];
+  else
+    for (j = 0; j < n; j++) c[j] = beta * c[j] + v[j];
+}
+
+/* C[i][0..ncols) (mode) += sum_p alpha A(i, p) B(p, .) for the m rows of A
+ * (A(i, p) at a[i*ars + p*acs]), B as kc-deep panels of 2 VL columns (the
+ * layout of ge__aic_pack_b with nr = 2 VL). Four steps of p at a time keep
+ * eight FMA chains in flight; B streams through once per row. */
+#define GE__AIC_ROWS(S, ATTR, VT, VL)                                                                                  \
+  static ATTR void ge__aic_rows_##S(int64_t m, int64_t kc, const float *a, int64_t ars, int64_t acs, float alpha,     \
+                                    const float *pb, int64_t ncols, float *C, int64_t ldc, int mode, float beta) {    \
+    const VT z_ = {0};                                                                                                 \
+    int64_t i, jr, p;                                                                                                  \
+    for (i = 0; i < m; i++) {                                                                                          \
+      const float *ai = a + i * ars;                                                                                   \
+      for (jr = 0; jr < ncols; jr += 2 * (VL)) {                                                                       \
+        const float *b = pb + jr * kc;                                                                                 \
+        VT x0 = z_, x1 = z_, y0 = z_, y1 = z_, u0 = z_, u1 = z_, w0 = z_, w1 = z_, b0, b1, b2, b3;                     \
+        float out[2 * (VL)];                                                                                           \
+        for (p = 0; p + 4 <= kc; p += 4, b += 8 * (VL)) {                                                              \
+          float s0 = alpha * ai[p * acs], s1 = alpha * ai[(p + 1) * acs];                                              \
+          float s2 = alpha * ai[(p + 2) * acs], s3 = alpha * ai[(p + 3) * acs];                                        \
+          memcpy(&b0, b, sizeof b0);                                                                                   \
+          memcpy(&b1, b + (VL), sizeof b1);                                                                            \
+          memcpy(&b2, b + 2 * (VL), sizeof b2);                                                                        \
+          memcpy(&b3, b + 3 * (VL), sizeof b3);                                                                        \
+          x0 += s0 * b0, x1 += s0 * b1, y0 += s1 * b2, y1 += s1 * b3;                                                  \
+          memcpy(&b0, b + 4 * (VL), sizeof b0);                                                                        \
+          memcpy(&b1, b + 5 * (VL), sizeof b1);                                                                        \
+          memcpy(&b2, b + 6 * (VL), sizeof b2);                                                                        \
+          memcpy(&b3, b + 7 * (VL), sizeof b3);                                                                        \
+          u0 += s2 * b0, u1 += s2 * b1, w0 += s3 * b2, w1 += s3 * b3;                                                  \
+        }                                                                                                              \
+        for (; p < kc; p++, b += 2 * (VL)) {                                                                           \
+          float s0 = alpha * ai[p * acs];                                                                              \
+          memcpy(&b0, b, sizeof b0);                                                                                   \
+          memcpy(&b1, b + (VL), sizeof b1);                                                                            \
+          x0 += s0 * b0, x1 += s0 * b1;                                                                                \
+        }                                                                                                              \
+        x0 = (x0 + y0) + (u0 + w0);                                                                                    \
+        x1 = (x1 + y1) + (u1 + w1);                                                                                    \
+        memcpy(out, &x0, sizeof x0);                                                                                   \
+        memcpy(out + (VL), &x1, sizeof x1);                                                                            \
+        ge__aic_row_update(C + i * ldc + jr, out, ge__aic_min(2 * (VL), ncols - jr), mode, beta);                     \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+
+/* C[ir + i][0..n) (mode) += sum_p A(ir + i, p) B(p, .) for the mc rows of A
+ * packed as ge__aic_pack_a panels of mr <= VL rows, B packed as one panel
+ * of 8 columns (ge__aic_pack_b with nr = 8; columns past n are zeros). A
+ * vector holds a panel's column of A; two panels at a time keep sixteen
+ * FMA chains in flight. The last step of a panel is read through a copy:
+ * a vector load would pass the panel's end. */
+#define GE__AIC_C8(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define GE__AIC_CDECL(j) VZ_ d##j = z_, e##j = z_;
+#define GE__AIC_CFMA(j) d##j += v0 * b[j], e##j += v1 * b[j];
+#define GE__AIC_CSAVE(j) memcpy(t0[j], &d##j, sizeof v0), memcpy(t1[j], &e##j, sizeof v1);
+#define GE__AIC_COLS(S, ATTR, VT, VL)                                                                                  \
+  static ATTR void ge__aic_cols_##S(int64_t mc, int64_t mr, int64_t n, int64_t kc, const float *pa, const float *pb,  \
+                                    float *C, int64_t ldc, int mode, float beta) {                                     \
+    typedef VT VZ_;                                                                                                    \
+    const VT z_ = {0};                                                                                                 \
+    int64_t ir, p, i, j;                                                                                               \
+    for (ir = 0; ir < mc; ir += 2 * mr) {                                                                              \
+      const float *a0 = pa + ir * kc, *a1 = ir + mr < mc ? a0 + mr * kc : a0;                                          \
+      int64_t rows = ge__aic_min(2 * mr, mc - ir);                                                                     \
+      float last[2][VL], t0[8][VL], t1[8][VL];                                                                         \
+      VT v0, v1;                                                                                                       \
+      GE__AIC_C8(GE__AIC_CDECL)                                                                                        \
+      for (p = 0; p < kc; p++) {                                                                                       \
+        const float *b = pb + p * 8;                                                                                   \
+        if (p + 1 < kc) {                                                                                              \
+          memcpy(&v0, a0 + p * mr, sizeof v0);                                                                         \
+          memcpy(&v1, a1 + p * mr, sizeof v1);                                                                         \
+        } else {                                                                                                       \
+          memset(last, 0, sizeof last);                                                                                \
+          memcpy(last[0], a0 + p * mr, (size_t)mr * sizeof(float));                                                   \
+          memcpy(last[1], a1 + p * mr, (size_t)mr * sizeof(float));                                                   \
+          memcpy(&v0, last[0], sizeof v0);                                                                             \
+          memcpy(&v1, last[1], sizeof v1);                                                                             \
+        }                                                                                                              \
+        GE__AIC_C8(GE__AIC_CFMA)                                                                                       \
+      }                                                                                                                \
+      GE__AIC_C8(GE__AIC_CSAVE)                                                                                        \
+      for (i = 0; i < rows; i++) {                                                                                     \
+        float out[8];                                                                                                  \
+        for (j = 0; j < n; j++) out[j] = i < mr ? t0[j][i] : t1[j][i - mr];                                            \
+        ge__aic_row_update(C + (ir + i) * ldc, out, n, mode, beta);                                                    \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+
+#ifdef GE__AIC_VEC
+GE__AIC_ROWS(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_ROWS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_ROWS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+GE__AIC_COLS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_COLS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_rows_base(int64_t m, int64_t kc, const float *a, int64_t ars, int64_t acs, float alpha,
+                              const float *pb, int64_t ncols, float *C, int64_t ldc, int mode, float beta) {
+  int64_t i, jr, p, j;
+  for (i = 0; i < m; i++)
+    for (jr = 0; jr < ncols; jr += 8) {
+      float out[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      for (p = 0; p < kc; p++)
+        for (j = 0; j < 8; j++) out[j] += alpha * a[i * ars + p * acs] * pb[jr * kc + p * 8 + j];
+      ge__aic_row_update(C + i * ldc + jr, out, ge__aic_min(8, ncols - jr), mode, beta);
+    }
+}
+#endif
+
+/* The rows kernel of a level (its panels are 2 VL = the level's nr wide). */
+static void ge__aic_rows(int level, int64_t m, int64_t kc, const float *a, int64_t ars, int64_t acs, float alpha,
+                         const float *pb, int64_t ncols, float *C, int64_t ldc, int mode, float beta) {
+#ifdef GE__AIC_X86
+  if (level >= 2) ge__aic_rows_avx512(m, kc, a, ars, acs, alpha, pb, ncols, C, ldc, mode, beta);
+  else if (level == 1) ge__aic_rows_avx2(m, kc, a, ars, acs, alpha, pb, ncols, C, ldc, mode, beta);
+  else
+#endif
+    ge__aic_rows_base(m, kc, a, ars, acs, alpha, pb, ncols, C, ldc, mode, beta);
+  (void)level;
+}
+
+/* Rows of C a skinny kernel handles; columns of B the columns kernel takes. */
+#define GE__AIC_SKINNY_ROWS 4
+#define GE__AIC_SKINNY_COLS 8
+
 /* One product C = alpha op(A) op(B) + beta C, then the epilogue. A(i, k)
  * at A[i*ars + k*acs] unless apack holds A packed by ge__aic_prepack_a
  * with this kernel (alpha 1); B(k, j) at B[k*brs + j*bcs] unless bpack
@@ -1007,7 +1149,8 @@ static void ge__aic_mm_row(const ge__aic_mm *g, int64_t n0, int64_t n1) {
 static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_t n0, int64_t n1, float *work) {
   const ge__aic_kern *k = g->k;
   const ge__aic_epi *epi = ge__aic_epi_empty(g->epi) ? NULL : g->epi;
-  int64_t Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), jc, pc, ic;
+  int64_t Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), jc, pc, ic, bnr;
+  int skinny_rows, skinny_cols;
   float *pa_buf = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *pb_buf = pa_buf + GE__AIC_MC * GE__AIC_KC;
   if (m0 >= m1 || n0 >= n1) return;
   if (g->K <= 0 || (g->alpha == 0.0f && !g->apack)) {
@@ -1018,19 +1161,40 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
     ge__aic_mm_row(g, n0, n1);
     return;
   }
+  /* a few rows: each against B's panels; a few columns: A's panels against them */
+  skinny_rows = m1 - m0 <= GE__AIC_SKINNY_ROWS && (!g->apack || m1 <= k->mr);
+  skinny_cols = !skinny_rows && !g->bpack && n1 - n0 <= GE__AIC_SKINNY_COLS && k->level >= 1;
+  bnr = skinny_cols ? GE__AIC_SKINNY_COLS : k->nr;
   for (jc = n0; jc < n1; jc += GE__AIC_NC) {
     int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc);
     for (pc = 0; pc < g->K; pc += ge__aic_kc(g->K)) {
       int64_t kc = ge__aic_min(ge__aic_kc(g->K), g->K - pc);
       const float *pb = pb_buf;
+      int mode = pc > 0 ? 1 : g->beta == 0.0f ? 0 : 2;
       if (g->bpack) pb = g->bpack + pc * Np + jc * kc;
-      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf, k->level);
-      else ge__aic_pack_b(g->B + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, k->nr, pb_buf);
+      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, bnr, pb_buf, k->level);
+      else ge__aic_pack_b(g->B + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, bnr, pb_buf);
+      if (skinny_rows) { /* A read in place: a packed A's rows are lanes of its first panel */
+        float *cb = g->C + m0 * g->ldc + jc;
+        if (g->apack) ge__aic_rows(k->level, m1 - m0, kc, g->apack + pc * Mp + m0, 1, k->mr, 1.0f, pb, nc, cb, g->ldc, mode, g->beta);
+        else ge__aic_rows(k->level, m1 - m0, kc, g->A + m0 * g->ars + pc * g->acs, g->ars, g->acs, g->alpha, pb, nc, cb, g->ldc, mode, g->beta);
+        if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, m0, jc, m1 - m0, nc);
+        continue;
+      }
       for (ic = m0; ic < m1; ic += GE__AIC_MC) {
         int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic);
         const float *pa = pa_buf;
         if (g->apack) pa = g->apack + pc * Mp + ic * kc;
         else ge__aic_pack_a(g->A + ic * g->ars + pc * g->acs, g->ars, g->acs, mc, kc, g->alpha, k->mr, pa_buf);
+#ifdef GE__AIC_X86
+        if (skinny_cols) {
+          float *cb = g->C + ic * g->ldc + jc;
+          if (k->level >= 2) ge__aic_cols_avx512(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
+          else ge__aic_cols_avx2(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
+          if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, ic, jc, mc, nc);
+          continue;
+        }
+#endif
         k->macro(mc, nc, kc, pa, pb, g->C + ic * g->ldc + jc, g->ldc, pc == 0, g->beta,
                  pc + kc >= g->K ? epi : NULL, ic, jc);
       }
@@ -1945,7 +2109,7 @@ static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int6
   mm.A = A, mm.ars = ars, mm.acs = acs;
   mm.B = B, mm.brs = brs, mm.bcs = bcs;
   mm.C = Y, mm.ldc = N;
-  if (K > 0 && rows > 1 && ge__aic_input_const(c, 1)) {
+  if (K > 0 && ge__aic_input_const(c, 1)) {
     bp.k = k, bp.B = B, bp.brs = brs, bp.bcs = bcs, bp.K = K, bp.N = N;
     if (!(mm.bpack = ge__aic_packed(c, 1, k->level, ge__aic_prepack_b_floats(k, N, K), ge__aic_bpack_fn, &bp,
                                     (size_t)tasks * ge__aic_mm_work_floats(), &work)))

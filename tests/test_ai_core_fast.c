@@ -4,6 +4,8 @@
  *   - the blocked SGEMM with every micro-kernel this CPU runs (baseline,
  *     AVX2, AVX-512), plain, prepacked A or prepacked B, with the epilogue
  *     (row bias, residual, activation), against a double-precision loop;
+ *     the skinny paths (a few rows, a few columns) on both sides of their
+ *     limits;
  *   - Conv with Const weights (packed once, then reused with a new input),
  *     bias, fused activation (HardSwish too) and fused residual, odd sizes,
  *     strides, dilations, pads, groups, depthwise, 1x1 and kernels > 255,
@@ -88,6 +90,54 @@ static double act_ref(const char *k, double a, double b, double x) {
 
 /* ---------------------------------------------------------------- SGEMM */
 
+/* One product through ge__aic_mm_run (mode 0 plain, 1 prepacked A, 2
+ * prepacked B) against a double-precision loop; returns its rel err. */
+static double sgemm_case(const ge__aic_kern *k, int64_t M, int64_t N, int64_t K, int ta, int tb, int mode, int threads,
+                         int use_epi) {
+  float alpha = mode == 1 ? 1.0f : 0.5f + rf(), beta = tu_below(&R, 2) ? 0.0f : rf();
+  float *A = rand_floats(M * K), *B = rand_floats(K * N), *C = rand_floats(M * N), *bias = rand_floats(M);
+  float *res = rand_floats(M * N), *pack = NULL, *work;
+  float *want = (float *)malloc((size_t)(M * N) * sizeof(float));
+  ge__aic_mm mm;
+  ge__aic_epi epi;
+  ctx_env e;
+  int64_t r, cc, p;
+  double er;
+  for (r = 0; r < M; r++)
+    for (cc = 0; cc < N; cc++) {
+      double s = 0;
+      for (p = 0; p < K; p++) s += (double)A[ta ? p * M + r : r * K + p] * B[tb ? cc * K + p : p * N + cc];
+      s = alpha * s + (beta == 0.0f ? 0.0 : (double)beta * C[r * N + cc]);
+      if (use_epi) s = act_ref("Relu", 0, 0, s + bias[r] + res[r * N + cc]);
+      want[r * N + cc] = (float)s;
+    }
+  memset(&mm, 0, sizeof mm);
+  memset(&epi, 0, sizeof epi);
+  epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU, epi.level = k->level;
+  mm.k = k, mm.M = M, mm.N = N, mm.K = K, mm.alpha = alpha, mm.beta = beta;
+  mm.A = A, mm.ars = ta ? 1 : K, mm.acs = ta ? M : 1;
+  mm.B = B, mm.brs = tb ? 1 : N, mm.bcs = tb ? K : 1;
+  mm.C = C, mm.ldc = N, mm.epi = use_epi ? &epi : NULL;
+  if (mode == 1) { /* prepacked A (alpha 1) */
+    pack = (float *)malloc(ge__aic_prepack_a_floats(k, M, K) * sizeof(float) + 64);
+    ge__aic_prepack_a(k, A, mm.ars, mm.acs, M, K, pack);
+    mm.apack = pack;
+  } else if (mode == 2) {
+    pack = (float *)malloc(ge__aic_prepack_b_floats(k, N, K) * sizeof(float) + 64);
+    ge__aic_prepack_b(k, B, mm.brs, mm.bcs, K, N, pack);
+    mm.bpack = pack;
+  }
+  work = (float *)malloc(2 * ge__aic_mm_work_floats() * sizeof(float));
+  ctx_init(&e, threads, NULL, NULL, 0, NULL);
+  ge__aic_mm_run(&e.c, &mm, threads, work);
+  er = rel_err(C, want, M * N);
+  if (!GE_CHECK(er < TOL))
+    printf("  level %d M %lld N %lld K %lld ta %d tb %d mode %d threads %d: rel err %.2g\n", k->level, (long long)M,
+           (long long)N, (long long)K, ta, tb, mode, threads, er);
+  free(A), free(B), free(C), free(bias), free(res), free(pack), free(work), free(want);
+  return er;
+}
+
 GE_TEST(test_sgemm_kernels) {
   static const int64_t dims[] = {1, 2, 5, 11, 12, 13, 31, 32, 33, 47, 143, 145, 200, 257, 300, 513, 530};
   int level, cases = 0, levels = 0;
@@ -100,57 +150,45 @@ GE_TEST(test_sgemm_kernels) {
     levels++;
     for (i = 0; i < 70; i++) {
       int64_t M = dims[tu_below(&R, 17)], N = dims[tu_below(&R, 17)], K = dims[tu_below(&R, 15)];
-      int ta = (int)tu_below(&R, 2), tb = (int)tu_below(&R, 2), mode = (int)tu_below(&R, 3), threads = 1 + (i & 1);
-      int use_epi = (int)tu_below(&R, 2);
-      float alpha = mode == 1 ? 1.0f : 0.5f + rf(), beta = tu_below(&R, 2) ? 0.0f : rf();
-      float *A = rand_floats(M * K), *B = rand_floats(K * N), *C = rand_floats(M * N), *bias = rand_floats(M);
-      float *res = rand_floats(M * N), *pack = NULL, *work;
-      double *ref = (double *)malloc((size_t)(M * N) * sizeof(double));
-      float *want = (float *)malloc((size_t)(M * N) * sizeof(float));
-      ge__aic_mm mm;
-      ge__aic_epi epi;
-      ctx_env e;
-      int64_t r, cc, p;
-      for (r = 0; r < M; r++)
-        for (cc = 0; cc < N; cc++) {
-          double s = 0;
-          for (p = 0; p < K; p++) s += (double)A[ta ? p * M + r : r * K + p] * B[tb ? cc * K + p : p * N + cc];
-          s = alpha * s + (beta == 0.0f ? 0.0 : (double)beta * C[r * N + cc]);
-          if (use_epi) s = act_ref("Relu", 0, 0, s + bias[r] + res[r * N + cc]);
-          want[r * N + cc] = (float)s;
-        }
-      memset(&mm, 0, sizeof mm);
-      memset(&epi, 0, sizeof epi);
-      epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU, epi.level = level;
-      mm.k = k, mm.M = M, mm.N = N, mm.K = K, mm.alpha = alpha, mm.beta = beta;
-      mm.A = A, mm.ars = ta ? 1 : K, mm.acs = ta ? M : 1;
-      mm.B = B, mm.brs = tb ? 1 : N, mm.bcs = tb ? K : 1;
-      mm.C = C, mm.ldc = N, mm.epi = use_epi ? &epi : NULL;
-      if (mode == 1) { /* prepacked A (alpha 1) */
-        pack = (float *)malloc(ge__aic_prepack_a_floats(k, M, K) * sizeof(float) + 64);
-        ge__aic_prepack_a(k, A, mm.ars, mm.acs, M, K, pack);
-        mm.apack = pack;
-      } else if (mode == 2) {
-        pack = (float *)malloc(ge__aic_prepack_b_floats(k, N, K) * sizeof(float) + 64);
-        ge__aic_prepack_b(k, B, mm.brs, mm.bcs, K, N, pack);
-        mm.bpack = pack;
-      }
-      work = (float *)malloc(2 * ge__aic_mm_work_floats() * sizeof(float));
-      ctx_init(&e, threads, NULL, NULL, 0, NULL);
-      ge__aic_mm_run(&e.c, &mm, threads, work);
-      {
-        double er = rel_err(C, want, M * N);
-        if (er > worst) worst = er;
-        if (!GE_CHECK(er < TOL))
-          printf("  level %d M %lld N %lld K %lld ta %d tb %d mode %d threads %d: rel err %.2g\n", level, (long long)M,
-                 (long long)N, (long long)K, ta, tb, mode, threads, er);
-      }
+      int ta = (int)tu_below(&R, 2), tb = (int)tu_below(&R, 2), mode = (int)tu_below(&R, 3);
+      double er = sgemm_case(k, M, N, K, ta, tb, mode, 1 + (i & 1), (int)tu_below(&R, 2));
+      if (er > worst) worst = er;
       cases++;
-      free(A), free(B), free(C), free(bias), free(res), free(pack), free(work), free(ref), free(want);
     }
   }
   GE_CHECK(levels >= 1);
   printf("  sgemm: %d cases over %d micro-kernels, worst rel err %.2g\n", cases, levels, worst);
+}
+
+/* The skinny paths: 1..4 rows against B's panels (plain, prepacked B, or a
+ * prepacked A's first panel), and 1..8 columns against A's panels (the
+ * vector levels), on both sides of their limits, K across slices. */
+GE_TEST(test_sgemm_skinny) {
+  static const int64_t ks[] = {1, 2, 3, 4, 5, 7, 64, 129, 387, 700};
+  int level, cases = 0;
+  double worst = 0;
+  tu_seed(&R, 61);
+  for (level = 0; level <= 2; level++) {
+    const ge__aic_kern *k = ge__aic_kern_pick(level);
+    int64_t M, N;
+    if (k->level != level) continue;
+    for (M = 1; M <= 5; M++) /* few rows, any columns */
+      for (N = 1; N <= 70; N += 1 + (N > 8) * 30) {
+        double er = sgemm_case(k, M, N, ks[tu_below(&R, 10)], (int)tu_below(&R, 2), (int)tu_below(&R, 2),
+                               (int)tu_below(&R, 3), 1 + (int)tu_below(&R, 2), (int)tu_below(&R, 2));
+        if (er > worst) worst = er;
+        cases++;
+      }
+    for (N = 1; N <= 9; N++) /* few columns, many rows */
+      for (M = 5; M <= 60; M += 11) {
+        double er = sgemm_case(k, M * (1 + (N & 1) * 3), N, ks[tu_below(&R, 10)], (int)tu_below(&R, 2),
+                               (int)tu_below(&R, 2), (int)tu_below(&R, 3), 1 + (int)tu_below(&R, 2),
+                               (int)tu_below(&R, 2));
+        if (er > worst) worst = er;
+        cases++;
+      }
+  }
+  printf("  skinny sgemm: %d cases, worst rel err %.2g\n", cases, worst);
 }
 
 /* ----------------------------------------------------------------- Conv */
@@ -673,6 +711,7 @@ GE_TEST(test_residual_fusion) {
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
+  GE_RUN(test_sgemm_skinny);
   GE_RUN(test_conv_fast);
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
