@@ -1322,6 +1322,7 @@ typedef struct ge__aic_state {
   size_t cap;         /* bytes of the area */
   size_t pack_floats; /* the packed operand's floats */
   int packed_level;   /* micro-kernel level + 1 it was packed for; 0: none */
+  signed char in_const[4]; /* per input: 0 not known yet, 1 varies, 2 a Const (found once) */
   ge__aic_act act;
   /* Conv */
   int64_t group, s[2], d[2], pads[4], ks[2];
@@ -1469,12 +1470,18 @@ static ge_status ge__aic_finish(ge_kernel_ctx *c, const ge__aic_state *s, ge_val
 }
 
 /* Whether input i of the node comes from a Const (so its value never
- * changes and may be packed once). */
+ * changes and may be packed once), of this graph or, through a branch's or
+ * call body's Data, of an enclosing one. */
 static int ge__aic_input_const(const ge_kernel_ctx *c, uint32_t i) {
-  const ge_node *n = c->node, *p;
-  if (!c->graph || i >= n->num_inputs || n->inputs[i].node == GE_NONE) return 0;
-  p = ge_graph_node(c->graph, n->inputs[i].node);
-  return p && !strcmp(p->op, "Const");
+  ge__aic_state *s = (ge__aic_state *)c->state;
+  const ge_node *p;
+  int yes;
+  if (!c->graph || i >= c->node->num_inputs || c->node->inputs[i].node == GE_NONE) return 0;
+  if (s && i < 4 && s->in_const[i]) return s->in_const[i] == 2;
+  p = ge_graph_input_origin(c->graph, c->node, i, NULL);
+  yes = p && !strcmp(p->op, "Const");
+  if (s && i < 4) s->in_const[i] = (signed char)(yes ? 2 : 1);
+  return yes;
 }
 
 /* A constant operand packed by fn(arg, dst) into `floats` floats: packed

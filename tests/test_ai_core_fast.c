@@ -14,7 +14,9 @@
  *     output_padding, output_shape, auto_pad; Const weights packed once or
  *     not Const) against the host CPU reference kernel;
  *   - MatMul and Gemm with a Const B packed once;
- *   - the optimiser's Conv -> Add -> Relu fusion, run through ge_exec.h. */
+ *   - the optimiser's Conv -> Add -> Relu fusion, run through ge_exec.h;
+ *   - Gemm and Conv in If branches whose weights are Consts of the outer
+ *     graph (read through parent_index Data): packed once, right results. */
 #define GE_IMPLEMENTATION
 #include "ge_exec.h"
 #include "ge_engines/ai_core.h"
@@ -603,6 +605,143 @@ GE_TEST(test_products_const_b) {
   printf("  MatMul/Gemm with Const B: 120 cases, worst rel err %.2g\n", worst);
 }
 
+/* ----------------------------------------- weights of an If's branch */
+
+static ge_kernel_fn lookup_aic_only(const ge_node *n, void *user) {
+  (void)user;
+  return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
+}
+
+/* y = If(cond, then: Gemm(x, W^T) + b, else: Conv1d(x3, V)): W, b and V are
+ * Consts of the outer graph that the branches read through Data nodes with
+ * parent_index (an ONNX exporter's outer-scope weights). Their kernels must
+ * see Consts and pack them once: after the first run the Const bytes are
+ * changed behind the program's back, and the second run must still use the
+ * values packed the first time (a kernel that packed on every run would
+ * see the new ones). Both runs are checked against double loops. */
+static int run_branch_weights(int take_then, int threads) {
+  int64_t M = rint_in(1, 3), K = rint_in(1, 40), N = rint_in(1, 70), T = rint_in(1, 6), k = 2 * rint_in(0, 1) + 1;
+  int64_t xd[2] = {M, K}, wd[2] = {N, K}, bd[1] = {N}, x3d[3] = {M, K, T}, vd[3] = {N, K, k}, pads[2] = {k / 2, k / 2};
+  int64_t cd[1] = {1}, i, r, j, p, t, q;
+  unsigned char cond = (unsigned char)take_then;
+  float *w = rand_floats(N * K), *b = rand_floats(N), *v = rand_floats(N * K * k), *xf = rand_floats(M * K * T);
+  ge_graph *g = NULL, *tg = NULL, *eg = NULL;
+  ge_node_id x, x3, wc, bc, vc, cc, iff, tx, tw, tb, gemm, ex, ev, conv;
+  ge_edge e[6];
+  ge_tensor ct;
+  ge_exec_desc d;
+  ge_program *prog = NULL;
+  ge_error err;
+  ge_value vx, vx3;
+  const ge_value *ins[2] = {&vx, &vx3};
+  int ok = 0, run;
+  float *wconst, *vconst;
+  memset(&err, 0, sizeof err);
+  memset(&ct, 0, sizeof ct);
+  ct.dtype = GE_DTYPE_BOOL, ct.rank = 1, ct.dims = cd, ct.data = &cond, ct.nbytes = 1;
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_create(NULL, &tg, &err);
+  ge_graph_create(NULL, &eg, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, xd, &x, NULL);
+  ge_graph_add_data(g, "x3", GE_DTYPE_FLOAT32, 3, x3d, &x3, NULL);
+  wc = add_const(g, 2, wd, w, N * K), bc = add_const(g, 1, bd, b, N), vc = add_const(g, 3, vd, v, N * K * k);
+  ge_graph_add_const(g, "cond", &ct, &cc, NULL);
+  /* then: Gemm(x, W, b) transB = 1, all three from the parent */
+  ge_graph_add_node(tg, "Data", "tx", 0, NULL, 1, &tx, NULL);
+  ge_node_set_attr_int(tg, tx, "parent_index", 1, NULL);
+  ge_graph_add_node(tg, "Data", "tw", 0, NULL, 1, &tw, NULL);
+  ge_node_set_attr_int(tg, tw, "parent_index", 2, NULL);
+  ge_graph_add_node(tg, "Data", "tb", 0, NULL, 1, &tb, NULL);
+  ge_node_set_attr_int(tg, tb, "parent_index", 3, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = tx, e[1].node = tw, e[2].node = tb;
+  ge_graph_add_node(tg, "Gemm", "gemm", 3, e, 1, &gemm, NULL);
+  ge_node_set_attr_int(tg, gemm, "transB", 1, NULL);
+  e[0].node = gemm;
+  ge_graph_set_outputs(tg, 1, e, NULL, NULL);
+  /* else: Conv(x, V) with pads, 1-D */
+  ge_graph_add_node(eg, "Data", "ex", 0, NULL, 1, &ex, NULL);
+  ge_node_set_attr_int(eg, ex, "parent_index", 5, NULL);
+  ge_graph_add_node(eg, "Data", "ev", 0, NULL, 1, &ev, NULL);
+  ge_node_set_attr_int(eg, ev, "parent_index", 4, NULL);
+  e[0].node = ex, e[1].node = ev;
+  ge_graph_add_node(eg, "Conv", "conv", 2, e, 1, &conv, NULL);
+  ge_node_set_attr_ints(eg, conv, "pads", pads, 2, NULL);
+  e[0].node = conv;
+  ge_graph_set_outputs(eg, 1, e, NULL, NULL);
+  e[0].node = cc, e[1].node = x, e[2].node = wc, e[3].node = bc, e[4].node = vc, e[5].node = x3;
+  ge_graph_add_node(g, "If", "if", 6, e, 1, &iff, NULL);
+  ge_node_set_attr_graph(g, iff, "then_branch", tg, NULL);
+  ge_node_set_attr_graph(g, iff, "else_branch", eg, NULL);
+  e[0].node = iff;
+  ge_graph_set_outputs(g, 1, e, NULL, NULL);
+  /* what the branch kernels see: a Const of the outer graph */
+  GE_CHECK(ge_graph_input_origin(tg, ge_graph_node(tg, gemm), 1, NULL) == ge_graph_node(g, wc));
+  GE_CHECK(ge_graph_input_origin(eg, ge_graph_node(eg, conv), 1, NULL) == ge_graph_node(g, vc));
+  GE_CHECK(ge_graph_input_origin(eg, ge_graph_node(eg, conv), 0, NULL) == ge_graph_node(g, x3)); /* a model input */
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup_aic_only;
+  d.num_threads = threads;
+  if (ge_program_create(g, &d, &prog, &err) != GE_OK) goto done;
+  wconst = (float *)ge_node_attr(ge_graph_node(g, wc), "value")->v.t->data;
+  vconst = (float *)ge_node_attr(ge_graph_node(g, vc), "value")->v.t->data;
+  vx = kh_value(GE_DTYPE_FLOAT32, 2, xd, xf);
+  vx3 = kh_value(GE_DTYPE_FLOAT32, 3, x3d, xf);
+  ok = 1;
+  for (run = 0; run < 2 && ok; run++) {
+    const ge_value *y;
+    double worst = 0, m = 0;
+    for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+    for (i = 0; i < vx3.numel; i++) ((float *)vx3.data)[i] = rf();
+    if (ge_program_run(prog, ins, 2, &err) != GE_OK) {
+      ok = 0;
+      break;
+    }
+    y = ge_program_output(prog, 0);
+    for (r = 0; r < M; r++)
+      for (j = 0; j < N; j++)
+        for (t = 0; t < (take_then ? 1 : T); t++) {
+          double s = take_then ? b[j] : 0, got;
+          const float *xs = (const float *)(take_then ? vx.data : vx3.data);
+          if (take_then)
+            for (p = 0; p < K; p++) s += (double)xs[r * K + p] * w[j * K + p];
+          else
+            for (p = 0; p < K; p++)
+              for (q = 0; q < k; q++) {
+                int64_t at = t + q - k / 2;
+                if (at >= 0 && at < T) s += (double)xs[(r * K + p) * T + at] * v[(j * K + p) * k + q];
+              }
+          got = ((const float *)y->data)[(r * N + j) * (take_then ? 1 : T) + t];
+          if (fabs(got - s) > worst) worst = fabs(got - s);
+          if (fabs(s) > m) m = fabs(s);
+        }
+    if (!GE_CHECK(worst / (m + 1e-6) < TOL)) {
+      printf("  branch weights: %s run %d M %lld K %lld N %lld T %lld threads %d: rel err %.2g\n",
+             take_then ? "Gemm" : "Conv", run, (long long)M, (long long)K, (long long)N, (long long)T, threads,
+             worst / (m + 1e-6));
+      ok = 0;
+    }
+    /* the Consts change behind the program: packed-once weights must not notice */
+    for (i = 0; i < N * K; i++) wconst[i] = 100.0f;
+    for (i = 0; i < N * K * k; i++) vconst[i] = 100.0f;
+  }
+  kh_free(&vx);
+  kh_free(&vx3);
+done:
+  if (!ok) printf("  branch weights: %s\n", err.message);
+  ge_program_free(prog);
+  ge_graph_free(g);
+  free(w), free(b), free(v), free(xf);
+  return ok;
+}
+
+GE_TEST(test_branch_weights_packed_once) {
+  int i, good = 0;
+  tu_seed(&R, 1616);
+  for (i = 0; i < 40; i++) good += GE_CHECK(run_branch_weights(i & 1, 1 + (i >> 1 & 1)));
+  printf("  If branches reading outer Const weights: %d of 40 cases packed once and right\n", good);
+}
+
 /* ------------------------------------------------- residual fusion */
 
 static ge_kernel_fn lookup_host(const ge_node *n, void *user) {
@@ -716,5 +855,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
   GE_RUN(test_residual_fusion);
+  GE_RUN(test_branch_weights_packed_once);
   return ge_test_main_end();
 }
