@@ -1830,6 +1830,131 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
 
+/* A convolution with a handful of output pixels per image (the short
+ * frames of a streaming model): each output is the dot product of a weight
+ * row with one im2col column, both contiguous along K, so nothing is padded
+ * to a register tile and the weights are read as they are (no packing). */
+#define GE__AIC_FEW_PIXELS 8
+
+/* cols[j*K + k] = im2col(x)(k, j) for the P output pixels of one group. */
+static void ge__aic_im2col_t(const ge__aic_cv *p, const float *x, int64_t K, float *cols) {
+  int64_t j, ch, ki, kj, P = p->oh * p->ow;
+  for (j = 0; j < P; j++) {
+    int64_t oh = j / p->ow, ow = j % p->ow;
+    float *d = cols + j * K;
+    for (ch = 0; ch < p->cg; ch++) {
+      const float *xc = x + ch * p->h * p->w;
+      for (ki = 0; ki < p->kh; ki++) {
+        int64_t ih = oh * p->sh - p->ph + ki * p->dh, iw = ow * p->sw - p->pw;
+        if (ih < 0 || ih >= p->h) {
+          memset(d, 0, (size_t)p->kw * sizeof(float));
+          d += p->kw;
+          continue;
+        }
+        for (kj = 0; kj < p->kw; kj++, iw += p->dw) *d++ = iw >= 0 && iw < p->w ? xc[ih * p->w + iw] : 0.0f;
+      }
+    }
+  }
+}
+
+/* C[i*ldc + j] = w[i*K ..] . cols[j*K ..] for rows [i0, i1): four weight
+ * rows against one column at a time, K in vectors, then the tail. */
+#define GE__AIC_DOTS(S, ATTR, VT, VL)                                                                                  \
+  static ATTR void ge__aic_dots_##S(int64_t i0, int64_t i1, int64_t N, int64_t K, const float *w, const float *cols,   \
+                                    float *C, int64_t ldc) {                                                          \
+    const VT z_ = {0};                                                                                                 \
+    int64_t i, j, k, r, l;                                                                                             \
+    for (i = i0; i < i1; i += 4) {                                                                                     \
+      const float *w0 = w + i * K, *w1 = w0, *w2 = w0, *w3 = w0;                                                       \
+      r = ge__aic_min(4, i1 - i);                                                                                      \
+      if (r > 1) w1 = w0 + K;                                                                                          \
+      if (r > 2) w2 = w0 + 2 * K;                                                                                      \
+      if (r > 3) w3 = w0 + 3 * K;                                                                                      \
+      for (j = 0; j < N; j++) {                                                                                        \
+        const float *cj = cols + j * K;                                                                                \
+        VT a0 = z_, a1 = z_, a2 = z_, a3 = z_, v, q;                                                                   \
+        float t[4][VL], s[4] = {0, 0, 0, 0};                                                                           \
+        for (k = 0; k + (VL) <= K; k += (VL)) {                                                                        \
+          memcpy(&v, cj + k, sizeof v);                                                                                \
+          memcpy(&q, w0 + k, sizeof q);                                                                                \
+          a0 += q * v;                                                                                                 \
+          memcpy(&q, w1 + k, sizeof q);                                                                                \
+          a1 += q * v;                                                                                                 \
+          memcpy(&q, w2 + k, sizeof q);                                                                                \
+          a2 += q * v;                                                                                                 \
+          memcpy(&q, w3 + k, sizeof q);                                                                                \
+          a3 += q * v;                                                                                                 \
+        }                                                                                                              \
+        memcpy(t[0], &a0, sizeof a0), memcpy(t[1], &a1, sizeof a1);                                                    \
+        memcpy(t[2], &a2, sizeof a2), memcpy(t[3], &a3, sizeof a3);                                                    \
+        for (l = 0; l < (VL); l++) s[0] += t[0][l], s[1] += t[1][l], s[2] += t[2][l], s[3] += t[3][l];                 \
+        for (; k < K; k++) s[0] += w0[k] * cj[k], s[1] += w1[k] * cj[k], s[2] += w2[k] * cj[k], s[3] += w3[k] * cj[k]; \
+        for (l = 0; l < r; l++) C[(i + l) * ldc + j] = s[l];                                                           \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_DOTS(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_DOTS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_DOTS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_dots_base(int64_t i0, int64_t i1, int64_t N, int64_t K, const float *w, const float *cols,
+                              float *C, int64_t ldc) {
+  int64_t i, j, k;
+  for (i = i0; i < i1; i++)
+    for (j = 0; j < N; j++) {
+      float s = 0.0f;
+      for (k = 0; k < K; k++) s += w[i * K + k] * cols[j * K + k];
+      C[i * ldc + j] = s;
+    }
+}
+#endif
+
+typedef struct ge__aic_dotjob {
+  int level;
+  int64_t M, N, K;
+  const float *w, *cols;
+  float *C;
+} ge__aic_dotjob;
+
+/* Rows [4 begin, 4 end) of a dot job. */
+static void ge__aic_dots_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_dotjob *d = (const ge__aic_dotjob *)arg;
+  int64_t i0 = 4 * begin, i1 = ge__aic_min(d->M, 4 * end);
+#ifdef GE__AIC_X86
+  if (d->level >= 2) ge__aic_dots_avx512(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
+  else if (d->level == 1) ge__aic_dots_avx2(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
+  else
+#endif
+    ge__aic_dots_base(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
+}
+
+/* The conv of every image and group as dot products (P <= GE__AIC_FEW_PIXELS);
+ * cols: P * K floats of scratch. Row blocks go to threads only when each
+ * share has about a million multiply-adds. */
+static void ge__aic_conv_dots(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w, const float *b,
+                              const float *res, const ge__aic_act *act, float *y, int level, float *cols) {
+  int64_t P = p->oh * p->ow, K = p->cg * p->kh * p->kw, n, g, blocks = (p->mg + 3) / 4;
+  int64_t grain = 1 + (int64_t)(1e6 / (4.0 * (double)P * (double)K));
+  ge__aic_epi epi;
+  ge__aic_dotjob d;
+  memset(&epi, 0, sizeof epi);
+  epi.act = *act, epi.ldr = P, epi.level = level;
+  d.level = level, d.M = p->mg, d.N = P, d.K = K, d.cols = cols;
+  for (n = 0; n < p->n; n++)
+    for (g = 0; g < p->group; g++) {
+      ge__aic_im2col_t(p, x + (n * p->c + g * p->cg) * p->h * p->w, K, cols);
+      d.w = w + g * p->mg * K;
+      d.C = y + (n * p->m + g * p->mg) * P;
+      ge_kernel_parallel_for(c, blocks, grain, ge__aic_dots_fn, &d);
+      epi.row_bias = b ? b + g * p->mg : NULL;
+      epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
+      if (!ge__aic_epi_empty(&epi)) ge__aic_epilogue(&epi, d.C, P, 0, 0, p->mg, P);
+    }
+}
+
 /* Conv weights, every group packed as A for kernel k. */
 typedef struct ge__aic_wpack {
   const ge__aic_kern *k;
@@ -1877,6 +2002,12 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p) + 16))) return ge__aic_nomem(c);
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
                            res, &act, (float *)y->data, k->level, work);
+    return GE_OK;
+  }
+  if (P <= GE__AIC_FEW_PIXELS) { /* a few pixels: dot products, no packing */
+    if (!(work = ge__aic_scratch(c, (size_t)(P * K) + 16))) return ge__aic_nomem(c);
+    ge__aic_conv_dots(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL, res,
+                      &s->act, (float *)y->data, k->level, work);
     return GE_OK;
   }
   per = ge__aic_prepack_a_floats(k, p.mg, K);
