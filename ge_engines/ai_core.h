@@ -1858,38 +1858,44 @@ static void ge__aic_im2col_t(const ge__aic_cv *p, const float *x, int64_t K, flo
 }
 
 /* C[i*ldc + j] = w[i*K ..] . cols[j*K ..] for rows [i0, i1): four weight
- * rows against one column at a time, K in vectors, then the tail. */
+ * rows against two columns at a time (eight FMA chains), K in vectors,
+ * lanes summed in four partial chains, then the tail. An odd last column
+ * is computed twice and stored once. */
+#define GE__AIC_DOT_FMA(a, wp) memcpy(&q, wp + k, sizeof q), a##0 += q * v0, a##1 += q * v1;
 #define GE__AIC_DOTS(S, ATTR, VT, VL)                                                                                  \
   static ATTR void ge__aic_dots_##S(int64_t i0, int64_t i1, int64_t N, int64_t K, const float *w, const float *cols,   \
                                     float *C, int64_t ldc) {                                                          \
     const VT z_ = {0};                                                                                                 \
-    int64_t i, j, k, r, l;                                                                                             \
+    int64_t i, j, k, r, l, c;                                                                                          \
     for (i = i0; i < i1; i += 4) {                                                                                     \
       const float *w0 = w + i * K, *w1 = w0, *w2 = w0, *w3 = w0;                                                       \
       r = ge__aic_min(4, i1 - i);                                                                                      \
       if (r > 1) w1 = w0 + K;                                                                                          \
       if (r > 2) w2 = w0 + 2 * K;                                                                                      \
       if (r > 3) w3 = w0 + 3 * K;                                                                                      \
-      for (j = 0; j < N; j++) {                                                                                        \
-        const float *cj = cols + j * K;                                                                                \
-        VT a0 = z_, a1 = z_, a2 = z_, a3 = z_, v, q;                                                                   \
-        float t[4][VL], s[4] = {0, 0, 0, 0};                                                                           \
+      for (j = 0; j < N; j += 2) {                                                                                     \
+        const float *c0 = cols + j * K, *c1 = j + 1 < N ? c0 + K : c0;                                                 \
+        VT a0 = z_, a1 = z_, b0 = z_, b1 = z_, d0 = z_, d1 = z_, e0 = z_, e1 = z_, v0, v1, q;                          \
+        float t[8][VL], s[8];                                                                                          \
         for (k = 0; k + (VL) <= K; k += (VL)) {                                                                        \
-          memcpy(&v, cj + k, sizeof v);                                                                                \
-          memcpy(&q, w0 + k, sizeof q);                                                                                \
-          a0 += q * v;                                                                                                 \
-          memcpy(&q, w1 + k, sizeof q);                                                                                \
-          a1 += q * v;                                                                                                 \
-          memcpy(&q, w2 + k, sizeof q);                                                                                \
-          a2 += q * v;                                                                                                 \
-          memcpy(&q, w3 + k, sizeof q);                                                                                \
-          a3 += q * v;                                                                                                 \
+          memcpy(&v0, c0 + k, sizeof v0);                                                                              \
+          memcpy(&v1, c1 + k, sizeof v1);                                                                              \
+          GE__AIC_DOT_FMA(a, w0) GE__AIC_DOT_FMA(b, w1) GE__AIC_DOT_FMA(d, w2) GE__AIC_DOT_FMA(e, w3)                  \
         }                                                                                                              \
-        memcpy(t[0], &a0, sizeof a0), memcpy(t[1], &a1, sizeof a1);                                                    \
-        memcpy(t[2], &a2, sizeof a2), memcpy(t[3], &a3, sizeof a3);                                                    \
-        for (l = 0; l < (VL); l++) s[0] += t[0][l], s[1] += t[1][l], s[2] += t[2][l], s[3] += t[3][l];                 \
-        for (; k < K; k++) s[0] += w0[k] * cj[k], s[1] += w1[k] * cj[k], s[2] += w2[k] * cj[k], s[3] += w3[k] * cj[k]; \
-        for (l = 0; l < r; l++) C[(i + l) * ldc + j] = s[l];                                                           \
+        memcpy(t[0], &a0, sizeof a0), memcpy(t[1], &a1, sizeof a1), memcpy(t[2], &b0, sizeof b0);                      \
+        memcpy(t[3], &b1, sizeof b1), memcpy(t[4], &d0, sizeof d0), memcpy(t[5], &d1, sizeof d1);                      \
+        memcpy(t[6], &e0, sizeof e0), memcpy(t[7], &e1, sizeof e1);                                                    \
+        for (c = 0; c < 8; c++) {                                                                                      \
+          const float *wr = c < 2 ? w0 : c < 4 ? w1 : c < 6 ? w2 : w3, *cc = c & 1 ? c1 : c0;                          \
+          float p0 = 0, p1 = 0, p2 = 0, p3 = 0;                                                                        \
+          for (l = 0; l < (VL); l += 4) p0 += t[c][l], p1 += t[c][l + 1], p2 += t[c][l + 2], p3 += t[c][l + 3];        \
+          s[c] = (p0 + p1) + (p2 + p3);                                                                                \
+          for (l = k; l < K; l++) s[c] += wr[l] * cc[l];                                                               \
+        }                                                                                                              \
+        for (l = 0; l < r; l++) {                                                                                      \
+          C[(i + l) * ldc + j] = s[2 * l];                                                                             \
+          if (j + 1 < N) C[(i + l) * ldc + j + 1] = s[2 * l + 1];                                                      \
+        }                                                                                                              \
       }                                                                                                                \
     }                                                                                                                  \
   }

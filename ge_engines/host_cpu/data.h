@@ -793,6 +793,20 @@ static ge_status ge__hc_scatter_nd(ge_kernel_ctx *c) {
   ge__hc_dt_strides(r, x->dims, xstr);
   T = ge__hc_dt_prod(ind->dims, 0, q - 1);
   S = ge__hc_dt_prod(x->dims, (int32_t)k, r);
+  if (red == GE__HC_DT_RED_NONE && ind->dtype == GE_DTYPE_INT64) { /* plain stores: one copy per index tuple */
+    const int64_t *ip = (const int64_t *)ind->data;
+    for (t = 0; t < T; t++, ip += k) {
+      int64_t off = 0;
+      for (j = 0; j < k; j++) {
+        if (!ge__hc_dt_fix(ip[j], x->dims[j], &v))
+          return ge_kernel_error(c, GE_ERR_INVALID, "index %lld is out of range for dim %lld", (long long)ip[j],
+                                 (long long)x->dims[j]);
+        off += v * xstr[j];
+      }
+      memcpy((char *)y->data + (size_t)off * es, (const char *)u->data + (size_t)(t * S) * es, (size_t)S * es);
+    }
+    return GE_OK;
+  }
   for (t = 0; t < T; t++) {
     int64_t off = 0;
     for (j = 0; j < k; j++) {
