@@ -15,7 +15,10 @@
  *             conv of one input channel stays a GEMM) as a direct kernel: each channel's padded plane is
  *             split by stride phase so every tap is one contiguous vector
  *             run over the whole plane (any stride and dilation; past 64
- *             taps a row kernel); strides, dilations, pads, auto_pad, bias.
+ *             taps a row kernel); a few output pixels per image (<= 8, the
+ *             short frames of streaming models) as dot products of weight
+ *             rows with a transposed im2col (weights read in place);
+ *             strides, dilations, pads, auto_pad, bias.
  *             3-D and non-float32 convs run the host CPU reference kernel.
  *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
  *             W_g^T x_g (weights packed once when Const) into columns, then
@@ -24,7 +27,10 @@
  *             output_shape, auto_pad as the host reference kernel.
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
- *   MatMul and Gemm pack a Const B once.
+ *   MatMul and Gemm pack a Const B once (one row of A too). A weight is
+ *             Const when its producer is, in this graph or, through a
+ *             branch's parent_index Data, in an enclosing one
+ *             (ge_graph_input_origin): If/Loop bodies pack once too.
  *   LSTM, GRU, RNN  rnn_kernels.h (one SGEMM for the input projection of all
  *             steps, then a GEMV per step against R packed once).
  *
@@ -33,7 +39,9 @@
  * with GCC/Clang vector types and picked at run time with
  * __builtin_cpu_supports and target attributes (no -march needed):
  * AVX-512 12 x 32, AVX2+FMA 6 x 16, baseline SSE2 6 x 8 on x86-64; other
- * compilers get a scalar micro-kernel. The bias, a fused residual and the
+ * compilers get a scalar micro-kernel. Skinny products skip the tile: 1-4
+ * rows of A stream against B's panels, and 1-8 columns of B against A's
+ * row panels (a vector per panel column). The bias, a fused residual and the
  * activation are applied in the GEMM's epilogue, on each strip of C while
  * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
  * code). Heavy kernels split their work (GEMM columns or rows, depthwise
