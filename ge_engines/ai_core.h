@@ -2261,7 +2261,10 @@ static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int6
   mm.A = A, mm.ars = ars, mm.acs = acs;
   mm.B = B, mm.brs = brs, mm.bcs = bcs;
   mm.C = Y, mm.ldc = N;
-  if (K > 0 && ge__aic_input_const(c, 1)) {
+  /* a Const B is packed once; but a B of a few columns is packed 8 wide per
+   * run (a copy of K x N floats) for the columns kernel, since panels of nr
+   * would be mostly zeros */
+  if (K > 0 && (N > GE__AIC_SKINNY_COLS || rows <= GE__AIC_SKINNY_ROWS) && ge__aic_input_const(c, 1)) {
     bp.k = k, bp.B = B, bp.brs = brs, bp.bcs = bcs, bp.K = K, bp.N = N;
     if (!(mm.bpack = ge__aic_packed(c, 1, k->level, ge__aic_prepack_b_floats(k, N, K), ge__aic_bpack_fn, &bp,
                                     (size_t)tasks * ge__aic_mm_work_floats(), &work)))

@@ -1241,6 +1241,32 @@ static int ge__hc_dt_topk_before(const void *p, int64_t a, int64_t b) {
   return t->largest ? r > 0 : r < 0;
 }
 
+/* ge__hc_dt_cmp on two float32 values. */
+static int ge__hc_dt_cmp_f32(float x, float y) {
+  int xn = x != x, yn = y != y;
+  if (xn || yn) return xn - yn;
+  return (x > y) - (x < y);
+}
+
+/* The first k ids of the stable sort of one float32 slice (k small): each
+ * element, in index order, goes into a sorted list of the best k so far
+ * after every element it does not beat (so ties keep the lower index
+ * first), without sorting the rest. */
+static void ge__hc_dt_topk_f32(const float *x, int64_t d, int64_t stride, int64_t k, int largest, int64_t *best) {
+  int64_t j, n = 0, p;
+  for (j = 0; j < d; j++) {
+    float v = x[j * stride];
+    for (p = n; p > 0; p--) {
+      int r = ge__hc_dt_cmp_f32(v, x[best[p - 1] * stride]);
+      if (!(largest ? r > 0 : r < 0)) break;
+    }
+    if (p >= k) continue;
+    if (n < k) n++;
+    memmove(best + p + 1, best + p, (size_t)(n - 1 - p) * sizeof *best);
+    best[p] = j;
+  }
+}
+
 /* TopK: k from input 1 (opset 10) or attribute k (opset 1); always sorted,
  * ties keep the lower index first. */
 static ge_status ge__hc_topk(ge_kernel_ctx *c) {
@@ -1280,8 +1306,12 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
   for (o = 0; o < outer; o++)
     for (t = 0; t < inner; t++) {
       ctx.base = o * d * inner + t;
-      for (j = 0; j < d; j++) order[j] = j;
-      ge__hc_dt_msort(order, order + d, d, ge__hc_dt_topk_before, &ctx);
+      if (x->dtype == GE_DTYPE_FLOAT32 && k <= 64) {
+        ge__hc_dt_topk_f32((const float *)x->data + ctx.base, d, inner, k, ctx.largest, order);
+      } else {
+        for (j = 0; j < d; j++) order[j] = j;
+        ge__hc_dt_msort(order, order + d, d, ge__hc_dt_topk_before, &ctx);
+      }
       for (j = 0; j < k; j++) {
         int64_t dst = (o * k + j) * inner + t;
         ge__hc_dt_cpy(y->data, dst, x->data, ctx.base + order[j] * inner, es);
