@@ -1536,11 +1536,13 @@ static ge_status ge__hc_unique(ge_kernel_ctx *c) {
  * threshold; output int64 [n, 3] of (batch, class, box). */
 typedef struct ge__hc_dt_nms_ctx {
   const ge_value *scores;
+  const float *f32; /* the scores when they are float32 (read directly), else NULL */
   int64_t base;
 } ge__hc_dt_nms_ctx;
 
 static int ge__hc_dt_nms_before(const void *p, int64_t a, int64_t b) {
   const ge__hc_dt_nms_ctx *n = (const ge__hc_dt_nms_ctx *)p;
+  if (n->f32) return n->f32[n->base + a] > n->f32[n->base + b];
   return ge__hc_get_f(n->scores, n->base + a) > ge__hc_get_f(n->scores, n->base + b);
 }
 
@@ -1608,12 +1610,14 @@ static ge_status ge__hc_non_max_suppression(ge_kernel_ctx *c) {
   if (!sel) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   cand = sel + cap * 3;
   ctx.scores = scores;
+  ctx.f32 = scores->dtype == GE_DTYPE_FLOAT32 ? (const float *)scores->data : NULL;
   for (b = 0; b < B && keep > 0; b++)
     for (cl = 0; cl < C; cl++) {
       int64_t nc = 0, start = count;
       ctx.base = (b * C + cl) * N;
       for (i = 0; i < N; i++)
-        if (!sv || sv->numel == 0 || ge__hc_get_f(scores, ctx.base + i) > thr) cand[nc++] = i;
+        if (!sv || sv->numel == 0 || (ctx.f32 ? ctx.f32[ctx.base + i] : ge__hc_get_f(scores, ctx.base + i)) > thr)
+          cand[nc++] = i;
       ge__hc_dt_msort(cand, cand + N, nc, ge__hc_dt_nms_before, &ctx);
       for (p = 0; p < nc && count - start < keep; p++) {
         double bi[4], bj[4];
