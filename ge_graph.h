@@ -457,6 +457,15 @@ GE_API const char *ge_graph_name(const ge_graph *g);
  * GE_NONE for a root graph. */
 GE_API ge_graph *ge_graph_parent(const ge_graph *g);
 GE_API ge_node_id ge_graph_parent_node(const ge_graph *g);
+/* The node whose output feeds input i of n (NULL: absent), looking
+ * through subgraph boundaries (a model input ends as the outermost
+ * graph's Data): a Data with
+ * parent_index k (an outer-scope value of an If/Loop/Scan body) is the
+ * parent node's input k; a Data with index k of a PartitionedCall body is
+ * the call's input k. So a kernel in a branch can tell that a weight it
+ * reads is a Const of an enclosing graph (and pack it once). *out_graph
+ * (when given) receives the graph holding the returned node. */
+GE_API const ge_node *ge_graph_input_origin(const ge_graph *g, const ge_node *n, uint32_t i, const ge_graph **out_graph);
 GE_API const ge_allocator *ge_graph_allocator(const ge_graph *g);
 GE_API const ge_op_registry *ge_graph_registry(const ge_graph *g);
 
@@ -1611,6 +1620,25 @@ GE_API uint32_t ge_graph_node_count(const ge_graph *g) { return g->live; }
 GE_API const char *ge_graph_name(const ge_graph *g) { return g->name ? g->name : ""; }
 GE_API ge_graph *ge_graph_parent(const ge_graph *g) { return g->parent; }
 GE_API ge_node_id ge_graph_parent_node(const ge_graph *g) { return g->parent_node; }
+
+static int ge__is_op(const ge_node *n, const char *op);
+GE_API const ge_node *ge_graph_input_origin(const ge_graph *g, const ge_node *n, uint32_t i, const ge_graph **out_graph) {
+  int depth;
+  for (depth = 0; g && n && i < n->num_inputs && n->inputs[i].node != GE_NONE && depth < 64; depth++) {
+    const ge_node *src = ge_graph_node(g, n->inputs[i].node), *up;
+    int64_t k;
+    if (out_graph) *out_graph = g;
+    if (!src || !ge__is_op(src, "Data") || !g->parent || g->parent_node == GE_NONE) return src;
+    up = ge_graph_node(g->parent, g->parent_node);
+    if (!up) return src;
+    if (ge_node_attr(src, "parent_index")) k = ge_node_attr_int(src, "parent_index", -1);
+    else if (ge__is_op(up, "PartitionedCall")) k = ge_node_attr_int(src, "index", -1);
+    else return src; /* a body's own input (a loop's iteration values) */
+    if (k < 0 || k >= (int64_t)up->num_inputs) return src;
+    g = g->parent, n = up, i = (uint32_t)k;
+  }
+  return NULL;
+}
 GE_API const ge_allocator *ge_graph_allocator(const ge_graph *g) { return &g->arena.a; }
 GE_API const ge_op_registry *ge_graph_registry(const ge_graph *g) { return g->registry; }
 GE_API size_t ge_graph_memory_used(const ge_graph *g) {

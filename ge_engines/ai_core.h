@@ -15,7 +15,10 @@
  *             conv of one input channel stays a GEMM) as a direct kernel: each channel's padded plane is
  *             split by stride phase so every tap is one contiguous vector
  *             run over the whole plane (any stride and dilation; past 64
- *             taps a row kernel); strides, dilations, pads, auto_pad, bias.
+ *             taps a row kernel); a few output pixels per image (<= 8, the
+ *             short frames of streaming models) as dot products of weight
+ *             rows with a transposed im2col (weights read in place);
+ *             strides, dilations, pads, auto_pad, bias.
  *             3-D and non-float32 convs run the host CPU reference kernel.
  *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
  *             W_g^T x_g (weights packed once when Const) into columns, then
@@ -24,7 +27,10 @@
  *             output_shape, auto_pad as the host reference kernel.
  *   MatMul    numpy semantics: batched, broadcast batch dims, 1-D operands.
  *   Gemm      transA/transB, alpha, beta, C broadcast to [M, N].
- *   MatMul and Gemm pack a Const B once.
+ *   MatMul and Gemm pack a Const B once (one row of A too). A weight is
+ *             Const when its producer is, in this graph or, through a
+ *             branch's parent_index Data, in an enclosing one
+ *             (ge_graph_input_origin): If/Loop bodies pack once too.
  *   LSTM, GRU, RNN  rnn_kernels.h (one SGEMM for the input projection of all
  *             steps, then a GEMV per step against R packed once).
  *
@@ -33,7 +39,9 @@
  * with GCC/Clang vector types and picked at run time with
  * __builtin_cpu_supports and target attributes (no -march needed):
  * AVX-512 12 x 32, AVX2+FMA 6 x 16, baseline SSE2 6 x 8 on x86-64; other
- * compilers get a scalar micro-kernel. The bias, a fused residual and the
+ * compilers get a scalar micro-kernel. Skinny products skip the tile: 1-4
+ * rows of A stream against B's panels, and 1-8 columns of B against A's
+ * row panels (a vector per panel column). The bias, a fused residual and the
  * activation are applied in the GEMM's epilogue, on each strip of C while
  * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
  * code). Heavy kernels split their work (GEMM columns or rows, depthwise
@@ -886,6 +894,148 @@ static const ge__aic_kern *ge__aic_kern_pick(int cap) {
   return &ge__aic_kerns[0];
 }
 
+/* Skinny products, where a register tile of MR x 2 VL would be mostly
+ * padding: a few rows of A against B's packed panels (a Gemm or MatMul of
+ * batch 1 against weights packed once), and a few columns of B against A's
+ * packed row panels (a convolution with a handful of output pixels). */
+
+/* Stores one of C's rows: mode 0 C = v, 1 C += v, 2 C = beta C + v. */
+static void ge__aic_row_update(float *c, const float *v, int64_t n, int mode, float beta) {
+  int64_t j;
+  if (mode == 0) memcpy(c, v, (size_t)n * sizeof(float));
+  else if (mode == 1)
+    for (j = 0; j < n; j++) c[j] += v[j];
+  else
+    for (j = 0; j < n; j++) c[j] = beta * c[j] + v[j];
+}
+
+/* C[i][0..ncols) (mode) += sum_p alpha A(i, p) B(p, .) for the m rows of A
+ * (A(i, p) at a[i*ars + p*acs]), B as kc-deep panels of 2 VL columns (the
+ * layout of ge__aic_pack_b with nr = 2 VL). Four steps of p at a time keep
+ * eight FMA chains in flight; B streams through once per row. */
+#define GE__AIC_ROWS(S, ATTR, VT, VL)                                                                                  \
+  static ATTR void ge__aic_rows_##S(int64_t m, int64_t kc, const float *a, int64_t ars, int64_t acs, float alpha,     \
+                                    const float *pb, int64_t ncols, float *C, int64_t ldc, int mode, float beta) {    \
+    const VT z_ = {0};                                                                                                 \
+    int64_t i, jr, p;                                                                                                  \
+    for (i = 0; i < m; i++) {                                                                                          \
+      const float *ai = a + i * ars;                                                                                   \
+      for (jr = 0; jr < ncols; jr += 2 * (VL)) {                                                                       \
+        const float *b = pb + jr * kc;                                                                                 \
+        VT x0 = z_, x1 = z_, y0 = z_, y1 = z_, u0 = z_, u1 = z_, w0 = z_, w1 = z_, b0, b1, b2, b3;                     \
+        float out[2 * (VL)];                                                                                           \
+        for (p = 0; p + 4 <= kc; p += 4, b += 8 * (VL)) {                                                              \
+          float s0 = alpha * ai[p * acs], s1 = alpha * ai[(p + 1) * acs];                                              \
+          float s2 = alpha * ai[(p + 2) * acs], s3 = alpha * ai[(p + 3) * acs];                                        \
+          memcpy(&b0, b, sizeof b0);                                                                                   \
+          memcpy(&b1, b + (VL), sizeof b1);                                                                            \
+          memcpy(&b2, b + 2 * (VL), sizeof b2);                                                                        \
+          memcpy(&b3, b + 3 * (VL), sizeof b3);                                                                        \
+          x0 += s0 * b0, x1 += s0 * b1, y0 += s1 * b2, y1 += s1 * b3;                                                  \
+          memcpy(&b0, b + 4 * (VL), sizeof b0);                                                                        \
+          memcpy(&b1, b + 5 * (VL), sizeof b1);                                                                        \
+          memcpy(&b2, b + 6 * (VL), sizeof b2);                                                                        \
+          memcpy(&b3, b + 7 * (VL), sizeof b3);                                                                        \
+          u0 += s2 * b0, u1 += s2 * b1, w0 += s3 * b2, w1 += s3 * b3;                                                  \
+        }                                                                                                              \
+        for (; p < kc; p++, b += 2 * (VL)) {                                                                           \
+          float s0 = alpha * ai[p * acs];                                                                              \
+          memcpy(&b0, b, sizeof b0);                                                                                   \
+          memcpy(&b1, b + (VL), sizeof b1);                                                                            \
+          x0 += s0 * b0, x1 += s0 * b1;                                                                                \
+        }                                                                                                              \
+        x0 = (x0 + y0) + (u0 + w0);                                                                                    \
+        x1 = (x1 + y1) + (u1 + w1);                                                                                    \
+        memcpy(out, &x0, sizeof x0);                                                                                   \
+        memcpy(out + (VL), &x1, sizeof x1);                                                                            \
+        ge__aic_row_update(C + i * ldc + jr, out, ge__aic_min(2 * (VL), ncols - jr), mode, beta);                     \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+
+/* C[ir + i][0..n) (mode) += sum_p A(ir + i, p) B(p, .) for the mc rows of A
+ * packed as ge__aic_pack_a panels of mr <= VL rows, B packed as one panel
+ * of 8 columns (ge__aic_pack_b with nr = 8; columns past n are zeros). A
+ * vector holds a panel's column of A; two panels at a time keep sixteen
+ * FMA chains in flight. The last step of a panel is read through a copy:
+ * a vector load would pass the panel's end. */
+#define GE__AIC_C8(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define GE__AIC_CDECL(j) VZ_ d##j = z_, e##j = z_;
+#define GE__AIC_CFMA(j) d##j += v0 * b[j], e##j += v1 * b[j];
+#define GE__AIC_CSAVE(j) memcpy(t0[j], &d##j, sizeof v0), memcpy(t1[j], &e##j, sizeof v1);
+#define GE__AIC_COLS(S, ATTR, VT, VL)                                                                                  \
+  static ATTR void ge__aic_cols_##S(int64_t mc, int64_t mr, int64_t n, int64_t kc, const float *pa, const float *pb,  \
+                                    float *C, int64_t ldc, int mode, float beta) {                                     \
+    typedef VT VZ_;                                                                                                    \
+    const VT z_ = {0};                                                                                                 \
+    int64_t ir, p, i, j;                                                                                               \
+    for (ir = 0; ir < mc; ir += 2 * mr) {                                                                              \
+      const float *a0 = pa + ir * kc, *a1 = ir + mr < mc ? a0 + mr * kc : a0;                                          \
+      int64_t rows = ge__aic_min(2 * mr, mc - ir);                                                                     \
+      float last[2][VL], t0[8][VL], t1[8][VL];                                                                         \
+      VT v0, v1;                                                                                                       \
+      GE__AIC_C8(GE__AIC_CDECL)                                                                                        \
+      for (p = 0; p < kc; p++) {                                                                                       \
+        const float *b = pb + p * 8;                                                                                   \
+        if (p + 1 < kc) {                                                                                              \
+          memcpy(&v0, a0 + p * mr, sizeof v0);                                                                         \
+          memcpy(&v1, a1 + p * mr, sizeof v1);                                                                         \
+        } else {                                                                                                       \
+          memset(last, 0, sizeof last);                                                                                \
+          memcpy(last[0], a0 + p * mr, (size_t)mr * sizeof(float));                                                   \
+          memcpy(last[1], a1 + p * mr, (size_t)mr * sizeof(float));                                                   \
+          memcpy(&v0, last[0], sizeof v0);                                                                             \
+          memcpy(&v1, last[1], sizeof v1);                                                                             \
+        }                                                                                                              \
+        GE__AIC_C8(GE__AIC_CFMA)                                                                                       \
+      }                                                                                                                \
+      GE__AIC_C8(GE__AIC_CSAVE)                                                                                        \
+      for (i = 0; i < rows; i++) {                                                                                     \
+        float out[8];                                                                                                  \
+        for (j = 0; j < n; j++) out[j] = i < mr ? t0[j][i] : t1[j][i - mr];                                            \
+        ge__aic_row_update(C + (ir + i) * ldc, out, n, mode, beta);                                                    \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+
+#ifdef GE__AIC_VEC
+GE__AIC_ROWS(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_ROWS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_ROWS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+GE__AIC_COLS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_COLS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_rows_base(int64_t m, int64_t kc, const float *a, int64_t ars, int64_t acs, float alpha,
+                              const float *pb, int64_t ncols, float *C, int64_t ldc, int mode, float beta) {
+  int64_t i, jr, p, j;
+  for (i = 0; i < m; i++)
+    for (jr = 0; jr < ncols; jr += 8) {
+      float out[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      for (p = 0; p < kc; p++)
+        for (j = 0; j < 8; j++) out[j] += alpha * a[i * ars + p * acs] * pb[jr * kc + p * 8 + j];
+      ge__aic_row_update(C + i * ldc + jr, out, ge__aic_min(8, ncols - jr), mode, beta);
+    }
+}
+#endif
+
+/* The rows kernel of a level (its panels are 2 VL = the level's nr wide). */
+static void ge__aic_rows(int level, int64_t m, int64_t kc, const float *a, int64_t ars, int64_t acs, float alpha,
+                         const float *pb, int64_t ncols, float *C, int64_t ldc, int mode, float beta) {
+#ifdef GE__AIC_X86
+  if (level >= 2) ge__aic_rows_avx512(m, kc, a, ars, acs, alpha, pb, ncols, C, ldc, mode, beta);
+  else if (level == 1) ge__aic_rows_avx2(m, kc, a, ars, acs, alpha, pb, ncols, C, ldc, mode, beta);
+  else
+#endif
+    ge__aic_rows_base(m, kc, a, ars, acs, alpha, pb, ncols, C, ldc, mode, beta);
+  (void)level;
+}
+
+/* Rows of C a skinny kernel handles; columns of B the columns kernel takes. */
+#define GE__AIC_SKINNY_ROWS 4
+#define GE__AIC_SKINNY_COLS 8
+
 /* One product C = alpha op(A) op(B) + beta C, then the epilogue. A(i, k)
  * at A[i*ars + k*acs] unless apack holds A packed by ge__aic_prepack_a
  * with this kernel (alpha 1); B(k, j) at B[k*brs + j*bcs] unless bpack
@@ -1007,7 +1157,8 @@ static void ge__aic_mm_row(const ge__aic_mm *g, int64_t n0, int64_t n1) {
 static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_t n0, int64_t n1, float *work) {
   const ge__aic_kern *k = g->k;
   const ge__aic_epi *epi = ge__aic_epi_empty(g->epi) ? NULL : g->epi;
-  int64_t Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), jc, pc, ic;
+  int64_t Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), jc, pc, ic, bnr;
+  int skinny_rows, skinny_cols;
   float *pa_buf = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *pb_buf = pa_buf + GE__AIC_MC * GE__AIC_KC;
   if (m0 >= m1 || n0 >= n1) return;
   if (g->K <= 0 || (g->alpha == 0.0f && !g->apack)) {
@@ -1018,19 +1169,40 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
     ge__aic_mm_row(g, n0, n1);
     return;
   }
+  /* a few rows: each against B's panels; a few columns: A's panels against them */
+  skinny_rows = m1 - m0 <= GE__AIC_SKINNY_ROWS && (!g->apack || m1 <= k->mr);
+  skinny_cols = !skinny_rows && !g->bpack && n1 - n0 <= GE__AIC_SKINNY_COLS && k->level >= 1;
+  bnr = skinny_cols ? GE__AIC_SKINNY_COLS : k->nr;
   for (jc = n0; jc < n1; jc += GE__AIC_NC) {
     int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc);
     for (pc = 0; pc < g->K; pc += ge__aic_kc(g->K)) {
       int64_t kc = ge__aic_min(ge__aic_kc(g->K), g->K - pc);
       const float *pb = pb_buf;
+      int mode = pc > 0 ? 1 : g->beta == 0.0f ? 0 : 2;
       if (g->bpack) pb = g->bpack + pc * Np + jc * kc;
-      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, k->nr, pb_buf, k->level);
-      else ge__aic_pack_b(g->B + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, k->nr, pb_buf);
+      else if (g->conv) ge__aic_pack_b_conv(g->conv, g->x, pc, kc, jc, nc, bnr, pb_buf, k->level);
+      else ge__aic_pack_b(g->B + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, bnr, pb_buf);
+      if (skinny_rows) { /* A read in place: a packed A's rows are lanes of its first panel */
+        float *cb = g->C + m0 * g->ldc + jc;
+        if (g->apack) ge__aic_rows(k->level, m1 - m0, kc, g->apack + pc * Mp + m0, 1, k->mr, 1.0f, pb, nc, cb, g->ldc, mode, g->beta);
+        else ge__aic_rows(k->level, m1 - m0, kc, g->A + m0 * g->ars + pc * g->acs, g->ars, g->acs, g->alpha, pb, nc, cb, g->ldc, mode, g->beta);
+        if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, m0, jc, m1 - m0, nc);
+        continue;
+      }
       for (ic = m0; ic < m1; ic += GE__AIC_MC) {
         int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic);
         const float *pa = pa_buf;
         if (g->apack) pa = g->apack + pc * Mp + ic * kc;
         else ge__aic_pack_a(g->A + ic * g->ars + pc * g->acs, g->ars, g->acs, mc, kc, g->alpha, k->mr, pa_buf);
+#ifdef GE__AIC_X86
+        if (skinny_cols) {
+          float *cb = g->C + ic * g->ldc + jc;
+          if (k->level >= 2) ge__aic_cols_avx512(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
+          else ge__aic_cols_avx2(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
+          if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, ic, jc, mc, nc);
+          continue;
+        }
+#endif
         k->macro(mc, nc, kc, pa, pb, g->C + ic * g->ldc + jc, g->ldc, pc == 0, g->beta,
                  pc + kc >= g->K ? epi : NULL, ic, jc);
       }
@@ -1158,6 +1330,7 @@ typedef struct ge__aic_state {
   size_t cap;         /* bytes of the area */
   size_t pack_floats; /* the packed operand's floats */
   int packed_level;   /* micro-kernel level + 1 it was packed for; 0: none */
+  signed char in_const[4]; /* per input: 0 not known yet, 1 varies, 2 a Const (found once) */
   ge__aic_act act;
   /* Conv */
   int64_t group, s[2], d[2], pads[4], ks[2];
@@ -1305,12 +1478,18 @@ static ge_status ge__aic_finish(ge_kernel_ctx *c, const ge__aic_state *s, ge_val
 }
 
 /* Whether input i of the node comes from a Const (so its value never
- * changes and may be packed once). */
+ * changes and may be packed once), of this graph or, through a branch's or
+ * call body's Data, of an enclosing one. */
 static int ge__aic_input_const(const ge_kernel_ctx *c, uint32_t i) {
-  const ge_node *n = c->node, *p;
-  if (!c->graph || i >= n->num_inputs || n->inputs[i].node == GE_NONE) return 0;
-  p = ge_graph_node(c->graph, n->inputs[i].node);
-  return p && !strcmp(p->op, "Const");
+  ge__aic_state *s = (ge__aic_state *)c->state;
+  const ge_node *p;
+  int yes;
+  if (!c->graph || i >= c->node->num_inputs || c->node->inputs[i].node == GE_NONE) return 0;
+  if (s && i < 4 && s->in_const[i]) return s->in_const[i] == 2;
+  p = ge_graph_input_origin(c->graph, c->node, i, NULL);
+  yes = p && !strcmp(p->op, "Const");
+  if (s && i < 4) s->in_const[i] = (signed char)(yes ? 2 : 1);
+  return yes;
 }
 
 /* A constant operand packed by fn(arg, dst) into `floats` floats: packed
@@ -1659,6 +1838,137 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
 
+/* A convolution with a handful of output pixels per image (the short
+ * frames of a streaming model): each output is the dot product of a weight
+ * row with one im2col column, both contiguous along K, so nothing is padded
+ * to a register tile and the weights are read as they are (no packing). */
+#define GE__AIC_FEW_PIXELS 8
+
+/* cols[j*K + k] = im2col(x)(k, j) for the P output pixels of one group. */
+static void ge__aic_im2col_t(const ge__aic_cv *p, const float *x, int64_t K, float *cols) {
+  int64_t j, ch, ki, kj, P = p->oh * p->ow;
+  for (j = 0; j < P; j++) {
+    int64_t oh = j / p->ow, ow = j % p->ow;
+    float *d = cols + j * K;
+    for (ch = 0; ch < p->cg; ch++) {
+      const float *xc = x + ch * p->h * p->w;
+      for (ki = 0; ki < p->kh; ki++) {
+        int64_t ih = oh * p->sh - p->ph + ki * p->dh, iw = ow * p->sw - p->pw;
+        if (ih < 0 || ih >= p->h) {
+          memset(d, 0, (size_t)p->kw * sizeof(float));
+          d += p->kw;
+          continue;
+        }
+        for (kj = 0; kj < p->kw; kj++, iw += p->dw) *d++ = iw >= 0 && iw < p->w ? xc[ih * p->w + iw] : 0.0f;
+      }
+    }
+  }
+}
+
+/* C[i*ldc + j] = w[i*K ..] . cols[j*K ..] for rows [i0, i1): four weight
+ * rows against two columns at a time (eight FMA chains), K in vectors,
+ * lanes summed in four partial chains, then the tail. An odd last column
+ * is computed twice and stored once. */
+#define GE__AIC_DOT_FMA(a, wp) memcpy(&q, wp + k, sizeof q), a##0 += q * v0, a##1 += q * v1;
+#define GE__AIC_DOTS(S, ATTR, VT, VL)                                                                                  \
+  static ATTR void ge__aic_dots_##S(int64_t i0, int64_t i1, int64_t N, int64_t K, const float *w, const float *cols,   \
+                                    float *C, int64_t ldc) {                                                          \
+    const VT z_ = {0};                                                                                                 \
+    int64_t i, j, k, r, l, c;                                                                                          \
+    for (i = i0; i < i1; i += 4) {                                                                                     \
+      const float *w0 = w + i * K, *w1 = w0, *w2 = w0, *w3 = w0;                                                       \
+      r = ge__aic_min(4, i1 - i);                                                                                      \
+      if (r > 1) w1 = w0 + K;                                                                                          \
+      if (r > 2) w2 = w0 + 2 * K;                                                                                      \
+      if (r > 3) w3 = w0 + 3 * K;                                                                                      \
+      for (j = 0; j < N; j += 2) {                                                                                     \
+        const float *c0 = cols + j * K, *c1 = j + 1 < N ? c0 + K : c0;                                                 \
+        VT a0 = z_, a1 = z_, b0 = z_, b1 = z_, d0 = z_, d1 = z_, e0 = z_, e1 = z_, v0, v1, q;                          \
+        float t[8][VL], s[8];                                                                                          \
+        for (k = 0; k + (VL) <= K; k += (VL)) {                                                                        \
+          memcpy(&v0, c0 + k, sizeof v0);                                                                              \
+          memcpy(&v1, c1 + k, sizeof v1);                                                                              \
+          GE__AIC_DOT_FMA(a, w0) GE__AIC_DOT_FMA(b, w1) GE__AIC_DOT_FMA(d, w2) GE__AIC_DOT_FMA(e, w3)                  \
+        }                                                                                                              \
+        memcpy(t[0], &a0, sizeof a0), memcpy(t[1], &a1, sizeof a1), memcpy(t[2], &b0, sizeof b0);                      \
+        memcpy(t[3], &b1, sizeof b1), memcpy(t[4], &d0, sizeof d0), memcpy(t[5], &d1, sizeof d1);                      \
+        memcpy(t[6], &e0, sizeof e0), memcpy(t[7], &e1, sizeof e1);                                                    \
+        for (c = 0; c < 8; c++) {                                                                                      \
+          const float *wr = c < 2 ? w0 : c < 4 ? w1 : c < 6 ? w2 : w3, *cc = c & 1 ? c1 : c0;                          \
+          float p0 = 0, p1 = 0, p2 = 0, p3 = 0;                                                                        \
+          for (l = 0; l < (VL); l += 4) p0 += t[c][l], p1 += t[c][l + 1], p2 += t[c][l + 2], p3 += t[c][l + 3];        \
+          s[c] = (p0 + p1) + (p2 + p3);                                                                                \
+          for (l = k; l < K; l++) s[c] += wr[l] * cc[l];                                                               \
+        }                                                                                                              \
+        for (l = 0; l < r; l++) {                                                                                      \
+          C[(i + l) * ldc + j] = s[2 * l];                                                                             \
+          if (j + 1 < N) C[(i + l) * ldc + j + 1] = s[2 * l + 1];                                                      \
+        }                                                                                                              \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_DOTS(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_DOTS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_DOTS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_dots_base(int64_t i0, int64_t i1, int64_t N, int64_t K, const float *w, const float *cols,
+                              float *C, int64_t ldc) {
+  int64_t i, j, k;
+  for (i = i0; i < i1; i++)
+    for (j = 0; j < N; j++) {
+      float s = 0.0f;
+      for (k = 0; k < K; k++) s += w[i * K + k] * cols[j * K + k];
+      C[i * ldc + j] = s;
+    }
+}
+#endif
+
+typedef struct ge__aic_dotjob {
+  int level;
+  int64_t M, N, K;
+  const float *w, *cols;
+  float *C;
+} ge__aic_dotjob;
+
+/* Rows [4 begin, 4 end) of a dot job. */
+static void ge__aic_dots_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_dotjob *d = (const ge__aic_dotjob *)arg;
+  int64_t i0 = 4 * begin, i1 = ge__aic_min(d->M, 4 * end);
+#ifdef GE__AIC_X86
+  if (d->level >= 2) ge__aic_dots_avx512(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
+  else if (d->level == 1) ge__aic_dots_avx2(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
+  else
+#endif
+    ge__aic_dots_base(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
+}
+
+/* The conv of every image and group as dot products (P <= GE__AIC_FEW_PIXELS);
+ * cols: P * K floats of scratch. Row blocks go to threads only when each
+ * share has about a million multiply-adds. */
+static void ge__aic_conv_dots(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w, const float *b,
+                              const float *res, const ge__aic_act *act, float *y, int level, float *cols) {
+  int64_t P = p->oh * p->ow, K = p->cg * p->kh * p->kw, n, g, blocks = (p->mg + 3) / 4;
+  int64_t grain = 1 + (int64_t)(1e6 / (4.0 * (double)P * (double)K));
+  ge__aic_epi epi;
+  ge__aic_dotjob d;
+  memset(&epi, 0, sizeof epi);
+  epi.act = *act, epi.ldr = P, epi.level = level;
+  d.level = level, d.M = p->mg, d.N = P, d.K = K, d.cols = cols;
+  for (n = 0; n < p->n; n++)
+    for (g = 0; g < p->group; g++) {
+      ge__aic_im2col_t(p, x + (n * p->c + g * p->cg) * p->h * p->w, K, cols);
+      d.w = w + g * p->mg * K;
+      d.C = y + (n * p->m + g * p->mg) * P;
+      ge_kernel_parallel_for(c, blocks, grain, ge__aic_dots_fn, &d);
+      epi.row_bias = b ? b + g * p->mg : NULL;
+      epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
+      if (!ge__aic_epi_empty(&epi)) ge__aic_epilogue(&epi, d.C, P, 0, 0, p->mg, P);
+    }
+}
+
 /* Conv weights, every group packed as A for kernel k. */
 typedef struct ge__aic_wpack {
   const ge__aic_kern *k;
@@ -1706,6 +2016,12 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p) + 16))) return ge__aic_nomem(c);
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
                            res, &act, (float *)y->data, k->level, work);
+    return GE_OK;
+  }
+  if (P <= GE__AIC_FEW_PIXELS) { /* a few pixels: dot products, no packing */
+    if (!(work = ge__aic_scratch(c, (size_t)(P * K) + 16))) return ge__aic_nomem(c);
+    ge__aic_conv_dots(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL, res,
+                      &s->act, (float *)y->data, k->level, work);
     return GE_OK;
   }
   per = ge__aic_prepack_a_floats(k, p.mg, K);
@@ -1945,7 +2261,10 @@ static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int6
   mm.A = A, mm.ars = ars, mm.acs = acs;
   mm.B = B, mm.brs = brs, mm.bcs = bcs;
   mm.C = Y, mm.ldc = N;
-  if (K > 0 && rows > 1 && ge__aic_input_const(c, 1)) {
+  /* a Const B is packed once; but a B of a few columns is packed 8 wide per
+   * run (a copy of K x N floats) for the columns kernel, since panels of nr
+   * would be mostly zeros */
+  if (K > 0 && (N > GE__AIC_SKINNY_COLS || rows <= GE__AIC_SKINNY_ROWS) && ge__aic_input_const(c, 1)) {
     bp.k = k, bp.B = B, bp.brs = brs, bp.bcs = bcs, bp.K = K, bp.N = N;
     if (!(mm.bpack = ge__aic_packed(c, 1, k->level, ge__aic_prepack_b_floats(k, N, K), ge__aic_bpack_fn, &bp,
                                     (size_t)tasks * ge__aic_mm_work_floats(), &work)))

@@ -336,7 +336,7 @@ static int ge__qk_const_input(const ge_kernel_ctx *c, uint32_t i) {
   const ge_node *p;
   if (i >= c->node->num_inputs || c->node->inputs[i].node == GE_NONE) return 1;
   if (!c->graph) return 0;
-  p = ge_graph_node(c->graph, c->node->inputs[i].node);
+  p = ge_graph_input_origin(c->graph, c->node, i, NULL);
   return p && !strcmp(p->op, "Const");
 }
 

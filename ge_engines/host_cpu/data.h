@@ -793,6 +793,20 @@ static ge_status ge__hc_scatter_nd(ge_kernel_ctx *c) {
   ge__hc_dt_strides(r, x->dims, xstr);
   T = ge__hc_dt_prod(ind->dims, 0, q - 1);
   S = ge__hc_dt_prod(x->dims, (int32_t)k, r);
+  if (red == GE__HC_DT_RED_NONE && ind->dtype == GE_DTYPE_INT64) { /* plain stores: one copy per index tuple */
+    const int64_t *ip = (const int64_t *)ind->data;
+    for (t = 0; t < T; t++, ip += k) {
+      int64_t off = 0;
+      for (j = 0; j < k; j++) {
+        if (!ge__hc_dt_fix(ip[j], x->dims[j], &v))
+          return ge_kernel_error(c, GE_ERR_INVALID, "index %lld is out of range for dim %lld", (long long)ip[j],
+                                 (long long)x->dims[j]);
+        off += v * xstr[j];
+      }
+      memcpy((char *)y->data + (size_t)off * es, (const char *)u->data + (size_t)(t * S) * es, (size_t)S * es);
+    }
+    return GE_OK;
+  }
   for (t = 0; t < T; t++) {
     int64_t off = 0;
     for (j = 0; j < k; j++) {
@@ -1227,6 +1241,32 @@ static int ge__hc_dt_topk_before(const void *p, int64_t a, int64_t b) {
   return t->largest ? r > 0 : r < 0;
 }
 
+/* ge__hc_dt_cmp on two float32 values. */
+static int ge__hc_dt_cmp_f32(float x, float y) {
+  int xn = x != x, yn = y != y;
+  if (xn || yn) return xn - yn;
+  return (x > y) - (x < y);
+}
+
+/* The first k ids of the stable sort of one float32 slice (k small): each
+ * element, in index order, goes into a sorted list of the best k so far
+ * after every element it does not beat (so ties keep the lower index
+ * first), without sorting the rest. */
+static void ge__hc_dt_topk_f32(const float *x, int64_t d, int64_t stride, int64_t k, int largest, int64_t *best) {
+  int64_t j, n = 0, p;
+  for (j = 0; j < d; j++) {
+    float v = x[j * stride];
+    for (p = n; p > 0; p--) {
+      int r = ge__hc_dt_cmp_f32(v, x[best[p - 1] * stride]);
+      if (!(largest ? r > 0 : r < 0)) break;
+    }
+    if (p >= k) continue;
+    if (n < k) n++;
+    memmove(best + p + 1, best + p, (size_t)(n - 1 - p) * sizeof *best);
+    best[p] = j;
+  }
+}
+
 /* TopK: k from input 1 (opset 10) or attribute k (opset 1); always sorted,
  * ties keep the lower index first. */
 static ge_status ge__hc_topk(ge_kernel_ctx *c) {
@@ -1266,8 +1306,12 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
   for (o = 0; o < outer; o++)
     for (t = 0; t < inner; t++) {
       ctx.base = o * d * inner + t;
-      for (j = 0; j < d; j++) order[j] = j;
-      ge__hc_dt_msort(order, order + d, d, ge__hc_dt_topk_before, &ctx);
+      if (x->dtype == GE_DTYPE_FLOAT32 && k <= 64) {
+        ge__hc_dt_topk_f32((const float *)x->data + ctx.base, d, inner, k, ctx.largest, order);
+      } else {
+        for (j = 0; j < d; j++) order[j] = j;
+        ge__hc_dt_msort(order, order + d, d, ge__hc_dt_topk_before, &ctx);
+      }
       for (j = 0; j < k; j++) {
         int64_t dst = (o * k + j) * inner + t;
         ge__hc_dt_cpy(y->data, dst, x->data, ctx.base + order[j] * inner, es);
@@ -1492,11 +1536,13 @@ static ge_status ge__hc_unique(ge_kernel_ctx *c) {
  * threshold; output int64 [n, 3] of (batch, class, box). */
 typedef struct ge__hc_dt_nms_ctx {
   const ge_value *scores;
+  const float *f32; /* the scores when they are float32 (read directly), else NULL */
   int64_t base;
 } ge__hc_dt_nms_ctx;
 
 static int ge__hc_dt_nms_before(const void *p, int64_t a, int64_t b) {
   const ge__hc_dt_nms_ctx *n = (const ge__hc_dt_nms_ctx *)p;
+  if (n->f32) return n->f32[n->base + a] > n->f32[n->base + b];
   return ge__hc_get_f(n->scores, n->base + a) > ge__hc_get_f(n->scores, n->base + b);
 }
 
@@ -1564,12 +1610,14 @@ static ge_status ge__hc_non_max_suppression(ge_kernel_ctx *c) {
   if (!sel) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   cand = sel + cap * 3;
   ctx.scores = scores;
+  ctx.f32 = scores->dtype == GE_DTYPE_FLOAT32 ? (const float *)scores->data : NULL;
   for (b = 0; b < B && keep > 0; b++)
     for (cl = 0; cl < C; cl++) {
       int64_t nc = 0, start = count;
       ctx.base = (b * C + cl) * N;
       for (i = 0; i < N; i++)
-        if (!sv || sv->numel == 0 || ge__hc_get_f(scores, ctx.base + i) > thr) cand[nc++] = i;
+        if (!sv || sv->numel == 0 || (ctx.f32 ? ctx.f32[ctx.base + i] : ge__hc_get_f(scores, ctx.base + i)) > thr)
+          cand[nc++] = i;
       ge__hc_dt_msort(cand, cand + N, nc, ge__hc_dt_nms_before, &ctx);
       for (p = 0; p < nc && count - start < keep; p++) {
         double bi[4], bj[4];
