@@ -721,6 +721,21 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     int64_t owr = (ow + GE__VK_W_##isa - 1) / GE__VK_W_##isa * GE__VK_W_##isa;                                         \
     int64_t len = (owr - 1) * s + (k - 1) * d + 1 + (s == 2 ? GE__VK_W_##isa : 0);                                     \
     if (len < pb + iw) len = pb + iw;                                                                                  \
+    if (pb == 0 && jhi >= ow && ow >= GE__VK_W_##isa && nrows > 0) {                                                   \
+      /* every column inside: whole vectors straight from the rows, the                                                \
+       * last one overlapping the one before (it stores the same values) */                                           \
+      for (j = 0;; j += GE__VK_W_##isa) {                                                                              \
+        ge__vk_v_##isa acc = ge__vk_splat_##isa(init), v;                                                              \
+        if (j + GE__VK_W_##isa > ow) j = ow - GE__VK_W_##isa;                                                          \
+        for (r = 0; r < nrows; r++)                                                                                    \
+          for (t = 0; t < k; t++) {                                                                                    \
+            v = ge__vk_load_strided_##isa(xr + r * rstep + j * s + t * d, s);                                          \
+            acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                      \
+          }                                                                                                            \
+        ge__vk_store_##isa(y + j, acc);                                                                                \
+        if (j + GE__VK_W_##isa >= ow) return;                                                                          \
+      }                                                                                                                \
+    }                                                                                                                  \
     if (nrows * len + owr <= GE__VK_POOL_PAD && nrows > 0) {                                                           \
       float pad[GE__VK_POOL_PAD], *out = pad + nrows * len;                                                            \
       for (r = 0; r < nrows; r++) {                                                                                    \
@@ -1242,12 +1257,18 @@ static void ge__vk_taps(int64_t o, int64_t s, int64_t d, int64_t pb, int64_t k, 
 static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
   const ge__vk_pool *p = (const ge__vk_pool *)arg;
   int64_t r;
+  int isa = p->isa; /* short rows take narrower vectors, whole ones */
+#if GE__VK_X86
+  if (isa == GE__VK_ISA_AVX512 && p->ow < 16 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    isa = GE__VK_ISA_AVX2;
+#endif
+  if (isa == GE__VK_ISA_AVX2 && p->ow < 8) isa = GE__VK_ISA_BASE;
   for (r = begin; r < end; r++) {
     int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1, ph0, ph1, j;
     const float *xp = p->x + pl * p->ih * p->iw;
     float *yr = p->y + r * p->ow;
     ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &kh0, &kh1);
-    GE__VK_PICK(p->isa, ge__vk_pool_row)
+    GE__VK_PICK(isa, ge__vk_pool_row)
     (p->is_max, kh1 > kh0 ? xp + (oh * p->s[0] - p->pb[0] + kh0 * p->d[0]) * p->iw : xp, kh1 - kh0, p->d[0] * p->iw, p->iw, p->k[1],
      p->s[1], p->d[1], p->pb[1], p->ow, yr);
     if (p->is_max) continue;
