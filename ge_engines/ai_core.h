@@ -12,10 +12,13 @@
  *             B panels; 1x1 stride-1 convs use the image as B), weights
  *             packed once when they are Const; depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
- *             conv of one input channel stays a GEMM) as a direct kernel: each channel's padded plane is
- *             split by stride phase so every tap is one contiguous vector
- *             run over the whole plane (any stride and dilation; past 64
- *             taps a row kernel); strides, dilations, pads, auto_pad, bias.
+ *             conv of one input channel stays a GEMM) as a direct kernel: per
+ *             channel, bands of output rows whose padded input rows, split
+ *             by stride phase, fit in L1, so every tap of an output vector
+ *             is one contiguous run (any stride and dilation); the taps sum
+ *             in registers, eight vectors at a time, with bias, residual and
+ *             activation applied there and one store into y (past 64 taps
+ *             a row kernel); strides, dilations, pads, auto_pad, bias.
  *             3-D and non-float32 convs run the host CPU reference kernel.
  *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
  *             W_g^T x_g (weights packed once when Const) into columns, then
