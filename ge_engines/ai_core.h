@@ -1506,7 +1506,9 @@ static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
 
 /* y[job] = act(bias + sum_t tw[t] * tp[t][job.src] + res[job]) for every
  * job (in ascending order of out; nj >= 1): eight output vectors at a time
- * (eight FMA chains), then four, then one. A row's partial vector is
+ * (eight FMA chains), then four, then one; without a residual the rest
+ * is one block ending at the last job (overlapping done ones, which store
+ * the same values again, later jobs after earlier ones). A row's partial vector is
  * stored whole when the lanes past it belong to a later job of this call
  * (which overwrites them; not with a residual, which may be y itself); the
  * others go through a copy. */
@@ -1557,7 +1559,17 @@ static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
     int64_t k = 0;                                                                                                     \
     int t;                                                                                                             \
     for (; k + 8 <= nj; k += 8) GE__AIC_DWK_BLOCK(GE__AIC_DW_U8)                                                       \
+    if (!res && nj >= 8 && nj - k > 4) { /* the last eight again: done ones store what they stored */                 \
+      k = nj - 8;                                                                                                      \
+      GE__AIC_DWK_BLOCK(GE__AIC_DW_U8)                                                                                 \
+      k = nj;                                                                                                          \
+    }                                                                                                                  \
     for (; k + 4 <= nj; k += 4) GE__AIC_DWK_BLOCK(GE__AIC_DW_U4)                                                       \
+    if (!res && nj >= 4 && k < nj) {                                                                                   \
+      k = nj - 4;                                                                                                      \
+      GE__AIC_DWK_BLOCK(GE__AIC_DW_U4)                                                                                 \
+      k = nj;                                                                                                          \
+    }                                                                                                                  \
     for (; k < nj; k++) GE__AIC_DWK_BLOCK(GE__AIC_DW_U1)                                                               \
   }
 #ifdef GE__AIC_VEC
