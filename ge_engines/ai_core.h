@@ -12,10 +12,13 @@
  *             B panels; 1x1 stride-1 convs use the image as B), weights
  *             packed once when they are Const; depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
- *             conv of one input channel stays a GEMM) as a direct kernel: each channel's padded plane is
- *             split by stride phase so every tap is one contiguous vector
- *             run over the whole plane (any stride and dilation; past 64
- *             taps a row kernel); a few output pixels per image (<= 8, the
+ *             conv of one input channel stays a GEMM) as a direct kernel: per
+ *             channel, bands of output rows whose padded input rows, split
+ *             by stride phase, fit in L1, so every tap of an output vector
+ *             is one contiguous run (any stride and dilation); the taps sum
+ *             in registers, eight vectors at a time, with bias, residual and
+ *             activation applied there and one store into y (past 64 taps
+ *             a row kernel); a few output pixels per image (<= 8, the
  *             short frames of streaming models) as dot products of weight
  *             rows with a transposed im2col (weights read in place);
  *             strides, dilations, pads, auto_pad, bias.
@@ -661,6 +664,16 @@ __attribute__((target("avx512f"))) static int64_t ge__aic_split2_avx512(const fl
     o = __builtin_shufflevector(a, b, GE__AIC_OD16);
     memcpy(ev + i / 2, &e, sizeof e);
     memcpy(od + i / 2, &o, sizeof o);
+  }
+  if (i + 16 <= n) { /* a row's last 16 */
+    ge__aic_v16 a;
+    ge__aic_v8 e, o;
+    memcpy(&a, src + i, sizeof a);
+    e = __builtin_shufflevector(a, a, 0, 2, 4, 6, 8, 10, 12, 14);
+    o = __builtin_shufflevector(a, a, 1, 3, 5, 7, 9, 11, 13, 15);
+    memcpy(ev + i / 2, &e, sizeof e);
+    memcpy(od + i / 2, &o, sizeof o);
+    i += 16;
   }
   return i;
 }
@@ -1604,105 +1617,181 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
   return GE_OK;
 }
 
-/* Depthwise (one input channel per group): each channel's padded plane is
- * split by stride phase so every tap reads one contiguous run, the taps
- * accumulate in registers over the whole plane, then the epilogue per
- * row; channels split over threads. */
-/* out[o] = bias + sum_t tw[t] * tp[t][o] for o < n rounded up to whole
- * vectors (the caller leaves room: up to 15 floats past n are read and
- * written). Eight vectors at a time keep eight FMA chains in flight (the
- * taps of one output form a dependent chain), then four, then one. */
-#define GE__AIC_DW_INIT(u) VZ_ a##u = z_ + bias;
-#define GE__AIC_DW_FMA(u)                                                                                              \
-  memcpy(&v_, s_ + (u) * vl_, sizeof v_);                                                                              \
+/* Depthwise (one input channel per group) as a direct kernel. Per output
+ * channel, in bands of output rows: the zero-padded input rows a band needs
+ * are scattered into a small buffer that stays in L1, split by stride
+ * phase (phase block (r % sh, c % sw) holds padded pixel (r, c) at
+ * (r / sh, c / sw), rows of L floats), so every tap of an output vector
+ * reads one contiguous run whatever the strides and dilations. Each output
+ * vector sums its taps in a register, gets the bias, residual and
+ * activation there and is stored once, straight into y (a row's tail
+ * through a partial copy). Output vectors are taken eight at a time (eight
+ * FMA chains in flight) across row ends, so short rows keep the FMA units
+ * busy too; rows of at most 8 (4) use 8-wide (4-wide) vectors. Past 64
+ * taps a row kernel. Channels split over threads. */
+
+#define GE__AIC_DW_TAPS 64
+#define GE__AIC_DW_BAND 6144 /* floats of the band buffer to aim for (it stays in L1) */
+
+/* One output vector of a band: taps read tp[t] + src, the sum goes to
+ * out[0..n) (offsets from the band's first output row). */
+typedef struct ge__aic_dwjob {
+  int64_t src, out, n;
+} ge__aic_dwjob;
+
+/* The band geometry of one depthwise conv at one vector length. */
+typedef struct ge__aic_dwg {
+  int64_t L;     /* floats per row of a phase block */
+  int64_t band;  /* output rows per band */
+  int64_t block; /* floats per phase block of a band */
+  int64_t buf;   /* floats of the band buffer, with slack for a vector read past the last row */
+  int64_t vl;    /* vector length */
+  int64_t per;   /* output vectors per row */
+} ge__aic_dwg;
+
+static int64_t ge__aic_dw_vl(int level, int64_t ow) {
+#ifdef GE__AIC_VEC
+  if (level >= 2 && ow > 8) return 16;
+  if (level >= 1 && ow > 4) return 8;
+  return 4;
+#else
+  (void)level, (void)ow;
+  return 1;
+#endif
+}
+
+static void ge__aic_dw_geom(const ge__aic_cv *p, int level, ge__aic_dwg *g) {
+  int64_t wp = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1, ext = ((p->kh - 1) * p->dh + 1 + p->sh - 1) / p->sh;
+  int64_t row = p->sh * p->sw; /* phase blocks: each band row of L floats appears in every one */
+  if (wp < p->w + p->pw) wp = p->w + p->pw;
+  g->L = (wp + p->sw - 1) / p->sw;
+  g->band = GE__AIC_DW_BAND / (row * g->L) - ext + 1;
+  if (g->band > p->oh) g->band = p->oh;
+  if (g->band < 1) g->band = 1;
+  g->block = (g->band - 1 + ext) * g->L;
+  g->buf = (row * g->block + 16 + 15) / 16 * 16;
+  g->vl = ge__aic_dw_vl(level, p->ow);
+  g->per = (p->ow + g->vl - 1) / g->vl;
+}
+
+/* Floats of scratch one thread of the depthwise kernel needs: the band
+ * buffer, then a band's jobs (0: taps past GE__AIC_DW_TAPS). */
+static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
+  ge__aic_dwg g;
+  if (p->kh * p->kw > GE__AIC_DW_TAPS) return 0;
+  ge__aic_dw_geom(p, level, &g);
+  return (size_t)g.buf + ((size_t)(g.band * g.per) * sizeof(ge__aic_dwjob) + 63) / 64 * 16;
+}
+
+/* y[job] = act(bias + sum_t tw[t] * tp[t][job.src] + res[job]) for every
+ * job (in ascending order of out; nj >= 1): eight output vectors at a time
+ * (eight FMA chains), then four, then one; without a residual the rest
+ * is one block ending at the last job (overlapping done ones, which store
+ * the same values again, later jobs after earlier ones). A row's partial vector is
+ * stored whole when the lanes past it belong to a later job of this call
+ * (which overwrites them; not with a residual, which may be y itself); the
+ * others go through a copy. */
+#define GE__AIC_DWK_DECL(u)                                                                                            \
+  VZ_ a##u = z_;                                                                                                       \
+  const int64_t s##u = jb[k + (u)].src;
+#define GE__AIC_DWK_FMA(u)                                                                                             \
+  memcpy(&v_, s_ + s##u, sizeof v_);                                                                                   \
   a##u += w_ * v_;
-#define GE__AIC_DW_OUT(u) memcpy(out + o + (u) * vl_, &a##u, sizeof v_);
+#define GE__AIC_DWK_OUT(u)                                                                                             \
+  {                                                                                                                    \
+    const ge__aic_dwjob *j_ = jb + k + (u);                                                                            \
+    if (j_->n == (int64_t)(sizeof(VZ_) / sizeof(float)) || j_->out + (int64_t)(sizeof(VZ_) / sizeof(float)) <= lim) { \
+      GE__AIC_EPI_VEC(VZ_, VI_, a##u, q, res + j_->out)                                                                \
+      memcpy(y + j_->out, &a##u, sizeof a##u);                                                                         \
+    } else {                                                                                                           \
+      float tv_[sizeof(VZ_) / sizeof(float)], tq_[sizeof(VZ_) / sizeof(float)] = {0};                                  \
+      int64_t e_;                                                                                                      \
+      if (res)                                                                                                         \
+        for (e_ = 0; e_ < j_->n; e_++) tq_[e_] = res[j_->out + e_];                                                    \
+      GE__AIC_EPI_VEC(VZ_, VI_, a##u, q, tq_)                                                                          \
+      memcpy(tv_, &a##u, sizeof a##u);                                                                                 \
+      for (e_ = 0; e_ < j_->n; e_++) y[j_->out + e_] = tv_[e_];                                                        \
+    }                                                                                                                  \
+  }
+#define GE__AIC_DWK_BLOCK(UNITS)                                                                                       \
+  {                                                                                                                    \
+    VZ_ v_, w_;                                                                                                        \
+    UNITS(GE__AIC_DWK_DECL)                                                                                            \
+    for (t = 0; t < nt; t++) {                                                                                         \
+      const float *s_ = tp[t];                                                                                         \
+      w_ = z_ + tw[t];                                                                                                 \
+      UNITS(GE__AIC_DWK_FMA)                                                                                           \
+    }                                                                                                                  \
+    UNITS(GE__AIC_DWK_OUT)                                                                                             \
+  }
 #define GE__AIC_DW_U1(X) X(0)
 #define GE__AIC_DW_U4(X) X(0) X(1) X(2) X(3)
 #define GE__AIC_DW_U8(X) GE__AIC_DW_U4(X) X(4) X(5) X(6) X(7)
-#define GE__AIC_DW_ACC(UNITS)                                                                                          \
-  {                                                                                                                    \
-    VZ_ v_;                                                                                                            \
-    UNITS(GE__AIC_DW_INIT)                                                                                             \
-    for (t = 0; t < nt; t++) {                                                                                         \
-      const float *s_ = tp[t] + o;                                                                                     \
-      float w_ = tw[t];                                                                                                \
-      UNITS(GE__AIC_DW_FMA)                                                                                            \
-    }                                                                                                                  \
-    UNITS(GE__AIC_DW_OUT)                                                                                              \
-  }
-#define GE__AIC_DWROW(S, ATTR, VT, VL)                                                                                 \
-  static ATTR void ge__aic_dwrow_##S(float *out, int64_t n, const float *const *tp, const float *tw, int nt,          \
-                                     float bias) {                                                                     \
+#define GE__AIC_DWK(S, ATTR, VT, VI)                                                                                   \
+  static ATTR void ge__aic_dwk_##S(const ge__aic_dwjob *jb, int64_t nj, const float *const *tp, const float *tw,      \
+                                   int nt, float bias, float *y, const float *res, int kind, float lo, float hi) {     \
     typedef VT VZ_;                                                                                                    \
+    typedef VI VI_;                                                                                                    \
     const VT z_ = {0};                                                                                                 \
-    const int64_t vl_ = (VL);                                                                                          \
-    int64_t o = 0;                                                                                                     \
+    const int64_t lim = res ? 0 : jb[nj - 1].out + jb[nj - 1].n; /* a residual may share y's bytes: no spill */     \
+    VT vb = z_ + bias, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_, vone = z_ + 1.0f, q; \
+    int64_t k = 0;                                                                                                     \
     int t;                                                                                                             \
-    for (; o + 8 * (VL) <= n; o += 8 * (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U8)                                             \
-    for (; o + 4 * (VL) <= n; o += 4 * (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U4)                                             \
-    for (; o < n; o += (VL)) GE__AIC_DW_ACC(GE__AIC_DW_U1)                                                             \
+    for (; k + 8 <= nj; k += 8) GE__AIC_DWK_BLOCK(GE__AIC_DW_U8)                                                       \
+    if (!res && nj >= 8 && nj - k > 4) { /* the last eight again: done ones store what they stored */                 \
+      k = nj - 8;                                                                                                      \
+      GE__AIC_DWK_BLOCK(GE__AIC_DW_U8)                                                                                 \
+      k = nj;                                                                                                          \
+    }                                                                                                                  \
+    for (; k + 4 <= nj; k += 4) GE__AIC_DWK_BLOCK(GE__AIC_DW_U4)                                                       \
+    if (!res && nj >= 4 && k < nj) {                                                                                   \
+      k = nj - 4;                                                                                                      \
+      GE__AIC_DWK_BLOCK(GE__AIC_DW_U4)                                                                                 \
+      k = nj;                                                                                                          \
+    }                                                                                                                  \
+    for (; k < nj; k++) GE__AIC_DWK_BLOCK(GE__AIC_DW_U1)                                                               \
   }
 #ifdef GE__AIC_VEC
-GE__AIC_DWROW(base, , ge__aic_v4, 4)
+GE__AIC_DWK(base, , ge__aic_v4, ge__aic_i4)
 #ifdef GE__AIC_X86
-GE__AIC_DWROW(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
-GE__AIC_DWROW(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+GE__AIC_DWK(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, ge__aic_i8)
+GE__AIC_DWK(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, ge__aic_i16)
 #endif
 #else
-static void ge__aic_dwrow_base(float *out, int64_t n, const float *const *tp, const float *tw, int nt, float bias) {
-  int64_t o;
+static void ge__aic_dwk_base(const ge__aic_dwjob *jb, int64_t nj, const float *const *tp, const float *tw, int nt,
+                             float bias, float *y, const float *res, int kind, float lo, float hi) {
+  int64_t k, o;
   int t;
-  for (o = 0; o < n; o++) {
-    float acc = bias;
-    for (t = 0; t < nt; t++) acc += tw[t] * tp[t][o];
-    out[o] = acc;
-  }
+  for (k = 0; k < nj; k++)
+    for (o = 0; o < jb[k].n; o++) {
+      float acc = 0.0f;
+      for (t = 0; t < nt; t++) acc += tw[t] * tp[t][jb[k].src + o];
+      y[jb[k].out + o] = acc + bias + (res ? res[jb[k].out + o] : 0.0f);
+    }
+  (void)kind, (void)lo, (void)hi; /* the caller applies the activation */
 }
 #endif
 
-static void ge__aic_dwrow(int level, float *out, int64_t n, const float *const *tp, const float *tw, int nt,
-                          float bias) {
+/* The vector epilogue covers these activations; the others are applied
+ * after the channel (ge__aic_act_apply). */
+static int ge__aic_dw_act_inline(const ge__aic_act *a) {
+#ifdef GE__AIC_VEC
+  return a->kind != GE__AIC_ACT_SIGMOID && a->kind != GE__AIC_ACT_TANH && a->kind != GE__AIC_ACT_BAD;
+#else
+  return a->kind == GE__AIC_ACT_NONE;
+#endif
+}
+
+static void ge__aic_dwk(int level, int64_t vl, const ge__aic_dwjob *jb, int64_t nj, const float *const *tp,
+                        const float *tw, int nt, float bias, float *y, const float *res, const ge__aic_act *a) {
+  int kind = ge__aic_dw_act_inline(a) ? a->kind : GE__AIC_ACT_NONE;
 #ifdef GE__AIC_X86
-  if (level >= 2 && n >= 32) ge__aic_dwrow_avx512(out, n, tp, tw, nt, bias);
-  else if (level >= 1) ge__aic_dwrow_avx2(out, n, tp, tw, nt, bias);
+  if (level >= 2 && vl == 16) ge__aic_dwk_avx512(jb, nj, tp, tw, nt, bias, y, res, kind, a->alpha, a->beta);
+  else if (level >= 1 && vl == 8) ge__aic_dwk_avx2(jb, nj, tp, tw, nt, bias, y, res, kind, a->alpha, a->beta);
   else
 #endif
-    ge__aic_dwrow_base(out, n, tp, tw, nt, bias);
-  (void)level;
-}
-
-#define GE__AIC_DW_TAPS 64
-
-/* Depthwise geometry of the phase-split plane: the zero-padded input plane
- * of one channel is scattered into sh x sw phase blocks (block (r % sh,
- * c % sw) holds padded pixel (r, c) at (r / sh, c / sw), rows of L
- * floats), so output pixel (oh, o) of every tap reads flat index oh * L + o
- * plus a per-tap offset: the whole channel becomes one long vector row,
- * whatever the strides and dilations (the L - ow columns past each output
- * row are computed and dropped). */
-typedef struct ge__aic_dwg {
-  int64_t rows, L, block; /* rows and row length of a phase block; floats per block */
-  int64_t plane, acc;     /* floats of the blocks and of the flat accumulator */
-} ge__aic_dwg;
-
-static void ge__aic_dw_geom(const ge__aic_cv *p, ge__aic_dwg *g) {
-  int64_t hp = (p->oh - 1) * p->sh + (p->kh - 1) * p->dh + 1, wp = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1;
-  if (hp < p->h + p->ph) hp = p->h + p->ph;
-  if (wp < p->w + p->pw) wp = p->w + p->pw;
-  g->rows = (hp + p->sh - 1) / p->sh;
-  g->L = (wp + p->sw - 1) / p->sw;
-  g->block = g->rows * g->L;
-  g->plane = (p->sh * p->sw * g->block + 15) / 16 * 16;
-  g->acc = (p->oh * g->L + 15) / 16 * 16;
-}
-
-/* Floats of scratch one thread of the depthwise kernel needs. */
-static size_t ge__aic_dw_floats(const ge__aic_cv *p) {
-  ge__aic_dwg g;
-  if (p->kh * p->kw > GE__AIC_DW_TAPS) return 0;
-  ge__aic_dw_geom(p, &g);
-  return (size_t)(g.plane + g.acc);
+    ge__aic_dwk_base(jb, nj, tp, tw, nt, bias, y, res, kind, a->alpha, a->beta);
+  (void)level, (void)vl;
 }
 
 typedef struct ge__aic_dw {
@@ -1714,15 +1803,19 @@ typedef struct ge__aic_dw {
   int level;
 } ge__aic_dw;
 
-/* Scatters channel xc into the phase blocks of g (zeroed once per
- * thread: every channel writes the same interior, the padding stays 0). */
-static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, float *plane, int level) {
-  int64_t ih, iw;
-  for (ih = 0; ih < p->h; ih++) {
-    int64_t r = ih + p->ph;
-    float *dst = plane + (r % p->sh) * p->sw * g->block + (r / p->sh) * g->L;
-    const float *src = xc + ih * p->w;
-    if (p->sw == 1) {
+/* Scatters the padded rows [r0, r0 + span) of channel xc into the phase
+ * blocks of the band buffer (zeroed once per thread: the pad columns stay
+ * 0; pad rows are cleared here, the buffer being reused). */
+static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, int64_t r0, int64_t span,
+                               float *buf, int level) {
+  int64_t rr, iw, q;
+  for (rr = 0; rr < span; rr++) {
+    int64_t ih = r0 + rr - p->ph;
+    float *dst = buf + (rr % p->sh) * p->sw * g->block + (rr / p->sh) * g->L;
+    const float *src = xc + (ih < 0 || ih >= p->h ? 0 : ih * p->w);
+    if (ih < 0 || ih >= p->h) {
+      for (q = 0; q < p->sw; q++) memset(dst + q * g->block, 0, (size_t)g->L * sizeof(float));
+    } else if (p->sw == 1) {
       memcpy(dst + p->pw, src, (size_t)p->w * sizeof(float));
     } else if (p->sw == 2) {
       float *ev = dst + (p->pw % 2) * g->block + p->pw / 2, *od = dst + (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
@@ -1735,40 +1828,6 @@ static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const 
         dst[(c % p->sw) * g->block + c / p->sw] = src[iw];
       }
     }
-  }
-}
-
-/* One output channel: scatter its input channel (unless the previous
- * channel had the same one), every tap over the flat range in registers
- * (bias first), then each output row is copied out and gets the epilogue
- * while in L1. */
-static void ge__aic_dw_channel(const ge__aic_dw *d, const ge__aic_dwg *g, float *plane, float *acc, const float *wk,
-                               float bv, const float *res, float *yp) {
-  const ge__aic_cv *p = d->p;
-  const float *tp[GE__AIC_DW_TAPS];
-  float tw[GE__AIC_DW_TAPS];
-  int64_t i, j, oh;
-  int nt = 0;
-  for (i = 0; i < p->kh; i++)
-    for (j = 0; j < p->kw; j++, nt++) {
-      int64_t a = i * p->dh, b = j * p->dw;
-      tp[nt] = plane + ((a % p->sh) * p->sw + b % p->sw) * g->block + (a / p->sh) * g->L + b / p->sw;
-      tw[nt] = wk[i * p->kw + j];
-    }
-  ge__aic_dwrow(d->level, acc, (p->oh - 1) * g->L + p->ow, tp, tw, nt, bv);
-  if (!res) /* the activation over the flat range at once */
-    ge__aic_epi_row(d->act, d->level, acc, (p->oh - 1) * g->L + p->ow, 0.0f, NULL);
-  for (oh = 0; oh < p->oh; oh++) {
-    float *yr = yp + oh * p->ow;
-    const float *ar = acc + oh * g->L;
-    if (p->ow >= 32) {
-      memcpy(yr, ar, (size_t)p->ow * sizeof(float));
-    } else { /* short rows: fixed-size copies the compiler inlines */
-      int64_t o = 0;
-      for (; o + 4 <= p->ow; o += 4) memcpy(yr + o, ar + o, 4 * sizeof(float));
-      for (; o < p->ow; o++) yr[o] = ar[o];
-    }
-    if (res) ge__aic_epi_row(d->act, d->level, yr, p->ow, 0.0f, res + oh * p->ow);
   }
 }
 
@@ -1803,36 +1862,63 @@ static void ge__aic_dw_generic(const ge__aic_dw *d, const float *xc, const float
 static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_dw *d = (const ge__aic_dw *)arg;
   const ge__aic_cv *p = d->p;
-  int64_t P = p->oh * p->ow, total = p->n * p->m, t, q;
+  int64_t P = p->oh * p->ow, total = p->n * p->m, t, q, i, j, r0, rows, ext = (p->kh - 1) * p->dh + 1;
+  int64_t toff[GE__AIC_DW_TAPS];
+  const float *tp[GE__AIC_DW_TAPS];
+  float tw[GE__AIC_DW_TAPS];
+  int nt = (int)(p->kh * p->kw), after = !ge__aic_dw_act_inline(d->act), tap;
   ge__aic_dwg g;
-  ge__aic_dw_geom(p, &g);
+  ge__aic_dw_geom(p, d->level, &g);
+  for (i = 0, tap = 0; i < p->kh && d->work; i++)
+    for (j = 0; j < p->kw; j++, tap++) {
+      int64_t a = i * p->dh, b = j * p->dw;
+      toff[tap] = ((a % p->sh) * p->sw + b % p->sw) * g.block + (a / p->sh) * g.L + b / p->sw;
+    }
   for (t = begin; t < end; t++) {
-    float *plane = d->work ? d->work + (size_t)t * (size_t)(g.plane + g.acc) : NULL, *acc = plane + g.plane;
+    float *buf = d->work ? d->work + (size_t)t * ge__aic_dw_floats(p, d->level) : NULL;
+    ge__aic_dwjob *jb = buf ? (ge__aic_dwjob *)(void *)(buf + g.buf) : NULL;
     int64_t last = -1;
-    if (plane) memset(plane, 0, (size_t)g.plane * sizeof(float));
+    if (buf) {
+      memset(buf, 0, (size_t)g.buf * sizeof(float));
+      for (i = 0; i < g.band; i++) /* a full band's output vectors, row by row */
+        for (j = 0; j < g.per; j++) {
+          ge__aic_dwjob *e = jb + i * g.per + j;
+          e->src = i * g.L + j * g.vl;
+          e->out = i * p->ow + j * g.vl;
+          e->n = ge__aic_min(g.vl, p->ow - j * g.vl);
+        }
+      for (tap = 0; tap < nt; tap++) tp[tap] = buf + toff[tap];
+    }
     for (q = total * t / d->tasks; q < total * (t + 1) / d->tasks; q++) {
       int64_t n = q / p->m, m = q % p->m, src = n * p->c + m / p->mg;
       const float *xc = d->x + src * p->h * p->w, *wk = d->w + m * p->kh * p->kw, *res = d->res ? d->res + q * P : NULL;
-      float bv = d->b ? d->b[m] : 0.0f;
-      if (!plane) {
-        ge__aic_dw_generic(d, xc, wk, bv, res, d->y + q * P);
+      float bv = d->b ? d->b[m] : 0.0f, *yp = d->y + q * P;
+      if (!buf) {
+        ge__aic_dw_generic(d, xc, wk, bv, res, yp);
         continue;
       }
-      if (src != last) ge__aic_dw_scatter(p, &g, xc, plane, d->level);
-      last = src;
-      ge__aic_dw_channel(d, &g, plane, acc, wk, bv, res, d->y + q * P);
+      for (tap = 0; tap < nt; tap++) tw[tap] = wk[tap];
+      for (r0 = 0; r0 < p->oh; r0 += rows) {
+        rows = ge__aic_min(g.band, p->oh - r0);
+        if (src != last || g.band < p->oh) /* one band: a channel multiplier reuses the scatter */
+          ge__aic_dw_scatter(p, &g, xc, r0 * p->sh, (rows - 1) * p->sh + ext, buf, d->level);
+        last = src;
+        ge__aic_dwk(d->level, g.vl, jb, rows * g.per, tp, tw, nt, bv, yp + r0 * p->ow, res ? res + r0 * p->ow : NULL,
+                    d->act);
+      }
+      if (after) ge__aic_act_apply(d->act, yp, P);
     }
   }
 }
 
-/* work: ge__aic_threads(c) * ge__aic_dw_floats(p) floats. */
+/* work: ge__aic_threads(c) * ge__aic_dw_floats(p, level) floats. */
 static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w,
                                    const float *b, const float *res, const ge__aic_act *act, float *y, int level,
                                    float *work) {
   ge__aic_dw d;
   int64_t total = p->n * p->m, per = p->oh * p->ow * p->kh * p->kw;
   d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
-  d.work = ge__aic_dw_floats(p) ? work : NULL;
+  d.work = ge__aic_dw_floats(p, level) ? work : NULL;
   d.tasks = ge__aic_min(ge__aic_threads(c), total);
   if ((double)per * (double)total < 65536.0) d.tasks = 1;
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
@@ -2013,7 +2099,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   tasks = ge__aic_threads(c);
   if (p.cg == 1 && (p.group > 1 || p.m == 1)) { /* group 1 with one input channel (an STFT as a Conv) is a GEMM */
     ge__aic_act act = s->act;
-    if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p) + 16))) return ge__aic_nomem(c);
+    if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p, k->level) + 16))) return ge__aic_nomem(c);
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
                            res, &act, (float *)y->data, k->level, work);
     return GE_OK;

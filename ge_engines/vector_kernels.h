@@ -5,7 +5,8 @@
  * node whose op has one here (element-wise math and activations, 2-D
  * pooling, softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
  * Resize and Upsample over the last two axes with their taps made once per
- * shape, Transpose), else NULL so the caller takes the reference kernel
+ * shape, Transpose, Where (a bool condition; operands shaped like the
+ * output, a suffix of it or one value)), else NULL so the caller takes the reference kernel
  * (host_cpu.h). ge_vector_activation applies an activation in place for
  * other engines' epilogues (AI Core's). A fast kernel checks its runtime
  * inputs and calls the reference kernel itself for anything off its paths
@@ -716,6 +717,21 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     int64_t owr = (ow + GE__VK_W_##isa - 1) / GE__VK_W_##isa * GE__VK_W_##isa;                                         \
     int64_t len = (owr - 1) * s + (k - 1) * d + 1 + (s == 2 ? GE__VK_W_##isa : 0);                                     \
     if (len < pb + iw) len = pb + iw;                                                                                  \
+    if (pb == 0 && jhi >= ow && ow >= GE__VK_W_##isa && nrows > 0) {                                                   \
+      /* every column inside: whole vectors straight from the rows, the                                                \
+       * last one overlapping the one before (it stores the same values) */                                           \
+      for (j = 0;; j += GE__VK_W_##isa) {                                                                              \
+        ge__vk_v_##isa acc = ge__vk_splat_##isa(init), v;                                                              \
+        if (j + GE__VK_W_##isa > ow) j = ow - GE__VK_W_##isa;                                                          \
+        for (r = 0; r < nrows; r++)                                                                                    \
+          for (t = 0; t < k; t++) {                                                                                    \
+            v = ge__vk_load_strided_##isa(xr + r * rstep + j * s + t * d, s);                                          \
+            acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                      \
+          }                                                                                                            \
+        ge__vk_store_##isa(y + j, acc);                                                                                \
+        if (j + GE__VK_W_##isa >= ow) return;                                                                          \
+      }                                                                                                                \
+    }                                                                                                                  \
     if (nrows * len + owr <= GE__VK_POOL_PAD && nrows > 0) {                                                           \
       float pad[GE__VK_POOL_PAD], *out = pad + nrows * len;                                                            \
       for (r = 0; r < nrows; r++) {                                                                                    \
@@ -1254,12 +1270,18 @@ static void ge__vk_taps(int64_t o, int64_t s, int64_t d, int64_t pb, int64_t k, 
 static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
   const ge__vk_pool *p = (const ge__vk_pool *)arg;
   int64_t r;
+  int isa = p->isa; /* short rows take narrower vectors, whole ones */
+#if GE__VK_X86
+  if (isa == GE__VK_ISA_AVX512 && p->ow < 16 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    isa = GE__VK_ISA_AVX2;
+#endif
+  if (isa == GE__VK_ISA_AVX2 && p->ow < 8) isa = GE__VK_ISA_BASE;
   for (r = begin; r < end; r++) {
     int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1, ph0, ph1, j;
     const float *xp = p->x + pl * p->ih * p->iw;
     float *yr = p->y + r * p->ow;
     ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &kh0, &kh1);
-    GE__VK_PICK(p->isa, ge__vk_pool_row)
+    GE__VK_PICK(isa, ge__vk_pool_row)
     (p->is_max, kh1 > kh0 ? xp + (oh * p->s[0] - p->pb[0] + kh0 * p->d[0]) * p->iw : xp, kh1 - kh0, p->d[0] * p->iw, p->iw, p->k[1],
      p->s[1], p->d[1], p->pb[1], p->ow, yr);
     if (p->is_max) continue;
@@ -2125,6 +2147,94 @@ static ge_status ge__vk_k_resize(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* --------------------------------------------------------------- Where */
+
+/* Where(cond, x, y) with a bool cond and float32 values, each operand the
+ * output's shape, a suffix of it (leading dims 1 dropped) or one value
+ * (the attention mask [T, T] over [B, H, T, T]): the output runs in blocks
+ * of the shortest operand period, each operand read at i % period. Other
+ * broadcasts and dtypes go to the reference. */
+typedef struct ge__vk_where {
+  const uint8_t *c;
+  const float *a, *b;
+  int64_t pc, pa, pb, block; /* periods (1: one value) and the block */
+  float *y;
+} ge__vk_where;
+
+static void ge__vk_where_block(const ge__vk_where *w, int64_t i0, int64_t n) {
+  const uint8_t *c = w->c + (w->pc > 1 ? i0 % w->pc : 0);
+  const float *a = w->a + (w->pa > 1 ? i0 % w->pa : 0), *b = w->b + (w->pb > 1 ? i0 % w->pb : 0);
+  float *y = w->y + i0, av = a[0], bv = b[0];
+  int64_t j;
+  if (w->pc == 1) {
+    const float *s = c[0] ? a : b;
+    if ((c[0] ? w->pa : w->pb) == 1)
+      for (j = 0; j < n; j++) y[j] = s[0];
+    else
+      memcpy(y, s, (size_t)n * sizeof(float));
+  } else if (w->pa > 1 && w->pb > 1) {
+    for (j = 0; j < n; j++) y[j] = c[j] ? a[j] : b[j];
+  } else if (w->pb > 1) {
+    for (j = 0; j < n; j++) y[j] = c[j] ? av : b[j];
+  } else if (w->pa > 1) {
+    for (j = 0; j < n; j++) y[j] = c[j] ? a[j] : bv;
+  } else {
+    for (j = 0; j < n; j++) y[j] = c[j] ? av : bv;
+  }
+}
+
+static void ge__vk_where_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_where *w = (const ge__vk_where *)arg;
+  int64_t k;
+  for (k = begin; k < end; k++) ge__vk_where_block(w, k * w->block, w->block);
+}
+
+/* The period of v in an output of rank r and dims d: its numel when its
+ * dims, leading 1s dropped, are d's trailing dims; else -1. */
+static int64_t ge__vk_where_period(const ge_value *v, int32_t r, const int64_t *d) {
+  int32_t f = 0, k;
+  while (f < v->rank && v->dims[f] == 1) f++;
+  if (v->rank - f > r) return -1;
+  for (k = f; k < v->rank; k++)
+    if (v->dims[k] != d[r - v->rank + k]) return -1;
+  return v->numel;
+}
+
+static ge_status ge__vk_k_where(ge_kernel_ctx *c) {
+  const ge_value *cv = c->num_inputs > 0 ? c->inputs[0] : NULL, *v[3];
+  int64_t d[GE_MAX_RANK], per[3], n = 1, block;
+  int32_t r = 0, i, k;
+  ge_value *y;
+  ge__vk_where w;
+  if (c->num_inputs != 3 || c->num_outputs < 1 || !cv || cv->dtype != GE_DTYPE_BOOL || !ge__vk_f32_in(c, 1) ||
+      !ge__vk_f32_in(c, 2) || cv->rank < 0 || cv->rank > GE_MAX_RANK || (cv->numel > 0 && !cv->data))
+    return ge__vk_reference(c);
+  v[0] = cv, v[1] = c->inputs[1], v[2] = c->inputs[2];
+  for (i = 0; i < 3; i++)
+    if (v[i]->rank > r) r = v[i]->rank;
+  for (k = 0; k < r; k++) { /* the broadcast output shape; a mismatch is the reference's error */
+    d[k] = 1;
+    for (i = 0; i < 3; i++) {
+      int64_t e = k - (r - v[i]->rank) >= 0 ? v[i]->dims[k - (r - v[i]->rank)] : 1;
+      if (e < 0) return ge__vk_reference(c);
+      if (e != 1 && d[k] != 1 && e != d[k]) return ge__vk_reference(c);
+      if (e != 1) d[k] = e;
+    }
+    n *= d[k];
+  }
+  block = n;
+  for (i = 0; i < 3; i++) {
+    if ((per[i] = ge__vk_where_period(v[i], r, d)) < 1) return ge__vk_reference(c);
+    if (per[i] > 1 && per[i] < block) block = per[i];
+  }
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, r, d))) return ge__vk_out_failed(c);
+  if (n == 0) return GE_OK;
+  w.c = (const uint8_t *)cv->data, w.a = (const float *)v[1]->data, w.b = (const float *)v[2]->data;
+  w.pc = per[0], w.pa = per[1], w.pb = per[2], w.block = block, w.y = (float *)y->data;
+  ge_kernel_parallel_for(c, n / block, 1 + GE__VK_GRAIN / block, ge__vk_where_share, &w);
+  return GE_OK;
+}
+
 /* ---------------------------------------------------------- the lookup */
 
 typedef struct ge__vk_entry {
@@ -2181,6 +2291,7 @@ static const ge__vk_entry ge__vk_table[] = {
     {"ThresholdedRelu", ge__vk_k_thresholded_relu},
     {"Transpose", ge__vk_k_transpose},
     {"Upsample", ge__vk_k_resize},
+    {"Where", ge__vk_k_where},
 };
 #define GE__VK_NUM_OPS (sizeof ge__vk_table / sizeof ge__vk_table[0])
 

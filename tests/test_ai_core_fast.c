@@ -11,6 +11,8 @@
  *     strides, dilations, pads, groups, depthwise, 1x1 and kernels > 255,
  *     a few output pixels (dot products), batch > 1, against the host CPU
  *     reference kernel;
+ *   - the depthwise kernel called at every vector level (scalar/baseline,
+ *     AVX2, AVX-512) on 1 and 2 threads, rows long enough for several bands;
  *   - ConvTranspose (1-D and 2-D; groups, strides, dilations, pads,
  *     output_padding, output_shape, auto_pad; Const weights packed once or
  *     not Const) against the host CPU reference kernel;
@@ -414,6 +416,127 @@ GE_TEST(test_conv_fast) {
   printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d few pixels), worst rel "
          "err %.2g\n",
          done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], worst);
+}
+
+/* ----------------------------------------------------- depthwise levels */
+
+/* The depthwise kernel called directly at vector level `level` (0 the
+ * baseline or scalar code, 1 AVX2, 2 AVX-512) on `threads` threads, against
+ * the host CPU reference Conv plus residual and activation in double. The
+ * output starts as NaN, so a lane never written shows. */
+static double run_dw_level(const conv_case *cs, int level, int threads) {
+  int32_t r = cs->one_d ? 3 : 4;
+  int64_t xd[4], wd[4], bd[1], yd[4], pd[4], st[2], dl[2], xn, yn, wn, i;
+  float *x, *w, *b, *res, *y, *work;
+  ge_value vx, vw, vb, vres, ref;
+  ge_value *in[3];
+  ge_edge e[3];
+  ge__aic_cv p;
+  ge__aic_act act;
+  kt t;
+  ctx_env ce;
+  double er = 1e9;
+  memset(&p, 0, sizeof p);
+  p.n = cs->n, p.c = cs->c, p.m = cs->m, p.group = cs->group, p.cg = 1, p.mg = cs->m / cs->group;
+  p.h = cs->one_d ? 1 : cs->h, p.w = cs->w, p.kh = cs->one_d ? 1 : cs->kh, p.kw = cs->kw;
+  p.sh = cs->one_d ? 1 : cs->sh, p.sw = cs->sw, p.dh = cs->one_d ? 1 : cs->dh, p.dw = cs->dw;
+  p.ph = cs->one_d ? 0 : cs->pads[0], p.pw = cs->pads[1];
+  p.oh = cs->one_d ? 1 : out_dim(cs->h, cs->kh, cs->sh, cs->dh, cs->pads[0], cs->pads[2]);
+  p.ow = out_dim(cs->w, cs->kw, cs->sw, cs->dw, cs->pads[1], cs->pads[3]);
+  if (p.oh < 1 || p.ow < 1) return -1;
+  xd[0] = p.n, xd[1] = p.c, wd[0] = p.m, wd[1] = 1, yd[0] = p.n, yd[1] = p.m, bd[0] = p.m;
+  if (cs->one_d) xd[2] = p.w, wd[2] = p.kw, yd[2] = p.ow;
+  else xd[2] = p.h, xd[3] = p.w, wd[2] = p.kh, wd[3] = p.kw, yd[2] = p.oh, yd[3] = p.ow;
+  xn = p.n * p.c * p.h * p.w, yn = p.n * p.m * p.oh * p.ow, wn = p.m * p.kh * p.kw;
+  x = rand_floats(xn), w = rand_floats(wn), b = rand_floats(p.m), res = rand_floats(yn);
+  y = (float *)malloc((size_t)yn * sizeof(float));
+  for (i = 0; i < yn; i++) y[i] = NAN;
+  work = (float *)malloc(((size_t)threads * ge__aic_dw_floats(&p, level) + 16) * sizeof(float));
+  memset(&t, 0, sizeof t);
+  ge_graph_create(NULL, &t.g, &t.err);
+  ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, r, xd, &e[0].node, NULL);
+  ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, r, wd, &e[1].node, NULL);
+  ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, 1, bd, &e[2].node, NULL);
+  e[0].index = e[1].index = e[2].index = 0;
+  ge_graph_add_node(t.g, "Conv", "conv", cs->bias ? 3 : 2, e, 1, &t.id, &t.err);
+  st[0] = p.sh, st[1] = p.sw, dl[0] = p.dh, dl[1] = p.dw;
+  pd[0] = cs->pads[0], pd[1] = cs->pads[1], pd[2] = cs->pads[2], pd[3] = cs->pads[3];
+  if (cs->one_d) st[0] = p.sw, dl[0] = p.dw, pd[0] = cs->pads[1], pd[1] = cs->pads[3];
+  ge_node_set_attr_ints(t.g, t.id, "strides", st, r - 2, NULL);
+  ge_node_set_attr_ints(t.g, t.id, "dilations", dl, r - 2, NULL);
+  ge_node_set_attr_ints(t.g, t.id, "pads", pd, 2 * (r - 2), NULL);
+  ge_node_set_attr_int(t.g, t.id, "group", p.group, NULL);
+  if (cs->act) {
+    ge_node_set_attr_string(t.g, t.id, "_fused_activation", cs->act, NULL);
+    if (!strcmp(cs->act, "Clip") || !strcmp(cs->act, "LeakyRelu") || !strcmp(cs->act, "HardSigmoid")) {
+      ge_node_set_attr_float(t.g, t.id, "_fused_alpha", cs->alpha, NULL);
+      ge_node_set_attr_float(t.g, t.id, "_fused_beta", cs->beta, NULL);
+    }
+  }
+  ge__aic_act_parse(ge_graph_node(t.g, t.id), &act);
+  vx = kh_value(GE_DTYPE_FLOAT32, r, xd, x), vw = kh_value(GE_DTYPE_FLOAT32, r, wd, w);
+  vb = kh_value(GE_DTYPE_FLOAT32, 1, bd, b), vres = kh_value(GE_DTYPE_FLOAT32, r, yd, res);
+  in[0] = &vx, in[1] = &vw, in[2] = &vb;
+  memset(&ref, 0, sizeof ref);
+  ctx_init(&ce, threads, &t, in, 3, NULL);
+  if (GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, cs->bias ? 3 : 2, &ref, 1,
+                      &t.err) == GE_OK) &&
+      GE_CHECK(ref.numel == yn) && GE_CHECK(work != NULL)) {
+    ge__aic_conv_depthwise(&ce.c, &p, x, w, cs->bias ? b : NULL, cs->residual ? res : NULL, &act, y, level, work);
+    for (i = 0; i < yn; i++) {
+      double v = ((float *)ref.data)[i] + (cs->residual ? res[i] : 0.0f);
+      ((float *)ref.data)[i] = (float)act_ref(cs->act, cs->alpha, cs->beta, v);
+    }
+    er = rel_err(y, (const float *)ref.data, yn);
+  }
+  kh_free(&ref), kh_free(&vx), kh_free(&vw), kh_free(&vb), kh_free(&vres);
+  free(x), free(w), free(b), free(res), free(y), free(work);
+  kt_free(&t);
+  return er;
+}
+
+GE_TEST(test_depthwise_levels) {
+  int levels = 1, i, lv, done = 0, banded = 0;
+  double worst = 0;
+#ifdef GE__AIC_X86
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) levels = 2;
+  if (levels == 2 && __builtin_cpu_supports("avx512f")) levels = 3;
+#endif
+  tu_seed(&R, 1602);
+  for (i = 0; done < 240; i++) {
+    conv_case c = rand_case(i % 3 ? 4 : 1);
+    ge__aic_dwg g;
+    if (i % 5 == 0) c.w = rint_in(100, 330), c.h = c.one_d ? 1 : rint_in(20, 70); /* several bands, long rows */
+    if (c.kh * c.kw > GE__AIC_DW_TAPS) continue;
+    for (lv = 0; lv < levels; lv++) {
+      int threads = 1 + ((i + lv) & 1);
+      double er = run_dw_level(&c, lv, threads);
+      if (er < 0) break;
+      if (!GE_CHECK(er < TOL))
+        printf("  depthwise level %d threads %d: n %lld c %lld %lldx%lld m %lld k %lldx%lld s %lld,%lld d %lld,%lld "
+               "pads %lld,%lld,%lld,%lld act %s res %d bias %d: %.2g\n",
+               lv, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+               (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.dh, (long long)c.dw,
+               (long long)c.pads[0], (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3],
+               c.act ? c.act : "-", c.residual, c.bias, er);
+      if (er > worst) worst = er;
+      if (lv == levels - 1) done++;
+    }
+    {
+      ge__aic_cv p;
+      memset(&p, 0, sizeof p);
+      p.h = c.h, p.w = c.w, p.kh = c.kh, p.kw = c.kw, p.sh = c.sh, p.sw = c.sw, p.dh = c.dh, p.dw = c.dw;
+      p.ph = c.pads[0], p.pw = c.pads[1];
+      p.oh = out_dim(c.h, c.kh, c.sh, c.dh, c.pads[0], c.pads[2]), p.ow = out_dim(c.w, c.kw, c.sw, c.dw, c.pads[1], c.pads[3]);
+      if (p.oh > 0 && p.ow > 0) {
+        ge__aic_dw_geom(&p, 0, &g);
+        banded += g.band < p.oh;
+      }
+    }
+  }
+  GE_CHECK(banded > 10);
+  printf("  depthwise: %d cases at %d vector levels (1 and 2 threads), %d in several bands, worst rel err %.2g\n", done,
+         levels, banded, worst);
 }
 
 /* -------------------------------------------------------- ConvTranspose */
@@ -868,6 +991,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_sgemm_kernels);
   GE_RUN(test_sgemm_skinny);
   GE_RUN(test_conv_fast);
+  GE_RUN(test_depthwise_levels);
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
   GE_RUN(test_residual_fusion);

@@ -454,6 +454,41 @@ GE_TEST(test_binary_kernels_broadcasting) {
   }
 }
 
+/* Where: a bool condition and float32 operands, each the output's shape, a
+ * suffix of it or one value (the fast path), or any other broadcast (the
+ * reference, through the fast kernel). */
+GE_TEST(test_where_against_reference) {
+  tu_rng r;
+  int rep, suffix_only = 0;
+  tu_seed(&r, 4242);
+  for (rep = 0; rep < 120; rep++) {
+    int64_t y[8], d[3][8], k;
+    int32_t ry = rand_shape(&r, y), rk[3], i;
+    ge_value v[3], *in[3];
+    int plain = rep % 2 == 0;
+    for (i = 0; i < 3; i++) {
+      if (plain) { /* a suffix of y, or one value */
+        int32_t drop = (int32_t)tu_below(&r, (uint32_t)ry + 1);
+        rk[i] = ry - drop;
+        for (k = drop; k < ry; k++) d[i][k - drop] = y[k];
+        if (tu_below(&r, 4) == 0) rk[i] = 0;
+      } else {
+        rk[i] = bcast_operand(&r, ry, y, d[i]);
+      }
+    }
+    v[0] = kh_value(GE_DTYPE_BOOL, rk[0], d[0], NULL);
+    for (k = 0; k < v[0].numel; k++) ((uint8_t *)v[0].data)[k] = (uint8_t)(tu_below(&r, 2));
+    v[1] = rand_value(&r, rk[1], d[1], -4, 4, 1);
+    v[2] = rand_value(&r, rk[2], d[2], -4, 4, 1);
+    for (i = 0; i < 3; i++) in[i] = &v[i];
+    suffix_only += plain;
+    if (!check_op("Where", in, 3, 1, NULL, 0, 0, 0))
+      fprintf(stderr, "  (Where ranks %d %d %d of %d)\n", (int)rk[0], (int)rk[1], (int)rk[2], (int)ry);
+    for (i = 0; i < 3; i++) kh_free(&v[i]);
+  }
+  printf("  Where: 120 cases, %d on the suffix/one-value path\n", suffix_only);
+}
+
 /* ------------------------------------------------------------- pooling */
 
 /* The attributes the next pool/norm node gets (a test program is one TU). */
@@ -504,6 +539,10 @@ GE_TEST(test_pool2d_against_reference) {
       attrs_now.auto_pad = tu_below(&r, 3) == 0 ? 1 + (int)tu_below(&r, 3) : 0;
       attrs_now.ceil_mode = tu_below(&r, 3) == 0;
       attrs_now.include_pad = tu_below(&r, 2);
+      if (rep % 4 == 1) { /* no padding, rows of 8..57 outputs: whole vectors straight from the rows */
+        attrs_now.has_pads = 0, attrs_now.auto_pad = 0, attrs_now.ceil_mode = 0;
+        dims[3] = attrs_now.k[1] + (8 + tu_below(&r, 50) - 1) * (attrs_now.has_strides ? attrs_now.s[1] : 1);
+      }
       x = rand_value(&r, 4, dims, -4, 4, 0);
       if (rep % 7 == 3) ((float *)x.data)[tu_below(&r, (uint32_t)x.numel)] = NAN;
       in[0] = &x;
@@ -1038,6 +1077,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_unary_kernels_against_reference);
   GE_RUN(test_clip_inputs);
   GE_RUN(test_binary_kernels_broadcasting);
+  GE_RUN(test_where_against_reference);
   GE_RUN(test_pool2d_against_reference);
   GE_RUN(test_global_pool_against_reference);
   GE_RUN(test_softmax_against_reference);
