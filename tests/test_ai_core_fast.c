@@ -208,6 +208,22 @@ static conv_case rand_case(int kind) {
     c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
     cg = rint_in(1, 70);
+  } else if (kind == 5) { /* stride 1, dense: the implicit GEMM (several K slices, column blocks and row
+                              blocks; dilations, pads, 1x1 with pads, 1-D) */
+    c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+    cg = rint_in(1, 40);
+    mg = rint_in(1, 40);
+    if (tu_below(&R, 5) == 0) mg = rint_in(140, 160); /* past one MC block */
+    c.kh = rint_in(1, 5), c.kw = rint_in(1, 5);
+    c.sh = c.sw = 1;
+    c.dh = rint_in(1, 3), c.dw = rint_in(1, 3);
+    c.pads[0] = rint_in(0, 3), c.pads[1] = rint_in(0, 3), c.pads[2] = rint_in(0, 3), c.pads[3] = rint_in(0, 3);
+    c.h = rint_in(1, 30), c.w = rint_in(1, 40);
+    if (tu_below(&R, 4) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+    }
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -340,13 +356,15 @@ static double run_conv_case(const conv_case *cs, int threads) {
 }
 
 GE_TEST(test_conv_fast) {
-  int i, done = 0, kinds[5] = {0, 0, 0, 0, 0};
+  int i, done = 0, kinds[6] = {0, 0, 0, 0, 0, 0};
   double worst = 0;
   tu_seed(&R, 1601);
-  for (i = 0; done < 300; i++) {
-    int kind = i % 13 < 5 ? 0 : i % 13 < 8 ? 1 : i % 13 == 8 ? 2 : i % 13 == 9 ? 3 : 4;
+  for (i = 0; done < 420; i++) {
+    int kind = i % 16 < 5 ? 0 : i % 16 < 8 ? 1 : i % 16 == 8 ? 2 : i % 16 == 9 ? 3 : i % 16 < 13 ? 4 : 5;
     conv_case c = rand_case(kind);
-    double er = run_conv_case(&c, 1 + (i & 1));
+    double er;
+    ge__aic_conv_level_cap = (i / 2) % 3; /* every micro-kernel level (the CPU's best at most) */
+    er = run_conv_case(&c, 1 + (i & 1));
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL))
       printf("  conv kind %d n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld d %lld,%lld act %s res %d: "
@@ -358,9 +376,11 @@ GE_TEST(test_conv_fast) {
     kinds[kind]++;
     done++;
   }
-  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40);
-  printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide), worst rel err %.2g\n",
-         done, kinds[1], kinds[4], kinds[2], kinds[3], worst);
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 40);
+  printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d stride-1 dense), "
+         "worst rel err %.2g\n",
+         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], worst);
 }
 
 /* -------------------------------------------------------- ConvTranspose */
