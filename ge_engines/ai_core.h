@@ -1704,14 +1704,16 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
 
-/* Stride-1 dense convs as an implicit GEMM: the group's channels are copied
- * once into zero-padded planes of wq = ow + (kw-1) dw columns and
- * hq = oh + (kh-1) dh rows; then the output computed over the wide grid of
- * oh x wq pixels has, for each row k = (channel, ki, kj) of im2col, the
- * columns at a fixed offset boff[k] of the planes. The micro-kernels read B
- * there directly (no im2col packing); each block of the wide output is
- * accumulated in a per-thread scratch block and then copied to y without
- * the (kw-1) dw junk columns of each row, with the epilogue. */
+/* Dense convs as an implicit GEMM: the group's channels are copied once
+ * into zero-padded planes split by stride phase (plane (a, b) of a channel
+ * holds the padded image's rows a, a + sh, ... and columns b, b + sw, ...),
+ * of wq = ow + (kw-1) dw / sw columns and hq = oh + (kh-1) dh / sh rows.
+ * The output computed over the wide grid of oh x wq pixels then has, for
+ * each row k = (channel, ki, kj) of im2col, its columns at a fixed offset
+ * boff[k] of the planes. The micro-kernels read B there directly (no
+ * im2col packing); each block of the wide output is accumulated in a
+ * per-thread scratch block and then copied to y without the junk columns
+ * at the end of each row, with the epilogue. */
 typedef struct ge__aic_xc {
   const ge__aic_kern *k;
   const ge__aic_cv *p;
@@ -1723,45 +1725,59 @@ typedef struct ge__aic_xc {
   const ge__aic_epi *epi;
 } ge__aic_xc;
 
-static int64_t ge__aic_xc_wq(const ge__aic_cv *p) { return p->ow + (p->kw - 1) * p->dw; }
-static int64_t ge__aic_xc_hq(const ge__aic_cv *p) { return p->oh + (p->kh - 1) * p->dh; }
+static int64_t ge__aic_xc_wq(const ge__aic_cv *p) { return p->ow + (p->kw - 1) * p->dw / p->sw; }
+static int64_t ge__aic_xc_hq(const ge__aic_cv *p) { return p->oh + (p->kh - 1) * p->dh / p->sh; }
+/* Floats of one channel's phase planes. */
+static int64_t ge__aic_xc_plane(const ge__aic_cv *p) { return p->sh * p->sw * ge__aic_xc_hq(p) * ge__aic_xc_wq(p); }
 /* Floats past the planes the kernels may read (junk columns only). */
-static int64_t ge__aic_xc_slack(const ge__aic_cv *p) { return (p->kw - 1) * p->dw + 2 * GE__AIC_NC / 8 + 64; }
+static int64_t ge__aic_xc_slack(const ge__aic_cv *p) { return ge__aic_xc_wq(p) + 2 * GE__AIC_NC / 8 + 64; }
 
-/* Whether a conv takes the implicit path: stride 1, and the junk columns
- * (kw-1) dw at most half a row; 1x1 convs without pads use the image as it
- * is (the plain GEMM). */
+/* Whether a conv takes the implicit path: strides up to 4, the junk columns
+ * at most half a row. Not 1x1 convs with strides (they would copy phases
+ * they never read; im2col packing picks the pixels they need), nor 1x1
+ * stride-1 convs without pads (the image is B as it is). */
 static int ge__aic_xc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
-  if (!k->xmacro || p->sh != 1 || p->sw != 1) return 0;
-  if (p->kh == 1 && p->kw == 1 && p->ph == 0 && p->pw == 0 && p->oh == p->h && p->ow == p->w) return 0;
-  return 2 * (p->kw - 1) * p->dw <= p->ow;
+  if (!k->xmacro || p->sh > 4 || p->sw > 4) return 0;
+  if (p->kh == 1 && p->kw == 1 && (p->sh > 1 || p->sw > 1)) return 0;
+  if (p->kh == 1 && p->kw == 1 && p->sh == 1 && p->sw == 1 && p->ph == 0 && p->pw == 0 && p->oh == p->h &&
+      p->ow == p->w)
+    return 0;
+  return 2 * (ge__aic_xc_wq(p) - p->ow) <= p->ow;
 }
 
 /* Scratch floats of the implicit path: planes, offsets, per-share blocks. */
 static size_t ge__aic_xc_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
   int64_t K = p->cg * p->kh * p->kw, Nw = p->oh * ge__aic_xc_wq(p);
   int64_t ldb = ge__aic_min(GE__AIC_NC, ge__aic_round_up(Nw, k->nr));
-  return (size_t)(p->cg * ge__aic_xc_hq(p) * ge__aic_xc_wq(p) + ge__aic_xc_slack(p) + 16) + (size_t)(2 * K + 16) +
+  return (size_t)(p->cg * ge__aic_xc_plane(p) + ge__aic_xc_slack(p) + 16) + (size_t)(2 * K + 16) +
          (size_t)tasks * (size_t)(ge__aic_round_up(p->mg, k->mr) * ldb + 16);
 }
 
-/* The group's cg channels (x) into zero-padded planes xp, then the slack. */
+/* The group's cg channels (x) into the zero-padded phase planes xp, then
+ * the slack. */
 static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp) {
-  int64_t wq = ge__aic_xc_wq(p), hq = ge__aic_xc_hq(p), ch, r;
-  int64_t c0 = ge__aic_min(p->pw, wq), c1 = ge__aic_min(p->pw + p->w, wq); /* columns from the image */
+  int64_t wq = ge__aic_xc_wq(p), hq = ge__aic_xc_hq(p), ch, a, b, r, q;
   for (ch = 0; ch < p->cg; ch++)
-    for (r = 0; r < hq; r++) {
-      float *d = xp + (ch * hq + r) * wq;
-      int64_t ir = r - p->ph;
-      if (ir < 0 || ir >= p->h || c1 <= c0) {
-        memset(d, 0, (size_t)wq * sizeof(float));
-        continue;
+    for (a = 0; a < p->sh; a++)
+      for (b = 0; b < p->sw; b++) {
+        float *d = xp + ch * ge__aic_xc_plane(p) + (a * p->sw + b) * hq * wq;
+        int64_t lo, hi; /* plane columns q inside the image: 0 <= q sw + b - pw < w */
+        ge__aic_span(b - p->pw, p->sw, p->w, wq, &lo, &hi);
+        for (r = 0; r < hq; r++, d += wq) {
+          int64_t ir = r * p->sh + a - p->ph;
+          const float *src = x + (ch * p->h + ir) * p->w + b - p->pw;
+          if (ir < 0 || ir >= p->h || hi <= lo) {
+            memset(d, 0, (size_t)wq * sizeof(float));
+            continue;
+          }
+          memset(d, 0, (size_t)lo * sizeof(float));
+          if (p->sw == 1) memcpy(d + lo, src + lo, (size_t)(hi - lo) * sizeof(float));
+          else
+            for (q = lo; q < hi; q++) d[q] = src[q * p->sw];
+          memset(d + hi, 0, (size_t)(wq - hi) * sizeof(float));
+        }
       }
-      memset(d, 0, (size_t)c0 * sizeof(float));
-      memcpy(d + c0, x + (ch * p->h + ir) * p->w, (size_t)(c1 - c0) * sizeof(float));
-      memset(d + c1, 0, (size_t)(wq - c1) * sizeof(float));
-    }
-  memset(xp + p->cg * hq * wq, 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
+  memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
 }
 
 /* Rows [m0, m1) and wide columns [jc, jc + nc) of the block buf (row m0 at
@@ -1825,12 +1841,13 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   xc.k = k, xc.p = p, xc.apack = apack, xc.xp = xp, xc.y = y, xc.epi = ge__aic_epi_empty(epi) ? NULL : epi;
   xc.M = p->mg, xc.K = p->cg * p->kh * p->kw, xc.wq = ge__aic_xc_wq(p), xc.Nw = p->oh * xc.wq;
   xc.ldb = ge__aic_min(GE__AIC_NC, ge__aic_round_up(xc.Nw, k->nr));
-  boff = (int64_t *)(void *)(xp + ((p->cg * hq * xc.wq + ge__aic_xc_slack(p) + 15) & ~(int64_t)15));
+  boff = (int64_t *)(void *)(xp + ((p->cg * ge__aic_xc_plane(p) + ge__aic_xc_slack(p) + 15) & ~(int64_t)15));
   xc.work = (float *)(void *)(boff + ((xc.K + 7) & ~(int64_t)7));
   xc.boff = boff;
   for (q = 0; q < xc.K; q++) {
     int64_t khw = p->kh * p->kw, ch = q / khw, ki = q % khw / p->kw, kj = q % p->kw;
-    boff[q] = (ch * hq + ki * p->dh) * xc.wq + kj * p->dw;
+    int64_t phase = ki * p->dh % p->sh * p->sw + kj * p->dw % p->sw;
+    boff[q] = ch * ge__aic_xc_plane(p) + (phase * hq + ki * p->dh / p->sh) * xc.wq + kj * p->dw / p->sw;
   }
   ge__aic_xc_pad(p, x, xp);
   mu = (xc.M + k->mr - 1) / k->mr, nu = (xc.Nw + k->nr - 1) / k->nr;
