@@ -7,10 +7,15 @@
  * reference kernels in tests/test_engine_ai_core.c and
  * tests/test_ai_core_fast.c):
  *
- *   Conv      2-D NCHW (1-D as H = 1), any kernel size: an implicit-im2col
- *             GEMM per group (the image is packed straight into the GEMM's
- *             B panels; 1x1 stride-1 convs use the image as B), weights
- *             packed once when they are Const; depthwise (one input channel
+ *   Conv      2-D NCHW (1-D as H = 1), any kernel size: an implicit GEMM
+ *             per group with weights packed once when they are Const. With
+ *             strides up to 4 (not 1x1 strided) the group's channels are
+ *             copied once into zero-padded planes split by stride phase and
+ *             the micro-kernels read each im2col row at a fixed offset of
+ *             them (no im2col packing; a few junk columns per output row are
+ *             computed and dropped); other convs pack im2col straight from
+ *             the image into the GEMM's B panels; 1x1 stride-1 convs without
+ *             pads use the image as B; depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: each channel's padded plane is
  *             split by stride phase so every tap is one contiguous vector
