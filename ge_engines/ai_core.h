@@ -1758,11 +1758,10 @@ static size_t ge__aic_xc_floats(const ge__aic_kern *k, const ge__aic_cv *p, int6
          (size_t)tasks * (size_t)(ge__aic_round_up(p->mg, k->mr) * ldb + 16);
 }
 
-/* The group's cg channels (x) into the zero-padded phase planes xp, then
- * the slack. */
-static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp) {
+/* Channels [c0, c1) of the group (x) into the zero-padded phase planes xp. */
+static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64_t c0, int64_t c1) {
   int64_t wq = ge__aic_xc_wq(p), hq = ge__aic_xc_hq(p), ch, a, b, r, q;
-  for (ch = 0; ch < p->cg; ch++)
+  for (ch = c0; ch < c1; ch++)
     for (a = 0; a < p->sh; a++)
       for (b = 0; b < p->sw; b++) {
         float *d = xp + ch * ge__aic_xc_plane(p) + (a * p->sw + b) * hq * wq;
@@ -1782,7 +1781,21 @@ static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp) {
           memset(d + hi, 0, (size_t)(wq - hi) * sizeof(float));
         }
       }
-  memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
+}
+
+typedef struct ge__aic_xpad {
+  const ge__aic_cv *p;
+  const float *x;
+  float *xp;
+  int64_t tasks;
+} ge__aic_xpad;
+
+/* Share t of the channels. */
+static void ge__aic_xpad_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
+  int64_t t;
+  for (t = begin; t < end; t++)
+    ge__aic_xc_pad(a->p, a->x, a->xp, a->p->cg * t / a->tasks, a->p->cg * (t + 1) / a->tasks);
 }
 
 /* Rows [m0, m1) and wide columns [jc, jc + nc) of the block buf (row m0 at
@@ -1854,10 +1867,17 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
     int64_t phase = ki * p->dh % p->sh * p->sw + kj * p->dw % p->sw;
     boff[q] = ch * ge__aic_xc_plane(p) + (phase * hq + ki * p->dh / p->sh) * xc.wq + kj * p->dw / p->sw;
   }
-  ge__aic_xc_pad(p, x, xp);
   mu = (xc.M + k->mr - 1) / k->mr, nu = (xc.Nw + k->nr - 1) / k->nr;
   flops = 2.0 * (double)xc.M * (double)xc.Nw * (double)xc.K;
   if (tasks <= 1 || !c || flops < 2e6 || (mu < 2 && nu < 2)) tasks = 1;
+  if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads too */
+    ge__aic_xpad xa;
+    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = tasks;
+    ge_kernel_parallel_for(c, tasks, 1, ge__aic_xpad_fn, &xa);
+  } else {
+    ge__aic_xc_pad(p, x, xp, 0, p->cg);
+  }
+  memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
   xc.split_m = mu >= 2 * tasks || mu >= nu;
   xc.tasks = ge__aic_min(tasks, xc.split_m ? mu : nu);
   if (xc.tasks <= 1) ge__aic_xc_fn(&xc, 0, 1);
