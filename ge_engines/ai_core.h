@@ -1767,6 +1767,17 @@ static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64
         float *d = xp + ch * ge__aic_xc_plane(p) + (a * p->sw + b) * hq * wq;
         int64_t lo, hi; /* plane columns q inside the image: 0 <= q sw + b - pw < w */
         ge__aic_span(b - p->pw, p->sw, p->w, wq, &lo, &hi);
+        if (p->sw == 1 && lo == 0 && hi == wq && wq == p->w && b == p->pw) { /* whole rows: one run */
+          int64_t r0, r1; /* plane rows inside the image */
+          ge__aic_span(a - p->ph, p->sh, p->h, hq, &r0, &r1);
+          memset(d, 0, (size_t)(r0 * wq) * sizeof(float));
+          if (p->sh == 1) memcpy(d + r0 * wq, x + (ch * p->h + r0 + a - p->ph) * p->w, (size_t)((r1 - r0) * wq) * sizeof(float));
+          else
+            for (r = r0; r < r1; r++)
+              memcpy(d + r * wq, x + (ch * p->h + r * p->sh + a - p->ph) * p->w, (size_t)wq * sizeof(float));
+          memset(d + r1 * wq, 0, (size_t)((hq - r1) * wq) * sizeof(float));
+          continue;
+        }
         for (r = 0; r < hq; r++, d += wq) {
           int64_t ir = r * p->sh + a - p->ph;
           const float *src = x + (ch * p->h + ir) * p->w + b - p->pw;
@@ -1804,6 +1815,15 @@ static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, 
   const ge__aic_cv *p = x->p;
   const ge__aic_epi *e = x->epi;
   int64_t P = p->oh * p->ow, i, r;
+  if (x->wq == p->ow) { /* no junk columns: one run per row */
+    for (i = m0; i < m1; i++) {
+      float *d = x->y + i * P + jc;
+      memcpy(d, buf + (i - m0) * x->ldb, (size_t)nc * sizeof(float));
+      if (e) ge__aic_epi_row(&e->act, e->level, d, nc, e->row_bias ? e->row_bias[i] : 0.0f,
+                             e->res ? e->res + i * e->ldr + jc : NULL);
+    }
+    return;
+  }
   for (i = m0; i < m1; i++) {
     const float *b = buf + (i - m0) * x->ldb - jc;
     for (r = jc / x->wq; r * x->wq < jc + nc; r++) {
