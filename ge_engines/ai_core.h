@@ -7,10 +7,15 @@
  * reference kernels in tests/test_engine_ai_core.c and
  * tests/test_ai_core_fast.c):
  *
- *   Conv      2-D NCHW (1-D as H = 1), any kernel size: an implicit-im2col
- *             GEMM per group (the image is packed straight into the GEMM's
- *             B panels; 1x1 stride-1 convs use the image as B), weights
- *             packed once when they are Const; depthwise (one input channel
+ *   Conv      2-D NCHW (1-D as H = 1), any kernel size: an implicit GEMM
+ *             per group with weights packed once when they are Const. With
+ *             strides up to 4 (not 1x1 strided) the group's channels are
+ *             copied once into zero-padded planes split by stride phase and
+ *             the micro-kernels read each im2col row at a fixed offset of
+ *             them (no im2col packing; a few junk columns per output row are
+ *             computed and dropped); other convs pack im2col straight from
+ *             the image into the GEMM's B panels; 1x1 stride-1 convs without
+ *             pads use the image as B; depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: per
  *             channel, bands of output rows whose padded input rows, split
@@ -735,7 +740,8 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
           const float *sp = src + a * p->sw;
           for (t = o; t < a; t++) d[t] = 0.0f;
           t = a;
-          if (p->sw == 2) t += ge__aic_even(level, sp, b - a, d + a);
+          if (p->sw == 1 && b > a) memcpy(d + a, sp, (size_t)(b - a) * sizeof(float)), t = b;
+          else if (p->sw == 2) t += ge__aic_even(level, sp, b - a, d + a);
           for (; t < b; t++) d[t] = src[t * p->sw];
           for (; t < o + seg; t++) d[t] = 0.0f;
         }
@@ -853,6 +859,42 @@ GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__
 GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
                 GE__AIC_R6)
 #endif
+
+/* Implicit-GEMM kernels for stride-1 convs: row p of B is the 2 VL floats
+ * at b + boff[p], a shifted view of the zero-padded image, so B is never
+ * packed. They write whole MR x 2 VL tiles (C is a scratch block with room
+ * for them): mode 0 C = acc, 1 C += acc. */
+#define GE__AIC_XMICRO(S, ATTR, VT, VL, MR, ROWS)                                                                      \
+  static ATTR void ge__aic_xmicro_##S(int64_t kc, const float *a, const float *b, const int64_t *boff, float *cp,     \
+                                      int64_t ldc, int mode) {                                                         \
+    VT z_ = {0};                                                                                                       \
+    const int64_t vl_ = (VL);                                                                                          \
+    const float beta = 0.0f;                                                                                           \
+    int64_t p;                                                                                                         \
+    ROWS(GE__AIC_DECL)                                                                                                 \
+    for (p = 0; p < kc; p++, a += (MR)) {                                                                              \
+      const float *bp = b + boff[p];                                                                                   \
+      VT b0, b1;                                                                                                       \
+      memcpy(&b0, bp, sizeof b0);                                                                                      \
+      memcpy(&b1, bp + (VL), sizeof b1);                                                                               \
+      ROWS(GE__AIC_STEP)                                                                                               \
+    }                                                                                                                  \
+    ROWS(GE__AIC_STORE)                                                                                                \
+    (void)beta;                                                                                                        \
+  }                                                                                                                    \
+  /* mc and ncols whole tiles. */                                                                                    \
+  static ATTR void ge__aic_xmacro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *b,         \
+                                      const int64_t *boff, float *C, int64_t ldc, int first) {                         \
+    int64_t ir, jr;                                                                                                    \
+    for (ir = 0; ir < mc; ir += (MR))                                                                                  \
+      for (jr = 0; jr < ncols; jr += 2 * (VL))                                                                         \
+        ge__aic_xmicro_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);                           \
+  }
+GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6)
+#ifdef GE__AIC_X86
+GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6)
+GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12)
+#endif
 #else
 /* Portable scalar kernel: 6 x 8 tiles. */
 static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
@@ -880,19 +922,27 @@ static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const floa
 typedef void (*ge__aic_macro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
                                  int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
                                  int64_t col0);
+typedef void (*ge__aic_xmacro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *b,
+                                  const int64_t *boff, float *C, int64_t ldc, int first);
 
 /* A micro-kernel and its tile: level 0 baseline, 1 AVX2+FMA, 2 AVX-512. */
 typedef struct ge__aic_kern {
   int level;
   int64_t mr, nr;
   ge__aic_macro_fn macro;
+  ge__aic_xmacro_fn xmacro; /* implicit-GEMM conv blocks (NULL: none) */
 } ge__aic_kern;
 
+#ifdef GE__AIC_VEC
+#define GE__AIC_XM(S) ge__aic_xmacro_##S
+#else
+#define GE__AIC_XM(S) NULL
+#endif
 static const ge__aic_kern ge__aic_kerns[] = {
-    {0, 6, 8, ge__aic_macro_base},
+    {0, 6, 8, ge__aic_macro_base, GE__AIC_XM(base)},
 #ifdef GE__AIC_X86
-    {1, 6, 16, ge__aic_macro_avx2},
-    {2, 12, 32, ge__aic_macro_avx512},
+    {1, 6, 16, ge__aic_macro_avx2, GE__AIC_XM(avx2)},
+    {2, 12, 32, ge__aic_macro_avx512, GE__AIC_XM(avx512)},
 #endif
 };
 
@@ -2055,6 +2105,201 @@ static void ge__aic_conv_dots(ge_kernel_ctx *c, const ge__aic_cv *p, const float
     }
 }
 
+/* Dense convs as an implicit GEMM: the group's channels are copied once
+ * into zero-padded planes split by stride phase (plane (a, b) of a channel
+ * holds the padded image's rows a, a + sh, ... and columns b, b + sw, ...),
+ * of wq = ow + (kw-1) dw / sw columns and hq = oh + (kh-1) dh / sh rows.
+ * The output computed over the wide grid of oh x wq pixels then has, for
+ * each row k = (channel, ki, kj) of im2col, its columns at a fixed offset
+ * boff[k] of the planes. The micro-kernels read B there directly (no
+ * im2col packing); each block of the wide output is accumulated in a
+ * per-thread scratch block and then copied to y without the junk columns
+ * at the end of each row, with the epilogue. */
+typedef struct ge__aic_xc {
+  const ge__aic_kern *k;
+  const ge__aic_cv *p;
+  const float *apack, *xp;
+  const int64_t *boff;
+  int64_t M, K, Nw, wq, ldb, tasks;
+  int split_m;
+  float *y, *work; /* work: per share Mp x ldb floats */
+  const ge__aic_epi *epi;
+} ge__aic_xc;
+
+static int64_t ge__aic_xc_wq(const ge__aic_cv *p) { return p->ow + (p->kw - 1) * p->dw / p->sw; }
+static int64_t ge__aic_xc_hq(const ge__aic_cv *p) { return p->oh + (p->kh - 1) * p->dh / p->sh; }
+/* Floats of one channel's phase planes. */
+static int64_t ge__aic_xc_plane(const ge__aic_cv *p) { return p->sh * p->sw * ge__aic_xc_hq(p) * ge__aic_xc_wq(p); }
+/* Floats past the planes the kernels may read (junk columns only). */
+static int64_t ge__aic_xc_slack(const ge__aic_cv *p) { return ge__aic_xc_wq(p) + 2 * GE__AIC_NC / 8 + 64; }
+
+/* Whether a conv takes the implicit path: strides up to 4, the junk columns
+ * at most half a row. Not 1x1 convs with strides (they would copy phases
+ * they never read; im2col packing picks the pixels they need), nor 1x1
+ * stride-1 convs without pads (the image is B as it is). */
+static int ge__aic_xc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+  if (!k->xmacro || p->sh > 4 || p->sw > 4) return 0;
+  if (p->kh == 1 && p->kw == 1 && (p->sh > 1 || p->sw > 1)) return 0;
+  if (p->kh == 1 && p->kw == 1 && p->sh == 1 && p->sw == 1 && p->ph == 0 && p->pw == 0 && p->oh == p->h &&
+      p->ow == p->w)
+    return 0;
+  return 2 * (ge__aic_xc_wq(p) - p->ow) <= p->ow;
+}
+
+/* Scratch floats of the implicit path: planes, offsets, per-share blocks. */
+static size_t ge__aic_xc_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
+  int64_t K = p->cg * p->kh * p->kw, Nw = p->oh * ge__aic_xc_wq(p);
+  int64_t ldb = ge__aic_min(GE__AIC_NC, ge__aic_round_up(Nw, k->nr));
+  return (size_t)(p->cg * ge__aic_xc_plane(p) + ge__aic_xc_slack(p) + 16) + (size_t)(2 * K + 16) +
+         (size_t)tasks * (size_t)(ge__aic_round_up(p->mg, k->mr) * ldb + 16);
+}
+
+/* Channels [c0, c1) of the group (x) into the zero-padded phase planes xp. */
+static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64_t c0, int64_t c1) {
+  int64_t wq = ge__aic_xc_wq(p), hq = ge__aic_xc_hq(p), ch, a, b, r, q;
+  for (ch = c0; ch < c1; ch++)
+    for (a = 0; a < p->sh; a++)
+      for (b = 0; b < p->sw; b++) {
+        float *d = xp + ch * ge__aic_xc_plane(p) + (a * p->sw + b) * hq * wq;
+        int64_t lo, hi; /* plane columns q inside the image: 0 <= q sw + b - pw < w */
+        ge__aic_span(b - p->pw, p->sw, p->w, wq, &lo, &hi);
+        if (p->sw == 1 && lo == 0 && hi == wq && wq == p->w && b == p->pw) { /* whole rows: one run */
+          int64_t r0, r1; /* plane rows inside the image */
+          ge__aic_span(a - p->ph, p->sh, p->h, hq, &r0, &r1);
+          memset(d, 0, (size_t)(r0 * wq) * sizeof(float));
+          if (p->sh == 1) memcpy(d + r0 * wq, x + (ch * p->h + r0 + a - p->ph) * p->w, (size_t)((r1 - r0) * wq) * sizeof(float));
+          else
+            for (r = r0; r < r1; r++)
+              memcpy(d + r * wq, x + (ch * p->h + r * p->sh + a - p->ph) * p->w, (size_t)wq * sizeof(float));
+          memset(d + r1 * wq, 0, (size_t)((hq - r1) * wq) * sizeof(float));
+          continue;
+        }
+        for (r = 0; r < hq; r++, d += wq) {
+          int64_t ir = r * p->sh + a - p->ph;
+          const float *src = x + (ch * p->h + ir) * p->w + b - p->pw;
+          if (ir < 0 || ir >= p->h || hi <= lo) {
+            memset(d, 0, (size_t)wq * sizeof(float));
+            continue;
+          }
+          memset(d, 0, (size_t)lo * sizeof(float));
+          if (p->sw == 1) memcpy(d + lo, src + lo, (size_t)(hi - lo) * sizeof(float));
+          else
+            for (q = lo; q < hi; q++) d[q] = src[q * p->sw];
+          memset(d + hi, 0, (size_t)(wq - hi) * sizeof(float));
+        }
+      }
+}
+
+typedef struct ge__aic_xpad {
+  const ge__aic_cv *p;
+  const float *x;
+  float *xp;
+  int64_t tasks;
+} ge__aic_xpad;
+
+/* Share t of the channels. */
+static void ge__aic_xpad_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
+  int64_t t;
+  for (t = begin; t < end; t++)
+    ge__aic_xc_pad(a->p, a->x, a->xp, a->p->cg * t / a->tasks, a->p->cg * (t + 1) / a->tasks);
+}
+
+/* Rows [m0, m1) and wide columns [jc, jc + nc) of the block buf (row m0 at
+ * buf, leading dimension ldb) into y, without junk columns, + epilogue. */
+static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, int64_t m1, int64_t jc, int64_t nc) {
+  const ge__aic_cv *p = x->p;
+  const ge__aic_epi *e = x->epi;
+  int64_t P = p->oh * p->ow, i, r;
+  if (x->wq == p->ow) { /* no junk columns: one run per row */
+    for (i = m0; i < m1; i++) {
+      float *d = x->y + i * P + jc;
+      memcpy(d, buf + (i - m0) * x->ldb, (size_t)nc * sizeof(float));
+      if (e) ge__aic_epi_row(&e->act, e->level, d, nc, e->row_bias ? e->row_bias[i] : 0.0f,
+                             e->res ? e->res + i * e->ldr + jc : NULL);
+    }
+    return;
+  }
+  for (i = m0; i < m1; i++) {
+    const float *b = buf + (i - m0) * x->ldb - jc;
+    for (r = jc / x->wq; r * x->wq < jc + nc; r++) {
+      int64_t a = ge__aic_min(p->ow, jc > r * x->wq ? jc - r * x->wq : 0);
+      int64_t z = ge__aic_min(p->ow, jc + nc - r * x->wq);
+      float *d = x->y + i * P + r * p->ow;
+      if (z <= a) continue;
+      memcpy(d + a, b + r * x->wq + a, (size_t)(z - a) * sizeof(float));
+      if (e) ge__aic_epi_row(&e->act, e->level, d + a, z - a, e->row_bias ? e->row_bias[i] : 0.0f,
+                             e->res ? e->res + i * e->ldr + r * p->ow + a : NULL);
+    }
+  }
+}
+
+/* Share t: rows or wide columns split on whole tiles. */
+static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_xc *x = (const ge__aic_xc *)arg;
+  const ge__aic_kern *k = x->k;
+  int64_t t, Mp = ge__aic_round_up(x->M, k->mr), kcs = ge__aic_kc(x->K);
+  for (t = begin; t < end; t++) {
+    int64_t unit = x->split_m ? k->mr : k->nr, total = x->split_m ? x->M : x->Nw;
+    int64_t units = (total + unit - 1) / unit, a = units * t / x->tasks * unit;
+    int64_t b = ge__aic_min(total, units * (t + 1) / x->tasks * unit);
+    int64_t m0 = x->split_m ? a : 0, m1 = x->split_m ? b : x->M, n0 = x->split_m ? 0 : a, n1 = x->split_m ? x->Nw : b;
+    float *buf = x->work + (size_t)t * (size_t)(Mp * x->ldb + 16), *bufa;
+    int64_t jc, pc, ic;
+    bufa = (float *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
+    for (jc = n0; jc < n1; jc += GE__AIC_NC) {
+      int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc), ncr = ge__aic_round_up(nc, k->nr);
+      for (pc = 0; pc < x->K; pc += kcs) {
+        int64_t kc = ge__aic_min(kcs, x->K - pc);
+        for (ic = m0; ic < m1; ic += GE__AIC_MC) {
+          int64_t mc = ge__aic_round_up(ge__aic_min(GE__AIC_MC, m1 - ic), k->mr);
+          k->xmacro(mc, ncr, kc, x->apack + pc * Mp + ic * kc, x->xp + jc, x->boff + pc, bufa + (ic - m0) * x->ldb,
+                    x->ldb, pc == 0);
+        }
+      }
+      ge__aic_xc_store(x, bufa, m0, m1, jc, nc);
+    }
+  }
+}
+
+/* One image and group: y (mg x oh ow) from x (its cg channels); work holds
+ * ge__aic_xc_floats(k, p, tasks) floats. */
+static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const float *x,
+                                  const float *apack, const ge__aic_epi *epi, float *y, int64_t tasks, float *work) {
+  ge__aic_xc xc;
+  int64_t hq = ge__aic_xc_hq(p), q, mu, nu;
+  int64_t *boff;
+  float *xp = work;
+  double flops;
+  memset(&xc, 0, sizeof xc);
+  xc.k = k, xc.p = p, xc.apack = apack, xc.xp = xp, xc.y = y, xc.epi = ge__aic_epi_empty(epi) ? NULL : epi;
+  xc.M = p->mg, xc.K = p->cg * p->kh * p->kw, xc.wq = ge__aic_xc_wq(p), xc.Nw = p->oh * xc.wq;
+  xc.ldb = ge__aic_min(GE__AIC_NC, ge__aic_round_up(xc.Nw, k->nr));
+  boff = (int64_t *)(void *)(xp + ((p->cg * ge__aic_xc_plane(p) + ge__aic_xc_slack(p) + 15) & ~(int64_t)15));
+  xc.work = (float *)(void *)(boff + ((xc.K + 7) & ~(int64_t)7));
+  xc.boff = boff;
+  for (q = 0; q < xc.K; q++) {
+    int64_t khw = p->kh * p->kw, ch = q / khw, ki = q % khw / p->kw, kj = q % p->kw;
+    int64_t phase = ki * p->dh % p->sh * p->sw + kj * p->dw % p->sw;
+    boff[q] = ch * ge__aic_xc_plane(p) + (phase * hq + ki * p->dh / p->sh) * xc.wq + kj * p->dw / p->sw;
+  }
+  mu = (xc.M + k->mr - 1) / k->mr, nu = (xc.Nw + k->nr - 1) / k->nr;
+  flops = 2.0 * (double)xc.M * (double)xc.Nw * (double)xc.K;
+  if (tasks <= 1 || !c || flops < 2e6 || (mu < 2 && nu < 2)) tasks = 1;
+  if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads too */
+    ge__aic_xpad xa;
+    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = tasks;
+    ge_kernel_parallel_for(c, tasks, 1, ge__aic_xpad_fn, &xa);
+  } else {
+    ge__aic_xc_pad(p, x, xp, 0, p->cg);
+  }
+  memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
+  xc.split_m = mu >= 2 * tasks || mu >= nu;
+  xc.tasks = ge__aic_min(tasks, xc.split_m ? mu : nu);
+  if (xc.tasks <= 1) ge__aic_xc_fn(&xc, 0, 1);
+  else ge_kernel_parallel_for(c, xc.tasks, 1, ge__aic_xc_fn, &xc);
+}
+
 /* Conv weights, every group packed as A for kernel k. */
 typedef struct ge__aic_wpack {
   const ge__aic_kern *k;
@@ -2071,9 +2316,18 @@ static void ge__aic_wpack_fn(const void *arg, float *dst) {
     ge__aic_prepack_a(a->k, a->w + g * a->p->mg * a->K, a->K, 1, a->p->mg, a->K, dst + (size_t)g * a->per);
 }
 
+/* The highest micro-kernel level Conv uses: a test defining
+ * GE_AI_CORE_TEST_KNOBS may lower it to check every level's kernels;
+ * otherwise a constant (the library keeps no writable global data). */
+#ifdef GE_AI_CORE_TEST_KNOBS
+static int ge__aic_conv_level_cap = 2;
+#else
+#define ge__aic_conv_level_cap 2
+#endif
+
 static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   const ge_value *x = ge__aic_in(c, 0), *w = ge__aic_in(c, 1), *b = ge__aic_in(c, 2);
-  const ge__aic_kern *k = ge__aic_kern_pick(2);
+  const ge__aic_kern *k = ge__aic_kern_pick(ge__aic_conv_level_cap);
   ge__aic_state *s;
   ge__aic_cv p;
   ge__aic_mm mm;
@@ -2083,7 +2337,8 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   int64_t P, K, n, g, tasks;
   const float *wpack, *res;
   float *work;
-  size_t per;
+  size_t per, scratch;
+  int implicit;
   ge_status st;
   if (!x || !w) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", x ? 1 : 0);
   if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || (x->rank != 3 && x->rank != 4))
@@ -2112,8 +2367,9 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   }
   per = ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
-  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_fn, &wp,
-                               (size_t)tasks * ge__aic_mm_work_floats(), &work)))
+  implicit = ge__aic_xc_fits(k, &p);
+  scratch = implicit ? ge__aic_xc_floats(k, &p, tasks) : (size_t)tasks * ge__aic_mm_work_floats();
+  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_fn, &wp, scratch, &work)))
     return ge__aic_nomem(c);
   s = (ge__aic_state *)c->state;
   memset(&mm, 0, sizeof mm);
@@ -2137,7 +2393,8 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
       mm.C = (float *)y->data + (n * p.m + g * p.mg) * P;
       epi.row_bias = b ? (const float *)b->data + g * p.mg : NULL;
       epi.res = res ? res + (n * p.m + g * p.mg) * P : NULL;
-      ge__aic_mm_run(c, &mm, tasks, work);
+      if (implicit) ge__aic_conv_implicit(c, k, &p, xg, mm.apack, &epi, mm.C, tasks, work);
+      else ge__aic_mm_run(c, &mm, tasks, work);
     }
   return GE_OK;
 }

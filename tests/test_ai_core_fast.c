@@ -21,6 +21,7 @@
  *   - Gemm and Conv in If branches whose weights are Consts of the outer
  *     graph (read through parent_index Data): packed once, right results. */
 #define GE_IMPLEMENTATION
+#define GE_AI_CORE_TEST_KNOBS /* Conv on every micro-kernel level */
 #include "ge_exec.h"
 #include "ge_engines/ai_core.h"
 #include "tests/test.h"
@@ -260,6 +261,22 @@ static conv_case rand_case(int kind) {
       c.pads[0] = c.pads[2] = 0;
       c.w = rint_in(1, 8);
     }
+  } else if (kind == 6) { /* stride 1, dense: the implicit GEMM (several K slices, column blocks and row
+                              blocks; dilations, pads, 1x1 with pads, 1-D) */
+    c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+    cg = rint_in(1, 40);
+    mg = rint_in(1, 40);
+    if (tu_below(&R, 5) == 0) mg = rint_in(140, 160); /* past one MC block */
+    c.kh = rint_in(1, 5), c.kw = rint_in(1, 5);
+    c.sh = c.sw = 1;
+    c.dh = rint_in(1, 3), c.dw = rint_in(1, 3);
+    c.pads[0] = rint_in(0, 3), c.pads[1] = rint_in(0, 3), c.pads[2] = rint_in(0, 3), c.pads[3] = rint_in(0, 3);
+    c.h = rint_in(1, 30), c.w = rint_in(1, 40);
+    if (tu_below(&R, 4) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+    }
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -394,13 +411,15 @@ static double run_conv_case(const conv_case *cs, int threads) {
 }
 
 GE_TEST(test_conv_fast) {
-  int i, done = 0, kinds[6] = {0, 0, 0, 0, 0, 0};
+  int i, done = 0, kinds[7] = {0, 0, 0, 0, 0, 0, 0};
   double worst = 0;
   tu_seed(&R, 1601);
-  for (i = 0; done < 360; i++) {
-    int kind = i % 15 < 5 ? 0 : i % 15 < 8 ? 1 : i % 15 == 8 ? 2 : i % 15 == 9 ? 3 : i % 15 < 13 ? 4 : 5;
+  for (i = 0; done < 480; i++) {
+    int j = i % 18, kind = j < 5 ? 0 : j < 8 ? 1 : j == 8 ? 2 : j == 9 ? 3 : j < 13 ? 4 : j < 15 ? 5 : 6;
     conv_case c = rand_case(kind);
-    double er = run_conv_case(&c, 1 + (i & 1));
+    double er;
+    ge__aic_conv_level_cap = (i / 2) % 3; /* every micro-kernel level (the CPU's best at most) */
+    er = run_conv_case(&c, 1 + (i & 1));
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL))
       printf("  conv kind %d n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld d %lld,%lld act %s res %d: "
@@ -412,10 +431,11 @@ GE_TEST(test_conv_fast) {
     kinds[kind]++;
     done++;
   }
-  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 30);
-  printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d few pixels), worst rel "
-         "err %.2g\n",
-         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], worst);
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 30 && kinds[6] > 40);
+  printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d few pixels, %d stride-1 "
+         "dense), worst rel err %.2g\n",
+         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], worst);
 }
 
 /* ----------------------------------------------------- depthwise levels */
