@@ -459,12 +459,12 @@ GE_API ge_graph *ge_graph_parent(const ge_graph *g);
 GE_API ge_node_id ge_graph_parent_node(const ge_graph *g);
 /* The node whose output feeds input i of n (NULL: absent), looking
  * through subgraph boundaries (a model input ends as the outermost
- * graph's Data): a Data with
- * parent_index k (an outer-scope value of an If/Loop/Scan body) is the
- * parent node's input k; a Data with index k of a PartitionedCall body is
- * the call's input k. So a kernel in a branch can tell that a weight it
- * reads is a Const of an enclosing graph (and pack it once). *out_graph
- * (when given) receives the graph holding the returned node. */
+ * graph's Data): a Data with parent_index k (an outer-scope value of an
+ * If/Loop/Scan body) is the parent node's input k; a Data with index k of
+ * a PartitionedCall body is the call's input k. So a kernel in a branch
+ * can tell that a weight it reads is a Const of an enclosing graph (and
+ * pack it once). *out_graph (when given) receives the graph holding the
+ * returned node. */
 GE_API const ge_node *ge_graph_input_origin(const ge_graph *g, const ge_node *n, uint32_t i, const ge_graph **out_graph);
 GE_API const ge_allocator *ge_graph_allocator(const ge_graph *g);
 GE_API const ge_op_registry *ge_graph_registry(const ge_graph *g);
@@ -4038,7 +4038,7 @@ static ge_status ge__ox_matmul(ge_infer_ctx *c) {
   char s1[128], s2[128];
   ge_dtype ot; /* MatMulInteger: int32 */
   if (!da || !db) return GE_OK;
-  ot = c->n->op[6] == 'I' ? GE_DTYPE_INT32 : da->dtype;
+  ot = strcmp(c->n->op, "MatMulInteger") == 0 ? GE_DTYPE_INT32 : da->dtype;
   ge__ox_load(&a, da);
   ge__ox_load(&b, db);
   if (a.rank < 0 || b.rank < 0) return ge__ox_out_unknown(c, 0, ot);

@@ -1298,6 +1298,19 @@ static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
   }
 }
 
+/* n column counts of an AveragePool in the kernel state ([0] holds how
+ * many fit), grown when a shape needs more: no allocation per run. */
+static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
+  int64_t *s = (int64_t *)c->state;
+  if (!s || s[0] < n) {
+    int64_t *g = (int64_t *)realloc(s, (size_t)(n + 1) * sizeof *g);
+    if (!g) return NULL;
+    g[0] = n;
+    c->state = s = g;
+  }
+  return s + 1;
+}
+
 /* MaxPool (is_max) and AveragePool, 2-D float32 without indices. */
 static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   ge__vk_pool p;
@@ -1320,8 +1333,7 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   p.y = (float *)y->data;
   if (!is_max) { /* column counts, the same for every row */
     int64_t j, c0, c1;
-    if (!(p.cols = (int64_t *)malloc((size_t)p.ow * sizeof *p.cols)))
-      return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    if (!(p.cols = ge__vk_pool_cols(c, p.ow))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
     for (j = 0; j < p.ow; j++) {
       if (p.include_pad)
         ge__vk_taps(j, p.s[1], p.d[1], 0, p.k[1], p.iw + p.pb[1] + p.pe[1], &c0, &c1);
@@ -1331,7 +1343,6 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
     }
   }
   ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
-  free(p.cols);
   return GE_OK;
 }
 
