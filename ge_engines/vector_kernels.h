@@ -143,6 +143,27 @@ enum { GE__VK_ISA_BASE, GE__VK_ISA_AVX2, GE__VK_ISA_AVX512 };
 #define GE__VK_ATTR_avx512
 #endif
 
+/* A row's tail (n < lanes floats): masked loads and stores on AVX2 and
+ * AVX-512 (a variable-length memcpy would be a libc call per tail). */
+#if GE__VK_X86
+#include <immintrin.h>
+#define GE__VK_LOAD_PART_avx512(p, n) ((ge__vk_v_avx512)_mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1u), p))
+#define GE__VK_STORE_PART_avx512(p, v, n) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (n)) - 1u), (__m512)(v))
+#define GE__VK_LOAD_PART_avx2(p, n) ((ge__vk_v_avx2)_mm256_maskload_ps(p, ge__vk_tail_mask_avx2(n)))
+#define GE__VK_STORE_PART_avx2(p, v, n) _mm256_maskstore_ps(p, ge__vk_tail_mask_avx2(n), (__m256)(v))
+GE__VK_INLINE GE__VK_ATTR_avx2 __m256i ge__vk_tail_mask_avx2(int64_t n) {
+  const ge__vk_vi_avx2 iota = GE__VK_IOTA_avx2;
+  return (__m256i)(iota < (int32_t)n);
+}
+#else
+#define GE__VK_LOAD_PART_avx512(p, n) ge__vk_load_copy_avx512(p, n)
+#define GE__VK_STORE_PART_avx512(p, v, n) ge__vk_store_copy_avx512(p, v, n)
+#define GE__VK_LOAD_PART_avx2(p, n) ge__vk_load_copy_avx2(p, n)
+#define GE__VK_STORE_PART_avx2(p, v, n) ge__vk_store_copy_avx2(p, v, n)
+#endif
+#define GE__VK_LOAD_PART_base(p, n) ge__vk_load_copy_base(p, n)
+#define GE__VK_STORE_PART_base(p, v, n) ge__vk_store_copy_base(p, v, n)
+
 /* The best set this CPU has (libgcc's cached cpuid: cheap per call). */
 static int ge__vk_isa(void) {
 #if GE__VK_X86
@@ -198,13 +219,23 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
   }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_##isa(float *p, ge__vk_v_##isa v) { memcpy(p, &v, sizeof v); }     \
   /* The first n < 16 floats of p, zeros after. */                                                                     \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_part_##isa(const float *p, int64_t n) {                   \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_copy_##isa(const float *p, int64_t n) {                   \
     ge__vk_v_##isa v = {0};                                                                                            \
-    memcpy(&v, p, (size_t)n * sizeof(float));                                                                          \
+    int64_t k;                                                                                                         \
+    for (k = 0; k < n; k++)                                                                                            \
+      v[k] = p[k];                                                                                                     \
     return v;                                                                                                          \
   }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_copy_##isa(float *p, ge__vk_v_##isa v, int64_t n) {                \
+    int64_t k;                                                                                                         \
+    for (k = 0; k < n; k++)                                                                                            \
+      p[k] = v[k];                                                                                                     \
+  }                                                                                                                    \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_load_part_##isa(const float *p, int64_t n) {                   \
+    return GE__VK_LOAD_PART_##isa(p, n);                                                                               \
+  }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_store_part_##isa(float *p, ge__vk_v_##isa v, int64_t n) {                \
-    memcpy(p, &v, (size_t)n * sizeof(float));                                                                          \
+    GE__VK_STORE_PART_##isa(p, v, n);                                                                                  \
   }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_bits_##isa(ge__vk_v_##isa v) {                                \
     ge__vk_vi_##isa r;                                                                                                 \

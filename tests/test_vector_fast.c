@@ -197,6 +197,31 @@ GE_TEST(test_math_per_isa_against_double) {
   free(got);
 }
 
+/* Rows of every length 1..40 at every set: a row's tail (masked loads and
+ * stores) gives the base set's bits and writes nothing past the row. */
+GE_TEST(test_row_tails_per_isa) {
+  static const int ops[] = {GE__VK_U_NEG, GE__VK_U_EXP, GE__VK_U_RELU};
+  float x[48], y[3][48];
+  tu_rng r;
+  ge__vk_upar par;
+  int64_t n;
+  size_t oi;
+  memset(&par, 0, sizeof par);
+  tu_seed(&r, 17);
+  fill(&r, x, 48, -4, 4, 0);
+  for (oi = 0; oi < sizeof ops / sizeof ops[0]; oi++)
+    for (n = 1; n <= 40; n++) {
+      int isa, k;
+      for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+        if (!isa_available(isa)) continue;
+        for (k = 0; k < 48; k++) y[isa][k] = 12345.0f; /* guards */
+        ge__vk_unary_rows(isa, ops[oi], &par, x + 1, y[isa] + 1, n);
+        GE_CHECK(y[isa][0] == 12345.0f && y[isa][n + 1] == 12345.0f);
+        if (isa > GE__VK_ISA_BASE) GE_CHECK_EQ_INT(memcmp(y[isa], y[0], sizeof y[0]), 0);
+      }
+    }
+}
+
 /* Specials: NaN in gives NaN; infinities and zeros as the reference. */
 GE_TEST(test_math_specials) {
   static const float in[16] = {NAN, HUGE_VALF, -HUGE_VALF, 0.0f, -0.0f, 1e-45f, -1e-45f, 89.0f,
@@ -1074,6 +1099,7 @@ int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_math_per_isa_against_double);
   GE_RUN(test_math_specials);
+  GE_RUN(test_row_tails_per_isa);
   GE_RUN(test_unary_kernels_against_reference);
   GE_RUN(test_clip_inputs);
   GE_RUN(test_binary_kernels_broadcasting);
