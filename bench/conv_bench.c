@@ -20,6 +20,7 @@
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "tests/test_pool.h"
+#include "bench/fma_peak.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,47 +178,11 @@ static double time_runs(setup *s) {
   return t0;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define PEAK_BODY(VT, N)                                                                                               \
-  VT a[24], m = {0}, k = {0};                                                                                          \
-  long i, n = 20000000;                                                                                                \
-  double t0, best = 0;                                                                                                 \
-  int r, j;                                                                                                            \
-  for (j = 0; j < 24; j++) a[j] = m + (float)j;                                                                        \
-  m += 0.999999f;                                                                                                      \
-  k += 1e-7f;                                                                                                          \
-  for (r = 0; r < 3; r++) {                                                                                            \
-    t0 = now();                                                                                                        \
-    for (i = 0; i < n; i++)                                                                                            \
-      _Pragma("GCC unroll 24") for (j = 0; j < 24; j++) a[j] = a[j] * m + k;                                                                    \
-    t0 = (double)n * 24 * 2 * (N) / (now() - t0) / 1e9;                                                                \
-    if (t0 > best) best = t0;                                                                                          \
-  }                                                                                                                    \
-  for (j = 1; j < 24; j++) a[0] += a[j];                                                                               \
-  return a[0][0] == 12345.0f ? 0 : best;
-__attribute__((target("avx512f,fma"), optimize("fp-contract=fast"))) static double peak512(void) {
-  typedef float v16 __attribute__((vector_size(64)));
-  PEAK_BODY(v16, 16)
-}
-__attribute__((target("avx2,fma"), optimize("fp-contract=fast"))) static double peak256(void) {
-  typedef float v8 __attribute__((vector_size(32)));
-  PEAK_BODY(v8, 8)
-}
-static double fma_peak(void) {
-  double peak;
-  cpu_clock = 1;
-  peak = __builtin_cpu_supports("avx512f") ? peak512() : peak256();
-  cpu_clock = 0;
-  return peak;
-}
-#else
-static double fma_peak(void) { return 0; }
-#endif
 
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 5, r;
   const char *filter = argc > 2 ? argv[2] : NULL;
-  double total[2] = {0, 0}, r18_flop = 0, peak = fma_peak();
+  double total[2] = {0, 0}, r18_flop = 0, peak = bench_fma_peak();
   size_t li;
   if (rounds < 1) rounds = 1;
   if (rounds > 32) rounds = 32;

@@ -18,6 +18,7 @@
 #define GE_IMPLEMENTATION
 #include "ge_engines/ai_core.h"
 #include "tests/test_pool.h"
+#include "bench/fma_peak.h"
 
 #include <cblas.h>
 #include <stdio.h>
@@ -69,45 +70,6 @@ static void run(int which, const shape *s, const float *A, const float *B, float
   }
 }
 
-/* GFLOP/s of 24 independent FMA chains on one core, in this thread's CPU
- * time (the FMA peak): AVX-512 when the CPU has it, so that CPUs with two
- * 512-bit FMA ports (this Xeon) show their true peak, else AVX2. 24 chains
- * cover 2 ports x 4 cycles of latency with room to spare. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-#define PEAK_BODY(VT, N)                                                                                               \
-  VT a[24], m = {0}, k = {0};                                                                                          \
-  long i, n = 20000000;                                                                                                \
-  double t0, best = 0;                                                                                                 \
-  int r, j;                                                                                                            \
-  for (j = 0; j < 24; j++) a[j] = m + (float)j;                                                                        \
-  m += 0.999999f;                                                                                                      \
-  k += 1e-7f;                                                                                                          \
-  for (r = 0; r < 3; r++) {                                                                                            \
-    t0 = cpu_now();                                                                                                    \
-    for (i = 0; i < n; i++)                                                                                            \
-      _Pragma("GCC unroll 24") for (j = 0; j < 24; j++) a[j] = a[j] * m + k;                                           \
-    t0 = (double)n * 24 * 2 * (N) / (cpu_now() - t0) / 1e9;                                                            \
-    if (t0 > best) best = t0;                                                                                          \
-  }                                                                                                                    \
-  for (j = 1; j < 24; j++) a[0] += a[j];                                                                               \
-  return a[0][0] == 12345.0f ? 0 : best;
-__attribute__((target("avx512f,fma"), optimize("fp-contract=fast"))) static double peak512(void) {
-  typedef float v16 __attribute__((vector_size(64)));
-  PEAK_BODY(v16, 16)
-}
-__attribute__((target("avx2,fma"), optimize("fp-contract=fast"))) static double peak256(void) {
-  typedef float v8 __attribute__((vector_size(32)));
-  PEAK_BODY(v8, 8)
-}
-static double fma_peak(void) { return __builtin_cpu_supports("avx512f") ? peak512() : peak256(); }
-#else
-static double fma_peak(void) { return 0; }
-#endif
 
 static void bench(const shape *s, int threads) {
   double flop = 2.0 * s->M * s->N * s->K, t[4][5], med[4], err = 0, ref = 0;
@@ -172,7 +134,7 @@ int main(void) {
   const char *ct = getenv("OPENBLAS_CORETYPE");
   int threads = openblas_get_num_threads();
   size_t i;
-  double peak = fma_peak();
+  double peak = bench_fma_peak();
   printf("SGEMM, GFLOP/s (median of 5 after warm-up); OPENBLAS_CORETYPE=%s; one core's %s FMA peak %.1f GFLOP/s; ours "
          "uses the %s micro-kernel\n\n",
          ct ? ct : "(unset)", __builtin_cpu_supports("avx512f") ? "AVX-512" : "AVX2", peak, ge__aic_kern_pick(2)->level == 2 ? "AVX-512" : ge__aic_kern_pick(2)->level ? "AVX2" : "baseline");
