@@ -11,7 +11,10 @@
  *   engines    ge_partition_engines (atomic): merges, and the pieces with
  *              PlaceHolder/End pairs on every cut edge;
  *   merge      ge_engine_partition_merge of those pieces back into one graph;
- * median of R runs after a warm-up, for N and 10·N nodes (the runs of the
+ * Placement is the session's pipeline; the four steps after it are timed
+ * one by one through ge_partition.h's own calls, as a compiler vendoring
+ * that header makes them, with the session's engines.
+ * Median of R runs after a warm-up, for N and 10·N nodes (the runs of the
  * two sizes interleaved, so the ratio is not skewed by a slow spell of the
  * machine).
  *
@@ -25,23 +28,17 @@
 #include "ge_session.h"
 #include "bench/mixed_graph.h"
 
-/* The mixed graph of about n nodes, placed by a session stopped after
- * placement (GE_COMPILE_PLACE: the pipeline's own steps up to there), a
- * copy taken, every 50th compute node forced dynamic. */
-static ge_graph *build(uint32_t n) {
-  ge_session_desc sd;
-  ge_session *s;
+/* The mixed graph of about n nodes as graph `id` of session s, placed by
+ * its pipeline (s stops after placement: GE_COMPILE_PLACE), a copy taken,
+ * every 50th compute node forced dynamic. */
+static ge_graph *build(ge_session *s, uint32_t id, uint32_t n) {
   ge_graph *g;
   ge_error err;
   ge_node *node;
   uint32_t i = 0;
-  memset(&sd, 0, sizeof sd);
-  sd.level = GE_COMPILE_PLACE;
-  bench_ok(ge_session_create(&sd, &s, &err), &err, "session");
-  bench_ok(ge_session_add_graph(s, 1, mixed_graph(n), &err), &err, "add graph");
-  bench_ok(ge_session_compile_graph(s, 1, &err), &err, "place");
-  bench_ok(ge_graph_clone(ge_session_graph(s, 1), NULL, &g, &err), &err, "clone");
-  ge_session_free(s);
+  bench_ok(ge_session_add_graph(s, id, mixed_graph(n), &err), &err, "add graph");
+  bench_ok(ge_session_compile_graph(s, id, &err), &err, "place");
+  bench_ok(ge_graph_clone(ge_session_graph(s, id), NULL, &g, &err), &err, "clone");
   GE_GRAPH_FOREACH(g, node) if (strcmp(node->op, "Data") && strcmp(node->op, "Const") && ++i % 50 == 0) node->flags |= GE_NODE_FORCE_DYNAMIC;
   return g;
 }
@@ -113,18 +110,22 @@ static void time_step(ge_graph *small, ge_graph *large, int step, int r, double 
 int main(int argc, char **argv) {
   uint32_t n = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 100000;
   int r = argc > 2 ? atoi(argv[2]) : 3, step;
-  ge_engine_registry *reg;
+  const ge_engine_registry *reg;
+  ge_session_desc sd;
+  ge_session *s;
   ge_error err;
   ge_graph *small, *large;
   if (r < 1 || r > 64 || n < 10) {
     fprintf(stderr, "usage: partition_bench [N >= 10] [R 1..64]\n");
     return 2;
   }
-  bench_ok(ge_engine_registry_create(NULL, &reg, &err), &err, "registry");
-  bench_ok(ge_engines_register_standard(reg, &err), &err, "engines");
+  memset(&sd, 0, sizeof sd);
+  sd.level = GE_COMPILE_PLACE;
+  bench_ok(ge_session_create(&sd, &s, &err), &err, "session");
+  reg = ge_session_engines(s); /* the passes below get the session's engines */
   for (num_engines = 0; num_engines < ge_engine_count(reg); num_engines++) engines[num_engines] = ge_engine_at(reg, (int32_t)num_engines);
-  small = build(n);
-  large = build(n * 10);
+  small = build(s, 1, n);
+  large = build(s, 2, n * 10);
   printf("partitioning, median of %d after a warm-up\n", r);
   printf("%-10s %12s %12s %12s %10s\n", "step", "nodes", "ms", "ns/node", "10x ratio");
   for (step = 0; step < 4; step++) {
@@ -137,6 +138,6 @@ int main(int argc, char **argv) {
   }
   ge_graph_free(small);
   ge_graph_free(large);
-  ge_engine_registry_free(reg);
+  ge_session_free(s);
   return 0;
 }
