@@ -221,6 +221,14 @@ GE_TEST(test_no_kernel) {
   ge_graph_free(g);
 }
 
+/* A Data of subgraph b reading the parent node's input k (parent_index). */
+static ge_node_id outer_value(ge_graph *b, const char *name, int64_t k) {
+  ge_node_id id = GE_NONE;
+  ge_graph_add_node(b, "Data", name, 0, NULL, 1, &id, NULL);
+  ge_node_set_attr_int(b, id, "parent_index", k, NULL);
+  return id;
+}
+
 /* y = If(x[0] > 0, then: x + c, else: -x), c captured from the outer graph */
 GE_TEST(test_if_with_capture) {
   ge_graph *g = tu_new_graph("g"), *then_g = tu_new_graph("then"), *else_g = tu_new_graph("else");
@@ -246,17 +254,14 @@ GE_TEST(test_if_with_capture) {
   in[1] = E(x, 0); /* Greater takes two inputs; the test's kernel reads the first */
   ge_graph_add_node(g, "Greater", "cond", 2, in, 1, &cond, NULL);
   /* then: parent inputs 1 (x) and 2 (c) */
-  ge_graph_add_node(then_g, "Data", "tx", 0, NULL, 1, &t_x, NULL);
-  ge_node_set_attr_int(then_g, t_x, "parent_index", 1, NULL);
-  ge_graph_add_node(then_g, "Data", "tc", 0, NULL, 1, &t_c, NULL);
-  ge_node_set_attr_int(then_g, t_c, "parent_index", 2, NULL);
+  t_x = outer_value(then_g, "tx", 1);
+  t_c = outer_value(then_g, "tc", 2);
   in[0] = E(t_x, 0);
   in[1] = E(t_c, 0);
   ge_graph_add_node(then_g, "Add", "add", 2, in, 1, &t_add, NULL);
   in[0] = E(t_add, 0);
   ge_graph_set_outputs(then_g, 1, in, NULL, NULL);
-  ge_graph_add_node(else_g, "Data", "ex", 0, NULL, 1, &e_x, NULL);
-  ge_node_set_attr_int(else_g, e_x, "parent_index", 1, NULL);
+  e_x = outer_value(else_g, "ex", 1);
   in[0] = E(e_x, 0);
   ge_graph_add_node(else_g, "Neg", "neg", 1, in, 1, &e_neg, NULL);
   in[0] = E(e_neg, 0);
@@ -300,14 +305,12 @@ GE_TEST(test_if_condition_of_rank_two) {
   ct.dtype = GE_DTYPE_BOOL, ct.rank = 2, ct.dims = cdims, ct.data = &yes, ct.nbytes = 1;
   ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 1, dims, &x, NULL);
   ge_graph_add_const(g, "cond", &ct, &cond, NULL);
-  ge_graph_add_node(then_g, "Data", "tx", 0, NULL, 1, &t_x, NULL);
-  ge_node_set_attr_int(then_g, t_x, "parent_index", 1, NULL);
+  t_x = outer_value(then_g, "tx", 1);
   in[0] = E(t_x, 0);
   ge_graph_add_node(then_g, "Neg", "neg", 1, in, 1, &t_neg, NULL);
   in[0] = E(t_neg, 0);
   ge_graph_set_outputs(then_g, 1, in, NULL, NULL);
-  ge_graph_add_node(else_g, "Data", "ex", 0, NULL, 1, &e_x, NULL);
-  ge_node_set_attr_int(else_g, e_x, "parent_index", 1, NULL);
+  e_x = outer_value(else_g, "ex", 1);
   in[0] = E(e_x, 0);
   ge_graph_set_outputs(else_g, 1, in, NULL, NULL);
   in[0] = E(cond, 0);
@@ -344,8 +347,7 @@ static ge_graph *add_loop(const ge_tensor *mt) {
   ge_graph_add_data(body, "iter", GE_DTYPE_INT64, 0, NULL, &b_i, NULL);
   ge_graph_add_data(body, "cond", GE_DTYPE_BOOL, 0, NULL, &b_c, NULL);
   ge_graph_add_data(body, "v", GE_DTYPE_FLOAT32, 1, dims, &b_v, NULL);
-  ge_graph_add_node(body, "Data", "s", 0, NULL, 1, &b_s, NULL);
-  ge_node_set_attr_int(body, b_s, "parent_index", 3, NULL);
+  b_s = outer_value(body, "s", 3);
   in[0] = E(b_v, 0);
   in[1] = E(b_s, 0);
   ge_graph_add_node(body, "Add", "add", 2, in, 1, &b_add, NULL);
