@@ -51,7 +51,7 @@
  *   declarations   core (ge_exec_run_tasks), graph adapter (ge_exec_desc,
  *                  the program, run, async runs, the run loop)
  *   implementation program (the struct, memory count and ceiling), shape
- *                  plans (per signature or at the bounds), output storage,
+ *                  plans (per signature or at the bounds), fixed shapes, output storage,
  *                  the executor's own kernels (If, Loop, Scan, ...),
  *                  lowering, executors, run (sync, async, loop, subgraphs)
  */
@@ -404,6 +404,7 @@ struct ge_program {
   int64_t *capture_parent;
   ge__x_dyn *dyn;             /* shape plans of a dynamic level (NULL: none) */
   int is_call_body;           /* a PartitionedCall's subgraph (a hybrid unit) */
+  unsigned char *fixed;       /* per slot: its dtype and shape never move (NULL: no task has fixed shapes) */
 };
 
 static void *ge__x_alloc(const ge_allocator *a, size_t n) { return a->alloc(a->user, n ? n : 1); }
@@ -848,6 +849,59 @@ GE_API uint32_t ge_program_shape_plans(const ge_program *p, uint64_t *bytes) {
   return n;
 }
 
+/* ------------------------------------------------------- fixed shapes */
+
+/* Whether slot v of node x's output k keeps one dtype and shape at every
+ * run: weights; graph inputs the executor checks against a static declared
+ * type (inputs_checked: the root level); outputs planned at load. */
+static int ge__x_slot_fixed(const ge_node *x, uint32_t k, const ge_value *v, int inputs_checked) {
+  const ge_tensor_desc *d = &x->outputs[k];
+  if (ge__x_is(x, "Const")) return v->data || !v->numel;
+  if (ge__x_is(x, "Data") && !inputs_checked) return 0;
+  if (d->dtype == GE_DTYPE_UNDEFINED || !ge_shape_is_static(&d->shape)) return 0;
+  return ge__x_is(x, "Data") || ge_value_is_planned(v, d->dtype, d->shape.rank, d->shape.dims);
+}
+
+static int ge__x_task_fixed(const ge_program *p, const ge_task *t) {
+  uint32_t k;
+  for (k = 0; k < t->ctx.num_inputs; k++)
+    if (t->ctx.inputs[k] && !p->fixed[t->ctx.inputs[k] - p->slots]) return 0;
+  for (k = 0; k < t->ctx.num_outputs; k++)
+    if (!p->fixed[t->ctx.outputs[k] - p->slots]) return 0;
+  return 1;
+}
+
+/* Flags the tasks whose every input and output is fixed
+ * (GE_KERNEL_FIXED_SHAPES): their kernels may check shapes once. */
+static ge_status ge__x_mark_fixed(ge_program *p, int inputs_checked, ge_error *err) {
+  const ge_node *x;
+  uint32_t k, t, n = 0;
+  p->fixed = (unsigned char *)ge__x_alloc(&p->a, (size_t)p->num_slots + 1);
+  if (!p->fixed) return ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+  memset(p->fixed, 0, (size_t)p->num_slots + 1);
+  GE_GRAPH_FOREACH(p->graph, x)
+    for (k = 0; k < x->num_outputs; k++) {
+      uint32_t slot = p->first_slot[x->id] + k;
+      p->fixed[slot] = (unsigned char)ge__x_slot_fixed(x, k, &p->slots[slot], inputs_checked);
+    }
+  for (t = 0; t < p->num_tasks; t++)
+    if (ge__x_task_fixed(p, &p->tasks[t])) p->tasks[t].ctx.flags |= GE_KERNEL_FIXED_SHAPES, n++;
+  if (!n) ge__x_free(&p->a, p->fixed, (size_t)p->num_slots + 1), p->fixed = NULL;
+  return GE_OK;
+}
+
+/* A fixed slot's shape moved (a kernel disagreed with shape inference):
+ * no task of p is fixed any more and every memo goes. Rare; atomics, as
+ * other tasks may be running (never the moved value's consumers). */
+static void ge__x_unfix(ge_program *p) {
+  uint32_t t;
+  for (t = 0; t < p->num_tasks; t++) {
+    __atomic_store_n(&p->tasks[t].ctx.flags, 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->tasks[t].ctx.memo, 0u, __ATOMIC_RELAXED);
+  }
+  memset(p->fixed, 0, (size_t)p->num_slots + 1);
+}
+
 /* ------------------------------------------------ output storage
  * Where a kernel's output goes: the root plan's block, this signature's
  * shape plan, or storage of its own; views share their source's bytes. */
@@ -865,6 +919,7 @@ static ge_value *ge__x_alloc_output(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype
       ge_kernel_error(c, GE_ERR_SHAPE, "output %u: invalid dimension %lld", (unsigned)i, (long long)dims[k]);
       return NULL;
     }
+  if (p->fixed && p->fixed[v - p->slots]) ge__x_unfix(p); /* a kernel disagrees with shape inference */
   if (p->planned && p->planned[v - p->slots] != UINT64_MAX) { /* planned bytes, unless the shape outgrew them */
     size_t k = (size_t)(v - p->slots);
     if (ge_value_set_shape(v, dtype, rank, dims) == GE_OK && v->nbytes <= p->planned_size[k]) {
@@ -912,6 +967,7 @@ static ge_value *ge__x_alias_output(ge_kernel_ctx *c, uint32_t i, const ge_value
                                     const int64_t *dims) {
   ge_program *p = (ge_program *)c->env->executor;
   ge_value *v = c->outputs[i];
+  if (p->fixed && p->fixed[v - p->slots] && !ge_value_is_planned(v, src->dtype, rank, dims)) ge__x_unfix(p);
   if (p->planned && p->planned[v - p->slots] != UINT64_MAX && src->data != p->block + p->planned[v - p->slots]) {
     /* the memory plan gave this view bytes of its own (a graph output, say): src's may be reused, so copy */
     if (!(v = ge_kernel_output(c, i, src->dtype, rank, dims))) return NULL;
@@ -1011,6 +1067,7 @@ GE_API void ge_program_free(ge_program *p) {
   ge__x_free(&a, p->prof_sum, ((size_t)p->num_ids + 1) * sizeof *p->prof_sum);
   ge__x_free(&a, p->capture_slot, ((size_t)p->num_captures + 1) * sizeof *p->capture_slot);
   ge__x_free(&a, p->capture_parent, ((size_t)p->num_captures + 1) * sizeof *p->capture_parent);
+  ge__x_free(&a, p->fixed, (size_t)p->num_slots + 1);
   ge_runtime_free(p->rt_owned);
   ge__x_free(&a, p, sizeof *p);
 }
@@ -2542,7 +2599,7 @@ GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_pro
   a = desc->allocator.alloc && desc->allocator.free ? desc->allocator : *ge_graph_allocator(g);
   if ((st = ge_graph_infer_shapes(g, err))) return st;
   if ((st = ge__x_create(g, desc, &a, out, err))) return st;
-  if ((st = ge__x_dyn_setup(*out, err)) || (st = ge__x_setup_executor(*out, err))) {
+  if ((st = ge__x_mark_fixed(*out, 1, err)) || (st = ge__x_dyn_setup(*out, err)) || (st = ge__x_setup_executor(*out, err))) {
     ge_program_free(*out);
     *out = NULL;
   }
@@ -2841,7 +2898,7 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, int call_bod
   }
   sp->mem_used = 0;
   sp->is_call_body = call_body;
-  if (call_body && (st = ge__x_dyn_setup(sp, err))) { /* a hybrid unit: shape plans when dynamic */
+  if ((st = ge__x_mark_fixed(sp, 0, err)) || (call_body && (st = ge__x_dyn_setup(sp, err)))) { /* a hybrid unit: shape plans when dynamic */
     ge_program_free(sp);
     return st;
   }

@@ -848,7 +848,26 @@ struct ge_kernel_ctx {
   ge_kernel_env *env;
   ge_error *err;
   void *state; /* the kernel's own (malloc'ed; the executor frees it), NULL at first */
+  /* GE_KERNEL_FIXED_SHAPES, set by the executor at load when every input
+   * and output holds at every run the dtype and shape the graph inferred,
+   * its bytes in place (weights, planned outputs, graph inputs the executor
+   * checks); data pointers may still change between runs. */
+  uint32_t flags;
+  /* The kernel's own word, zero at load and kept across runs: under fixed
+   * shapes a kernel notes here that its checks passed (ge_kernel_set_memo)
+   * and skips them on later runs. Should a shape move after all, the
+   * executor zeroes every memo and drops the flag. */
+  uint32_t memo;
 };
+#define GE_KERNEL_FIXED_SHAPES 1u
+
+/* The kernel's memo (0: none; relaxed atomics, as the executor may zero it
+ * from another thread). */
+static inline uint32_t ge_kernel_memo(const ge_kernel_ctx *c) { return __atomic_load_n(&c->memo, __ATOMIC_RELAXED); }
+/* Keeps m (nonzero) as c's memo when its shapes are fixed; else nothing. */
+static inline void ge_kernel_set_memo(ge_kernel_ctx *c, uint32_t m) {
+  if (__atomic_load_n(&c->flags, __ATOMIC_RELAXED) & GE_KERNEL_FIXED_SHAPES) __atomic_store_n(&c->memo, m, __ATOMIC_RELAXED);
+}
 
 /* Output i with the given dtype and shape: the planned value when it fits
  * (no allocation on the static path), else the executor grows it. NULL on

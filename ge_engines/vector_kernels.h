@@ -924,11 +924,17 @@ static void ge__vk_unary_share(void *arg, int64_t begin, int64_t end) {
   ge__vk_unary_rows(j->isa, j->op, &j->par, j->x + begin, j->y + begin, end - begin);
 }
 
-/* y = op(x) over a float32 tensor of any shape; one share runs inline
- * with no job (a chain of small element-wise nodes costs little more
- * than its kernel calls). */
-static ge_status ge__vk_unary(ge_kernel_ctx *c, int op, const ge__vk_upar *par) {
-  static const ge__vk_upar none = {0, 0, 0, 0};
+/* Memos (ge_kernel_ctx.memo) of the inline paths below: the path whose
+ * checks passed on a task of fixed shapes, or'ed with the ISA. */
+#define GE__VK_MEMO_UNARY 0x100u
+#define GE__VK_MEMO_BINARY 0x200u
+#define GE__VK_MEMO_PATH(m) ((m) & ~0xffu)
+#define GE__VK_MEMO_ISA(m) ((int)((m) & 0xffu))
+
+static const ge__vk_upar ge__vk_no_par = {0, 0, 0, 0};
+
+/* ge__vk_unary past its memo. */
+static ge_status ge__vk_unary_checked(ge_kernel_ctx *c, int op, const ge__vk_upar *par) {
   const ge_value *x;
   ge_value *y;
   ge__vk_unary_job j;
@@ -939,19 +945,32 @@ static ge_status ge__vk_unary(ge_kernel_ctx *c, int op, const ge__vk_upar *par) 
       !(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims)))
     return ge__vk_out_failed(c);
   if (x->numel <= GE__VK_GRAIN) {
-    ge__vk_unary_rows(ge__vk_isa(), op, par ? par : &none, (const float *)x->data, (float *)y->data, x->numel);
+    int isa = ge__vk_isa();
+    ge_kernel_set_memo(c, GE__VK_MEMO_UNARY | (uint32_t)isa);
+    ge__vk_unary_rows(isa, op, par ? par : &ge__vk_no_par, (const float *)x->data, (float *)y->data, x->numel);
     return GE_OK;
   }
   j.isa = ge__vk_isa();
   j.op = op;
-  if (par)
-    j.par = *par;
-  else
-    memset(&j.par, 0, sizeof j.par);
+  j.par = par ? *par : ge__vk_no_par;
   j.x = (const float *)x->data;
   j.y = (float *)y->data;
   ge_kernel_parallel_for(c, x->numel, GE__VK_GRAIN, ge__vk_unary_share, &j);
   return GE_OK;
+}
+
+/* y = op(x) over a float32 tensor of any shape; one share runs inline
+ * with no job (a chain of small element-wise nodes costs little more
+ * than its kernel calls), and with fixed shapes its checks run once. */
+GE__VK_INLINE ge_status ge__vk_unary(ge_kernel_ctx *c, int op, const ge__vk_upar *par) {
+  uint32_t memo = ge_kernel_memo(c);
+  if (GE__VK_MEMO_PATH(memo) == GE__VK_MEMO_UNARY) {
+    const ge_value *x = c->inputs[0];
+    ge__vk_unary_rows(GE__VK_MEMO_ISA(memo), op, par ? par : &ge__vk_no_par, (const float *)x->data,
+                      (float *)c->outputs[0]->data, x->numel);
+    return GE_OK;
+  }
+  return ge__vk_unary_checked(c, op, par);
 }
 
 /* Broadcast a op b as rows: merged outer dims (dims[0..rank-1)) walked by
@@ -1069,8 +1088,8 @@ static ge_status ge__vk_binary_on(ge_kernel_ctx *c, int op, const ge_value *a, c
   return GE_OK;
 }
 
-/* a op b for the two float32 inputs of c (else the reference). */
-static ge_status ge__vk_binary(ge_kernel_ctx *c, int op) {
+/* ge__vk_binary past its memo. */
+static ge_status ge__vk_binary_checked(ge_kernel_ctx *c, int op) {
   const ge_value *a, *b;
   ge_value *y;
   if (c->num_inputs != 2 || c->num_outputs < 1 || !ge__vk_f32_in(c, 0) || !ge__vk_f32_in(c, 1))
@@ -1078,11 +1097,25 @@ static ge_status ge__vk_binary(ge_kernel_ctx *c, int op) {
   a = c->inputs[0], b = c->inputs[1], y = c->outputs[0];
   if (a->numel <= GE__VK_GRAIN && ge_value_is_planned(y, GE_DTYPE_FLOAT32, a->rank, a->dims) &&
       ge_value_is_planned(y, GE_DTYPE_FLOAT32, b->rank, b->dims)) { /* same small shapes: one row, inline */
-    ge__vk_binary_rows(ge__vk_isa(), op, (const float *)a->data, 1, (const float *)b->data, 1, (float *)y->data,
-                       a->numel);
+    int isa = ge__vk_isa();
+    ge_kernel_set_memo(c, GE__VK_MEMO_BINARY | (uint32_t)isa);
+    ge__vk_binary_rows(isa, op, (const float *)a->data, 1, (const float *)b->data, 1, (float *)y->data, a->numel);
     return GE_OK;
   }
   return ge__vk_binary_on(c, op, a, b);
+}
+
+/* a op b for the two float32 inputs of c (else the reference); with fixed
+ * shapes, same small shapes are checked once. */
+GE__VK_INLINE ge_status ge__vk_binary(ge_kernel_ctx *c, int op) {
+  uint32_t memo = ge_kernel_memo(c);
+  if (GE__VK_MEMO_PATH(memo) == GE__VK_MEMO_BINARY) {
+    const ge_value *a = c->inputs[0], *b = c->inputs[1];
+    ge__vk_binary_rows(GE__VK_MEMO_ISA(memo), op, (const float *)a->data, 1, (const float *)b->data, 1,
+                       (float *)c->outputs[0]->data, a->numel);
+    return GE_OK;
+  }
+  return ge__vk_binary_checked(c, op);
 }
 
 static ge_status ge__vk_k_add(ge_kernel_ctx *c) { return ge__vk_binary(c, GE__VK_B_ADD); }

@@ -86,11 +86,11 @@ static ge_value fvalue(int32_t rank, const int64_t *dims, float *data) {
   return v;
 }
 
-/* x -> Neg^n -> out, x of shape [-1, 4] */
-static ge_graph *neg_chain(uint32_t n) {
+/* x -> Neg^n -> out, x of shape [batch, 4] (-1: dynamic) */
+static ge_graph *neg_chain_of(uint32_t n, int64_t batch) {
   ge_graph *g = tu_new_graph("chain");
   ge_node_id prev;
-  int64_t dims[2] = {-1, 4};
+  int64_t dims[2] = {batch, 4};
   uint32_t i;
   ge_edge e;
   ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dims, &prev, NULL);
@@ -102,6 +102,8 @@ static ge_graph *neg_chain(uint32_t n) {
   ge_graph_set_outputs(g, 1, &e, NULL, NULL);
   return g;
 }
+
+static ge_graph *neg_chain(uint32_t n) { return neg_chain_of(n, -1); }
 
 GE_TEST(test_chain_and_dynamic_batch) {
   ge_graph *g = neg_chain(7);
@@ -468,6 +470,94 @@ GE_TEST(test_partitioned_call) {
   ge_graph_free(g);
 }
 
+/* y = -x, but a [1, 2n] output (x repeated) when x[0] > 100: a kernel
+ * that disagrees with shape inference. */
+static ge_status k_neg_liar(ge_kernel_ctx *c) {
+  const ge_value *x = c->inputs[0];
+  int64_t dims[2] = {1, x->numel}, i;
+  ge_value *y;
+  if (((const float *)x->data)[0] > 100) dims[1] *= 2;
+  if (!(y = ge_kernel_output(c, 0, x->dtype, 2, dims))) return GE_ERR_NOMEM;
+  for (i = 0; i < y->numel; i++) ((float *)y->data)[i] = -((const float *)x->data)[i % x->numel];
+  return GE_OK;
+}
+
+/* y = -x, its output checked once under fixed shapes (as the fast
+ * element-wise kernels do): a stale memo would write past y. */
+static ge_status k_neg_memo(ge_kernel_ctx *c) {
+  const ge_value *x = c->inputs[0];
+  int64_t i;
+  if (!ge_kernel_memo(c)) {
+    if (!ge_kernel_output(c, 0, x->dtype, x->rank, x->dims)) return GE_ERR_NOMEM;
+    ge_kernel_set_memo(c, 1);
+  }
+  for (i = 0; i < x->numel; i++) ((float *)c->outputs[0]->data)[i] = -((const float *)x->data)[i];
+  return GE_OK;
+}
+
+static ge_kernel_fn lookup_liar(const ge_node *n, void *user) {
+  (void)user;
+  return !strcmp(n->name, "liar") ? k_neg_liar : k_neg_memo;
+}
+
+static int task_fixed(const ge_program *p, uint32_t t) {
+  return (p->tasks[t].ctx.flags & GE_KERNEL_FIXED_SHAPES) != 0;
+}
+
+/* Tasks whose values all keep their inferred shapes are flagged fixed:
+ * a static graph's, not a dynamic one's, nor a subgraph's reading its
+ * Data (bound at run time); when a kernel moves a fixed shape after all,
+ * the flags and memos go and the run stays right. */
+GE_TEST(test_fixed_shapes) {
+  ge_graph *g = neg_chain_of(2, 1), *dyn = neg_chain(2), *body = neg_chain_of(2, 1);
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[2] = {1, 4};
+  float in[4] = {1, 2, 3, 4}, big[4] = {200, 2, 3, 4};
+  ge_value v = fvalue(2, dims, in), vb = fvalue(2, dims, big);
+  const ge_value *ins[1] = {&v}, *y;
+  ge_edge e = E(ge_graph_node(dyn, ge_graph_output_node(dyn))->inputs[0].node, 0);
+  ge_node_id call, second;
+  int i;
+  /* dynamic: nothing fixed; a static PartitionedCall body: all but the Data reader */
+  ge_graph_add_node(dyn, "PartitionedCall", "call", 1, &e, 1, &call, NULL);
+  ge_node_set_attr_graph(dyn, call, "f", body, NULL);
+  e = E(call, 0);
+  ge_graph_set_outputs(dyn, 1, &e, NULL, NULL);
+  OK(ge_program_create(dyn, &d, &p, &err));
+  GE_REQUIRE(p);
+  GE_CHECK(!task_fixed(p, 0) && !task_fixed(p, 1) && !task_fixed(p, 2));
+  GE_REQUIRE(p->num_subs == 1);
+  GE_CHECK(!task_fixed(p->subs[0].program, 0) && task_fixed(p->subs[0].program, 1));
+  ge_program_free(p);
+  /* static: both fixed; the liar (the first Neg) moves its output's shape at the third run */
+  second = ge_graph_node(g, ge_graph_output_node(g))->inputs[0].node;
+  OK(ge_node_set_name(g, ge_graph_node(g, second)->inputs[0].node, "liar", NULL));
+  d.lookup = lookup_liar;
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  GE_CHECK(task_fixed(p, 0) && task_fixed(p, 1));
+  for (i = 0; i < 2; i++) {
+    OK(ge_program_run(p, ins, 1, &err));
+    y = ge_program_output(p, 0);
+    GE_CHECK(y->dims[1] == 4 && ((float *)y->data)[3] == 4);
+    GE_CHECK_EQ_INT(p->tasks[1].ctx.memo, 1);
+  }
+  ins[0] = &vb;
+  OK(ge_program_run(p, ins, 1, &err));
+  y = ge_program_output(p, 0);
+  GE_CHECK_EQ_INT(y->dims[1], 8);
+  GE_CHECK(((float *)y->data)[4] == 200 && ((float *)y->data)[7] == 4);
+  GE_CHECK(!task_fixed(p, 0) && !task_fixed(p, 1) && p->tasks[1].ctx.memo == 0);
+  ins[0] = &v; /* back to the inferred shape: right, with no memo */
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK(ge_program_output(p, 0)->dims[1] == 4 && ((float *)ge_program_output(p, 0)->data)[0] == 1);
+  ge_program_free(p);
+  ge_graph_free(g);
+  ge_graph_free(dyn);
+}
+
 /* Kernel failures are reported naming the node; the program stays usable. */
 GE_TEST(test_kernel_error) {
   ge_graph *g = tu_new_graph("g");
@@ -603,7 +693,7 @@ GE_TEST(test_checked_sizes) {
   memset(&v, 0, sizeof v);
   GE_CHECK_EQ_INT(ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 4, big), GE_ERR_SHAPE);
   GE_CHECK(v.numel == -1 && v.nbytes == SIZE_MAX);
-  OK(ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 2, fits + 1));
+  OK(ge_value_set_shape(&v, GE_DTYPE_FLOAT32, 1, fits + 1));
 }
 
 int main(int argc, char **argv) {
@@ -617,6 +707,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_loop);
   GE_RUN(test_scan);
   GE_RUN(test_partitioned_call);
+  GE_RUN(test_fixed_shapes);
   GE_RUN(test_kernel_error);
   GE_RUN(test_loop_long_scan);
   GE_RUN(test_loop_trip_count_checked);

@@ -251,10 +251,37 @@ GE_TEST(test_math_specials) {
 
 typedef void (*set_attrs_fn)(kt *t, int variant);
 
+/* Whether the fast kernel's outputs (status s2) agree with the reference's
+ * (s1) within max_ulps (abs_tol ignored differences); `how` names the run. */
+static int same_outputs(const char *op, int variant, int threads, const char *how, ge_status s1, const ge_error *e1,
+                        const ge_value *ref, ge_status s2, const ge_error *e2, const ge_value *fast, uint32_t n_out,
+                        double max_ulps_ok, double abs_tol) {
+  int ok = GE_CHECK_EQ_INT(s2, s1);
+  uint32_t o;
+  if (s1 != GE_OK && s1 == s2) ok &= GE_CHECK_STR(e2->message, e1->message);
+  for (o = 0; o < n_out && s1 == GE_OK && s2 == GE_OK; o++) {
+    int64_t worst;
+    double m;
+    int32_t k;
+    ok &= GE_CHECK_EQ_INT(fast[o].dtype, ref[o].dtype) && GE_CHECK_EQ_INT(fast[o].rank, ref[o].rank) &&
+          GE_CHECK_EQ_INT(fast[o].numel, ref[o].numel);
+    for (k = 0; k < ref[o].rank && k < fast[o].rank; k++) ok &= GE_CHECK_EQ_INT(fast[o].dims[k], ref[o].dims[k]);
+    if (!ok || ref[o].dtype != GE_DTYPE_FLOAT32) continue;
+    m = max_ulps((const float *)fast[o].data, (const float *)ref[o].data, ref[o].numel, abs_tol, &worst);
+    if (m > max_ulps_ok) {
+      fprintf(stderr, "  %s variant %d threads %d, %s: %.0f ulps at %lld: fast %.9g ref %.9g\n", op, variant, threads,
+              how, m, (long long)worst, ((const float *)fast[o].data)[worst], ((const float *)ref[o].data)[worst]);
+      ok = GE_CHECK(0);
+    }
+  }
+  return ok;
+}
+
 /* Runs op (reference and fast, serial and threaded) on in[0..n_in) and
  * checks the outputs agree within max_ulps (abs_tol ignored differences).
- * The fast kernel runs twice: the second time into its outputs of the
- * first, poisoned, as an executor's planned outputs (the inline path). */
+ * The fast kernel runs three ways: into fresh outputs, into those outputs
+ * poisoned (an executor's planned outputs: the inline path), and twice as
+ * a task of fixed shapes (the second run on the memo of the first). */
 static int check_op(const char *op, ge_value **in, uint32_t n_in, uint32_t n_out, set_attrs_fn attrs, int variant,
                     double max_ulps_ok, double abs_tol) {
   kt t;
@@ -287,22 +314,12 @@ static int check_op(const char *op, ge_value **in, uint32_t n_in, uint32_t n_out
         if (fast[o].data) memset(fast[o].data, 0xff, fast[o].nbytes); /* NaN floats */
       s2 = run_kernel(ff, t.g, t.id, in, n_in, fast, n_out, threads, &e2);
     }
-    ok &= GE_CHECK_EQ_INT(s2, s1);
-    if (s1 != GE_OK && s1 == s2) ok &= GE_CHECK_STR(e2.message, e1.message);
-    for (o = 0; o < n_out && s1 == GE_OK && s2 == GE_OK; o++) {
-      int64_t worst;
-      double m;
-      int32_t k;
-      ok &= GE_CHECK_EQ_INT(fast[o].dtype, ref[o].dtype) && GE_CHECK_EQ_INT(fast[o].rank, ref[o].rank) &&
-            GE_CHECK_EQ_INT(fast[o].numel, ref[o].numel);
-      for (k = 0; k < ref[o].rank && k < fast[o].rank; k++) ok &= GE_CHECK_EQ_INT(fast[o].dims[k], ref[o].dims[k]);
-      if (!ok || ref[o].dtype != GE_DTYPE_FLOAT32) continue;
-      m = max_ulps((const float *)fast[o].data, (const float *)ref[o].data, ref[o].numel, abs_tol, &worst);
-      if (m > max_ulps_ok) {
-        fprintf(stderr, "  %s variant %d threads %d: %.0f ulps at %lld: fast %.9g ref %.9g\n", op, variant, threads,
-                m, (long long)worst, ((const float *)fast[o].data)[worst], ((const float *)ref[o].data)[worst]);
-        ok = GE_CHECK(0);
-      }
+    ok &= same_outputs(op, variant, threads, "planned", s1, &e1, ref, s2, &e2, fast, n_out, max_ulps_ok, abs_tol);
+    if (ok && s2 == GE_OK) {
+      s2 = kh_run_fixed(ff, t.g, t.id, in, n_in, fast, n_out, threads ? pool_parallel_for : NULL, threads ? 2 : 1, 1,
+                        &e2);
+      ok &= same_outputs(op, variant, threads, "fixed shapes", s1, &e1, ref, s2, &e2, fast, n_out, max_ulps_ok,
+                         abs_tol);
     }
     for (o = 0; o < n_out; o++) {
       kh_free(&ref[o]);
