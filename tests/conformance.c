@@ -257,7 +257,7 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
   ge_error err;
   ge_status st;
   char **sets;
-  int n_sets, s, verdict = PASS;
+  int n_sets, s, rep, verdict = PASS;
   snprintf(path, sizeof path, "%s/%s/model.onnx", dir, name);
   if ((st = compile_checked(path, &session, &err))) {
     snprintf(why, n, "%.590s", err.message);
@@ -300,10 +300,12 @@ static int run_case(const char *dir, const char *name, double rtol, double atol,
       }
       n_out++;
     }
-    if (verdict == PASS && (st = ge_session_run_graph(session, 1, in_ptrs, n_in, &err))) {
-      snprintf(why, n, "%.590s", err.message);
-      verdict = is_unsupported(st) ? UNSUPPORTED : FAIL;
-    }
+    /* twice: the second run is the one a kernel makes from what the first left (its memo, its packed weights) */
+    for (rep = 0; rep < 2 && verdict == PASS; rep++)
+      if ((st = ge_session_run_graph(session, 1, in_ptrs, n_in, &err))) {
+        snprintf(why, n, "%.590s", err.message);
+        verdict = is_unsupported(st) ? UNSUPPORTED : FAIL;
+      }
     if (verdict == PASS && n_out != ge_program_num_outputs(p)) {
       snprintf(why, n, "%u outputs, expected %u", (unsigned)ge_program_num_outputs(p), (unsigned)n_out);
       verdict = FAIL;

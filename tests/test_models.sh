@@ -8,7 +8,7 @@
 # encoder at opsets 13 and 17 into build/models (skipped when models.json is newer
 # than the script), with torch's inputs and outputs for batch 1 and 4. For each
 # model and batch this runs
-#   ge run MODEL --input NAME=FILE.npy --outdir DIR --repeat 1 --warmup 0
+#   ge run MODEL --input NAME=FILE.npy --outdir DIR --repeat 1 --warmup 1
 # (batch 1 also with each placement option: --option ge.engineType=VectorEngine,
 # ge.exec.exclude_engines=AiCore, ge.exec.hostExecFlag=1) and compares
 # DIR/<output name>.npy with torch's output: max|ge - torch| / max|torch| must
@@ -89,7 +89,7 @@ for line in "${lines[@]}"; do
         dir=$t/$name.b$b
         rm -rf "$dir"
         timeout 600 "$GE" run "$MODELS/$file" --input "$input=$MODELS/$name.b$b.input.npy" \
-            ${option:+--option "$option"} --outdir "$dir" --repeat 1 --warmup 0 > "$t/err" 2>&1
+            ${option:+--option "$option"} --outdir "$dir" --repeat 1 --warmup 1 > "$t/err" 2>&1
         rc=$?
         if [[ $rc -ne 0 ]]; then
             echo "(ge run exited with status $rc$([[ $rc -eq 124 ]] && echo ': timeout'))" >> "$t/err"
