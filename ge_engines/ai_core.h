@@ -2038,16 +2038,19 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
     ROWS(GE__AIC_PW_OUT)                                                                                               \
     (void)b1, (void)b2, (void)vz, (void)vone;                                                                          \
   }
-/* The same for `cols` single columns (any count; four at a time), vectors
- * over the panel's MR rows (VH holds MR floats). */
-#define GE__AIC_PWC_OUT(u)                                                                                             \
+/* The same for `cols` single columns (any count), vectors over the panel's
+ * MR rows (VH holds MR floats): four columns at a time over two phases of
+ * k, or the last one or two over four phases (eight FMA chains either way,
+ * so a lone column is not bound by the FMA latency). */
+#define GE__AIC_PWC_OUT(u, acc)                                                                                        \
   if (j + (u) < cols) {                                                                                                \
     const float *res = resb ? tq : NULL;                                                                               \
     for (i = 0; i < rows && resb; i++) tq[i] = resb[i * ldr + j + (u)];                                                \
-    GE__AIC_EPI_VEC(VH, VIH, a##u, q, tq)                                                                              \
-    memcpy(tv, &a##u, sizeof tv);                                                                                      \
+    GE__AIC_EPI_VEC(VH, VIH, acc, q, tq)                                                                               \
+    memcpy(tv, &acc, sizeof tv);                                                                                       \
     for (i = 0; i < rows; i++) c[i * ldc + j + (u)] = tv[i];                                                           \
   }
+#define GE__AIC_PWC_LD(d, kk) memcpy(&d, a + (kk) * mr_, sizeof d);
 #define GE__AIC_PWC(S, ATTR, VH_, VIH_, MR)                                                                            \
   static ATTR void ge__aic_pwc_##S(const float *a, const float *b, int64_t ldb, int64_t K, float *c, int64_t ldc,    \
                                    int64_t rows, int64_t cols, const float *bias, const float *resb, int64_t ldr,      \
@@ -2055,24 +2058,45 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
     typedef VH_ VH;                                                                                                    \
     typedef VIH_ VIH;                                                                                                  \
     const VH z_ = {0};                                                                                                 \
-    VH vb, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_, vone = z_ + 1.0f, q, av;        \
+    VH vb, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_, vone = z_ + 1.0f, q, v0, v1,   \
+                                                                                                   v2, v3;            \
     float tb[MR] = {0}, tq[MR] = {0}, tv[MR];                                                                          \
+    const int64_t mr_ = (MR);                                                                                          \
     int64_t i, j, k;                                                                                                   \
     for (i = 0; i < rows && bias; i++) tb[i] = bias[i];                                                                \
     memcpy(&vb, tb, sizeof vb);                                                                                        \
     for (j = 0; j < cols; j += 4) {                                                                                    \
-      const int64_t j1 = ge__aic_min(j + 1, cols - 1), j2 = ge__aic_min(j + 2, cols - 1);                             \
-      const int64_t j3 = ge__aic_min(j + 3, cols - 1);                                                                 \
-      VH a0 = z_, a1 = z_, a2 = z_, a3 = z_;                                                                           \
-      for (k = 0; k < K; k++) {                                                                                        \
-        const float *bk = b + k * ldb;                                                                                 \
-        memcpy(&av, a + k * (MR), sizeof av);                                                                          \
-        a0 += av * bk[j];                                                                                       \
-        a1 += av * bk[j1];                                                                                      \
-        a2 += av * bk[j2];                                                                                      \
-        a3 += av * bk[j3];                                                                                      \
+      VH a0 = z_, a1 = z_, a2 = z_, a3 = z_, e0 = z_, e1 = z_, e2 = z_, e3 = z_;                                       \
+      if (cols - j >= 3) { /* four columns (the fourth may repeat the third), k in pairs */                           \
+        const int64_t j3 = ge__aic_min(j + 3, cols - 1);                                                               \
+        for (k = 0; k + 2 <= K; k += 2) {                                                                              \
+          const float *p0 = b + k * ldb, *p1 = p0 + ldb;                                                               \
+          GE__AIC_PWC_LD(v0, k) GE__AIC_PWC_LD(v1, k + 1)                                                              \
+          a0 += v0 * p0[j], a1 += v0 * p0[j + 1], a2 += v0 * p0[j + 2], a3 += v0 * p0[j3];                             \
+          e0 += v1 * p1[j], e1 += v1 * p1[j + 1], e2 += v1 * p1[j + 2], e3 += v1 * p1[j3];                             \
+        }                                                                                                              \
+        for (; k < K; k++) {                                                                                           \
+          const float *p0 = b + k * ldb;                                                                               \
+          GE__AIC_PWC_LD(v0, k)                                                                                        \
+          a0 += v0 * p0[j], a1 += v0 * p0[j + 1], a2 += v0 * p0[j + 2], a3 += v0 * p0[j3];                             \
+        }                                                                                                              \
+        a0 += e0, a1 += e1, a2 += e2, a3 += e3;                                                                        \
+      } else { /* one or two columns (the second may repeat the first), k in fours */                                \
+        const int64_t j1 = ge__aic_min(j + 1, cols - 1);                                                               \
+        for (k = 0; k + 4 <= K; k += 4) {                                                                              \
+          const float *p0 = b + k * ldb, *p1 = p0 + ldb, *p2 = p1 + ldb, *p3 = p2 + ldb;                               \
+          GE__AIC_PWC_LD(v0, k) GE__AIC_PWC_LD(v1, k + 1) GE__AIC_PWC_LD(v2, k + 2) GE__AIC_PWC_LD(v3, k + 3)          \
+          a0 += v0 * p0[j], a1 += v0 * p0[j1], a2 += v1 * p1[j], a3 += v1 * p1[j1];                                    \
+          e0 += v2 * p2[j], e1 += v2 * p2[j1], e2 += v3 * p3[j], e3 += v3 * p3[j1];                                    \
+        }                                                                                                              \
+        for (; k < K; k++) {                                                                                           \
+          const float *p0 = b + k * ldb;                                                                               \
+          GE__AIC_PWC_LD(v0, k)                                                                                        \
+          a0 += v0 * p0[j], a1 += v0 * p0[j1];                                                                         \
+        }                                                                                                              \
+        a0 = (a0 + a2) + (e0 + e2), a1 = (a1 + a3) + (e1 + e3);                                                        \
       }                                                                                                                \
-      GE__AIC_PW_R4(GE__AIC_PWC_OUT)                                                                                   \
+      GE__AIC_PWC_OUT(0, a0) GE__AIC_PWC_OUT(1, a1) GE__AIC_PWC_OUT(2, a2) GE__AIC_PWC_OUT(3, a3)                      \
     }                                                                                                                  \
     (void)vz, (void)vone;                                                                                              \
   }
