@@ -15,7 +15,11 @@
  *             them (no im2col packing; a few junk columns per output row are
  *             computed and dropped); other convs pack im2col straight from
  *             the image into the GEMM's B panels; 1x1 stride-1 convs without
- *             pads use the image as B; depthwise (one input channel
+ *             pads (pointwise) read the image in place with their own
+ *             register tiles (8 channels x 48 pixels on AVX-512, weights
+ *             packed once in 8-row panels, the epilogue in registers, the
+ *             pixels past the last whole vector -- 7x7 and 14x14 maps -- by
+ *             a column kernel vectorised over channels); depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: per
  *             channel, bands of output rows whose padded input rows, split
