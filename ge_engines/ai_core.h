@@ -15,7 +15,11 @@
  *             them (no im2col packing; a few junk columns per output row are
  *             computed and dropped); other convs pack im2col straight from
  *             the image into the GEMM's B panels; 1x1 stride-1 convs without
- *             pads use the image as B; depthwise (one input channel
+ *             pads (pointwise) read the image in place with their own
+ *             register tiles (8 channels x 48 pixels on AVX-512, weights
+ *             packed once in 8-row panels, the epilogue in registers, the
+ *             pixels past the last whole vector -- 7x7 and 14x14 maps -- by
+ *             a column kernel vectorised over channels); depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: per
  *             channel, bands of output rows whose padded input rows, split
@@ -1974,6 +1978,265 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
 
+/* Pointwise (1x1, stride 1, no pads) convolution, per image and group
+ * y = W x as a product whose B is the image read in place (rows of N =
+ * oh * ow pixels, nothing packed per run): W is packed once into panels of
+ * MR output channels (a[k * MR + r]); a register tile of MR channels x NV
+ * vectors of pixels sums its K terms with the weights broadcast from the
+ * panel, then gets the bias, residual and activation and is stored once.
+ * AVX-512: MR 8 x 3 vectors (48 pixels), AVX2 and baseline: MR 4 x 3
+ * vectors. Pixels past the last whole vector (7x7 and 14x14 maps leave 1
+ * and 4) go to a column kernel whose vectors run over the panel's MR
+ * channels instead, so a short row costs no padded vector. Work is split
+ * over threads by (image, group, panel, column chunk), panel-major (the
+ * panel stays in L1 while the image streams from L2). */
+
+#define GE__AIC_PW_NV 3 /* vectors of pixels per register tile */
+
+#define GE__AIC_PW_R4(X) X(0) X(1) X(2) X(3)
+#define GE__AIC_PW_R8(X) GE__AIC_PW_R4(X) X(4) X(5) X(6) X(7)
+#define GE__AIC_PW_DECL(r) VZ_ c##r##_0 = z_, c##r##_1 = z_, c##r##_2 = z_;
+#define GE__AIC_PW_FMA(r)                                                                                              \
+  {                                                                                                                    \
+    c##r##_0 += ak[r] * b0;                                                                                            \
+    if (nv_ > 1) c##r##_1 += ak[r] * b1;                                                                               \
+    if (nv_ > 2) c##r##_2 += ak[r] * b2;                                                                               \
+  }
+#define GE__AIC_PW_OUT(r)                                                                                              \
+  if ((r) < rows) {                                                                                                    \
+    float *cr = c + (r) * ldc;                                                                                         \
+    const float *res = resb ? resb + (r) * ldr : NULL, *rp = res ? res : cr; /* rp: read only with res */            \
+    vb = z_ + (bias ? bias[r] : 0.0f);                                                                                 \
+    GE__AIC_EPI_VEC(VZ_, VI_, c##r##_0, q, rp)                                                                        \
+    memcpy(cr, &c##r##_0, sizeof q);                                                                                   \
+    if (nv_ > 1) {                                                                                                     \
+      GE__AIC_EPI_VEC(VZ_, VI_, c##r##_1, q, rp + vl_)                                                                \
+      memcpy(cr + vl_, &c##r##_1, sizeof q);                                                                           \
+    }                                                                                                                  \
+    if (nv_ > 2) {                                                                                                     \
+      GE__AIC_EPI_VEC(VZ_, VI_, c##r##_2, q, rp + 2 * vl_)                                                            \
+      memcpy(cr + 2 * vl_, &c##r##_2, sizeof q);                                                                       \
+    }                                                                                                                  \
+  }
+/* c[r * ldc + j] = act(bias[r] + sum_k a[k * MR + r] b[k * ldb + j] +
+ * resb[r * ldr + j]) for r < rows, j < NV * VL (bias, resb may be NULL). */
+#define GE__AIC_PWK(S, NV, ATTR, VT, VI, MR, ROWS)                                                                     \
+  static ATTR void ge__aic_pwk_##S##_##NV(const float *a, const float *b, int64_t ldb, int64_t K, float *c,           \
+                                          int64_t ldc, int64_t rows, const float *bias, const float *resb,            \
+                                          int64_t ldr, int kind, float lo, float hi) {                                 \
+    typedef VT VZ_;                                                                                                    \
+    typedef VI VI_;                                                                                                    \
+    const int nv_ = NV, vl_ = (int)(sizeof(VT) / sizeof(float));                                                       \
+    const VT z_ = {0};                                                                                                 \
+    VT b0 = z_, b1 = z_, b2 = z_, vb, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_;     \
+    VT vone = z_ + 1.0f, q;                                                                                            \
+    int64_t k;                                                                                                         \
+    ROWS(GE__AIC_PW_DECL)                                                                                              \
+    for (k = 0; k < K; k++) {                                                                                          \
+      const float *bk = b + k * ldb, *ak = a + k * (MR);                                                               \
+      memcpy(&b0, bk, sizeof b0);                                                                                      \
+      if (nv_ > 1) memcpy(&b1, bk + vl_, sizeof b1);                                                                   \
+      if (nv_ > 2) memcpy(&b2, bk + 2 * vl_, sizeof b2);                                                               \
+      ROWS(GE__AIC_PW_FMA)                                                                                             \
+    }                                                                                                                  \
+    ROWS(GE__AIC_PW_OUT)                                                                                               \
+    (void)b1, (void)b2, (void)vz, (void)vone;                                                                          \
+  }
+/* The same for `cols` single columns (any count), vectors over the panel's
+ * MR rows (VH holds MR floats): four columns at a time over two phases of
+ * k, or the last one or two over four phases (eight FMA chains either way,
+ * so a lone column is not bound by the FMA latency). */
+#define GE__AIC_PWC_OUT(u, acc)                                                                                        \
+  if (j + (u) < cols) {                                                                                                \
+    const float *res = resb ? tq : NULL;                                                                               \
+    for (i = 0; i < rows && resb; i++) tq[i] = resb[i * ldr + j + (u)];                                                \
+    GE__AIC_EPI_VEC(VH, VIH, acc, q, tq)                                                                               \
+    memcpy(tv, &acc, sizeof tv);                                                                                       \
+    for (i = 0; i < rows; i++) c[i * ldc + j + (u)] = tv[i];                                                           \
+  }
+#define GE__AIC_PWC_LD(d, kk) memcpy(&d, a + (kk) * mr_, sizeof d);
+#define GE__AIC_PWC(S, ATTR, VH_, VIH_, MR)                                                                            \
+  static ATTR void ge__aic_pwc_##S(const float *a, const float *b, int64_t ldb, int64_t K, float *c, int64_t ldc,    \
+                                   int64_t rows, int64_t cols, const float *bias, const float *resb, int64_t ldr,      \
+                                   int kind, float lo, float hi) {                                                     \
+    typedef VH_ VH;                                                                                                    \
+    typedef VIH_ VIH;                                                                                                  \
+    const VH z_ = {0};                                                                                                 \
+    VH vb, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_, vone = z_ + 1.0f, q, v0, v1,   \
+                                                                                                   v2, v3;            \
+    float tb[MR] = {0}, tq[MR] = {0}, tv[MR];                                                                          \
+    const int64_t mr_ = (MR);                                                                                          \
+    int64_t i, j, k;                                                                                                   \
+    for (i = 0; i < rows && bias; i++) tb[i] = bias[i];                                                                \
+    memcpy(&vb, tb, sizeof vb);                                                                                        \
+    for (j = 0; j < cols; j += 4) {                                                                                    \
+      VH a0 = z_, a1 = z_, a2 = z_, a3 = z_, e0 = z_, e1 = z_, e2 = z_, e3 = z_;                                       \
+      if (cols - j >= 3) { /* four columns (the fourth may repeat the third), k in pairs */                           \
+        const int64_t j3 = ge__aic_min(j + 3, cols - 1);                                                               \
+        for (k = 0; k + 2 <= K; k += 2) {                                                                              \
+          const float *p0 = b + k * ldb, *p1 = p0 + ldb;                                                               \
+          GE__AIC_PWC_LD(v0, k) GE__AIC_PWC_LD(v1, k + 1)                                                              \
+          a0 += v0 * p0[j], a1 += v0 * p0[j + 1], a2 += v0 * p0[j + 2], a3 += v0 * p0[j3];                             \
+          e0 += v1 * p1[j], e1 += v1 * p1[j + 1], e2 += v1 * p1[j + 2], e3 += v1 * p1[j3];                             \
+        }                                                                                                              \
+        for (; k < K; k++) {                                                                                           \
+          const float *p0 = b + k * ldb;                                                                               \
+          GE__AIC_PWC_LD(v0, k)                                                                                        \
+          a0 += v0 * p0[j], a1 += v0 * p0[j + 1], a2 += v0 * p0[j + 2], a3 += v0 * p0[j3];                             \
+        }                                                                                                              \
+        a0 += e0, a1 += e1, a2 += e2, a3 += e3;                                                                        \
+      } else { /* one or two columns (the second may repeat the first), k in fours */                                \
+        const int64_t j1 = ge__aic_min(j + 1, cols - 1);                                                               \
+        for (k = 0; k + 4 <= K; k += 4) {                                                                              \
+          const float *p0 = b + k * ldb, *p1 = p0 + ldb, *p2 = p1 + ldb, *p3 = p2 + ldb;                               \
+          GE__AIC_PWC_LD(v0, k) GE__AIC_PWC_LD(v1, k + 1) GE__AIC_PWC_LD(v2, k + 2) GE__AIC_PWC_LD(v3, k + 3)          \
+          a0 += v0 * p0[j], a1 += v0 * p0[j1], a2 += v1 * p1[j], a3 += v1 * p1[j1];                                    \
+          e0 += v2 * p2[j], e1 += v2 * p2[j1], e2 += v3 * p3[j], e3 += v3 * p3[j1];                                    \
+        }                                                                                                              \
+        for (; k < K; k++) {                                                                                           \
+          const float *p0 = b + k * ldb;                                                                               \
+          GE__AIC_PWC_LD(v0, k)                                                                                        \
+          a0 += v0 * p0[j], a1 += v0 * p0[j1];                                                                         \
+        }                                                                                                              \
+        a0 = (a0 + a2) + (e0 + e2), a1 = (a1 + a3) + (e1 + e3);                                                        \
+      }                                                                                                                \
+      GE__AIC_PWC_OUT(0, a0) GE__AIC_PWC_OUT(1, a1) GE__AIC_PWC_OUT(2, a2) GE__AIC_PWC_OUT(3, a3)                      \
+    }                                                                                                                  \
+    (void)vz, (void)vone;                                                                                              \
+  }
+#ifdef GE__AIC_VEC
+#define GE__AIC_PW_BASE_ATTR
+GE__AIC_PWK(base, 1, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
+GE__AIC_PWK(base, 2, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
+GE__AIC_PWK(base, 3, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
+GE__AIC_PWC(base, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4)
+#ifdef GE__AIC_X86
+#define GE__AIC_PW_AVX2_ATTR __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT
+#define GE__AIC_PW_AVX512_ATTR __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT
+GE__AIC_PWK(avx2, 1, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
+GE__AIC_PWK(avx2, 2, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
+GE__AIC_PWK(avx2, 3, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
+GE__AIC_PWC(avx2, GE__AIC_PW_AVX2_ATTR, ge__aic_v4, ge__aic_i4, 4)
+GE__AIC_PWK(avx512, 1, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
+GE__AIC_PWK(avx512, 2, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
+GE__AIC_PWK(avx512, 3, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
+GE__AIC_PWC(avx512, GE__AIC_PW_AVX512_ATTR, ge__aic_v8, ge__aic_i8, 8)
+#endif
+
+/* Panel rows (MR) and vector length of the pointwise tiles at a level. */
+static int64_t ge__aic_pw_mr(int level) { return level >= 2 ? 8 : 4; }
+static int64_t ge__aic_pw_vl(int level) { return level >= 2 ? 16 : level == 1 ? 8 : 4; }
+
+/* One tile: nv vectors of pixels (0: `cols` single columns). */
+static void ge__aic_pw_tile(int level, int nv, const float *a, const float *b, int64_t ldb, int64_t K, float *c,
+                            int64_t ldc, int64_t rows, int64_t cols, const float *bias, const float *res, int64_t ldr,
+                            int kind, float lo, float hi) {
+  typedef void (*tile_fn)(const float *, const float *, int64_t, int64_t, float *, int64_t, int64_t, const float *,
+                          const float *, int64_t, int, float, float);
+  static const tile_fn base[3] = {ge__aic_pwk_base_1, ge__aic_pwk_base_2, ge__aic_pwk_base_3};
+#ifdef GE__AIC_X86
+  static const tile_fn avx2[3] = {ge__aic_pwk_avx2_1, ge__aic_pwk_avx2_2, ge__aic_pwk_avx2_3};
+  static const tile_fn avx512[3] = {ge__aic_pwk_avx512_1, ge__aic_pwk_avx512_2, ge__aic_pwk_avx512_3};
+  if (level >= 2) {
+    if (nv) avx512[nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi);
+    else ge__aic_pwc_avx512(a, b, ldb, K, c, ldc, rows, cols, bias, res, ldr, kind, lo, hi);
+    return;
+  }
+  if (level == 1) {
+    if (nv) avx2[nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi);
+    else ge__aic_pwc_avx2(a, b, ldb, K, c, ldc, rows, cols, bias, res, ldr, kind, lo, hi);
+    return;
+  }
+#endif
+  if (nv) base[nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi);
+  else ge__aic_pwc_base(a, b, ldb, K, c, ldc, rows, cols, bias, res, ldr, kind, lo, hi);
+}
+
+/* Floats of the packed weights of one group. */
+static size_t ge__aic_pw_floats(const ge__aic_cv *p, int level) {
+  return (size_t)ge__aic_round_up(p->mg, ge__aic_pw_mr(level)) * (size_t)p->cg;
+}
+
+typedef struct ge__aic_pwpack {
+  const ge__aic_cv *p;
+  const float *w;
+  int level;
+} ge__aic_pwpack;
+
+/* Every group's weights [mg, cg] into panels of MR rows, zero-padded. */
+static void ge__aic_pw_pack_fn(const void *arg, float *dst) {
+  const ge__aic_pwpack *a = (const ge__aic_pwpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t mr = ge__aic_pw_mr(a->level), g, m, k, K = p->cg;
+  size_t per = ge__aic_pw_floats(p, a->level);
+  for (g = 0; g < p->group; g++) {
+    float *d = dst + (size_t)g * per;
+    const float *w = a->w + g * p->mg * K;
+    for (m = 0; m < ge__aic_round_up(p->mg, mr); m++)
+      for (k = 0; k < K; k++) d[(m / mr) * mr * K + k * mr + m % mr] = m < p->mg ? w[m * K + k] : 0.0f;
+  }
+}
+
+typedef struct ge__aic_pw {
+  const ge__aic_cv *p;
+  const float *x, *apack, *b, *res;
+  float *y;
+  const ge__aic_act *act;
+  int level, nv_tail;      /* nv_tail: vectors of the chunk after the full ones (0: none) */
+  int64_t mr, vl, full;    /* full: chunks of GE__AIC_PW_NV vectors */
+  int64_t cols, chunks;    /* cols: single columns at the end (the column kernel) */
+  int64_t panels, units, tasks;
+} ge__aic_pw;
+
+/* Share t of the units (image, group, panel, chunk), chunk fastest. */
+static void ge__aic_pw_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_pw *d = (const ge__aic_pw *)arg;
+  const ge__aic_cv *p = d->p;
+  int64_t P = p->oh * p->ow, K = p->cg, t, u, w = GE__AIC_PW_NV * d->vl;
+  int inl = ge__aic_dw_act_inline(d->act), kind = inl ? d->act->kind : GE__AIC_ACT_NONE;
+  size_t per = ge__aic_pw_floats(p, d->level);
+  for (t = begin; t < end; t++)
+    for (u = d->units * t / d->tasks; u < d->units * (t + 1) / d->tasks; u++) {
+      int64_t ch = u % d->chunks, pn = u / d->chunks % d->panels, ig = u / d->chunks / d->panels;
+      int64_t n = ig / p->group, g = ig % p->group, m0 = g * p->mg + pn * d->mr, rows = ge__aic_min(d->mr, p->mg - pn * d->mr);
+      int64_t j0 = ch * w, cols = 0, r;
+      int nv = GE__AIC_PW_NV;
+      const float *a = d->apack + (size_t)g * per + pn * d->mr * K, *x = d->x + (n * p->c + g * p->cg) * P;
+      const float *res = d->res ? d->res + (n * p->m + m0) * P : NULL;
+      float *y = d->y + (n * p->m + m0) * P;
+      if (ch == d->full && d->nv_tail) nv = d->nv_tail;
+      else if (ch >= d->full) nv = 0, j0 = d->full * w + d->nv_tail * d->vl, cols = d->cols;
+      ge__aic_pw_tile(d->level, nv, a, x + j0, P, K, y + j0, P, rows, cols, d->b ? d->b + m0 : NULL,
+                      res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta);
+      if (!inl)
+        for (r = 0; r < rows; r++) ge__aic_act_apply(d->act, y + r * P + j0, nv ? nv * d->vl : cols);
+    }
+}
+
+/* Whether Conv p runs here: 1x1, stride 1, no pads. */
+static int ge__aic_pw_fits(const ge__aic_cv *p) {
+  return p->kh == 1 && p->kw == 1 && p->sh == 1 && p->sw == 1 && p->ph == 0 && p->pw == 0 && p->oh == p->h &&
+         p->ow == p->w;
+}
+
+static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *apack,
+                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level) {
+  ge__aic_pw d;
+  int64_t P = p->oh * p->ow, w, rest;
+  d.p = p, d.x = x, d.apack = apack, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
+  d.mr = ge__aic_pw_mr(level), d.vl = ge__aic_pw_vl(level), w = GE__AIC_PW_NV * d.vl;
+  d.full = P / w, rest = P % w;
+  d.nv_tail = (int)(rest / d.vl), d.cols = rest % d.vl;
+  d.chunks = d.full + (d.nv_tail > 0) + (d.cols > 0);
+  d.panels = (p->mg + d.mr - 1) / d.mr;
+  d.units = p->n * p->group * d.panels * d.chunks;
+  d.tasks = ge__aic_min(ge__aic_threads(c), d.units);
+  if (2.0 * (double)p->n * (double)p->m * (double)P * (double)p->cg < 1e6) d.tasks = 1;
+  if (d.tasks <= 1) ge__aic_pw_fn(&d, 0, 1);
+  else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_pw_fn, &d);
+}
+#endif /* GE__AIC_VEC */
+
 /* A convolution with a handful of output pixels per image (the short
  * frames of a streaming model): each output is the dot product of a weight
  * row with one im2col column, both contiguous along K, so nothing is padded
@@ -2361,11 +2624,24 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   }
   if (P <= GE__AIC_FEW_PIXELS) { /* a few pixels: dot products, no packing */
     if (!(work = ge__aic_scratch(c, (size_t)(P * K) + 16))) return ge__aic_nomem(c);
-    s = (ge__aic_state *)c->state; /* the scratch may have moved it */
+    s = (ge__aic_state *)c->state; /* the scratch may have moved the state */
     ge__aic_conv_dots(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL, res,
                       &s->act, (float *)y->data, k->level, work);
     return GE_OK;
   }
+#ifdef GE__AIC_VEC
+  if (ge__aic_pw_fits(&p)) { /* 1x1: the image read in place, weights in panels (own layout: level + 8) */
+    ge__aic_pwpack pp;
+    pp.p = &p, pp.w = (const float *)w->data, pp.level = k->level;
+    if (!(wpack = ge__aic_packed(c, 1, k->level + 8, ge__aic_pw_floats(&p, k->level) * (size_t)p.group,
+                                 ge__aic_pw_pack_fn, &pp, 16, &work)))
+      return ge__aic_nomem(c);
+    s = (ge__aic_state *)c->state;
+    ge__aic_conv_pointwise(c, &p, (const float *)x->data, wpack, b ? (const float *)b->data : NULL, res, &s->act,
+                           (float *)y->data, k->level);
+    return GE_OK;
+  }
+#endif
   per = ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
   implicit = ge__aic_xc_fits(k, &p);

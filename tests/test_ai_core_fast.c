@@ -11,6 +11,8 @@
  *     strides, dilations, pads, groups, depthwise, 1x1 and kernels > 255,
  *     a few output pixels (dot products), batch > 1, against the host CPU
  *     reference kernel;
+ *   - the pointwise (1x1) Conv path at every level, 1 and 2 threads, rows
+ *     past whole vectors, partial panels, groups, batch, epilogues;
  *   - the depthwise kernel called at every vector level (scalar/baseline,
  *     AVX2, AVX-512) on 1 and 2 threads, rows long enough for several bands;
  *   - ConvTranspose (1-D and 2-D; groups, strides, dilations, pads,
@@ -277,6 +279,23 @@ static conv_case rand_case(int kind) {
       c.h = c.kh = c.sh = c.dh = 1;
       c.pads[0] = c.pads[2] = 0;
     }
+  } else if (kind == 7) { /* 1x1 stride 1 of MobileNet-like widths: the pointwise path (rows past whole vectors,
+                              panels past the last full one, groups, batch) */
+    c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
+    c.group = tu_below(&R, 5) == 0 ? rint_in(2, 3) : 1;
+    cg = tu_below(&R, 3) == 0 ? rint_in(100, 330) : rint_in(1, 40);
+    if (c.group > 1 && cg == 1) cg = 2; /* one input channel per group is the depthwise path */
+    mg = rint_in(1, 45);
+    c.n = rint_in(1, 2);
+    c.h = rint_in(1, 16), c.w = rint_in(3, 16);
+    if (c.h * c.w <= 8) c.h = 3;
+    if (tu_below(&R, 4) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+      c.w = rint_in(9, 120);
+    }
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -313,6 +332,9 @@ static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, cons
   ge_graph_add_const(g, NULL, &t, &id, NULL);
   return id;
 }
+
+/* The packed_level the last run_conv_case left (which path packed the weights). */
+static int last_packed_level;
 
 /* Runs one conv case: the AI Core kernel (twice, the second time on a new
  * input, weights packed once) against the host reference + residual +
@@ -399,6 +421,7 @@ static double run_conv_case(const conv_case *cs, int threads) {
       free(xr);
       free(res);
     }
+    last_packed_level = ce.c.state ? ((ge__aic_state *)ce.c.state)->packed_level : -1;
     free(ce.c.state);
     kh_free(&out);
     kh_free(&vw);
@@ -436,6 +459,34 @@ GE_TEST(test_conv_fast) {
   printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d few pixels, %d stride-1 "
          "dense), worst rel err %.2g\n",
          done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], worst);
+}
+
+/* The pointwise path (1x1, stride 1, no pads: weights packed in its own
+ * panels, tagged level + 9) at every micro-kernel level, 1 and 2 threads. */
+GE_TEST(test_pointwise_levels) {
+  int i, done = 0, tails = 0;
+  double worst = 0;
+  tu_seed(&R, 1616);
+  for (i = 0; done < 240; i++) {
+    conv_case c = rand_case(7);
+    int64_t P = c.one_d ? c.w : c.h * c.w;
+    double er;
+    ge__aic_conv_level_cap = i % 3;
+    er = run_conv_case(&c, 1 + (i / 3) % 2);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL) || !GE_CHECK(last_packed_level >= 9))
+      printf("  pointwise level %d threads %d: n %lld c %lld %lldx%lld m %lld g %lld act %s res %d bias %d: %.2g "
+             "(packed %d)\n",
+             i % 3, 1 + (i / 3) % 2, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.group, c.act ? c.act : "-", c.residual, c.bias, er, last_packed_level);
+    if (er > worst) worst = er;
+    tails += P % 16 != 0;
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(tails > 100);
+  printf("  pointwise: %d cases at 3 levels (1 and 2 threads), %d with pixels past whole vectors, worst rel err %.2g\n",
+         done, tails, worst);
 }
 
 /* ----------------------------------------------------- depthwise levels */
@@ -1012,6 +1063,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_sgemm_skinny);
   GE_RUN(test_conv_fast);
   GE_RUN(test_depthwise_levels);
+  GE_RUN(test_pointwise_levels);
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
   GE_RUN(test_residual_fusion);
