@@ -33,7 +33,10 @@ unset OPENBLAS_CORETYPE
 die() { echo "models.sh: $*" >&2; exit 1; }
 
 # --- inputs: the exported models and ONNX Runtime ----------------------------
-if [[ ! -s $MODELS/models.json || bench/models/export.py -nt $MODELS/models.json ]]; then
+# exported again only when export.py changed (its sha256 in models.json), not
+# when it is merely newer: a fresh checkout must not rewrite a shared build/models
+exporter=$(sha256sum bench/models/export.py | cut -c1-64)
+if [[ ! -s $MODELS/models.json ]] || ! grep -q "\"exporter\": \"$exporter\"" "$MODELS/models.json"; then
     if ! $PY -c 'import torch, torchvision, onnx, numpy' 2>/dev/null; then
         scripts/deps.sh python3-torch python3-torchvision python3-numpy python3-onnx >&2 ||
             die "needs python3-torch python3-torchvision python3-numpy python3-onnx"

@@ -12,7 +12,9 @@ Writes to OUTDIR:
                                             the opset-17 file uses LayerNormalization
   <model>.b<N>.input.npy, <model>.b<N>.output.npy   for N = 1 and 4 (torch's result)
   models.json                               the manifest: file, input/output names,
-                                            opset, batch sizes, op counts
+                                            opset, batch sizes, op counts, and the
+                                            sha256 of this script ("exporter"), which
+                                            tells the callers when to export again
 
 Every model has a dynamic batch axis (dim 0 of its input and output, named
 "batch"). The files are the same on every run: all parameters, BatchNorm
@@ -30,6 +32,7 @@ Needs the Debian packages python3-torch python3-torchvision python3-numpy
 python3-onnx.
 """
 import collections
+import hashlib
 import json
 import math
 import os
@@ -196,8 +199,10 @@ def main(argv):
     if "LayerNormalization" in entries[2]["ops"]:
         die("transformer_op13: LayerNormalization is not an opset-13 op")
 
+    with open(os.path.abspath(__file__), "rb") as f:
+        exporter = hashlib.sha256(f.read()).hexdigest()
     manifest = {"seed": SEED, "torch": torch.__version__.split("+")[0],
-                "models": entries}
+                "exporter": exporter, "models": entries}
     with open(os.path.join(outdir, "models.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
