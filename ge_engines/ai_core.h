@@ -2181,7 +2181,7 @@ static size_t ge__aic_xc_floats(const ge__aic_kern *k, const ge__aic_cv *p, int6
 }
 
 /* Channels [c0, c1) of the group (x) into the zero-padded phase planes xp. */
-static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64_t c0, int64_t c1) {
+static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64_t c0, int64_t c1, int level) {
   int64_t wq = ge__aic_xc_wq(p), hq = ge__aic_xc_hq(p), ch, a, b, r, q;
   for (ch = c0; ch < c1; ch++)
     for (a = 0; a < p->sh; a++)
@@ -2209,8 +2209,10 @@ static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64
           }
           memset(d, 0, (size_t)lo * sizeof(float));
           if (p->sw == 1) memcpy(d + lo, src + lo, (size_t)(hi - lo) * sizeof(float));
-          else
-            for (q = lo; q < hi; q++) d[q] = src[q * p->sw];
+          else {
+            q = lo + (p->sw == 2 ? ge__aic_even(level, src + 2 * lo, hi - lo, d + lo) : 0);
+            for (; q < hi; q++) d[q] = src[q * p->sw];
+          }
           memset(d + hi, 0, (size_t)(wq - hi) * sizeof(float));
         }
       }
@@ -2221,6 +2223,7 @@ typedef struct ge__aic_xpad {
   const float *x;
   float *xp;
   int64_t tasks;
+  int level;
 } ge__aic_xpad;
 
 /* Share t of the channels. */
@@ -2228,7 +2231,7 @@ static void ge__aic_xpad_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
   int64_t t;
   for (t = begin; t < end; t++)
-    ge__aic_xc_pad(a->p, a->x, a->xp, a->p->cg * t / a->tasks, a->p->cg * (t + 1) / a->tasks);
+    ge__aic_xc_pad(a->p, a->x, a->xp, a->p->cg * t / a->tasks, a->p->cg * (t + 1) / a->tasks, a->level);
 }
 
 /* Rows [m0, m1) and wide columns [jc, jc + nc) of the block buf (row m0 at
@@ -2314,10 +2317,10 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   if (tasks <= 1 || !c || flops < 2e6 || (mu < 2 && nu < 2)) tasks = 1;
   if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads too */
     ge__aic_xpad xa;
-    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = tasks;
+    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = tasks, xa.level = k->level;
     ge_kernel_parallel_for(c, tasks, 1, ge__aic_xpad_fn, &xa);
   } else {
-    ge__aic_xc_pad(p, x, xp, 0, p->cg);
+    ge__aic_xc_pad(p, x, xp, 0, p->cg, k->level);
   }
   memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
   xc.split_m = mu >= 2 * tasks || mu >= nu;
@@ -2374,8 +2377,11 @@ static int ge__aic_wino_fits(const ge__aic_cv *p) {
  * there are threads to share them). */
 static int64_t ge__aic_wino_th(const ge__aic_cv *p) { return (p->oh + 1) / 2; }
 static int64_t ge__aic_wino_tw(const ge__aic_cv *p) { return (p->ow + 1) / 2; }
+#ifndef GE__AIC_WINO_BLOCK
+#define GE__AIC_WINO_BLOCK 16384 /* floats per transformed input and output channel pair of a block */
+#endif
 static int64_t ge__aic_wino_rows(const ge__aic_cv *p, int64_t tasks) {
-  int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), want = 16384 / (p->cg + p->mg), r;
+  int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), want = GE__AIC_WINO_BLOCK / (p->cg + p->mg), r;
   if (want < 32) want = 32;
   r = want / tw > 1 ? want / tw : 1;
   if (tasks > 1 && r > (th + tasks - 1) / tasks) r = (th + tasks - 1) / tasks;
@@ -2511,7 +2517,7 @@ typedef struct ge__aic_wino {
   const float *x, *wpack; /* the group's channels; its 16 packed matrices */
   const ge__aic_epi *epi; /* NULL: none */
   float *y, *work;
-  int64_t rows, blocks, tasks;
+  int64_t rows, tasks;
   size_t share;
 } ge__aic_wino;
 
@@ -2591,14 +2597,15 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
   }
 }
 
-/* Share t: its blocks of tile rows. */
+/* Share t: its tile rows (an even split), in blocks of at most wn->rows. */
 static void ge__aic_wino_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_wino *wn = (const ge__aic_wino *)arg;
-  int64_t t, b, th = ge__aic_wino_th(wn->p);
+  int64_t t, i, th = ge__aic_wino_th(wn->p);
   for (t = begin; t < end; t++) {
     float *sh = (float *)(((uintptr_t)(wn->work + (size_t)t * wn->share) + 63) & ~(uintptr_t)63);
-    for (b = wn->blocks * t / wn->tasks; b < wn->blocks * (t + 1) / wn->tasks; b++)
-      ge__aic_wino_block(wn, b * wn->rows, ge__aic_min(th, (b + 1) * wn->rows), sh);
+    int64_t a = th * t / wn->tasks, b = th * (t + 1) / wn->tasks, nb = (b - a + wn->rows - 1) / wn->rows;
+    for (i = 0; i < nb; i++) /* blocks of equal height */
+      ge__aic_wino_block(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, sh);
   }
 }
 
@@ -2612,8 +2619,7 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
   wn.work = work;
   wn.share = ge__aic_wino_share(k, p, tasks);
   wn.rows = ge__aic_wino_rows(p, tasks);
-  wn.blocks = (ge__aic_wino_th(p) + wn.rows - 1) / wn.rows;
-  wn.tasks = c ? ge__aic_min(tasks, wn.blocks) : 1;
+  wn.tasks = c ? ge__aic_min(tasks, ge__aic_wino_th(p)) : 1;
   if (wn.tasks <= 1) ge__aic_wino_fn(&wn, 0, 1);
   else ge_kernel_parallel_for(c, wn.tasks, 1, ge__aic_wino_fn, &wn);
 }
