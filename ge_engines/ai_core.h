@@ -2367,9 +2367,12 @@ static int64_t ge__aic_packed_at(int64_t i, int64_t p, int64_t Rp, int64_t r, in
   return s0 * Rp + i / r * r * kcd + (p - s0) * r + i % r;
 }
 
+/* Where it pays: enough channels that the transforms cost little next to
+ * the products, and enough tiles to fill the register tiles' columns. */
 static int ge__aic_wino_fits(const ge__aic_cv *p) {
-  return p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 && p->cg >= 8 &&
-         p->mg >= 8 && p->oh >= 2 && p->ow >= 4 && (p->oh + 1) / 2 * ((p->ow + 1) / 2) >= 32;
+  return p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 && p->cg >= 16 &&
+         p->mg >= 16 && p->cg + p->mg >= 48 && p->oh >= 2 && p->ow >= 4 &&
+         (p->oh + 1) / 2 * ((p->ow + 1) / 2) >= 32;
 }
 
 /* Tile rows, tile columns, and tile rows per block (about 16K floats of

@@ -280,9 +280,9 @@ static conv_case rand_case(int kind) {
   } else if (kind == 7) { /* 3x3 stride 1 undilated with channels: Winograd F(2x2, 3x3) (odd sizes, any pads,
                               groups, past one MC block and several K slices) */
     c.group = tu_below(&R, 6) == 0 ? 2 : 1;
-    cg = rint_in(8, 48);
-    mg = rint_in(8, 40);
-    if (tu_below(&R, 5) == 0) cg = rint_in(250, 300), mg = rint_in(8, 20); /* two K slices */
+    cg = rint_in(24, 48);
+    mg = rint_in(24, 40);
+    if (tu_below(&R, 5) == 0) cg = rint_in(250, 300), mg = rint_in(16, 24); /* two K slices */
     if (tu_below(&R, 5) == 0) mg = rint_in(140, 160);                      /* past one MC block */
     c.kh = c.kw = 3;
     c.sh = c.sw = c.dh = c.dw = 1;
