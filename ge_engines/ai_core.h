@@ -2383,9 +2383,12 @@ static int64_t ge__aic_wino_tw(const ge__aic_cv *p) { return (p->ow + 1) / 2; }
 #ifndef GE__AIC_WINO_BLOCK
 #define GE__AIC_WINO_BLOCK 16384 /* floats per transformed input and output channel pair of a block */
 #endif
+#ifndef GE__AIC_WINO_MIN_TILES
+#define GE__AIC_WINO_MIN_TILES 32 /* tiles of a block at least (the products' columns) */
+#endif
 static int64_t ge__aic_wino_rows(const ge__aic_cv *p, int64_t tasks) {
   int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), want = GE__AIC_WINO_BLOCK / (p->cg + p->mg), r;
-  if (want < 32) want = 32;
+  if (want < GE__AIC_WINO_MIN_TILES) want = GE__AIC_WINO_MIN_TILES;
   r = want / tw > 1 ? want / tw : 1;
   if (tasks > 1 && r > (th + tasks - 1) / tasks) r = (th + tasks - 1) / tasks;
   return r;
