@@ -8,7 +8,11 @@
  * tests/test_ai_core_fast.c):
  *
  *   Conv      2-D NCHW (1-D as H = 1), any kernel size: an implicit GEMM
- *             per group with weights packed once when they are Const. With
+ *             per group with weights packed once when they are Const. 3x3
+ *             stride-1 undilated convs with >= 16 input and output channels
+ *             and >= 32 2x2 output tiles run by Winograd F(2x2, 3x3): 16
+ *             GEMMs on weights transformed once, 2.25x fewer multiplies
+ *             (error within a few ulps of the sums). With
  *             strides up to 4 (not 1x1 strided) the group's channels are
  *             copied once into zero-padded planes split by stride phase and
  *             the micro-kernels read each im2col row at a fixed offset of
