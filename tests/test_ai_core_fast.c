@@ -279,7 +279,19 @@ static conv_case rand_case(int kind) {
       c.h = c.kh = c.sh = c.dh = 1;
       c.pads[0] = c.pads[2] = 0;
     }
-  } else if (kind == 7) { /* 1x1 stride 1 of MobileNet-like widths: the pointwise path (rows past whole vectors,
+  } else if (kind == 7) { /* 3x3 stride 1 undilated with channels: Winograd F(2x2, 3x3) (odd sizes, any pads,
+                              groups, past one MC block and several K slices) */
+    c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+    cg = rint_in(24, 48);
+    mg = rint_in(24, 40);
+    if (tu_below(&R, 5) == 0) cg = rint_in(250, 300), mg = rint_in(16, 24); /* two K slices */
+    if (tu_below(&R, 5) == 0) mg = rint_in(140, 160);                      /* past one MC block */
+    c.kh = c.kw = 3;
+    c.sh = c.sw = c.dh = c.dw = 1;
+    c.pads[0] = rint_in(0, 2), c.pads[1] = rint_in(0, 2), c.pads[2] = rint_in(0, 2), c.pads[3] = rint_in(0, 2);
+    c.h = rint_in(10, 40), c.w = rint_in(18, 75); /* at least 4 x 8 tiles: the Winograd path runs */
+    if (tu_below(&R, 3) == 0) c.n = rint_in(1, 2);
+  } else if (kind == 8) { /* 1x1 stride 1 of MobileNet-like widths: the pointwise path (rows past whole vectors,
                               panels past the last full one, groups, batch) */
     c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
@@ -338,8 +350,9 @@ static int last_packed_level;
 
 /* Runs one conv case: the AI Core kernel (twice, the second time on a new
  * input, weights packed once) against the host reference + residual +
- * activation. Returns the worse relative error. */
-static double run_conv_case(const conv_case *cs, int threads) {
+ * activation. Returns the worse relative error (sum_scale: relative to the
+ * largest pre-activation sum when that is larger than the output). */
+static double run_conv_case(const conv_case *cs, int threads, int sum_scale) {
   int32_t r = cs->one_d ? 3 : 4, sp = r - 2;
   int64_t xd[4], wd[4], bd[1], yd[4], oh, ow, wn, xn, yn, st[2], dl[2], pd[4];
   float *w, *b, *res = NULL;
@@ -404,12 +417,17 @@ static double run_conv_case(const conv_case *cs, int threads) {
         printf("  conv error: %s\n", t.err.message);
         worst = 1e9;
       } else {
-        double er;
+        double er, sums = 0, outs = 0;
         for (i = 0; i < yn; i++) {
           double v = ((float *)ref.data)[i] + (cs->residual ? res[i] : 0.0f);
+          if (fabs(v) > sums) sums = fabs(v);
           ((float *)ref.data)[i] = (float)act_ref(cs->act, cs->alpha, cs->beta, v);
+          if (fabs(((float *)ref.data)[i]) > outs) outs = fabs(((float *)ref.data)[i]);
         }
         er = rel_err((const float *)out.data, (const float *)ref.data, yn);
+        /* Winograd's rounding scales with the sums, not with an output an
+           activation clipped: its error is measured against the sums */
+        if (sum_scale && sums > outs) er *= (outs + 1e-6) / (sums + 1e-6);
         if (er > worst) worst = er;
       }
       /* packed once: but depthwise and few-pixel convs read the weights as they are */
@@ -434,15 +452,15 @@ static double run_conv_case(const conv_case *cs, int threads) {
 }
 
 GE_TEST(test_conv_fast) {
-  int i, done = 0, kinds[7] = {0, 0, 0, 0, 0, 0, 0};
+  int i, done = 0, kinds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   double worst = 0;
   tu_seed(&R, 1601);
-  for (i = 0; done < 480; i++) {
-    int j = i % 18, kind = j < 5 ? 0 : j < 8 ? 1 : j == 8 ? 2 : j == 9 ? 3 : j < 13 ? 4 : j < 15 ? 5 : 6;
+  for (i = 0; done < 540; i++) {
+    int j = i % 20, kind = j < 5 ? 0 : j < 8 ? 1 : j == 8 ? 2 : j == 9 ? 3 : j < 13 ? 4 : j < 15 ? 5 : j < 18 ? 6 : 7;
     conv_case c = rand_case(kind);
     double er;
     ge__aic_conv_level_cap = (i / 2) % 3; /* every micro-kernel level (the CPU's best at most) */
-    er = run_conv_case(&c, 1 + (i & 1));
+    er = run_conv_case(&c, 1 + (i & 1), kind == 7);
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL))
       printf("  conv kind %d n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld d %lld,%lld act %s res %d: "
@@ -455,10 +473,11 @@ GE_TEST(test_conv_fast) {
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 30 && kinds[6] > 40);
+  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 30 && kinds[6] > 40 &&
+           kinds[7] > 40);
   printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d few pixels, %d stride-1 "
-         "dense), worst rel err %.2g\n",
-         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], worst);
+         "dense, %d Winograd), worst rel err %.2g\n",
+         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], kinds[7], worst);
 }
 
 /* The pointwise path (1x1, stride 1, no pads: weights packed in its own
@@ -468,11 +487,11 @@ GE_TEST(test_pointwise_levels) {
   double worst = 0;
   tu_seed(&R, 1616);
   for (i = 0; done < 240; i++) {
-    conv_case c = rand_case(7);
+    conv_case c = rand_case(8);
     int64_t P = c.one_d ? c.w : c.h * c.w;
     double er;
     ge__aic_conv_level_cap = i % 3;
-    er = run_conv_case(&c, 1 + (i / 3) % 2);
+    er = run_conv_case(&c, 1 + (i / 3) % 2, 0);
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL) || !GE_CHECK(last_packed_level >= 9))
       printf("  pointwise level %d threads %d: n %lld c %lld %lldx%lld m %lld g %lld act %s res %d bias %d: %.2g "
