@@ -1078,11 +1078,20 @@ __attribute__((target("avx2"))) static int64_t ge__qk_dw_row_avx2(int32_t *yr, c
 #endif
 
 #if GE__QK_AVX2
-/* One depthwise channel with horizontal stride 1 on AVX-512: 16 outputs a
- * step summed over every tap in a register and stored once. Taps that
- * leave the row (the pads) and the row's tail are masked: masked-off bytes
- * are not read and their (x - zx) is 0, as a padded tap in the reference.
- * wi: the KH x KW int32 weights. */
+/* Bits 0..15 of m moved to the even bits 0, 2, ..., 30. */
+static uint32_t ge__qk_spread_even(uint32_t m) {
+  m = (m | (m << 8)) & 0x00FF00FFu;
+  m = (m | (m << 4)) & 0x0F0F0F0Fu;
+  m = (m | (m << 2)) & 0x33333333u;
+  return (m | (m << 1)) & 0x55555555u;
+}
+
+/* One depthwise channel with horizontal stride 1 or 2 on AVX-512: 16
+ * outputs a step summed over every tap in a register and stored once.
+ * Taps that leave the row (the pads) and the row's tail are masked:
+ * masked-off bytes are not read and their (x - zx) is 0, as a padded tap
+ * in the reference. Stride 2 loads 32 bytes and keeps the even ones (the
+ * low half of each 16-bit pair). wi: the KH x KW int32 weights. */
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void ge__qk_dw_channel_avx512(const ge__qk_dw *d,
                                                                                           const uint8_t *xc,
                                                                                           const int32_t *wi,
@@ -1100,14 +1109,25 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void ge__qk_dw_chann
         if (ih < 0 || ih >= d->H) continue;
         xr = (uintptr_t)(xc + ih * d->W);
         for (kw = 0; kw < d->KW; kw++) {
-          int64_t at = ow - d->pw + kw * d->dw, lo = at < 0 ? -at : 0, hi = d->W - at < n ? d->W - at : n;
+          int64_t at = ow * d->sw - d->pw + kw * d->dw, lo, hi;
           __mmask16 m;
-          __m128i b;
           __m512i v;
+          if (d->sw == 1) {
+            lo = at < 0 ? -at : 0, hi = d->W - at;
+          } else { /* lanes j with at + 2 j in [0, W) */
+            lo = at < 0 ? (1 - at) / 2 : 0, hi = d->W - at <= 0 ? 0 : (d->W - at + 1) / 2;
+          }
+          if (hi > n) hi = n;
           if (lo >= hi) continue;
           m = (__mmask16)((((uint32_t)1 << hi) - 1) & ~(((uint32_t)1 << lo) - 1));
-          b = _mm_maskz_loadu_epi8(m, (const void *)(xr + (uintptr_t)at)); /* lanes before the row: masked */
-          v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+          if (d->sw == 1) { /* lanes before the row: masked, not read */
+            __m128i b = _mm_maskz_loadu_epi8(m, (const void *)(xr + (uintptr_t)at));
+            v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+          } else {
+            __m256i b = _mm256_maskz_loadu_epi8(ge__qk_spread_even(m), (const void *)(xr + (uintptr_t)at));
+            v = d->is_signed ? _mm512_srai_epi32(_mm512_slli_epi32(_mm512_cvtepi8_epi16(b), 16), 16)
+                             : _mm512_and_si512(_mm512_cvtepu8_epi16(b), _mm512_set1_epi32(0xFFFF));
+          }
           acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(_mm512_maskz_sub_epi32(m, v, vz),
                                                          _mm512_set1_epi32(wi[kh * d->KW + kw])));
         }
@@ -1124,7 +1144,7 @@ static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   int64_t m, kh, kw, oh, ow;
   int avx2 = ge__qk_avx2();
 #if GE__QK_AVX2
-  if (d->sw == 1 && d->KH * d->KW <= 64 && ge__qk_isa() == GE__QK_ISA_VNNI && __builtin_cpu_supports("avx512bw") &&
+  if (d->sw <= 2 && d->KH * d->KW <= 64 && ge__qk_isa() == GE__QK_ISA_VNNI && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512vl")) {
     int32_t wi[64];
     for (m = b; m < e; m++) {
