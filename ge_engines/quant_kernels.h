@@ -1097,12 +1097,48 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void ge__qk_dw_chann
                                                                                           const int32_t *wi,
                                                                                           int32_t *y) {
   const __m512i vz = _mm512_set1_epi32(d->zx);
-  int64_t oh, ow, kh, kw;
+  /* ow whose taps all read whole vectors inside the row: [in_lo, in_hi] */
+  int64_t in_lo = (d->pw + d->sw - 1) / d->sw, in_hi = d->W + d->pw - (d->KW - 1) * d->dw - 16 * d->sw, oh, ow, kh, kw;
+  int32_t wrow[64];
+  in_hi = in_hi < 0 ? -1 : in_hi / d->sw;
+  for (kh = 0; kh < d->KH; kh++) {
+    uint32_t t = 0;
+    for (kw = 0; kw < d->KW; kw++) t += (uint32_t)wi[kh * d->KW + kw];
+    wrow[kh] = (int32_t)t;
+  }
   for (oh = 0; oh < d->OH; oh++) {
     int32_t *yr = y + oh * d->OW;
+    int32_t wsum = 0; /* weights of the rows inside: sum (x - zx) w = sum x w - zx wsum */
+    for (kh = 0; kh < d->KH; kh++) {
+      int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+      if (ih >= 0 && ih < d->H) wsum = (int32_t)((uint32_t)wsum + (uint32_t)wrow[kh]);
+    }
     for (ow = 0; ow < d->OW; ow += 16) {
       int64_t n = d->OW - ow < 16 ? d->OW - ow : 16;
       __m512i acc = _mm512_setzero_si512();
+      if (n == 16 && ow >= in_lo && ow <= in_hi) { /* every tap's 16 (or 32) bytes inside the row: no masks */
+        for (kh = 0; kh < d->KH; kh++) {
+          int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+          const uint8_t *xr;
+          if (ih < 0 || ih >= d->H) continue;
+          xr = xc + ih * d->W + ow * d->sw - d->pw;
+          for (kw = 0; kw < d->KW; kw++) {
+            __m512i v;
+            if (d->sw == 1) {
+              __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(xr + kw * d->dw));
+              v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+            } else {
+              __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(xr + kw * d->dw));
+              v = d->is_signed ? _mm512_srai_epi32(_mm512_slli_epi32(_mm512_cvtepi8_epi16(b), 16), 16)
+                               : _mm512_and_si512(_mm512_cvtepu8_epi16(b), _mm512_set1_epi32(0xFFFF));
+            }
+            acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, _mm512_set1_epi32(wi[kh * d->KW + kw])));
+          }
+        }
+        acc = _mm512_sub_epi32(acc, _mm512_set1_epi32((int32_t)((uint32_t)d->zx * (uint32_t)wsum)));
+        _mm512_storeu_si512((void *)(yr + ow), acc);
+        continue;
+      }
       for (kh = 0; kh < d->KH; kh++) {
         int64_t ih = oh * d->sh - d->ph + kh * d->dh;
         uintptr_t xr;
