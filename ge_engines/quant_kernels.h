@@ -772,6 +772,20 @@ static size_t ge__qk_iscratch_bytes(int64_t K) {
   return (b + 63) & ~(size_t)63;
 }
 
+#if GE__QK_AVX2
+/* dst[j] = src[j] + base - z colsum[j] for a tile row of 32, wrapping. */
+__attribute__((target("avx2"))) static void ge__qk_tile_row_avx2(int32_t *dst, const int32_t *src, uint32_t base,
+                                                                 uint32_t z, const int32_t *colsum) {
+  const __m256i vb = _mm256_set1_epi32((int32_t)base), vz = _mm256_set1_epi32((int32_t)z);
+  int j;
+  for (j = 0; j < GE__QK_VN; j += 8) {
+    __m256i v = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(src + j)), vb);
+    if (z) v = _mm256_sub_epi32(v, _mm256_mullo_epi32(vz, _mm256_loadu_si256((const __m256i *)(const void *)(colsum + j))));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + j), v);
+  }
+}
+#endif
+
 static void ge__qk_igemm_share(void *arg, int64_t b, int64_t e) {
   const ge__qk_igemm *g = (const ge__qk_igemm *)arg;
   int64_t t, kq = (g->K + 3) / 4, mb = (g->Mg + GE__QK_VM - 1) / GE__QK_VM;
@@ -801,6 +815,12 @@ static void ge__qk_igemm_share(void *arg, int64_t b, int64_t e) {
           uint32_t base = (uint32_t)g->K * (uint32_t)g->zx * z - (uint32_t)g->zx * (uint32_t)rowsum[row];
           int32_t *dst = g->C + row * g->ldr + n0 * g->ldc;
           const int32_t *src = tile + m * GE__QK_VN;
+#if GE__QK_AVX2
+          if (g->isa != GE__QK_ISA_SCALAR && g->ldc == 1 && nn == GE__QK_VN) {
+            ge__qk_tile_row_avx2(dst, src, base, need_colsum ? z : 0u, colsum);
+            continue;
+          }
+#endif
           if (need_colsum)
             for (j = 0; j < nn; j++) dst[j * g->ldc] = (int32_t)((uint32_t)src[j] + base - z * (uint32_t)colsum[j]);
           else if (g->ldc == 1)
