@@ -1,5 +1,5 @@
-/* ge_engines/quant_kernels.h — fast kernels for dynamically quantized
- * (int8 / uint8) models.
+/* ge_engines/quant_kernels.h — fast kernels for dynamically and statically
+ * quantized (int8 / uint8) models.
  *
  * Part of ge (issue 16). ge_quant_fast_kernel(n) hands out a kernel for
  *
@@ -12,6 +12,10 @@
  *                          strides, dilations, pads, auto_pad
  *   MatMulInteger          A [..., M, K] times a 2-D B [K, N], scalar A zero
  *                          point, per-tensor or per-column B zero points
+ *   QLinearConv            ConvInteger's paths, float32 scales per tensor
+ *                          (w: or per output channel), int32 bias, uint8 /
+ *                          int8 output
+ *   QLinearMatMul          MatMulInteger's paths, per-tensor parameters
  *
  * and NULL otherwise. A kernel checks its runtime inputs and calls the host
  * CPU reference kernel for anything off its paths (per-axis quantization,
@@ -24,12 +28,17 @@
  *   - dequantization multiplies the exact (x - zero point) by the scale in
  *     float32: the product of a 9-bit integer and a float is exact in
  *     double, so float32 rounds it once, as the reference does;
+ *   - QLinear outputs are requantized from the exact int32 accumulators
+ *     (bias added, wrapping) in float32 as the reference and ONNX Runtime
+ *     do: float(acc) times (x_scale * w_scale) / y_scale, rounded half to
+ *     even, plus the zero point, NaN to 0, saturated (AVX2 or scalar);
  *   - integer products (MatMulInteger, ConvInteger but depthwise) run on
  *     an integer GEMM exact in int32 (u8 x s8 tiles with the zero points
  *     applied through row and column sums: see "integer GEMM" below) on
  *     AVX512-VNNI, AVX2 or scalar C. Depthwise ConvInteger (one input
  *     channel per group) runs as a direct int32 kernel (AVX-512 with every
- *     tap summed in a register for horizontal stride 1, else AVX2 rows).
+ *     tap summed in a register for horizontal strides 1 and 2, pads and
+ *     tails masked; else AVX2 rows).
  *
  * Const weights (and their zero points) are packed once, into the
  * kernel's state; scratch (image strips per share) lives there too, grown
