@@ -693,6 +693,25 @@ static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
 static void ge__qk_strip_conv(const ge__qk_conv *v, int64_t n0, int64_t P, uint8_t zx, uint8_t flip, uint8_t *bp,
                               uint8_t *rows) {
   int64_t j0[GE__QK_VN + 1], ih0[GE__QK_VN + 1], iw0[GE__QK_VN + 1], ns = 0, j = 0, k = 0, ci, kh, kw, s;
+  if (v->KH == 1 && v->KW == 1 && v->sh == 1 && v->sw == 1 && v->ph == 0 && v->pw == 0 && v->OW == v->W &&
+      P == v->H * v->W) { /* a pointwise conv: the columns are consecutive bytes of each plane */
+    int64_t len = P - n0 < GE__QK_VN ? P - n0 : GE__QK_VN;
+    for (ci = 0; ci < v->Cg; ci++, k++) {
+      uint8_t *row = rows + (k % 4) * GE__QK_VN;
+      const uint8_t *src = v->x + ci * v->H * v->W + n0;
+      if (len == GE__QK_VN) memcpy(row, src, GE__QK_VN);
+      else {
+        memcpy(row, src, (size_t)len);
+        memset(row + len, zx, (size_t)(GE__QK_VN - len));
+      }
+      if (k % 4 == 3) ge__qk_interleave(rows, flip, bp + (k / 4) * 4 * GE__QK_VN);
+    }
+    if (k % 4) {
+      memset(rows + (k % 4) * GE__QK_VN, flip, (size_t)((4 - k % 4) * GE__QK_VN));
+      ge__qk_interleave(rows, flip, bp + (k / 4) * 4 * GE__QK_VN);
+    }
+    return;
+  }
   while (j < GE__QK_VN) { /* runs of columns within one output row */
     int64_t p = n0 + j, ow, len;
     if (p >= P) {

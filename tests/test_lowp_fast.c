@@ -662,6 +662,10 @@ static void qlinear_conv_trials(int isa) {
       xd[0] = 1 + tu_below(&r, 2), xd[1] = cg * a.group;
       xd[2] = 3 + tu_below(&r, 20), xd[3] = 3 + tu_below(&r, 45);
       wd[0] = mg * a.group, wd[1] = cg, wd[2] = 1 + tu_below(&r, 5), wd[3] = 1 + tu_below(&r, 5);
+      if (trial % 10 == 6) { /* pointwise: 1x1, stride 1, no pads */
+        wd[2] = wd[3] = 1, a.s[0] = a.s[1] = 1, a.p[0] = a.p[1] = a.p[2] = a.p[3] = 0;
+        cg = 1 + tu_below(&r, 30), xd[1] = cg * a.group, wd[1] = cg;
+      }
       if (a.sp == 1) xd[2] = xd[3], wd[2] = wd[3];
       x = kh_value(q8(&r), 2 + a.sp, xd, NULL);
       w = kh_value(q8(&r), 2 + a.sp, wd, NULL);
