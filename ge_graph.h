@@ -4017,6 +4017,26 @@ static ge_status ge__ox_dynamic_quantize(ge_infer_ctx *c) {
   return GE_OK;
 }
 
+/* QuantizeLinear: x's shape, the zero point's dtype (input 2; attribute
+ * output_dtype without one, else uint8). DequantizeLinear: x's shape, the
+ * scale's dtype. */
+static ge_status ge__ox_quantize(ge_infer_ctx *c) {
+  const ge_tensor_desc *z = ge_infer_input(c, 2);
+  ge_dtype ot = z && z->dtype != GE_DTYPE_UNDEFINED ? z->dtype : (ge_dtype)ge_infer_attr_int(c, "output_dtype", 0);
+  ge__ox_shape s;
+  if (!ge_infer_input(c, 0)) return GE_OK;
+  ge__ox_load(&s, ge_infer_input(c, 0));
+  return ge__ox_out(c, 0, ot != GE_DTYPE_UNDEFINED ? ot : GE_DTYPE_UINT8, &s);
+}
+
+static ge_status ge__ox_dequantize(ge_infer_ctx *c) {
+  const ge_tensor_desc *sc = ge_infer_input(c, 1);
+  ge__ox_shape s;
+  if (!ge_infer_input(c, 0) || !sc) return GE_OK;
+  ge__ox_load(&s, ge_infer_input(c, 0));
+  return ge__ox_out(c, 0, sc->dtype, &s);
+}
+
 /* CastLike: shape of input 0, dtype of input 1. */
 static ge_status ge__ox_castlike(ge_infer_ctx *c) {
   ge__ox_shape s;
@@ -4049,15 +4069,23 @@ static ge_status ge__ox_axis_same(ge_infer_ctx *c) {
 
 /* ------------------------------------------------------------- MatMul */
 
+/* The output dtype of QLinearConv / QLinearMatMul: y_zero_point's (input
+ * 7), uint8 without one. */
+static ge_dtype ge__ox_qlinear_dtype(ge_infer_ctx *c) {
+  const ge_tensor_desc *z = ge_infer_input(c, 7);
+  return z && z->dtype != GE_DTYPE_UNDEFINED ? z->dtype : GE_DTYPE_UINT8;
+}
+
 static ge_status ge__ox_matmul(ge_infer_ctx *c) {
-  const ge_tensor_desc *da = ge_infer_input(c, 0), *db = ge_infer_input(c, 1);
+  int qlinear = c->n->op[0] == 'Q'; /* QLinearMatMul: b is input 3 */
+  const ge_tensor_desc *da = ge_infer_input(c, 0), *db = ge_infer_input(c, qlinear ? 3 : 1);
   ge__ox_shape a, b, ba, bb, o;
   ge_shape va, vb;
   int a1, b1, i;
   char s1[128], s2[128];
   ge_dtype ot; /* MatMulInteger: int32 */
   if (!da || !db) return GE_OK;
-  ot = strcmp(c->n->op, "MatMulInteger") == 0 ? GE_DTYPE_INT32 : da->dtype;
+  ot = strcmp(c->n->op, "MatMulInteger") == 0 ? GE_DTYPE_INT32 : qlinear ? ge__ox_qlinear_dtype(c) : da->dtype;
   ge__ox_load(&a, da);
   ge__ox_load(&b, db);
   if (a.rank < 0 || b.rank < 0) return ge__ox_out_unknown(c, 0, ot);
@@ -4256,9 +4284,11 @@ static ge_status ge__ox_conv_rank(ge_infer_ctx *c, const ge__ox_shape *x, const 
 }
 
 static ge_status ge__ox_conv(ge_infer_ctx *c) {
-  /* ConvInteger: input 2 is a zero point, not a bias; the output int32 */
-  int integer = c->n->op[4] == 'I';
-  const ge_tensor_desc *dx = ge_infer_input(c, 0), *dw = ge_infer_input(c, 1), *db = integer ? NULL : ge_infer_input(c, 2);
+  /* ConvInteger: input 2 is a zero point, not a bias; the output int32.
+   * QLinearConv: w is input 3, the bias input 8, y of y_zero_point's dtype */
+  int integer = c->n->op[4] == 'I', qlinear = c->n->op[0] == 'Q';
+  const ge_tensor_desc *dx = ge_infer_input(c, 0), *dw = ge_infer_input(c, qlinear ? 3 : 1);
+  const ge_tensor_desc *db = integer ? NULL : ge_infer_input(c, qlinear ? 8 : 2);
   ge__ox_shape x, w, o;
   ge__ox_win win;
   int64_t group = ge_infer_attr_int(c, "group", 1);
@@ -4268,7 +4298,7 @@ static ge_status ge__ox_conv(ge_infer_ctx *c) {
   ge_status st;
   ge_dtype ot;
   if (!dx || !dw) return GE_OK;
-  ot = integer ? GE_DTYPE_INT32 : dx->dtype;
+  ot = integer ? GE_DTYPE_INT32 : qlinear ? ge__ox_qlinear_dtype(c) : dx->dtype;
   ge__ox_load(&x, dx);
   ge__ox_load(&w, dw);
   if ((st = ge__ox_conv_rank(c, &x, &w, &r))) return st;
@@ -6200,6 +6230,10 @@ static const ge_op_schema ge__builtin_schemas[] = {
     {"Einsum", NULL, 1, -1, 1, 1, 1, {0}, {0}, {GE_DTYPES_NUMERIC}, {{"equation", GE_ATTR_STRING, NULL, 1}}, ge__ox_einsum, "Einstein summation"},
     {"MatMulInteger", NULL, 2, 4, 1, 1, 1, {0, 1, 0, 1}, {2}, {GE__Q8, GE__Q8, GE__I32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_matmul, "(A - a_zero_point)(B - b_zero_point) in int32"},
     {"ConvInteger", NULL, 2, 4, 1, 1, 1, {0, 1, 0, 1}, {2}, {GE__Q8, GE__Q8, GE__I32}, {{"auto_pad", GE_ATTR_STRING, "NOTSET", 0}, {"dilations", GE_ATTR_INTS, NULL, 0}, {"group", GE_ATTR_INT, "1", 0}, {"kernel_shape", GE_ATTR_INTS, NULL, 0}, {"pads", GE_ATTR_INTS, NULL, 0}, {"strides", GE_ATTR_INTS, NULL, 0}}, ge__ox_conv, "convolution of (x - x_zero_point) and (w - w_zero_point) in int32"},
+    {"QuantizeLinear", NULL, 2, 3, 1, 1, 1, {-1, -1, 0}, {0}, {0}, {{"axis", GE_ATTR_INT, "1", 0}, {"block_size", GE_ATTR_INT, "0", 0}, {"output_dtype", GE_ATTR_INT, "0", 0}, {"saturate", GE_ATTR_INT, "1", 0}}, ge__ox_quantize, "saturate(round(x / y_scale) + y_zero_point)"},
+    {"DequantizeLinear", NULL, 2, 3, 1, 1, 1, {0, 1, 0}, {1}, {0}, {{"axis", GE_ATTR_INT, "1", 0}, {"block_size", GE_ATTR_INT, "0", 0}}, ge__ox_dequantize, "(x - x_zero_point) * x_scale"},
+    {"QLinearMatMul", NULL, 8, 8, 1, 1, 1, {0, 3, 0, 1, 3, 1, 3, 2}, {2}, {GE__Q8, GE__Q8, GE__Q8, GE__F32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_matmul, "requantized (a - a_zero_point)(b - b_zero_point)"},
+    {"QLinearConv", NULL, 8, 9, 1, 1, 1, {0, 3, 0, 1, 3, 1, 3, -1}, {2}, {GE__Q8, GE__Q8, GE__Q8, GE__F32}, {{"auto_pad", GE_ATTR_STRING, "NOTSET", 0}, {"dilations", GE_ATTR_INTS, NULL, 0}, {"group", GE_ATTR_INT, "1", 0}, {"kernel_shape", GE_ATTR_INTS, NULL, 0}, {"pads", GE_ATTR_INTS, NULL, 0}, {"strides", GE_ATTR_INTS, NULL, 0}}, ge__ox_conv, "requantized convolution of (x - x_zero_point) and (w - w_zero_point) plus an int32 bias"},
     {"DynamicQuantizeLinear", NULL, 1, 1, 3, 3, 3, {0}, {1, 2, 1}, {GE__F32, GE__U8, GE__F32}, {{NULL, GE_ATTR_NONE, NULL, 0}}, ge__ox_dynamic_quantize, "float32 to uint8 with a scale and zero point from its range"},
     /* convolution and pooling */
     {"Conv", NULL, 2, 3, 1, 1, 1, {0}, {0}, {GE_DTYPES_FLOAT}, {{"auto_pad", GE_ATTR_STRING, "NOTSET", 0}, {"dilations", GE_ATTR_INTS, NULL, 0}, {"group", GE_ATTR_INT, "1", 0}, {"kernel_shape", GE_ATTR_INTS, NULL, 0}, {"pads", GE_ATTR_INTS, NULL, 0}, {"strides", GE_ATTR_INTS, NULL, 0}}, ge__ox_conv, "N-d convolution, NCHW"},

@@ -12,7 +12,12 @@ outputs keep them float32), for the fp16 paths of models shipped as float32;
 synth:NAME is a block built by bench/real_patterns.py (random weights);
 int8:NAME is NAME dynamically quantized here the way ONNX Runtime's
 quantize_dynamic does it: uint8 weights per tensor, DynamicQuantizeLinear on
-the activations, ConvInteger / MatMulInteger, Cast and Mul by the scales.
+the activations, ConvInteger / MatMulInteger, Cast and Mul by the scales;
+qlinear:NAME / qlinear_pt:NAME is NAME statically quantized here the way
+quantize_static writes its QOperator format (BatchNormalization folded,
+QuantizeLinear + QLinearConv / QLinearMatMul + DequantizeLinear, uint8
+activations calibrated by ONNX Runtime on a seeded input, int8 symmetric
+weights per channel / per tensor, int32 bias).
 
 Needs numpy (Debian python3-numpy).
 """
@@ -200,6 +205,174 @@ def to_int8(src, out):
     onnx.save(m, out)
 
 
+def const_tensors(g):
+    """Initializers and the values of Constant nodes (paddle2onnx writes
+    weights so), by name."""
+    import onnx
+    inits = {t.name: t for t in g.initializer}
+    for n in g.node:
+        if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value":
+            t = onnx.TensorProto()
+            t.CopyFrom(n.attribute[0].t)
+            t.name = n.output[0]
+            inits.setdefault(n.output[0], t)
+    return inits
+
+
+def fold_batchnorm(g, consts):
+    """Conv -> BatchNormalization (the Conv's only reader) as one Conv with
+    scaled weights and a bias, as a float model is optimised before static
+    quantization. Returns {name: array} of the new weights."""
+    from onnx import numpy_helper
+    arr = lambda name: numpy_helper.to_array(consts[name]).astype(np.float64)
+    readers = {}
+    for n in g.node:
+        for x in n.input:
+            readers[x] = readers.get(x, 0) + 1
+    made, drop, by_out = {}, set(), {n.output[0]: n for n in g.node if n.op_type == "Conv"}
+    for k, n in enumerate(g.node):
+        c = by_out.get(n.input[0]) if n.op_type == "BatchNormalization" else None
+        if c is None or readers.get(c.output[0]) != 1 or c.input[1] not in consts or \
+                any(x not in consts for x in n.input[1:5]) or len(n.output) != 1:
+            continue
+        eps = next((a.f for a in n.attribute if a.name == "epsilon"), 1e-5)
+        gamma, beta, mean, var = (arr(x) for x in n.input[1:5])
+        s = gamma / np.sqrt(var + eps)
+        w = arr(c.input[1])
+        b = arr(c.input[2]) if len(c.input) > 2 and c.input[2] else np.zeros(w.shape[0])
+        p = c.output[0] + "_bnfold"
+        made[p + "_w"] = (w * s.reshape((-1,) + (1,) * (w.ndim - 1))).astype(np.float32)
+        made[p + "_b"] = ((b - mean) * s + beta).astype(np.float32)
+        del c.input[1:]
+        c.input.extend([p + "_w", p + "_b"])
+        c.output[0] = n.output[0]
+        drop.add(k)
+    keep = [n for k, n in enumerate(g.node) if k not in drop]
+    del g.node[:]
+    g.node.extend(keep)
+    return made
+
+
+def calibrate(path, names, inputs):
+    """min and max of the float tensors `names` of model `path` run by ONNX
+    Runtime (bench/ort/run.js) on the seeded inputs: {name: (lo, hi)}."""
+    import subprocess
+    import tempfile
+    import onnx
+    from onnx import TensorProto, helper
+    m = onnx.load(path)
+    have = {o.name for o in m.graph.output}
+    m.graph.output.extend(helper.make_tensor_value_info(x, TensorProto.FLOAT, None) for x in names if x not in have)
+    with tempfile.TemporaryDirectory() as tmp:
+        mp = os.path.join(tmp, "cal.onnx")
+        onnx.save(m, mp)
+        r = subprocess.run(["node", "bench/ort/run.js", mp] + inputs + ["--repeat", "1", "--warmup", "0",
+                                                                         "--outdir", tmp],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if r.returncode:
+            sys.exit("real_models.py: calibrating %s failed:\n%s" % (path, r.stderr[-2000:]))
+        out = {}
+        for x in names:
+            a = np.load(os.path.join(tmp, re.sub(r"[^A-Za-z0-9._-]", "_", x) + ".npy"))
+            out[x] = (min(float(a.min()), 0.0), max(float(a.max()), 0.0))
+        return out
+
+
+def act_qparams(lo, hi):
+    """uint8 asymmetric activation scale and zero point (zero in range)."""
+    scale = np.float32((hi - lo) / 255.0 or 1.0)
+    return scale, np.uint8(np.clip(np.rint(-lo / float(scale)), 0, 255))
+
+
+def weight_qparams(w, per_channel):
+    """int8 symmetric weights (zero point 0), per output channel (axis 0)
+    or per tensor: (q, scale)."""
+    axes = tuple(range(1, w.ndim))
+    amax = np.abs(w).max(axis=axes) if per_channel else np.array(np.abs(w).max())
+    scale = (np.where(amax > 0, amax, 1.0) / 127.0).astype(np.float32)
+    s = scale.reshape((-1,) + (1,) * (w.ndim - 1)) if per_channel else scale
+    return np.clip(np.rint(w / s), -127, 127).astype(np.int8), scale
+
+
+def to_qlinear(src, out, m, per_channel):
+    """Conv and 2-D MatMul with constant weights -> QuantizeLinear +
+    QLinearConv / QLinearMatMul + DequantizeLinear (ONNX Runtime's
+    quantize_static in its QOperator format: uint8 activations with scales
+    calibrated on a seeded input, int8 symmetric weights per channel or per
+    tensor, int32 bias at scale x_scale * w_scale), after folding
+    BatchNormalization into the convolutions. Float ops in between stay."""
+    import tempfile
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    model = onnx.load(src)
+    if next(o.version for o in model.opset_import if o.domain in ("", "ai.onnx")) < 11:
+        from onnx import version_converter  # the QLinear ops need 10
+        model = version_converter.convert_version(model, 11)
+    g = model.graph
+    consts = const_tensors(g)
+    folded = fold_batchnorm(g, consts)
+    get = lambda name: folded[name] if name in folded else numpy_helper.to_array(consts[name])
+    targets = {k for k, n in enumerate(g.node) if len(n.input) > 1 and (n.input[1] in consts or n.input[1] in folded) and
+               ((n.op_type == "Conv" and get(n.input[1]).dtype == np.float32) or
+                (n.op_type == "MatMul" and get(n.input[1]).ndim == 2))}
+    new_inits = [numpy_helper.from_array(v, k) for k, v in folded.items()]
+    with tempfile.TemporaryDirectory() as tmp:
+        fp = os.path.join(tmp, "folded.onnx")
+        g.initializer.extend(new_inits)
+        onnx.save(model, fp)
+        del g.initializer[len(g.initializer) - len(new_inits):]
+        with open(os.devnull, "w") as quiet:
+            saved, sys.stdout = sys.stdout, quiet
+            try:
+                make_inputs(m, os.path.join(tmp, "in"), 7)  # a calibration seed of its own
+            finally:
+                sys.stdout = saved
+        ins = sorted(os.listdir(os.path.join(tmp, "in")))
+        specs = [parse_input(s)[0] for s in re.split(r",(?![^\[]*\])", m["inputs"])]
+        ins = ["%s=%s" % (specs[int(f[2:-4])], os.path.join(tmp, "in", f)) for f in ins]
+        ranges = calibrate(fp, sorted({x for k in targets for x in (g.node[k].input[0], g.node[k].output[0])}), ins)
+    nodes, added = [], list(new_inits)
+    for k, n in enumerate(g.node):
+        if k not in targets:
+            nodes.append(n)
+            continue
+        p = "ql%d_" % k
+        xs, xz = act_qparams(*ranges[n.input[0]])
+        ys, yz = act_qparams(*ranges[n.output[0]])
+        w = get(n.input[1])
+        if n.op_type == "MatMul":
+            wq, ws = weight_qparams(w, False)
+        else:
+            wq, ws = weight_qparams(w, per_channel)
+        add = lambda a, name: added.append(numpy_helper.from_array(np.asarray(a), p + name))
+        for a, name in ((xs, "xs"), (xz, "xz"), (wq, "w"), (ws, "ws"), (np.int8(0) if ws.ndim == 0 else
+                        np.zeros(ws.shape, np.int8), "wz"), (ys, "ys"), (yz, "yz")):
+            add(a, name)
+        nodes.append(helper.make_node("QuantizeLinear", [n.input[0], p + "xs", p + "xz"], [p + "x"]))
+        ins = [p + "x", p + "xs", p + "xz", p + "w", p + "ws", p + "wz", p + "ys", p + "yz"]
+        if n.op_type == "Conv":
+            if len(n.input) > 2 and n.input[2]:
+                b = get(n.input[2]).astype(np.float64)
+                add(np.rint(b / (float(xs) * ws.astype(np.float64))).astype(np.int32), "b")
+                ins.append(p + "b")
+            attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+            nodes.append(helper.make_node("QLinearConv", ins, [p + "y"], **attrs))
+        else:
+            nodes.append(helper.make_node("QLinearMatMul", ins, [p + "y"]))
+        nodes.append(helper.make_node("DequantizeLinear", [p + "y", p + "ys", p + "yz"], [n.output[0]]))
+    del g.node[:]
+    g.node.extend(nodes)
+    g.initializer.extend(added)
+    used = {x for n in g.node for x in n.input} | {v.name for v in g.output}
+    keep = [t for t in g.initializer if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    live = [n for n in g.node if n.op_type != "Constant" or n.output[0] in used]
+    del g.node[:]
+    g.node.extend(live)
+    onnx.save(model, out)
+
+
 def model_path(m, modules, outdir, models=None):
     if m["path"].startswith("synth:"):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -208,7 +381,9 @@ def model_path(m, modules, outdir, models=None):
         os.makedirs(outdir, exist_ok=True)
         real_patterns.build(m["path"][len("synth:"):], out)
         return out
-    for prefix, convert in (("fp16:", to_fp16), ("int8:", to_int8)):
+    for prefix, convert in (("fp16:", to_fp16), ("int8:", to_int8),
+                            ("qlinear:", lambda s, o: to_qlinear(s, o, m, True)),
+                            ("qlinear_pt:", lambda s, o: to_qlinear(s, o, m, False))):
         if m["path"].startswith(prefix):
             base = model_path(find(models, m["path"][len(prefix):]), modules, outdir, models)
             out = os.path.join(outdir, m["name"] + ".onnx")

@@ -64,7 +64,7 @@ for line in "${LINES[@]}"; do
     specs=$($PY inputs "$MANIFEST" "$name" "$OUT/$name/in" 20261125) || die "no inputs for $name"
     read -r -a spec_args <<<"$specs"
     ge_in=(); for s in "${spec_args[@]}"; do ge_in+=(--input "$s"); done
-    case $name in *fp16* | *int8* | *quint8*) tol=${TOL:-2e-2} ;; *) tol=${TOL:-1e-3} ;; esac
+    case $name in *fp16* | *int8* | *quint8* | *qlinear*) tol=${TOL:-2e-2} ;; *) tol=${TOL:-1e-3} ;; esac
     for t in $THREADS; do
         d=$OUT/$name/t$t
         rm -rf "$d"; mkdir -p "$d"

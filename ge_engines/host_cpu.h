@@ -363,6 +363,7 @@ static const ge__hc_entry ge__hc_table[] = {
     {"PRelu", ge__hc_prelu},
     {"Pad", ge__hc_pad},
     {"Pow", ge__hc_pow},
+    {"QLinearConv", ge__hc_qlinearconv},
     {"QLinearMatMul", ge__hc_qlinear_mat_mul},
     {"QuantizeLinear", ge__hc_quantize_linear},
     {"RNN", ge__hc_rnn},

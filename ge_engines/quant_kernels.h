@@ -1,5 +1,5 @@
-/* ge_engines/quant_kernels.h — fast kernels for dynamically quantized
- * (int8 / uint8) models.
+/* ge_engines/quant_kernels.h — fast kernels for dynamically and statically
+ * quantized (int8 / uint8) models.
  *
  * Part of ge (issue 16). ge_quant_fast_kernel(n) hands out a kernel for
  *
@@ -12,6 +12,10 @@
  *                          strides, dilations, pads, auto_pad
  *   MatMulInteger          A [..., M, K] times a 2-D B [K, N], scalar A zero
  *                          point, per-tensor or per-column B zero points
+ *   QLinearConv            ConvInteger's paths, float32 scales per tensor
+ *                          (w: or per output channel), int32 bias, uint8 /
+ *                          int8 output
+ *   QLinearMatMul          MatMulInteger's paths, per-tensor parameters
  *
  * and NULL otherwise. A kernel checks its runtime inputs and calls the host
  * CPU reference kernel for anything off its paths (per-axis quantization,
@@ -24,12 +28,17 @@
  *   - dequantization multiplies the exact (x - zero point) by the scale in
  *     float32: the product of a 9-bit integer and a float is exact in
  *     double, so float32 rounds it once, as the reference does;
+ *   - QLinear outputs are requantized from the exact int32 accumulators
+ *     (bias added, wrapping) in float32 as the reference and ONNX Runtime
+ *     do: float(acc) times (x_scale * w_scale) / y_scale, rounded half to
+ *     even, plus the zero point, NaN to 0, saturated (AVX2 or scalar);
  *   - integer products (MatMulInteger, ConvInteger but depthwise) run on
  *     an integer GEMM exact in int32 (u8 x s8 tiles with the zero points
  *     applied through row and column sums: see "integer GEMM" below) on
  *     AVX512-VNNI, AVX2 or scalar C. Depthwise ConvInteger (one input
  *     channel per group) runs as a direct int32 kernel (AVX-512 with every
- *     tap summed in a register for horizontal stride 1, else AVX2 rows).
+ *     tap summed in a register for horizontal strides 1 and 2, pads and
+ *     tails masked; else AVX2 rows).
  *
  * Const weights (and their zero points) are packed once, into the
  * kernel's state; scratch (image strips per share) lives there too, grown
@@ -286,9 +295,27 @@ typedef struct ge__qk_djob {
   float s, zp;
 } ge__qk_djob;
 
+#if GE__QK_AVX2
+/* The scalar loop's float operations, 8 a step; returns the first i not
+ * done. */
+__attribute__((target("avx2"))) static int64_t ge__qk_dequant_avx2(const ge__qk_djob *j, int64_t b, int64_t e) {
+  const __m256 vs = _mm256_set1_ps(j->s), vz = _mm256_set1_ps(j->zp);
+  int64_t i;
+  for (i = b; i + 8 <= e; i += 8) {
+    __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)((const uint8_t *)j->x + i));
+    __m256i v = j->is_signed ? _mm256_cvtepi8_epi32(x) : _mm256_cvtepu8_epi32(x);
+    _mm256_storeu_ps(j->y + i, _mm256_mul_ps(_mm256_sub_ps(_mm256_cvtepi32_ps(v), vz), vs));
+  }
+  return i;
+}
+#endif
+
 static void ge__qk_dequant_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_djob *j = (const ge__qk_djob *)arg;
   int64_t i;
+#if GE__QK_AVX2
+  if (ge__qk_avx2()) b = ge__qk_dequant_avx2(j, b, e);
+#endif
   if (j->is_signed)
     for (i = b; i < e; i++) j->y[i] = ((float)((const int8_t *)j->x)[i] - j->zp) * j->s;
   else
@@ -352,11 +379,13 @@ static int ge__qk_ints(const ge_node *n, const char *name, int64_t *out, int32_t
   return 1;
 }
 
-static ge__qk_state *ge__qk_state_get(ge_kernel_ctx *c, int conv) {
+/* The state, made at the first run: wi and zwi are the input indices of
+ * the weights and their zero points; conv the spatial rank (0: MatMul). */
+static ge__qk_state *ge__qk_state_get(ge_kernel_ctx *c, int conv, uint32_t wi, uint32_t zwi) {
   ge__qk_state *s = (ge__qk_state *)c->state;
   if (s) return s;
   if (!(s = (ge__qk_state *)calloc(1, sizeof *s))) return NULL;
-  s->w_const = ge__qk_const_input(c, 1) && ge__qk_const_input(c, 3);
+  s->w_const = ge__qk_const_input(c, wi) && ge__qk_const_input(c, zwi);
   s->threads = c->env && c->env->num_threads > 1 ? c->env->num_threads : 1;
   if (s->threads > 64) s->threads = 64;
   if (conv) { /* conv: spatial rank (1 or 2) */
@@ -664,6 +693,25 @@ static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
 static void ge__qk_strip_conv(const ge__qk_conv *v, int64_t n0, int64_t P, uint8_t zx, uint8_t flip, uint8_t *bp,
                               uint8_t *rows) {
   int64_t j0[GE__QK_VN + 1], ih0[GE__QK_VN + 1], iw0[GE__QK_VN + 1], ns = 0, j = 0, k = 0, ci, kh, kw, s;
+  if (v->KH == 1 && v->KW == 1 && v->sh == 1 && v->sw == 1 && v->ph == 0 && v->pw == 0 && v->OW == v->W &&
+      P == v->H * v->W) { /* a pointwise conv: the columns are consecutive bytes of each plane */
+    int64_t len = P - n0 < GE__QK_VN ? P - n0 : GE__QK_VN;
+    for (ci = 0; ci < v->Cg; ci++, k++) {
+      uint8_t *row = rows + (k % 4) * GE__QK_VN;
+      const uint8_t *src = v->x + ci * v->H * v->W + n0;
+      if (len == GE__QK_VN) memcpy(row, src, GE__QK_VN);
+      else {
+        memcpy(row, src, (size_t)len);
+        memset(row + len, zx, (size_t)(GE__QK_VN - len));
+      }
+      if (k % 4 == 3) ge__qk_interleave(rows, flip, bp + (k / 4) * 4 * GE__QK_VN);
+    }
+    if (k % 4) {
+      memset(rows + (k % 4) * GE__QK_VN, flip, (size_t)((4 - k % 4) * GE__QK_VN));
+      ge__qk_interleave(rows, flip, bp + (k / 4) * 4 * GE__QK_VN);
+    }
+    return;
+  }
   while (j < GE__QK_VN) { /* runs of columns within one output row */
     int64_t p = n0 + j, ow, len;
     if (p >= P) {
@@ -752,6 +800,20 @@ static size_t ge__qk_iscratch_bytes(int64_t K) {
   return (b + 63) & ~(size_t)63;
 }
 
+#if GE__QK_AVX2
+/* dst[j] = src[j] + base - z colsum[j] for a tile row of 32, wrapping. */
+__attribute__((target("avx2"))) static void ge__qk_tile_row_avx2(int32_t *dst, const int32_t *src, uint32_t base,
+                                                                 uint32_t z, const int32_t *colsum) {
+  const __m256i vb = _mm256_set1_epi32((int32_t)base), vz = _mm256_set1_epi32((int32_t)z);
+  int j;
+  for (j = 0; j < GE__QK_VN; j += 8) {
+    __m256i v = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(src + j)), vb);
+    if (z) v = _mm256_sub_epi32(v, _mm256_mullo_epi32(vz, _mm256_loadu_si256((const __m256i *)(const void *)(colsum + j))));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + j), v);
+  }
+}
+#endif
+
 static void ge__qk_igemm_share(void *arg, int64_t b, int64_t e) {
   const ge__qk_igemm *g = (const ge__qk_igemm *)arg;
   int64_t t, kq = (g->K + 3) / 4, mb = (g->Mg + GE__QK_VM - 1) / GE__QK_VM;
@@ -781,6 +843,12 @@ static void ge__qk_igemm_share(void *arg, int64_t b, int64_t e) {
           uint32_t base = (uint32_t)g->K * (uint32_t)g->zx * z - (uint32_t)g->zx * (uint32_t)rowsum[row];
           int32_t *dst = g->C + row * g->ldr + n0 * g->ldc;
           const int32_t *src = tile + m * GE__QK_VN;
+#if GE__QK_AVX2
+          if (g->isa != GE__QK_ISA_SCALAR && g->ldc == 1 && nn == GE__QK_VN) {
+            ge__qk_tile_row_avx2(dst, src, base, need_colsum ? z : 0u, colsum);
+            continue;
+          }
+#endif
           if (need_colsum)
             for (j = 0; j < nn; j++) dst[j * g->ldc] = (int32_t)((uint32_t)src[j] + base - z * (uint32_t)colsum[j]);
           else if (g->ldc == 1)
@@ -817,19 +885,133 @@ static int64_t ge__qk_shares(int threads, int64_t P, int64_t Mg, int64_t K) {
   return threads < most ? threads : most;
 }
 
-/* Grows the state's area to hold `packed` weight bytes and `shares`
- * scratch blocks of K; returns the 64-aligned start (NULL: no memory). */
-static uint8_t *ge__qk_iarea(ge_kernel_ctx *c, size_t packed, int64_t shares, int64_t K) {
-  size_t bytes = packed + (size_t)shares * ge__qk_iscratch_bytes(K) + 64;
+/* Grows the state's area to hold `packed` weight bytes, `shares` scratch
+ * blocks of K and `tail` bytes (QLinear accumulators); returns the
+ * 64-aligned start (NULL: no memory). */
+static uint8_t *ge__qk_iarea(ge_kernel_ctx *c, size_t packed, int64_t shares, int64_t K, size_t tail) {
+  size_t bytes = packed + (size_t)shares * ge__qk_iscratch_bytes(K) + tail + 64;
   float *a = ge__qk_grow(c, bytes / sizeof(float) + 1);
   return a ? (uint8_t *)(((uintptr_t)a + 63) & ~(uintptr_t)63) : NULL;
 }
 
+/* ---------------------------------------------------- requantization */
+
+/* QLinearConv / QLinearMatMul outputs from int32 accumulators, the float32
+ * operations of the reference (and of ONNX Runtime): multiplier
+ * (x_scale * w_scale) / y_scale, float(acc + bias) times it, rounded half
+ * to even, plus the zero point, NaN to 0, saturated. */
+typedef struct ge__qk_req {
+  ge_dtype ot;        /* uint8 or int8 */
+  const float *ws;    /* weight scales: one, or one per channel */
+  int64_t nws;
+  const int32_t *bias; /* NULL or one per channel */
+  float xs, ys, zy, lo, hi;
+  /* set by the kernel: */
+  const int32_t *acc;
+  void *y;
+  int64_t channels, plane; /* element i is in channel (i / plane) % channels */
+} ge__qk_req;
+
+static float ge__qk_req_mult(const ge__qk_req *r, int64_t ch) {
+  float t = r->xs * r->ws[r->nws == 1 ? 0 : ch];
+  return t / r->ys;
+}
+
+static void ge__qk_req_row_scalar(const int32_t *acc, int64_t n, uint32_t bias, float mult, const ge__qk_req *r,
+                                  void *y) {
+  int64_t i;
+  for (i = 0; i < n; i++) {
+    float v = (float)(int32_t)((uint32_t)acc[i] + bias) * mult, q = ge__qk_rint(v) + r->zy;
+    int32_t o = q != q ? 0 : (int32_t)(q < r->lo ? r->lo : q > r->hi ? r->hi : q);
+    if (r->ot == GE_DTYPE_INT8) ((int8_t *)y)[i] = (int8_t)o;
+    else ((uint8_t *)y)[i] = (uint8_t)o;
+  }
+}
+
+#if GE__QK_AVX2
+/* 8 outputs a step: roundps rounds half to even as the scalar rint. */
+__attribute__((target("avx2"))) static int64_t ge__qk_req_row_avx2(const int32_t *acc, int64_t n, uint32_t bias,
+                                                                   float mult, const ge__qk_req *r, void *y) {
+  const __m256i vb = _mm256_set1_epi32((int32_t)bias);
+  const __m256 vm = _mm256_set1_ps(mult), vz = _mm256_set1_ps(r->zy), vlo = _mm256_set1_ps(r->lo),
+               vhi = _mm256_set1_ps(r->hi);
+  int is_signed = r->ot == GE_DTYPE_INT8;
+  int64_t i;
+  for (i = 0; i + 8 <= n; i += 8) {
+    __m256i a = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(acc + i)), vb);
+    __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(a), vm), q;
+    __m128i w;
+    q = _mm256_add_ps(_mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
+    q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q)); /* NaN to 0 */
+    q = _mm256_min_ps(_mm256_max_ps(q, vlo), vhi);
+    a = _mm256_cvttps_epi32(q);
+    w = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    w = is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
+    _mm_storel_epi64((__m128i *)(void *)((uint8_t *)y + i), w);
+  }
+  return i;
+}
+#endif
+
+/* Planes [b, e) of r's accumulators into its output. */
+static void ge__qk_req_range(void *arg, int64_t b, int64_t e) {
+  const ge__qk_req *r = (const ge__qk_req *)arg;
+  int avx2 = ge__qk_isa() != GE__QK_ISA_SCALAR;
+  int64_t p;
+  for (p = b; p < e; p++) {
+    int64_t ch = p % r->channels, done = 0;
+    uint32_t bias = r->bias ? (uint32_t)r->bias[ch] : 0u;
+    float mult = ge__qk_req_mult(r, ch);
+    const int32_t *acc = r->acc + p * r->plane;
+    uint8_t *y = (uint8_t *)r->y + p * r->plane;
+#if GE__QK_AVX2
+    if (avx2) done = ge__qk_req_row_avx2(acc, r->plane, bias, mult, r, y);
+#endif
+    (void)avx2;
+    ge__qk_req_row_scalar(acc + done, r->plane - done, bias, mult, r, y + done);
+  }
+}
+
+/* Requantizes `planes` planes of r->plane accumulators into r->y. */
+static void ge__qk_req_run(ge_kernel_ctx *c, ge__qk_req *r, int64_t planes) {
+  int64_t grain = r->plane >= (1 << 14) ? 1 : (1 << 14) / (r->plane > 0 ? r->plane : 1);
+  ge_kernel_parallel_for(c, planes, grain, ge__qk_req_range, r);
+}
+
+/* Scale (float32) and zero point (zt) of one QLinear operand: one element,
+ * or per channel (m > 0: one per output channel); 0 when off the path. */
+static int ge__qk_qlin_param(const ge_value *sc, const ge_value *zp, ge_dtype zt, int64_t m) {
+  if (!sc || sc->dtype != GE_DTYPE_FLOAT32 || (sc->numel != 1 && !(m > 0 && sc->rank == 1 && sc->numel == m)))
+    return 0;
+  return !zp || (zp->dtype == zt && (zp->numel == 1 || (m > 0 && zp->rank == 1 && zp->numel == m)));
+}
+
+/* The requantization of a QLinear node: x scale at input 1, w's at 4, y's
+ * and y's zero point at 6 and 7; m output channels (0: per tensor only). */
+static int ge__qk_req_init(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, int64_t m, ge__qk_req *r) {
+  const ge_value *xs = ge__qk_in(c, 1), *ws = ge__qk_in(c, 4), *ys = ge__qk_in(c, 6), *yz = ge__qk_in(c, 7);
+  memset(r, 0, sizeof *r);
+  r->ot = yz ? yz->dtype : GE_DTYPE_UINT8;
+  if (!ge__qk_is_q8(r->ot) || !ge__qk_qlin_param(xs, ge__qk_in(c, 2), x->dtype, 0) ||
+      !ge__qk_qlin_param(ws, ge__qk_in(c, 5), w->dtype, m) || !ge__qk_qlin_param(ys, yz, r->ot, 0))
+    return 0;
+  r->xs = ((const float *)xs->data)[0];
+  r->ys = ((const float *)ys->data)[0];
+  r->ws = (const float *)ws->data;
+  r->nws = ws->numel;
+  r->zy = yz ? (float)ge__qk_get8(yz, 0) : 0.0f;
+  r->lo = r->ot == GE_DTYPE_INT8 ? -128.0f : 0.0f;
+  r->hi = r->ot == GE_DTYPE_INT8 ? 127.0f : 255.0f;
+  return 1;
+}
+
 /* ---------------------------------------------------- MatMulInteger */
 
-/* B [K x N] (Const: packed once) as N weight rows; A's rows as columns. */
-static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
-  const ge_value *A = ge__qk_in(c, 0), *B = ge__qk_in(c, 1), *za = ge__qk_in(c, 2), *zb = ge__qk_in(c, 3);
+/* (A - za)(B - zb) with B [K x N] (Const: packed once) as N weight rows
+ * and A's rows as columns; bi, zbi: the input indices of B and zb. rq NULL:
+ * int32 output (MatMulInteger); else requantized into rq's dtype. */
+static ge_status ge__qk_matmul_core(ge_kernel_ctx *c, const ge_value *A, const ge_value *B, const ge_value *za,
+                                    const ge_value *zb, uint32_t bi, uint32_t zbi, ge__qk_req *rq) {
   ge__qk_state *s;
   ge__qk_igemm g;
   int64_t M, K, N, dims[GE_MAX_RANK], i, shares;
@@ -842,21 +1024,22 @@ static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
       (zb && (zb->dtype != B->dtype || (zb->numel != 1 && !(zb->rank == 1 && zb->dims[0] == B->dims[1])))) ||
       A->dims[A->rank - 1] != B->dims[0])
     return ge__qk_reference(c);
-  if (!(s = ge__qk_state_get(c, 0))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (!(s = ge__qk_state_get(c, 0, bi, zbi))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   K = B->dims[0];
   N = B->dims[1];
   M = K ? A->numel / K : 1;
   for (i = 0; i < A->rank; i++) dims[i] = A->dims[i];
   dims[A->rank - 1] = N;
-  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_INT32, A->rank, dims))) return GE_ERR_NOMEM;
+  if (!(y = ge_kernel_output(c, 0, rq ? rq->ot : GE_DTYPE_INT32, A->rank, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
-  if (K == 0) {
+  if (K == 0 && !rq) {
     memset(y->data, 0, y->nbytes);
     return GE_OK;
   }
   wbytes = ge__qk_wpack_bytes(N, K);
   shares = ge__qk_shares(s->threads, M, N, K);
-  if (!(area = ge__qk_iarea(c, wbytes, shares, K))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (!(area = ge__qk_iarea(c, wbytes, shares, K, rq ? (size_t)(M * N) * sizeof(int32_t) : 0)))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
   if (!s->w_const || s->wpacked != wbytes) {
     ge__qk_wpack(B, 1, N, zb, 0, N, K, area);
@@ -866,15 +1049,38 @@ static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
   memset(&g, 0, sizeof g);
   g.wpack = area;
   g.A = (const uint8_t *)A->data;
-  g.C = (int32_t *)y->data;
+  g.C = rq ? (int32_t *)(void *)(area + wbytes + (size_t)shares * ge__qk_iscratch_bytes(K)) : (int32_t *)y->data;
   g.Mg = N, g.K = K, g.P = M, g.ldr = 1, g.ldc = N;
   g.flip = A->dtype == GE_DTYPE_INT8 ? 0x80 : 0;
   g.zx = zav + (g.flip ? 128 : 0);
   g.isa = ge__qk_isa();
   g.scratch = area + wbytes;
   g.scratch_bytes = ge__qk_iscratch_bytes(K);
-  ge__qk_igemm_run(c, &g, shares);
+  if (K == 0) memset(g.C, 0, (size_t)(M * N) * sizeof(int32_t));
+  else ge__qk_igemm_run(c, &g, shares);
+  if (rq) { /* per tensor: rows as planes of one channel */
+    rq->acc = g.C;
+    rq->y = y->data;
+    rq->channels = 1;
+    rq->plane = N;
+    ge__qk_req_run(c, rq, M);
+  }
   return GE_OK;
+}
+
+static ge_status ge__qk_matmul(ge_kernel_ctx *c) {
+  return ge__qk_matmul_core(c, ge__qk_in(c, 0), ge__qk_in(c, 1), ge__qk_in(c, 2), ge__qk_in(c, 3), 1, 3, NULL);
+}
+
+/* QLinearMatMul: a 2-D Const-or-not B, per-tensor scales and zero points
+ * (the reference's scope); anything else goes to the reference. */
+static ge_status ge__qk_qlinear_matmul(ge_kernel_ctx *c) {
+  const ge_value *A = ge__qk_in(c, 0), *B = ge__qk_in(c, 3), *za = ge__qk_in(c, 2), *zb = ge__qk_in(c, 5);
+  ge__qk_req rq;
+  if (!A || !B || !ge__qk_is_q8(A->dtype) || !ge__qk_is_q8(B->dtype) || !ge__qk_req_init(c, A, B, 0, &rq) ||
+      (za && za->numel != 1) || (zb && zb->numel != 1))
+    return ge__qk_reference(c);
+  return ge__qk_matmul_core(c, A, B, za, zb, 3, 5, &rq);
 }
 
 /* ------------------------------------------------------ ConvInteger */
@@ -919,54 +1125,99 @@ __attribute__((target("avx2"))) static int64_t ge__qk_dw_row_avx2(int32_t *yr, c
 }
 #endif
 
-/* Output (oh, ow) of one depthwise channel, every tap checked. */
-static int32_t ge__qk_dw_point(const ge__qk_dw *d, const uint8_t *xc, const int32_t *wi, int64_t oh, int64_t ow) {
-  uint32_t acc = 0;
-  int64_t kh, kw;
-  for (kh = 0; kh < d->KH; kh++) {
-    int64_t ih = oh * d->sh - d->ph + kh * d->dh;
-    if (ih < 0 || ih >= d->H) continue;
-    for (kw = 0; kw < d->KW; kw++) {
-      int64_t iw = ow * d->sw - d->pw + kw * d->dw;
-      int32_t v;
-      if (iw < 0 || iw >= d->W) continue;
-      v = d->is_signed ? (int32_t)(int8_t)xc[ih * d->W + iw] : (int32_t)xc[ih * d->W + iw];
-      acc += (uint32_t)((v - d->zx) * wi[kh * d->KW + kw]);
-    }
-  }
-  return (int32_t)acc;
+#if GE__QK_AVX2
+/* Bits 0..15 of m moved to the even bits 0, 2, ..., 30. */
+static uint32_t ge__qk_spread_even(uint32_t m) {
+  m = (m | (m << 8)) & 0x00FF00FFu;
+  m = (m | (m << 4)) & 0x0F0F0F0Fu;
+  m = (m | (m << 2)) & 0x33333333u;
+  return (m | (m << 1)) & 0x55555555u;
 }
 
-#if GE__QK_AVX2
-/* One depthwise channel with horizontal stride 1 on AVX-512: 16 outputs a
- * step summed over every tap in a register and stored once; outputs whose
- * taps leave the row (borders) one by one. wi: the KH x KW int32 weights. */
-__attribute__((target("avx512f"))) static void ge__qk_dw_channel_avx512(const ge__qk_dw *d, const uint8_t *xc,
-                                                                        const int32_t *wi, int32_t *y) {
+/* One depthwise channel with horizontal stride 1 or 2 on AVX-512: 16
+ * outputs a step summed over every tap in a register and stored once.
+ * Taps that leave the row (the pads) and the row's tail are masked:
+ * masked-off bytes are not read and their (x - zx) is 0, as a padded tap
+ * in the reference. Stride 2 loads 32 bytes and keeps the even ones (the
+ * low half of each 16-bit pair). wi: the KH x KW int32 weights. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void ge__qk_dw_channel_avx512(const ge__qk_dw *d,
+                                                                                          const uint8_t *xc,
+                                                                                          const int32_t *wi,
+                                                                                          int32_t *y) {
   const __m512i vz = _mm512_set1_epi32(d->zx);
-  int64_t lo = d->pw, hi = d->W + d->pw - (d->KW - 1) * d->dw, oh, ow, kh, kw; /* ow with every tap inside */
-  if (lo > d->OW) lo = d->OW;
-  if (hi > d->OW) hi = d->OW;
-  if (hi < lo) hi = lo;
+  /* ow whose taps all read whole vectors inside the row: [in_lo, in_hi] */
+  int64_t in_lo = (d->pw + d->sw - 1) / d->sw, in_hi = d->W + d->pw - (d->KW - 1) * d->dw - 16 * d->sw, oh, ow, kh, kw;
+  int32_t wrow[64];
+  in_hi = in_hi < 0 ? -1 : in_hi / d->sw;
+  for (kh = 0; kh < d->KH; kh++) {
+    uint32_t t = 0;
+    for (kw = 0; kw < d->KW; kw++) t += (uint32_t)wi[kh * d->KW + kw];
+    wrow[kh] = (int32_t)t;
+  }
   for (oh = 0; oh < d->OH; oh++) {
     int32_t *yr = y + oh * d->OW;
-    for (ow = 0; ow < lo; ow++) yr[ow] = ge__qk_dw_point(d, xc, wi, oh, ow);
-    for (ow = lo; ow + 16 <= hi; ow += 16) {
+    int32_t wsum = 0; /* weights of the rows inside: sum (x - zx) w = sum x w - zx wsum */
+    for (kh = 0; kh < d->KH; kh++) {
+      int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+      if (ih >= 0 && ih < d->H) wsum = (int32_t)((uint32_t)wsum + (uint32_t)wrow[kh]);
+    }
+    for (ow = 0; ow < d->OW; ow += 16) {
+      int64_t n = d->OW - ow < 16 ? d->OW - ow : 16;
       __m512i acc = _mm512_setzero_si512();
+      if (n == 16 && ow >= in_lo && ow <= in_hi) { /* every tap's 16 (or 32) bytes inside the row: no masks */
+        for (kh = 0; kh < d->KH; kh++) {
+          int64_t ih = oh * d->sh - d->ph + kh * d->dh;
+          const uint8_t *xr;
+          if (ih < 0 || ih >= d->H) continue;
+          xr = xc + ih * d->W + ow * d->sw - d->pw;
+          for (kw = 0; kw < d->KW; kw++) {
+            __m512i v;
+            if (d->sw == 1) {
+              __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(xr + kw * d->dw));
+              v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+            } else {
+              __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(xr + kw * d->dw));
+              v = d->is_signed ? _mm512_srai_epi32(_mm512_slli_epi32(_mm512_cvtepi8_epi16(b), 16), 16)
+                               : _mm512_and_si512(_mm512_cvtepu8_epi16(b), _mm512_set1_epi32(0xFFFF));
+            }
+            acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, _mm512_set1_epi32(wi[kh * d->KW + kw])));
+          }
+        }
+        acc = _mm512_sub_epi32(acc, _mm512_set1_epi32((int32_t)((uint32_t)d->zx * (uint32_t)wsum)));
+        _mm512_storeu_si512((void *)(yr + ow), acc);
+        continue;
+      }
       for (kh = 0; kh < d->KH; kh++) {
         int64_t ih = oh * d->sh - d->ph + kh * d->dh;
-        const uint8_t *xr;
+        uintptr_t xr;
         if (ih < 0 || ih >= d->H) continue;
-        xr = xc + ih * d->W + ow - d->pw;
+        xr = (uintptr_t)(xc + ih * d->W);
         for (kw = 0; kw < d->KW; kw++) {
-          __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(xr + kw * d->dw));
-          __m512i v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
-          acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(_mm512_sub_epi32(v, vz), _mm512_set1_epi32(wi[kh * d->KW + kw])));
+          int64_t at = ow * d->sw - d->pw + kw * d->dw, lo, hi;
+          __mmask16 m;
+          __m512i v;
+          if (d->sw == 1) {
+            lo = at < 0 ? -at : 0, hi = d->W - at;
+          } else { /* lanes j with at + 2 j in [0, W) */
+            lo = at < 0 ? (1 - at) / 2 : 0, hi = d->W - at <= 0 ? 0 : (d->W - at + 1) / 2;
+          }
+          if (hi > n) hi = n;
+          if (lo >= hi) continue;
+          m = (__mmask16)((((uint32_t)1 << hi) - 1) & ~(((uint32_t)1 << lo) - 1));
+          if (d->sw == 1) { /* lanes before the row: masked, not read */
+            __m128i b = _mm_maskz_loadu_epi8(m, (const void *)(xr + (uintptr_t)at));
+            v = d->is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+          } else {
+            __m256i b = _mm256_maskz_loadu_epi8(ge__qk_spread_even(m), (const void *)(xr + (uintptr_t)at));
+            v = d->is_signed ? _mm512_srai_epi32(_mm512_slli_epi32(_mm512_cvtepi8_epi16(b), 16), 16)
+                             : _mm512_and_si512(_mm512_cvtepu8_epi16(b), _mm512_set1_epi32(0xFFFF));
+          }
+          acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(_mm512_maskz_sub_epi32(m, v, vz),
+                                                         _mm512_set1_epi32(wi[kh * d->KW + kw])));
         }
       }
-      _mm512_storeu_si512((void *)(yr + ow), acc);
+      _mm512_mask_storeu_epi32((void *)(yr + ow), (__mmask16)(((uint32_t)1 << n) - 1), acc);
     }
-    for (; ow < d->OW; ow++) yr[ow] = ge__qk_dw_point(d, xc, wi, oh, ow);
   }
 }
 #endif
@@ -977,7 +1228,8 @@ static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   int64_t m, kh, kw, oh, ow;
   int avx2 = ge__qk_avx2();
 #if GE__QK_AVX2
-  if (d->sw == 1 && d->KH * d->KW <= 64 && ge__qk_isa() == GE__QK_ISA_VNNI) { /* VNNI implies AVX-512F */
+  if (d->sw <= 2 && d->KH * d->KW <= 64 && ge__qk_isa() == GE__QK_ISA_VNNI && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl")) {
     int32_t wi[64];
     for (m = b; m < e; m++) {
       for (kh = 0; kh < d->KH * d->KW; kh++) wi[kh] = (int32_t)d->w[m * d->KH * d->KW + kh];
@@ -1045,19 +1297,33 @@ static int64_t ge__qk_out_dim(int ap, int64_t in, int64_t k, int64_t s, int64_t 
   return out;
 }
 
+/* planes (image, output channel) of acc requantized into y. */
+static ge_status ge__qk_conv_requant(ge_kernel_ctx *c, ge__qk_req *rq, const int32_t *acc, ge_value *y,
+                                     int64_t planes) {
+  rq->acc = acc;
+  rq->y = y->data;
+  rq->channels = planes / y->dims[0];
+  rq->plane = y->numel / planes;
+  ge__qk_req_run(c, rq, planes);
+  return GE_OK;
+}
+
 /* ConvInteger but depthwise on the integer GEMM: weights packed once
  * (Const) per group into the state, image strips packed per share. */
 static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_value *x, const ge_value *w,
-                                  const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, const int64_t *ydims) {
-  int32_t *y = (int32_t *)c->outputs[0]->data;
+                                  const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, const int64_t *ydims,
+                                  size_t tail, int32_t **acc) {
+  int32_t *y;
   size_t gbytes = ge__qk_wpack_bytes(Mg, Kg), wbytes = gbytes * (size_t)s->group;
   int one_d = x->rank == 3;
   int64_t H = one_d ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
   int64_t OW = ydims[x->rank - 1], P = (one_d ? 1 : ydims[2]) * OW, n, gi;
   int64_t shares = ge__qk_shares(s->threads, P, Mg, Kg);
   uint8_t *area;
-  if (!(area = ge__qk_iarea(c, wbytes, shares, Kg))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (!(area = ge__qk_iarea(c, wbytes, shares, Kg, tail))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
+  y = tail ? (*acc = (int32_t *)(void *)(area + wbytes + (size_t)shares * ge__qk_iscratch_bytes(Kg)))
+           : (int32_t *)c->outputs[0]->data;
   if (!s->w_const || s->wpacked != wbytes) {
     for (gi = 0; gi < s->group; gi++) ge__qk_wpack(w, Kg, 1, zw, gi * Mg, Mg, Kg, area + (size_t)gi * gbytes);
     s->wpacked = s->w_const ? wbytes : 0;
@@ -1085,20 +1351,25 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
   return GE_OK;
 }
 
-static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
-  const ge_value *x = ge__qk_in(c, 0), *w = ge__qk_in(c, 1), *zxv = ge__qk_in(c, 2), *zw = ge__qk_in(c, 3);
+/* (x - zx) conv (w - zw): wi, zwi the input indices of w and zw. rq NULL:
+ * int32 output (ConvInteger); else int32 accumulators in the state's area
+ * requantized per output channel with rq's bias into rq's dtype. */
+static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zxv,
+                                  const ge_value *zw, uint32_t wi, uint32_t zwi, ge__qk_req *rq) {
   ge__qk_state *s;
   int64_t N, C, H, W, M, Cg, Mg, KH, KW, OH, OW, lead_h, lead_w, dims[4], n;
   float *Wf;
-  int32_t zx;
+  int32_t zx, *acc = NULL;
   int one_d;
+  size_t tail;
   ge_value *y;
+  ge_status st;
   if (!x || !w || !ge__qk_is_q8(x->dtype) || !ge__qk_is_q8(w->dtype) || (x->rank != 4 && x->rank != 3) ||
       w->rank != x->rank || (zxv && (zxv->dtype != x->dtype || zxv->numel != 1)) ||
       (zw && (zw->dtype != w->dtype || (zw->numel != 1 && !(zw->rank == 1 && zw->dims[0] == w->dims[0])))))
     return ge__qk_reference(c);
   one_d = x->rank == 3;
-  if (!(s = ge__qk_state_get(c, one_d ? 1 : 2))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (!(s = ge__qk_state_get(c, one_d ? 1 : 2, wi, zwi))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   if (s->attrs_ok != (one_d ? 1 : 2)) return ge__qk_reference(c);
   N = x->dims[0];
   C = x->dims[1];
@@ -1124,13 +1395,20 @@ static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
   dims[1] = M;
   dims[2] = one_d ? OW : OH;
   dims[3] = OW;
-  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_INT32, x->rank, dims))) return GE_ERR_NOMEM;
+  if (rq && (rq->nws != 1 && rq->nws != M)) return ge__qk_reference(c);
+  if (!(y = ge_kernel_output(c, 0, rq ? rq->ot : GE_DTYPE_INT32, x->rank, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   zx = zxv ? ge__qk_get8(zxv, 0) : 0;
-  if (Cg != 1 || s->group == 1) return ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims);
+  tail = rq ? (size_t)y->numel * sizeof(int32_t) : 0;
+  if (Cg != 1 || s->group == 1) {
+    if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc)) != GE_OK) return st;
+    return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
+  }
   /* depthwise (one input channel per group): direct, in int32 */
-  if (!(Wf = ge__qk_grow(c, (size_t)(M * KH * KW)))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  if (!(Wf = ge__qk_grow(c, (size_t)((M * KH * KW + 15) & ~(int64_t)15) + tail / sizeof(float))))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
+  if (rq) acc = (int32_t *)(void *)(Wf + ((M * KH * KW + 15) & ~(int64_t)15));
   if (!s->w_const || s->wfloats != (size_t)(M * KH * KW)) {
     ge__qk_load_w(w, zw, M, KH * KW, Wf);
     s->wfloats = s->w_const ? (size_t)(M * KH * KW) : 0;
@@ -1139,7 +1417,7 @@ static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
     ge__qk_dw d;
     d.x = (const uint8_t *)x->data + n * C * H * W;
     d.w = Wf;
-    d.y = (int32_t *)y->data + n * M * OH * OW;
+    d.y = (rq ? acc : (int32_t *)y->data) + n * M * OH * OW;
     d.is_signed = x->dtype == GE_DTYPE_INT8;
     d.zx = zx;
     d.H = H, d.W = W, d.KH = KH, d.KW = KW, d.OH = OH, d.OW = OW;
@@ -1147,7 +1425,23 @@ static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
     d.mult = Mg;
     ge_kernel_parallel_for(c, M, 4, ge__qk_dw_range, &d);
   }
-  return GE_OK;
+  return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
+}
+
+static ge_status ge__qk_conv_kernel(ge_kernel_ctx *c) {
+  return ge__qk_conv_core(c, ge__qk_in(c, 0), ge__qk_in(c, 1), ge__qk_in(c, 2), ge__qk_in(c, 3), 1, 3, NULL);
+}
+
+/* QLinearConv: x, x_scale, x_zero_point, w, w_scale, w_zero_point,
+ * y_scale, y_zero_point, B (int32, one per output channel). */
+static ge_status ge__qk_qlinear_conv(ge_kernel_ctx *c) {
+  const ge_value *x = ge__qk_in(c, 0), *w = ge__qk_in(c, 3), *b = ge__qk_in(c, 8);
+  ge__qk_req rq;
+  if (!x || !w || !ge__qk_is_q8(x->dtype) || !ge__qk_is_q8(w->dtype) || w->rank < 1 ||
+      !ge__qk_req_init(c, x, w, w->dims[0], &rq) || (b && (b->dtype != GE_DTYPE_INT32 || b->numel != w->dims[0])))
+    return ge__qk_reference(c);
+  rq.bias = b ? (const int32_t *)b->data : NULL;
+  return ge__qk_conv_core(c, x, w, ge__qk_in(c, 2), ge__qk_in(c, 5), 3, 5, &rq);
 }
 
 /* ------------------------------------------------------------ table */
@@ -1160,7 +1454,10 @@ GE_API ge_kernel_fn ge_quant_fast_kernel(const ge_node *n) {
     if (!strcmp(n->op, "DynamicQuantizeLinear")) return ge__qk_dql;
     return !strcmp(n->op, "DequantizeLinear") ? ge__qk_dequantize : NULL;
   case 'M': return !strcmp(n->op, "MatMulInteger") ? ge__qk_matmul : NULL;
-  case 'Q': return !strcmp(n->op, "QuantizeLinear") ? ge__qk_quantize : NULL;
+  case 'Q':
+    if (!strcmp(n->op, "QLinearConv")) return ge__qk_qlinear_conv;
+    if (!strcmp(n->op, "QLinearMatMul")) return ge__qk_qlinear_matmul;
+    return !strcmp(n->op, "QuantizeLinear") ? ge__qk_quantize : NULL;
   default: return NULL;
   }
 }

@@ -14,7 +14,6 @@ CAUSES = [
     (r"op (Bernoulli|RandomUniformLike)\)", "random number ops: the DSA engine gets them with the engine set (issue 4)"),
     (r"op (Sequence\w+|SplitToSequence|Optional\w+)\)|Optional|tensor segments|int32_data has",
      "sequence and optional types: ge's values are tensors only"),
-    (r"op QLinearConv\)", "QLinearConv: not written yet"),
     (r"expected .*\[3,4\], got .*\[1\]", "the test data contradicts the model's declared input shape (ONNX 1.12)"),
     (r"expected 0\.478515625", "float to bfloat16 rounds to nearest even (as ONNX Runtime and later ONNX do); ONNX 1.12's data truncates"),
     (r"expected (2\.39519167|3\.14285707)", "Resize align_corners with scale * in not an integer: the length_resized of the spec (the output length), as ONNX Runtime and PyTorch; the data use scale * in"),

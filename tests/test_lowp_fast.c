@@ -4,7 +4,7 @@
  * equals its float32 twin rounded to float16, and stays near the float16
  * reference), and the quantization kernels (ge_engines/quant_kernels.h:
  * DynamicQuantizeLinear, QuantizeLinear, DequantizeLinear, ConvInteger,
- * MatMulInteger) bit for bit on seeded random shapes, values and
+ * MatMulInteger, QLinearConv, QLinearMatMul) bit for bit on seeded random shapes, values and
  * attributes, serially and on a two-thread pool, with Const weights packed
  * once and reused; the integer products on every GEMM ISA the CPU has
  * (scalar, AVX2, AVX512-VNNI). */
@@ -329,7 +329,7 @@ static ge_dtype q8(tu_rng *r) { return tu_below(r, 2) ? GE_DTYPE_UINT8 : GE_DTYP
 static int check_op(const char *op, ge_value **in, uint32_t n_in, uint32_t n_out, unsigned const_mask, int th,
                     void (*attrs)(ge_graph *, ge_node_id, void *), void *arg) {
   ge_graph *g = NULL;
-  ge_edge e[8];
+  ge_edge e[10];
   ge_node_id id;
   ge_value got[3], want[3];
   ge_error err;
@@ -615,6 +615,137 @@ GE_TEST(test_matmul_integer) {
   }
 }
 
+/* Quantization parameters of a QLinear trial: scales by kind (0 random,
+ * 1 a multiplier of 1/2 (ties everywhere), 2 x_scale 0, 3 y_scale 0 (inf
+ * and NaN products), 4 a tiny y_scale (saturation)), zero points random or
+ * at the extremes. */
+typedef struct qlin_params {
+  ge_value xs, ws, ys, yz;
+} qlin_params;
+
+static void qlin_params_make(tu_rng *r, int kind, ge_dtype yt, int64_t m, qlin_params *q) {
+  int64_t one = 1, i;
+  q->xs = kh_value(GE_DTYPE_FLOAT32, 0, &one, NULL);
+  q->ws = m > 0 ? kh_value(GE_DTYPE_FLOAT32, 1, &m, NULL) : kh_value(GE_DTYPE_FLOAT32, 0, &one, NULL);
+  q->ys = kh_value(GE_DTYPE_FLOAT32, 0, &one, NULL);
+  q->yz = kh_value(yt, 0, &one, NULL);
+  ((float *)q->xs.data)[0] = kind == 1 ? 1.0f : kind == 2 ? 0.0f : rnd_float(r, 0.001f, 0.1f);
+  for (i = 0; i < q->ws.numel; i++) ((float *)q->ws.data)[i] = kind == 1 ? 0.5f : rnd_float(r, 0.0005f, 0.05f);
+  ((float *)q->ys.data)[0] = kind == 1 ? 1.0f : kind == 3 ? 0.0f : kind == 4 ? 1e-6f : rnd_float(r, 0.01f, 0.5f);
+  fill_q8(r, &q->yz, tu_below(r, 2));
+}
+
+static void qlin_params_free(qlin_params *q) { kh_free(&q->xs), kh_free(&q->ws), kh_free(&q->ys), kh_free(&q->yz); }
+
+static void qlinear_conv_trials(int isa) {
+  tu_rng r;
+  int trial, th, fails = 0;
+  tu_seed(&r, 1606 + 100 * (unsigned)isa);
+  ge__qk_isa_cap = isa;
+  ge__qk_share_grain_log2 = 0;
+  for (trial = 0; trial < 120; trial++)
+    for (th = 0; th < 2; th++) {
+      conv_attrs a;
+      int kind = trial % 4; /* 0 dense, 1 depthwise, 2 grouped, 3 1-D */
+      int qk = (trial / 4) % 5;
+      int64_t cg = kind == 1 ? 1 : 1 + tu_below(&r, kind == 0 ? 20 : 5);
+      int64_t mg = kind == 1 ? 1 + tu_below(&r, 2) : 1 + tu_below(&r, kind == 0 ? 40 : 12);
+      int64_t xd[4], wd[4], one = 1, md[1], i;
+      ge_value x, w, zx, zw, b, *in[9];
+      qlin_params q;
+      memset(&a, 0, sizeof a);
+      a.sp = kind == 3 ? 1 : 2;
+      a.group = kind == 0 || kind == 3 ? 1 : 2 + tu_below(&r, kind == 1 ? 24 : 3);
+      a.s[0] = 1 + tu_below(&r, 2), a.s[1] = 1 + (tu_below(&r, 3) == 0);
+      a.d[0] = 1 + (tu_below(&r, 4) == 0), a.d[1] = 1 + (tu_below(&r, 4) == 0);
+      a.p[0] = tu_below(&r, 3), a.p[1] = tu_below(&r, 3), a.p[2] = tu_below(&r, 3), a.p[3] = tu_below(&r, 3);
+      xd[0] = 1 + tu_below(&r, 2), xd[1] = cg * a.group;
+      xd[2] = 3 + tu_below(&r, 20), xd[3] = 3 + tu_below(&r, 45);
+      wd[0] = mg * a.group, wd[1] = cg, wd[2] = 1 + tu_below(&r, 5), wd[3] = 1 + tu_below(&r, 5);
+      if (trial % 10 == 6) { /* pointwise: 1x1, stride 1, no pads */
+        wd[2] = wd[3] = 1, a.s[0] = a.s[1] = 1, a.p[0] = a.p[1] = a.p[2] = a.p[3] = 0;
+        cg = 1 + tu_below(&r, 30), xd[1] = cg * a.group, wd[1] = cg;
+      }
+      if (a.sp == 1) xd[2] = xd[3], wd[2] = wd[3];
+      x = kh_value(q8(&r), 2 + a.sp, xd, NULL);
+      w = kh_value(q8(&r), 2 + a.sp, wd, NULL);
+      zx = kh_value(x.dtype, 0, &one, NULL);
+      md[0] = wd[0];
+      zw = tu_below(&r, 2) ? kh_value(w.dtype, 1, md, NULL) : kh_value(w.dtype, 0, &one, NULL);
+      b = kh_value(GE_DTYPE_INT32, 1, md, NULL);
+      fill_q8(&r, &x, trial % 3 == 0);
+      fill_q8(&r, &w, trial % 3 == 0);
+      fill_q8(&r, &zx, trial % 2);
+      fill_q8(&r, &zw, 0);
+      for (i = 0; i < b.numel; i++) /* near the int32 limits now and then: the sum wraps as in int32 */
+        ((int32_t *)b.data)[i] = tu_below(&r, 9) == 0 ? (int32_t)(tu_below(&r, 2) ? 0x7FFFFFF0 : -0x7FFFFFF0)
+                                                      : (int32_t)tu_below(&r, 40001) - 20000;
+      qlin_params_make(&r, qk, q8(&r), tu_below(&r, 2) ? wd[0] : 0, &q);
+      in[0] = &x, in[1] = &q.xs, in[2] = tu_below(&r, 4) ? &zx : NULL, in[3] = &w, in[4] = &q.ws;
+      in[5] = tu_below(&r, 4) ? &zw : NULL, in[6] = &q.ys, in[7] = tu_below(&r, 5) ? &q.yz : NULL;
+      in[8] = tu_below(&r, 4) ? &b : NULL;
+      if (!GE_CHECK(check_op("QLinearConv", in, 9, 1, (trial & 8) ? 0x138u : 0u, th, set_conv, &a)) && fails++ < 5)
+        printf("    trial %d kind %d scales %d x [%lld %lld %lld %lld] w [%lld %lld %lld %lld] group %lld\n", trial,
+               kind, qk, (long long)xd[0], (long long)xd[1], (long long)xd[2], (long long)xd[3], (long long)wd[0],
+               (long long)wd[1], (long long)wd[2], (long long)wd[3], (long long)a.group);
+      kh_free(&x), kh_free(&w), kh_free(&zx), kh_free(&zw), kh_free(&b);
+      qlin_params_free(&q);
+    }
+  ge__qk_isa_cap = GE__QK_ISA_VNNI;
+  ge__qk_share_grain_log2 = 22;
+}
+
+GE_TEST(test_qlinear_conv) {
+  int isa;
+  for (isa = 0; isa < isa_count(); isa++) {
+    printf("    integer GEMM on %s\n", isa_names[isa]);
+    qlinear_conv_trials(isa);
+  }
+}
+
+static void qlinear_matmul_trials(int isa) {
+  tu_rng r;
+  int trial, th;
+  tu_seed(&r, 1607 + 100 * (unsigned)isa);
+  ge__qk_isa_cap = isa;
+  ge__qk_share_grain_log2 = 0;
+  for (trial = 0; trial < 80; trial++)
+    for (th = 0; th < 2; th++) {
+      int qk = trial % 5;
+      int64_t K = trial % 7 == 3 ? 300 + tu_below(&r, 400) : 1 + tu_below(&r, 70), N = 1 + tu_below(&r, 100);
+      int64_t ad[3] = {1 + tu_below(&r, 3), 1 + tu_below(&r, 40), K}, bd[2] = {K, N}, one = 1;
+      int32_t ar = 2 + (int32_t)tu_below(&r, 2);
+      ge_value A, B, za, zb, *in[8];
+      qlin_params q;
+      if (ar == 2) ad[0] = ad[1], ad[1] = K;
+      A = kh_value(q8(&r), ar, ad, NULL);
+      B = kh_value(q8(&r), 2, bd, NULL);
+      za = kh_value(A.dtype, 0, &one, NULL);
+      zb = kh_value(B.dtype, 0, &one, NULL);
+      fill_q8(&r, &A, trial % 3 == 0);
+      fill_q8(&r, &B, trial % 3 == 0);
+      fill_q8(&r, &za, trial % 2);
+      fill_q8(&r, &zb, trial % 2);
+      qlin_params_make(&r, qk, q8(&r), 0, &q);
+      in[0] = &A, in[1] = &q.xs, in[2] = tu_below(&r, 4) ? &za : NULL, in[3] = &B, in[4] = &q.ws;
+      in[5] = tu_below(&r, 4) ? &zb : NULL, in[6] = &q.ys, in[7] = tu_below(&r, 5) ? &q.yz : NULL;
+      if (!GE_CHECK(check_op("QLinearMatMul", in, 8, 1, (trial & 4) ? 0x38u : 0u, th, NULL, NULL)))
+        printf("    trial %d K %lld N %lld scales %d\n", trial, (long long)K, (long long)N, qk);
+      kh_free(&A), kh_free(&B), kh_free(&za), kh_free(&zb);
+      qlin_params_free(&q);
+    }
+  ge__qk_isa_cap = GE__QK_ISA_VNNI;
+  ge__qk_share_grain_log2 = 22;
+}
+
+GE_TEST(test_qlinear_matmul) {
+  int isa;
+  for (isa = 0; isa < isa_count(); isa++) {
+    printf("    integer GEMM on %s\n", isa_names[isa]);
+    qlinear_matmul_trials(isa);
+  }
+}
+
 /* Off the fast paths the reference answers (errors included). */
 GE_TEST(test_quant_fallbacks) {
   int64_t xd[4] = {1, 2, 5, 5}, wd[4] = {3, 2, 2, 2}, two = 2, one = 1;
@@ -642,6 +773,8 @@ int main(int argc, char **argv) {
   GE_RUN(test_quantize_dequantize_linear);
   GE_RUN(test_conv_integer);
   GE_RUN(test_matmul_integer);
+  GE_RUN(test_qlinear_conv);
+  GE_RUN(test_qlinear_matmul);
   GE_RUN(test_quant_fallbacks);
   return ge_test_main_end();
 }

@@ -801,6 +801,100 @@ static ge_status ge__hc_conv(ge_kernel_ctx *c) { return ge__hc_dn_conv(c, 0, 0);
 static ge_status ge__hc_convtranspose(ge_kernel_ctx *c) { return ge__hc_dn_conv(c, 1, 0); }
 static ge_status ge__hc_convinteger(ge_kernel_ctx *c) { return ge__hc_dn_conv(c, 0, 1); }
 
+/* Requantization of QLinearConv and QLinearMatMul, as ONNX Runtime (MLAS)
+ * does it, all in float32: the int32 accumulator (bias added, wrapping)
+ * converted to float, times the multiplier (x_scale * w_scale) / y_scale,
+ * rounded half to even, plus the zero point, saturated to [lo, hi], NaN to
+ * 0 (as QuantizeLinear). The fast kernels repeat these float operations. */
+static float ge__hc_requant_mult(float xs, float ws, float ys) {
+  float t = xs * ws;
+  return t / ys;
+}
+
+/* Round half to even without the floating-point environment. */
+static float ge__hc_dn_rintf(float x) {
+  float f = floorf(x), d = x - f;
+  if (d > 0.5f) return f + 1;
+  if (d < 0.5f) return f;
+  return fmodf(f, 2.0f) == 0 ? f : f + 1;
+}
+
+static int32_t ge__hc_requant(int32_t acc, float mult, float zp, float lo, float hi) {
+  float v = (float)acc * mult;
+  float q = ge__hc_dn_rintf(v) + zp;
+  if (q != q) return 0;
+  return (int32_t)(q < lo ? lo : q > hi ? hi : q);
+}
+
+/* A float32 scale and a zero point of dtype zt: one element each, or (per
+ * output channel, when m > 0) m of them. */
+static ge_status ge__hc_dn_qparam(ge_kernel_ctx *c, const ge_value *sc, const ge_value *zp, ge_dtype zt, int64_t m,
+                                  const char *what) {
+  if (!sc || sc->dtype != GE_DTYPE_FLOAT32 || (sc->numel != 1 && !(m > 0 && sc->rank == 1 && sc->numel == m)))
+    return ge_kernel_error(c, GE_ERR_INVALID, "%s scale must be a float32 scalar%s", what,
+                           m > 0 ? " or one per output channel" : "");
+  if (zp && (zp->dtype != zt || (zp->numel != 1 && !(m > 0 && zp->rank == 1 && zp->numel == m))))
+    return ge_kernel_error(c, GE_ERR_INVALID, "%s zero point must be a %s scalar%s", what, ge_dtype_name(zt),
+                           m > 0 ? " or one per output channel" : "");
+  return GE_OK;
+}
+
+/* QLinearConv: ConvInteger of x and w with their zero points, plus the
+ * int32 bias, requantized per output channel into y's dtype. */
+static ge_status ge__hc_qlinearconv(ge_kernel_ctx *c) {
+  const ge_value *x = ge__hc_dn_in(c, 0), *xs = ge__hc_dn_in(c, 1), *xz = ge__hc_dn_in(c, 2);
+  const ge_value *w = ge__hc_dn_in(c, 3), *ws = ge__hc_dn_in(c, 4), *wz = ge__hc_dn_in(c, 5);
+  const ge_value *ys = ge__hc_dn_in(c, 6), *yz = ge__hc_dn_in(c, 7), *b = ge__hc_dn_in(c, 8);
+  ge_dtype ot = yz ? yz->dtype : GE_DTYPE_UINT8;
+  ge__hc_dn_cv p;
+  int64_t ydims[GE_MAX_RANK], i;
+  uint64_t *xb = NULL, *wb = NULL, *acc = NULL;
+  ge_value *y;
+  ge_status st;
+  if (!x || !w) return ge__hc_dn_missing(c, x ? 3 : 0);
+  if ((x->dtype != GE_DTYPE_INT8 && x->dtype != GE_DTYPE_UINT8) ||
+      (w->dtype != GE_DTYPE_INT8 && w->dtype != GE_DTYPE_UINT8) || (ot != GE_DTYPE_INT8 && ot != GE_DTYPE_UINT8))
+    return ge_kernel_error(c, GE_ERR_INVALID, "x, w and y must be int8 or uint8 (got %s, %s, %s)",
+                           ge_dtype_name(x->dtype), ge_dtype_name(w->dtype), ge_dtype_name(ot));
+  if ((st = ge__hc_dn_conv_setup(c, x, w, 0, &p, ydims)) != GE_OK) return st;
+  if ((st = ge__hc_dn_qparam(c, xs, xz, x->dtype, 0, "x")) != GE_OK ||
+      (st = ge__hc_dn_qparam(c, ws, wz, w->dtype, p.m, "w")) != GE_OK ||
+      (st = ge__hc_dn_qparam(c, ys, yz, ot, 0, "y")) != GE_OK)
+    return st;
+  if (b && (b->dtype != GE_DTYPE_INT32 || b->numel != p.m))
+    return ge_kernel_error(c, GE_ERR_INVALID, "bias must be int32 with one element per output channel (%lld)",
+                           (long long)p.m);
+  if (!(y = ge__hc_dn_output(c, 0, ot, x->rank, ydims))) return GE__HC_OUT_FAILED(c);
+  if (y->numel == 0) return GE_OK;
+  xb = (uint64_t *)ge__hc_dn_alloc((size_t)x->numel * 8);
+  wb = (uint64_t *)ge__hc_dn_alloc((size_t)w->numel * 8);
+  acc = (uint64_t *)ge__hc_dn_alloc((size_t)y->numel * 8);
+  if (!xb || !wb || !acc) st = ge__hc_dn_nomem(c);
+  if (st == GE_OK) {
+    float lo = ot == GE_DTYPE_INT8 ? -128.0f : 0.0f, hi = ot == GE_DTYPE_INT8 ? 127.0f : 255.0f;
+    float zy = yz ? (float)ge__hc_get_i(yz, 0) : 0.0f, sx = ((const float *)xs->data)[0];
+    float sy = ((const float *)ys->data)[0];
+    int64_t plane = y->numel / (p.n * p.m);
+    for (i = 0; i < x->numel; i++) xb[i] = (uint64_t)ge__hc_get_i(x, i);
+    for (i = 0; i < w->numel; i++) wb[i] = (uint64_t)ge__hc_get_i(w, i);
+    ge__hc_dn_sub_zp(xb, x, xz, -1);
+    ge__hc_dn_sub_zp(wb, w, wz, 0);
+    ge__hc_dn_conv_any(GE__HC_DN_U, 0, &p, xb, wb, NULL, acc);
+    for (i = 0; i < y->numel; i++) {
+      int64_t m = (i / plane) % p.m;
+      uint32_t a = (uint32_t)acc[i] + (b ? (uint32_t)((const int32_t *)b->data)[m] : 0u);
+      float mult = ge__hc_requant_mult(sx, ((const float *)ws->data)[ws->numel == 1 ? 0 : m], sy);
+      int32_t q = ge__hc_requant((int32_t)a, mult, zy, lo, hi);
+      if (ot == GE_DTYPE_INT8) ((int8_t *)y->data)[i] = (int8_t)q;
+      else ((uint8_t *)y->data)[i] = (uint8_t)q;
+    }
+  }
+  free(xb);
+  free(wb);
+  free(acc);
+  return st;
+}
+
 /* ------------------------------------------------------------- pooling */
 
 typedef struct ge__hc_dn_pl {

@@ -360,6 +360,7 @@ static ge_status ge__hc_qlinear_mat_mul(ge_kernel_ctx *c) {
   const ge_value *a = c->num_inputs > 0 ? c->inputs[0] : NULL, *b = c->num_inputs > 3 ? c->inputs[3] : NULL;
   const ge_value *yzp = c->num_inputs > 7 ? c->inputs[7] : NULL;
   double as, az, bs, bz, ys, yz, lo, hi;
+  float mult;
   int64_t m, k, n, batch = 1, bi, i, j, l, dims[GE_MAX_RANK], astr[GE_MAX_RANK], bstr[GE_MAX_RANK];
   int32_t r, d;
   ge_dtype ot;
@@ -395,6 +396,7 @@ static ge_status ge__hc_qlinear_mat_mul(ge_kernel_ctx *c) {
   }
   dims[r - 2] = m;
   dims[r - 1] = n;
+  mult = ge__hc_requant_mult((float)as, (float)bs, (float)ys);
   if (!(y = ge_kernel_output(c, 0, ot, r, dims))) return GE__HC_OUT_FAILED(c);
   for (bi = 0; bi < batch; bi++) {
     int64_t ao = 0, bo = 0, rem = bi;
@@ -409,7 +411,8 @@ static ge_status ge__hc_qlinear_mat_mul(ge_kernel_ctx *c) {
         double acc = 0;
         for (l = 0; l < k; l++)
           acc += (ge__hc_get_f(a, ao * m * k + i * k + l) - az) * (ge__hc_get_f(b, bo * k * n + l * n + j) - bz);
-        ge__hc_set_f(y, bi * m * n + i * n + j, ge__hc_ex_sat(ge__hc_ex_rint(acc * as * bs / ys) + yz, lo, hi));
+        ge__hc_set_f(y, bi * m * n + i * n + j,
+                     ge__hc_requant((int32_t)(uint32_t)(int64_t)acc, mult, (float)yz, (float)lo, (float)hi));
       }
   }
   return GE_OK;
