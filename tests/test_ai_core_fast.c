@@ -277,6 +277,24 @@ static conv_case rand_case(int kind) {
       c.h = c.kh = c.sh = c.dh = 1;
       c.pads[0] = c.pads[2] = 0;
     }
+  } else if (kind == 7) { /* stride 1, output as wide as the input (W pads (kw - 1) dw in all): the small-image
+                              direct conv (AVX-512), batches, groups, 1x1, 1-D, several channel blocks */
+    c.group = tu_below(&R, 5) == 0 ? 2 : 1;
+    c.n = rint_in(1, 4);
+    cg = rint_in(1, 100);
+    mg = rint_in(4, 100);
+    c.kh = rint_in(1, 4), c.kw = rint_in(1, 4);
+    c.sh = c.sw = 1;
+    c.dh = rint_in(1, 2), c.dw = rint_in(1, 2);
+    c.pads[1] = rint_in(0, (c.kw - 1) * c.dw), c.pads[3] = (c.kw - 1) * c.dw - c.pads[1];
+    c.pads[0] = rint_in(0, c.kh - 1), c.pads[2] = rint_in(0, c.kh - 1);
+    c.h = rint_in(1, 24), c.w = rint_in(1, 36);
+    if (tu_below(&R, 5) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+      c.w = rint_in(9, 120);
+    }
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -411,11 +429,11 @@ static double run_conv_case(const conv_case *cs, int threads) {
 }
 
 GE_TEST(test_conv_fast) {
-  int i, done = 0, kinds[7] = {0, 0, 0, 0, 0, 0, 0};
-  double worst = 0;
+  int i, done = 0, kinds[8] = {0, 0, 0, 0, 0, 0, 0, 0}, small = 0;
+  double worst = 0, worst7 = 0;
   tu_seed(&R, 1601);
-  for (i = 0; done < 480; i++) {
-    int j = i % 18, kind = j < 5 ? 0 : j < 8 ? 1 : j == 8 ? 2 : j == 9 ? 3 : j < 13 ? 4 : j < 15 ? 5 : 6;
+  for (i = 0; done < 560; i++) {
+    int j = i % 21, kind = j < 5 ? 0 : j < 8 ? 1 : j == 8 ? 2 : j == 9 ? 3 : j < 13 ? 4 : j < 15 ? 5 : j < 18 ? 6 : 7;
     conv_case c = rand_case(kind);
     double er;
     ge__aic_conv_level_cap = (i / 2) % 3; /* every micro-kernel level (the CPU's best at most) */
@@ -428,14 +446,18 @@ GE_TEST(test_conv_fast) {
              (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.dh, (long long)c.dw,
              c.act ? c.act : "-", c.residual, er);
     if (er > worst) worst = er;
+    if (kind == 7 && er > worst7) worst7 = er;
     kinds[kind]++;
+    small += kind == 7 && ge__aic_kern_pick(ge__aic_conv_level_cap)->level >= 2;
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 30 && kinds[6] > 40);
+  GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 30 && kinds[6] > 40 &&
+           kinds[7] > 60);
+  GE_CHECK(small > 20 || !__builtin_cpu_supports("avx512f"));
   printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d few pixels, %d stride-1 "
-         "dense), worst rel err %.2g\n",
-         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], worst);
+         "dense, %d same-width (%d at AVX-512: the small-image path)), worst rel err %.2g (same-width %.2g)\n",
+         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], kinds[7], small, worst, worst7);
 }
 
 /* ----------------------------------------------------- depthwise levels */
