@@ -2305,14 +2305,19 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
 
 /* ------------------------------------------------ small-image direct conv
  *
- * Stride-1 convs whose output is as wide as the input (ow == w: "same"
+ * Convs whose output is as wide as the input (ow == w: stride 1 and "same"
  * padding along W, or kw = 1 without W pads), like the 1x3 and 3x1 convs of
  * small speech CNNs. Then every tap (ki, kj) reads, for output pixel p of
  * the flattened oh x ow plane, the input pixel p + toff[tap] of the
  * flattened h x w plane: a run of 16 output pixels reads 16 contiguous
  * input floats, with the lanes whose row or column falls in the padding
  * masked off (AVX-512 masked loads; no padded copy, no junk columns, no
- * im2col). A 12 x 32 tile (12 output channels, 32 pixels) sums over taps
+ * im2col). Strided convs (up to 4) whose input split by stride phase is no
+ * wider than the output (ceil(w / sw) <= ow: "same" padding, as in the
+ * downsampling convs of detectors) read the same way from a copy of the
+ * input split into phase planes of ow columns (plane (a, b) holds rows a,
+ * a + sh, ... and columns b, b + sw, ...): a tap is then a phase plane and
+ * a shift. A 12 x 32 tile (12 output channels, 32 pixels) sums over taps
  * and channels in registers, gets the bias, residual and activation there
  * and is stored once into y with the pixel tail masked. Tiles run over
  * images, groups and pixel blocks too, so a batch fills the threads. The
@@ -2322,16 +2327,17 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
  * the implicit GEMM. */
 #define GE__AIC_SC_MR 12
 #define GE__AIC_SC_NP 32
-#define GE__AIC_SC_KEY 12 /* int64 fields of the geometry key */
+#define GE__AIC_SC_KEY 14 /* int64 fields of the geometry key */
 
 typedef struct ge__aic_sc {
   const ge__aic_cv *p;
-  const float *x, *wpack, *bias, *res;
+  const float *x, *wpack, *bias, *res; /* x: the input or its phase planes */
   const int64_t *toff;    /* per tap: input offset of output pixel 0 */
   const uint16_t *masks;  /* per pixel block and tap: two 16-lane masks */
   float *y;
   ge__aic_act act;
   int64_t P, T, nblk, nmb, per; /* per: packed floats of one group */
+  int64_t cs;                   /* floats from one input channel to the next */
   int64_t units, tasks;
 } ge__aic_sc;
 
@@ -2351,23 +2357,34 @@ static int64_t *ge__aic_sc_key(const ge__aic_cv *p, float *pack) {
   return (int64_t *)(void *)((a + 7) & ~(uintptr_t)7);
 }
 
-/* Whether a conv takes this path: AVX-512, stride 1, ow == w, more than a
- * few pixels (fewer: dot products), not depthwise, K small enough that a
- * pixel block's input stays in L1/L2 while every channel block reads it. */
+/* Whether the input is read in place (else split into phase planes). */
+static int ge__aic_sc_direct(const ge__aic_cv *p) { return p->sh == 1 && p->sw == 1 && p->ow == p->w; }
+/* Rows of a phase plane, and floats from one channel's planes to the next. */
+static int64_t ge__aic_sc_hp(const ge__aic_cv *p) { return (p->h + p->sh - 1) / p->sh; }
+static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
+  return ge__aic_sc_direct(p) ? p->h * p->w : p->sh * p->sw * ge__aic_sc_hp(p) * p->ow;
+}
+
+/* Whether a conv takes this path: AVX-512, ow == w at stride 1 or phase
+ * planes no wider than the output (strides up to 4), more than a few
+ * pixels (fewer: dot products), not depthwise, K small enough that a pixel
+ * block's input stays in L1/L2 while every channel block reads it. */
 static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
   int64_t K = p->cg * p->kh * p->kw;
 #ifndef GE__AIC_X86
   (void)k, (void)p, (void)K;
   return 0;
 #else
-  return k->level >= 2 && p->sh == 1 && p->sw == 1 && p->ow == p->w && p->oh * p->ow > GE__AIC_FEW_PIXELS &&
-         K <= 1152 && p->mg >= 4 && p->oh * p->ow <= ((int64_t)1 << 24);
+  return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && K <= 1152 && p->mg >= 4 && p->oh * p->ow <= ((int64_t)1 << 24) &&
+         p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
 #endif
 }
 
 static void ge__aic_sc_geom(const ge__aic_cv *p, int64_t *key) {
   key[0] = p->h, key[1] = p->w, key[2] = p->kh, key[3] = p->kw, key[4] = p->dh, key[5] = p->dw;
   key[6] = p->ph, key[7] = p->pw, key[8] = p->oh, key[9] = p->ow, key[10] = p->cg, key[11] = p->group;
+  key[12] = p->sh, key[13] = p->sw;
 }
 
 /* The key, tap offsets and lane masks after the packed weights. */
@@ -2377,13 +2394,17 @@ static void ge__aic_sc_masks(const ge__aic_cv *p, float *pack) {
   uint16_t *masks = (uint16_t *)(void *)(toff + T);
   ge__aic_sc_geom(p, key);
   for (t = 0; t < T; t++) {
-    int64_t dr = t / p->kw * p->dh - p->ph, dc = t % p->kw * p->dw - p->pw;
-    toff[t] = dr * p->w + dc;
+    /* the tap's input row ri = a + sh dr: phase a, shift dr (columns alike);
+     * the phase plane has hpa rows and wpb columns of the input */
+    int64_t ri = t / p->kw * p->dh - p->ph, ci = t % p->kw * p->dw - p->pw;
+    int64_t a = (ri % p->sh + p->sh) % p->sh, b = (ci % p->sw + p->sw) % p->sw, dr = (ri - a) / p->sh;
+    int64_t dc = (ci - b) / p->sw, hpa = (p->h - a + p->sh - 1) / p->sh, wpb = (p->w - b + p->sw - 1) / p->sw;
+    toff[t] = (a * p->sw + b) * ge__aic_sc_hp(p) * p->ow + dr * p->ow + dc;
     for (blk = 0; blk < nblk; blk++) {
       int64_t q = blk * GE__AIC_SC_NP, r = q / p->ow, col = q % p->ow;
       uint32_t bits = 0;
       for (l = 0; l < GE__AIC_SC_NP; l++, q++) {
-        if (q < P && r + dr >= 0 && r + dr < p->h && col + dc >= 0 && col + dc < p->w) bits |= (uint32_t)1 << l;
+        if (q < P && r + dr >= 0 && r + dr < hpa && col + dc >= 0 && col + dc < wpb) bits |= (uint32_t)1 << l;
         if (++col == p->ow) col = 0, r++;
       }
       masks[(blk * T + t) * 2] = (uint16_t)(bits & 0xffffu);
@@ -2414,6 +2435,28 @@ static void ge__aic_sc_pack_fn(const void *arg, float *dst) {
           }
   }
   ge__aic_sc_masks(p, dst);
+}
+
+/* Every channel of every image split into sh x sw phase planes of hp x ow
+ * floats (plane (a, b): input rows a + sh r, columns b + sw j; zeros
+ * past the input). */
+static void ge__aic_sc_phases(const ge__aic_cv *p, const float *x, float *xp) {
+  int64_t hp = ge__aic_sc_hp(p), ch, a, b, r, j;
+  for (ch = 0; ch < p->n * p->c; ch++)
+    for (a = 0; a < p->sh; a++)
+      for (b = 0; b < p->sw; b++)
+        for (r = 0; r < hp; r++) {
+          float *d = xp + ((ch * p->sh + a) * p->sw + b) * hp * p->ow + r * p->ow;
+          int64_t in = r * p->sh + a < p->h && b < p->w ? (p->w - b + p->sw - 1) / p->sw : 0;
+          if (in > p->ow) in = p->ow;
+          if (in > 0) {
+            const float *src = x + (ch * p->h + r * p->sh + a) * p->w + b;
+            if (p->sw == 1) memcpy(d, src, (size_t)in * sizeof(float));
+            else
+              for (j = 0; j < in; j++) d[j] = src[j * p->sw];
+          }
+          for (j = in > 0 ? in : 0; j < p->ow; j++) d[j] = 0.0f;
+        }
 }
 
 #ifdef GE__AIC_X86
@@ -2477,7 +2520,7 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
 static GE__AIC_SC_ATTR void ge__aic_sc_tile_avx512(const ge__aic_sc *s, int64_t n, int64_t g, int64_t blk,
                                                   int64_t mb) {
   const ge__aic_cv *p = s->p;
-  int64_t HW = p->h * p->w, q0 = blk * GE__AIC_SC_NP, t, ch, row0 = (n * p->m + g * p->mg) + mb * GE__AIC_SC_MR;
+  int64_t HW = s->cs, q0 = blk * GE__AIC_SC_NP, t, ch, row0 = (n * p->m + g * p->mg) + mb * GE__AIC_SC_MR;
   int64_t rows = ge__aic_min(GE__AIC_SC_MR, p->mg - mb * GE__AIC_SC_MR);
   const float *xn = s->x + (n * p->c + g * p->cg) * HW + q0;
   const float *wp = s->wpack + g * s->per + mb * s->T * p->cg * GE__AIC_SC_MR;
@@ -2525,17 +2568,24 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   int64_t key[GE__AIC_SC_KEY], i, threads = ge__aic_threads(c);
   float *pack, *scratch;
   double flops;
+  size_t phase_floats = ge__aic_sc_direct(p) ? 0 : (size_t)(p->n * p->c * ge__aic_sc_cs(p)) + 16;
   sp.p = p, sp.w = (const float *)w->data;
   /* tag 16 + level: never taken for the GEMM's packing of the same size */
-  pack = (float *)(uintptr_t)ge__aic_packed(c, 1, 16 + k->level, ge__aic_sc_floats(p), ge__aic_sc_pack_fn, &sp, 0,
-                                            &scratch);
+  pack = (float *)(uintptr_t)ge__aic_packed(c, 1, 16 + k->level, ge__aic_sc_floats(p), ge__aic_sc_pack_fn, &sp,
+                                            phase_floats, &scratch);
   if (!pack) return ge__aic_nomem(c);
   ge__aic_sc_geom(p, key);
   for (i = 0; i < GE__AIC_SC_KEY; i++)
     if (ge__aic_sc_key(p, pack)[i] != key[i]) break;
   if (i < GE__AIC_SC_KEY) ge__aic_sc_masks(p, pack); /* same sizes, another image shape */
   memset(&s, 0, sizeof s);
-  s.p = p, s.x = (const float *)x->data, s.wpack = pack, s.bias = b ? (const float *)b->data : NULL, s.res = res;
+  s.x = (const float *)x->data;
+  if (phase_floats) {
+    ge__aic_sc_phases(p, s.x, scratch);
+    s.x = scratch;
+  }
+  s.cs = ge__aic_sc_cs(p);
+  s.p = p, s.wpack = pack, s.bias = b ? (const float *)b->data : NULL, s.res = res;
   s.toff = ge__aic_sc_key(p, pack) + GE__AIC_SC_KEY;
   s.T = p->kh * p->kw;
   s.masks = (const uint16_t *)(const void *)(s.toff + s.T);
@@ -2548,7 +2598,8 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   else ge_kernel_parallel_for(c, s.tasks, 1, ge__aic_sc_fn, &s);
   return GE_OK;
 #else
-  (void)c, (void)k, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y, (void)ge__aic_sc_pack_fn;
+  (void)c, (void)k, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y, (void)ge__aic_sc_pack_fn,
+      (void)ge__aic_sc_phases;
   return GE_ERR_UNSUPPORTED;
 #endif
 }

@@ -277,16 +277,20 @@ static conv_case rand_case(int kind) {
       c.h = c.kh = c.sh = c.dh = 1;
       c.pads[0] = c.pads[2] = 0;
     }
-  } else if (kind == 7) { /* stride 1, output as wide as the input (W pads (kw - 1) dw in all): the small-image
-                              direct conv (AVX-512), batches, groups, 1x1, 1-D, several channel blocks */
+  } else if (kind == 7) { /* "same" W padding ((kw - 1) dw in all, sometimes one more): the small-image direct
+                              conv (AVX-512) in place at stride 1, on phase planes at strides 2..3 (or one more
+                              pad); batches, groups, 1x1, 1-D, several channel blocks */
+    int64_t wp;
     c.group = tu_below(&R, 5) == 0 ? 2 : 1;
     c.n = rint_in(1, 4);
     cg = rint_in(1, 100);
     mg = rint_in(4, 100);
     c.kh = rint_in(1, 4), c.kw = rint_in(1, 4);
     c.sh = c.sw = 1;
+    if (tu_below(&R, 2)) c.sh = rint_in(1, 3), c.sw = rint_in(1, 3);
     c.dh = rint_in(1, 2), c.dw = rint_in(1, 2);
-    c.pads[1] = rint_in(0, (c.kw - 1) * c.dw), c.pads[3] = (c.kw - 1) * c.dw - c.pads[1];
+    wp = (c.kw - 1) * c.dw + (tu_below(&R, 6) == 0);
+    c.pads[1] = rint_in(0, wp), c.pads[3] = wp - c.pads[1];
     c.pads[0] = rint_in(0, c.kh - 1), c.pads[2] = rint_in(0, c.kh - 1);
     c.h = rint_in(1, 24), c.w = rint_in(1, 36);
     if (tu_below(&R, 5) == 0) { /* 1-D */
