@@ -1430,9 +1430,17 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   for (pl = begin; pl < end; pl++) {
     const float *x = p->x + pl * p->ih * p->iw, *src = x;
     float *y = p->y + pl * p->oh * p->ow;
-    if (!g->direct) {
-      for (i = 0; i < g->rows * g->wpad; i++) pad[i] = -HUGE_VALF;
-      for (r = 0; r < p->ih; r++) memcpy(pad + (r + p->pb[0]) * g->wpad + p->pb[1], x + r * p->iw, (size_t)p->iw * sizeof(float));
+    if (!g->direct) { /* -inf around the rows (it changes no max) */
+      for (r = 0; r < g->rows; r++) {
+        float *d = pad + r * g->wpad;
+        int64_t lo = 0;
+        if (r >= p->pb[0] && r < p->pb[0] + p->ih) {
+          for (; lo < p->pb[1]; lo++) d[lo] = -HUGE_VALF;
+          memcpy(d + lo, x + (r - p->pb[0]) * p->iw, (size_t)p->iw * sizeof(float));
+          lo += p->iw;
+        }
+        for (i = lo; i < g->wpad; i++) d[i] = -HUGE_VALF;
+      }
       src = pad;
     }
     if (p->k[0] == 1 && p->s[0] == 1 && g->hq == p->ow) { /* one pass, straight into y */
