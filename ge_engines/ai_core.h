@@ -2613,7 +2613,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   s.P = p->oh * p->ow, s.nblk = ge__aic_sc_nblk(p), s.nmb = ge__aic_sc_nmb(p), s.per = ge__aic_sc_per(p);
   s.units = p->n * p->group * s.nblk * s.nmb;
   flops = 2.0 * (double)p->n * (double)p->m * (double)s.P * (double)(p->cg * s.T);
-  s.tasks = threads > 1 && flops >= 1e6 ? ge__aic_min(threads, s.units) : 1;
+  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_min(threads, s.units) : 1;
   if (s.tasks <= 1) ge__aic_sc_fn(&s, 0, 1);
   else ge_kernel_parallel_for(c, s.tasks, 1, ge__aic_sc_fn, &s);
   return GE_OK;
