@@ -23,7 +23,14 @@
  *             is one contiguous run (any stride and dilation); the taps sum
  *             in registers, eight vectors at a time, with bias, residual and
  *             activation applied there and one store into y (past 64 taps
- *             a row kernel); a few output pixels per image (<= 8, the
+ *             a row kernel); small images (9..2560 output pixels, not
+ *             1x1, K <= 1152) whose output is as wide as the input at
+ *             stride 1, or whose input split by stride phase (strides <= 4)
+ *             is no wider than the output, on AVX-512 as a direct conv:
+ *             12 x 32 register tiles read each tap as a shifted run of the
+ *             flattened image (or of its phase planes) with the padding
+ *             lanes masked off (no junk columns, no per-row epilogue);
+ *             a few output pixels per image (<= 8, the
  *             short frames of streaming models) as dot products of weight
  *             rows with a transposed im2col (weights read in place);
  *             strides, dilations, pads, auto_pad, bias.
@@ -2367,8 +2374,11 @@ static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
 
 /* Whether a conv takes this path: AVX-512, ow == w at stride 1 or phase
  * planes no wider than the output (strides up to 4), more than a few
- * pixels (fewer: dot products), not depthwise, K small enough that a pixel
- * block's input stays in L1/L2 while every channel block reads it. */
+ * pixels (fewer: dot products) and at most GE__AIC_SC_MAX_PIXELS (larger
+ * images keep the implicit GEMM), not 1x1 (the pointwise path), not
+ * depthwise, K small enough that a pixel block's input stays in L1/L2
+ * while every channel block reads it. */
+#define GE__AIC_SC_MAX_PIXELS 2560
 static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
   int64_t K = p->cg * p->kh * p->kw;
 #ifndef GE__AIC_X86
@@ -2376,8 +2386,8 @@ static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
   return 0;
 #else
   return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
-         p->oh * p->ow > GE__AIC_FEW_PIXELS && K <= 1152 && p->mg >= 4 && p->oh * p->ow <= ((int64_t)1 << 24) &&
-         p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && p->oh * p->ow <= GE__AIC_SC_MAX_PIXELS && K <= 1152 && p->mg >= 4 &&
+         p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
 #endif
 }
 

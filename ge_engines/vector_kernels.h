@@ -3,7 +3,8 @@
  *
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
- * pooling, softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
+ * pooling (MaxPool of dilation 1 by whole planes, a column-max pass and a
+ * row-max pass over the flattened plane), softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
  * Resize and Upsample over the last two axes with their taps made once per
  * shape, Transpose, Where (a bool condition; operands shaped like the
  * output, a suffix of it or one value)), else NULL so the caller takes the reference kernel
