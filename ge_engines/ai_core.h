@@ -2695,6 +2695,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   }
   if (P <= GE__AIC_FEW_PIXELS) { /* a few pixels: dot products, no packing */
     if (!(work = ge__aic_scratch(c, (size_t)(P * K) + 16))) return ge__aic_nomem(c);
+    s = (ge__aic_state *)c->state; /* the scratch may have moved it */
     ge__aic_conv_dots(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL, res,
                       &s->act, (float *)y->data, k->level, work);
     return GE_OK;
