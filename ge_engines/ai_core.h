@@ -31,7 +31,14 @@
  *             is one contiguous run (any stride and dilation); the taps sum
  *             in registers, eight vectors at a time, with bias, residual and
  *             activation applied there and one store into y (past 64 taps
- *             a row kernel); a few output pixels per image (<= 8, the
+ *             a row kernel); small images (9..2560 output pixels, not
+ *             1x1, K <= 1152) whose output is as wide as the input at
+ *             stride 1, or whose input split by stride phase (strides <= 4)
+ *             is no wider than the output, on AVX-512 as a direct conv:
+ *             12 x 32 register tiles read each tap as a shifted run of the
+ *             flattened image (or of its phase planes) with the padding
+ *             lanes masked off (no junk columns, no per-row epilogue);
+ *             a few output pixels per image (<= 8, the
  *             short frames of streaming models) as dot products of weight
  *             rows with a transposed im2col (weights read in place);
  *             strides, dilations, pads, auto_pad, bias.
@@ -167,6 +174,9 @@ GE_API size_t ge_ai_core_sgemm_work_size(int64_t M, int64_t N, int64_t K);
 #include <string.h>
 #ifdef GE_USE_OPENBLAS
 #include <cblas.h>
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h> /* masked loads and stores of the small-image conv */
 #endif
 
 #ifdef __cplusplus
@@ -2596,6 +2606,330 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   else ge_kernel_parallel_for(c, xc.tasks, 1, ge__aic_xc_fn, &xc);
 }
 
+/* ------------------------------------------------ small-image direct conv
+ *
+ * Convs whose output is as wide as the input (ow == w: stride 1 and "same"
+ * padding along W, or kw = 1 without W pads), like the 1x3 and 3x1 convs of
+ * small speech CNNs. Then every tap (ki, kj) reads, for output pixel p of
+ * the flattened oh x ow plane, the input pixel p + toff[tap] of the
+ * flattened h x w plane: a run of 16 output pixels reads 16 contiguous
+ * input floats, with the lanes whose row or column falls in the padding
+ * masked off (AVX-512 masked loads; no padded copy, no junk columns, no
+ * im2col). Strided convs (up to 4) whose input split by stride phase is no
+ * wider than the output (ceil(w / sw) <= ow: "same" padding, as in the
+ * downsampling convs of detectors) read the same way from a copy of the
+ * input split into phase planes of ow columns (plane (a, b) holds rows a,
+ * a + sh, ... and columns b, b + sw, ...): a tap is then a phase plane and
+ * a shift. A 12 x 32 tile (12 output channels, 32 pixels) sums over taps
+ * and channels in registers, gets the bias, residual and activation there
+ * and is stored once into y with the pixel tail masked. Tiles run over
+ * images, groups and pixel blocks too, so a batch fills the threads. The
+ * weights are packed once as [group][12-channel block][tap][channel][12];
+ * the lane masks (per 32-pixel block and tap) are computed with them and
+ * recomputed when the image size changes. AVX-512 only; other CPUs take
+ * the implicit GEMM. */
+#define GE__AIC_SC_MR 12
+#define GE__AIC_SC_NP 32
+#define GE__AIC_SC_KEY 14 /* int64 fields of the geometry key */
+
+typedef struct ge__aic_sc {
+  const ge__aic_cv *p;
+  const float *x, *wpack, *bias, *res; /* x: the input or its phase planes */
+  const int64_t *toff;    /* per tap: input offset of output pixel 0 */
+  const uint16_t *masks;  /* per pixel block and tap: two 16-lane masks */
+  float *y;
+  ge__aic_act act;
+  int64_t P, T, nblk, nmb, per; /* per: packed floats of one group */
+  int64_t cs;                   /* floats from one input channel to the next */
+  int64_t units, tasks;
+} ge__aic_sc;
+
+/* Packed layout: weights (groups * per floats), then the geometry key, the
+ * tap offsets and the masks. */
+static int64_t ge__aic_sc_nmb(const ge__aic_cv *p) { return (p->mg + GE__AIC_SC_MR - 1) / GE__AIC_SC_MR; }
+static int64_t ge__aic_sc_per(const ge__aic_cv *p) {
+  return ge__aic_sc_nmb(p) * p->kh * p->kw * p->cg * GE__AIC_SC_MR;
+}
+static int64_t ge__aic_sc_nblk(const ge__aic_cv *p) { return (p->oh * p->ow + GE__AIC_SC_NP - 1) / GE__AIC_SC_NP; }
+static size_t ge__aic_sc_floats(const ge__aic_cv *p) {
+  int64_t T = p->kh * p->kw;
+  return (size_t)(p->group * ge__aic_sc_per(p) + 2 * (GE__AIC_SC_KEY + T) + (ge__aic_sc_nblk(p) * T * 2 + 1) / 2 + 16);
+}
+static int64_t *ge__aic_sc_key(const ge__aic_cv *p, float *pack) {
+  uintptr_t a = (uintptr_t)(pack + p->group * ge__aic_sc_per(p));
+  return (int64_t *)(void *)((a + 7) & ~(uintptr_t)7);
+}
+
+/* Whether the input is read in place (else split into phase planes). */
+static int ge__aic_sc_direct(const ge__aic_cv *p) { return p->sh == 1 && p->sw == 1 && p->ow == p->w; }
+/* Rows of a phase plane, and floats from one channel's planes to the next. */
+static int64_t ge__aic_sc_hp(const ge__aic_cv *p) { return (p->h + p->sh - 1) / p->sh; }
+static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
+  return ge__aic_sc_direct(p) ? p->h * p->w : p->sh * p->sw * ge__aic_sc_hp(p) * p->ow;
+}
+
+/* Whether a conv takes this path: AVX-512, ow == w at stride 1 or phase
+ * planes no wider than the output (strides up to 4), more than a few
+ * pixels (fewer: dot products) and at most GE__AIC_SC_MAX_PIXELS (larger
+ * images keep the implicit GEMM), not 1x1 (the pointwise path), not
+ * depthwise, K small enough that a pixel block's input stays in L1/L2
+ * while every channel block reads it. */
+#define GE__AIC_SC_MAX_PIXELS 2560
+static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+  int64_t K = p->cg * p->kh * p->kw;
+#ifndef GE__AIC_X86
+  (void)k, (void)p, (void)K;
+  return 0;
+#else
+  return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && p->oh * p->ow <= GE__AIC_SC_MAX_PIXELS && K <= 1152 && p->mg >= 4 &&
+         p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
+#endif
+}
+
+static void ge__aic_sc_geom(const ge__aic_cv *p, int64_t *key) {
+  key[0] = p->h, key[1] = p->w, key[2] = p->kh, key[3] = p->kw, key[4] = p->dh, key[5] = p->dw;
+  key[6] = p->ph, key[7] = p->pw, key[8] = p->oh, key[9] = p->ow, key[10] = p->cg, key[11] = p->group;
+  key[12] = p->sh, key[13] = p->sw;
+}
+
+/* The key, tap offsets and lane masks after the packed weights. */
+static void ge__aic_sc_masks(const ge__aic_cv *p, float *pack) {
+  int64_t *key = ge__aic_sc_key(p, pack), *toff = key + GE__AIC_SC_KEY, T = p->kh * p->kw, P = p->oh * p->ow;
+  int64_t nblk = ge__aic_sc_nblk(p), blk, t, l;
+  uint16_t *masks = (uint16_t *)(void *)(toff + T);
+  ge__aic_sc_geom(p, key);
+  for (t = 0; t < T; t++) {
+    /* the tap's input row ri = a + sh dr: phase a, shift dr (columns alike);
+     * the phase plane has hpa rows and wpb columns of the input */
+    int64_t ri = t / p->kw * p->dh - p->ph, ci = t % p->kw * p->dw - p->pw;
+    int64_t a = (ri % p->sh + p->sh) % p->sh, b = (ci % p->sw + p->sw) % p->sw, dr = (ri - a) / p->sh;
+    int64_t dc = (ci - b) / p->sw, hpa = (p->h - a + p->sh - 1) / p->sh, wpb = (p->w - b + p->sw - 1) / p->sw;
+    toff[t] = (a * p->sw + b) * ge__aic_sc_hp(p) * p->ow + dr * p->ow + dc;
+    for (blk = 0; blk < nblk; blk++) {
+      int64_t q = blk * GE__AIC_SC_NP, r = q / p->ow, col = q % p->ow;
+      uint32_t bits = 0;
+      for (l = 0; l < GE__AIC_SC_NP; l++, q++) {
+        if (q < P && r + dr >= 0 && r + dr < hpa && col + dc >= 0 && col + dc < wpb) bits |= (uint32_t)1 << l;
+        if (++col == p->ow) col = 0, r++;
+      }
+      masks[(blk * T + t) * 2] = (uint16_t)(bits & 0xffffu);
+      masks[(blk * T + t) * 2 + 1] = (uint16_t)(bits >> 16);
+    }
+  }
+}
+
+typedef struct ge__aic_scpack {
+  const ge__aic_cv *p;
+  const float *w;
+} ge__aic_scpack;
+
+/* Weights of every group as [12-channel block][tap][channel][12] (zero rows
+ * past mg), then the masks. */
+static void ge__aic_sc_pack_fn(const void *arg, float *dst) {
+  const ge__aic_scpack *a = (const ge__aic_scpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t T = p->kh * p->kw, g, mb, t, ch, r, per = ge__aic_sc_per(p);
+  for (g = 0; g < p->group; g++) {
+    float *d = dst + g * per;
+    for (mb = 0; mb < ge__aic_sc_nmb(p); mb++)
+      for (t = 0; t < T; t++)
+        for (ch = 0; ch < p->cg; ch++)
+          for (r = 0; r < GE__AIC_SC_MR; r++) {
+            int64_t m = mb * GE__AIC_SC_MR + r;
+            *d++ = m < p->mg ? a->w[((g * p->mg + m) * p->cg + ch) * T + t] : 0.0f;
+          }
+  }
+  ge__aic_sc_masks(p, dst);
+}
+
+/* Every channel of every image split into sh x sw phase planes of hp x ow
+ * floats (plane (a, b): input rows a + sh r, columns b + sw j; zeros
+ * past the input). */
+static void ge__aic_sc_phases(const ge__aic_cv *p, const float *x, float *xp, int level) {
+  int64_t hp = ge__aic_sc_hp(p), ch, a, b, r, j;
+  for (ch = 0; ch < p->n * p->c; ch++)
+    for (a = 0; a < p->sh; a++) {
+      if (p->sw == 2) { /* both column phases of a row at once, 32 floats at a time */
+        for (r = 0; r < hp; r++) {
+          float *d0 = xp + (ch * p->sh + a) * 2 * hp * p->ow + r * p->ow, *d1 = d0 + hp * p->ow;
+          int64_t done = 0;
+          const float *src;
+          if (r * p->sh + a >= p->h) {
+            memset(d0, 0, (size_t)p->ow * sizeof(float));
+            memset(d1, 0, (size_t)p->ow * sizeof(float));
+            continue;
+          }
+          src = x + (ch * p->h + r * p->sh + a) * p->w;
+          if (2 * p->ow >= p->w) done = ge__aic_split2(level, src, p->w, d0, d1) / 2;
+          for (j = done; j < p->ow; j++) {
+            d0[j] = 2 * j < p->w ? src[2 * j] : 0.0f;
+            d1[j] = 2 * j + 1 < p->w ? src[2 * j + 1] : 0.0f;
+          }
+        }
+        continue;
+      }
+      for (b = 0; b < p->sw; b++)
+        for (r = 0; r < hp; r++) {
+          float *d = xp + ((ch * p->sh + a) * p->sw + b) * hp * p->ow + r * p->ow;
+          int64_t in = r * p->sh + a < p->h && b < p->w ? (p->w - b + p->sw - 1) / p->sw : 0;
+          if (in > p->ow) in = p->ow;
+          if (in > 0) {
+            const float *src = x + (ch * p->h + r * p->sh + a) * p->w + b;
+            if (p->sw == 1) memcpy(d, src, (size_t)in * sizeof(float));
+            else
+              for (j = 0; j < in; j++) d[j] = src[j * p->sw];
+          }
+          for (j = in > 0 ? in : 0; j < p->ow; j++) d[j] = 0.0f;
+        }
+    }
+}
+
+#ifdef GE__AIC_X86
+#define GE__AIC_SC_ATTR __attribute__((target("avx512f,fma")))
+
+/* Bias, residual and activation of one output row's two vectors, then the
+ * masked store (Sigmoid and Tanh are applied after the store). */
+static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0, __m512 v1, int64_t row,
+                                                 int64_t q0, __mmask16 s0, __mmask16 s1) {
+  const ge__aic_act *a = &s->act;
+  float *y = s->y + row * s->P + q0;
+  const __m512 z = _mm512_setzero_ps();
+  int j;
+  if (s->bias) {
+    __m512 vb = _mm512_set1_ps(s->bias[row % s->p->m]);
+    v0 = _mm512_add_ps(v0, vb), v1 = _mm512_add_ps(v1, vb);
+  }
+  if (s->res) {
+    const float *r = s->res + row * s->P + q0;
+    v0 = _mm512_add_ps(v0, _mm512_maskz_loadu_ps(s0, r));
+    v1 = _mm512_add_ps(v1, _mm512_maskz_loadu_ps(s1, r + 16));
+  }
+  for (j = 0; j < 2; j++) {
+    __m512 v = j ? v1 : v0, lo = _mm512_set1_ps(a->alpha), hi = _mm512_set1_ps(a->beta), one = _mm512_set1_ps(1.0f), t;
+    switch (a->kind) {
+    case GE__AIC_ACT_RELU: v = _mm512_max_ps(z, v); break; /* a NaN stays */
+    case GE__AIC_ACT_LEAKY: v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, z, _CMP_LT_OQ), v, lo); break;
+    case GE__AIC_ACT_CLIP:
+      t = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), v, hi);
+      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), t, lo);
+      break;
+    case GE__AIC_ACT_HARDSIGMOID:
+    case GE__AIC_ACT_HARDSWISH:
+      t = _mm512_add_ps(_mm512_mul_ps(lo, v), hi);
+      t = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t, one, _CMP_GT_OQ), t, one);
+      t = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t, z, _CMP_LT_OQ), t, z);
+      v = a->kind == GE__AIC_ACT_HARDSWISH ? _mm512_mul_ps(v, t) : t;
+      break;
+    default: break;
+    }
+    if (j) v1 = v;
+    else v0 = v;
+  }
+  _mm512_mask_storeu_ps(y, s0, v0);
+  _mm512_mask_storeu_ps(y + 16, s1, v1);
+  if (a->kind == GE__AIC_ACT_SIGMOID || a->kind == GE__AIC_ACT_TANH)
+    ge__aic_act_apply(a, y, ge__aic_min(GE__AIC_SC_NP, s->P - q0));
+}
+
+#define GE__AIC_SC_DECL(i) __m512 c##i##a = _mm512_setzero_ps(), c##i##b = c##i##a;
+#define GE__AIC_SC_STEP(i)                                                                                             \
+  {                                                                                                                    \
+    __m512 a_ = _mm512_set1_ps(wp[i]);                                                                                 \
+    c##i##a = _mm512_fmadd_ps(a_, b0, c##i##a);                                                                        \
+    c##i##b = _mm512_fmadd_ps(a_, b1, c##i##b);                                                                        \
+  }
+#define GE__AIC_SC_OUT(i)                                                                                              \
+  if ((i) < rows) ge__aic_sc_out_avx512(s, c##i##a, c##i##b, row0 + (i), q0, s0, s1);
+
+/* One tile: image n, group g, pixel block blk, channel block mb. */
+static GE__AIC_SC_ATTR void ge__aic_sc_tile_avx512(const ge__aic_sc *s, int64_t n, int64_t g, int64_t blk,
+                                                  int64_t mb) {
+  const ge__aic_cv *p = s->p;
+  int64_t HW = s->cs, q0 = blk * GE__AIC_SC_NP, t, ch, row0 = (n * p->m + g * p->mg) + mb * GE__AIC_SC_MR;
+  int64_t rows = ge__aic_min(GE__AIC_SC_MR, p->mg - mb * GE__AIC_SC_MR);
+  const float *xn = s->x + (n * p->c + g * p->cg) * HW + q0;
+  const float *wp = s->wpack + g * s->per + mb * s->T * p->cg * GE__AIC_SC_MR;
+  const uint16_t *mk = s->masks + blk * s->T * 2;
+  __mmask16 s0 = (__mmask16)(s->P - q0 >= 16 ? 0xffff : (1u << (s->P - q0)) - 1u), s1;
+  GE__AIC_R12(GE__AIC_SC_DECL)
+  s1 = (__mmask16)(s->P - q0 >= 32 ? 0xffff : s->P - q0 <= 16 ? 0 : (1u << (s->P - q0 - 16)) - 1u);
+  for (t = 0; t < s->T; t++) {
+    __mmask16 m0 = (__mmask16)mk[2 * t], m1 = (__mmask16)mk[2 * t + 1];
+    /* lanes of the padding are masked off: the address may lie outside x */
+    const float *xp = (const float *)((uintptr_t)xn + (uintptr_t)(s->toff[t] * (int64_t)sizeof(float)));
+    if (!(m0 | m1)) {
+      wp += p->cg * GE__AIC_SC_MR;
+      continue;
+    }
+    for (ch = 0; ch < p->cg; ch++, xp += HW, wp += GE__AIC_SC_MR) {
+      __m512 b0 = _mm512_maskz_loadu_ps(m0, xp), b1 = _mm512_maskz_loadu_ps(m1, xp + 16);
+      GE__AIC_R12(GE__AIC_SC_STEP)
+    }
+  }
+  GE__AIC_R12(GE__AIC_SC_OUT)
+}
+
+/* Share t of the tiles (image, group, pixel block, channel block; the
+ * channel block innermost, so a pixel block's input is read from L1). */
+static void ge__aic_sc_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_sc *s = (const ge__aic_sc *)arg;
+  int64_t t, u;
+  for (t = begin; t < end; t++)
+    for (u = s->units * t / s->tasks; u < s->units * (t + 1) / s->tasks; u++) {
+      int64_t mb = u % s->nmb, rest = u / s->nmb, blk = rest % s->nblk, ng = rest / s->nblk;
+      ge__aic_sc_tile_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
+    }
+}
+#endif
+
+/* The conv by this path (ge__aic_sc_fits said yes). */
+static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
+                                    const ge_value *w, const ge_value *b, const float *res, const ge__aic_act *act,
+                                    ge_value *y) {
+#ifdef GE__AIC_X86
+  ge__aic_sc s;
+  ge__aic_scpack sp;
+  ge__aic_act a = *act; /* act may live in c->state, which packing may move */
+  int64_t key[GE__AIC_SC_KEY], i, threads = ge__aic_threads(c);
+  float *pack, *scratch;
+  double flops;
+  size_t phase_floats = ge__aic_sc_direct(p) ? 0 : (size_t)(p->n * p->c * ge__aic_sc_cs(p)) + 16;
+  sp.p = p, sp.w = (const float *)w->data;
+  /* tag 16 + level: never taken for the GEMM's packing of the same size */
+  pack = (float *)(uintptr_t)ge__aic_packed(c, 1, 16 + k->level, ge__aic_sc_floats(p), ge__aic_sc_pack_fn, &sp,
+                                            phase_floats, &scratch);
+  if (!pack) return ge__aic_nomem(c);
+  ge__aic_sc_geom(p, key);
+  for (i = 0; i < GE__AIC_SC_KEY; i++)
+    if (ge__aic_sc_key(p, pack)[i] != key[i]) break;
+  if (i < GE__AIC_SC_KEY) ge__aic_sc_masks(p, pack); /* same sizes, another image shape */
+  memset(&s, 0, sizeof s);
+  s.x = (const float *)x->data;
+  if (phase_floats) {
+    ge__aic_sc_phases(p, s.x, scratch, k->level);
+    s.x = scratch;
+  }
+  s.cs = ge__aic_sc_cs(p);
+  s.p = p, s.wpack = pack, s.bias = b ? (const float *)b->data : NULL, s.res = res;
+  s.toff = ge__aic_sc_key(p, pack) + GE__AIC_SC_KEY;
+  s.T = p->kh * p->kw;
+  s.masks = (const uint16_t *)(const void *)(s.toff + s.T);
+  s.y = (float *)y->data, s.act = a;
+  s.P = p->oh * p->ow, s.nblk = ge__aic_sc_nblk(p), s.nmb = ge__aic_sc_nmb(p), s.per = ge__aic_sc_per(p);
+  s.units = p->n * p->group * s.nblk * s.nmb;
+  flops = 2.0 * (double)p->n * (double)p->m * (double)s.P * (double)(p->cg * s.T);
+  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_min(threads, s.units) : 1;
+  if (s.tasks <= 1) ge__aic_sc_fn(&s, 0, 1);
+  else ge_kernel_parallel_for(c, s.tasks, 1, ge__aic_sc_fn, &s);
+  return GE_OK;
+#else
+  (void)c, (void)k, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y, (void)ge__aic_sc_pack_fn,
+      (void)ge__aic_sc_phases;
+  return GE_ERR_UNSUPPORTED;
+#endif
+}
+
 /* Conv weights, every group packed as A for kernel k. */
 typedef struct ge__aic_wpack {
   const ge__aic_kern *k;
@@ -2961,14 +3295,16 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   }
 #endif
   wino = ge__aic_wino_fits(&p);
+  if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   per = wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
   implicit = !wino && ge__aic_xc_fits(k, &p);
   scratch = wino       ? ge__aic_wino_floats(k, &p, tasks)
             : implicit ? ge__aic_xc_floats(k, &p, tasks)
                        : (size_t)tasks * ge__aic_mm_work_floats();
-  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, wino ? ge__aic_wino_wpack_fn : ge__aic_wpack_fn,
-                               &wp, scratch, &work)))
+  /* the packing's tag tells the layouts apart (Winograd: level + 24), should the shape change between runs */
+  if (!(wpack = ge__aic_packed(c, 1, wino ? k->level + 24 : k->level, per * (size_t)p.group,
+                               wino ? ge__aic_wino_wpack_fn : ge__aic_wpack_fn, &wp, scratch, &work)))
     return ge__aic_nomem(c);
   s = (ge__aic_state *)c->state;
   memset(&mm, 0, sizeof mm);

@@ -3,7 +3,8 @@
  *
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
- * pooling, softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
+ * pooling (MaxPool of dilation 1 by whole planes, a column-max pass and a
+ * row-max pass over the flattened plane), softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
  * Resize and Upsample over the last two axes with their taps made once per
  * shape, Transpose, Where (a bool condition; operands shaped like the
  * output, a suffix of it or one value)), else NULL so the caller takes the reference kernel
@@ -863,6 +864,47 @@ GE__VK_ROWS_ISA(base)
 GE__VK_ROWS_ISA(avx2)
 GE__VK_ROWS_ISA(avx512)
 
+/* Separable MaxPool (ge__vk_maxpool_planes): a plane's window max is the max
+ * over kh rows of the max over kw columns, so it runs as two passes of
+ * whole vectors over the flattened plane. hmax: y[q] = max over t < k of
+ * src[q s + t], q < n (reads src[0 .. (n-1) s + k)); vmax: y[o] = max over
+ * t < k of src[o + t step], o < n. Taps in order, numpy's max (a NaN
+ * wins), so the value is the reference's. */
+#define GE__VK_MAXPOOL_ISA(isa)                                                                                        \
+  GE__VK_ATTR_##isa static void ge__vk_hmax_##isa(const float *src, int64_t n, int64_t s, int64_t k, float *y) {      \
+    int64_t q = 0, t;                                                                                                  \
+    for (; q + GE__VK_W_##isa <= n; q += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa acc = ge__vk_load_strided_##isa(src + q * s, s);                                                  \
+      for (t = 1; t < k; t++) acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, ge__vk_load_strided_##isa(src + q * s + t, s), acc); \
+      ge__vk_store_##isa(y + q, acc);                                                                                  \
+    }                                                                                                                  \
+    for (; q < n; q++) {                                                                                               \
+      float acc = src[q * s], v;                                                                                       \
+      for (t = 1; t < k; t++) {                                                                                        \
+        v = src[q * s + t];                                                                                            \
+        acc = v > acc || v != v ? v : acc;                                                                             \
+      }                                                                                                                \
+      y[q] = acc;                                                                                                      \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__vk_vmax_##isa(const float *src, int64_t n, int64_t step, int64_t k, float *y) {   \
+    int64_t o, t;                                                                                                      \
+    for (o = 0; o < n; o += GE__VK_W_##isa) {                                                                          \
+      int64_t r = n - o < GE__VK_W_##isa ? n - o : GE__VK_W_##isa;                                                     \
+      ge__vk_v_##isa acc = r == GE__VK_W_##isa ? ge__vk_load_##isa(src + o) : ge__vk_load_part_##isa(src + o, r);      \
+      for (t = 1; t < k; t++) {                                                                                        \
+        const float *p_ = src + o + t * step;                                                                          \
+        acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, r == GE__VK_W_##isa ? ge__vk_load_##isa(p_) : ge__vk_load_part_##isa(p_, r), \
+                                    acc);                                                                              \
+      }                                                                                                                \
+      if (r == GE__VK_W_##isa) ge__vk_store_##isa(y + o, acc);                                                         \
+      else ge__vk_store_part_##isa(y + o, acc, r);                                                                     \
+    }                                                                                                                  \
+  }
+GE__VK_MAXPOOL_ISA(base)
+GE__VK_MAXPOOL_ISA(avx2)
+GE__VK_MAXPOOL_ISA(avx512)
+
 typedef void (*ge__vk_unary_fn)(const ge__vk_upar *p, const float *x, float *y, int64_t n);
 static const ge__vk_unary_fn ge__vk_unary_fns[3][GE__VK_U_COUNT] = {{GE__VK_UNARY_OPS(GE__VK_UPTR, base)},
                                                                     {GE__VK_UNARY_OPS(GE__VK_UPTR, avx2)},
@@ -1375,6 +1417,85 @@ static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
   return s + 1;
 }
 
+/* MaxPool by whole planes (dilation 1, column stride <= 2, pads smaller
+ * than the kernel): each plane, padded with -inf when it has pads (else
+ * read in place), gets the column max of every window start as one run
+ * over its flattened rows (hq columns a row, the ones past ow unused), then
+ * the row max of kh such rows, again flattened when the row stride is 1.
+ * Small planes (the short rows of speech and detection models) then take
+ * whole vectors instead of a call per output row. */
+#define GE__VK_PLANE_FLOATS 8192 /* stack floats of one plane's buffers */
+
+typedef struct ge__vk_mpg {
+  int64_t rows, wpad, hq, direct; /* padded rows, padded row width (a multiple of s[1]), column maxima a row */
+} ge__vk_mpg;
+
+static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
+  int i;
+  int64_t need;
+  for (i = 0; i < 2; i++)
+    if (p->d[i] != 1 || p->pb[i] >= p->k[i] || p->pe[i] >= p->k[i]) return 0;
+  if (p->s[1] > 2) return 0;
+  g->rows = p->ih + p->pb[0];
+  if (g->rows < (p->oh - 1) * p->s[0] + p->k[0]) g->rows = (p->oh - 1) * p->s[0] + p->k[0];
+  g->wpad = p->iw + p->pb[1];
+  if (g->wpad < (p->ow - 1) * p->s[1] + p->k[1]) g->wpad = (p->ow - 1) * p->s[1] + p->k[1];
+  g->wpad = (g->wpad + p->s[1] - 1) / p->s[1] * p->s[1];
+  g->hq = g->wpad / p->s[1];
+  g->direct = p->pb[0] == 0 && p->pb[1] == 0 && g->wpad == p->iw && g->rows <= p->ih;
+  need = (g->direct ? 0 : g->rows * g->wpad) + g->rows * g->hq + p->oh * g->hq;
+  return need <= GE__VK_PLANE_FLOATS;
+}
+
+typedef struct ge__vk_mpjob {
+  const ge__vk_pool *p;
+  ge__vk_mpg g;
+} ge__vk_mpjob;
+
+/* Planes [begin, end). */
+static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_mpjob *j = (const ge__vk_mpjob *)arg;
+  const ge__vk_pool *p = j->p;
+  const ge__vk_mpg *g = &j->g;
+  float buf[GE__VK_PLANE_FLOATS];
+  float *pad = buf, *h = buf + (g->direct ? 0 : g->rows * g->wpad), *v = h + g->rows * g->hq;
+  int64_t pl, r, i, nh = (g->rows - 1) * g->hq + p->ow; /* the last row's unused columns are not computed */
+  int isa = p->isa;
+  for (pl = begin; pl < end; pl++) {
+    const float *x = p->x + pl * p->ih * p->iw, *src = x;
+    float *y = p->y + pl * p->oh * p->ow;
+    if (!g->direct) { /* -inf around the rows (it changes no max) */
+      for (r = 0; r < g->rows; r++) {
+        float *d = pad + r * g->wpad;
+        int64_t lo = 0;
+        if (r >= p->pb[0] && r < p->pb[0] + p->ih) {
+          for (; lo < p->pb[1]; lo++) d[lo] = -HUGE_VALF;
+          memcpy(d + lo, x + (r - p->pb[0]) * p->iw, (size_t)p->iw * sizeof(float));
+          lo += p->iw;
+        }
+        for (i = lo; i < g->wpad; i++) d[i] = -HUGE_VALF;
+      }
+      src = pad;
+    }
+    if (p->k[0] == 1 && p->s[0] == 1 && g->hq == p->ow) { /* one pass, straight into y */
+      GE__VK_PICK(isa, ge__vk_hmax)(src, p->oh * p->ow, p->s[1], p->k[1], y);
+      continue;
+    }
+    GE__VK_PICK(isa, ge__vk_hmax)(src, nh, p->s[1], p->k[1], h);
+    if (p->s[0] == 1) {
+      int64_t n = (p->oh - 1) * g->hq + p->ow;
+      if (g->hq == p->ow) {
+        GE__VK_PICK(isa, ge__vk_vmax)(h, n, g->hq, p->k[0], y);
+        continue;
+      }
+      GE__VK_PICK(isa, ge__vk_vmax)(h, n, g->hq, p->k[0], v);
+      for (r = 0; r < p->oh; r++) memcpy(y + r * p->ow, v + r * g->hq, (size_t)p->ow * sizeof(float));
+      continue;
+    }
+    for (r = 0; r < p->oh; r++) GE__VK_PICK(isa, ge__vk_vmax)(h + r * p->s[0] * g->hq, p->ow, g->hq, p->k[0], y + r * p->ow);
+  }
+}
+
 /* MaxPool (is_max) and AveragePool, 2-D float32 without indices. */
 static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   ge__vk_pool p;
@@ -1395,6 +1516,14 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   p.include_pad = ge_node_attr_int(c->node, "count_include_pad", 0) != 0;
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
+  if (is_max) {
+    ge__vk_mpjob mj;
+    mj.p = &p;
+    if (ge__vk_maxpool_geom(&p, &mj.g)) {
+      ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (p.oh * p.ow * p.k[0] * p.k[1]), ge__vk_maxpool_planes, &mj);
+      return GE_OK;
+    }
+  }
   if (!is_max) { /* column counts, the same for every row */
     int64_t j, c0, c1;
     if (!(p.cols = ge__vk_pool_cols(c, p.ow))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");

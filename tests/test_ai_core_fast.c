@@ -308,6 +308,28 @@ static conv_case rand_case(int kind) {
       c.pads[0] = c.pads[2] = 0;
       c.w = rint_in(9, 120);
     }
+  } else if (kind == 9) { /* "same" W padding ((kw - 1) dw in all, sometimes one more): the small-image direct
+                              conv (AVX-512) in place at stride 1, on phase planes at strides 2..3 (or one more
+                              pad); batches, groups, 1x1, 1-D, several channel blocks */
+    int64_t wp;
+    c.group = tu_below(&R, 5) == 0 ? 2 : 1;
+    c.n = rint_in(1, 4);
+    cg = rint_in(1, 100);
+    mg = rint_in(4, 100);
+    c.kh = rint_in(1, 4), c.kw = rint_in(1, 4);
+    c.sh = c.sw = 1;
+    if (tu_below(&R, 2)) c.sh = rint_in(1, 3), c.sw = rint_in(1, 3);
+    c.dh = rint_in(1, 2), c.dw = rint_in(1, 2);
+    wp = (c.kw - 1) * c.dw + (tu_below(&R, 6) == 0);
+    c.pads[1] = rint_in(0, wp), c.pads[3] = wp - c.pads[1];
+    c.pads[0] = rint_in(0, c.kh - 1), c.pads[2] = rint_in(0, c.kh - 1);
+    c.h = rint_in(1, 24), c.w = rint_in(1, 36);
+    if (tu_below(&R, 5) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+      c.w = rint_in(9, 120);
+    }
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -452,11 +474,19 @@ static double run_conv_case(const conv_case *cs, int threads, int sum_scale) {
 }
 
 GE_TEST(test_conv_fast) {
-  int i, done = 0, kinds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  double worst = 0;
+  int i, done = 0, kinds[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, small = 0;
+  double worst = 0, worst9 = 0;
   tu_seed(&R, 1601);
-  for (i = 0; done < 540; i++) {
-    int j = i % 20, kind = j < 5 ? 0 : j < 8 ? 1 : j == 8 ? 2 : j == 9 ? 3 : j < 13 ? 4 : j < 15 ? 5 : j < 18 ? 6 : 7;
+  for (i = 0; done < 620; i++) {
+    int j = i % 23, kind = j < 5   ? 0
+                           : j < 8  ? 1
+                           : j == 8 ? 2
+                           : j == 9 ? 3
+                           : j < 13 ? 4
+                           : j < 15 ? 5
+                           : j < 18 ? 6
+                           : j < 20 ? 7
+                                    : 9;
     conv_case c = rand_case(kind);
     double er;
     ge__aic_conv_level_cap = (i / 2) % 3; /* every micro-kernel level (the CPU's best at most) */
@@ -469,15 +499,19 @@ GE_TEST(test_conv_fast) {
              (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.dh, (long long)c.dw,
              c.act ? c.act : "-", c.residual, er);
     if (er > worst) worst = er;
+    if (kind == 9 && er > worst9) worst9 = er;
     kinds[kind]++;
+    small += kind == 9 && ge__aic_kern_pick(ge__aic_conv_level_cap)->level >= 2;
     done++;
   }
   ge__aic_conv_level_cap = 2;
   GE_CHECK(kinds[1] > 30 && kinds[2] > 10 && kinds[3] > 10 && kinds[4] > 40 && kinds[5] > 30 && kinds[6] > 40 &&
-           kinds[7] > 40);
+           kinds[7] > 40 && kinds[9] > 40);
+  GE_CHECK(small > 20 || !__builtin_cpu_supports("avx512f"));
   printf("  conv: %d cases (%d depthwise, %d depthwise of any geometry, %d 1x1, %d 1-D wide, %d few pixels, %d stride-1 "
-         "dense, %d Winograd), worst rel err %.2g\n",
-         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], kinds[7], worst);
+         "dense, %d Winograd, %d same-width (%d at AVX-512: the small-image path)), worst rel err %.2g (same-width "
+         "%.2g)\n",
+         done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], kinds[7], kinds[9], small, worst, worst9);
 }
 
 /* The pointwise path (1x1, stride 1, no pads: weights packed in its own

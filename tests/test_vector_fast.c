@@ -598,6 +598,109 @@ GE_TEST(test_pool2d_against_reference) {
     }
 }
 
+/* The window max of output (i, j) of plane x, taps in row then column
+ * order, numpy's max: what the reference kernel computes. */
+static float maxpool_direct(const float *x, const ge__vk_pool *p, int64_t i, int64_t j) {
+  float acc = 0.0f;
+  int64_t r, t, any = 0;
+  for (r = 0; r < p->k[0]; r++)
+    for (t = 0; t < p->k[1]; t++) {
+      int64_t row = i * p->s[0] - p->pb[0] + r * p->d[0], col = j * p->s[1] - p->pb[1] + t * p->d[1];
+      float v;
+      if (row < 0 || row >= p->ih || col < 0 || col >= p->iw) continue;
+      v = x[row * p->iw + col];
+      acc = !any++ || v > acc || v != v ? v : acc;
+    }
+  return acc;
+}
+
+/* MaxPool by whole planes at every vector level against the direct loop,
+ * bit for bit (a max is one of its inputs; NaN, -inf and signed zeros
+ * included), on the shapes it takes: tiles (k = s, the pools of speech
+ * CNNs), stride-1 "same" windows (SPPF), and any stride, pads and ceil
+ * mode; then the same shapes through the kernel with and without threads
+ * against the reference kernel. */
+GE_TEST(test_maxpool_planes_per_isa) {
+  tu_rng r;
+  int rep, taken = 0, kinds[3] = {0, 0, 0};
+  tu_seed(&r, 1616);
+  for (rep = 0; rep < 360; rep++) {
+    ge__vk_pool p;
+    ge__vk_mpjob job;
+    int kind = rep % 3, isa, i, ceil_mode;
+    int64_t n, pl, oi, oj, dims[4];
+    float *x, *want, *got;
+    ge_value xv, *in[1];
+    memset(&p, 0, sizeof p);
+    p.is_max = 1;
+    p.planes = 1 + tu_below(&r, 5);
+    p.ih = 1 + tu_below(&r, 40), p.iw = 1 + tu_below(&r, 40);
+    p.d[0] = p.d[1] = 1;
+    if (kind == 0) { /* tiles */
+      p.k[0] = p.s[0] = 1 + tu_below(&r, 3), p.k[1] = p.s[1] = 1 + tu_below(&r, 2);
+    } else if (kind == 1) { /* stride 1, same size */
+      p.k[0] = p.k[1] = 1 + 2 * tu_below(&r, 4);
+      p.s[0] = p.s[1] = 1;
+      p.pb[0] = p.pb[1] = p.pe[0] = p.pe[1] = p.k[0] / 2;
+    } else {
+      for (i = 0; i < 2; i++) {
+        p.k[i] = 1 + tu_below(&r, 5), p.s[i] = 1 + tu_below(&r, i ? 2 : 3);
+        p.pb[i] = tu_below(&r, (uint32_t)p.k[i]), p.pe[i] = tu_below(&r, (uint32_t)p.k[i]);
+      }
+    }
+    ceil_mode = kind == 2 && tu_below(&r, 2);
+    p.oh = ge__vk_pool_axis(0, ceil_mode, p.ih, p.k[0], p.s[0], 1, &p.pb[0], &p.pe[0]);
+    p.ow = ge__vk_pool_axis(0, ceil_mode, p.iw, p.k[1], p.s[1], 1, &p.pb[1], &p.pe[1]);
+    if (p.oh < 1 || p.ow < 1) continue;
+    n = p.planes * p.oh * p.ow;
+    x = (float *)malloc((size_t)(p.planes * p.ih * p.iw) * sizeof(float));
+    want = (float *)malloc((size_t)n * sizeof(float));
+    got = (float *)malloc((size_t)(n + 2) * sizeof(float));
+    fill(&r, x, p.planes * p.ih * p.iw, -4, 4, 1);
+    for (i = 0; i < 3; i++) x[tu_below(&r, (uint32_t)(p.planes * p.ih * p.iw))] = i == 0 ? NAN : i == 1 ? -HUGE_VALF : -0.0f;
+    for (pl = 0; pl < p.planes; pl++)
+      for (oi = 0; oi < p.oh; oi++)
+        for (oj = 0; oj < p.ow; oj++)
+          want[(pl * p.oh + oi) * p.ow + oj] = maxpool_direct(x + pl * p.ih * p.iw, &p, oi, oj);
+    p.x = x;
+    job.p = &p;
+    if (ge__vk_maxpool_geom(&p, &job.g)) {
+      taken++;
+      kinds[kind]++;
+      for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+        if (!isa_available(isa)) continue;
+        got[0] = got[n + 1] = 12345.0f; /* guards */
+        p.isa = isa;
+        p.y = got + 1;
+        ge__vk_maxpool_planes(&job, 0, p.planes);
+        if (!GE_CHECK(got[0] == 12345.0f && got[n + 1] == 12345.0f && !memcmp(got + 1, want, (size_t)n * sizeof(float))))
+          fprintf(stderr, "  (isa %d kind %d x %lldx%lldx%lld k %lldx%lld s %lldx%lld pads %lld,%lld,%lld,%lld)\n", isa,
+                  kind, (long long)p.planes, (long long)p.ih, (long long)p.iw, (long long)p.k[0], (long long)p.k[1],
+                  (long long)p.s[0], (long long)p.s[1], (long long)p.pb[0], (long long)p.pb[1], (long long)p.pe[0],
+                  (long long)p.pe[1]);
+      }
+    }
+    /* through the kernel (threads, batch > 1) against the reference kernel */
+    memset(&attrs_now, 0, sizeof attrs_now);
+    for (i = 0; i < 2; i++) {
+      attrs_now.k[i] = p.k[i], attrs_now.s[i] = p.s[i], attrs_now.d[i] = 1;
+      attrs_now.pads[i] = p.pb[i], attrs_now.pads[i + 2] = p.pe[i];
+    }
+    attrs_now.has_strides = attrs_now.has_pads = 1;
+    attrs_now.ceil_mode = ceil_mode;
+    dims[0] = p.planes, dims[1] = 1, dims[2] = p.ih, dims[3] = p.iw;
+    xv = kh_value(GE_DTYPE_FLOAT32, 4, dims, x);
+    in[0] = &xv;
+    check_op("MaxPool", in, 1, 1, attrs_pool, 0, 0, 0);
+    kh_free(&xv);
+    free(x);
+    free(want);
+    free(got);
+  }
+  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30);
+  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other)\n", taken, kinds[0], kinds[1], kinds[2]);
+}
+
 GE_TEST(test_global_pool_against_reference) {
   tu_rng r;
   int rep;
@@ -1122,6 +1225,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_binary_kernels_broadcasting);
   GE_RUN(test_where_against_reference);
   GE_RUN(test_pool2d_against_reference);
+  GE_RUN(test_maxpool_planes_per_isa);
   GE_RUN(test_global_pool_against_reference);
   GE_RUN(test_softmax_against_reference);
   GE_RUN(test_norms_against_reference);
