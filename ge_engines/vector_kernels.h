@@ -24,7 +24,8 @@
  * Math accuracy (float32, measured by tests/test_vector_fast.c against the
  * reference in double): exp, expm1, log within 2 ulp; sigmoid, tanh, erf
  * within 3 ulp; gelu within 16 ulp (x in (-1.42, 0) takes 1 - erf, which
- * cancels), 8 ulp in its negative tail.
+ * cancels), 8 ulp in its negative tail. Softmax takes e^(x - max) as 0
+ * below e^-86 (a denormal result would cost a microcode assist per lane).
  *
  * Heavy loops split their work with ge_kernel_parallel_for (the executor's
  * threads; serial when it gives none).
@@ -608,10 +609,29 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     }                                                                                                                  \
     return r;                                                                                                          \
   }                                                                                                                    \
+  /* e^d for d <= 0 (softmax: d = x - max), as ge__vk_exp but 0 below -86,                                             \
+   * where e^d < 5e-38: a denormal result costs a microcode assist per lane                                            \
+   * on Intel (a masked score of -1e9 hit it for every masked lane), and a                                             \
+   * softmax output that small is 0 within its tolerance. 2^n is one normal                                            \
+   * power (n >= -125). NaN stays NaN; d > 0 is not expected (clamped). */                                             \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_le0_##isa(ge__vk_v_##isa d) {                              \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa dc = ge__vk_clamp_##isa(d, -86.0f, 0.0f), n = ge__vk_round_log2e_##isa(dc, &ni),                    \
+                   r = ge__vk_reduce_ln2_##isa(dc, n), p;                                                              \
+    p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
+    p = 1.0f / 720 + r * p;                                                                                            \
+    p = 1.0f / 120 + r * p;                                                                                            \
+    p = 1.0f / 24 + r * p;                                                                                             \
+    p = 1.0f / 6 + r * p;                                                                                              \
+    p = 0.5f + r * p;                                                                                                  \
+    p = 1.0f + r * p;                                                                                                  \
+    p = (1.0f + r * p) * ge__vk_from_bits_##isa((ni + 127) << 23);                                                     \
+    return ge__vk_sel_##isa(d < -86.0f, ge__vk_splat_##isa(0.0f), p);                                                  \
+  }                                                                                                                    \
   /* e^(x - m) with x - m taken exactly (Knuth's two-sum: hi rounded, lo its                                           \
    * error): a rounded difference of -40 would move e^d by 2e-6 relative. */                                           \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_diff_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m) {           \
-    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb), e = ge__vk_exp_##isa(hi);                \
+    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb), e = ge__vk_exp_le0_##isa(hi);            \
     return ge__vk_sel_##isa(lo != lo, e, e + e * lo);                                                                  \
   }                                                                                                                    \
   /* (x - m) - l with x - m taken exactly. */                                                                          \
@@ -2196,17 +2216,41 @@ static ge_status ge__vk_k_resize(ge_kernel_ctx *c) {
  * (the attention mask [T, T] over [B, H, T, T]): the output runs in blocks
  * of the shortest operand period, each operand read at i % period. Other
  * broadcasts and dtypes go to the reference. */
+/* y[j] = c[j] ? a : b over a row: a and b advance when sa / sb is 1, else
+ * one value each; the bytes of c widen to lane masks (no branch). */
+#define GE__VK_WHERE_ISA(isa)                                                                                          \
+  GE__VK_ATTR_##isa static void ge__vk_where_row_##isa(const uint8_t *c, const float *a, int sa, const float *b,       \
+                                                       int sb, float *y, int64_t n) {                                  \
+    typedef uint8_t bytes __attribute__((vector_size(GE__VK_W_##isa)));                                                \
+    const ge__vk_vi_##isa zero = ge__vk_splati_##isa(0);                                                               \
+    const ge__vk_v_##isa av = ge__vk_splat_##isa(a[0]), bv = ge__vk_splat_##isa(b[0]);                                 \
+    int64_t j = 0;                                                                                                     \
+    for (; j + GE__VK_W_##isa <= n; j += GE__VK_W_##isa) {                                                             \
+      bytes cb;                                                                                                        \
+      ge__vk_vi_##isa m;                                                                                               \
+      memcpy(&cb, c + j, sizeof cb);                                                                                   \
+      m = __builtin_convertvector(cb, ge__vk_vi_##isa) != zero;                                                        \
+      ge__vk_store_##isa(y + j, ge__vk_sel_##isa(m, sa ? ge__vk_load_##isa(a + j) : av,                                \
+                                                   sb ? ge__vk_load_##isa(b + j) : bv));                               \
+    }                                                                                                                  \
+    for (; j < n; j++) y[j] = c[j] ? a[sa ? j : 0] : b[sb ? j : 0];                                                    \
+  }
+GE__VK_WHERE_ISA(base)
+GE__VK_WHERE_ISA(avx2)
+GE__VK_WHERE_ISA(avx512)
+
 typedef struct ge__vk_where {
   const uint8_t *c;
   const float *a, *b;
   int64_t pc, pa, pb, block; /* periods (1: one value) and the block */
   float *y;
+  int isa;
 } ge__vk_where;
 
 static void ge__vk_where_block(const ge__vk_where *w, int64_t i0, int64_t n) {
   const uint8_t *c = w->c + (w->pc > 1 ? i0 % w->pc : 0);
   const float *a = w->a + (w->pa > 1 ? i0 % w->pa : 0), *b = w->b + (w->pb > 1 ? i0 % w->pb : 0);
-  float *y = w->y + i0, av = a[0], bv = b[0];
+  float *y = w->y + i0;
   int64_t j;
   if (w->pc == 1) {
     const float *s = c[0] ? a : b;
@@ -2214,14 +2258,8 @@ static void ge__vk_where_block(const ge__vk_where *w, int64_t i0, int64_t n) {
       for (j = 0; j < n; j++) y[j] = s[0];
     else
       memcpy(y, s, (size_t)n * sizeof(float));
-  } else if (w->pa > 1 && w->pb > 1) {
-    for (j = 0; j < n; j++) y[j] = c[j] ? a[j] : b[j];
-  } else if (w->pb > 1) {
-    for (j = 0; j < n; j++) y[j] = c[j] ? av : b[j];
-  } else if (w->pa > 1) {
-    for (j = 0; j < n; j++) y[j] = c[j] ? a[j] : bv;
   } else {
-    for (j = 0; j < n; j++) y[j] = c[j] ? av : bv;
+    GE__VK_PICK(w->isa, ge__vk_where_row)(c, a, w->pa > 1, b, w->pb > 1, y, n);
   }
 }
 
@@ -2272,7 +2310,7 @@ static ge_status ge__vk_k_where(ge_kernel_ctx *c) {
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, r, d))) return ge__vk_out_failed(c);
   if (n == 0) return GE_OK;
   w.c = (const uint8_t *)cv->data, w.a = (const float *)v[1]->data, w.b = (const float *)v[2]->data;
-  w.pc = per[0], w.pa = per[1], w.pb = per[2], w.block = block, w.y = (float *)y->data;
+  w.pc = per[0], w.pa = per[1], w.pb = per[2], w.block = block, w.y = (float *)y->data, w.isa = ge__vk_isa();
   ge_kernel_parallel_for(c, n / block, 1 + GE__VK_GRAIN / block, ge__vk_where_share, &w);
   return GE_OK;
 }
