@@ -2216,23 +2216,36 @@ static ge_status ge__vk_k_resize(ge_kernel_ctx *c) {
  * (the attention mask [T, T] over [B, H, T, T]): the output runs in blocks
  * of the shortest operand period, each operand read at i % period. Other
  * broadcasts and dtypes go to the reference. */
+/* Lane masks (-1 or 0) from W condition bytes (nonzero: -1): one widening
+ * load on AVX2 and AVX-512 (GCC lowers a generic vector conversion byte by
+ * byte), a loop elsewhere. */
+#if GE__VK_X86
+#define GE__VK_BYTE_MASK_avx512(p)                                                                                     \
+  ((ge__vk_vi_avx512)_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p))) != 0)
+#define GE__VK_BYTE_MASK_avx2(p)                                                                                       \
+  ((ge__vk_vi_avx2)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p))) != 0)
+#else
+#define GE__VK_BYTE_MASK_avx512(p) ge__vk_byte_mask_avx512(p)
+#define GE__VK_BYTE_MASK_avx2(p) ge__vk_byte_mask_avx2(p)
+#endif
+#define GE__VK_BYTE_MASK_base(p) ge__vk_byte_mask_base(p)
 /* y[j] = c[j] ? a : b over a row: a and b advance when sa / sb is 1, else
- * one value each; the bytes of c widen to lane masks (no branch). */
+ * one value each; the bytes of c become lane masks (no branch). */
 #define GE__VK_WHERE_ISA(isa)                                                                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_byte_mask_##isa(const uint8_t *c) {                           \
+    ge__vk_vi_##isa m;                                                                                                 \
+    int k;                                                                                                             \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      m[k] = c[k] ? -1 : 0;                                                                                            \
+    return m;                                                                                                          \
+  }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_where_row_##isa(const uint8_t *c, const float *a, int sa, const float *b,       \
                                                        int sb, float *y, int64_t n) {                                  \
-    typedef uint8_t bytes __attribute__((vector_size(GE__VK_W_##isa)));                                                \
-    const ge__vk_vi_##isa zero = ge__vk_splati_##isa(0);                                                               \
     const ge__vk_v_##isa av = ge__vk_splat_##isa(a[0]), bv = ge__vk_splat_##isa(b[0]);                                 \
     int64_t j = 0;                                                                                                     \
-    for (; j + GE__VK_W_##isa <= n; j += GE__VK_W_##isa) {                                                             \
-      bytes cb;                                                                                                        \
-      ge__vk_vi_##isa m;                                                                                               \
-      memcpy(&cb, c + j, sizeof cb);                                                                                   \
-      m = __builtin_convertvector(cb, ge__vk_vi_##isa) != zero;                                                        \
-      ge__vk_store_##isa(y + j, ge__vk_sel_##isa(m, sa ? ge__vk_load_##isa(a + j) : av,                                \
+    for (; j + GE__VK_W_##isa <= n; j += GE__VK_W_##isa)                                                               \
+      ge__vk_store_##isa(y + j, ge__vk_sel_##isa(GE__VK_BYTE_MASK_##isa(c + j), sa ? ge__vk_load_##isa(a + j) : av,    \
                                                    sb ? ge__vk_load_##isa(b + j) : bv));                               \
-    }                                                                                                                  \
     for (; j < n; j++) y[j] = c[j] ? a[sa ? j : 0] : b[sb ? j : 0];                                                    \
   }
 GE__VK_WHERE_ISA(base)
