@@ -645,12 +645,35 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     const ge__vk_vi_##isa iota = GE__VK_IOTA_##isa;                                                                    \
     return iota < (int32_t)n;                                                                                          \
   }                                                                                                                    \
+  /* The sum (max 0) or the numpy max (max 1: NaN wins) of v's lanes, by                                               \
+   * halving: independent steps, not one chain through every lane. */                                                  \
+  GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_hfold_##isa(ge__vk_v_##isa v, int max) {                                \
+    float t[GE__VK_W_##isa];                                                                                           \
+    int w, k;                                                                                                          \
+    memcpy(t, &v, sizeof t);                                                                                           \
+    _Pragma("GCC unroll 4") for (w = GE__VK_W_##isa / 2; w >= 1; w /= 2)                                               \
+      _Pragma("GCC unroll 8") for (k = 0; k < w; k++)                                                                  \
+        t[k] = max ? ((t[k + w] > t[k] || t[k + w] != t[k + w]) ? t[k + w] : t[k]) : t[k] + t[k + w];                  \
+    return t[0];                                                                                                       \
+  }                                                                                                                    \
+  /* The numpy max of x[0..n) (n >= 1): the tail as -inf lanes. */                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_row_max_##isa(const float *x, int64_t n) {                              \
+    ge__vk_v_##isa acc = ge__vk_splat_##isa(-HUGE_VALF);                                                               \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                               \
+      acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, ge__vk_load_##isa(x + i), acc);                                        \
+    if (i < n)                                                                                                         \
+      acc = ge__vk_binary_v_##isa(GE__VK_B_MAX,                                                                        \
+                                  ge__vk_sel_##isa(ge__vk_first_lanes_##isa(n - i), ge__vk_load_part_##isa(x + i, n - i),\
+                                                   ge__vk_splat_##isa(-HUGE_VALF)),                                    \
+                                  acc);                                                                                \
+    return ge__vk_hfold_##isa(acc, 1);                                                                                 \
+  }                                                                                                                    \
   /* Softmax (or LogSoftmax) of a contiguous row x[0..n) into y. */                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_row_body_##isa(int log, const float *x, float *y, int64_t n) {   \
-    float mx = ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, 0.0f), sum = 0.0f;                                         \
+    float mx = ge__vk_row_max_##isa(x, n), sum, inv;                                                                   \
     ge__vk_v_##isa s = ge__vk_splat_##isa(0.0f), e, vm = ge__vk_splat_##isa(mx), ls;                                   \
     int64_t i = 0, r;                                                                                                  \
-    int k;                                                                                                             \
     for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
       e = ge__vk_exp_diff_##isa(ge__vk_load_##isa(x + i), vm);                                                         \
       if (!log) ge__vk_store_##isa(y + i, e);                                                                          \
@@ -662,16 +685,16 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       if (!log) ge__vk_store_part_##isa(y + i, e, r);                                                                  \
       s += e;                                                                                                          \
     }                                                                                                                  \
-    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
-      sum += s[k];                                                                                                     \
+    sum = ge__vk_hfold_##isa(s, 0);                                                                                    \
+    inv = 1.0f / sum;                                                                                                  \
     ls = ge__vk_splat_##isa(logf(sum));                                                                                \
     for (i = 0; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                          \
       ge__vk_store_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_##isa(x + i), vm, ls)                        \
-                                    : ge__vk_load_##isa(y + i) / sum);                                                 \
+                                    : ge__vk_load_##isa(y + i) * inv);                                                 \
     if ((r = n - i) > 0)                                                                                               \
       ge__vk_store_part_##isa(y + i,                                                                                   \
                               log ? ge__vk_diff_minus_##isa(ge__vk_load_part_##isa(x + i, r), vm, ls)                  \
-                                  : ge__vk_load_part_##isa(y + i, r) / sum,                                            \
+                                  : ge__vk_load_part_##isa(y + i, r) * inv,                                            \
                               r);                                                                                      \
   }                                                                                                                    \
   /* Softmax along a strided axis: len values `inner` apart, for the w <= 16                                           \
