@@ -2241,10 +2241,12 @@ static ge_status ge__vk_k_resize(ge_kernel_ctx *c) {
  * broadcasts and dtypes go to the reference. */
 /* Lane masks (-1 or 0) from W condition bytes (nonzero: -1): one widening
  * load on AVX2 and AVX-512 (GCC lowers a generic vector conversion byte by
- * byte), a loop elsewhere. */
+ * byte; the zero-masked form, as g++ warns of the unmasked one's undefined
+ * source), a loop elsewhere. */
 #if GE__VK_X86
 #define GE__VK_BYTE_MASK_avx512(p)                                                                                     \
-  ((ge__vk_vi_avx512)_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p))) != 0)
+  ((ge__vk_vi_avx512)_mm512_maskz_cvtepu8_epi32((__mmask16)0xffff,                                                     \
+                                                 _mm_loadu_si128((const __m128i *)(const void *)(p))) != 0)
 #define GE__VK_BYTE_MASK_avx2(p)                                                                                       \
   ((ge__vk_vi_avx2)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p))) != 0)
 #else
