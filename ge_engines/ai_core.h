@@ -3509,6 +3509,126 @@ static ge_status ge__aic_convtranspose(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* --------------------------------------- small batched MatMul (attention)
+ *
+ * Attention's products ([h, s, d] x [h, d, s] and back) are a few thousand
+ * multiply-adds per matrix: packing A and B for each costs about as much
+ * as the product. Here four rows of C, two vectors wide, stay in
+ * registers while the rows of B (N contiguous floats, in L1) stream:
+ * C(i, :) = sum over k in order of A(i, k) B(k, :). */
+
+/* Per-matrix size (M N K) up to which a batch takes this path. */
+#define GE__AIC_SB_MAX_MNK (64 * 64 * 64)
+
+#define GE__AIC_SBMM(S, ATTR, VT, VL)                                                                                  \
+  /* Rows a[0..4) of A against nv (1 or 2) vectors of B's columns from j0. */                                          \
+  static inline __attribute__((always_inline)) ATTR void ge__aic_sb_tile_##S(                                          \
+      const float *const *a, const float *B, float *const *c, int h, int64_t N, int64_t K, int64_t j0, int nv) {       \
+    VT c00, c01, c10, c11, c20, c21, c30, c31, b0, b1;                                                                 \
+    int64_t k;                                                                                                         \
+    int r;                                                                                                             \
+    memset(&c00, 0, sizeof c00);                                                                                       \
+    c01 = c10 = c11 = c20 = c21 = c30 = c31 = b1 = c00;                                                                \
+    for (k = 0; k < K; k++) {                                                                                          \
+      const float *b = B + k * N + j0;                                                                                 \
+      memcpy(&b0, b, sizeof b0);                                                                                       \
+      if (nv > 1) memcpy(&b1, b + (VL), sizeof b1);                                                                    \
+      c00 += a[0][k] * b0, c10 += a[1][k] * b0, c20 += a[2][k] * b0, c30 += a[3][k] * b0;                              \
+      if (nv > 1) c01 += a[0][k] * b1, c11 += a[1][k] * b1, c21 += a[2][k] * b1, c31 += a[3][k] * b1;                  \
+    }                                                                                                                  \
+    for (r = 0; r < h; r++) {                                                                                          \
+      VT v0 = r == 0 ? c00 : r == 1 ? c10 : r == 2 ? c20 : c30, v1 = r == 0 ? c01 : r == 1 ? c11 : r == 2 ? c21 : c31; \
+      memcpy(c[r] + j0, &v0, sizeof v0);                                                                               \
+      if (nv > 1) memcpy(c[r] + j0 + (VL), &v1, sizeof v1);                                                            \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  /* Four rows at a time (a short block repeats its first row, not stored),                                            \
+   * 8 independent accumulators: the FMA latency is hidden, not paid per k. */                                         \
+  static ATTR void ge__aic_sbmm_##S(const float *A, const float *B, float *C, int64_t M, int64_t N, int64_t K) {       \
+    const int64_t nvec = N / (VL) * (VL);                                                                              \
+    int64_t i0, j0, j, k;                                                                                              \
+    for (i0 = 0; i0 < M; i0 += 4) {                                                                                    \
+      const int h = (int)ge__aic_min(4, M - i0);                                                                       \
+      const float *a[4];                                                                                               \
+      float *c[4];                                                                                                     \
+      int r;                                                                                                           \
+      for (r = 0; r < 4; r++) {                                                                                        \
+        a[r] = A + (i0 + (r < h ? r : 0)) * K;                                                                         \
+        c[r] = C + (i0 + (r < h ? r : 0)) * N;                                                                         \
+      }                                                                                                                \
+      for (j0 = 0; j0 + 2 * (VL) <= nvec; j0 += 2 * (VL)) ge__aic_sb_tile_##S(a, B, c, h, N, K, j0, 2);                \
+      if (j0 < nvec) ge__aic_sb_tile_##S(a, B, c, h, N, K, j0, 1);                                                     \
+      for (j = nvec; j < N; j++) { /* the columns past the last whole vector */                                        \
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;                                                              \
+        for (k = 0; k < K; k++) {                                                                                      \
+          const float bk = B[k * N + j];                                                                               \
+          s0 += a[0][k] * bk, s1 += a[1][k] * bk, s2 += a[2][k] * bk, s3 += a[3][k] * bk;                              \
+        }                                                                                                              \
+        for (r = 0; r < h; r++) c[r][j] = r == 0 ? s0 : r == 1 ? s1 : r == 2 ? s2 : s3;                                \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_SBMM(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_SBMM(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8)
+GE__AIC_SBMM(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16)
+#endif
+#else
+static void ge__aic_sbmm_base(const float *A, const float *B, float *C, int64_t M, int64_t N, int64_t K) {
+  int64_t i, j, k;
+  for (i = 0; i < M; i++)
+    for (j = 0; j < N; j++) {
+      float acc = 0.0f;
+      for (k = 0; k < K; k++) acc += A[i * K + k] * B[k * N + j];
+      C[i * N + j] = acc;
+    }
+}
+#endif
+
+/* C = A B for row-major A (M x K), B (K x N), C (M x N) at vector level. */
+static void ge__aic_sbmm(int level, const float *A, const float *B, float *C, int64_t M, int64_t N, int64_t K) {
+#ifdef GE__AIC_X86
+  if (level >= 2) ge__aic_sbmm_avx512(A, B, C, M, N, K);
+  else if (level == 1) ge__aic_sbmm_avx2(A, B, C, M, N, K);
+  else
+#endif
+    ge__aic_sbmm_base(A, B, C, M, N, K);
+}
+
+/* A batch of small products: matrix q of C from A and B at offsets found
+ * from q through the broadcast batch dims (strides 0 where broadcast). */
+typedef struct ge__aic_sb {
+  int level;
+  int32_t br;
+  int64_t M, N, K;
+  const int64_t *bd, *ast, *bst;
+  const float *A, *B;
+  float *C;
+} ge__aic_sb;
+
+static void ge__aic_sb_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_sb *sb = (const ge__aic_sb *)arg;
+  int64_t q;
+  for (q = begin; q < end; q++) {
+    int64_t rem = q, aoff = 0, boff = 0;
+    int32_t i;
+    for (i = sb->br - 1; i >= 0; i--) {
+      aoff += rem % sb->bd[i] * sb->ast[i];
+      boff += rem % sb->bd[i] * sb->bst[i];
+      rem /= sb->bd[i];
+    }
+    ge__aic_sbmm(sb->level, sb->A + aoff, sb->B + boff, sb->C + q * sb->M * sb->N, sb->M, sb->N, sb->K);
+  }
+}
+
+/* Runs nb small products; a share of the threads takes at least ~2^18
+ * multiply-adds (waking a thread for less costs more than it saves). */
+static void ge__aic_small_batched(ge_kernel_ctx *c, const ge__aic_sb *sb, int64_t nb) {
+  int64_t grain = 1 + ((int64_t)1 << 18) / (sb->M * sb->N * sb->K + 1);
+  ge_kernel_parallel_for(c, nb, grain, ge__aic_sb_fn, (void *)sb);
+}
+
 /* -------------------------------------------------------------- MatMul */
 
 /* A constant B (K x N, strides brs/bcs) packed for kernel k. */
@@ -3607,6 +3727,14 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
     if ((st = ge__aic_product(c, rows, N, K, 1.0f, (const float *)A->data, K, 1, (const float *)B->data,
                               B->rank == 1 ? 1 : N, 1, 0.0f, (float *)y->data)) != GE_OK)
       return st;
+    return ge__aic_finish(c, (ge__aic_state *)c->state, y);
+  }
+  if (A->rank >= 2 && B->rank >= 2 && M * N * K <= GE__AIC_SB_MAX_MNK) { /* attention-sized batches */
+    ge__aic_sb sb;
+    sb.level = ge__aic_kern_pick(2)->level, sb.br = br, sb.M = M, sb.N = N, sb.K = K;
+    sb.bd = bd, sb.ast = ast, sb.bst = bst;
+    sb.A = (const float *)A->data, sb.B = (const float *)B->data, sb.C = (float *)y->data;
+    ge__aic_small_batched(c, &sb, nb);
     return ge__aic_finish(c, (ge__aic_state *)c->state, y);
   }
   for (i = 0; i < br; i++) idx[i] = 0;

@@ -25,7 +25,8 @@
  * Math accuracy (float32, measured by tests/test_vector_fast.c against the
  * reference in double): exp, expm1, log within 2 ulp; sigmoid, tanh, erf
  * within 3 ulp; gelu within 16 ulp (x in (-1.42, 0) takes 1 - erf, which
- * cancels), 8 ulp in its negative tail.
+ * cancels), 8 ulp in its negative tail. Softmax takes e^(x - max) as 0
+ * below e^-86 (a denormal result would cost a microcode assist per lane).
  *
  * Heavy loops split their work with ge_kernel_parallel_for (the executor's
  * threads; serial when it gives none).
@@ -609,10 +610,29 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     }                                                                                                                  \
     return r;                                                                                                          \
   }                                                                                                                    \
+  /* e^d for d <= 0 (softmax: d = x - max), as ge__vk_exp but 0 below -86,                                             \
+   * where e^d < 5e-38: a denormal result costs a microcode assist per lane                                            \
+   * on Intel (a masked score of -1e9 hit it for every masked lane), and a                                             \
+   * softmax output that small is 0 within its tolerance. 2^n is one normal                                            \
+   * power (n >= -125). NaN stays NaN; d > 0 is not expected (clamped). */                                             \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_le0_##isa(ge__vk_v_##isa d) {                              \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa dc = ge__vk_clamp_##isa(d, -86.0f, 0.0f), n = ge__vk_round_log2e_##isa(dc, &ni),                    \
+                   r = ge__vk_reduce_ln2_##isa(dc, n), p;                                                              \
+    p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
+    p = 1.0f / 720 + r * p;                                                                                            \
+    p = 1.0f / 120 + r * p;                                                                                            \
+    p = 1.0f / 24 + r * p;                                                                                             \
+    p = 1.0f / 6 + r * p;                                                                                              \
+    p = 0.5f + r * p;                                                                                                  \
+    p = 1.0f + r * p;                                                                                                  \
+    p = (1.0f + r * p) * ge__vk_from_bits_##isa((ni + 127) << 23);                                                     \
+    return ge__vk_sel_##isa(d < -86.0f, ge__vk_splat_##isa(0.0f), p);                                                  \
+  }                                                                                                                    \
   /* e^(x - m) with x - m taken exactly (Knuth's two-sum: hi rounded, lo its                                           \
    * error): a rounded difference of -40 would move e^d by 2e-6 relative. */                                           \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_diff_##isa(ge__vk_v_##isa x, ge__vk_v_##isa m) {           \
-    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb), e = ge__vk_exp_##isa(hi);                \
+    ge__vk_v_##isa hi = x - m, bb = hi - x, lo = (x - (hi - bb)) + (-m - bb), e = ge__vk_exp_le0_##isa(hi);            \
     return ge__vk_sel_##isa(lo != lo, e, e + e * lo);                                                                  \
   }                                                                                                                    \
   /* (x - m) - l with x - m taken exactly. */                                                                          \
@@ -626,12 +646,35 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     const ge__vk_vi_##isa iota = GE__VK_IOTA_##isa;                                                                    \
     return iota < (int32_t)n;                                                                                          \
   }                                                                                                                    \
+  /* The sum (max 0) or the numpy max (max 1: NaN wins) of v's lanes, by                                               \
+   * halving: independent steps, not one chain through every lane. */                                                  \
+  GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_hfold_##isa(ge__vk_v_##isa v, int max) {                                \
+    float t[GE__VK_W_##isa];                                                                                           \
+    int w, k;                                                                                                          \
+    memcpy(t, &v, sizeof t);                                                                                           \
+    _Pragma("GCC unroll 4") for (w = GE__VK_W_##isa / 2; w >= 1; w /= 2)                                               \
+      _Pragma("GCC unroll 8") for (k = 0; k < w; k++)                                                                  \
+        t[k] = max ? ((t[k + w] > t[k] || t[k + w] != t[k + w]) ? t[k + w] : t[k]) : t[k] + t[k + w];                  \
+    return t[0];                                                                                                       \
+  }                                                                                                                    \
+  /* The numpy max of x[0..n) (n >= 1): the tail as -inf lanes. */                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_row_max_##isa(const float *x, int64_t n) {                              \
+    ge__vk_v_##isa acc = ge__vk_splat_##isa(-HUGE_VALF);                                                               \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                               \
+      acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, ge__vk_load_##isa(x + i), acc);                                        \
+    if (i < n)                                                                                                         \
+      acc = ge__vk_binary_v_##isa(GE__VK_B_MAX,                                                                        \
+                                  ge__vk_sel_##isa(ge__vk_first_lanes_##isa(n - i), ge__vk_load_part_##isa(x + i, n - i),\
+                                                   ge__vk_splat_##isa(-HUGE_VALF)),                                    \
+                                  acc);                                                                                \
+    return ge__vk_hfold_##isa(acc, 1);                                                                                 \
+  }                                                                                                                    \
   /* Softmax (or LogSoftmax) of a contiguous row x[0..n) into y. */                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_softmax_row_body_##isa(int log, const float *x, float *y, int64_t n) {   \
-    float mx = ge__vk_reduce_body_##isa(GE__VK_R_MAX, x, n, 0.0f), sum = 0.0f;                                         \
+    float mx = ge__vk_row_max_##isa(x, n), sum, inv;                                                                   \
     ge__vk_v_##isa s = ge__vk_splat_##isa(0.0f), e, vm = ge__vk_splat_##isa(mx), ls;                                   \
     int64_t i = 0, r;                                                                                                  \
-    int k;                                                                                                             \
     for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
       e = ge__vk_exp_diff_##isa(ge__vk_load_##isa(x + i), vm);                                                         \
       if (!log) ge__vk_store_##isa(y + i, e);                                                                          \
@@ -643,16 +686,16 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
       if (!log) ge__vk_store_part_##isa(y + i, e, r);                                                                  \
       s += e;                                                                                                          \
     }                                                                                                                  \
-    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
-      sum += s[k];                                                                                                     \
+    sum = ge__vk_hfold_##isa(s, 0);                                                                                    \
+    inv = 1.0f / sum;                                                                                                  \
     ls = ge__vk_splat_##isa(logf(sum));                                                                                \
     for (i = 0; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa)                                                          \
       ge__vk_store_##isa(y + i, log ? ge__vk_diff_minus_##isa(ge__vk_load_##isa(x + i), vm, ls)                        \
-                                    : ge__vk_load_##isa(y + i) / sum);                                                 \
+                                    : ge__vk_load_##isa(y + i) * inv);                                                 \
     if ((r = n - i) > 0)                                                                                               \
       ge__vk_store_part_##isa(y + i,                                                                                   \
                               log ? ge__vk_diff_minus_##isa(ge__vk_load_part_##isa(x + i, r), vm, ls)                  \
-                                  : ge__vk_load_part_##isa(y + i, r) / sum,                                            \
+                                  : ge__vk_load_part_##isa(y + i, r) * inv,                                            \
                               r);                                                                                      \
   }                                                                                                                    \
   /* Softmax along a strided axis: len values `inner` apart, for the w <= 16                                           \
@@ -2358,17 +2401,56 @@ static ge_status ge__vk_k_resize(ge_kernel_ctx *c) {
  * (the attention mask [T, T] over [B, H, T, T]): the output runs in blocks
  * of the shortest operand period, each operand read at i % period. Other
  * broadcasts and dtypes go to the reference. */
+/* Lane masks (-1 or 0) from W condition bytes (nonzero: -1): one widening
+ * load on AVX2 and AVX-512 (GCC lowers a generic vector conversion byte by
+ * byte; the zero-masked form, as g++ warns of the unmasked one's undefined
+ * source), a loop elsewhere. */
+#if GE__VK_X86
+#define GE__VK_BYTE_MASK_avx512(p)                                                                                     \
+  ((ge__vk_vi_avx512)_mm512_maskz_cvtepu8_epi32((__mmask16)0xffff,                                                     \
+                                                 _mm_loadu_si128((const __m128i *)(const void *)(p))) != 0)
+#define GE__VK_BYTE_MASK_avx2(p)                                                                                       \
+  ((ge__vk_vi_avx2)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p))) != 0)
+#else
+#define GE__VK_BYTE_MASK_avx512(p) ge__vk_byte_mask_avx512(p)
+#define GE__VK_BYTE_MASK_avx2(p) ge__vk_byte_mask_avx2(p)
+#endif
+#define GE__VK_BYTE_MASK_base(p) ge__vk_byte_mask_base(p)
+/* y[j] = c[j] ? a : b over a row: a and b advance when sa / sb is 1, else
+ * one value each; the bytes of c become lane masks (no branch). */
+#define GE__VK_WHERE_ISA(isa)                                                                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_byte_mask_##isa(const uint8_t *c) {                           \
+    ge__vk_vi_##isa m;                                                                                                 \
+    int k;                                                                                                             \
+    for (k = 0; k < GE__VK_W_##isa; k++)                                                                               \
+      m[k] = c[k] ? -1 : 0;                                                                                            \
+    return m;                                                                                                          \
+  }                                                                                                                    \
+  GE__VK_ATTR_##isa static void ge__vk_where_row_##isa(const uint8_t *c, const float *a, int sa, const float *b,       \
+                                                       int sb, float *y, int64_t n) {                                  \
+    const ge__vk_v_##isa av = ge__vk_splat_##isa(a[0]), bv = ge__vk_splat_##isa(b[0]);                                 \
+    int64_t j = 0;                                                                                                     \
+    for (; j + GE__VK_W_##isa <= n; j += GE__VK_W_##isa)                                                               \
+      ge__vk_store_##isa(y + j, ge__vk_sel_##isa(GE__VK_BYTE_MASK_##isa(c + j), sa ? ge__vk_load_##isa(a + j) : av,    \
+                                                   sb ? ge__vk_load_##isa(b + j) : bv));                               \
+    for (; j < n; j++) y[j] = c[j] ? a[sa ? j : 0] : b[sb ? j : 0];                                                    \
+  }
+GE__VK_WHERE_ISA(base)
+GE__VK_WHERE_ISA(avx2)
+GE__VK_WHERE_ISA(avx512)
+
 typedef struct ge__vk_where {
   const uint8_t *c;
   const float *a, *b;
   int64_t pc, pa, pb, block; /* periods (1: one value) and the block */
   float *y;
+  int isa;
 } ge__vk_where;
 
 static void ge__vk_where_block(const ge__vk_where *w, int64_t i0, int64_t n) {
   const uint8_t *c = w->c + (w->pc > 1 ? i0 % w->pc : 0);
   const float *a = w->a + (w->pa > 1 ? i0 % w->pa : 0), *b = w->b + (w->pb > 1 ? i0 % w->pb : 0);
-  float *y = w->y + i0, av = a[0], bv = b[0];
+  float *y = w->y + i0;
   int64_t j;
   if (w->pc == 1) {
     const float *s = c[0] ? a : b;
@@ -2376,14 +2458,8 @@ static void ge__vk_where_block(const ge__vk_where *w, int64_t i0, int64_t n) {
       for (j = 0; j < n; j++) y[j] = s[0];
     else
       memcpy(y, s, (size_t)n * sizeof(float));
-  } else if (w->pa > 1 && w->pb > 1) {
-    for (j = 0; j < n; j++) y[j] = c[j] ? a[j] : b[j];
-  } else if (w->pb > 1) {
-    for (j = 0; j < n; j++) y[j] = c[j] ? av : b[j];
-  } else if (w->pa > 1) {
-    for (j = 0; j < n; j++) y[j] = c[j] ? a[j] : bv;
   } else {
-    for (j = 0; j < n; j++) y[j] = c[j] ? av : bv;
+    GE__VK_PICK(w->isa, ge__vk_where_row)(c, a, w->pa > 1, b, w->pb > 1, y, n);
   }
 }
 
@@ -2434,7 +2510,7 @@ static ge_status ge__vk_k_where(ge_kernel_ctx *c) {
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, r, d))) return ge__vk_out_failed(c);
   if (n == 0) return GE_OK;
   w.c = (const uint8_t *)cv->data, w.a = (const float *)v[1]->data, w.b = (const float *)v[2]->data;
-  w.pc = per[0], w.pa = per[1], w.pb = per[2], w.block = block, w.y = (float *)y->data;
+  w.pc = per[0], w.pa = per[1], w.pb = per[2], w.block = block, w.y = (float *)y->data, w.isa = ge__vk_isa();
   ge_kernel_parallel_for(c, n / block, 1 + GE__VK_GRAIN / block, ge__vk_where_share, &w);
   return GE_OK;
 }

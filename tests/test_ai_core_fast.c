@@ -18,7 +18,9 @@
  *   - ConvTranspose (1-D and 2-D; groups, strides, dilations, pads,
  *     output_padding, output_shape, auto_pad; Const weights packed once or
  *     not Const) against the host CPU reference kernel;
- *   - MatMul and Gemm with a Const B packed once;
+ *   - MatMul and Gemm with a Const B packed once; batched MatMul of two
+ *     run-time operands (broadcast batch dims) and its small-product kernel
+ *     at every vector level;
  *   - the optimiser's Conv -> Add -> Relu fusion, run through ge_exec.h;
  *   - Gemm and Conv in If branches whose weights are Consts of the outer
  *     graph (read through parent_index Data): packed once, right results. */
@@ -867,6 +869,100 @@ GE_TEST(test_products_const_b) {
   printf("  MatMul/Gemm with Const B: 120 cases, worst rel err %.2g\n", worst);
 }
 
+/* --------------------------------------------- small batched MatMul */
+
+/* The attention-sized product at every vector level this CPU runs, against
+ * a double loop: N across several 4-vector chunks and tails, K 0 too. */
+GE_TEST(test_small_batched_levels) {
+  int level, i, levels = 0;
+  double worst = 0;
+  tu_seed(&R, 1616);
+  for (level = 0; level <= 2; level++) {
+    if (ge__aic_kern_pick(level)->level != level) continue;
+    levels++;
+    for (i = 0; i < 40; i++) {
+      int64_t M = rint_in(1, 40), N = rint_in(1, 140), K = rint_in(0, 70), r, cc, p;
+      float *A = rand_floats(M * K), *B = rand_floats(K * N), *C = rand_floats(M * N);
+      float *want = (float *)malloc((size_t)(M * N) * sizeof(float));
+      double er;
+      for (r = 0; r < M; r++)
+        for (cc = 0; cc < N; cc++) {
+          double acc = 0;
+          for (p = 0; p < K; p++) acc += (double)A[r * K + p] * B[p * N + cc];
+          want[r * N + cc] = (float)acc;
+        }
+      ge__aic_sbmm(level, A, B, C, M, N, K);
+      er = rel_err(C, want, M * N);
+      if (!GE_CHECK(er < TOL))
+        printf("  level %d M %lld N %lld K %lld: rel err %.2g\n", level, (long long)M, (long long)N, (long long)K, er);
+      if (er > worst) worst = er;
+      free(A), free(B), free(C), free(want);
+    }
+  }
+  GE_CHECK(levels >= 1);
+  printf("  small batched products: 40 cases at %d levels, worst rel err %.2g\n", levels, worst);
+}
+
+/* MatMul of two run-time operands with batch dims (ranks 3 and 4, dims of
+ * 1 broadcast on either side, a batch dim of 0), small enough for the
+ * batched path or above its limit, on 1 and 2 threads, against the host
+ * reference. */
+GE_TEST(test_matmul_batched) {
+  int i, small = 0;
+  double worst = 0;
+  tu_seed(&R, 1617);
+  for (i = 0; i < 80; i++) {
+    int threads = 1 + i % 2, big = i % 10 == 9;
+    int32_t ra = (int32_t)rint_in(3, 4), rb = (int32_t)rint_in(3, 4), r = ra > rb ? ra : rb, d;
+    int64_t M = big ? 70 : rint_in(1, 64), K = big ? 70 : rint_in(1, 64), N = big ? 60 : rint_in(1, 64);
+    int64_t ad[4], bd[4], an = M * K, bn = K * N;
+    float *adat, *bdat;
+    ge_value va, vb, out, ref, *in[2];
+    ge_edge e[2];
+    kt t;
+    ctx_env ce;
+    for (d = 0; d < r - 2; d++) { /* batch dim d of the broadcast shape */
+      int64_t full = i % 17 == 5 && d == 0 ? 0 : rint_in(1, 3), ia = d - (r - ra), ib = d - (r - rb);
+      int which = (int)tu_below(&R, 3); /* 0 both full, 1 A broadcast, 2 B broadcast */
+      if (ia >= 0) ad[ia] = which == 1 ? 1 : full;
+      if (ib >= 0) bd[ib] = which == 2 ? 1 : full;
+    }
+    ad[ra - 2] = M, ad[ra - 1] = K, bd[rb - 2] = K, bd[rb - 1] = N;
+    for (d = 0; d < ra - 2; d++) an *= ad[d];
+    for (d = 0; d < rb - 2; d++) bn *= bd[d];
+    small += !big;
+    adat = rand_floats(an), bdat = rand_floats(bn);
+    memset(&t, 0, sizeof t);
+    ge_graph_create(NULL, &t.g, &t.err);
+    ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, ra, ad, &e[0].node, NULL);
+    ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, rb, bd, &e[1].node, NULL);
+    e[0].index = e[1].index = 0;
+    ge_graph_add_node(t.g, "MatMul", "mm", 2, e, 1, &t.id, &t.err);
+    va = kh_value(GE_DTYPE_FLOAT32, ra, ad, adat);
+    vb = kh_value(GE_DTYPE_FLOAT32, rb, bd, bdat);
+    in[0] = &va, in[1] = &vb;
+    memset(&out, 0, sizeof out);
+    memset(&ref, 0, sizeof ref);
+    ctx_init(&ce, threads, &t, in, 2, &out);
+    if (!GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, 2, &ref, 1, &t.err) == GE_OK) ||
+        !GE_CHECK(ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id))(&ce.c) == GE_OK) ||
+        !GE_CHECK(out.numel == ref.numel && out.rank == ref.rank)) {
+      printf("  batched MatMul error: %s\n", t.err.message);
+    } else {
+      double er = rel_err((const float *)out.data, (const float *)ref.data, ref.numel);
+      for (d = 0; d < ref.rank; d++) GE_CHECK_EQ_INT(out.dims[d], ref.dims[d]);
+      if (!GE_CHECK(er < TOL)) printf("  batched MatMul ranks %d %d M %lld N %lld K %lld: rel err %.2g\n", (int)ra,
+                                      (int)rb, (long long)M, (long long)N, (long long)K, er);
+      if (er > worst) worst = er;
+    }
+    free(ce.c.state);
+    kh_free(&out), kh_free(&ref), kh_free(&va), kh_free(&vb);
+    free(adat), free(bdat);
+    kt_free(&t);
+  }
+  printf("  batched MatMul: 80 cases (%d on the small path), worst rel err %.2g\n", small, worst);
+}
+
 /* ----------------------------------------- weights of an If's branch */
 
 static ge_kernel_fn lookup_aic_only(const ge_node *n, void *user) {
@@ -1119,6 +1215,8 @@ int main(int argc, char **argv) {
   GE_RUN(test_pointwise_levels);
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
+  GE_RUN(test_small_batched_levels);
+  GE_RUN(test_matmul_batched);
   GE_RUN(test_residual_fusion);
   GE_RUN(test_branch_weights_packed_once);
   return ge_test_main_end();

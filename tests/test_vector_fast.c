@@ -247,6 +247,102 @@ GE_TEST(test_math_specials) {
   }
 }
 
+/* -------------------------------------- sequence-model rows per ISA */
+
+/* Softmax in double (NaN anywhere in the row: NaN everywhere). */
+static void ref_softmax(const float *x, float *y, int64_t n, int64_t stride) {
+  double m = -HUGE_VAL, s = 0;
+  int64_t i;
+  int nan = 0;
+  for (i = 0; i < n; i++) {
+    if (x[i * stride] != x[i * stride]) nan = 1;
+    if (x[i * stride] > m) m = x[i * stride];
+  }
+  for (i = 0; i < n; i++) s += exp((double)x[i * stride] - m);
+  for (i = 0; i < n; i++) y[i * stride] = nan ? NAN : (float)(exp((double)x[i * stride] - m) / s);
+}
+
+/* Rows and column blocks of every length 1..70 at every set, with masked
+ * scores (-1e9, as attention masks write them, and -inf), differences
+ * where e^d is denormal (d near -87..-104) and NaN rows: within 12 ulps of
+ * double (1e-37 absolute), nothing written
+ * past the row; columns (one per lane) give the same bits on every set. */
+GE_TEST(test_softmax_rows_per_isa) {
+  enum { L = 70, C = 19 };
+  static float x[L * C + 2], y[3][L * C + 2], want[L * C + 2];
+  tu_rng r;
+  int64_t n, k;
+  int worst_ok = 1;
+  tu_seed(&r, 1616);
+  for (n = 1; n <= L; n++) {
+    int isa, kind = (int)(n % 4);
+    fill(&r, x + 1, n * C, -30, 30, 0);
+    for (k = 1; k <= n * C; k++) {
+      uint32_t u = tu_below(&r, 8);
+      if (kind >= 1 && u == 0) x[k] = -1e9f;
+      if (kind >= 2 && u == 1) x[k] = x[1] - rand_float(&r, 80, 110);
+      if (kind == 3 && u == 2) x[k] = -HUGE_VALF;
+    }
+    if (n % 9 == 0) x[1 + n / 2] = NAN;
+    for (k = 0; k < C; k++) ref_softmax(x + 1 + k * n, want + 1 + k * n, n, 1);
+    for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+      int64_t worst;
+      double m;
+      if (!isa_available(isa)) continue;
+      for (k = 0; k < L * C + 2; k++) y[isa][k] = 12345.0f;
+      for (k = 0; k < C; k++) GE__VK_PICK(isa, ge__vk_softmax_row)(0, x + 1 + k * n, y[isa] + 1 + k * n, n);
+      GE_CHECK(y[isa][0] == 12345.0f && y[isa][n * C + 1] == 12345.0f);
+      m = max_ulps(y[isa] + 1, want + 1, n * C, 1e-37, &worst);
+      if (m > 12 && worst_ok) {
+        fprintf(stderr, "  softmax row n=%d isa %d: %.0f ulps at x=%.9g (got %.9g, want %.9g)\n", (int)n, isa, m,
+                x[1 + worst], y[isa][1 + worst], want[1 + worst]);
+        worst_ok = 0;
+      }
+      GE_CHECK(m <= 12); /* a row sums in lanes of the set's width: no common bits */
+    }
+    /* the same values as n rows of C columns: softmax down the columns */
+    for (k = 0; k < C; k++) ref_softmax(x + 1 + k, want + 1 + k, n, C);
+    for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+      int64_t worst;
+      if (!isa_available(isa)) continue;
+      for (k = 0; k < L * C + 2; k++) y[isa][k] = 12345.0f;
+      GE__VK_PICK(isa, ge__vk_softmax_cols)(0, x + 1, y[isa] + 1, n, C, 16);
+      GE__VK_PICK(isa, ge__vk_softmax_cols)(0, x + 17, y[isa] + 17, n, C, C - 16);
+      GE_CHECK(y[isa][0] == 12345.0f && y[isa][n * C + 1] == 12345.0f);
+      GE_CHECK(max_ulps(y[isa] + 1, want + 1, n * C, 1e-37, &worst) <= 12);
+      if (isa > GE__VK_ISA_BASE) GE_CHECK_EQ_INT(memcmp(y[isa], y[0], sizeof y[0]), 0);
+    }
+  }
+}
+
+/* Where's rows at every set against a scalar loop, bit for bit: lengths
+ * 0..70, operands advancing or one value, condition bytes 0, 1, 2, 255. */
+GE_TEST(test_where_rows_per_isa) {
+  static const uint8_t cv[4] = {0, 1, 2, 255};
+  uint8_t c[72];
+  float a[72], b[72], want[72], y[72];
+  tu_rng r;
+  int64_t n, k;
+  tu_seed(&r, 2121);
+  for (n = 0; n <= 70; n++) {
+    int sa, sb, isa;
+    for (k = 0; k < 72; k++) c[k] = cv[tu_below(&r, 4)];
+    fill(&r, a, 72, -5, 5, 1);
+    fill(&r, b, 72, -5, 5, 1);
+    for (sa = 0; sa < 2; sa++)
+      for (sb = 0; sb < 2; sb++) {
+        for (k = 0; k < n; k++) want[k] = c[k] ? a[sa ? k : 0] : b[sb ? k : 0];
+        for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+          if (!isa_available(isa)) continue;
+          for (k = 0; k < 72; k++) y[k] = 12345.0f;
+          GE__VK_PICK(isa, ge__vk_where_row)(c, a, sa, b, sb, y, n);
+          GE_CHECK_EQ_INT(memcmp(y, want, (size_t)n * sizeof(float)), 0);
+          GE_CHECK(y[n] == 12345.0f);
+        }
+      }
+  }
+}
+
 /* ----------------------------------------- kernels against the reference */
 
 typedef void (*set_attrs_fn)(kt *t, int variant);
@@ -1220,6 +1316,8 @@ int main(int argc, char **argv) {
   GE_RUN(test_math_per_isa_against_double);
   GE_RUN(test_math_specials);
   GE_RUN(test_row_tails_per_isa);
+  GE_RUN(test_softmax_rows_per_isa);
+  GE_RUN(test_where_rows_per_isa);
   GE_RUN(test_unary_kernels_against_reference);
   GE_RUN(test_clip_inputs);
   GE_RUN(test_binary_kernels_broadcasting);

@@ -85,29 +85,69 @@ static void ge__hc_dt_strides(int32_t rank, const int64_t *dims, int64_t *stride
   }
 }
 
+/* One element; the common sizes are constants, so the copy is inlined
+ * (a libc call per element costs more than the element). */
 static void ge__hc_dt_cpy(void *dst, int64_t di, const void *src, int64_t si, size_t es) {
-  memcpy((char *)dst + (size_t)di * es, (const char *)src + (size_t)si * es, es);
+  char *d = (char *)dst + (size_t)di * es;
+  const char *s = (const char *)src + (size_t)si * es;
+  if (es == 4) memcpy(d, s, 4);
+  else if (es == 8) memcpy(d, s, 8);
+  else memcpy(d, s, es);
+}
+
+/* n elements from src (stride ss) to dst (stride ds), strides in elements. */
+static void ge__hc_dt_run(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, size_t es) {
+  int64_t k;
+  if (ds == 1 && ss == 1) {
+    memcpy(dst, src, (size_t)n * es);
+  } else if (es == 4) {
+    for (k = 0; k < n; k++) memcpy(dst + k * ds * 4, src + k * ss * 4, 4);
+  } else if (es == 8) {
+    for (k = 0; k < n; k++) memcpy(dst + k * ds * 8, src + k * ss * 8, 8);
+  } else {
+    for (k = 0; k < n; k++) memcpy(dst + k * ds * (int64_t)es, src + k * ss * (int64_t)es, es);
+  }
 }
 
 /* Copies a rank/dims array of elements: element idx goes from src at
  * soff + sum idx*sstr to dst at doff + sum idx*dstr (strides may be 0 or
- * negative). */
+ * negative). Axes of 1 drop and axes adjacent in both tensors merge, so
+ * the walk goes by runs of the innermost remaining axis (one memcpy when
+ * it is contiguous in both): Slice, Transpose and Expand are plain copies. */
 static void ge__hc_dt_strided(void *dst, int64_t doff, const int64_t *dstr, const void *src, int64_t soff,
                               const int64_t *sstr, int32_t rank, const int64_t *dims, size_t es) {
-  ge__hc_iter it;
-  int64_t n = ge__hc_dt_prod(dims, 0, rank), k;
-  int32_t d;
+  int64_t n = ge__hc_dt_prod(dims, 0, rank), md[GE_MAX_RANK], mds[GE_MAX_RANK], mss[GE_MAX_RANK], idx[GE_MAX_RANK];
+  int64_t inner, rows, r, dof = doff, sof = soff;
+  int32_t d, m = 0;
   if (n <= 0) return;
-  ge__hc_iter_init(&it, rank, dims, 2);
   for (d = 0; d < rank; d++) {
-    it.strides[0][d] = dstr[d];
-    it.strides[1][d] = sstr[d];
+    if (dims[d] == 1) continue;
+    if (m > 0 && mds[m - 1] == dstr[d] * dims[d] && mss[m - 1] == sstr[d] * dims[d]) {
+      md[m - 1] *= dims[d];
+    } else {
+      md[m] = dims[d];
+      m++;
+    }
+    mds[m - 1] = dstr[d];
+    mss[m - 1] = sstr[d];
   }
-  it.off[0] = doff;
-  it.off[1] = soff;
-  for (k = 0; k < n; k++) {
-    ge__hc_dt_cpy(dst, it.off[0], src, it.off[1], es);
-    ge__hc_step(&it);
+  if (m == 0) {
+    md[0] = mds[0] = mss[0] = 1;
+    m = 1;
+  }
+  inner = md[m - 1];
+  rows = n / inner;
+  memset(idx, 0, sizeof idx);
+  for (r = 0; r < rows; r++) {
+    ge__hc_dt_run((char *)dst + dof * (int64_t)es, mds[m - 1], (const char *)src + sof * (int64_t)es, mss[m - 1], inner, es);
+    for (d = m - 2; d >= 0; d--) {
+      dof += mds[d];
+      sof += mss[d];
+      if (++idx[d] < md[d]) break;
+      dof -= mds[d] * md[d];
+      sof -= mss[d] * md[d];
+      idx[d] = 0;
+    }
   }
 }
 
@@ -904,15 +944,76 @@ static ge_status ge__hc_tile(ge_kernel_ctx *c) {
 /* Pad: pads / constant_value / axes from inputs 1..3 (opset 11, 18), or
  * attributes pads (paddings in opset 1) and value (opset < 11). Modes
  * constant, reflect, edge, wrap; negative pads crop. */
+/* Pad's source index along an axis of n for output index o (begin pads
+ * before it), or -1 where constant mode writes the value. */
+static int64_t ge__hc_pad_src(int64_t o, int64_t begin, int64_t n, int m) {
+  int64_t j = o - begin, p;
+  if (j >= 0 && j < n) return j;
+  if (m == 0) return -1;
+  if (m == 2) return j < 0 ? 0 : n - 1;
+  if (m == 1) {
+    p = 2 * (n - 1);
+    if (p == 0) return 0;
+    j %= p;
+    if (j < 0) j += p;
+    return j >= n ? p - j : j;
+  }
+  j %= n;
+  return j < 0 ? j + n : j;
+}
+
+/* One output row of Pad (the last axis, w wide) from x's row xr (NULL:
+ * the row is all padding in constant mode): the part inside x by memcpy,
+ * the pads element by element. */
+static void ge__hc_pad_row(char *yr, int64_t w, const char *xr, int64_t n, int64_t b, int m, const unsigned char *cval,
+                           size_t es) {
+  int64_t o, o0 = b < 0 ? 0 : b > w ? w : b, o1 = b + n < o0 ? o0 : b + n > w ? w : b + n;
+  if (!xr) {
+    for (o = 0; o < w; o++) memcpy(yr + o * (int64_t)es, cval, es);
+    return;
+  }
+  for (o = 0; o < w; o++) {
+    int64_t j;
+    if (o == o0 && o1 > o0) {
+      memcpy(yr + o0 * (int64_t)es, xr + (o0 - b) * (int64_t)es, (size_t)(o1 - o0) * es);
+      o = o1 - 1;
+      continue;
+    }
+    j = ge__hc_pad_src(o, b, n, m);
+    if (j < 0) memcpy(yr + o * (int64_t)es, cval, es);
+    else ge__hc_dt_cpy(yr, o, xr, j, es);
+  }
+}
+
+/* Pad's output row by row: the outer axes map to a row of x once per row. */
+static void ge__hc_pad_rows(const ge_value *x, ge_value *y, const int64_t *begin, const int64_t *xstr, int m,
+                            const unsigned char *cval, size_t es) {
+  int32_t r = y->rank, i;
+  int64_t w = y->dims[r - 1], rows = y->numel / w, row, idx[GE_MAX_RANK];
+  memset(idx, 0, sizeof idx);
+  for (row = 0; row < rows; row++) {
+    int64_t off = 0, j = 0;
+    for (i = 0; i < r - 1 && j >= 0; i++) {
+      j = ge__hc_pad_src(idx[i], begin[i], x->dims[i], m);
+      off += j * xstr[i];
+    }
+    ge__hc_pad_row((char *)y->data + row * w * (int64_t)es, w, j < 0 ? NULL : (const char *)x->data + off * (int64_t)es,
+                   x->dims[r - 1], begin[r - 1], m, cval, es);
+    for (i = r - 2; i >= 0; i--) {
+      if (++idx[i] < y->dims[i]) break;
+      idx[i] = 0;
+    }
+  }
+}
+
 static ge_status ge__hc_pad(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *pv = ge__hc_dt_in(c, 1), *cv = ge__hc_dt_in(c, 2), *av = ge__hc_dt_in(c, 3);
   const char *mode = ge_node_attr_string(c->node, "mode", "constant");
-  int64_t pads[2 * GE_MAX_RANK], axes[GE_MAX_RANK], begin[GE_MAX_RANK], end[GE_MAX_RANK], dims[GE_MAX_RANK], xstr[GE_MAX_RANK], k;
+  int64_t pads[2 * GE_MAX_RANK], axes[GE_MAX_RANK], begin[GE_MAX_RANK], end[GE_MAX_RANK], dims[GE_MAX_RANK], xstr[GE_MAX_RANK];
   int32_t np = -1, na, ax[GE_MAX_RANK], i, r;
   unsigned char cval[16];
   int m;
   size_t es;
-  ge__hc_iter it;
   ge_value *y;
   ge_status st;
   if (!x) return ge__hc_dt_missing(c, 0);
@@ -973,38 +1074,13 @@ static ge_status ge__hc_pad(ge_kernel_ctx *c) {
   if (m != 0 && x->numel == 0 && ge__hc_dt_prod(dims, 0, r) != 0)
     return ge_kernel_error(c, GE_ERR_INVALID, "cannot pad an empty tensor in mode '%s'", mode);
   if ((st = ge__hc_dt_out(c, 0, x->dtype, r, dims, &y)) != GE_OK) return st;
-  ge__hc_dt_strides(r, x->dims, xstr);
-  ge__hc_iter_init(&it, r, dims, 0);
-  for (k = 0; k < y->numel; k++) {
-    int64_t off = 0;
-    int inside = 1;
-    for (i = 0; i < r && inside; i++) {
-      int64_t j = it.idx[i] - begin[i], n = x->dims[i];
-      if (j < 0 || j >= n) {
-        if (m == 0) {
-          inside = 0;
-        } else if (m == 2) {
-          j = j < 0 ? 0 : n - 1;
-        } else if (m == 1) {
-          int64_t p = 2 * (n - 1);
-          if (p == 0) {
-            j = 0;
-          } else {
-            j %= p;
-            if (j < 0) j += p;
-            if (j >= n) j = p - j;
-          }
-        } else {
-          j %= n;
-          if (j < 0) j += n;
-        }
-      }
-      off += j * xstr[i];
-    }
-    if (inside) ge__hc_dt_cpy(y->data, k, x->data, off, es);
-    else memcpy((char *)y->data + (size_t)k * es, cval, es);
-    ge__hc_step(&it);
+  if (y->numel == 0) return GE_OK;
+  if (r == 0) {
+    ge__hc_dt_cpy(y->data, 0, x->data, 0, es);
+    return GE_OK;
   }
+  ge__hc_dt_strides(r, x->dims, xstr);
+  ge__hc_pad_rows(x, y, begin, xstr, m, cval, es);
   return GE_OK;
 }
 
