@@ -297,12 +297,10 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     ge__vk_vi_##isa n1 = n >> 1, n2 = n - n1;                                                                          \
     return p * ge__vk_from_bits_##isa((n1 + 127) << 23) * ge__vk_from_bits_##isa((n2 + 127) << 23);                    \
   }                                                                                                                    \
-  /* e^x: n = round(x/ln2), r = x - n ln2 in [-0.35, 0.35], e^r by its Taylor                                          \
-   * series to r^7 (the r^8/8! remainder is < 6e-9 relative). */                                                       \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_##isa(ge__vk_v_##isa x) {                                  \
-    ge__vk_vi_##isa ni;                                                                                                \
-    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -104.0f, 89.0f), n = ge__vk_round_log2e_##isa(xc, &ni),                  \
-                   r = ge__vk_reduce_ln2_##isa(xc, n), p;                                                              \
+  /* e^r for r in [-0.35, 0.35] by its Taylor series to r^7 (the r^8/8!                                               \
+   * remainder is < 6e-9 relative). */                                                                                 \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_reduced_##isa(ge__vk_v_##isa r) {                          \
+    ge__vk_v_##isa p;                                                                                                  \
     p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
     p = 1.0f / 720 + r * p;                                                                                            \
     p = 1.0f / 120 + r * p;                                                                                            \
@@ -310,8 +308,14 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     p = 1.0f / 6 + r * p;                                                                                              \
     p = 0.5f + r * p;                                                                                                  \
     p = 1.0f + r * p;                                                                                                  \
-    p = 1.0f + r * p;                                                                                                  \
-    return ge__vk_sel_##isa(x != x, x, ge__vk_ldexp_##isa(p, ni));                                                     \
+    return 1.0f + r * p;                                                                                               \
+  }                                                                                                                    \
+  /* e^x: n = round(x/ln2), r = x - n ln2 in [-0.35, 0.35], 2^n e^r. */                                                \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_##isa(ge__vk_v_##isa x) {                                  \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -104.0f, 89.0f), n = ge__vk_round_log2e_##isa(xc, &ni),                  \
+                   r = ge__vk_reduce_ln2_##isa(xc, n);                                                                 \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_ldexp_##isa(ge__vk_exp_reduced_##isa(r), ni));                           \
   }                                                                                                                    \
   /* e^x - 1 for x <= 0 (positive lanes give e^0 - 1 = 0) without                                                      \
    * cancellation near 0: 2^n (e^r - 1) + (2^n - 1), where e^r - 1 is the                                              \
@@ -618,15 +622,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_le0_##isa(ge__vk_v_##isa d) {                              \
     ge__vk_vi_##isa ni;                                                                                                \
     ge__vk_v_##isa dc = ge__vk_clamp_##isa(d, -86.0f, 0.0f), n = ge__vk_round_log2e_##isa(dc, &ni),                    \
-                   r = ge__vk_reduce_ln2_##isa(dc, n), p;                                                              \
-    p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
-    p = 1.0f / 720 + r * p;                                                                                            \
-    p = 1.0f / 120 + r * p;                                                                                            \
-    p = 1.0f / 24 + r * p;                                                                                             \
-    p = 1.0f / 6 + r * p;                                                                                              \
-    p = 0.5f + r * p;                                                                                                  \
-    p = 1.0f + r * p;                                                                                                  \
-    p = (1.0f + r * p) * ge__vk_from_bits_##isa((ni + 127) << 23);                                                     \
+                   r = ge__vk_reduce_ln2_##isa(dc, n),                                                                 \
+                   p = ge__vk_exp_reduced_##isa(r) * ge__vk_from_bits_##isa((ni + 127) << 23);                         \
     return ge__vk_sel_##isa(d < -86.0f, ge__vk_splat_##isa(0.0f), p);                                                  \
   }                                                                                                                    \
   /* e^(x - m) with x - m taken exactly (Knuth's two-sum: hi rounded, lo its                                           \
