@@ -502,6 +502,15 @@ static int isa_count(void) {
 
 static const char *const isa_names[] = {"scalar", "AVX2", "AVX512-VNNI"};
 
+/* Runs trials at every integer GEMM ISA this CPU has. */
+static void on_each_isa(void (*trials)(int isa)) {
+  int isa;
+  for (isa = 0; isa < isa_count(); isa++) {
+    printf("    integer GEMM on %s\n", isa_names[isa]);
+    trials(isa);
+  }
+}
+
 static void conv_integer_trials(int isa) {
   static const char *const aps[] = {"SAME_UPPER", "SAME_LOWER", "VALID"};
   tu_rng r;
@@ -564,13 +573,7 @@ static void conv_integer_trials(int isa) {
   ge__qk_share_grain_log2 = 22;
 }
 
-GE_TEST(test_conv_integer) {
-  int isa;
-  for (isa = 0; isa < isa_count(); isa++) {
-    printf("    integer GEMM on %s\n", isa_names[isa]);
-    conv_integer_trials(isa);
-  }
-}
+GE_TEST(test_conv_integer) { on_each_isa(conv_integer_trials); }
 
 static void matmul_integer_trials(int isa) {
   tu_rng r;
@@ -607,13 +610,7 @@ static void matmul_integer_trials(int isa) {
   ge__qk_share_grain_log2 = 22;
 }
 
-GE_TEST(test_matmul_integer) {
-  int isa;
-  for (isa = 0; isa < isa_count(); isa++) {
-    printf("    integer GEMM on %s\n", isa_names[isa]);
-    matmul_integer_trials(isa);
-  }
-}
+GE_TEST(test_matmul_integer) { on_each_isa(matmul_integer_trials); }
 
 /* Quantization parameters of a QLinear trial: scales by kind (0 random,
  * 1 a multiplier of 1/2 (ties everywhere), 2 x_scale 0, 3 y_scale 0 (inf
@@ -695,13 +692,7 @@ static void qlinear_conv_trials(int isa) {
   ge__qk_share_grain_log2 = 22;
 }
 
-GE_TEST(test_qlinear_conv) {
-  int isa;
-  for (isa = 0; isa < isa_count(); isa++) {
-    printf("    integer GEMM on %s\n", isa_names[isa]);
-    qlinear_conv_trials(isa);
-  }
-}
+GE_TEST(test_qlinear_conv) { on_each_isa(qlinear_conv_trials); }
 
 static void qlinear_matmul_trials(int isa) {
   tu_rng r;
@@ -738,13 +729,7 @@ static void qlinear_matmul_trials(int isa) {
   ge__qk_share_grain_log2 = 22;
 }
 
-GE_TEST(test_qlinear_matmul) {
-  int isa;
-  for (isa = 0; isa < isa_count(); isa++) {
-    printf("    integer GEMM on %s\n", isa_names[isa]);
-    qlinear_matmul_trials(isa);
-  }
-}
+GE_TEST(test_qlinear_matmul) { on_each_isa(qlinear_matmul_trials); }
 
 /* Off the fast paths the reference answers (errors included). */
 GE_TEST(test_quant_fallbacks) {
