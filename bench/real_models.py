@@ -192,6 +192,13 @@ def to_int8(src, out):
             b = numpy_helper.to_array(inits[n.input[2]])
             added.append(numpy_helper.from_array(b.reshape((1, -1) + (1,) * (len(w.dims) - 2)), p + "b"))
             nodes.append(helper.make_node("Add", [p + "y", p + "b"], [n.output[0]]))
+    replace_nodes(g, nodes, added)
+    onnx.save(m, out)
+
+
+def replace_nodes(g, nodes, added):
+    """Makes nodes g's nodes, adds the initializers `added`, and drops the
+    initializers and Constant nodes nothing reads any more."""
     del g.node[:]
     g.node.extend(nodes)
     g.initializer.extend(added)
@@ -202,7 +209,6 @@ def to_int8(src, out):
     live = [n for n in g.node if n.op_type != "Constant" or n.output[0] in used]
     del g.node[:]
     g.node.extend(live)
-    onnx.save(m, out)
 
 
 def const_tensors(g):
@@ -360,16 +366,7 @@ def to_qlinear(src, out, m, per_channel):
         else:
             nodes.append(helper.make_node("QLinearMatMul", ins, [p + "y"]))
         nodes.append(helper.make_node("DequantizeLinear", [p + "y", p + "ys", p + "yz"], [n.output[0]]))
-    del g.node[:]
-    g.node.extend(nodes)
-    g.initializer.extend(added)
-    used = {x for n in g.node for x in n.input} | {v.name for v in g.output}
-    keep = [t for t in g.initializer if t.name in used]
-    del g.initializer[:]
-    g.initializer.extend(keep)
-    live = [n for n in g.node if n.op_type != "Constant" or n.output[0] in used]
-    del g.node[:]
-    g.node.extend(live)
+    replace_nodes(g, nodes, added)
     onnx.save(model, out)
 
 
