@@ -96,6 +96,10 @@ typedef enum ge_executor_kind {
 typedef struct ge_exec_desc {
   ge_allocator allocator;     /* zero: the graph's allocator */
   ge_kernel_lookup_fn lookup; /* required */
+  /* Optional: a node's prepare function (ge_engine.prepare), called once
+   * at load for each task of fixed shapes (the Init program); both lookups
+   * take lookup_user. */
+  ge_kernel_lookup_fn prepare;
   void *lookup_user;
   int num_threads;            /* offered to kernels; 0 = 1 */
   /* The thread pool kernels' parallel loops run on (ge_runtime.h), the
@@ -888,6 +892,36 @@ static ge_status ge__x_mark_fixed(ge_program *p, int inputs_checked, ge_error *e
     if (ge__x_task_fixed(p, &p->tasks[t])) p->tasks[t].ctx.flags |= GE_KERNEL_FIXED_SHAPES, n++;
   if (!n) ge__x_free(&p->a, p->fixed, (size_t)p->num_slots + 1), p->fixed = NULL;
   return GE_OK;
+}
+
+/* The Init program's kernel part: every fixed task's prepare function
+ * (ge_exec_desc.prepare) on the context its kernel runs with, root graph
+ * inputs shaped but without bytes until a run binds them. */
+static ge_status ge__x_prepare(ge_program *p, ge_error *err) {
+  uint32_t i, t;
+  ge_status st = GE_OK;
+  if (!p->desc.prepare || !p->fixed) return GE_OK;
+  for (i = 0; i < p->num_inputs; i++) {
+    const ge_node *x = ge_graph_node(p->graph, p->inputs[i]);
+    ge_value *v = x ? &p->slots[p->first_slot[x->id]] : NULL;
+    if (v && p->fixed[v - p->slots]) ge_value_set_shape(v, x->outputs[0].dtype, x->outputs[0].shape.rank, x->outputs[0].shape.dims);
+  }
+  for (t = 0; t < p->num_tasks && !st; t++) {
+    ge_task *task = &p->tasks[t];
+    ge_kernel_fn fn;
+    if (!(task->ctx.flags & GE_KERNEL_FIXED_SHAPES) || !(fn = p->desc.prepare(task->ctx.node, p->desc.lookup_user)))
+      continue;
+    p->run_err.code = GE_OK;
+    task->ctx.flags |= GE_KERNEL_PREPARE;
+    st = fn(&task->ctx);
+    task->ctx.flags &= ~GE_KERNEL_PREPARE;
+    if (st && p->run_err.code) *err = p->run_err;
+    else if (st) ge_error_set(err, st, "node '%s' (%s): preparing its kernel failed: %s", task->ctx.node->name,
+                              task->ctx.node->op, ge_status_name(st));
+  }
+  for (i = 0; i < p->num_inputs; i++)
+    if (p->inputs[i] != GE_NONE) memset(&p->slots[p->first_slot[p->inputs[i]]], 0, sizeof(ge_value));
+  return st;
 }
 
 /* A fixed slot's shape moved (a kernel disagreed with shape inference):
@@ -2599,7 +2633,7 @@ GE_API ge_status ge_program_create(ge_graph *g, const ge_exec_desc *desc, ge_pro
   a = desc->allocator.alloc && desc->allocator.free ? desc->allocator : *ge_graph_allocator(g);
   if ((st = ge_graph_infer_shapes(g, err))) return st;
   if ((st = ge__x_create(g, desc, &a, out, err))) return st;
-  if ((st = ge__x_mark_fixed(*out, 1, err)) || (st = ge__x_dyn_setup(*out, err)) || (st = ge__x_setup_executor(*out, err))) {
+  if ((st = ge__x_mark_fixed(*out, 1, err)) || (st = ge__x_prepare(*out, err)) || (st = ge__x_dyn_setup(*out, err)) || (st = ge__x_setup_executor(*out, err))) {
     ge_program_free(*out);
     *out = NULL;
   }
@@ -2898,7 +2932,7 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, int call_bod
   }
   sp->mem_used = 0;
   sp->is_call_body = call_body;
-  if ((st = ge__x_mark_fixed(sp, 0, err)) || (call_body && (st = ge__x_dyn_setup(sp, err)))) { /* a hybrid unit: shape plans when dynamic */
+  if ((st = ge__x_mark_fixed(sp, 0, err)) || (st = ge__x_prepare(sp, err)) || (call_body && (st = ge__x_dyn_setup(sp, err)))) { /* a hybrid unit: shape plans when dynamic */
     ge_program_free(sp);
     return st;
   }

@@ -860,6 +860,15 @@ struct ge_kernel_ctx {
   uint32_t memo;
 };
 #define GE_KERNEL_FIXED_SHAPES 1u
+/* Set (with GE_KERNEL_FIXED_SHAPES) while the executor calls an engine's
+ * prepare function at load (ge_engine.prepare): every input and output
+ * has its dtype and shape, weights (Const inputs) their bytes, other
+ * inputs' bytes are not there yet (data may be NULL). The function builds
+ * what its kernel keeps in c->state (attributes parsed, weights packed,
+ * scratch reserved), reads no other input bytes and writes no output. */
+#define GE_KERNEL_PREPARE 2u
+/* Whether the kernel is being prepared at load, not run. */
+static inline int ge_kernel_preparing(const ge_kernel_ctx *c) { return (c->flags & GE_KERNEL_PREPARE) != 0; }
 
 /* The kernel's memo (0: none; relaxed atomics, as the executor may zero it
  * from another thread). */
@@ -912,7 +921,7 @@ GE_API ge_status ge_value_set_shape(ge_value *v, ge_dtype dtype, int32_t rank, c
  * allocator reads its flags. Engines are compiled in (ge_engines/) or loaded
  * from a shared library whose entry function GE_ENGINE_PLUGIN_ENTRY returns
  * a ge_engine_plugin. A descriptor of another ABI version is refused. */
-#define GE_ENGINE_ABI_VERSION 1u
+#define GE_ENGINE_ABI_VERSION 2u /* 2: ge_engine.prepare */
 #define GE_ENGINE_PLUGIN_ENTRY "ge_engine_plugin_entry"
 #define GE_ENGINE_COST_MAX 10
 
@@ -948,6 +957,12 @@ struct ge_engine {
   ge_status (*optimize_original)(const ge_engine *e, ge_graph *g, ge_error *err);
   ge_status (*optimize_subgraph)(const ge_engine *e, ge_graph *g, int32_t self, ge_error *err);
   void *user; /* the engine's own data */
+  /* Optional: the function the executor calls once at load for a node of
+   * fixed shapes, with GE_KERNEL_PREPARE set, on the context its kernel
+   * will run with (the Init program, seed 003 §4.2): usually the kernel
+   * itself, which then returns before computing. NULL (or a NULL result):
+   * nothing to prepare; the kernel builds its state at its first run. */
+  ge_kernel_fn (*prepare)(const ge_engine *e, const ge_node *n);
 };
 
 /* For check_supported: writes the formatted reason into why[0..cap) when why

@@ -72,6 +72,9 @@ GE_API int32_t ge_engine_find(const ge_engine_registry *r, const char *name);
 GE_API int32_t ge_engine_composite_of(const ge_engine_registry *r, int32_t atomic);
 /* A ge_exec_desc lookup: the kernel of the node's engine (user = registry). */
 GE_API ge_kernel_fn ge_engine_kernel_lookup(const ge_node *n, void *registry);
+/* A ge_exec_desc prepare lookup: the prepare function of the node's engine
+ * (NULL: none). */
+GE_API ge_kernel_fn ge_engine_prepare_lookup(const ge_node *n, void *registry);
 
 /* ------------------------------------------------------------ placement */
 
@@ -213,6 +216,11 @@ GE_API int32_t ge_engine_composite_of(const ge_engine_registry *r, int32_t atomi
 GE_API ge_kernel_fn ge_engine_kernel_lookup(const ge_node *n, void *registry) {
   const ge_engine *e = ge_engine_at((const ge_engine_registry *)registry, n->engine);
   return e && e->kernel ? e->kernel(e, n) : NULL;
+}
+
+GE_API ge_kernel_fn ge_engine_prepare_lookup(const ge_node *n, void *registry) {
+  const ge_engine *e = ge_engine_at((const ge_engine_registry *)registry, n->engine);
+  return e && e->prepare ? e->prepare(e, n) : NULL;
 }
 
 /* Checks a descriptor before it joins the registry. */

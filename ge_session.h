@@ -830,6 +830,7 @@ static ge_status ge__ss_load_program(ge_session *s, ge__ss_graph *gr, ge_program
   d.topo_mode = gr->m->cfg.topo_mode;
   d.memory_limit = gr->m->cfg.memory_limit;
   d.lookup = s->d.level == GE_COMPILE_REFERENCE ? ge__ss_reference_lookup : ge_engine_kernel_lookup;
+  d.prepare = s->d.level == GE_COMPILE_REFERENCE ? NULL : ge_engine_prepare_lookup;
   d.lookup_user = s->engines;
   d.subgraph_memory = ge__ss_subgraph_memory, d.subgraph_memory_user = gr->m;
   d.shape_plans = s->d.shape_plans;

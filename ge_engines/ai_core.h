@@ -1432,13 +1432,15 @@ static void ge__aic_gemm(int64_t M, int64_t N, int64_t K, float alpha, const flo
 
 /* c->state: this header, then a 64-byte aligned area: the packed constant
  * operand (pack_floats, rounded to 64 bytes), then scratch. Attributes are
- * parsed once, on the first run; the constant operand is packed once. */
+ * parsed and the constant operand packed once: at load (the prepare call,
+ * GE_KERNEL_PREPARE, which returns before computing) or at the first run. */
 typedef struct ge__aic_state {
   size_t cap;         /* bytes of the area */
   size_t pack_floats; /* the packed operand's floats */
   int packed_level;   /* micro-kernel level + 1 it was packed for; 0: none */
   signed char in_const[4]; /* per input: 0 not known yet, 1 varies, 2 a Const (found once) */
   ge__aic_act act;
+  int fused_res; /* _fused_inputs: input 3 is a residual to add */
   /* Conv */
   int64_t group, s[2], d[2], pads[4], ks[2];
   int32_t n_s, n_d, n_pads, n_ks;
@@ -1465,6 +1467,7 @@ static ge__aic_state *ge__aic_state_new(ge_kernel_ctx *c) {
   if (!s) return NULL;
   memset(s, 0, sizeof *s);
   ge__aic_act_parse(n, &s->act);
+  s->fused_res = ge_node_attr_int(n, GE_ATTR_FUSED_INPUTS, 0) != 0;
   s->group = ge_node_attr_int(n, "group", 1);
   s->n_s = ge__aic_ints(n, "strides", s->s, 2);
   s->n_d = ge__aic_ints(n, "dilations", s->d, 2);
@@ -1532,13 +1535,13 @@ static const ge_value *ge__aic_in(const ge_kernel_ctx *c, uint32_t i) { return i
 
 static int ge__aic_f32(const ge_value *v) { return !v || v->dtype == GE_DTYPE_FLOAT32; }
 
-/* A residual to add before the activation (input 3 when _fused_inputs = 1),
- * shaped like y. */
-static ge_status ge__aic_residual(ge_kernel_ctx *c, const ge_value *y, const float **res) {
+/* A residual to add before the activation (input 3 when fused, i.e.
+ * _fused_inputs = 1), shaped like y. */
+static ge_status ge__aic_residual(ge_kernel_ctx *c, int fused, const ge_value *y, const float **res) {
   const ge_value *r = ge__aic_in(c, 3);
   int32_t i;
   *res = NULL;
-  if (!ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0)) return GE_OK;
+  if (!fused) return GE_OK;
   if (!r) return ge_kernel_error(c, GE_ERR_INVALID, "_fused_inputs = 1 but input 3 (the residual) is missing");
   if (r->dtype != GE_DTYPE_FLOAT32 || r->rank != y->rank)
     return ge_kernel_error(c, GE_ERR_SHAPE, "residual input must be float32 shaped like the output");
@@ -1571,7 +1574,7 @@ static ge_status ge__aic_reference(ge_kernel_ctx *c) {
     const float *r;
     int64_t i;
     float *y = (float *)c->outputs[0]->data;
-    if ((st = ge__aic_residual(c, c->outputs[0], &r)) != GE_OK) return st;
+    if ((st = ge__aic_residual(c, 1, c->outputs[0], &r)) != GE_OK) return st;
     for (i = 0; i < c->outputs[0]->numel; i++) y[i] += r[i];
   }
   ge__aic_act_apply(&a, (float *)c->outputs[0]->data, c->outputs[0]->numel);
@@ -1580,7 +1583,7 @@ static ge_status ge__aic_reference(ge_kernel_ctx *c) {
 
 static ge_status ge__aic_finish(ge_kernel_ctx *c, const ge__aic_state *s, ge_value *y) {
   if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
-  ge__aic_act_apply(&s->act, (float *)y->data, y->numel);
+  if (!ge_kernel_preparing(c)) ge__aic_act_apply(&s->act, (float *)y->data, y->numel);
   return GE_OK;
 }
 
@@ -1623,7 +1626,7 @@ static const float *ge__aic_packed(ge_kernel_ctx *c, uint32_t input, int level, 
   }
   if (!(*scratch = ge__aic_scratch(c, (scratch_floats + 15) / 16 * 16 + floats))) return NULL;
   dst = *scratch + (scratch_floats + 15) / 16 * 16;
-  fn(arg, dst);
+  if (!ge_kernel_preparing(c)) fn(arg, dst); /* a varying operand's bytes come with the run */
   return dst;
 }
 
@@ -2904,6 +2907,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   for (i = 0; i < GE__AIC_SC_KEY; i++)
     if (ge__aic_sc_key(p, pack)[i] != key[i]) break;
   if (i < GE__AIC_SC_KEY) ge__aic_sc_masks(p, pack); /* same sizes, another image shape */
+  if (ge_kernel_preparing(c)) return GE_OK;
   memset(&s, 0, sizeof s);
   s.x = (const float *)x->data;
   if (phase_floats) {
@@ -3263,19 +3267,21 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if ((st = ge__aic_conv_setup(c, s, x, w, b, &p)) != GE_OK) return st;
   if (!(y = ge__aic_conv_output(c, &p, x->rank))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
-  if ((st = ge__aic_residual(c, y, &res)) != GE_OK) return st;
+  if ((st = ge__aic_residual(c, s->fused_res, y, &res)) != GE_OK) return st;
   P = p.oh * p.ow;
   K = p.cg * p.kh * p.kw;
   tasks = ge__aic_threads(c);
   if (p.cg == 1 && (p.group > 1 || p.m == 1)) { /* group 1 with one input channel (an STFT as a Conv) is a GEMM */
     ge__aic_act act = s->act;
     if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_dw_floats(&p, k->level) + 16))) return ge__aic_nomem(c);
+    if (ge_kernel_preparing(c)) return GE_OK;
     ge__aic_conv_depthwise(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL,
                            res, &act, (float *)y->data, k->level, work);
     return GE_OK;
   }
   if (P <= GE__AIC_FEW_PIXELS) { /* a few pixels: dot products, no packing */
     if (!(work = ge__aic_scratch(c, (size_t)(P * K) + 16))) return ge__aic_nomem(c);
+    if (ge_kernel_preparing(c)) return GE_OK;
     s = (ge__aic_state *)c->state; /* the scratch may have moved the state */
     ge__aic_conv_dots(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL, res,
                       &s->act, (float *)y->data, k->level, work);
@@ -3288,6 +3294,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     if (!(wpack = ge__aic_packed(c, 1, k->level + 8, ge__aic_pw_floats(&p, k->level) * (size_t)p.group,
                                  ge__aic_pw_pack_fn, &pp, 16, &work)))
       return ge__aic_nomem(c);
+    if (ge_kernel_preparing(c)) return GE_OK;
     s = (ge__aic_state *)c->state;
     ge__aic_conv_pointwise(c, &p, (const float *)x->data, wpack, b ? (const float *)b->data : NULL, res, &s->act,
                            (float *)y->data, k->level);
@@ -3306,6 +3313,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if (!(wpack = ge__aic_packed(c, 1, wino ? k->level + 24 : k->level, per * (size_t)p.group,
                                wino ? ge__aic_wino_wpack_fn : ge__aic_wpack_fn, &wp, scratch, &work)))
     return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
   s = (ge__aic_state *)c->state;
   memset(&mm, 0, sizeof mm);
   memset(&epi, 0, sizeof epi);
@@ -3473,7 +3481,7 @@ static ge_status ge__aic_convtranspose(ge_kernel_ctx *c) {
   ge_status st;
   if (!x || !w) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", x ? 1 : 0);
   if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || (x->rank != 3 && x->rank != 4) ||
-      ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0) != 0)
+      c->num_inputs > 3) /* a fused residual (ConvTranspose has three inputs) */
     return ge__aic_reference(c);
   if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
   if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
@@ -3490,6 +3498,7 @@ static ge_status ge__aic_convtranspose(ge_kernel_ctx *c) {
   if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_t_fn, &wp,
                                work_floats + (size_t)(rows * P) + 16, &work)))
     return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
   cols = work + (work_floats + 15) / 16 * 16;
   memset(&mm, 0, sizeof mm);
   mm.k = k;
@@ -3668,15 +3677,15 @@ static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int6
     if (!(mm.bpack = ge__aic_packed(c, 1, k->level, ge__aic_prepack_b_floats(k, N, K), ge__aic_bpack_fn, &bp,
                                     (size_t)tasks * ge__aic_mm_work_floats(), &work)))
       return ge__aic_nomem(c);
-    ge__aic_mm_run(c, &mm, tasks, work);
+    if (!ge_kernel_preparing(c)) ge__aic_mm_run(c, &mm, tasks, work);
     return GE_OK;
   }
 #ifdef GE_USE_OPENBLAS
   if (!(work = ge__aic_scratch(c, ge__aic_mm_work_floats()))) return ge__aic_nomem(c); /* for the own fallback */
-  ge__aic_gemm(rows, N, K, alpha, A, ars, acs, B, brs, bcs, beta, Y, N, work);
+  if (!ge_kernel_preparing(c)) ge__aic_gemm(rows, N, K, alpha, A, ars, acs, B, brs, bcs, beta, Y, N, work);
 #else
   if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_mm_work_floats()))) return ge__aic_nomem(c);
-  ge__aic_mm_run(c, &mm, tasks, work);
+  if (!ge_kernel_preparing(c)) ge__aic_mm_run(c, &mm, tasks, work);
 #endif
   return GE_OK;
 }
@@ -3734,7 +3743,7 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
     sb.level = ge__aic_kern_pick(2)->level, sb.br = br, sb.M = M, sb.N = N, sb.K = K;
     sb.bd = bd, sb.ast = ast, sb.bst = bst;
     sb.A = (const float *)A->data, sb.B = (const float *)B->data, sb.C = (float *)y->data;
-    ge__aic_small_batched(c, &sb, nb);
+    if (!ge_kernel_preparing(c)) ge__aic_small_batched(c, &sb, nb);
     return ge__aic_finish(c, (ge__aic_state *)c->state, y);
   }
   for (i = 0; i < br; i++) idx[i] = 0;
@@ -3789,7 +3798,7 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, 2, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   yd = (float *)y->data;
-  if (C && s->beta != 0.0f) {
+  if (C && s->beta != 0.0f && !ge_kernel_preparing(c)) {
     const float *cd = (const float *)C->data;
     for (i = 0; i < M; i++)
       for (j = 0; j < N; j++) yd[i * N + j] = s->beta * cd[i * cs0 + j * cs1];
@@ -3825,6 +3834,16 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS) && ge_vector_fast_kernel(n)) return ge_vector_fast_kernel(n);
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS)) return ge_host_cpu_kernel(n);
   return ge_vector_engine()->kernel(ge_vector_engine(), n);
+}
+
+/* The kernels with state to build at load (their prepare call returns
+ * once weights are packed and scratch reserved); the vector engine's for
+ * the ops it lends. */
+static ge_kernel_fn ge__aic_prepare(const ge_engine *e, const ge_node *n) {
+  ge_kernel_fn fn = ge__aic_kernel(e, n);
+  const ge_engine *v = ge_vector_engine();
+  if (fn == ge__aic_conv || fn == ge__aic_convtranspose || fn == ge__aic_matmul || fn == ge__aic_gemm_kernel) return fn;
+  return fn && v->prepare && fn == v->kernel(v, n) ? v->prepare(v, n) : NULL;
 }
 
 /* Packing scratch of one thread for a Conv that is not depthwise, MatMul
@@ -4245,7 +4264,8 @@ static const ge_engine ge__aic_engine = {
     ge__aic_workspace,     /* workspace_size */
     ge_half_optimize_original, /* optimize_original: float16 regions run in float32 */
     ge__aic_optimize,      /* optimize_subgraph */
-    NULL                   /* user */
+    NULL,                  /* user */
+    ge__aic_prepare        /* prepare */
 };
 
 GE_API const ge_engine *ge_ai_core_engine(void) { return &ge__aic_engine; }

@@ -122,11 +122,11 @@ static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
 
 static const ge_engine ge__aicpu_ascend_engine = {
     GE_ENGINE_ABI_VERSION, "DNN_VM_AICPU_ASCEND", "AiCpuAscend", 3, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL,
-    ge__aicpu_check_ascend, ge__aicpu_kernel, NULL, NULL, NULL, NULL};
+    ge__aicpu_check_ascend, ge__aicpu_kernel, NULL, NULL, NULL, NULL, NULL};
 
 static const ge_engine ge__aicpu_tf_engine = {
     GE_ENGINE_ABI_VERSION, "DNN_VM_AICPU", "AiCpu", 4, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL,
-    ge__aicpu_check_tf, ge__aicpu_kernel, NULL, NULL, NULL, NULL};
+    ge__aicpu_check_tf, ge__aicpu_kernel, NULL, NULL, NULL, NULL, NULL};
 
 GE_API const ge_engine *ge_ai_cpu_ascend_engine(void) { return &ge__aicpu_ascend_engine; }
 GE_API const ge_engine *ge_ai_cpu_engine(void) { return &ge__aicpu_tf_engine; }

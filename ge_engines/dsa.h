@@ -539,7 +539,7 @@ static ge_kernel_fn ge__dsa_engine_kernel(const ge_engine *e, const ge_node *n) 
 
 static const ge_engine ge__dsa_engine_desc = {
     GE_ENGINE_ABI_VERSION, "DSAEngine", "Dsa", 2, GE_RUNTIME_DEVICE, 0u, NULL, ge__dsa_check_supported,
-    ge__dsa_engine_kernel, NULL, NULL, NULL, NULL};
+    ge__dsa_engine_kernel, NULL, NULL, NULL, NULL, NULL};
 
 GE_API const ge_engine *ge_dsa_engine(void) { return &ge__dsa_engine_desc; }
 

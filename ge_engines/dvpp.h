@@ -942,7 +942,7 @@ static ge_kernel_fn ge__dvpp_kernel(const ge_engine *e, const ge_node *n) {
 
 static const ge_engine ge__dvpp_descriptor = {
     GE_ENGINE_ABI_VERSION, "DNN_VM_DVPP", "Dvpp",  5,    GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL,
-    ge__dvpp_check_supported, ge__dvpp_kernel, NULL, NULL, NULL, NULL};
+    ge__dvpp_check_supported, ge__dvpp_kernel, NULL, NULL, NULL, NULL, NULL};
 
 GE_API const ge_engine *ge_dvpp_engine(void) { return &ge__dvpp_descriptor; }
 

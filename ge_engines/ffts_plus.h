@@ -38,7 +38,7 @@ static const char *const ge__ffts_members[] = {"AIcoreEngine", "VectorEngine", "
 static const ge_engine ge__ffts_engine = {
     GE_ENGINE_ABI_VERSION, "ffts_plus", "FftsPlus", 1, GE_RUNTIME_DEVICE,
     GE_ENGINE_COMPOSITE | GE_ENGINE_SKIP_ASSIGN_STREAM | GE_ENGINE_ATTACH, ge__ffts_members, NULL, NULL, NULL, NULL,
-    NULL, NULL};
+    NULL, NULL, NULL};
 
 GE_API const ge_engine *ge_ffts_plus_engine(void) { return &ge__ffts_engine; }
 

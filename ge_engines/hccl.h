@@ -137,7 +137,7 @@ static ge_kernel_fn ge__hccl_engine_kernel(const ge_engine *e, const ge_node *n)
 
 static const ge_engine ge__hccl_engine_desc = {
     GE_ENGINE_ABI_VERSION, "DNN_HCCL", "Hccl", 2, GE_RUNTIME_DEVICE, GE_ENGINE_INDEPENDENT, NULL,
-    ge__hccl_check_supported, ge__hccl_engine_kernel, NULL, NULL, NULL, NULL};
+    ge__hccl_check_supported, ge__hccl_engine_kernel, NULL, NULL, NULL, NULL, NULL};
 
 GE_API const ge_engine *ge_hccl_engine(void) { return &ge__hccl_engine_desc; }
 

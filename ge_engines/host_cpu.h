@@ -645,7 +645,7 @@ static ge_status ge__hc_optimize_original(const ge_engine *e, ge_graph *g, ge_er
 static const ge_engine ge__hc_engine = {
     GE_ENGINE_ABI_VERSION, "DNN_VM_HOST_CPU", "HostCpu", 10, GE_RUNTIME_HOST,
     GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, ge__hc_check_supported, ge__hc_engine_kernel, NULL,
-    ge__hc_optimize_original, NULL, NULL};
+    ge__hc_optimize_original, NULL, NULL, NULL};
 
 GE_API const ge_engine *ge_host_cpu_engine(void) { return &ge__hc_engine; }
 

@@ -77,7 +77,7 @@ static ge_kernel_fn ge__rts_kernel(const ge_engine *e, const ge_node *n) {
 }
 
 static const ge_engine ge__rts_engine = {GE_ENGINE_ABI_VERSION, "DNN_VM_RTS", NULL, 2, GE_RUNTIME_DEVICE,
-                                         GE_ENGINE_ATTACH, NULL, ge__rts_check, ge__rts_kernel, NULL, NULL, NULL, NULL};
+                                         GE_ENGINE_ATTACH, NULL, ge__rts_check, ge__rts_kernel, NULL, NULL, NULL, NULL, NULL};
 
 GE_API const ge_engine *ge_rts_engine(void) { return &ge__rts_engine; }
 

@@ -477,6 +477,12 @@ static ge_kernel_fn ge__vec_kernel(const ge_engine *e, const ge_node *n) {
   return ge_host_cpu_kernel(n);
 }
 
+/* The fast kernels with state to build at load. */
+static ge_kernel_fn ge__vec_prepare(const ge_engine *e, const ge_node *n) {
+  ge_kernel_fn fn = ge__vec_kernel(e, n);
+  return fn && fn == ge_vector_fast_kernel(n) ? ge_vector_fast_prepare(n) : NULL;
+}
+
 static const ge_engine ge__vec_engine = {
     GE_ENGINE_ABI_VERSION, /* abi_version */
     "VectorEngine",        /* name */
@@ -490,7 +496,8 @@ static const ge_engine ge__vec_engine = {
     NULL,                  /* workspace_size */
     ge_half_optimize_original, /* optimize_original: float16 regions run in float32 */
     NULL,                  /* optimize_subgraph */
-    NULL                   /* user */
+    NULL,                  /* user */
+    ge__vec_prepare        /* prepare */
 };
 
 GE_API const ge_engine *ge_vector_engine(void) { return &ge__vec_engine; }

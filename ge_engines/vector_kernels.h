@@ -48,6 +48,9 @@ extern "C" {
 
 /* A fast float32 kernel for node n, or NULL (then use the reference). */
 GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n);
+/* n's fast kernel when it has state to build at load (its prepare call,
+ * GE_KERNEL_PREPARE: attributes parsed once), else NULL. */
+GE_API ge_kernel_fn ge_vector_fast_prepare(const ge_node *n);
 
 /* Activations applied in place by other engines' epilogues (AI Core). */
 enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
@@ -975,6 +978,7 @@ static void ge__vk_binary_rows(int isa, int op, const float *a, int sa, const fl
 /* The reference kernel of c's node runs c: every case off the fast paths. */
 static ge_status ge__vk_reference(ge_kernel_ctx *c) {
   ge_kernel_fn f = ge_host_cpu_kernel(c->node);
+  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
   if (!f) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
   return f(c);
 }
@@ -990,6 +994,51 @@ GE__VK_INLINE int ge__vk_f32_in(const ge_kernel_ctx *c, uint32_t i) {
 
 static ge_status ge__vk_out_failed(ge_kernel_ctx *c) {
   return c->err && c->err->code ? c->err->code : ge_kernel_error(c, GE_ERR_NOMEM, "cannot allocate the output");
+}
+
+/* ------------------------------------------------- parsed attributes */
+
+/* What a kernel reads from its node's attributes, parsed once into
+ * c->state (at load by its prepare call, or at its first run): no string
+ * comparison per run. A kernel whose state is this may keep more after it
+ * (AveragePool's column counts). */
+typedef struct ge__vk_attrs {
+  ge__vk_upar par;   /* parametric unary ops; Clip's min/max attributes */
+  int op;            /* the unary op (Gelu's variant); -1: the reference decides */
+  int64_t axis;      /* Softmax, LayerNormalization */
+  double eps;        /* the norms */
+  int flag, flag2;   /* BatchNormalization training_mode; Reduce keepdims, noop_with_empty_axes */
+  int32_t n_ints;    /* Transpose perm, Reduce axes: how many (-1: absent; > GE_MAX_RANK: the reference) */
+  int64_t ints[GE_MAX_RANK];
+  /* 2-D pools */
+  int pool_ok, auto_pad, ceil_mode, include_pad;
+  int64_t k[2], s[2], d[2], pads[4];
+  int64_t ncols; /* AveragePool: column counts kept after the struct */
+} ge__vk_attrs;
+typedef void (*ge__vk_parse_fn)(const ge_node *n, ge__vk_attrs *a);
+
+/* c's parsed attributes (NULL: out of memory, the error set). */
+static ge__vk_attrs *ge__vk_attrs_of(ge_kernel_ctx *c, ge__vk_parse_fn parse) {
+  ge__vk_attrs *a = (ge__vk_attrs *)c->state;
+  if (a) return a;
+  if (!(a = (ge__vk_attrs *)calloc(1, sizeof *a))) {
+    ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  a->op = -1;
+  a->n_ints = -1;
+  parse(c->node, a);
+  c->state = a;
+  return a;
+}
+
+/* A list attribute into a->ints (n_ints -1 when absent). */
+static void ge__vk_parse_ints(const ge_node *n, const char *name, ge__vk_attrs *a) {
+  const int64_t *v = NULL;
+  int32_t k;
+  if (!ge_node_attr(n, name)) return;
+  a->n_ints = ge_node_attr_ints(n, name, &v);
+  for (k = 0; k < a->n_ints && k < GE_MAX_RANK; k++) a->ints[k] = v[k];
 }
 
 /* ------------------------------------------------- element-wise kernels */
@@ -1260,48 +1309,65 @@ GE__VK_UNARY_KERNEL(softsign, SOFTSIGN)
 GE__VK_UNARY_KERNEL(mish, MISH)
 GE__VK_UNARY_KERNEL(hard_swish, HARDSWISH)
 
-/* Unary kernels with float attributes (ONNX defaults when absent). */
-static ge_status ge__vk_unary_attrs(ge_kernel_ctx *c, int op, const char *a1, double d1, const char *a2, double d2) {
-  ge__vk_upar p;
-  memset(&p, 0, sizeof p);
-  if (a1) p.alpha = (float)ge_node_attr_float(c->node, a1, d1);
-  if (a2) p.beta = (float)ge_node_attr_float(c->node, a2, d2);
-  return ge__vk_unary(c, op, &p);
+/* Unary kernels with float attributes (ONNX defaults when absent), parsed
+ * once: a->op and a->par. */
+static ge_status ge__vk_unary_parsed(ge_kernel_ctx *c, ge__vk_parse_fn parse) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, parse);
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
+  return a->op < 0 ? ge__vk_reference(c) : ge__vk_unary(c, a->op, &a->par);
 }
-static ge_status ge__vk_k_leaky_relu(ge_kernel_ctx *c) {
-  return ge__vk_unary_attrs(c, GE__VK_U_LEAKYRELU, "alpha", 0.01, NULL, 0);
+static void ge__vk_parse_leaky_relu(const ge_node *n, ge__vk_attrs *a) {
+  a->op = GE__VK_U_LEAKYRELU, a->par.alpha = (float)ge_node_attr_float(n, "alpha", 0.01);
 }
-static ge_status ge__vk_k_hard_sigmoid(ge_kernel_ctx *c) {
-  return ge__vk_unary_attrs(c, GE__VK_U_HARDSIGMOID, "alpha", 0.2, "beta", 0.5);
+static void ge__vk_parse_hard_sigmoid(const ge_node *n, ge__vk_attrs *a) {
+  a->op = GE__VK_U_HARDSIGMOID;
+  a->par.alpha = (float)ge_node_attr_float(n, "alpha", 0.2), a->par.beta = (float)ge_node_attr_float(n, "beta", 0.5);
 }
-static ge_status ge__vk_k_thresholded_relu(ge_kernel_ctx *c) {
-  return ge__vk_unary_attrs(c, GE__VK_U_THRESHOLDEDRELU, "alpha", 1.0, NULL, 0);
+static void ge__vk_parse_thresholded_relu(const ge_node *n, ge__vk_attrs *a) {
+  a->op = GE__VK_U_THRESHOLDEDRELU, a->par.alpha = (float)ge_node_attr_float(n, "alpha", 1.0);
 }
-static ge_status ge__vk_k_elu(ge_kernel_ctx *c) { return ge__vk_unary_attrs(c, GE__VK_U_ELU, "alpha", 1.0, NULL, 0); }
-static ge_status ge__vk_k_celu(ge_kernel_ctx *c) { return ge__vk_unary_attrs(c, GE__VK_U_CELU, "alpha", 1.0, NULL, 0); }
+static void ge__vk_parse_elu(const ge_node *n, ge__vk_attrs *a) {
+  a->op = GE__VK_U_ELU, a->par.alpha = (float)ge_node_attr_float(n, "alpha", 1.0);
+}
+static void ge__vk_parse_celu(const ge_node *n, ge__vk_attrs *a) {
+  a->op = GE__VK_U_CELU, a->par.alpha = (float)ge_node_attr_float(n, "alpha", 1.0);
+}
 /* Selu: beta carries gamma * alpha. */
-static ge_status ge__vk_k_selu(ge_kernel_ctx *c) {
-  ge__vk_upar p;
-  double alpha = ge_node_attr_float(c->node, "alpha", 1.67326319217681884765625);
-  double gamma = ge_node_attr_float(c->node, "gamma", 1.05070102214813232421875);
-  memset(&p, 0, sizeof p);
-  p.gamma = (float)gamma;
-  p.beta = (float)(gamma * alpha);
-  return ge__vk_unary(c, GE__VK_U_SELU, &p);
+static void ge__vk_parse_selu(const ge_node *n, ge__vk_attrs *a) {
+  double alpha = ge_node_attr_float(n, "alpha", 1.67326319217681884765625);
+  double gamma = ge_node_attr_float(n, "gamma", 1.05070102214813232421875);
+  a->op = GE__VK_U_SELU, a->par.gamma = (float)gamma, a->par.beta = (float)(gamma * alpha);
 }
-static ge_status ge__vk_k_gelu(ge_kernel_ctx *c) {
-  const char *a = ge_node_attr_string(c->node, "approximate", "none");
-  if (!strcmp(a, "none")) return ge__vk_unary(c, GE__VK_U_GELU, NULL);
-  if (!strcmp(a, "tanh")) return ge__vk_unary(c, GE__VK_U_GELU_TANH, NULL);
-  return ge__vk_reference(c); /* it names the bad attribute */
+/* Gelu: a bad `approximate` goes to the reference, which names it. */
+static void ge__vk_parse_gelu(const ge_node *n, ge__vk_attrs *a) {
+  const char *s = ge_node_attr_string(n, "approximate", "none");
+  a->op = !strcmp(s, "none") ? GE__VK_U_GELU : !strcmp(s, "tanh") ? GE__VK_U_GELU_TANH : -1;
 }
+static ge_status ge__vk_k_leaky_relu(ge_kernel_ctx *c) { return ge__vk_unary_parsed(c, ge__vk_parse_leaky_relu); }
+static ge_status ge__vk_k_hard_sigmoid(ge_kernel_ctx *c) { return ge__vk_unary_parsed(c, ge__vk_parse_hard_sigmoid); }
+static ge_status ge__vk_k_thresholded_relu(ge_kernel_ctx *c) {
+  return ge__vk_unary_parsed(c, ge__vk_parse_thresholded_relu);
+}
+static ge_status ge__vk_k_elu(ge_kernel_ctx *c) { return ge__vk_unary_parsed(c, ge__vk_parse_elu); }
+static ge_status ge__vk_k_celu(ge_kernel_ctx *c) { return ge__vk_unary_parsed(c, ge__vk_parse_celu); }
+static ge_status ge__vk_k_selu(ge_kernel_ctx *c) { return ge__vk_unary_parsed(c, ge__vk_parse_selu); }
+static ge_status ge__vk_k_gelu(ge_kernel_ctx *c) { return ge__vk_unary_parsed(c, ge__vk_parse_gelu); }
 
 /* Clip: bounds from inputs 1, 2 (float32 scalars) or the min/max
  * attributes (opset < 11), read once; NaN bounds go to the reference. */
+static void ge__vk_parse_clip(const ge_node *n, ge__vk_attrs *a) {
+  a->op = GE__VK_U_CLIP;
+  a->par.alpha = (float)ge_node_attr_float(n, "min", -HUGE_VAL), a->par.beta = (float)ge_node_attr_float(n, "max", HUGE_VAL);
+}
 static ge_status ge__vk_k_clip(ge_kernel_ctx *c) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_clip);
   ge__vk_upar p;
-  double lo = ge_node_attr_float(c->node, "min", -HUGE_VAL), hi = ge_node_attr_float(c->node, "max", HUGE_VAL);
+  double lo, hi;
   uint32_t k;
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK; /* the bounds' inputs are read at each run */
+  lo = a->par.alpha, hi = a->par.beta;
   for (k = 1; k < 3 && k < c->num_inputs; k++) {
     if (!c->inputs[k]) continue;
     if (!ge__vk_f32_in(c, k) || c->inputs[k]->numel != 1) return ge__vk_reference(c);
@@ -1356,41 +1422,40 @@ static int64_t ge__vk_pool_axis(int ap, int ceil_mode, int64_t in, int64_t k, in
   return out;
 }
 
-/* Reads the attributes of a 2-D pool; 0 for anything the reference should
- * see (other ranks, bad or unusual attributes, empty outputs). */
-static int ge__vk_pool_setup(const ge_kernel_ctx *c, const ge_value *x, ge__vk_pool *p) {
-  const ge_node *n = c->node;
+/* A list attribute of exactly `want` values into out, or absent (out
+ * keeps its default); 0 for any other count. */
+static int ge__vk_parse_fixed(const ge_node *n, const char *name, int32_t want, int64_t *out) {
   const int64_t *v;
-  const char *ap_s = ge_node_attr_string(n, "auto_pad", "NOTSET");
-  int ap = !strcmp(ap_s, "NOTSET")       ? 0
-           : !strcmp(ap_s, "SAME_UPPER") ? 1
-           : !strcmp(ap_s, "SAME_LOWER") ? 2
-           : !strcmp(ap_s, "VALID")      ? 3
-                                         : -1;
-  int ceil_mode = ge_node_attr_int(n, "ceil_mode", 0) != 0;
+  int32_t k;
+  if (!ge_node_attr(n, name)) return 1;
+  if (ge_node_attr_ints(n, name, &v) != want) return 0;
+  for (k = 0; k < want; k++) out[k] = v[k];
+  return 1;
+}
+
+/* A 2-D pool's attributes; pool_ok 0 for bad or unusual ones (the
+ * reference's). */
+static void ge__vk_parse_pool(const ge_node *n, ge__vk_attrs *a) {
+  const char *ap = ge_node_attr_string(n, "auto_pad", "NOTSET");
+  a->auto_pad = !strcmp(ap, "NOTSET") ? 0 : !strcmp(ap, "SAME_UPPER") ? 1 : !strcmp(ap, "SAME_LOWER") ? 2
+                : !strcmp(ap, "VALID")                                 ? 3
+                                                                       : -1;
+  a->ceil_mode = ge_node_attr_int(n, "ceil_mode", 0) != 0;
+  a->include_pad = ge_node_attr_int(n, "count_include_pad", 0) != 0;
+  a->s[0] = a->s[1] = a->d[0] = a->d[1] = 1;
+  a->pool_ok = a->auto_pad >= 0 && ge_node_attr_int(n, "storage_order", 0) == 0 && ge_node_attr(n, "kernel_shape") &&
+               ge__vk_parse_fixed(n, "kernel_shape", 2, a->k) && ge__vk_parse_fixed(n, "strides", 2, a->s) &&
+               ge__vk_parse_fixed(n, "dilations", 2, a->d) && ge__vk_parse_fixed(n, "pads", 4, a->pads);
+}
+
+/* The geometry of a 2-D pool over x; 0 for anything the reference should
+ * see (other ranks, bad or unusual attributes, empty outputs). */
+static int ge__vk_pool_setup(const ge__vk_attrs *a, const ge_value *x, ge__vk_pool *p) {
   int i;
-  if (x->rank != 4 || ap < 0 || ge_node_attr_int(n, "storage_order", 0) != 0) return 0;
-  if (ge_node_attr_ints(n, "kernel_shape", &v) != 2) return 0;
-  p->k[0] = v[0];
-  p->k[1] = v[1];
-  p->s[0] = p->s[1] = p->d[0] = p->d[1] = 1;
-  p->pb[0] = p->pb[1] = p->pe[0] = p->pe[1] = 0;
-  if (ge_node_attr(n, "strides")) {
-    if (ge_node_attr_ints(n, "strides", &v) != 2) return 0;
-    p->s[0] = v[0];
-    p->s[1] = v[1];
-  }
-  if (ge_node_attr(n, "dilations")) {
-    if (ge_node_attr_ints(n, "dilations", &v) != 2) return 0;
-    p->d[0] = v[0];
-    p->d[1] = v[1];
-  }
-  if (ge_node_attr(n, "pads")) {
-    if (ge_node_attr_ints(n, "pads", &v) != 4) return 0;
-    p->pb[0] = v[0];
-    p->pb[1] = v[1];
-    p->pe[0] = v[2];
-    p->pe[1] = v[3];
+  if (x->rank != 4 || !a->pool_ok) return 0;
+  for (i = 0; i < 2; i++) {
+    p->k[i] = a->k[i], p->s[i] = a->s[i], p->d[i] = a->d[i];
+    p->pb[i] = a->pads[i], p->pe[i] = a->pads[i + 2];
   }
   for (i = 0; i < 2; i++)
     if (p->k[i] < 1 || p->s[i] < 1 || p->d[i] < 1 || p->pb[i] < 0 || p->pe[i] < 0 || p->k[i] > 4096 || p->s[i] > 4096 ||
@@ -1399,8 +1464,8 @@ static int ge__vk_pool_setup(const ge_kernel_ctx *c, const ge_value *x, ge__vk_p
   p->planes = x->dims[0] * x->dims[1];
   p->ih = x->dims[2];
   p->iw = x->dims[3];
-  p->oh = ge__vk_pool_axis(ap, ceil_mode, p->ih, p->k[0], p->s[0], p->d[0], &p->pb[0], &p->pe[0]);
-  p->ow = ge__vk_pool_axis(ap, ceil_mode, p->iw, p->k[1], p->s[1], p->d[1], &p->pb[1], &p->pe[1]);
+  p->oh = ge__vk_pool_axis(a->auto_pad, a->ceil_mode, p->ih, p->k[0], p->s[0], p->d[0], &p->pb[0], &p->pe[0]);
+  p->ow = ge__vk_pool_axis(a->auto_pad, a->ceil_mode, p->iw, p->k[1], p->s[1], p->d[1], &p->pb[1], &p->pe[1]);
   return p->oh > 0 && p->ow > 0;
 }
 
@@ -1444,17 +1509,17 @@ static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
   }
 }
 
-/* n column counts of an AveragePool in the kernel state ([0] holds how
- * many fit), grown when a shape needs more: no allocation per run. */
+/* n column counts of an AveragePool after its parsed attributes in the
+ * kernel state, grown when a shape needs more: no allocation per run. */
 static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
-  int64_t *s = (int64_t *)c->state;
-  if (!s || s[0] < n) {
-    int64_t *g = (int64_t *)realloc(s, (size_t)(n + 1) * sizeof *g);
+  ge__vk_attrs *a = (ge__vk_attrs *)c->state;
+  if (a->ncols < n) {
+    ge__vk_attrs *g = (ge__vk_attrs *)realloc(a, sizeof *a + (size_t)n * sizeof(int64_t));
     if (!g) return NULL;
-    g[0] = n;
-    c->state = s = g;
+    g->ncols = n;
+    c->state = a = g;
   }
-  return s + 1;
+  return (int64_t *)(a + 1);
 }
 
 /* MaxPool by whole planes (dilation 1, column stride <= 2, pads smaller
@@ -1538,14 +1603,17 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
 
 /* MaxPool (is_max) and AveragePool, 2-D float32 without indices. */
 static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_pool);
   ge__vk_pool p;
   const ge_value *x;
   ge_value *y;
   int64_t yd[4];
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
   if (!ge__vk_f32_in(c, 0) || (is_max && c->num_outputs > 1 && c->outputs[1])) return ge__vk_reference(c);
   x = c->inputs[0];
   memset(&p, 0, sizeof p);
-  if (!ge__vk_pool_setup(c, x, &p)) return ge__vk_reference(c);
+  if (!ge__vk_pool_setup(a, x, &p)) return ge__vk_reference(c);
   yd[0] = x->dims[0];
   yd[1] = x->dims[1];
   yd[2] = p.oh;
@@ -1553,7 +1621,7 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, 4, yd))) return ge__vk_out_failed(c);
   p.isa = ge__vk_isa();
   p.is_max = is_max;
-  p.include_pad = ge_node_attr_int(c->node, "count_include_pad", 0) != 0;
+  p.include_pad = a->include_pad;
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
   if (is_max) {
@@ -1650,15 +1718,22 @@ static void ge__vk_softmax_cols_share(void *arg, int64_t begin, int64_t end) {
 
 /* Softmax / LogSoftmax along `axis` (as the reference: one axis, default
  * -1, for every opset). */
+static void ge__vk_parse_axis(const ge_node *n, ge__vk_attrs *a) {
+  a->axis = ge_node_attr_int(n, "axis", -1);
+  a->eps = ge_node_attr_float(n, "epsilon", 1e-5);
+}
 static ge_status ge__vk_softmax_kernel(ge_kernel_ctx *c, int log) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_axis);
   ge__vk_softmax j;
   const ge_value *x;
   ge_value *y;
   int64_t axis;
   int32_t k;
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
   if (!ge__vk_f32_in(c, 0)) return ge__vk_reference(c);
   x = c->inputs[0];
-  axis = ge_node_attr_int(c->node, "axis", -1);
+  axis = a->axis;
   if (axis < 0) axis += x->rank;
   if (x->rank < 1 || axis < 0 || axis >= x->rank) return ge__vk_reference(c);
   j.outer = j.inner = 1;
@@ -1745,13 +1820,16 @@ static void ge__vk_layernorm_share(void *arg, int64_t begin, int64_t end) {
 
 /* LayerNormalization with Scale and B over the trailing dims from axis. */
 static ge_status ge__vk_k_layernormalization(ge_kernel_ctx *c) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_axis);
   ge__vk_norm j;
   const ge_value *x;
   ge_value *y;
   int64_t axis;
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
   if (!ge__vk_f32_in(c, 0) || c->num_inputs < 2 || ge__vk_wants_more(c)) return ge__vk_reference(c);
   x = c->inputs[0];
-  axis = ge_node_attr_int(c->node, "axis", -1);
+  axis = a->axis;
   if (axis < 0) axis += x->rank;
   if (x->rank < 1 || axis < 0 || axis >= x->rank || !ge__vk_trailing(c, 1, x, (int32_t)axis) ||
       (c->num_inputs > 2 && c->inputs[2] && !ge__vk_trailing(c, 2, x, (int32_t)axis)))
@@ -1761,7 +1839,7 @@ static ge_status ge__vk_k_layernormalization(ge_kernel_ctx *c) {
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
   if (x->numel == 0 || j.inner == 0) return x->numel == 0 ? GE_OK : ge__vk_reference(c);
   j.isa = ge__vk_isa();
-  j.eps = ge_node_attr_float(c->node, "epsilon", 1e-5);
+  j.eps = a->eps;
   j.x = (const float *)x->data;
   j.g = (const float *)c->inputs[1]->data;
   j.b = c->num_inputs > 2 && c->inputs[2] ? (const float *)c->inputs[2]->data : NULL;
@@ -1812,12 +1890,18 @@ static int ge__vk_channel_inputs(const ge_kernel_ctx *c, uint32_t n_par, int64_t
 }
 
 /* BatchNormalization (inference) and InstanceNormalization over NC... */
+static void ge__vk_parse_norm(const ge_node *n, ge__vk_attrs *a) {
+  a->eps = ge_node_attr_float(n, "epsilon", 1e-5);
+  a->flag = ge_node_attr_int(n, "training_mode", 0) != 0;
+}
 static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_norm);
   ge__vk_norm j;
   const ge_value *x;
   ge_value *y;
-  if (!ge__vk_f32_in(c, 0) || c->inputs[0]->rank < 2 || ge__vk_wants_more(c) ||
-      (!instance && ge_node_attr_int(c->node, "training_mode", 0) != 0))
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
+  if (!ge__vk_f32_in(c, 0) || c->inputs[0]->rank < 2 || ge__vk_wants_more(c) || (!instance && a->flag))
     return ge__vk_reference(c);
   x = c->inputs[0];
   if (!ge__vk_channel_inputs(c, instance ? 3 : 5, x->dims[1])) return ge__vk_reference(c);
@@ -1827,7 +1911,7 @@ static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
   j.isa = ge__vk_isa();
   j.channels = x->dims[1];
   j.inner = x->numel / (x->dims[0] * x->dims[1]);
-  j.eps = ge_node_attr_float(c->node, "epsilon", 1e-5);
+  j.eps = a->eps;
   j.x = (const float *)x->data;
   j.g = (const float *)c->inputs[1]->data;
   j.b = (const float *)c->inputs[2]->data;
@@ -1883,18 +1967,22 @@ static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
   }
 }
 
+static void ge__vk_parse_perm(const ge_node *n, ge__vk_attrs *a) { ge__vk_parse_ints(n, "perm", a); }
 static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_perm);
   ge__vk_transpose t;
   const ge_value *x;
-  const int64_t *pv = NULL;
+  const int64_t *pv;
   int64_t perm[GE_MAX_RANK], xs[GE_MAX_RANK], yd[GE_MAX_RANK], s = 1;
   int32_t r, i, np, m = 0;
   unsigned seen = 0;
   ge_value *y;
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
   if (!ge__vk_f32_in(c, 0)) return ge__vk_reference(c);
   x = c->inputs[0];
   r = x->rank;
-  np = ge_node_attr(c->node, "perm") ? ge_node_attr_ints(c->node, "perm", &pv) : -1;
+  np = a->n_ints, pv = a->ints;
   if (np >= 0 && np != r) return ge__vk_reference(c); /* it names the bad perm */
   for (i = 0; i < r; i++) {
     perm[i] = np < 0 ? r - 1 - i : pv[i];
@@ -1983,15 +2071,23 @@ static void ge__vk_red_cols_share(void *arg, int64_t begin, int64_t end) {
   }
 }
 
+static void ge__vk_parse_reduce(const ge_node *n, ge__vk_attrs *a) {
+  ge__vk_parse_ints(n, "axes", a);
+  a->flag = ge_node_attr_int(n, "keepdims", 1) != 0;
+  a->flag2 = ge_node_attr_int(n, "noop_with_empty_axes", 0) != 0;
+}
 static ge_status ge__vk_reduce_kernel(ge_kernel_ctx *c, int op) {
+  const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_reduce);
   const ge_value *x, *ax = c->num_inputs > 1 ? c->inputs[1] : NULL;
-  const int64_t *av = NULL;
+  const int64_t *av;
   int mask[GE_MAX_RANK];
   int32_t na, k, r, first = -1, last = -1, orank = 0;
   int64_t odims[GE_MAX_RANK];
   ge__vk_red j;
   ge_value *y;
-  if (!ge__vk_f32_in(c, 0) || c->num_outputs < 1) return ge__vk_reference(c);
+  if (!a) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
+  if (!ge__vk_f32_in(c, 0) || c->num_outputs < 1 || a->n_ints > GE_MAX_RANK) return ge__vk_reference(c);
   x = c->inputs[0];
   r = x->rank;
   if (r < 1 || x->numel == 0) return ge__vk_reference(c);
@@ -2001,7 +2097,8 @@ static ge_status ge__vk_reduce_kernel(ge_kernel_ctx *c, int op) {
       return ge__vk_reference(c);
     na = (int32_t)ax->numel;
   } else
-    na = ge_node_attr_ints(c->node, "axes", &av) > 0 ? ge_node_attr_ints(c->node, "axes", &av) : 0;
+    na = a->n_ints > 0 ? a->n_ints : 0;
+  av = a->ints;
   for (k = 0; k < na; k++) {
     int64_t v = ax ? (ax->dtype == GE_DTYPE_INT64 ? ((const int64_t *)ax->data)[k] : ((const int32_t *)ax->data)[k])
                    : av[k];
@@ -2009,7 +2106,7 @@ static ge_status ge__vk_reduce_kernel(ge_kernel_ctx *c, int op) {
     mask[v < 0 ? v + r : v] = 1;
   }
   if (na == 0) {
-    if (ge_node_attr_int(c->node, "noop_with_empty_axes", 0) != 0) return ge__vk_reference(c);
+    if (a->flag2) return ge__vk_reference(c);
     for (k = 0; k < r; k++) mask[k] = 1;
   }
   j.outer = j.len = j.inner = 1;
@@ -2031,7 +2128,7 @@ static ge_status ge__vk_reduce_kernel(ge_kernel_ctx *c, int op) {
       j.inner *= x->dims[k];
   }
   for (k = 0; k < r; k++)
-    if (!mask[k] || ge_node_attr_int(c->node, "keepdims", 1) != 0) odims[orank++] = mask[k] ? 1 : x->dims[k];
+    if (!mask[k] || a->flag) odims[orank++] = mask[k] ? 1 : x->dims[k];
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, orank, odims))) return ge__vk_out_failed(c);
   j.isa = ge__vk_isa();
   j.op = op;
@@ -2342,13 +2439,14 @@ static ge_status ge__vk_k_resize(ge_kernel_ctx *c) {
   int64_t out[GE_MAX_RANK], k;
   double scale[GE_MAX_RANK];
   int32_t r, d;
-  if (!ge__vk_f32_in(c, 0) || c->num_outputs < 1) return ge__vk_reference(c);
   if (!s) {
     if (!(s = (ge__vk_rs_state *)calloc(1, sizeof *s))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
     s->key[0] = -1;
     c->state = s;
   }
   if (!s->parsed) ge__vk_rs_parse(c, s);
+  if (ge_kernel_preparing(c)) return GE_OK; /* the taps wait for the sizes, read at the first run */
+  if (!ge__vk_f32_in(c, 0) || c->num_outputs < 1) return ge__vk_reference(c);
   x = c->inputs[0];
   r = x->rank;
   if (!s->usable || r < 2 || !ge__vk_rs_sizes(c, s, x, out, scale)) return ge__vk_reference(c);
@@ -2517,70 +2615,69 @@ static ge_status ge__vk_k_where(ge_kernel_ctx *c) {
 typedef struct ge__vk_entry {
   const char *op;
   ge_kernel_fn fn;
+  int prepares; /* fn parses attributes into its state when preparing (GE_KERNEL_PREPARE) */
 } ge__vk_entry;
 
 /* Sorted by strcmp (a test checks it). */
 static const ge__vk_entry ge__vk_table[] = {
-    {"Abs", ge__vk_k_abs},
-    {"Add", ge__vk_k_add},
-    {"AveragePool", ge__vk_k_averagepool},
-    {"BatchNormalization", ge__vk_k_batchnormalization},
-    {"Celu", ge__vk_k_celu},
-    {"Clip", ge__vk_k_clip},
-    {"Div", ge__vk_k_div},
-    {"Elu", ge__vk_k_elu},
-    {"Erf", ge__vk_k_erf},
-    {"Exp", ge__vk_k_exp},
-    {"Gelu", ge__vk_k_gelu},
-    {"GlobalAveragePool", ge__vk_k_globalaveragepool},
-    {"GlobalMaxPool", ge__vk_k_globalmaxpool},
-    {"HardSigmoid", ge__vk_k_hard_sigmoid},
-    {"HardSwish", ge__vk_k_hard_swish},
-    {"InstanceNormalization", ge__vk_k_instancenormalization},
-    {"LayerNormalization", ge__vk_k_layernormalization},
-    {"LeakyRelu", ge__vk_k_leaky_relu},
-    {"Log", ge__vk_k_log},
-    {"LogSoftmax", ge__vk_k_logsoftmax},
-    {"Max", ge__vk_k_max},
-    {"MaxPool", ge__vk_k_maxpool},
-    {"Min", ge__vk_k_min},
-    {"Mish", ge__vk_k_mish},
-    {"Mul", ge__vk_k_mul},
-    {"Neg", ge__vk_k_neg},
-    {"PRelu", ge__vk_k_prelu},
-    {"Pow", ge__vk_k_pow},
-    {"Reciprocal", ge__vk_k_reciprocal},
-    {"ReduceMax", ge__vk_k_reducemax},
-    {"ReduceMean", ge__vk_k_reducemean},
-    {"ReduceMin", ge__vk_k_reducemin},
-    {"ReduceSum", ge__vk_k_reducesum},
-    {"Relu", ge__vk_k_relu},
-    {"Resize", ge__vk_k_resize},
-    {"Selu", ge__vk_k_selu},
-    {"Sigmoid", ge__vk_k_sigmoid},
-    {"Softmax", ge__vk_k_softmax},
-    {"Softplus", ge__vk_k_softplus},
-    {"Softsign", ge__vk_k_softsign},
-    {"Sqrt", ge__vk_k_sqrt},
-    {"Sub", ge__vk_k_sub},
-    {"Sum", ge__vk_k_sum},
-    {"Tanh", ge__vk_k_tanh},
-    {"ThresholdedRelu", ge__vk_k_thresholded_relu},
-    {"Transpose", ge__vk_k_transpose},
-    {"Upsample", ge__vk_k_resize},
-    {"Where", ge__vk_k_where},
+    {"Abs", ge__vk_k_abs, 0},
+    {"Add", ge__vk_k_add, 0},
+    {"AveragePool", ge__vk_k_averagepool, 1},
+    {"BatchNormalization", ge__vk_k_batchnormalization, 1},
+    {"Celu", ge__vk_k_celu, 1},
+    {"Clip", ge__vk_k_clip, 1},
+    {"Div", ge__vk_k_div, 0},
+    {"Elu", ge__vk_k_elu, 1},
+    {"Erf", ge__vk_k_erf, 0},
+    {"Exp", ge__vk_k_exp, 0},
+    {"Gelu", ge__vk_k_gelu, 1},
+    {"GlobalAveragePool", ge__vk_k_globalaveragepool, 0},
+    {"GlobalMaxPool", ge__vk_k_globalmaxpool, 0},
+    {"HardSigmoid", ge__vk_k_hard_sigmoid, 1},
+    {"HardSwish", ge__vk_k_hard_swish, 0},
+    {"InstanceNormalization", ge__vk_k_instancenormalization, 1},
+    {"LayerNormalization", ge__vk_k_layernormalization, 1},
+    {"LeakyRelu", ge__vk_k_leaky_relu, 1},
+    {"Log", ge__vk_k_log, 0},
+    {"LogSoftmax", ge__vk_k_logsoftmax, 1},
+    {"Max", ge__vk_k_max, 0},
+    {"MaxPool", ge__vk_k_maxpool, 1},
+    {"Min", ge__vk_k_min, 0},
+    {"Mish", ge__vk_k_mish, 0},
+    {"Mul", ge__vk_k_mul, 0},
+    {"Neg", ge__vk_k_neg, 0},
+    {"PRelu", ge__vk_k_prelu, 0},
+    {"Pow", ge__vk_k_pow, 0},
+    {"Reciprocal", ge__vk_k_reciprocal, 0},
+    {"ReduceMax", ge__vk_k_reducemax, 1},
+    {"ReduceMean", ge__vk_k_reducemean, 1},
+    {"ReduceMin", ge__vk_k_reducemin, 1},
+    {"ReduceSum", ge__vk_k_reducesum, 1},
+    {"Relu", ge__vk_k_relu, 0},
+    {"Resize", ge__vk_k_resize, 1},
+    {"Selu", ge__vk_k_selu, 1},
+    {"Sigmoid", ge__vk_k_sigmoid, 0},
+    {"Softmax", ge__vk_k_softmax, 1},
+    {"Softplus", ge__vk_k_softplus, 0},
+    {"Softsign", ge__vk_k_softsign, 0},
+    {"Sqrt", ge__vk_k_sqrt, 0},
+    {"Sub", ge__vk_k_sub, 0},
+    {"Sum", ge__vk_k_sum, 0},
+    {"Tanh", ge__vk_k_tanh, 0},
+    {"ThresholdedRelu", ge__vk_k_thresholded_relu, 1},
+    {"Transpose", ge__vk_k_transpose, 1},
+    {"Upsample", ge__vk_k_resize, 1},
+    {"Where", ge__vk_k_where, 0},
 };
 #define GE__VK_NUM_OPS (sizeof ge__vk_table / sizeof ge__vk_table[0])
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT DEFAULT
 #endif
-#endif /* GE__VK_ON */
 
 /* Decided from what is static: the op, and an output dtype that is float32
  * or not yet known (the kernel checks its inputs at run time). */
-GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n) {
-#if GE__VK_ON
+static const ge__vk_entry *ge__vk_entry_of(const ge_node *n) {
   size_t lo = 0, hi = GE__VK_NUM_OPS;
   ge_dtype t;
   if (!n || !ge_node_in_onnx_domain(n) || n->num_outputs < 1) return NULL;
@@ -2589,16 +2686,34 @@ GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     int k = strcmp(n->op, ge__vk_table[mid].op);
-    if (k == 0) return ge__vk_table[mid].fn;
+    if (k == 0) return &ge__vk_table[mid];
     if (k < 0)
       hi = mid;
     else
       lo = mid + 1;
   }
+  return NULL;
+}
+#endif /* GE__VK_ON */
+
+GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n) {
+#if GE__VK_ON
+  const ge__vk_entry *e = ge__vk_entry_of(n);
+  return e ? e->fn : NULL;
 #else
   (void)n;
-#endif
   return NULL;
+#endif
+}
+
+GE_API ge_kernel_fn ge_vector_fast_prepare(const ge_node *n) {
+#if GE__VK_ON
+  const ge__vk_entry *e = ge__vk_entry_of(n);
+  return e && e->prepares ? e->fn : NULL;
+#else
+  (void)n;
+  return NULL;
+#endif
 }
 
 GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n) {

@@ -35,13 +35,39 @@ static GE_TEST__UNUSED void kh_free(ge_value *v) {
   memset(v, 0, sizeof *v);
 }
 
+/* fn's prepare call on c: inputs without bytes but Const ones. */
+static GE_TEST__UNUSED ge_status kh_prepare(ge_kernel_fn fn, ge_kernel_ctx *c) {
+  ge_value shaped[16], *ins[16], **saved = c->inputs;
+  ge_status st;
+  uint32_t i;
+  if (c->num_inputs > 16) return GE_ERR_INVALID;
+  for (i = 0; i < c->num_inputs; i++) {
+    const ge_node *o = c->inputs[i] ? ge_graph_input_origin(c->graph, c->node, i, NULL) : NULL;
+    ins[i] = c->inputs[i];
+    if (!c->inputs[i] || (o && !strcmp(o->op, "Const"))) continue;
+    shaped[i] = *c->inputs[i];
+    shaped[i].data = NULL;
+    ins[i] = &shaped[i];
+  }
+  c->inputs = ins;
+  c->flags |= GE_KERNEL_PREPARE;
+  st = fn(c);
+  c->flags &= ~GE_KERNEL_PREPARE;
+  c->inputs = saved;
+  return st;
+}
+
 /* Runs kernel fn for node id of g with inputs (NULL entries absent);
  * outputs[i] receive malloc'ed values (free with kh_free). parallel_for
  * and num_threads: the intra-op threads offered (NULL, 1: none). With
  * `fixed`, the kernel runs twice on one context flagged
  * GE_KERNEL_FIXED_SHAPES (as an executor's static task): the first run
  * into the outputs given (planned by an earlier run), the second, after
- * they are poisoned (0xff bytes: NaN floats), on whatever memo it left. */
+ * they are poisoned (0xff bytes: NaN floats), on whatever memo it left.
+ * With `fixed` KH_PREPARED, an executor's load comes first: fn is called
+ * with GE_KERNEL_PREPARE on the same context, every input shaped but
+ * without bytes unless it comes from a Const (as an engine's prepare). */
+#define KH_PREPARED 2
 static GE_TEST__UNUSED ge_status kh_run_fixed(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
                                               uint32_t n_in, ge_value *outputs, uint32_t n_out,
                                               void (*parallel_for)(ge_kernel_env *, int64_t, int64_t, ge_parallel_fn,
@@ -67,7 +93,8 @@ static GE_TEST__UNUSED ge_status kh_run_fixed(ge_kernel_fn fn, const ge_graph *g
   c.env = &env;
   c.err = err;
   c.flags = fixed ? GE_KERNEL_FIXED_SHAPES : 0;
-  st = fn(&c);
+  st = fixed == KH_PREPARED ? kh_prepare(fn, &c) : GE_OK;
+  if (st == GE_OK) st = fn(&c);
   if (fixed && st == GE_OK) {
     for (i = 0; i < n_out && i < 16; i++)
       if (outputs[i].data) memset(outputs[i].data, 0xff, outputs[i].nbytes);

@@ -40,7 +40,7 @@ static ge_kernel_fn swish_kernel(const ge_engine *e, const ge_node *n) {
 }
 
 static const ge_engine engine = {PLUGIN_ABI, "TestSwishEngine", "TestSwish", 3, GE_RUNTIME_DEVICE, 0, NULL,
-                                 swish_check, swish_kernel, NULL, NULL, NULL, NULL};
+                                 swish_check, swish_kernel, NULL, NULL, NULL, NULL, NULL};
 static const ge_engine *const engines[] = {&engine};
 static const ge_engine_plugin plugin = {PLUGIN_ABI, 1, engines};
 

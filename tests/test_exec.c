@@ -558,6 +558,74 @@ GE_TEST(test_fixed_shapes) {
   ge_graph_free(dyn);
 }
 
+/* Prepare (the Init program's kernel part): a state that says it was
+ * built at load, seeing what a prepare call sees. */
+#define PREPARED_MAGIC 0x5eed
+static ge_status prep_neg(ge_kernel_ctx *c) {
+  const ge_value *x = c->inputs[0];
+  int *st;
+  if (!strcmp(c->node->name, "bad")) return ge_kernel_error(c, GE_ERR_INVALID, "refuses to prepare");
+  if (!ge_kernel_preparing(c) || !(c->flags & GE_KERNEL_FIXED_SHAPES) || c->state)
+    return ge_kernel_error(c, GE_ERR_INTERNAL, "prepared twice or without the flags");
+  if (x->dtype != GE_DTYPE_FLOAT32 || x->rank != 2 || x->dims[0] != 1 || x->dims[1] != 4 ||
+      !ge_value_is_planned(c->outputs[0], GE_DTYPE_FLOAT32, 2, x->dims))
+    return ge_kernel_error(c, GE_ERR_INTERNAL, "prepared without its shapes");
+  if (!(st = (int *)malloc(sizeof *st))) return GE_ERR_NOMEM;
+  *st = PREPARED_MAGIC;
+  c->state = st;
+  return GE_OK;
+}
+static ge_status k_neg_prepared(ge_kernel_ctx *c) {
+  if (!c->state || *(int *)c->state != PREPARED_MAGIC) return ge_kernel_error(c, GE_ERR_INTERNAL, "not prepared at load");
+  return k_neg(c);
+}
+static ge_kernel_fn lookup_prepared(const ge_node *n, void *user) {
+  (void)user;
+  return !strcmp(n->op, "Neg") ? k_neg_prepared : lookup(n, user);
+}
+static ge_kernel_fn lookup_prep(const ge_node *n, void *user) {
+  (void)user;
+  return !strcmp(n->op, "Neg") ? prep_neg : NULL;
+}
+
+/* Fixed tasks are prepared once at load, with shapes and no input bytes
+ * (the graph input is unshaped again afterwards); dynamic ones are not;
+ * a failing prepare fails the load naming its node. */
+GE_TEST(test_prepare_at_load) {
+  ge_graph *g = neg_chain_of(3, 1), *dyn = neg_chain(2);
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[2] = {1, 4};
+  float in[4] = {1, 2, 3, 4};
+  ge_value v = fvalue(2, dims, in);
+  const ge_value *ins[1] = {&v};
+  const ge_value *x;
+  uint32_t t;
+  d.lookup = lookup_prepared;
+  d.prepare = lookup_prep;
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p);
+  for (t = 0; t < p->num_tasks; t++)
+    GE_CHECK(p->tasks[t].ctx.state && !(p->tasks[t].ctx.flags & GE_KERNEL_PREPARE));
+  x = &p->slots[p->first_slot[p->inputs[0]]];
+  GE_CHECK(x->rank == 0 && !x->data);
+  OK(ge_program_run(p, ins, 1, &err));
+  GE_CHECK(((float *)ge_program_output(p, 0)->data)[3] == -4);
+  ge_program_free(p);
+  d.lookup = lookup; /* dynamic: nothing prepared */
+  OK(ge_program_create(dyn, &d, &p, &err));
+  GE_REQUIRE(p);
+  for (t = 0; t < p->num_tasks; t++) GE_CHECK(!p->tasks[t].ctx.state);
+  ge_program_free(p);
+  OK(ge_node_set_name(g, ge_graph_node(g, ge_graph_output_node(g))->inputs[0].node, "bad", NULL));
+  d.lookup = lookup_prepared;
+  GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_ERR_INVALID);
+  GE_CHECK(!p && strstr(err.message, "'bad'") && strstr(err.message, "refuses to prepare"));
+  ge_graph_free(g);
+  ge_graph_free(dyn);
+}
+
 /* Kernel failures are reported naming the node; the program stays usable. */
 GE_TEST(test_kernel_error) {
   ge_graph *g = tu_new_graph("g");
@@ -708,6 +776,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_scan);
   GE_RUN(test_partitioned_call);
   GE_RUN(test_fixed_shapes);
+  GE_RUN(test_prepare_at_load);
   GE_RUN(test_kernel_error);
   GE_RUN(test_loop_long_scan);
   GE_RUN(test_loop_trip_count_checked);

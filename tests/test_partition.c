@@ -368,11 +368,11 @@ static ge_status count_calls(const ge_engine *e, ge_graph *g, int32_t self, ge_e
 
 /* Three atomic engines, A and B members of composite Comp. */
 static const char *const comp_members[] = {"A", "B", NULL};
-static const ge_engine fake_a = {GE_ENGINE_ABI_VERSION, "A", "A", 1, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL};
-static const ge_engine fake_b = {GE_ENGINE_ABI_VERSION, "B", "B", 2, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL};
-static const ge_engine fake_c = {GE_ENGINE_ABI_VERSION, "C", "C", 3, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL};
+static const ge_engine fake_a = {GE_ENGINE_ABI_VERSION, "A", "A", 1, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL, NULL};
+static const ge_engine fake_b = {GE_ENGINE_ABI_VERSION, "B", "B", 2, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL, NULL};
+static const ge_engine fake_c = {GE_ENGINE_ABI_VERSION, "C", "C", 3, GE_RUNTIME_DEVICE, 0, NULL, yes, none, NULL, NULL, count_calls, NULL, NULL};
 static const ge_engine fake_comp = {GE_ENGINE_ABI_VERSION, "Comp", "Comp", 1, GE_RUNTIME_DEVICE, GE_ENGINE_COMPOSITE,
-                                   comp_members, NULL, NULL, NULL, NULL, NULL, NULL};
+                                   comp_members, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 /* Pieces in a topological order: every End's peer PlaceHolder is in a
  * later piece, and each piece's nodes share one label. */

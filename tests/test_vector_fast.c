@@ -412,8 +412,9 @@ static int check_op(const char *op, ge_value **in, uint32_t n_in, uint32_t n_out
     }
     ok &= same_outputs(op, variant, threads, "planned", s1, &e1, ref, s2, &e2, fast, n_out, max_ulps_ok, abs_tol);
     if (ok && s2 == GE_OK) {
-      s2 = kh_run_fixed(ff, t.g, t.id, in, n_in, fast, n_out, threads ? pool_parallel_for : NULL, threads ? 2 : 1, 1,
-                        &e2);
+      int prepared = ge_vector_fast_prepare(ge_graph_node(t.g, t.id)) == ff;
+      s2 = kh_run_fixed(ff, t.g, t.id, in, n_in, fast, n_out, threads ? pool_parallel_for : NULL, threads ? 2 : 1,
+                        prepared ? KH_PREPARED : 1, &e2);
       ok &= same_outputs(op, variant, threads, "fixed shapes", s1, &e1, ref, s2, &e2, fast, n_out, max_ulps_ok,
                          abs_tol);
     }
