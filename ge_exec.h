@@ -903,8 +903,9 @@ static ge_status ge__x_prepare(ge_program *p, ge_error *err) {
   if (!p->desc.prepare || !p->fixed) return GE_OK;
   for (i = 0; i < p->num_inputs; i++) {
     const ge_node *x = ge_graph_node(p->graph, p->inputs[i]);
+    const ge_tensor_desc *d = x ? &x->outputs[0] : NULL;
     ge_value *v = x ? &p->slots[p->first_slot[x->id]] : NULL;
-    if (v && p->fixed[v - p->slots]) ge_value_set_shape(v, x->outputs[0].dtype, x->outputs[0].shape.rank, x->outputs[0].shape.dims);
+    if (v && p->fixed[v - p->slots]) ge_value_set_shape(v, d->dtype, d->shape.rank, d->shape.dims);
   }
   for (t = 0; t < p->num_tasks && !st; t++) {
     ge_task *task = &p->tasks[t];

@@ -1560,6 +1560,7 @@ static ge_status ge__aic_reference(ge_kernel_ctx *c) {
   ge_status st;
   ge_kernel_ctx rc = *c;
   int fused_res = ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0) != 0;
+  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
   if (!fn) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel");
   if (fused_res && rc.num_inputs > 3) rc.num_inputs = 3; /* the residual is ours, not the op's */
   st = fn(&rc);
@@ -3837,12 +3838,14 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
 }
 
 /* The kernels with state to build at load (their prepare call returns
- * once weights are packed and scratch reserved); the vector engine's for
- * the ops it lends. */
+ * once attributes are parsed, weights packed and scratch reserved); the
+ * vector engine's for the ops it lends. */
 static ge_kernel_fn ge__aic_prepare(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn fn = ge__aic_kernel(e, n);
   const ge_engine *v = ge_vector_engine();
-  if (fn == ge__aic_conv || fn == ge__aic_convtranspose || fn == ge__aic_matmul || fn == ge__aic_gemm_kernel) return fn;
+  if (fn == ge__aic_conv || fn == ge__aic_convtranspose || fn == ge__aic_matmul || fn == ge__aic_gemm_kernel ||
+      fn == ge__aic_rnn)
+    return fn;
   return fn && v->prepare && fn == v->kernel(v, n) ? v->prepare(v, n) : NULL;
 }
 

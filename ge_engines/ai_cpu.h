@@ -120,13 +120,23 @@ static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   return k ? k : ge_dsa_kernel(n);
 }
 
+/* The kernels above with state to build at load: the vector engine's and
+ * AI Core's (their engines' prepare). */
+static ge_kernel_fn ge__aicpu_prepare(const ge_engine *e, const ge_node *n) {
+  const ge_engine *aic = ge_ai_core_engine();
+  ge_kernel_fn k = ge__aicpu_kernel(e, n);
+  if (!k) return NULL;
+  if (k == ge_vector_fast_kernel(n)) return ge_vector_fast_prepare(n);
+  return k == aic->kernel(aic, n) ? aic->prepare(aic, n) : NULL;
+}
+
 static const ge_engine ge__aicpu_ascend_engine = {
     GE_ENGINE_ABI_VERSION, "DNN_VM_AICPU_ASCEND", "AiCpuAscend", 3, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL,
-    ge__aicpu_check_ascend, ge__aicpu_kernel, NULL, NULL, NULL, NULL, NULL};
+    ge__aicpu_check_ascend, ge__aicpu_kernel, NULL, NULL, NULL, NULL, ge__aicpu_prepare};
 
 static const ge_engine ge__aicpu_tf_engine = {
     GE_ENGINE_ABI_VERSION, "DNN_VM_AICPU", "AiCpu", 4, GE_RUNTIME_DEVICE, GE_ENGINE_ATTACH, NULL,
-    ge__aicpu_check_tf, ge__aicpu_kernel, NULL, NULL, NULL, NULL, NULL};
+    ge__aicpu_check_tf, ge__aicpu_kernel, NULL, NULL, NULL, NULL, ge__aicpu_prepare};
 
 GE_API const ge_engine *ge_ai_cpu_ascend_engine(void) { return &ge__aicpu_ascend_engine; }
 GE_API const ge_engine *ge_ai_cpu_engine(void) { return &ge__aicpu_tf_engine; }

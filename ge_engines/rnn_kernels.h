@@ -94,8 +94,8 @@ enum { GE__RNN_ELMAN = 0, GE__RNN_GRU = 1, GE__RNN_LSTM = 2 };
 /* The kernel's state: one malloc'ed block, this header then the floats. */
 typedef struct ge__rnn_state {
   size_t cap; /* bytes of the block */
-  /* the node's attributes, parsed at the first run (no string compares
-     per run); fast 0: every run takes the reference */
+  /* the node's attributes, parsed at load (the prepare call) or the
+     first run, never per run; fast 0: every run takes the reference */
   int kind, ng, ndir, reverse, layout, lbr, input_forget, fast;
   int64_t hidden_size;
 } ge__rnn_state;
@@ -287,6 +287,7 @@ static void ge__rnn_share(void *arg, int64_t begin, int64_t end) {
 
 static ge_status ge__rnn_reference(ge_kernel_ctx *c) {
   ge_kernel_fn f = ge_host_cpu_kernel(c->node);
+  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
   if (!f) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
   return f(c);
 }
@@ -389,7 +390,7 @@ GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm) {
     return ge__rnn_reference(c);
   dims[1] = 3 * r.hs;
   if (r.kind == GE__RNN_LSTM && !ge__rnn_in_ok(in[7], 2, dims)) return ge__rnn_reference(c);
-  if (SL) {
+  if (SL && !ge_kernel_preparing(c)) { /* the lengths' bytes come with the run */
     if ((SL->dtype != GE_DTYPE_INT32 && SL->dtype != GE_DTYPE_INT64) || SL->rank != 1 || SL->dims[0] != r.batch ||
         (SL->numel && !SL->data))
       return ge__rnn_reference(c);
@@ -405,6 +406,7 @@ GE_API ge_status ge_rnn_run(ge_kernel_ctx *c, const ge_rnn_gemm *gemm) {
   n_work = gemm ? (gemm->work_size(rows, gh, r.isz) + sizeof(float) - 1) / sizeof(float) + 16 : 16;
   if (!(s = ge__rnn_room(c, n_xg + n_scr + n_work)))
     return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the recurrent state");
+  if (ge_kernel_preparing(c)) return GE_OK; /* attributes parsed, room made: all a run allocates */
   xg = ge__rnn_floats(s);
   r.scratch = xg + n_xg;
   /* outputs */

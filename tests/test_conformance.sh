@@ -8,6 +8,7 @@
 # Each run prints per-folder counts and "N passed, N failed" over the floor;
 # the last line sums them. Refresh the floor after an improvement with:
 #   build/conformance --write-floor tests/conformance_floor.txt $DATA/{node,pytorch-converted,pytorch-operator,simple}
+# QUICK=1 runs two configurations only (tests/test_sanitized.sh, under ASan).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
@@ -19,19 +20,29 @@ if [[ ! -d $DATA/node ]]; then
 fi
 pass=0 fail=0
 run() { # FLAGS...
-    local log last
+    local log last rc
     log=$(mktemp)
     echo "-- conformance $*"
     "$BUILD/conformance" --floor tests/conformance_floor.txt "$@" \
-        "$DATA/node" "$DATA/pytorch-converted" "$DATA/pytorch-operator" "$DATA/simple" | tee "$log"
+        "$DATA/node" "$DATA/pytorch-converted" "$DATA/pytorch-operator" "$DATA/simple" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
     last=$(tail -n 1 "$log")
     rm -f "$log"
     if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
         pass=$((pass + BASH_REMATCH[1])) fail=$((fail + BASH_REMATCH[2]))
+        if [[ $rc -ne 0 && ${BASH_REMATCH[2]} -eq 0 ]]; then
+            echo "FAIL conformance $*: exit status $rc"; fail=$((fail + 1))
+        fi
     else
         echo "FAIL conformance $*: no summary"; fail=$((fail + 1))
     fi
 }
+if [[ ${QUICK:-0} == 1 ]]; then
+    run --engines --partition --plan
+    run --engines --plan --executor streams --threads 2 --check-order
+    echo "$pass passed, $fail failed"
+    exit $((fail > 0))
+fi
 run
 run --engines
 run --engines --option ge.engineType=VectorEngine

@@ -137,7 +137,9 @@ static int agrees(kt *t, ge_value **pin, uint32_t n_in, uint32_t n_out, int thre
   int ok = 1;
   memset(fast, 0, sizeof fast);
   memset(ref, 0, sizeof ref);
-  sf = kh_run_threads(f, t->g, t->id, pin, n_in, fast, n_out, threads ? tp_parallel_for : NULL, threads ? 2 : 1, &t->err);
+  /* prepared at load first, then run twice (the second on the state the first left) */
+  sf = kh_run_fixed(f, t->g, t->id, pin, n_in, fast, n_out, threads ? tp_parallel_for : NULL, threads ? 2 : 1, KH_PREPARED,
+                    &t->err);
   sr = kh_run(h, t->g, t->id, pin, n_in, ref, n_out, &t->err);
   if (!GE_CHECK(sf == sr)) ok = 0;
   for (i = 0; ok && sf == GE_OK && i < n_out; i++) {
