@@ -353,6 +353,7 @@ typedef struct ge__qk_state {
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 other */
   int attrs_ok; /* the spatial rank the attributes were read for; 0: bad */
   int64_t lead[2]; /* leading pads of the last run (H, W) */
+  int dw_s8;       /* depthwise weights minus zero points fit int8 */
   double pad_; /* keeps the area 8-byte aligned */
 } ge__qk_state;
 
@@ -1222,6 +1223,111 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void ge__qk_dw_chann
 }
 #endif
 
+/* Depthwise on AVX512-VNNI + VBMI, int8 weights (w - zw fits int8) and
+ * any stride and dilation with 15 sw + (KW - 1) dw < 64, KW <= 16: each
+ * channel is first copied into a plane padded with the raw zero point
+ * (so a padded tap gives x - zx = 0, as in the reference; no masks
+ * inside), then 16 outputs a step: per kernel row one 64-byte load, and
+ * per four taps one vpermb gathering each lane's four bytes and one
+ * vpdpbusd (u8 x s8, four products summed in int32, exact). int8 x is
+ * flipped to x + 128 (zero point alike); the zero point comes off once:
+ * sum (x - zx) w = sum x w - zx sum w, wrapping as the reference. */
+typedef struct ge__qk_dwv {
+  const ge__qk_dw *d;
+  const int8_t *w8;     /* M x KH x KW */
+  uint8_t *scratch;     /* per share: a padded plane */
+  size_t plane_bytes;   /* per share, 64-aligned */
+  int64_t Hp, Wp, M, per_share;
+} ge__qk_dwv;
+
+/* 1 when ge__qk_dw_vnni_share can run d (given int8 weights). */
+static int ge__qk_dw_vnni_ok(const ge__qk_dw *d) {
+#if GE__QK_AVX2
+  return ge__qk_isa() == GE__QK_ISA_VNNI && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") && d->KW <= 16 &&
+         15 * d->sw + (d->KW - 1) * d->dw < 64 && d->KH <= 64;
+#else
+  (void)d;
+  return 0;
+#endif
+}
+
+#if GE__QK_AVX2
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi"))) static void
+ge__qk_dw_channel_vnni(const ge__qk_dwv *v, const uint8_t *xc, const int8_t *wc, uint8_t *pad, int32_t *y) {
+  const ge__qk_dw *d = v->d;
+  const int64_t Wp = v->Wp, groups = (d->KW + 3) / 4;
+  const uint8_t zraw = (uint8_t)d->zx;
+  const int32_t zxp = d->zx + (d->is_signed ? 128 : 0);
+  const __m512i flip = _mm512_set1_epi8(d->is_signed ? (char)0x80 : 0);
+  __m512i idx[4];
+  int32_t wq[64 * 4], wsum = 0;
+  uint8_t ib[64];
+  int64_t r, j, i, g, kh, kw, oh, ow;
+  for (r = 0; r < v->Hp; r++) { /* the padded plane */
+    uint8_t *row = pad + r * Wp;
+    int64_t ih = r - d->ph;
+    if (ih < 0 || ih >= d->H) {
+      memset(row, zraw, (size_t)Wp);
+      continue;
+    }
+    memset(row, zraw, (size_t)d->pw);
+    memcpy(row + d->pw, xc + ih * d->W, (size_t)d->W);
+    memset(row + d->pw + d->W, zraw, (size_t)(Wp - d->pw - d->W));
+  }
+  memset(pad + v->Hp * Wp, zraw, 64); /* the tail of the last loads */
+  for (g = 0; g < groups; g++) { /* lane j, byte i: tap 4 g + i of output j */
+    for (j = 0; j < 16; j++)
+      for (i = 0; i < 4; i++) ib[4 * j + i] = (uint8_t)(j * d->sw + (4 * g + i < d->KW ? (4 * g + i) * d->dw : 0));
+    idx[g] = _mm512_loadu_si512((const void *)ib);
+  }
+  for (kh = 0; kh < d->KH; kh++)
+    for (g = 0; g < groups; g++) {
+      uint32_t q = 0;
+      for (i = 0; i < 4; i++) {
+        kw = 4 * g + i;
+        if (kw < d->KW) {
+          q |= (uint32_t)(uint8_t)wc[kh * d->KW + kw] << (8 * i);
+          wsum += wc[kh * d->KW + kw];
+        }
+      }
+      wq[kh * groups + g] = (int32_t)q;
+    }
+  for (oh = 0; oh < d->OH; oh++) {
+    const uint8_t *base = pad + oh * d->sh * Wp;
+    int32_t *yr = y + oh * d->OW;
+    for (ow = 0; ow < d->OW; ow += 16) {
+      int64_t n = d->OW - ow < 16 ? d->OW - ow : 16;
+      __m512i acc = _mm512_set1_epi32((int32_t)(0u - (uint32_t)zxp * (uint32_t)wsum));
+      for (kh = 0; kh < d->KH; kh++) {
+        __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(base + kh * d->dh * Wp + ow * d->sw)), flip);
+        for (g = 0; g < groups; g++)
+          acc = _mm512_dpbusd_epi32(acc, _mm512_permutexvar_epi8(idx[g], x), _mm512_set1_epi32(wq[kh * groups + g]));
+      }
+      if (n == 16) _mm512_storeu_si512((void *)(yr + ow), acc);
+      else _mm512_mask_storeu_epi32((void *)(yr + ow), (__mmask16)(((uint32_t)1 << n) - 1), acc);
+    }
+  }
+}
+#endif
+
+/* Share t of the channels, on its own padded plane. */
+static void ge__qk_dw_vnni_share(void *arg, int64_t b, int64_t e) {
+#if GE__QK_AVX2
+  const ge__qk_dwv *v = (const ge__qk_dwv *)arg;
+  const ge__qk_dw *d = v->d;
+  int64_t t, m;
+  for (t = b; t < e; t++) {
+    int64_t m1 = (t + 1) * v->per_share < v->M ? (t + 1) * v->per_share : v->M;
+    for (m = t * v->per_share; m < m1; m++)
+      ge__qk_dw_channel_vnni(v, (const uint8_t *)d->x + m / d->mult * d->H * d->W, v->w8 + m * d->KH * d->KW,
+                             v->scratch + (size_t)t * v->plane_bytes, d->y + m * d->OH * d->OW);
+  }
+#else
+  (void)arg, (void)b, (void)e;
+#endif
+}
+
 /* Depthwise: output channels [b, e) of one image, direct in int32. */
 static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_dw *d = (const ge__qk_dw *)arg;
@@ -1351,14 +1457,17 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
   return GE_OK;
 }
 
+static ge_status ge__qk_conv_dw(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zw,
+                                int32_t zx, ge__qk_req *rq, ge_value *y, const int64_t *dims, int64_t lead_h,
+                                int64_t lead_w, size_t tail);
+
 /* (x - zx) conv (w - zw): wi, zwi the input indices of w and zw. rq NULL:
  * int32 output (ConvInteger); else int32 accumulators in the state's area
  * requantized per output channel with rq's bias into rq's dtype. */
 static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zxv,
                                   const ge_value *zw, uint32_t wi, uint32_t zwi, ge__qk_req *rq) {
   ge__qk_state *s;
-  int64_t N, C, H, W, M, Cg, Mg, KH, KW, OH, OW, lead_h, lead_w, dims[4], n;
-  float *Wf;
+  int64_t N, C, H, W, M, Cg, Mg, KH, KW, OH, OW, lead_h, lead_w, dims[4];
   int32_t zx, *acc = NULL;
   int one_d;
   size_t tail;
@@ -1404,25 +1513,66 @@ static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_
     if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc)) != GE_OK) return st;
     return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
   }
-  /* depthwise (one input channel per group): direct, in int32 */
-  if (!(Wf = ge__qk_grow(c, (size_t)((M * KH * KW + 15) & ~(int64_t)15) + tail / sizeof(float))))
+  return ge__qk_conv_dw(c, x, w, zw, zx, rq, y, dims, lead_h, lead_w, tail);
+}
+
+/* Depthwise (one input channel per group): direct, in int32; on
+ * AVX512-VNNI when the weights minus their zero points fit int8. */
+static ge_status ge__qk_conv_dw(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zw,
+                                int32_t zx, ge__qk_req *rq, ge_value *y, const int64_t *dims, int64_t lead_h,
+                                int64_t lead_w, size_t tail) {
+  ge__qk_state *s = (ge__qk_state *)c->state;
+  int64_t N = x->dims[0], C = x->dims[1], H = x->rank == 3 ? 1 : x->dims[2], W = x->dims[x->rank - 1];
+  int64_t M = w->dims[0], KH = x->rank == 3 ? 1 : w->dims[2], KW = w->dims[w->rank - 1];
+  int64_t OH = x->rank == 3 ? 1 : dims[2], OW = dims[3], KK = M * KH * KW, wf_floats = (KK + 15) & ~(int64_t)15;
+  int64_t w8_floats = (KK / 4 + 16) & ~(int64_t)15, n, k;
+  int64_t Hp = H + lead_h, Wp = W + lead_w, shares = s->threads < M ? s->threads : M;
+  size_t plane_bytes;
+  float *Wf;
+  int32_t *acc = NULL;
+  int8_t *w8;
+  ge__qk_dw d;
+  d.is_signed = x->dtype == GE_DTYPE_INT8;
+  d.zx = zx;
+  d.H = H, d.W = W, d.KH = KH, d.KW = KW, d.OH = OH, d.OW = OW;
+  d.sh = s->s[0], d.sw = s->s[1], d.dh = s->d[0], d.dw = s->d[1], d.ph = lead_h, d.pw = lead_w;
+  d.mult = M / C;
+  if (Hp < (OH - 1) * d.sh + (KH - 1) * d.dh + 1) Hp = (OH - 1) * d.sh + (KH - 1) * d.dh + 1;
+  if (Wp < (OW - 1) * d.sw + (KW - 1) * d.dw + 1) Wp = (OW - 1) * d.sw + (KW - 1) * d.dw + 1;
+  plane_bytes = ((size_t)(Hp * Wp) + 64 + 63) & ~(size_t)63;
+  if (!(Wf = ge__qk_grow(c, (size_t)(wf_floats + w8_floats) + tail / sizeof(float) +
+                                (size_t)shares * plane_bytes / sizeof(float) + 16)))
     return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
-  if (rq) acc = (int32_t *)(void *)(Wf + ((M * KH * KW + 15) & ~(int64_t)15));
-  if (!s->w_const || s->wfloats != (size_t)(M * KH * KW)) {
+  w8 = (int8_t *)(void *)(Wf + wf_floats);
+  if (rq) acc = (int32_t *)(void *)(Wf + wf_floats + w8_floats);
+  if (!s->w_const || s->wfloats != (size_t)KK) {
     ge__qk_load_w(w, zw, M, KH * KW, Wf);
-    s->wfloats = s->w_const ? (size_t)(M * KH * KW) : 0;
+    s->dw_s8 = 1;
+    for (k = 0; k < KK; k++) {
+      s->dw_s8 &= Wf[k] >= -128.0f && Wf[k] <= 127.0f;
+      w8[k] = (int8_t)(Wf[k] >= -128.0f && Wf[k] <= 127.0f ? (int)Wf[k] : 0);
+    }
+    s->wfloats = s->w_const ? (size_t)KK : 0;
+  }
+  if (s->dw_s8 && ge__qk_dw_vnni_ok(&d)) {
+    ge__qk_dwv v;
+    uintptr_t planes = (uintptr_t)(Wf + wf_floats + w8_floats) + tail;
+    v.d = &d, v.w8 = w8, v.Hp = Hp, v.Wp = Wp, v.M = M, v.plane_bytes = plane_bytes;
+    v.scratch = (uint8_t *)((planes + 63) & ~(uintptr_t)63);
+    v.per_share = (M + shares - 1) / shares;
+    shares = (M + v.per_share - 1) / v.per_share;
+    for (n = 0; n < N; n++) {
+      d.x = (const uint8_t *)x->data + n * C * H * W;
+      d.y = (rq ? acc : (int32_t *)y->data) + n * M * OH * OW;
+      ge_kernel_parallel_for(c, shares, 1, ge__qk_dw_vnni_share, &v);
+    }
+    return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
   }
   for (n = 0; n < N; n++) {
-    ge__qk_dw d;
     d.x = (const uint8_t *)x->data + n * C * H * W;
     d.w = Wf;
     d.y = (rq ? acc : (int32_t *)y->data) + n * M * OH * OW;
-    d.is_signed = x->dtype == GE_DTYPE_INT8;
-    d.zx = zx;
-    d.H = H, d.W = W, d.KH = KH, d.KW = KW, d.OH = OH, d.OW = OW;
-    d.sh = s->s[0], d.sw = s->s[1], d.dh = s->d[0], d.dw = s->d[1], d.ph = lead_h, d.pw = lead_w;
-    d.mult = Mg;
     ge_kernel_parallel_for(c, M, 4, ge__qk_dw_range, &d);
   }
   return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
