@@ -779,12 +779,38 @@ static void ge__qk_strip_rows(const uint8_t *A, int64_t M, int64_t K, int64_t m0
   }
 }
 
+/* Columns [n0, n0 + 32) of a stride-1 conv over a padded image xp whose
+ * output pixels are numbered oh Wp + ow (ow >= OW are junk columns the
+ * caller drops): tap k reads the 32 consecutive bytes at xp + koff[k] +
+ * n0, so a quad of taps is four loads and one interleave; columns at or
+ * past P' (the last strip) read zx. K padding 0; the bytes XOR flip.
+ * `rows`: 4 x 32 bytes of scratch. */
+static void ge__qk_strip_flat(const uint8_t *xp, const int32_t *koff, int64_t K, int64_t n0, int64_t Pf, uint8_t zx,
+                              uint8_t flip, uint8_t *bp, uint8_t *rows) {
+  int64_t k, i, avail = Pf - n0 < GE__QK_VN ? Pf - n0 : GE__QK_VN;
+  for (k = 0; k < K; k += 4) {
+    uint8_t *dst = bp + (k / 4) * 4 * GE__QK_VN;
+    for (i = 0; i < 4; i++) {
+      uint8_t *row = rows + i * GE__QK_VN;
+      if (k + i >= K) memset(row, flip, GE__QK_VN); /* XOR flip: 0 */
+      else if (avail == GE__QK_VN) memcpy(row, xp + koff[k + i] + n0, GE__QK_VN);
+      else {
+        memcpy(row, xp + koff[k + i] + n0, (size_t)avail);
+        memset(row + avail, zx, (size_t)(GE__QK_VN - avail));
+      }
+    }
+    ge__qk_interleave(rows, flip, dst);
+  }
+}
+
 /* One integer GEMM: Mg packed weight rows times P columns (conv strips or
  * rows of A), C[row * ldr + col * ldc]; split into (strip, row chunk)
  * items over shares. */
 typedef struct ge__qk_igemm {
   const uint8_t *wpack;
   const ge__qk_conv *conv; /* columns from an image, else from A */
+  const uint8_t *flat;      /* or from a padded image (stride 1): tap k at flat + koff[k] */
+  const int32_t *koff;
   const uint8_t *A;
   int32_t *C;
   int64_t Mg, K, P, ldr, ldc, strips, rchunks, tiles_per_chunk, items_per_share;
@@ -830,7 +856,8 @@ static void ge__qk_igemm_share(void *arg, int64_t b, int64_t e) {
       int64_t nn = g->P - n0 < GE__QK_VN ? g->P - n0 : GE__QK_VN, tb = rc * g->tiles_per_chunk;
       int64_t te = tb + g->tiles_per_chunk < mb ? tb + g->tiles_per_chunk : mb;
       if (st != packed) {
-        if (g->conv) ge__qk_strip_conv(g->conv, n0, g->P, g->zx_raw, g->flip, bp, rows);
+        if (g->flat) ge__qk_strip_flat(g->flat, g->koff, g->K, n0, g->P, g->zx_raw, g->flip, bp, rows);
+        else if (g->conv) ge__qk_strip_conv(g->conv, n0, g->P, g->zx_raw, g->flip, bp, rows);
         else ge__qk_strip_rows(g->A, g->P, g->K, n0, g->flip, bp);
         if (need_colsum) ge__qk_colsum(g->isa, bp, kq, colsum);
         packed = st;
@@ -911,6 +938,7 @@ typedef struct ge__qk_req {
   const int32_t *acc;
   void *y;
   int64_t channels, plane; /* element i is in channel (i / plane) % channels */
+  int64_t acc_plane, acc_row, row; /* acc_row > 0: plane p's rows of `row` at acc + p acc_plane + r acc_row */
 } ge__qk_req;
 
 static float ge__qk_req_mult(const ge__qk_req *r, int64_t ch) {
@@ -963,13 +991,17 @@ static void ge__qk_req_range(void *arg, int64_t b, int64_t e) {
     int64_t ch = p % r->channels, done = 0;
     uint32_t bias = r->bias ? (uint32_t)r->bias[ch] : 0u;
     float mult = ge__qk_req_mult(r, ch);
-    const int32_t *acc = r->acc + p * r->plane;
+    const int32_t *acc = r->acc + p * (r->acc_row ? r->acc_plane : r->plane);
     uint8_t *y = (uint8_t *)r->y + p * r->plane;
+    int64_t n = r->acc_row ? r->row : r->plane, rows = r->acc_row ? r->plane / r->row : 1, i;
+    for (i = 0; i < rows; i++, acc += r->acc_row, y += n) {
+      done = 0;
 #if GE__QK_AVX2
-    if (avx2) done = ge__qk_req_row_avx2(acc, r->plane, bias, mult, r, y);
+      if (avx2) done = ge__qk_req_row_avx2(acc, n, bias, mult, r, y);
 #endif
-    (void)avx2;
-    ge__qk_req_row_scalar(acc + done, r->plane - done, bias, mult, r, y + done);
+      (void)avx2;
+      ge__qk_req_row_scalar(acc + done, n - done, bias, mult, r, y + done);
+    }
   }
 }
 
@@ -1414,22 +1446,67 @@ static ge_status ge__qk_conv_requant(ge_kernel_ctx *c, ge__qk_req *rq, const int
   return GE_OK;
 }
 
+/* A stride-1 conv's image padded with the raw zero point into Cg planes
+ * of Hp x Wp (then Wp + 64 bytes of it), and the offset of each tap. */
+static void ge__qk_pad_image(const ge__qk_conv *v, int64_t Hp, int64_t Wp, uint8_t zx, uint8_t *xp, int32_t *koff) {
+  int64_t ci, r, kh, kw, k = 0;
+  for (ci = 0; ci < v->Cg; ci++)
+    for (r = 0; r < Hp; r++) {
+      uint8_t *row = xp + (ci * Hp + r) * Wp;
+      int64_t ih = r - v->ph;
+      if (ih < 0 || ih >= v->H) {
+        memset(row, zx, (size_t)Wp);
+        continue;
+      }
+      memset(row, zx, (size_t)v->pw);
+      memcpy(row + v->pw, v->x + (ci * v->H + ih) * v->W, (size_t)v->W);
+      memset(row + v->pw + v->W, zx, (size_t)(Wp - v->pw - v->W));
+    }
+  memset(xp + v->Cg * Hp * Wp, zx, (size_t)Wp + 64);
+  for (ci = 0; ci < v->Cg; ci++)
+    for (kh = 0; kh < v->KH; kh++)
+      for (kw = 0; kw < v->KW; kw++) koff[k++] = (int32_t)(ci * Hp * Wp + kh * v->dh * Wp + kw * v->dw);
+}
+
 /* ConvInteger but depthwise on the integer GEMM: weights packed once
- * (Const) per group into the state, image strips packed per share. */
+ * (Const) per group into the state, image strips packed per share.
+ * Stride 1 (in planes under 2^31 bytes) runs on the padded image with
+ * rows Wp wide: the accumulators come out Wp apart (acc_row) and are
+ * compacted by the requantization, or here for ConvInteger. */
 static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_value *x, const ge_value *w,
                                   const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, const int64_t *ydims,
-                                  size_t tail, int32_t **acc) {
-  int32_t *y;
-  size_t gbytes = ge__qk_wpack_bytes(Mg, Kg), wbytes = gbytes * (size_t)s->group;
+                                  size_t tail, int32_t **acc, int64_t *acc_row) {
+  int32_t *y, *koff = NULL;
+  size_t gbytes = ge__qk_wpack_bytes(Mg, Kg), wbytes = gbytes * (size_t)s->group, flat_bytes = 0, extra = 0;
   int one_d = x->rank == 3;
   int64_t H = one_d ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
-  int64_t OW = ydims[x->rank - 1], P = (one_d ? 1 : ydims[2]) * OW, n, gi;
-  int64_t shares = ge__qk_shares(s->threads, P, Mg, Kg);
-  uint8_t *area;
-  if (!(area = ge__qk_iarea(c, wbytes, shares, Kg, tail))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  int64_t KH = one_d ? 1 : w->dims[2], KW = w->dims[w->rank - 1];
+  int64_t OH = one_d ? 1 : ydims[2], OW = ydims[x->rank - 1], P = OH * OW, n, gi;
+  int64_t Hp = H + s->lead[0], Wp = W + s->lead[1], Pf = P;
+  int flat = s->s[0] == 1 && s->s[1] == 1;
+  int64_t shares;
+  uint8_t *area, *xp = NULL;
+  if (flat) {
+    if (Hp < OH + (KH - 1) * s->d[0]) Hp = OH + (KH - 1) * s->d[0];
+    if (Wp < OW + (KW - 1) * s->d[1]) Wp = OW + (KW - 1) * s->d[1];
+    flat = Cg * Hp * Wp + Wp < ((int64_t)1 << 31);
+    Pf = OH * Wp;
+  }
+  if (flat) {
+    flat_bytes = (size_t)(x->dims[0] * x->dims[1] / Cg * Mg * Pf) * sizeof(int32_t); /* N M Pf accumulators */
+    extra = (((size_t)(Cg * Hp * Wp + Wp) + 64 + 63) & ~(size_t)63) + (size_t)Kg * sizeof(int32_t);
+    tail = flat_bytes;
+  }
+  shares = ge__qk_shares(s->threads, Pf, Mg, Kg);
+  if (!(area = ge__qk_iarea(c, wbytes, shares, Kg, tail + extra)))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
   y = tail ? (*acc = (int32_t *)(void *)(area + wbytes + (size_t)shares * ge__qk_iscratch_bytes(Kg)))
            : (int32_t *)c->outputs[0]->data;
+  if (flat) {
+    xp = (uint8_t *)y + tail;
+    koff = (int32_t *)(void *)(xp + (((size_t)(Cg * Hp * Wp + Wp) + 64 + 63) & ~(size_t)63));
+  }
   if (!s->w_const || s->wpacked != wbytes) {
     for (gi = 0; gi < s->group; gi++) ge__qk_wpack(w, Kg, 1, zw, gi * Mg, Mg, Kg, area + (size_t)gi * gbytes);
     s->wpacked = s->w_const ? wbytes : 0;
@@ -1439,22 +1516,36 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
       ge__qk_conv v;
       ge__qk_igemm g;
       v.x = (const uint8_t *)x->data + (n * x->dims[1] + gi * Cg) * H * W;
-      v.H = H, v.W = W, v.Cg = Cg, v.KH = one_d ? 1 : w->dims[2], v.KW = w->dims[w->rank - 1], v.OW = OW;
+      v.H = H, v.W = W, v.Cg = Cg, v.KH = KH, v.KW = KW, v.OW = OW;
       v.sh = s->s[0], v.sw = s->s[1], v.dh = s->d[0], v.dw = s->d[1], v.ph = s->lead[0], v.pw = s->lead[1];
       memset(&g, 0, sizeof g);
       g.wpack = area + (size_t)gi * gbytes;
       g.conv = &v;
-      g.C = y + (n * s->group + gi) * Mg * P;
-      g.Mg = Mg, g.K = Kg, g.P = P, g.ldr = P, g.ldc = 1;
+      g.C = y + (n * s->group + gi) * Mg * Pf;
+      g.Mg = Mg, g.K = Kg, g.P = Pf, g.ldr = Pf, g.ldc = 1;
       g.flip = x->dtype == GE_DTYPE_INT8 ? 0x80 : 0;
       g.zx_raw = (uint8_t)zx;
       g.zx = zx + (g.flip ? 128 : 0);
       g.isa = ge__qk_isa();
       g.scratch = area + wbytes;
       g.scratch_bytes = ge__qk_iscratch_bytes(Kg);
+      if (flat) {
+        ge__qk_pad_image(&v, Hp, Wp, g.zx_raw, xp, koff);
+        g.flat = xp, g.koff = koff;
+      }
       ge__qk_igemm_run(c, &g, shares);
     }
+  *acc_row = flat ? Wp : 0;
   return GE_OK;
+}
+
+/* Rows of `row` int32 at acc, acc_row apart, packed into y (planes of
+ * `rows` rows). */
+static void ge__qk_compact(const int32_t *acc, int64_t acc_row, int64_t row, int64_t rows, int64_t planes,
+                           int32_t *y) {
+  int64_t p, r;
+  for (p = 0; p < planes; p++)
+    for (r = 0; r < rows; r++) memcpy(y + (p * rows + r) * row, acc + (p * rows + r) * acc_row, (size_t)row * sizeof *y);
 }
 
 static ge_status ge__qk_conv_dw(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zw,
@@ -1510,8 +1601,15 @@ static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_
   zx = zxv ? ge__qk_get8(zxv, 0) : 0;
   tail = rq ? (size_t)y->numel * sizeof(int32_t) : 0;
   if (Cg != 1 || s->group == 1) {
-    if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc)) != GE_OK) return st;
-    return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
+    int64_t acc_row = 0;
+    if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc, &acc_row)) != GE_OK)
+      return st;
+    if (rq) {
+      rq->acc_row = acc_row, rq->acc_plane = OH * acc_row, rq->row = OW;
+      return ge__qk_conv_requant(c, rq, acc, y, N * M);
+    }
+    if (acc_row) ge__qk_compact(acc, acc_row, OW, OH, N * M, (int32_t *)y->data);
+    return GE_OK;
   }
   return ge__qk_conv_dw(c, x, w, zw, zx, rq, y, dims, lead_h, lead_w, tail);
 }
