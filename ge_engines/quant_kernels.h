@@ -982,10 +982,32 @@ __attribute__((target("avx2"))) static int64_t ge__qk_req_row_avx2(const int32_t
 }
 #endif
 
+#if GE__QK_AVX2
+/* The same on AVX-512, 16 a step, the tail masked: the float operations
+ * and their order are the AVX2 and scalar ones; values are clamped
+ * before the truncating narrowing, so it gives their bytes. */
+__attribute__((target("avx512f"))) static void ge__qk_req_row_avx512(const int32_t *acc, int64_t n, uint32_t bias,
+                                                                     float mult, const ge__qk_req *r, void *y) {
+  const __m512i vb = _mm512_set1_epi32((int32_t)bias);
+  const __m512 vm = _mm512_set1_ps(mult), vz = _mm512_set1_ps(r->zy), vlo = _mm512_set1_ps(r->lo),
+               vhi = _mm512_set1_ps(r->hi);
+  int64_t i;
+  for (i = 0; i < n; i += 16) {
+    __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)(((uint32_t)1 << (n - i)) - 1);
+    __m512i a = _mm512_add_epi32(_mm512_maskz_loadu_epi32(k, (const void *)(acc + i)), vb);
+    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(a), vm), q;
+    q = _mm512_add_ps(_mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
+    q = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(q, q, _CMP_ORD_Q), q); /* NaN to 0 */
+    q = _mm512_min_ps(_mm512_max_ps(q, vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8((void *)((uint8_t *)y + i), k, _mm512_cvttps_epi32(q));
+  }
+}
+#endif
+
 /* Planes [b, e) of r's accumulators into its output. */
 static void ge__qk_req_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_req *r = (const ge__qk_req *)arg;
-  int avx2 = ge__qk_isa() != GE__QK_ISA_SCALAR;
+  int isa = ge__qk_isa(), avx2 = isa != GE__QK_ISA_SCALAR;
   int64_t p;
   for (p = b; p < e; p++) {
     int64_t ch = p % r->channels, done = 0;
@@ -997,6 +1019,10 @@ static void ge__qk_req_range(void *arg, int64_t b, int64_t e) {
     for (i = 0; i < rows; i++, acc += r->acc_row, y += n) {
       done = 0;
 #if GE__QK_AVX2
+      if (isa == GE__QK_ISA_VNNI) {
+        ge__qk_req_row_avx512(acc, n, bias, mult, r, y);
+        continue;
+      }
       if (avx2) done = ge__qk_req_row_avx2(acc, n, bias, mult, r, y);
 #endif
       (void)avx2;
