@@ -663,16 +663,17 @@ typedef struct ge__qk_conv {
   int64_t H, W, KH, KW, OW, sh, sw, dh, dw, ph, pw, Cg;
 } ge__qk_conv;
 
-/* Four rows of 32 bytes (XOR flip) into [32][4] quads. */
-static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
+/* Four rows of 32 bytes at a, b, c, d (XOR flip) into [32][4] quads. */
+static void ge__qk_interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d, uint8_t flip,
+                               uint8_t *dst) {
 #if GE__QK_AVX2 && defined(__SSE2__)
   const __m128i f = _mm_set1_epi8((char)flip);
   int h;
   for (h = 0; h < GE__QK_VN / 16; h++) {
-    __m128i r0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 16 * h)), f);
-    __m128i r1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + GE__QK_VN + 16 * h)), f);
-    __m128i r2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 2 * GE__QK_VN + 16 * h)), f);
-    __m128i r3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 3 * GE__QK_VN + 16 * h)), f);
+    __m128i r0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(a + 16 * h)), f);
+    __m128i r1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(b + 16 * h)), f);
+    __m128i r2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(c + 16 * h)), f);
+    __m128i r3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(d + 16 * h)), f);
     __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
     __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
     __m128i *d = (__m128i *)(void *)(dst + 64 * h);
@@ -682,10 +683,17 @@ static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
     _mm_storeu_si128(d + 3, _mm_unpackhi_epi16(hi01, hi23));
   }
 #else
-  int j, i;
-  for (j = 0; j < GE__QK_VN; j++)
-    for (i = 0; i < 4; i++) dst[4 * j + i] = (uint8_t)(rows[i * GE__QK_VN + j] ^ flip);
+  int j;
+  for (j = 0; j < GE__QK_VN; j++) {
+    dst[4 * j] = (uint8_t)(a[j] ^ flip), dst[4 * j + 1] = (uint8_t)(b[j] ^ flip);
+    dst[4 * j + 2] = (uint8_t)(c[j] ^ flip), dst[4 * j + 3] = (uint8_t)(d[j] ^ flip);
+  }
 #endif
+}
+
+/* Four rows of 32 bytes, one after the other, into quads. */
+static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
+  ge__qk_interleave4(rows, rows + GE__QK_VN, rows + 2 * GE__QK_VN, rows + 3 * GE__QK_VN, flip, dst);
 }
 
 /* Columns [n0, n0 + 32) of the im2col matrix (K = Cg KH KW rows) packed
@@ -790,6 +798,11 @@ static void ge__qk_strip_flat(const uint8_t *xp, const int32_t *koff, int64_t K,
   int64_t k, i, avail = Pf - n0 < GE__QK_VN ? Pf - n0 : GE__QK_VN;
   for (k = 0; k < K; k += 4) {
     uint8_t *dst = bp + (k / 4) * 4 * GE__QK_VN;
+    if (avail == GE__QK_VN && k + 4 <= K) { /* the common case: straight from the image */
+      ge__qk_interleave4(xp + koff[k] + n0, xp + koff[k + 1] + n0, xp + koff[k + 2] + n0, xp + koff[k + 3] + n0, flip,
+                         dst);
+      continue;
+    }
     for (i = 0; i < 4; i++) {
       uint8_t *row = rows + i * GE__QK_VN;
       if (k + i >= K) memset(row, flip, GE__QK_VN); /* XOR flip: 0 */
