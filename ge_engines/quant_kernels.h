@@ -31,14 +31,20 @@
  *   - QLinear outputs are requantized from the exact int32 accumulators
  *     (bias added, wrapping) in float32 as the reference and ONNX Runtime
  *     do: float(acc) times (x_scale * w_scale) / y_scale, rounded half to
- *     even, plus the zero point, NaN to 0, saturated (AVX2 or scalar);
+ *     even, plus the zero point, NaN to 0, saturated (AVX-512 with
+ *     masked tails, AVX2 or scalar);
  *   - integer products (MatMulInteger, ConvInteger but depthwise) run on
  *     an integer GEMM exact in int32 (u8 x s8 tiles with the zero points
  *     applied through row and column sums: see "integer GEMM" below) on
- *     AVX512-VNNI, AVX2 or scalar C. Depthwise ConvInteger (one input
- *     channel per group) runs as a direct int32 kernel (AVX-512 with every
- *     tap summed in a register for horizontal strides 1 and 2, pads and
- *     tails masked; else AVX2 rows).
+ *     AVX512-VNNI, AVX2 or scalar C. Stride-1 convs pack their strips from
+ *     a copy of the image padded with the zero point (a tap is 32
+ *     consecutive bytes; outputs come out Wp apart and are compacted by
+ *     the requantization). Depthwise ConvInteger (one input channel per
+ *     group) runs as a direct int32 kernel: on AVX512-VNNI + VBMI, when
+ *     the weights minus their zero points fit int8, from a padded plane
+ *     with vpermb tap windows and vpdpbusd; else AVX-512 with every tap
+ *     summed in a register for horizontal strides 1 and 2, pads and tails
+ *     masked; else AVX2 rows.
  *
  * Const weights (and their zero points) are packed once, into the
  * kernel's state; scratch (image strips per share) lives there too, grown
