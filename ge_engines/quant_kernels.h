@@ -1516,8 +1516,10 @@ static void ge__qk_pad_image(const ge__qk_conv *v, int64_t Hp, int64_t Wp, uint8
 /* ConvInteger but depthwise on the integer GEMM: weights packed once
  * (Const) per group into the state, image strips packed per share.
  * Stride 1 (in planes under 2^31 bytes) runs on the padded image with
- * rows Wp wide: the accumulators come out Wp apart (acc_row) and are
- * compacted by the requantization, or here for ConvInteger. */
+ * rows Wp wide (a pointwise conv without pads on the image itself: full
+ * strips then read inside it, the last one stops at P): the accumulators
+ * come out Wp apart (acc_row) and are compacted by the requantization,
+ * or by the caller for ConvInteger. */
 static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_value *x, const ge_value *w,
                                   const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, const int64_t *ydims,
                                   size_t tail, int32_t **acc, int64_t *acc_row) {
@@ -1526,7 +1528,7 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
   int one_d = x->rank == 3;
   int64_t H = one_d ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
   int64_t KH = one_d ? 1 : w->dims[2], KW = w->dims[w->rank - 1];
-  int64_t OH = one_d ? 1 : ydims[2], OW = ydims[x->rank - 1], P = OH * OW, n, gi;
+  int64_t OH = one_d ? 1 : ydims[2], OW = ydims[x->rank - 1], P = OH * OW, n, gi, m;
   int64_t Hp = H + s->lead[0], Wp = W + s->lead[1], Pf = P;
   int flat = s->s[0] == 1 && s->s[1] == 1;
   int64_t shares;
@@ -1574,7 +1576,10 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
       g.isa = ge__qk_isa();
       g.scratch = area + wbytes;
       g.scratch_bytes = ge__qk_iscratch_bytes(Kg);
-      if (flat) {
+      if (flat && KH == 1 && KW == 1 && Hp == H && Wp == W) { /* pointwise, no pads: the image as it is */
+        for (m = 0; m < Cg; m++) koff[m] = (int32_t)(m * H * W);
+        g.flat = v.x, g.koff = koff;
+      } else if (flat) {
         ge__qk_pad_image(&v, Hp, Wp, g.zx_raw, xp, koff);
         g.flat = xp, g.koff = koff;
       }
