@@ -507,11 +507,13 @@ static int ge__qk_isa(void) {
   return isa < ge__qk_isa_cap ? isa : ge__qk_isa_cap;
 }
 
+#if GE__QK_AVX2
 static int32_t ge__qk_ld32(const void *p) {
   int32_t v;
   memcpy(&v, p, sizeof v);
   return v;
 }
+#endif
 
 /* out[r][j] (8 x 32) = sum over kq quads of ap (s8, [kq][8][4]) times bp
  * (u8, [kq][32][4]), wrapping. */
