@@ -31,14 +31,20 @@
  *   - QLinear outputs are requantized from the exact int32 accumulators
  *     (bias added, wrapping) in float32 as the reference and ONNX Runtime
  *     do: float(acc) times (x_scale * w_scale) / y_scale, rounded half to
- *     even, plus the zero point, NaN to 0, saturated (AVX2 or scalar);
+ *     even, plus the zero point, NaN to 0, saturated (AVX-512 with
+ *     masked tails, AVX2 or scalar);
  *   - integer products (MatMulInteger, ConvInteger but depthwise) run on
  *     an integer GEMM exact in int32 (u8 x s8 tiles with the zero points
  *     applied through row and column sums: see "integer GEMM" below) on
- *     AVX512-VNNI, AVX2 or scalar C. Depthwise ConvInteger (one input
- *     channel per group) runs as a direct int32 kernel (AVX-512 with every
- *     tap summed in a register for horizontal strides 1 and 2, pads and
- *     tails masked; else AVX2 rows).
+ *     AVX512-VNNI, AVX2 or scalar C. Stride-1 convs pack their strips from
+ *     a copy of the image padded with the zero point (a tap is 32
+ *     consecutive bytes; outputs come out Wp apart and are compacted by
+ *     the requantization). Depthwise ConvInteger (one input channel per
+ *     group) runs as a direct int32 kernel: on AVX512-VNNI + VBMI, when
+ *     the weights minus their zero points fit int8, from a padded plane
+ *     with vpermb tap windows and vpdpbusd; else AVX-512 with every tap
+ *     summed in a register for horizontal strides 1 and 2, pads and tails
+ *     masked; else AVX2 rows.
  *
  * Const weights (and their zero points) are packed once, into the
  * kernel's state; scratch (image strips per share) lives there too, grown
@@ -353,6 +359,7 @@ typedef struct ge__qk_state {
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 other */
   int attrs_ok; /* the spatial rank the attributes were read for; 0: bad */
   int64_t lead[2]; /* leading pads of the last run (H, W) */
+  int dw_s8;       /* depthwise weights minus zero points fit int8 */
   double pad_; /* keeps the area 8-byte aligned */
 } ge__qk_state;
 
@@ -500,11 +507,13 @@ static int ge__qk_isa(void) {
   return isa < ge__qk_isa_cap ? isa : ge__qk_isa_cap;
 }
 
+#if GE__QK_AVX2
 static int32_t ge__qk_ld32(const void *p) {
   int32_t v;
   memcpy(&v, p, sizeof v);
   return v;
 }
+#endif
 
 /* out[r][j] (8 x 32) = sum over kq quads of ap (s8, [kq][8][4]) times bp
  * (u8, [kq][32][4]), wrapping. */
@@ -662,16 +671,17 @@ typedef struct ge__qk_conv {
   int64_t H, W, KH, KW, OW, sh, sw, dh, dw, ph, pw, Cg;
 } ge__qk_conv;
 
-/* Four rows of 32 bytes (XOR flip) into [32][4] quads. */
-static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
+/* Four rows of 32 bytes at a, b, c, d (XOR flip) into [32][4] quads. */
+static void ge__qk_interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d, uint8_t flip,
+                               uint8_t *dst) {
 #if GE__QK_AVX2 && defined(__SSE2__)
   const __m128i f = _mm_set1_epi8((char)flip);
   int h;
   for (h = 0; h < GE__QK_VN / 16; h++) {
-    __m128i r0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 16 * h)), f);
-    __m128i r1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + GE__QK_VN + 16 * h)), f);
-    __m128i r2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 2 * GE__QK_VN + 16 * h)), f);
-    __m128i r3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(rows + 3 * GE__QK_VN + 16 * h)), f);
+    __m128i r0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(a + 16 * h)), f);
+    __m128i r1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(b + 16 * h)), f);
+    __m128i r2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(c + 16 * h)), f);
+    __m128i r3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(d + 16 * h)), f);
     __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
     __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
     __m128i *d = (__m128i *)(void *)(dst + 64 * h);
@@ -681,10 +691,17 @@ static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
     _mm_storeu_si128(d + 3, _mm_unpackhi_epi16(hi01, hi23));
   }
 #else
-  int j, i;
-  for (j = 0; j < GE__QK_VN; j++)
-    for (i = 0; i < 4; i++) dst[4 * j + i] = (uint8_t)(rows[i * GE__QK_VN + j] ^ flip);
+  int j;
+  for (j = 0; j < GE__QK_VN; j++) {
+    dst[4 * j] = (uint8_t)(a[j] ^ flip), dst[4 * j + 1] = (uint8_t)(b[j] ^ flip);
+    dst[4 * j + 2] = (uint8_t)(c[j] ^ flip), dst[4 * j + 3] = (uint8_t)(d[j] ^ flip);
+  }
 #endif
+}
+
+/* Four rows of 32 bytes, one after the other, into quads. */
+static void ge__qk_interleave(const uint8_t *rows, uint8_t flip, uint8_t *dst) {
+  ge__qk_interleave4(rows, rows + GE__QK_VN, rows + 2 * GE__QK_VN, rows + 3 * GE__QK_VN, flip, dst);
 }
 
 /* Columns [n0, n0 + 32) of the im2col matrix (K = Cg KH KW rows) packed
@@ -778,12 +795,43 @@ static void ge__qk_strip_rows(const uint8_t *A, int64_t M, int64_t K, int64_t m0
   }
 }
 
+/* Columns [n0, n0 + 32) of a stride-1 conv over a padded image xp whose
+ * output pixels are numbered oh Wp + ow (ow >= OW are junk columns the
+ * caller drops): tap k reads the 32 consecutive bytes at xp + koff[k] +
+ * n0, so a quad of taps is four loads and one interleave; columns at or
+ * past P' (the last strip) read zx. K padding 0; the bytes XOR flip.
+ * `rows`: 4 x 32 bytes of scratch. */
+static void ge__qk_strip_flat(const uint8_t *xp, const int32_t *koff, int64_t K, int64_t n0, int64_t Pf, uint8_t zx,
+                              uint8_t flip, uint8_t *bp, uint8_t *rows) {
+  int64_t k, i, avail = Pf - n0 < GE__QK_VN ? Pf - n0 : GE__QK_VN;
+  for (k = 0; k < K; k += 4) {
+    uint8_t *dst = bp + (k / 4) * 4 * GE__QK_VN;
+    if (avail == GE__QK_VN && k + 4 <= K) { /* the common case: straight from the image */
+      ge__qk_interleave4(xp + koff[k] + n0, xp + koff[k + 1] + n0, xp + koff[k + 2] + n0, xp + koff[k + 3] + n0, flip,
+                         dst);
+      continue;
+    }
+    for (i = 0; i < 4; i++) {
+      uint8_t *row = rows + i * GE__QK_VN;
+      if (k + i >= K) memset(row, flip, GE__QK_VN); /* XOR flip: 0 */
+      else if (avail == GE__QK_VN) memcpy(row, xp + koff[k + i] + n0, GE__QK_VN);
+      else {
+        memcpy(row, xp + koff[k + i] + n0, (size_t)avail);
+        memset(row + avail, zx, (size_t)(GE__QK_VN - avail));
+      }
+    }
+    ge__qk_interleave(rows, flip, dst);
+  }
+}
+
 /* One integer GEMM: Mg packed weight rows times P columns (conv strips or
  * rows of A), C[row * ldr + col * ldc]; split into (strip, row chunk)
  * items over shares. */
 typedef struct ge__qk_igemm {
   const uint8_t *wpack;
   const ge__qk_conv *conv; /* columns from an image, else from A */
+  const uint8_t *flat;      /* or from a padded image (stride 1): tap k at flat + koff[k] */
+  const int32_t *koff;
   const uint8_t *A;
   int32_t *C;
   int64_t Mg, K, P, ldr, ldc, strips, rchunks, tiles_per_chunk, items_per_share;
@@ -829,7 +877,8 @@ static void ge__qk_igemm_share(void *arg, int64_t b, int64_t e) {
       int64_t nn = g->P - n0 < GE__QK_VN ? g->P - n0 : GE__QK_VN, tb = rc * g->tiles_per_chunk;
       int64_t te = tb + g->tiles_per_chunk < mb ? tb + g->tiles_per_chunk : mb;
       if (st != packed) {
-        if (g->conv) ge__qk_strip_conv(g->conv, n0, g->P, g->zx_raw, g->flip, bp, rows);
+        if (g->flat) ge__qk_strip_flat(g->flat, g->koff, g->K, n0, g->P, g->zx_raw, g->flip, bp, rows);
+        else if (g->conv) ge__qk_strip_conv(g->conv, n0, g->P, g->zx_raw, g->flip, bp, rows);
         else ge__qk_strip_rows(g->A, g->P, g->K, n0, g->flip, bp);
         if (need_colsum) ge__qk_colsum(g->isa, bp, kq, colsum);
         packed = st;
@@ -910,6 +959,7 @@ typedef struct ge__qk_req {
   const int32_t *acc;
   void *y;
   int64_t channels, plane; /* element i is in channel (i / plane) % channels */
+  int64_t acc_plane, acc_row, row; /* acc_row > 0: plane p's rows of `row` at acc + p acc_plane + r acc_row */
 } ge__qk_req;
 
 static float ge__qk_req_mult(const ge__qk_req *r, int64_t ch) {
@@ -953,22 +1003,52 @@ __attribute__((target("avx2"))) static int64_t ge__qk_req_row_avx2(const int32_t
 }
 #endif
 
+#if GE__QK_AVX2
+/* The same on AVX-512, 16 a step, the tail masked: the float operations
+ * and their order are the AVX2 and scalar ones; values are clamped
+ * before the truncating narrowing, so it gives their bytes. */
+__attribute__((target("avx512f"))) static void ge__qk_req_row_avx512(const int32_t *acc, int64_t n, uint32_t bias,
+                                                                     float mult, const ge__qk_req *r, void *y) {
+  const __m512i vb = _mm512_set1_epi32((int32_t)bias);
+  const __m512 vm = _mm512_set1_ps(mult), vz = _mm512_set1_ps(r->zy), vlo = _mm512_set1_ps(r->lo),
+               vhi = _mm512_set1_ps(r->hi);
+  int64_t i;
+  for (i = 0; i < n; i += 16) {
+    __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)(((uint32_t)1 << (n - i)) - 1);
+    __m512i a = _mm512_add_epi32(_mm512_maskz_loadu_epi32(k, (const void *)(acc + i)), vb);
+    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(a), vm), q;
+    q = _mm512_add_ps(_mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
+    q = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(q, q, _CMP_ORD_Q), q); /* NaN to 0 */
+    q = _mm512_min_ps(_mm512_max_ps(q, vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8((void *)((uint8_t *)y + i), k, _mm512_cvttps_epi32(q));
+  }
+}
+#endif
+
 /* Planes [b, e) of r's accumulators into its output. */
 static void ge__qk_req_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_req *r = (const ge__qk_req *)arg;
-  int avx2 = ge__qk_isa() != GE__QK_ISA_SCALAR;
+  int isa = ge__qk_isa(), avx2 = isa != GE__QK_ISA_SCALAR;
   int64_t p;
   for (p = b; p < e; p++) {
     int64_t ch = p % r->channels, done = 0;
     uint32_t bias = r->bias ? (uint32_t)r->bias[ch] : 0u;
     float mult = ge__qk_req_mult(r, ch);
-    const int32_t *acc = r->acc + p * r->plane;
+    const int32_t *acc = r->acc + p * (r->acc_row ? r->acc_plane : r->plane);
     uint8_t *y = (uint8_t *)r->y + p * r->plane;
+    int64_t n = r->acc_row ? r->row : r->plane, rows = r->acc_row ? r->plane / r->row : 1, i;
+    for (i = 0; i < rows; i++, acc += r->acc_row, y += n) {
+      done = 0;
 #if GE__QK_AVX2
-    if (avx2) done = ge__qk_req_row_avx2(acc, r->plane, bias, mult, r, y);
+      if (isa == GE__QK_ISA_VNNI) {
+        ge__qk_req_row_avx512(acc, n, bias, mult, r, y);
+        continue;
+      }
+      if (avx2) done = ge__qk_req_row_avx2(acc, n, bias, mult, r, y);
 #endif
-    (void)avx2;
-    ge__qk_req_row_scalar(acc + done, r->plane - done, bias, mult, r, y + done);
+      (void)avx2;
+      ge__qk_req_row_scalar(acc + done, n - done, bias, mult, r, y + done);
+    }
   }
 }
 
@@ -1222,6 +1302,111 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void ge__qk_dw_chann
 }
 #endif
 
+/* Depthwise on AVX512-VNNI + VBMI, int8 weights (w - zw fits int8) and
+ * any stride and dilation with 15 sw + (KW - 1) dw < 64, KW <= 16: each
+ * channel is first copied into a plane padded with the raw zero point
+ * (so a padded tap gives x - zx = 0, as in the reference; no masks
+ * inside), then 16 outputs a step: per kernel row one 64-byte load, and
+ * per four taps one vpermb gathering each lane's four bytes and one
+ * vpdpbusd (u8 x s8, four products summed in int32, exact). int8 x is
+ * flipped to x + 128 (zero point alike); the zero point comes off once:
+ * sum (x - zx) w = sum x w - zx sum w, wrapping as the reference. */
+typedef struct ge__qk_dwv {
+  const ge__qk_dw *d;
+  const int8_t *w8;     /* M x KH x KW */
+  uint8_t *scratch;     /* per share: a padded plane */
+  size_t plane_bytes;   /* per share, 64-aligned */
+  int64_t Hp, Wp, M, per_share;
+} ge__qk_dwv;
+
+/* 1 when ge__qk_dw_vnni_share can run d (given int8 weights). */
+static int ge__qk_dw_vnni_ok(const ge__qk_dw *d) {
+#if GE__QK_AVX2
+  return ge__qk_isa() == GE__QK_ISA_VNNI && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") && d->KW <= 16 &&
+         15 * d->sw + (d->KW - 1) * d->dw < 64 && d->KH <= 64;
+#else
+  (void)d;
+  return 0;
+#endif
+}
+
+#if GE__QK_AVX2
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi"))) static void
+ge__qk_dw_channel_vnni(const ge__qk_dwv *v, const uint8_t *xc, const int8_t *wc, uint8_t *pad, int32_t *y) {
+  const ge__qk_dw *d = v->d;
+  const int64_t Wp = v->Wp, groups = (d->KW + 3) / 4;
+  const uint8_t zraw = (uint8_t)d->zx;
+  const int32_t zxp = d->zx + (d->is_signed ? 128 : 0);
+  const __m512i flip = _mm512_set1_epi8(d->is_signed ? (char)0x80 : 0);
+  __m512i idx[4];
+  int32_t wq[64 * 4], wsum = 0;
+  uint8_t ib[64];
+  int64_t r, j, i, g, kh, kw, oh, ow;
+  for (r = 0; r < v->Hp; r++) { /* the padded plane */
+    uint8_t *row = pad + r * Wp;
+    int64_t ih = r - d->ph;
+    if (ih < 0 || ih >= d->H) {
+      memset(row, zraw, (size_t)Wp);
+      continue;
+    }
+    memset(row, zraw, (size_t)d->pw);
+    memcpy(row + d->pw, xc + ih * d->W, (size_t)d->W);
+    memset(row + d->pw + d->W, zraw, (size_t)(Wp - d->pw - d->W));
+  }
+  memset(pad + v->Hp * Wp, zraw, 64); /* the tail of the last loads */
+  for (g = 0; g < groups; g++) { /* lane j, byte i: tap 4 g + i of output j */
+    for (j = 0; j < 16; j++)
+      for (i = 0; i < 4; i++) ib[4 * j + i] = (uint8_t)(j * d->sw + (4 * g + i < d->KW ? (4 * g + i) * d->dw : 0));
+    idx[g] = _mm512_loadu_si512((const void *)ib);
+  }
+  for (kh = 0; kh < d->KH; kh++)
+    for (g = 0; g < groups; g++) {
+      uint32_t q = 0;
+      for (i = 0; i < 4; i++) {
+        kw = 4 * g + i;
+        if (kw < d->KW) {
+          q |= (uint32_t)(uint8_t)wc[kh * d->KW + kw] << (8 * i);
+          wsum += wc[kh * d->KW + kw];
+        }
+      }
+      wq[kh * groups + g] = (int32_t)q;
+    }
+  for (oh = 0; oh < d->OH; oh++) {
+    const uint8_t *base = pad + oh * d->sh * Wp;
+    int32_t *yr = y + oh * d->OW;
+    for (ow = 0; ow < d->OW; ow += 16) {
+      int64_t n = d->OW - ow < 16 ? d->OW - ow : 16;
+      __m512i acc = _mm512_set1_epi32((int32_t)(0u - (uint32_t)zxp * (uint32_t)wsum));
+      for (kh = 0; kh < d->KH; kh++) {
+        __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(base + kh * d->dh * Wp + ow * d->sw)), flip);
+        for (g = 0; g < groups; g++)
+          acc = _mm512_dpbusd_epi32(acc, _mm512_permutexvar_epi8(idx[g], x), _mm512_set1_epi32(wq[kh * groups + g]));
+      }
+      if (n == 16) _mm512_storeu_si512((void *)(yr + ow), acc);
+      else _mm512_mask_storeu_epi32((void *)(yr + ow), (__mmask16)(((uint32_t)1 << n) - 1), acc);
+    }
+  }
+}
+#endif
+
+/* Share t of the channels, on its own padded plane. */
+static void ge__qk_dw_vnni_share(void *arg, int64_t b, int64_t e) {
+#if GE__QK_AVX2
+  const ge__qk_dwv *v = (const ge__qk_dwv *)arg;
+  const ge__qk_dw *d = v->d;
+  int64_t t, m;
+  for (t = b; t < e; t++) {
+    int64_t m1 = (t + 1) * v->per_share < v->M ? (t + 1) * v->per_share : v->M;
+    for (m = t * v->per_share; m < m1; m++)
+      ge__qk_dw_channel_vnni(v, (const uint8_t *)d->x + m / d->mult * d->H * d->W, v->w8 + m * d->KH * d->KW,
+                             v->scratch + (size_t)t * v->plane_bytes, d->y + m * d->OH * d->OW);
+  }
+#else
+  (void)arg, (void)b, (void)e;
+#endif
+}
+
 /* Depthwise: output channels [b, e) of one image, direct in int32. */
 static void ge__qk_dw_range(void *arg, int64_t b, int64_t e) {
   const ge__qk_dw *d = (const ge__qk_dw *)arg;
@@ -1308,22 +1493,69 @@ static ge_status ge__qk_conv_requant(ge_kernel_ctx *c, ge__qk_req *rq, const int
   return GE_OK;
 }
 
+/* A stride-1 conv's image padded with the raw zero point into Cg planes
+ * of Hp x Wp (then Wp + 64 bytes of it), and the offset of each tap. */
+static void ge__qk_pad_image(const ge__qk_conv *v, int64_t Hp, int64_t Wp, uint8_t zx, uint8_t *xp, int32_t *koff) {
+  int64_t ci, r, kh, kw, k = 0;
+  for (ci = 0; ci < v->Cg; ci++)
+    for (r = 0; r < Hp; r++) {
+      uint8_t *row = xp + (ci * Hp + r) * Wp;
+      int64_t ih = r - v->ph;
+      if (ih < 0 || ih >= v->H) {
+        memset(row, zx, (size_t)Wp);
+        continue;
+      }
+      memset(row, zx, (size_t)v->pw);
+      memcpy(row + v->pw, v->x + (ci * v->H + ih) * v->W, (size_t)v->W);
+      memset(row + v->pw + v->W, zx, (size_t)(Wp - v->pw - v->W));
+    }
+  memset(xp + v->Cg * Hp * Wp, zx, (size_t)Wp + 64);
+  for (ci = 0; ci < v->Cg; ci++)
+    for (kh = 0; kh < v->KH; kh++)
+      for (kw = 0; kw < v->KW; kw++) koff[k++] = (int32_t)(ci * Hp * Wp + kh * v->dh * Wp + kw * v->dw);
+}
+
 /* ConvInteger but depthwise on the integer GEMM: weights packed once
- * (Const) per group into the state, image strips packed per share. */
+ * (Const) per group into the state, image strips packed per share.
+ * Stride 1 (in planes under 2^31 bytes) runs on the padded image with
+ * rows Wp wide (a pointwise conv without pads on the image itself: full
+ * strips then read inside it, the last one stops at P): the accumulators
+ * come out Wp apart (acc_row) and are compacted by the requantization,
+ * or by the caller for ConvInteger. */
 static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_value *x, const ge_value *w,
                                   const ge_value *zw, int32_t zx, int64_t Mg, int64_t Kg, const int64_t *ydims,
-                                  size_t tail, int32_t **acc) {
-  int32_t *y;
-  size_t gbytes = ge__qk_wpack_bytes(Mg, Kg), wbytes = gbytes * (size_t)s->group;
+                                  size_t tail, int32_t **acc, int64_t *acc_row) {
+  int32_t *y, *koff = NULL;
+  size_t gbytes = ge__qk_wpack_bytes(Mg, Kg), wbytes = gbytes * (size_t)s->group, flat_bytes = 0, extra = 0;
   int one_d = x->rank == 3;
   int64_t H = one_d ? 1 : x->dims[2], W = x->dims[x->rank - 1], Cg = x->dims[1] / s->group;
-  int64_t OW = ydims[x->rank - 1], P = (one_d ? 1 : ydims[2]) * OW, n, gi;
-  int64_t shares = ge__qk_shares(s->threads, P, Mg, Kg);
-  uint8_t *area;
-  if (!(area = ge__qk_iarea(c, wbytes, shares, Kg, tail))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  int64_t KH = one_d ? 1 : w->dims[2], KW = w->dims[w->rank - 1];
+  int64_t OH = one_d ? 1 : ydims[2], OW = ydims[x->rank - 1], P = OH * OW, n, gi, m;
+  int64_t Hp = H + s->lead[0], Wp = W + s->lead[1], Pf = P;
+  int flat = s->s[0] == 1 && s->s[1] == 1;
+  int64_t shares;
+  uint8_t *area, *xp = NULL;
+  if (flat) {
+    if (Hp < OH + (KH - 1) * s->d[0]) Hp = OH + (KH - 1) * s->d[0];
+    if (Wp < OW + (KW - 1) * s->d[1]) Wp = OW + (KW - 1) * s->d[1];
+    flat = Cg * Hp * Wp + Wp < ((int64_t)1 << 31);
+    Pf = OH * Wp;
+  }
+  if (flat) {
+    flat_bytes = (size_t)(x->dims[0] * x->dims[1] / Cg * Mg * Pf) * sizeof(int32_t); /* N M Pf accumulators */
+    extra = (((size_t)(Cg * Hp * Wp + Wp) + 64 + 63) & ~(size_t)63) + (size_t)Kg * sizeof(int32_t);
+    tail = flat_bytes;
+  }
+  shares = ge__qk_shares(s->threads, Pf, Mg, Kg);
+  if (!(area = ge__qk_iarea(c, wbytes, shares, Kg, tail + extra)))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
   y = tail ? (*acc = (int32_t *)(void *)(area + wbytes + (size_t)shares * ge__qk_iscratch_bytes(Kg)))
            : (int32_t *)c->outputs[0]->data;
+  if (flat) {
+    xp = (uint8_t *)y + tail;
+    koff = (int32_t *)(void *)(xp + (((size_t)(Cg * Hp * Wp + Wp) + 64 + 63) & ~(size_t)63));
+  }
   if (!s->w_const || s->wpacked != wbytes) {
     for (gi = 0; gi < s->group; gi++) ge__qk_wpack(w, Kg, 1, zw, gi * Mg, Mg, Kg, area + (size_t)gi * gbytes);
     s->wpacked = s->w_const ? wbytes : 0;
@@ -1333,23 +1565,44 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
       ge__qk_conv v;
       ge__qk_igemm g;
       v.x = (const uint8_t *)x->data + (n * x->dims[1] + gi * Cg) * H * W;
-      v.H = H, v.W = W, v.Cg = Cg, v.KH = one_d ? 1 : w->dims[2], v.KW = w->dims[w->rank - 1], v.OW = OW;
+      v.H = H, v.W = W, v.Cg = Cg, v.KH = KH, v.KW = KW, v.OW = OW;
       v.sh = s->s[0], v.sw = s->s[1], v.dh = s->d[0], v.dw = s->d[1], v.ph = s->lead[0], v.pw = s->lead[1];
       memset(&g, 0, sizeof g);
       g.wpack = area + (size_t)gi * gbytes;
       g.conv = &v;
-      g.C = y + (n * s->group + gi) * Mg * P;
-      g.Mg = Mg, g.K = Kg, g.P = P, g.ldr = P, g.ldc = 1;
+      g.C = y + (n * s->group + gi) * Mg * Pf;
+      g.Mg = Mg, g.K = Kg, g.P = Pf, g.ldr = Pf, g.ldc = 1;
       g.flip = x->dtype == GE_DTYPE_INT8 ? 0x80 : 0;
       g.zx_raw = (uint8_t)zx;
       g.zx = zx + (g.flip ? 128 : 0);
       g.isa = ge__qk_isa();
       g.scratch = area + wbytes;
       g.scratch_bytes = ge__qk_iscratch_bytes(Kg);
+      if (flat && KH == 1 && KW == 1 && Hp == H && Wp == W) { /* pointwise, no pads: the image as it is */
+        for (m = 0; m < Cg; m++) koff[m] = (int32_t)(m * H * W);
+        g.flat = v.x, g.koff = koff;
+      } else if (flat) {
+        ge__qk_pad_image(&v, Hp, Wp, g.zx_raw, xp, koff);
+        g.flat = xp, g.koff = koff;
+      }
       ge__qk_igemm_run(c, &g, shares);
     }
+  *acc_row = flat ? Wp : 0;
   return GE_OK;
 }
+
+/* Rows of `row` int32 at acc, acc_row apart, packed into y (planes of
+ * `rows` rows). */
+static void ge__qk_compact(const int32_t *acc, int64_t acc_row, int64_t row, int64_t rows, int64_t planes,
+                           int32_t *y) {
+  int64_t p, r;
+  for (p = 0; p < planes; p++)
+    for (r = 0; r < rows; r++) memcpy(y + (p * rows + r) * row, acc + (p * rows + r) * acc_row, (size_t)row * sizeof *y);
+}
+
+static ge_status ge__qk_conv_dw(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zw,
+                                int32_t zx, ge__qk_req *rq, ge_value *y, const int64_t *dims, int64_t lead_h,
+                                int64_t lead_w, size_t tail);
 
 /* (x - zx) conv (w - zw): wi, zwi the input indices of w and zw. rq NULL:
  * int32 output (ConvInteger); else int32 accumulators in the state's area
@@ -1357,8 +1610,7 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
 static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zxv,
                                   const ge_value *zw, uint32_t wi, uint32_t zwi, ge__qk_req *rq) {
   ge__qk_state *s;
-  int64_t N, C, H, W, M, Cg, Mg, KH, KW, OH, OW, lead_h, lead_w, dims[4], n;
-  float *Wf;
+  int64_t N, C, H, W, M, Cg, Mg, KH, KW, OH, OW, lead_h, lead_w, dims[4];
   int32_t zx, *acc = NULL;
   int one_d;
   size_t tail;
@@ -1401,28 +1653,76 @@ static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_
   zx = zxv ? ge__qk_get8(zxv, 0) : 0;
   tail = rq ? (size_t)y->numel * sizeof(int32_t) : 0;
   if (Cg != 1 || s->group == 1) {
-    if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc)) != GE_OK) return st;
-    return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
+    int64_t acc_row = 0;
+    if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc, &acc_row)) != GE_OK)
+      return st;
+    if (rq) {
+      rq->acc_row = acc_row, rq->acc_plane = OH * acc_row, rq->row = OW;
+      return ge__qk_conv_requant(c, rq, acc, y, N * M);
+    }
+    if (acc_row) ge__qk_compact(acc, acc_row, OW, OH, N * M, (int32_t *)y->data);
+    return GE_OK;
   }
-  /* depthwise (one input channel per group): direct, in int32 */
-  if (!(Wf = ge__qk_grow(c, (size_t)((M * KH * KW + 15) & ~(int64_t)15) + tail / sizeof(float))))
+  return ge__qk_conv_dw(c, x, w, zw, zx, rq, y, dims, lead_h, lead_w, tail);
+}
+
+/* Depthwise (one input channel per group): direct, in int32; on
+ * AVX512-VNNI when the weights minus their zero points fit int8. */
+static ge_status ge__qk_conv_dw(ge_kernel_ctx *c, const ge_value *x, const ge_value *w, const ge_value *zw,
+                                int32_t zx, ge__qk_req *rq, ge_value *y, const int64_t *dims, int64_t lead_h,
+                                int64_t lead_w, size_t tail) {
+  ge__qk_state *s = (ge__qk_state *)c->state;
+  int64_t N = x->dims[0], C = x->dims[1], H = x->rank == 3 ? 1 : x->dims[2], W = x->dims[x->rank - 1];
+  int64_t M = w->dims[0], KH = x->rank == 3 ? 1 : w->dims[2], KW = w->dims[w->rank - 1];
+  int64_t OH = x->rank == 3 ? 1 : dims[2], OW = dims[3], KK = M * KH * KW, wf_floats = (KK + 15) & ~(int64_t)15;
+  int64_t w8_floats = (KK / 4 + 16) & ~(int64_t)15, n, k;
+  int64_t Hp = H + lead_h, Wp = W + lead_w, shares = s->threads < M ? s->threads : M;
+  size_t plane_bytes;
+  float *Wf;
+  int32_t *acc = NULL;
+  int8_t *w8;
+  ge__qk_dw d;
+  d.is_signed = x->dtype == GE_DTYPE_INT8;
+  d.zx = zx;
+  d.H = H, d.W = W, d.KH = KH, d.KW = KW, d.OH = OH, d.OW = OW;
+  d.sh = s->s[0], d.sw = s->s[1], d.dh = s->d[0], d.dw = s->d[1], d.ph = lead_h, d.pw = lead_w;
+  d.mult = M / C;
+  if (Hp < (OH - 1) * d.sh + (KH - 1) * d.dh + 1) Hp = (OH - 1) * d.sh + (KH - 1) * d.dh + 1;
+  if (Wp < (OW - 1) * d.sw + (KW - 1) * d.dw + 1) Wp = (OW - 1) * d.sw + (KW - 1) * d.dw + 1;
+  plane_bytes = ((size_t)(Hp * Wp) + 64 + 63) & ~(size_t)63;
+  if (!(Wf = ge__qk_grow(c, (size_t)(wf_floats + w8_floats) + tail / sizeof(float) +
+                                (size_t)shares * plane_bytes / sizeof(float) + 16)))
     return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   s = (ge__qk_state *)c->state;
-  if (rq) acc = (int32_t *)(void *)(Wf + ((M * KH * KW + 15) & ~(int64_t)15));
-  if (!s->w_const || s->wfloats != (size_t)(M * KH * KW)) {
+  w8 = (int8_t *)(void *)(Wf + wf_floats);
+  if (rq) acc = (int32_t *)(void *)(Wf + wf_floats + w8_floats);
+  if (!s->w_const || s->wfloats != (size_t)KK) {
     ge__qk_load_w(w, zw, M, KH * KW, Wf);
-    s->wfloats = s->w_const ? (size_t)(M * KH * KW) : 0;
+    s->dw_s8 = 1;
+    for (k = 0; k < KK; k++) {
+      s->dw_s8 &= Wf[k] >= -128.0f && Wf[k] <= 127.0f;
+      w8[k] = (int8_t)(Wf[k] >= -128.0f && Wf[k] <= 127.0f ? (int)Wf[k] : 0);
+    }
+    s->wfloats = s->w_const ? (size_t)KK : 0;
+  }
+  if (s->dw_s8 && ge__qk_dw_vnni_ok(&d)) {
+    ge__qk_dwv v;
+    uintptr_t planes = (uintptr_t)(Wf + wf_floats + w8_floats) + tail;
+    v.d = &d, v.w8 = w8, v.Hp = Hp, v.Wp = Wp, v.M = M, v.plane_bytes = plane_bytes;
+    v.scratch = (uint8_t *)((planes + 63) & ~(uintptr_t)63);
+    v.per_share = (M + shares - 1) / shares;
+    shares = (M + v.per_share - 1) / v.per_share;
+    for (n = 0; n < N; n++) {
+      d.x = (const uint8_t *)x->data + n * C * H * W;
+      d.y = (rq ? acc : (int32_t *)y->data) + n * M * OH * OW;
+      ge_kernel_parallel_for(c, shares, 1, ge__qk_dw_vnni_share, &v);
+    }
+    return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;
   }
   for (n = 0; n < N; n++) {
-    ge__qk_dw d;
     d.x = (const uint8_t *)x->data + n * C * H * W;
     d.w = Wf;
     d.y = (rq ? acc : (int32_t *)y->data) + n * M * OH * OW;
-    d.is_signed = x->dtype == GE_DTYPE_INT8;
-    d.zx = zx;
-    d.H = H, d.W = W, d.KH = KH, d.KW = KW, d.OH = OH, d.OW = OW;
-    d.sh = s->s[0], d.sw = s->s[1], d.dh = s->d[0], d.dw = s->d[1], d.ph = lead_h, d.pw = lead_w;
-    d.mult = Mg;
     ge_kernel_parallel_for(c, M, 4, ge__qk_dw_range, &d);
   }
   return rq ? ge__qk_conv_requant(c, rq, acc, y, N * M) : GE_OK;

@@ -694,6 +694,69 @@ static void qlinear_conv_trials(int isa) {
 
 GE_TEST(test_qlinear_conv) { on_each_isa(qlinear_conv_trials); }
 
+/* Depthwise convs the way quantizers write them (int8 weights with a zero
+ * point of 0, or one small enough that w - zw stays int8, so the
+ * AVX512-VNNI depthwise path runs; now and then one that leaves int8),
+ * kernels 1..7 with strides 1..3, dilations 1..2, images up to 90 wide,
+ * several channels per thread: ConvInteger and QLinearConv bit for bit. */
+static void depthwise_trials(int isa) {
+  tu_rng r;
+  int trial, th, fails = 0;
+  tu_seed(&r, 1608 + 100 * (unsigned)isa);
+  ge__qk_isa_cap = isa;
+  for (trial = 0; trial < 160; trial++)
+    for (th = 0; th < 2; th++) {
+      conv_attrs a;
+      int qlinear = trial % 2, mult = trial % 7 == 3 ? 2 : 1;
+      int64_t k = 1 + tu_below(&r, 7), xd[4], wd[4], one = 1, md[1], i;
+      ge_value x, w, zx, zw, b, *in[9];
+      qlin_params q;
+      memset(&a, 0, sizeof a);
+      a.sp = trial % 11 == 5 ? 1 : 2;
+      a.group = 1 + tu_below(&r, 40);
+      a.s[0] = 1 + tu_below(&r, 3), a.s[1] = 1 + tu_below(&r, 3);
+      a.d[0] = 1 + (tu_below(&r, 4) == 0), a.d[1] = 1 + (tu_below(&r, 4) == 0);
+      a.p[0] = tu_below(&r, k), a.p[1] = tu_below(&r, k), a.p[2] = tu_below(&r, k), a.p[3] = tu_below(&r, k);
+      xd[0] = 1 + tu_below(&r, 2), xd[1] = a.group;
+      xd[2] = k * 2 + tu_below(&r, 40), xd[3] = k * 2 + tu_below(&r, 90);
+      wd[0] = mult * a.group, wd[1] = 1, wd[2] = k, wd[3] = tu_below(&r, 3) ? k : 1 + tu_below(&r, 7);
+      if (a.sp == 1) xd[2] = xd[3], wd[2] = wd[3];
+      x = kh_value(q8(&r), 2 + a.sp, xd, NULL);
+      w = kh_value(trial % 13 == 7 ? GE_DTYPE_UINT8 : GE_DTYPE_INT8, 2 + a.sp, wd, NULL);
+      zx = kh_value(x.dtype, 0, &one, NULL);
+      md[0] = wd[0];
+      zw = tu_below(&r, 2) ? kh_value(w.dtype, 1, md, NULL) : kh_value(w.dtype, 0, &one, NULL);
+      b = kh_value(GE_DTYPE_INT32, 1, md, NULL);
+      fill_q8(&r, &x, trial % 3 == 0);
+      fill_q8(&r, &zx, trial % 2);
+      for (i = 0; i < w.numel; i++) /* int8 weights in [-127, 127], or small ones */
+        ((int8_t *)w.data)[i] = (int8_t)(trial % 5 == 1 ? (int)tu_below(&r, 61) - 30 : (int)tu_below(&r, 255) - 127);
+      for (i = 0; i < zw.numel; i++) /* 0; a small shift; rarely any byte (w - zw may leave int8) */
+        ((int8_t *)zw.data)[i] = (int8_t)(trial % 5 == 1 ? (int)tu_below(&r, 21) - 10 : trial % 17 == 9 ? (int)tu_next(&r) : 0);
+      for (i = 0; i < b.numel; i++) ((int32_t *)b.data)[i] = (int32_t)tu_below(&r, 40001) - 20000;
+      if (qlinear) {
+        qlin_params_make(&r, (trial / 2) % 5, GE_DTYPE_UINT8, tu_below(&r, 2) ? wd[0] : 0, &q);
+        in[0] = &x, in[1] = &q.xs, in[2] = tu_below(&r, 6) ? &zx : NULL, in[3] = &w, in[4] = &q.ws;
+        in[5] = tu_below(&r, 6) ? &zw : NULL, in[6] = &q.ys, in[7] = &q.yz, in[8] = tu_below(&r, 4) ? &b : NULL;
+        if (!GE_CHECK(check_op("QLinearConv", in, 9, 1, (trial & 4) ? 0x138u : 0u, th, set_conv, &a)) && fails++ < 5)
+          printf("    trial %d x [%lld %lld %lld %lld] w [%lld %lld %lld %lld]\n", trial, (long long)xd[0],
+                 (long long)xd[1], (long long)xd[2], (long long)xd[3], (long long)wd[0], (long long)wd[1],
+                 (long long)wd[2], (long long)wd[3]);
+        qlin_params_free(&q);
+      } else {
+        in[0] = &x, in[1] = &w, in[2] = tu_below(&r, 6) ? &zx : NULL, in[3] = tu_below(&r, 6) ? &zw : NULL;
+        if (!GE_CHECK(check_op("ConvInteger", in, 4, 1, (trial & 4) ? 0xAu : 0u, th, set_conv, &a)) && fails++ < 5)
+          printf("    trial %d x [%lld %lld %lld %lld] w [%lld %lld %lld %lld]\n", trial, (long long)xd[0],
+                 (long long)xd[1], (long long)xd[2], (long long)xd[3], (long long)wd[0], (long long)wd[1],
+                 (long long)wd[2], (long long)wd[3]);
+      }
+      kh_free(&x), kh_free(&w), kh_free(&zx), kh_free(&zw), kh_free(&b);
+    }
+  ge__qk_isa_cap = GE__QK_ISA_VNNI;
+}
+
+GE_TEST(test_depthwise_int8) { on_each_isa(depthwise_trials); }
+
 static void qlinear_matmul_trials(int isa) {
   tu_rng r;
   int trial, th;
@@ -759,6 +822,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_conv_integer);
   GE_RUN(test_matmul_integer);
   GE_RUN(test_qlinear_conv);
+  GE_RUN(test_depthwise_int8);
   GE_RUN(test_qlinear_matmul);
   GE_RUN(test_quant_fallbacks);
   return ge_test_main_end();
