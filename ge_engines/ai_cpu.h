@@ -120,13 +120,14 @@ static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   return k ? k : ge_dsa_kernel(n);
 }
 
-/* The kernels above with state to build at load: the vector engine's and
- * AI Core's (their engines' prepare). */
+/* The kernels above with state to build at load: the vector engine's,
+ * the integer products' and AI Core's (their engines' prepare). */
 static ge_kernel_fn ge__aicpu_prepare(const ge_engine *e, const ge_node *n) {
   const ge_engine *aic = ge_ai_core_engine();
   ge_kernel_fn k = ge__aicpu_kernel(e, n);
   if (!k) return NULL;
   if (k == ge_vector_fast_kernel(n)) return ge_vector_fast_prepare(n);
+  if (k == ge_quant_fast_kernel(n)) return ge_quant_fast_prepare(n);
   return k == aic->kernel(aic, n) ? aic->prepare(aic, n) : NULL;
 }
 

@@ -71,6 +71,10 @@ extern "C" {
 
 /* A fast kernel for the quantization node n, or NULL (use the reference). */
 GE_API ge_kernel_fn ge_quant_fast_kernel(const ge_node *n);
+/* The prepare call at load (GE_KERNEL_PREPARE) of n's fast kernel when it
+ * has state to build (the integer products: attributes parsed, Const
+ * weights packed), else NULL. */
+GE_API ge_kernel_fn ge_quant_fast_prepare(const ge_node *n);
 
 #ifdef __cplusplus
 }
@@ -98,6 +102,7 @@ extern "C" {
 
 static ge_status ge__qk_reference(ge_kernel_ctx *c) {
   ge_kernel_fn ref = ge_host_cpu_kernel(c->node);
+  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
   return ref ? ref(c) : ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for %s", c->node->op);
 }
 
@@ -355,7 +360,8 @@ typedef struct ge__qk_state {
   int w_const;          /* weights and their zero points are Const */
   int threads;          /* shares a GEMM is split into */
   /* ConvInteger attributes */
-  int64_t group, s[2], d[2], pads[4];
+  int64_t group, s[2], d[2], pads[4], ks[2];
+  int32_t n_ks; /* kernel_shape's length (-1: absent) */
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 other */
   int attrs_ok; /* the spatial rank the attributes were read for; 0: bad */
   int64_t lead[2]; /* leading pads of the last run (H, W) */
@@ -386,7 +392,7 @@ static int ge__qk_ints(const ge_node *n, const char *name, int64_t *out, int32_t
   return 1;
 }
 
-/* The state, made at the first run: wi and zwi are the input indices of
+/* The state, made at load (the prepare call) or the first run: wi and zwi are the input indices of
  * the weights and their zero points; conv the spatial rank (0: MatMul). */
 static ge__qk_state *ge__qk_state_get(ge_kernel_ctx *c, int conv, uint32_t wi, uint32_t zwi) {
   ge__qk_state *s = (ge__qk_state *)c->state;
@@ -401,6 +407,8 @@ static ge__qk_state *ge__qk_state_get(ge_kernel_ctx *c, int conv, uint32_t wi, u
     int32_t nk = ge_node_attr_ints(c->node, "kernel_shape", &kv);
     int64_t v[4];
     int sp = conv;
+    s->n_ks = nk;
+    if (nk > 0) s->ks[0] = kv[0], s->ks[1] = kv[nk - 1];
     s->group = ge_node_attr_int(c->node, "group", 1);
     s->auto_pad = !*ap || !strcmp(ap, "NOTSET")  ? 0
                   : !strcmp(ap, "SAME_UPPER") ? 1
@@ -1125,6 +1133,7 @@ static ge_status ge__qk_matmul_core(ge_kernel_ctx *c, const ge_value *A, const g
     ge__qk_wpack(B, 1, N, zb, 0, N, K, area);
     s->wpacked = s->w_const ? wbytes : 0;
   }
+  if (ge_kernel_preparing(c)) return GE_OK;
   zav = za ? ge__qk_get8(za, 0) : 0;
   memset(&g, 0, sizeof g);
   g.wpack = area;
@@ -1560,6 +1569,7 @@ static ge_status ge__qk_conv_gemm(ge_kernel_ctx *c, ge__qk_state *s, const ge_va
     for (gi = 0; gi < s->group; gi++) ge__qk_wpack(w, Kg, 1, zw, gi * Mg, Mg, Kg, area + (size_t)gi * gbytes);
     s->wpacked = s->w_const ? wbytes : 0;
   }
+  if (ge_kernel_preparing(c)) return GE_OK;
   for (n = 0; n < x->dims[0]; n++)
     for (gi = 0; gi < s->group; gi++) {
       ge__qk_conv v;
@@ -1631,11 +1641,7 @@ static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_
   KH = one_d ? 1 : w->dims[2];
   KW = w->dims[w->rank - 1];
   if (C % s->group || M % s->group || w->dims[1] * s->group != C || KH < 1 || KW < 1) return ge__qk_reference(c);
-  {
-    const int64_t *kv = NULL;
-    int32_t nk = ge_node_attr_ints(c->node, "kernel_shape", &kv);
-    if (nk > 0 && (kv[nk - 1] != KW || (!one_d && kv[0] != KH))) return ge__qk_reference(c);
-  }
+  if (s->n_ks > 0 && (s->ks[1] != KW || (!one_d && s->ks[0] != KH))) return ge__qk_reference(c);
   Cg = C / s->group;
   Mg = M / s->group;
   OH = ge__qk_out_dim(s->auto_pad, H, KH, s->s[0], s->d[0], s->pads[0], s->pads[2], &lead_h);
@@ -1654,7 +1660,8 @@ static ge_status ge__qk_conv_core(ge_kernel_ctx *c, const ge_value *x, const ge_
   tail = rq ? (size_t)y->numel * sizeof(int32_t) : 0;
   if (Cg != 1 || s->group == 1) {
     int64_t acc_row = 0;
-    if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc, &acc_row)) != GE_OK)
+    if ((st = ge__qk_conv_gemm(c, s, x, w, zw, zx, Mg, Cg * KH * KW, dims, tail, &acc, &acc_row)) != GE_OK ||
+        ge_kernel_preparing(c))
       return st;
     if (rq) {
       rq->acc_row = acc_row, rq->acc_plane = OH * acc_row, rq->row = OW;
@@ -1705,6 +1712,7 @@ static ge_status ge__qk_conv_dw(ge_kernel_ctx *c, const ge_value *x, const ge_va
     }
     s->wfloats = s->w_const ? (size_t)KK : 0;
   }
+  if (ge_kernel_preparing(c)) return GE_OK;
   if (s->dw_s8 && ge__qk_dw_vnni_ok(&d)) {
     ge__qk_dwv v;
     uintptr_t planes = (uintptr_t)(Wf + wf_floats + w8_floats) + tail;
@@ -1745,6 +1753,37 @@ static ge_status ge__qk_qlinear_conv(ge_kernel_ctx *c) {
 }
 
 /* ------------------------------------------------------------ table */
+
+/* 1 when every input but the first (the activations) comes from a Const:
+ * then a prepare call may read scales and zero points and pack the
+ * weights; otherwise it parses the attributes only. */
+static int ge__qk_all_params_const(const ge_kernel_ctx *c) {
+  uint32_t i;
+  for (i = 1; i < c->num_inputs; i++)
+    if (c->inputs[i] && !ge__qk_const_input(c, i)) return 0;
+  return 1;
+}
+
+/* The integer products' prepare call at load (GE_KERNEL_PREPARE): the
+ * kernel itself, which packs the weights and reserves its area, when its
+ * parameters are Const; else the attributes alone. */
+static ge_status ge__qk_prepare(ge_kernel_ctx *c) {
+  ge_kernel_fn fn = ge_quant_fast_kernel(c->node);
+  const ge_value *x = ge__qk_in(c, 0);
+  int conv = c->node->op[0] == 'C' || !strcmp(c->node->op, "QLinearConv");
+  uint32_t wi = c->node->op[0] == 'Q' ? 3 : 1, zwi = c->node->op[0] == 'Q' ? 5 : 3;
+  if (ge__qk_all_params_const(c)) return fn(c);
+  if (!ge__qk_state_get(c, conv && x ? (x->rank == 3 ? 1 : 2) : 0, wi, zwi))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  return GE_OK;
+}
+
+GE_API ge_kernel_fn ge_quant_fast_prepare(const ge_node *n) {
+  ge_kernel_fn fn = ge_quant_fast_kernel(n);
+  return fn == ge__qk_conv_kernel || fn == ge__qk_qlinear_conv || fn == ge__qk_matmul || fn == ge__qk_qlinear_matmul
+             ? ge__qk_prepare
+             : NULL;
+}
 
 GE_API ge_kernel_fn ge_quant_fast_kernel(const ge_node *n) {
   if (!n || !ge_node_in_onnx_domain(n)) return NULL;

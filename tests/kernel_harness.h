@@ -64,15 +64,13 @@ static GE_TEST__UNUSED ge_status kh_prepare(ge_kernel_fn fn, ge_kernel_ctx *c) {
  * GE_KERNEL_FIXED_SHAPES (as an executor's static task): the first run
  * into the outputs given (planned by an earlier run), the second, after
  * they are poisoned (0xff bytes: NaN floats), on whatever memo it left.
- * With `fixed` KH_PREPARED, an executor's load comes first: fn is called
- * with GE_KERNEL_PREPARE on the same context, every input shaped but
- * without bytes unless it comes from a Const (as an engine's prepare). */
-#define KH_PREPARED 2
-static GE_TEST__UNUSED ge_status kh_run_fixed(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
-                                              uint32_t n_in, ge_value *outputs, uint32_t n_out,
-                                              void (*parallel_for)(ge_kernel_env *, int64_t, int64_t, ge_parallel_fn,
-                                                                   void *),
-                                              int num_threads, int fixed, ge_error *err) {
+ * With a prepare function `prep`, an executor's load comes first: prep
+ * is called with GE_KERNEL_PREPARE on the same context (kh_prepare). */
+static GE_TEST__UNUSED ge_status kh_run_prep(ge_kernel_fn fn, ge_kernel_fn prep, const ge_graph *g, ge_node_id id,
+                                             ge_value **inputs, uint32_t n_in, ge_value *outputs, uint32_t n_out,
+                                             void (*parallel_for)(ge_kernel_env *, int64_t, int64_t, ge_parallel_fn,
+                                                                  void *),
+                                             int num_threads, int fixed, ge_error *err) {
   ge_kernel_env env;
   ge_kernel_ctx c;
   ge_value *outs[16];
@@ -93,7 +91,7 @@ static GE_TEST__UNUSED ge_status kh_run_fixed(ge_kernel_fn fn, const ge_graph *g
   c.env = &env;
   c.err = err;
   c.flags = fixed ? GE_KERNEL_FIXED_SHAPES : 0;
-  st = fixed == KH_PREPARED ? kh_prepare(fn, &c) : GE_OK;
+  st = prep ? kh_prepare(prep, &c) : GE_OK;
   if (st == GE_OK) st = fn(&c);
   if (fixed && st == GE_OK) {
     for (i = 0; i < n_out && i < 16; i++)
@@ -102,6 +100,17 @@ static GE_TEST__UNUSED ge_status kh_run_fixed(ge_kernel_fn fn, const ge_graph *g
   }
   free(c.state); /* kernels malloc their state, as the executor frees it */
   return st;
+}
+
+/* kh_run_prep with no prepare, or (fixed KH_PREPARED) fn as its own. */
+#define KH_PREPARED 2
+static GE_TEST__UNUSED ge_status kh_run_fixed(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_value **inputs,
+                                              uint32_t n_in, ge_value *outputs, uint32_t n_out,
+                                              void (*parallel_for)(ge_kernel_env *, int64_t, int64_t, ge_parallel_fn,
+                                                                   void *),
+                                              int num_threads, int fixed, ge_error *err) {
+  return kh_run_prep(fn, fixed == KH_PREPARED ? fn : NULL, g, id, inputs, n_in, outputs, n_out, parallel_for,
+                     num_threads, fixed, err);
 }
 
 /* kh_run_fixed without `fixed`. */

@@ -42,6 +42,11 @@ static ge_status run_node(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_
   c.graph = g;
   c.env = &env;
   c.err = err;
+  if (fn == ge_quant_fast_kernel(c.node) && ge_quant_fast_prepare(c.node)) { /* prepared at load first */
+    c.flags = GE_KERNEL_FIXED_SHAPES;
+    st = kh_prepare(ge_quant_fast_prepare(c.node), &c);
+    c.flags = 0;
+  }
   for (i = 0; i < (uint32_t)reps && st == GE_OK; i++) st = fn(&c);
   free(c.state);
   return st;
