@@ -1722,9 +1722,11 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
  * through a partial copy). Output vectors are taken eight at a time (eight
  * FMA chains in flight) across row ends, so short rows keep the FMA units
  * busy too; rows of at most 8 (4) use 8-wide (4-wide) vectors. Past 64
- * taps a row kernel. Channels split over threads. */
+ * taps a row kernel. Channels split over threads in four shares a thread,
+ * claimed as threads come free (each share takes a free band buffer). */
 
 #define GE__AIC_DW_TAPS 64
+#define GE__AIC_DW_ATTR512 __attribute__((target("avx512f")))
 #define GE__AIC_DW_BAND 6144 /* floats of the band buffer to aim for (it stays in L1) */
 
 /* One output vector of a band: taps read tp[t] + src, the sum goes to
@@ -1888,40 +1890,102 @@ static void ge__aic_dwk(int level, int64_t vl, const ge__aic_dwjob *jb, int64_t 
   (void)level, (void)vl;
 }
 
+#define GE__AIC_DW_SLOTS 16 /* up to this many threads, 4 shares a thread claimed as threads come free */
+
 typedef struct ge__aic_dw {
   const ge__aic_cv *p;
   const float *x, *w, *b, *res;
-  float *y, *work; /* work: tasks shares of ge__aic_dw_floats floats (NULL: taps past GE__AIC_DW_TAPS) */
+  float *y, *work; /* work: `slots` buffers of ge__aic_dw_floats floats (NULL: taps past GE__AIC_DW_TAPS) */
   const ge__aic_act *act;
-  int64_t tasks;
+  int64_t tasks, slots;
+  int *busy; /* tasks > slots: which buffers are in use */
   int level;
 } ge__aic_dw;
 
+/* The band buffer of share t: its own when every share has one, else a free
+ * one claimed (*slot; released by ge__aic_dw_release). NULL when more
+ * threads than buffers run at once (a pool larger than the kernel's thread
+ * count): the share then takes the generic path, which needs none. */
+static float *ge__aic_dw_claim(const ge__aic_dw *d, int64_t t, int64_t *slot) {
+  size_t floats = ge__aic_dw_floats(d->p, d->level);
+  int64_t i;
+  *slot = -1;
+  if (!d->work) return NULL;
+  if (d->tasks <= d->slots) return d->work + (size_t)t * floats;
+#if defined(__GNUC__) || defined(__clang__)
+  for (i = 0; i < d->slots; i++) {
+    int free_ = 0;
+    if (__atomic_compare_exchange_n(&d->busy[i], &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+      *slot = i;
+      return d->work + (size_t)i * floats;
+    }
+  }
+#endif
+  (void)i;
+  return NULL;
+}
+
+static void ge__aic_dw_release(const ge__aic_dw *d, int64_t slot) {
+#if defined(__GNUC__) || defined(__clang__)
+  if (slot >= 0) __atomic_store_n(&d->busy[slot], 0, __ATOMIC_RELEASE);
+#endif
+  (void)d, (void)slot;
+}
+
+/* The rest of a row split into even and odd elements past what
+ * ge__aic_split2 did (< 32 left): one or two masked loads and two masked
+ * permutes, so a short row (a 14x14 map) needs no scalar loop. Returns the
+ * elements done (all of them at AVX-512; else none). */
+#ifdef GE__AIC_X86
+static GE__AIC_DW_ATTR512 int64_t ge__aic_dw_split_tail_avx512(const float *src, int64_t i, int64_t n, float *ev,
+                                                                 float *od) {
+  const __m512i ie = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i io = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  int64_t r = n - i;
+  __mmask16 ma = (__mmask16)(r >= 16 ? 0xFFFF : (1u << r) - 1), mb = (__mmask16)(r > 16 ? (1u << (r - 16)) - 1 : 0);
+  __m512 a = _mm512_maskz_loadu_ps(ma, src + i), b = _mm512_maskz_loadu_ps(mb, src + i + 16);
+  _mm512_mask_storeu_ps(ev + i / 2, (__mmask16)((1u << ((r + 1) / 2)) - 1), _mm512_permutex2var_ps(a, ie, b));
+  _mm512_mask_storeu_ps(od + i / 2, (__mmask16)((1u << (r / 2)) - 1), _mm512_permutex2var_ps(a, io, b));
+  return n;
+}
+#endif
+
+/* src[0..n) split into ev (even elements) and od (odd ones). */
+static void ge__aic_dw_split_row(int level, const float *src, int64_t n, float *ev, float *od) {
+  int64_t iw = ge__aic_split2(level, src, n, ev, od);
+#ifdef GE__AIC_X86
+  if (level >= 2 && iw < n && n - iw < 32) iw = ge__aic_dw_split_tail_avx512(src, iw, n, ev, od);
+#endif
+  for (; iw + 1 < n; iw += 2) ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
+  if (iw < n) ev[iw / 2] = src[iw];
+}
+
 /* Scatters the padded rows [r0, r0 + span) of channel xc into the phase
  * blocks of the band buffer (zeroed once per thread: the pad columns stay
- * 0; pad rows are cleared here, the buffer being reused). */
+ * 0; pad rows are cleared here, the buffer being reused). The row phase
+ * and the row in its block are counted, not divided (a 64-bit division per
+ * row cost more than copying a 14-float row). */
 static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, int64_t r0, int64_t span,
                                float *buf, int level) {
-  int64_t rr, iw, q;
-  for (rr = 0; rr < span; rr++) {
-    int64_t ih = r0 + rr - p->ph;
-    float *dst = buf + (rr % p->sh) * p->sw * g->block + (rr / p->sh) * g->L;
+  int64_t rr, iw, q, ph = 0, prow = 0, ih = r0 - p->ph;
+  const int64_t pblock = p->sw * g->block; /* floats per row phase */
+  const int64_t ev_at = (p->pw % 2) * g->block + p->pw / 2, od_at = (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
+  for (rr = 0; rr < span; rr++, ih++) {
+    float *dst = buf + ph * pblock + prow * g->L;
     const float *src = xc + (ih < 0 || ih >= p->h ? 0 : ih * p->w);
     if (ih < 0 || ih >= p->h) {
       for (q = 0; q < p->sw; q++) memset(dst + q * g->block, 0, (size_t)g->L * sizeof(float));
     } else if (p->sw == 1) {
       memcpy(dst + p->pw, src, (size_t)p->w * sizeof(float));
     } else if (p->sw == 2) {
-      float *ev = dst + (p->pw % 2) * g->block + p->pw / 2, *od = dst + (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
-      for (iw = ge__aic_split2(level, src, p->w, ev, od); iw + 1 < p->w; iw += 2)
-        ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
-      if (iw < p->w) ev[iw / 2] = src[iw];
+      ge__aic_dw_split_row(level, src, p->w, dst + ev_at, dst + od_at);
     } else {
       for (iw = 0; iw < p->w; iw++) {
         int64_t c = iw + p->pw;
         dst[(c % p->sw) * g->block + c / p->sw] = src[iw];
       }
     }
+    if (++ph == p->sh) ph = 0, prow++;
   }
 }
 
@@ -1969,9 +2033,9 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
       toff[tap] = ((a % p->sh) * p->sw + b % p->sw) * g.block + (a / p->sh) * g.L + b / p->sw;
     }
   for (t = begin; t < end; t++) {
-    float *buf = d->work ? d->work + (size_t)t * ge__aic_dw_floats(p, d->level) : NULL;
+    int64_t slot, last = -1;
+    float *buf = ge__aic_dw_claim(d, t, &slot);
     ge__aic_dwjob *jb = buf ? (ge__aic_dwjob *)(void *)(buf + g.buf) : NULL;
-    int64_t last = -1;
     if (buf) {
       memset(buf, 0, (size_t)g.buf * sizeof(float));
       for (i = 0; i < g.band; i++) /* a full band's output vectors, row by row */
@@ -2002,6 +2066,7 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
       }
       if (after) ge__aic_act_apply(d->act, yp, P);
     }
+    ge__aic_dw_release(d, slot);
   }
 }
 
@@ -2010,10 +2075,17 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
                                    const float *b, const float *res, const ge__aic_act *act, float *y, int level,
                                    float *work) {
   ge__aic_dw d;
+  int busy[GE__AIC_DW_SLOTS];
   int64_t total = p->n * p->m, per = p->oh * p->ow * p->kh * p->kw;
   d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
   d.work = ge__aic_dw_floats(p, level) ? work : NULL;
-  d.tasks = ge__aic_min(ge__aic_threads(c), total);
+  d.slots = ge__aic_threads(c);
+  d.tasks = ge__aic_min(d.slots, total);
+#if defined(__GNUC__) || defined(__clang__)
+  if (d.slots > 1 && d.slots <= GE__AIC_DW_SLOTS) d.tasks = ge__aic_min(4 * d.slots, total);
+#endif
+  memset(busy, 0, sizeof busy);
+  d.busy = busy;
   if ((double)per * (double)total < 65536.0) d.tasks = 1;
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
@@ -2028,10 +2100,12 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
  * vectors. Pixels past the last whole vector (7x7 and 14x14 maps leave 1
  * and 4) go to a column kernel whose vectors run over the panel's MR
  * channels instead, so a short row costs no padded vector. Work is split
- * over threads by (image, group, panel, column chunk), panel-major (the
- * panel stays in L1 while the image streams from L2). */
+ * by (image, group, panel, column chunk), panel-major (the panel stays in
+ * L1 while the image streams from L2), into four shares a thread that the
+ * threads claim as they come free. */
 
-#define GE__AIC_PW_NV 3 /* vectors of pixels per register tile */
+#define GE__AIC_PW_NV 3     /* vectors of pixels per register tile */
+#define GE__AIC_PW_SHARES 4 /* shares of the work per thread */
 
 #define GE__AIC_PW_R4(X) X(0) X(1) X(2) X(3)
 #define GE__AIC_PW_R8(X) GE__AIC_PW_R4(X) X(4) X(5) X(6) X(7)
@@ -2270,8 +2344,11 @@ static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   d.chunks = d.full + (d.nv_tail > 0) + (d.cols > 0);
   d.panels = (p->mg + d.mr - 1) / d.mr;
   d.units = p->n * p->group * d.panels * d.chunks;
-  d.tasks = ge__aic_min(ge__aic_threads(c), d.units);
-  if (2.0 * (double)p->n * (double)p->m * (double)P * (double)p->cg < 1e6) d.tasks = 1;
+  /* GE__AIC_PW_SHARES shares a thread, claimed as threads come free: a thread
+   * that starts late or is preempted (a shared machine) leaves its shares to
+   * the others instead of holding the whole loop back */
+  d.tasks = ge__aic_min(ge__aic_threads(c) * GE__AIC_PW_SHARES, d.units);
+  if (2.0 * (double)p->n * (double)p->m * (double)P * (double)p->cg < 1e6 || ge__aic_threads(c) <= 1) d.tasks = 1;
   if (d.tasks <= 1) ge__aic_pw_fn(&d, 0, 1);
   else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_pw_fn, &d);
 }
