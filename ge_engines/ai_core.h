@@ -31,7 +31,9 @@
  *             is one contiguous run (any stride and dilation); the taps sum
  *             in registers, eight vectors at a time, with bias, residual and
  *             activation applied there and one store into y (past 64 taps
- *             a row kernel); small images (9..2560 output pixels, not
+ *             a row kernel; 3x3 on small strided or narrow maps at AVX-512,
+ *             16 channels transposed into a pixel-major block, the taps
+ *             over 16 lanes of channels, transposed back); small images (9..2560 output pixels, not
  *             1x1, K <= 1152) whose output is as wide as the input at
  *             stride 1, or whose input split by stride phase (strides <= 4)
  *             is no wider than the output, on AVX-512 as a direct conv:
@@ -69,7 +71,8 @@
  * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
  * code). Heavy kernels split their work (GEMM columns or rows, depthwise
  * and col2im channels) with ge_kernel_parallel_for over the executor's
- * threads (serially without a pool). With GE_USE_OPENBLAS, MatMul and Gemm
+ * threads (serially without a pool); depthwise and pointwise in four shares
+ * a thread, claimed as threads come free. With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
