@@ -31,7 +31,9 @@
  *             is one contiguous run (any stride and dilation); the taps sum
  *             in registers, eight vectors at a time, with bias, residual and
  *             activation applied there and one store into y (past 64 taps
- *             a row kernel); small images (9..2560 output pixels, not
+ *             a row kernel; 3x3 on small strided or narrow maps at AVX-512,
+ *             16 channels transposed into a pixel-major block, the taps
+ *             over 16 lanes of channels, transposed back); small images (9..2560 output pixels, not
  *             1x1, K <= 1152) whose output is as wide as the input at
  *             stride 1, or whose input split by stride phase (strides <= 4)
  *             is no wider than the output, on AVX-512 as a direct conv:
@@ -69,7 +71,8 @@
  * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
  * code). Heavy kernels split their work (GEMM columns or rows, depthwise
  * and col2im channels) with ge_kernel_parallel_for over the executor's
- * threads (serially without a pool). With GE_USE_OPENBLAS, MatMul and Gemm
+ * threads (serially without a pool); depthwise and pointwise in four shares
+ * a thread, claimed as threads come free. With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
@@ -1726,9 +1729,11 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
  * through a partial copy). Output vectors are taken eight at a time (eight
  * FMA chains in flight) across row ends, so short rows keep the FMA units
  * busy too; rows of at most 8 (4) use 8-wide (4-wide) vectors. Past 64
- * taps a row kernel. Channels split over threads. */
+ * taps a row kernel. Channels split over threads in four shares a thread,
+ * claimed as threads come free (each share takes a free band buffer). */
 
 #define GE__AIC_DW_TAPS 64
+#define GE__AIC_DW_ATTR512 __attribute__((target("avx512f")))
 #define GE__AIC_DW_BAND 6144 /* floats of the band buffer to aim for (it stays in L1) */
 
 /* One output vector of a band: taps read tp[t] + src, the sum goes to
@@ -1772,10 +1777,52 @@ static void ge__aic_dw_geom(const ge__aic_cv *p, int level, ge__aic_dwg *g) {
   g->per = (p->ow + g->vl - 1) / g->vl;
 }
 
+/* Channel-blocked 3x3 depthwise for small maps (AVX-512; the padded image
+ * at most GE__AIC_DWC_PIXELS pixels, one input channel per output channel):
+ * 16 channels at a time are transposed into a zero-padded pixel-major
+ * block (pixel (r, c)'s 16 channels in one vector), every output pixel sums
+ * its nine taps over 16 lanes of channels (no row ends, no partial vectors,
+ * no scatter per row), and the block is transposed back into the 16 output
+ * planes; the sum starts from the bias, the residual and activation follow
+ * per plane. Taken where the band kernel spends most of its time on
+ * per-row work: strided (the phase split of every row) or rows of at most
+ * 8 (half-width vectors); on stride-1 14x14 and 28x28 maps the two
+ * transposes cost more than they save (measured). */
+#define GE__AIC_DWC_PIXELS 1024
+
+/* Rows and columns of the padded block: every tap read and every pixel. */
+static int64_t ge__aic_dwc_hp(const ge__aic_cv *p) {
+  int64_t e = (p->oh - 1) * p->sh + 2 * p->dh + 1;
+  return e > p->h + p->ph ? e : p->h + p->ph;
+}
+static int64_t ge__aic_dwc_wp(const ge__aic_cv *p) {
+  int64_t e = (p->ow - 1) * p->sw + 2 * p->dw + 1;
+  return e > p->w + p->pw ? e : p->w + p->pw;
+}
+
+static int ge__aic_dwc_fits(const ge__aic_cv *p, int level) {
+#ifdef GE__AIC_X86
+  int64_t hp = ge__aic_dwc_hp(p), wp = ge__aic_dwc_wp(p);
+  return level >= 2 && p->kh == 3 && p->kw == 3 && p->cg == 1 && p->mg == 1 && (p->sh * p->sw > 1 || p->ow <= 8) &&
+         hp <= GE__AIC_DWC_PIXELS && wp <= GE__AIC_DWC_PIXELS && hp * wp <= GE__AIC_DWC_PIXELS &&
+         p->oh * p->ow <= GE__AIC_DWC_PIXELS;
+#else
+  (void)p, (void)level;
+  return 0;
+#endif
+}
+
+/* The padded input block, then the output block. */
+static size_t ge__aic_dwc_floats(const ge__aic_cv *p) {
+  return (size_t)(ge__aic_dwc_hp(p) * ge__aic_dwc_wp(p) + p->oh * p->ow) * 16 + 16;
+}
+
 /* Floats of scratch one thread of the depthwise kernel needs: the band
- * buffer, then a band's jobs (0: taps past GE__AIC_DW_TAPS). */
+ * buffer, then a band's jobs (0: taps past GE__AIC_DW_TAPS); the
+ * channel-blocked kernel's blocks where it runs. */
 static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
   ge__aic_dwg g;
+  if (ge__aic_dwc_fits(p, level)) return ge__aic_dwc_floats(p);
   if (p->kh * p->kw > GE__AIC_DW_TAPS) return 0;
   ge__aic_dw_geom(p, level, &g);
   return (size_t)g.buf + ((size_t)(g.band * g.per) * sizeof(ge__aic_dwjob) + 63) / 64 * 16;
@@ -1892,40 +1939,102 @@ static void ge__aic_dwk(int level, int64_t vl, const ge__aic_dwjob *jb, int64_t 
   (void)level, (void)vl;
 }
 
+#define GE__AIC_DW_SLOTS 16 /* up to this many threads, 4 shares a thread claimed as threads come free */
+
 typedef struct ge__aic_dw {
   const ge__aic_cv *p;
   const float *x, *w, *b, *res;
-  float *y, *work; /* work: tasks shares of ge__aic_dw_floats floats (NULL: taps past GE__AIC_DW_TAPS) */
+  float *y, *work; /* work: `slots` buffers of ge__aic_dw_floats floats (NULL: taps past GE__AIC_DW_TAPS) */
   const ge__aic_act *act;
-  int64_t tasks;
+  int64_t tasks, slots;
+  int *busy; /* tasks > slots: which buffers are in use */
   int level;
 } ge__aic_dw;
 
+/* The band buffer of share t: its own when every share has one, else a free
+ * one claimed (*slot; released by ge__aic_dw_release). NULL when more
+ * threads than buffers run at once (a pool larger than the kernel's thread
+ * count): the share then takes the generic path, which needs none. */
+static float *ge__aic_dw_claim(const ge__aic_dw *d, int64_t t, int64_t *slot) {
+  size_t floats = ge__aic_dw_floats(d->p, d->level);
+  int64_t i;
+  *slot = -1;
+  if (!d->work) return NULL;
+  if (d->tasks <= d->slots) return d->work + (size_t)t * floats;
+#if defined(__GNUC__) || defined(__clang__)
+  for (i = 0; i < d->slots; i++) {
+    int free_ = 0;
+    if (__atomic_compare_exchange_n(&d->busy[i], &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+      *slot = i;
+      return d->work + (size_t)i * floats;
+    }
+  }
+#endif
+  (void)i;
+  return NULL;
+}
+
+static void ge__aic_dw_release(const ge__aic_dw *d, int64_t slot) {
+#if defined(__GNUC__) || defined(__clang__)
+  if (slot >= 0) __atomic_store_n(&d->busy[slot], 0, __ATOMIC_RELEASE);
+#endif
+  (void)d, (void)slot;
+}
+
+/* The rest of a row split into even and odd elements past what
+ * ge__aic_split2 did (< 32 left): one or two masked loads and two masked
+ * permutes, so a short row (a 14x14 map) needs no scalar loop. Returns the
+ * elements done (all of them at AVX-512; else none). */
+#ifdef GE__AIC_X86
+static GE__AIC_DW_ATTR512 int64_t ge__aic_dw_split_tail_avx512(const float *src, int64_t i, int64_t n, float *ev,
+                                                                 float *od) {
+  const __m512i ie = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i io = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  int64_t r = n - i;
+  __mmask16 ma = (__mmask16)(r >= 16 ? 0xFFFF : (1u << r) - 1), mb = (__mmask16)(r > 16 ? (1u << (r - 16)) - 1 : 0);
+  __m512 a = _mm512_maskz_loadu_ps(ma, src + i), b = _mm512_maskz_loadu_ps(mb, src + i + 16);
+  _mm512_mask_storeu_ps(ev + i / 2, (__mmask16)((1u << ((r + 1) / 2)) - 1), _mm512_permutex2var_ps(a, ie, b));
+  _mm512_mask_storeu_ps(od + i / 2, (__mmask16)((1u << (r / 2)) - 1), _mm512_permutex2var_ps(a, io, b));
+  return n;
+}
+#endif
+
+/* src[0..n) split into ev (even elements) and od (odd ones). */
+static void ge__aic_dw_split_row(int level, const float *src, int64_t n, float *ev, float *od) {
+  int64_t iw = ge__aic_split2(level, src, n, ev, od);
+#ifdef GE__AIC_X86
+  if (level >= 2 && iw < n && n - iw < 32) iw = ge__aic_dw_split_tail_avx512(src, iw, n, ev, od);
+#endif
+  for (; iw + 1 < n; iw += 2) ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
+  if (iw < n) ev[iw / 2] = src[iw];
+}
+
 /* Scatters the padded rows [r0, r0 + span) of channel xc into the phase
  * blocks of the band buffer (zeroed once per thread: the pad columns stay
- * 0; pad rows are cleared here, the buffer being reused). */
+ * 0; pad rows are cleared here, the buffer being reused). The row phase
+ * and the row in its block are counted, not divided (a 64-bit division per
+ * row cost more than copying a 14-float row). */
 static void ge__aic_dw_scatter(const ge__aic_cv *p, const ge__aic_dwg *g, const float *xc, int64_t r0, int64_t span,
                                float *buf, int level) {
-  int64_t rr, iw, q;
-  for (rr = 0; rr < span; rr++) {
-    int64_t ih = r0 + rr - p->ph;
-    float *dst = buf + (rr % p->sh) * p->sw * g->block + (rr / p->sh) * g->L;
+  int64_t rr, iw, q, ph = 0, prow = 0, ih = r0 - p->ph;
+  const int64_t pblock = p->sw * g->block; /* floats per row phase */
+  const int64_t ev_at = (p->pw % 2) * g->block + p->pw / 2, od_at = (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
+  for (rr = 0; rr < span; rr++, ih++) {
+    float *dst = buf + ph * pblock + prow * g->L;
     const float *src = xc + (ih < 0 || ih >= p->h ? 0 : ih * p->w);
     if (ih < 0 || ih >= p->h) {
       for (q = 0; q < p->sw; q++) memset(dst + q * g->block, 0, (size_t)g->L * sizeof(float));
     } else if (p->sw == 1) {
       memcpy(dst + p->pw, src, (size_t)p->w * sizeof(float));
     } else if (p->sw == 2) {
-      float *ev = dst + (p->pw % 2) * g->block + p->pw / 2, *od = dst + (1 - p->pw % 2) * g->block + (p->pw + 1) / 2;
-      for (iw = ge__aic_split2(level, src, p->w, ev, od); iw + 1 < p->w; iw += 2)
-        ev[iw / 2] = src[iw], od[iw / 2] = src[iw + 1];
-      if (iw < p->w) ev[iw / 2] = src[iw];
+      ge__aic_dw_split_row(level, src, p->w, dst + ev_at, dst + od_at);
     } else {
       for (iw = 0; iw < p->w; iw++) {
         int64_t c = iw + p->pw;
         dst[(c % p->sw) * g->block + c / p->sw] = src[iw];
       }
     }
+    if (++ph == p->sh) ph = 0, prow++;
   }
 }
 
@@ -1973,9 +2082,9 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
       toff[tap] = ((a % p->sh) * p->sw + b % p->sw) * g.block + (a / p->sh) * g.L + b / p->sw;
     }
   for (t = begin; t < end; t++) {
-    float *buf = d->work ? d->work + (size_t)t * ge__aic_dw_floats(p, d->level) : NULL;
+    int64_t slot, last = -1;
+    float *buf = ge__aic_dw_claim(d, t, &slot);
     ge__aic_dwjob *jb = buf ? (ge__aic_dwjob *)(void *)(buf + g.buf) : NULL;
-    int64_t last = -1;
     if (buf) {
       memset(buf, 0, (size_t)g.buf * sizeof(float));
       for (i = 0; i < g.band; i++) /* a full band's output vectors, row by row */
@@ -2006,19 +2115,164 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
       }
       if (after) ge__aic_act_apply(d->act, yp, P);
     }
+    ge__aic_dw_release(d, slot);
   }
 }
+
+#ifdef GE__AIC_X86
+/* r[0..16) transposed in place (r[i] lane j <-> r[j] lane i): 32-bit and
+ * 64-bit unpacks make 4x4 blocks in every 128-bit lane, two rounds of lane
+ * shuffles put the blocks in place. */
+static GE__AIC_DW_ATTR512 void ge__aic_tr16_avx512(__m512 *r) {
+  __m512 a[16], b[16];
+  int k, j;
+  for (k = 0; k < 8; k++) {
+    a[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    a[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  for (k = 0; k < 4; k++) { /* b[4k + j] lane L: rows 4k..4k+3 of column 4L + j */
+    __m512d a0 = _mm512_castps_pd(a[4 * k]), a1 = _mm512_castps_pd(a[4 * k + 1]);
+    __m512d a2 = _mm512_castps_pd(a[4 * k + 2]), a3 = _mm512_castps_pd(a[4 * k + 3]);
+    b[4 * k] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+    b[4 * k + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+    b[4 * k + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+    b[4 * k + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+  }
+  for (j = 0; j < 4; j++) {
+    __m512 c0 = _mm512_shuffle_f32x4(b[j], b[4 + j], 0x88), c1 = _mm512_shuffle_f32x4(b[j], b[4 + j], 0xDD);
+    __m512 c2 = _mm512_shuffle_f32x4(b[8 + j], b[12 + j], 0x88), c3 = _mm512_shuffle_f32x4(b[8 + j], b[12 + j], 0xDD);
+    r[j] = _mm512_shuffle_f32x4(c0, c2, 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(c0, c2, 0xDD);
+    r[4 + j] = _mm512_shuffle_f32x4(c1, c3, 0x88);
+    r[12 + j] = _mm512_shuffle_f32x4(c1, c3, 0xDD);
+  }
+}
+
+/* nc (<= 16) input planes from x into the padded block xb (lanes past nc
+ * 0; the pad pixels are left as they are: zero). */
+static GE__AIC_DW_ATTR512 void ge__aic_dwc_in(const ge__aic_cv *p, const float *x, int64_t nc, float *xb, int64_t wp) {
+  int64_t HW = p->h * p->w, px0, k, ch, r = 0, col = 0;
+  __m512 v[16];
+  for (px0 = 0; px0 < HW; px0 += 16) {
+    int64_t cnt = HW - px0 < 16 ? HW - px0 : 16;
+    __mmask16 m = (__mmask16)((1u << cnt) - 1);
+    for (ch = 0; ch < 16; ch++) v[ch] = ch < nc ? _mm512_maskz_loadu_ps(m, x + ch * HW + px0) : _mm512_setzero_ps();
+    ge__aic_tr16_avx512(v);
+    for (k = 0; k < cnt; k++) {
+      _mm512_storeu_ps(xb + ((r + p->ph) * wp + col + p->pw) * 16, v[k]);
+      if (++col == p->w) col = 0, r++;
+    }
+  }
+}
+
+/* ob[pixel] = bias + the nine taps of 16 channels (wv: tap-major, 16 lanes
+ * each), three partial sums a pixel. */
+static GE__AIC_DW_ATTR512 void ge__aic_dwc_sum(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
+                                               __m512 bias, float *ob) {
+  const __m512 w0 = _mm512_loadu_ps(wv), w1 = _mm512_loadu_ps(wv + 16), w2 = _mm512_loadu_ps(wv + 32);
+  const __m512 w3 = _mm512_loadu_ps(wv + 48), w4 = _mm512_loadu_ps(wv + 64), w5 = _mm512_loadu_ps(wv + 80);
+  const __m512 w6 = _mm512_loadu_ps(wv + 96), w7 = _mm512_loadu_ps(wv + 112), w8 = _mm512_loadu_ps(wv + 128);
+  const int64_t rs = p->dh * wp * 16, cs = p->dw * 16;
+  int64_t oh, ow;
+  for (oh = 0; oh < p->oh; oh++) {
+    const float *row = xb + oh * p->sh * wp * 16;
+    float *o = ob + oh * p->ow * 16;
+    for (ow = 0; ow < p->ow; ow++) {
+      const float *s0 = row + ow * p->sw * 16, *s1 = s0 + rs, *s2 = s1 + rs;
+      __m512 a = _mm512_fmadd_ps(w0, _mm512_loadu_ps(s0), bias);
+      __m512 b = _mm512_mul_ps(w1, _mm512_loadu_ps(s0 + cs)), c = _mm512_mul_ps(w2, _mm512_loadu_ps(s0 + 2 * cs));
+      a = _mm512_fmadd_ps(w3, _mm512_loadu_ps(s1), a);
+      b = _mm512_fmadd_ps(w4, _mm512_loadu_ps(s1 + cs), b);
+      c = _mm512_fmadd_ps(w5, _mm512_loadu_ps(s1 + 2 * cs), c);
+      a = _mm512_fmadd_ps(w6, _mm512_loadu_ps(s2), a);
+      b = _mm512_fmadd_ps(w7, _mm512_loadu_ps(s2 + cs), b);
+      c = _mm512_fmadd_ps(w8, _mm512_loadu_ps(s2 + 2 * cs), c);
+      _mm512_storeu_ps(o + ow * 16, _mm512_add_ps(_mm512_add_ps(a, b), c));
+    }
+  }
+}
+
+/* The output block ob (P pixels) into nc planes of y. */
+static GE__AIC_DW_ATTR512 void ge__aic_dwc_out(const float *ob, int64_t P, int64_t nc, float *y) {
+  int64_t px0, k, ch;
+  __m512 v[16];
+  for (px0 = 0; px0 < P; px0 += 16) {
+    int64_t cnt = P - px0 < 16 ? P - px0 : 16;
+    __mmask16 m = (__mmask16)((1u << cnt) - 1);
+    for (k = 0; k < 16; k++) v[k] = k < cnt ? _mm512_loadu_ps(ob + (px0 + k) * 16) : _mm512_setzero_ps();
+    ge__aic_tr16_avx512(v);
+    for (ch = 0; ch < nc; ch++) _mm512_mask_storeu_ps(y + ch * P + px0, m, v[ch]);
+  }
+}
+
+/* One block of nc channels from c0 of image n into its planes of y. */
+static GE__AIC_DW_ATTR512 void ge__aic_dwc_block(const ge__aic_dw *d, float *buf, int64_t n, int64_t c0, int64_t nc) {
+  const ge__aic_cv *p = d->p;
+  int64_t P = p->oh * p->ow, wp = ge__aic_dwc_wp(p), ch, t;
+  float wv[9 * 16], bv[16], *ob = buf + ge__aic_dwc_hp(p) * wp * 16, *y = d->y + (n * p->m + c0) * P;
+  const float *res = d->res ? d->res + (n * p->m + c0) * P : NULL;
+  for (t = 0; t < 9; t++)
+    for (ch = 0; ch < 16; ch++) wv[t * 16 + ch] = ch < nc ? d->w[(c0 + ch) * 9 + t] : 0.0f;
+  for (ch = 0; ch < 16; ch++) bv[ch] = ch < nc && d->b ? d->b[c0 + ch] : 0.0f;
+  ge__aic_dwc_in(p, d->x + (n * p->c + c0) * p->h * p->w, nc, buf, wp);
+  ge__aic_dwc_sum(p, buf, wp, wv, _mm512_loadu_ps(bv), ob);
+  ge__aic_dwc_out(ob, P, nc, y);
+  if (res || d->act->kind != GE__AIC_ACT_NONE)
+    for (ch = 0; ch < nc; ch++) ge__aic_epi_row(d->act, 2, y + ch * P, P, 0.0f, res ? res + ch * P : NULL);
+}
+
+/* Shares of the (image, 16-channel block) units; a share left without a
+ * buffer takes the generic path channel by channel. */
+static void ge__aic_dwc_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_dw *d = (const ge__aic_dw *)arg;
+  const ge__aic_cv *p = d->p;
+  int64_t blocks = (p->m + 15) / 16, units = p->n * blocks, P = p->oh * p->ow, t, u, ch;
+  for (t = begin; t < end; t++) {
+    int64_t slot;
+    float *buf = ge__aic_dw_claim(d, t, &slot);
+    if (buf) memset(buf, 0, (size_t)ge__aic_dwc_hp(p) * (size_t)ge__aic_dwc_wp(p) * 16 * sizeof(float));
+    for (u = units * t / d->tasks; u < units * (t + 1) / d->tasks; u++) {
+      int64_t n = u / blocks, c0 = u % blocks * 16, nc = ge__aic_min(16, p->m - c0);
+      if (buf) {
+        ge__aic_dwc_block(d, buf, n, c0, nc);
+        continue;
+      }
+      for (ch = c0; ch < c0 + nc; ch++) {
+        int64_t q = n * p->m + ch;
+        ge__aic_dw_generic(d, d->x + (n * p->c + ch) * p->h * p->w, d->w + ch * 9, d->b ? d->b[ch] : 0.0f,
+                           d->res ? d->res + q * P : NULL, d->y + q * P);
+      }
+    }
+    ge__aic_dw_release(d, slot);
+  }
+}
+#endif
 
 /* work: ge__aic_threads(c) * ge__aic_dw_floats(p, level) floats. */
 static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w,
                                    const float *b, const float *res, const ge__aic_act *act, float *y, int level,
                                    float *work) {
   ge__aic_dw d;
+  int busy[GE__AIC_DW_SLOTS];
   int64_t total = p->n * p->m, per = p->oh * p->ow * p->kh * p->kw;
   d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
   d.work = ge__aic_dw_floats(p, level) ? work : NULL;
-  d.tasks = ge__aic_min(ge__aic_threads(c), total);
+  d.slots = ge__aic_threads(c);
+  d.tasks = ge__aic_min(d.slots, total);
+#if defined(__GNUC__) || defined(__clang__)
+  if (d.slots > 1 && d.slots <= GE__AIC_DW_SLOTS) d.tasks = ge__aic_min(4 * d.slots, total);
+#endif
+  memset(busy, 0, sizeof busy);
+  d.busy = busy;
   if ((double)per * (double)total < 65536.0) d.tasks = 1;
+#ifdef GE__AIC_X86
+  if (d.work && ge__aic_dwc_fits(p, level)) { /* shares of 16-channel blocks */
+    int64_t units = p->n * ((p->m + 15) / 16);
+    if (d.tasks > units) d.tasks = units;
+    ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dwc_fn, &d);
+    return;
+  }
+#endif
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dw_fn, &d);
 }
 
@@ -2032,10 +2286,12 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
  * vectors. Pixels past the last whole vector (7x7 and 14x14 maps leave 1
  * and 4) go to a column kernel whose vectors run over the panel's MR
  * channels instead, so a short row costs no padded vector. Work is split
- * over threads by (image, group, panel, column chunk), panel-major (the
- * panel stays in L1 while the image streams from L2). */
+ * by (image, group, panel, column chunk), panel-major (the panel stays in
+ * L1 while the image streams from L2), into four shares a thread that the
+ * threads claim as they come free. */
 
-#define GE__AIC_PW_NV 3 /* vectors of pixels per register tile */
+#define GE__AIC_PW_NV 3     /* vectors of pixels per register tile */
+#define GE__AIC_PW_SHARES 4 /* shares of the work per thread */
 
 #define GE__AIC_PW_R4(X) X(0) X(1) X(2) X(3)
 #define GE__AIC_PW_R8(X) GE__AIC_PW_R4(X) X(4) X(5) X(6) X(7)
@@ -2274,8 +2530,11 @@ static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   d.chunks = d.full + (d.nv_tail > 0) + (d.cols > 0);
   d.panels = (p->mg + d.mr - 1) / d.mr;
   d.units = p->n * p->group * d.panels * d.chunks;
-  d.tasks = ge__aic_min(ge__aic_threads(c), d.units);
-  if (2.0 * (double)p->n * (double)p->m * (double)P * (double)p->cg < 1e6) d.tasks = 1;
+  /* GE__AIC_PW_SHARES shares a thread, claimed as threads come free: a thread
+   * that starts late or is preempted (a shared machine) leaves its shares to
+   * the others instead of holding the whole loop back */
+  d.tasks = ge__aic_min(ge__aic_threads(c) * GE__AIC_PW_SHARES, d.units);
+  if (2.0 * (double)p->n * (double)p->m * (double)P * (double)p->cg < 1e6 || ge__aic_threads(c) <= 1) d.tasks = 1;
   if (d.tasks <= 1) ge__aic_pw_fn(&d, 0, 1);
   else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_pw_fn, &d);
 }

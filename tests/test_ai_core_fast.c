@@ -15,6 +15,10 @@
  *     past whole vectors, partial panels, groups, batch, epilogues;
  *   - the depthwise kernel called at every vector level (scalar/baseline,
  *     AVX2, AVX-512) on 1 and 2 threads, rows long enough for several bands;
+ *     on more threads at once than it has band buffers;
+ *   - MobileNet-v2's depthwise and pointwise layers (conv kinds 20, 21)
+ *     through Conv at every level, 1 and 2 threads (the channel-blocked
+ *     depthwise kernel of small strided or narrow maps at AVX-512);
  *   - ConvTranspose (1-D and 2-D; groups, strides, dilations, pads,
  *     output_padding, output_shape, auto_pad; Const weights packed once or
  *     not Const) against the host CPU reference kernel;
@@ -345,6 +349,24 @@ static conv_case rand_case(int kind) {
       c.pads[0] = c.pads[2] = 0;
       c.w = rint_in(9, 120);
     }
+  } else if (kind == 20) { /* MobileNet-v2's depthwise: 3x3, pad 1, stride 1 or 2, its map sizes or near them,
+                               enough channels for four shares a thread */
+    static const int64_t sizes[] = {7, 14, 28, 56, 112};
+    c.group = rint_in(8, 120);
+    cg = 1, mg = 1;
+    c.kh = c.kw = 3;
+    c.sh = c.sw = rint_in(1, 2);
+    c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 1;
+    c.h = c.w = tu_below(&R, 2) ? sizes[tu_below(&R, 3)] : rint_in(3, 33);
+    if (tu_below(&R, 8) == 0) c.h = c.w = sizes[3 + tu_below(&R, 2)], c.group = rint_in(8, 24);
+  } else if (kind == 21) { /* MobileNet-v2's pointwise: 1x1 on its small maps, wide */
+    static const int64_t sizes[] = {7, 14, 28};
+    c.group = 1;
+    c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
+    c.h = c.w = tu_below(&R, 4) ? sizes[tu_below(&R, 3)] : rint_in(3, 30);
+    cg = rint_in(8, 200), mg = rint_in(8, 200);
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -566,7 +588,83 @@ GE_TEST(test_pointwise_levels) {
          done, tails, worst);
 }
 
+/* --------------------------------------- MobileNet-v2 layers (kinds 20, 21) */
+
+/* Its depthwise and pointwise layers through the Conv kernel at every
+ * micro-kernel level on 1 and 2 threads (2 threads: four shares a thread,
+ * band buffers claimed per share). */
+GE_TEST(test_mobilenet_layers) {
+  int i, done = 0, kinds[2] = {0, 0}, blocked = 0;
+  double worst = 0;
+  tu_seed(&R, 1620);
+  for (i = 0; done < 180; i++) {
+    int kind = 20 + i % 2, threads = 1 + (i / 6) % 2;
+    conv_case c = rand_case(kind);
+    double er;
+    ge__aic_conv_level_cap = (i / 2) % 3;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  mobilenet kind %d level %d threads %d: c %lld %lldx%lld m %lld g %lld s %lld act %s res %d bias %d: "
+             "%.2g\n",
+             kind, (i / 2) % 3, threads, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.group, (long long)c.sh, c.act ? c.act : "-", c.residual, c.bias, er);
+    if (er > worst) worst = er;
+    kinds[kind - 20]++;
+    if (kind == 20) {
+      ge__aic_cv p;
+      memset(&p, 0, sizeof p);
+      p.h = c.h, p.w = c.w, p.kh = p.kw = 3, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = 1;
+      p.oh = out_dim(c.h, 3, c.sh, 1, 1, 1), p.ow = out_dim(c.w, 3, c.sw, 1, 1, 1), p.cg = p.mg = 1;
+      blocked += ge__aic_dwc_fits(&p, ge__aic_kern_pick(ge__aic_conv_level_cap)->level);
+    }
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(kinds[0] > 60 && kinds[1] > 60);
+  GE_CHECK(blocked > 10 || !__builtin_cpu_supports("avx512f"));
+  printf("  MobileNet-v2 layers: %d depthwise (%d channel-blocked), %d pointwise at 3 levels (1 and 2 threads), "
+         "worst rel err %.2g\n",
+         kinds[0], blocked, kinds[1], worst);
+}
+
 /* ----------------------------------------------------- depthwise levels */
+
+/* A parallel_for that runs every index on a thread of its own, up to 16 at
+ * once, whatever num_threads says: more shares at once than the kernel has
+ * band buffers (a pool larger than its thread count). */
+typedef struct every_share {
+  ge_parallel_fn fn;
+  void *arg;
+  int64_t i;
+} every_share;
+
+static void *every_share_run(void *p) {
+  every_share *s = (every_share *)p;
+  s->fn(s->arg, s->i, s->i + 1);
+  return NULL;
+}
+
+static void every_index_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
+  every_share sh[16];
+  pthread_t th[16];
+  int started[16];
+  int64_t b, i, k;
+  (void)env, (void)grain;
+  for (b = 0; b < n; b += k) {
+    k = n - b < 16 ? n - b : 16;
+    for (i = 0; i < k; i++) {
+      sh[i].fn = fn, sh[i].arg = arg, sh[i].i = b + i;
+      started[i] = pthread_create(&th[i], NULL, every_share_run, &sh[i]) == 0;
+      if (!started[i]) every_share_run(&sh[i]);
+    }
+    for (i = 0; i < k; i++)
+      if (started[i]) pthread_join(th[i], NULL);
+  }
+}
+
+/* run_dw_level's pool when not NULL (2 threads and more). */
+static void (*dw_pool)(ge_kernel_env *, int64_t, int64_t, ge_parallel_fn, void *);
 
 /* The depthwise kernel called directly at vector level `level` (0 the
  * baseline or scalar code, 1 AVX2, 2 AVX-512) on `threads` threads, against
@@ -627,6 +725,7 @@ static double run_dw_level(const conv_case *cs, int level, int threads) {
   in[0] = &vx, in[1] = &vw, in[2] = &vb;
   memset(&ref, 0, sizeof ref);
   ctx_init(&ce, threads, &t, in, 3, NULL);
+  if (threads > 1 && dw_pool) ce.env.parallel_for = dw_pool;
   if (GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, cs->bias ? 3 : 2, &ref, 1,
                       &t.err) == GE_OK) &&
       GE_CHECK(ref.numel == yn) && GE_CHECK(work != NULL)) {
@@ -685,6 +784,34 @@ GE_TEST(test_depthwise_levels) {
   GE_CHECK(banded > 10);
   printf("  depthwise: %d cases at %d vector levels (1 and 2 threads), %d in several bands, worst rel err %.2g\n", done,
          levels, banded, worst);
+}
+
+/* Depthwise shares on more threads at once than the kernel has band
+ * buffers: the shares left without one take the generic path, and the
+ * result stays right (kind 20 shapes, every level). */
+GE_TEST(test_depthwise_oversubscribed) {
+  int levels = 1, i, lv, done = 0;
+  double worst = 0;
+#ifdef GE__AIC_X86
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) levels = 2;
+  if (levels == 2 && __builtin_cpu_supports("avx512f")) levels = 3;
+#endif
+  tu_seed(&R, 1621);
+  dw_pool = every_index_parallel_for;
+  for (i = 0; i < 30; i++) {
+    conv_case c = rand_case(20);
+    for (lv = 0; lv < levels; lv++) {
+      double er = run_dw_level(&c, lv, 2);
+      if (er < 0) continue;
+      if (!GE_CHECK(er < TOL))
+        printf("  depthwise oversubscribed level %d: c %lld %lldx%lld s %lld act %s res %d: %.2g\n", lv,
+               (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.sh, c.act ? c.act : "-", c.residual, er);
+      if (er > worst) worst = er;
+      done++;
+    }
+  }
+  dw_pool = NULL;
+  printf("  depthwise on more threads than band buffers: %d cases, worst rel err %.2g\n", done, worst);
 }
 
 /* -------------------------------------------------------- ConvTranspose */
@@ -1250,6 +1377,8 @@ int main(int argc, char **argv) {
   GE_RUN(test_sgemm_skinny);
   GE_RUN(test_conv_fast);
   GE_RUN(test_depthwise_levels);
+  GE_RUN(test_mobilenet_layers);
+  GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_pointwise_levels);
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
