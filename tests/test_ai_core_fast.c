@@ -332,6 +332,33 @@ static conv_case rand_case(int kind) {
       c.pads[0] = c.pads[2] = 0;
       c.w = rint_in(9, 120);
     }
+  } else if (kind == 30) { /* few output channels (4..16 per group: 8-row tiles of the small-image direct conv)
+                               on images past its 2560-pixel limit or below it; dilations up to 8 with "same"
+                               pads, as in RSU blocks; now and then a pad short or long by one, 1-D, batch */
+    int64_t d;
+    c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+    c.n = tu_below(&R, 4) == 0 ? 2 : 1;
+    cg = tu_below(&R, 4) == 0 ? rint_in(17, 70) : rint_in(1, 16);
+    mg = rint_in(4, 16);
+    c.kh = c.kw = tu_below(&R, 4) == 0 ? rint_in(1, 5) : 3;
+    c.sh = c.sw = 1;
+    d = tu_below(&R, 3) == 0 ? 1 : (int64_t)1 << rint_in(1, 3);
+    c.dh = c.dw = d;
+    c.pads[0] = c.pads[1] = (c.kh - 1) * d / 2;
+    c.pads[2] = c.pads[3] = (c.kh - 1) * d - c.pads[0];
+    if (tu_below(&R, 6) == 0) c.pads[rint_in(0, 3)] += tu_below(&R, 2) ? 1 : -1;
+    if (c.pads[0] < 0) c.pads[0] = 0;
+    if (c.pads[1] < 0) c.pads[1] = 0;
+    if (c.pads[2] < 0) c.pads[2] = 0;
+    if (c.pads[3] < 0) c.pads[3] = 0;
+    c.h = tu_below(&R, 3) == 0 ? rint_in(9, 50) : rint_in(51, 90);
+    c.w = rint_in(9, 110);
+    if (tu_below(&R, 6) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+      c.w = rint_in(100, 4000);
+    }
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -542,6 +569,44 @@ GE_TEST(test_pointwise_levels) {
   GE_CHECK(tails > 100);
   printf("  pointwise: %d cases at 3 levels (1 and 2 threads), %d with pixels past whole vectors, worst rel err %.2g\n",
          done, tails, worst);
+}
+
+/* Few output channels (kind 30): the small-image direct conv's 8-row tiles,
+ * past its pixel limit too, with dilations up to 8, at every micro-kernel
+ * level (below AVX-512 the implicit GEMM) on 1 and 2 threads. */
+GE_TEST(test_few_channel_levels) {
+  int i, done = 0, direct = 0, big = 0, dilated = 0;
+  double worst = 0;
+  tu_seed(&R, 3030);
+  for (i = 0; done < 150; i++) {
+    conv_case c = rand_case(30);
+    int64_t oh = c.one_d ? 1 : out_dim(c.h, c.kh, c.sh, c.dh, c.pads[0], c.pads[2]);
+    int64_t ow = out_dim(c.w, c.kw, c.sw, c.dw, c.pads[1], c.pads[3]);
+    int level = i % 3, threads = 1 + (i / 3) % 2;
+    double er;
+    ge__aic_conv_level_cap = level;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  few-channel level %d threads %d: n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld d %lld pads "
+             "%lld,%lld,%lld,%lld act %s res %d: %.2g (packed %d)\n",
+             level, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.group, (long long)c.kh, (long long)c.kw, (long long)c.dh, (long long)c.pads[0],
+             (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3], c.act ? c.act : "-", c.residual, er,
+             last_packed_level);
+    if (er > worst) worst = er;
+    if (last_packed_level >= 16 && last_packed_level < 24) {
+      direct++;
+      big += oh * ow > 2560;
+      dilated += c.dh > 1;
+    }
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(!__builtin_cpu_supports("avx512f") || (direct > 25 && big > 10 && dilated > 10));
+  printf("  few-channel convs: %d cases at 3 levels (1 and 2 threads), %d on the direct path (%d past 2560 pixels, "
+         "%d dilated), worst rel err %.2g\n",
+         done, direct, big, dilated, worst);
 }
 
 /* ----------------------------------------------------- depthwise levels */
@@ -1216,6 +1281,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
   GE_RUN(test_small_batched_levels);
+  GE_RUN(test_few_channel_levels);
   GE_RUN(test_matmul_batched);
   GE_RUN(test_residual_fusion);
   GE_RUN(test_branch_weights_packed_once);
