@@ -79,7 +79,7 @@
  *
  * Fused activations: Conv, Gemm and MatMul honour the node attributes
  * _fused_activation (string: Relu, LeakyRelu, Clip, Sigmoid, Tanh,
- * HardSigmoid, HardSwish), _fused_alpha and _fused_beta (LeakyRelu alpha;
+ * HardSigmoid, HardSwish, Silu = x Sigmoid(x)), _fused_alpha and _fused_beta (LeakyRelu alpha;
  * Clip min and max; HardSigmoid and HardSwish alpha and beta; ONNX defaults
  * when absent). A fused residual: a Conv with _fused_inputs = 1 adds its
  * input 3 (float32, shaped like the output; input 2, the bias, may be
@@ -99,7 +99,9 @@
  *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
  *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
  *      engine with no other consumer: becomes the producer's fused
- *      activation (so Conv -> Add -> Relu ends as one Conv).
+ *      activation (so Conv -> Add -> Relu ends as one Conv); SiLU written
+ *      as Mul(x, Sigmoid(x)) of such a producer read by just the two (the
+ *      YOLO convs) becomes its fused activation Silu.
  * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
@@ -374,7 +376,13 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
 /* ------------------------------------------------ fused activations */
 
 enum { GE__AIC_ACT_NONE, GE__AIC_ACT_RELU, GE__AIC_ACT_LEAKY, GE__AIC_ACT_CLIP, GE__AIC_ACT_SIGMOID,
-       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_HARDSWISH, GE__AIC_ACT_BAD };
+       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_HARDSWISH, GE__AIC_ACT_SILU, GE__AIC_ACT_BAD };
+
+/* Activations the register epilogues leave to ge__aic_act_apply after the
+ * store (they need exp). */
+static int ge__aic_act_late(int kind) {
+  return kind == GE__AIC_ACT_SIGMOID || kind == GE__AIC_ACT_TANH || kind == GE__AIC_ACT_SILU || kind == GE__AIC_ACT_BAD;
+}
 
 typedef struct ge__aic_act {
   int kind;
@@ -394,6 +402,7 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
   else if (!strcmp(s, "Tanh")) a->kind = GE__AIC_ACT_TANH;
   else if (!strcmp(s, "HardSigmoid")) a->kind = GE__AIC_ACT_HARDSIGMOID, da = 0.2, db = 0.5;
   else if (!strcmp(s, "HardSwish")) a->kind = GE__AIC_ACT_HARDSWISH, da = 1.0 / 6.0, db = 0.5;
+  else if (!strcmp(s, "Silu")) a->kind = GE__AIC_ACT_SILU;
   else a->kind = GE__AIC_ACT_BAD;
   a->alpha = (float)ge_node_attr_float(n, "_fused_alpha", da);
   a->beta = (float)ge_node_attr_float(n, "_fused_beta", db);
@@ -401,7 +410,7 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
 
 static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
   static const int vec[] = {0, GE_VECTOR_ACT_RELU, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
-                            GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, 0};
+                            GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU, 0};
   int64_t i;
   float al = a->alpha, be = a->beta;
   if (a->kind > GE__AIC_ACT_NONE && a->kind < GE__AIC_ACT_BAD && ge_vector_activation(vec[a->kind], al, be, y, count))
@@ -421,6 +430,9 @@ static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
     break;
   case GE__AIC_ACT_TANH:
     for (i = 0; i < count; i++) y[i] = (float)tanh((double)y[i]);
+    break;
+  case GE__AIC_ACT_SILU: /* as Mul(y, Sigmoid(y)): the sigmoid rounded to float first */
+    for (i = 0; i < count; i++) y[i] *= (float)(1.0 / (1.0 + exp(-(double)y[i])));
     break;
   case GE__AIC_ACT_HARDSIGMOID:
     for (i = 0; i < count; i++) {
@@ -596,7 +608,7 @@ GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic
 static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
-  if (act->kind != GE__AIC_ACT_SIGMOID && act->kind != GE__AIC_ACT_TANH && act->kind != GE__AIC_ACT_BAD) {
+  if (!ge__aic_act_late(act->kind)) {
 #ifdef GE__AIC_X86
     if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
     else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);
@@ -1872,7 +1884,7 @@ static void ge__aic_dwk_base(const ge__aic_dwjob *jb, int64_t nj, const float *c
  * after the channel (ge__aic_act_apply). */
 static int ge__aic_dw_act_inline(const ge__aic_act *a) {
 #ifdef GE__AIC_VEC
-  return a->kind != GE__AIC_ACT_SIGMOID && a->kind != GE__AIC_ACT_TANH && a->kind != GE__AIC_ACT_BAD;
+  return !ge__aic_act_late(a->kind);
 #else
   return a->kind == GE__AIC_ACT_NONE;
 #endif
@@ -2840,8 +2852,7 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
   }
   _mm512_mask_storeu_ps(y, s0, v0);
   _mm512_mask_storeu_ps(y + 16, s1, v1);
-  if (a->kind == GE__AIC_ACT_SIGMOID || a->kind == GE__AIC_ACT_TANH)
-    ge__aic_act_apply(a, y, ge__aic_min(GE__AIC_SC_NP, s->P - q0));
+  if (ge__aic_act_late(a->kind)) ge__aic_act_apply(a, y, ge__aic_min(GE__AIC_SC_NP, s->P - q0));
 }
 
 #define GE__AIC_SC_DECL(i) __m512 c##i##a = _mm512_setzero_ps(), c##i##b = c##i##a;
@@ -4184,6 +4195,40 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
   return GE_OK;
 }
 
+/* SiLU written out: Mul(p, Sigmoid(p)) (either order) where p is a Conv,
+ * Gemm or MatMul of this engine read only by the two, the Sigmoid only by
+ * the Mul: p gets _fused_activation Silu; the Sigmoid and the Mul go. */
+static ge_status ge__aic_fuse_silu(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *a = ge_graph_node(g, id);
+  uint32_t k;
+  ge_status st;
+  *done = 0;
+  if (!ge__aic_is(a, "Mul") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
+      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a))
+    return GE_OK;
+  for (k = 0; k < 2; k++) {
+    ge_edge se = a->inputs[k], pe = a->inputs[1 - k];
+    ge_node *sg = se.node == GE_NONE ? NULL : ge_graph_node(g, se.node);
+    ge_node *p = pe.node == GE_NONE ? NULL : ge_graph_node(g, pe.node);
+    if (!sg || !p || !ge__aic_is(sg, "Sigmoid") || sg->engine != self || sg->num_inputs != 1 ||
+        sg->inputs[0].node != pe.node || sg->inputs[0].index != 0 || pe.index != 0 || sg->num_outputs != 1 || sg->num_uses != 1 ||
+        sg->uses[0].node != id ||
+        sg->num_control_inputs || sg->num_control_outputs || !ge__aic_all_f32(g, sg))
+      continue;
+    if (p->engine != self || p->num_outputs != 1 || p->num_uses != 2 ||
+        !(ge__aic_is(p, "Conv") || ge__aic_is(p, "Gemm") || ge__aic_is(p, "MatMul")) ||
+        ge_node_attr(p, "_fused_activation") || !ge__aic_all_f32(g, p) ||
+        !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
+      continue;
+    if ((st = ge_node_set_attr_string(g, pe.node, "_fused_activation", "Silu", err)) != GE_OK) return st;
+    if ((st = ge__aic_bypass(g, id, pe.node, err)) != GE_OK) return st;
+    if ((st = ge_graph_remove_node(g, se.node, err)) != GE_OK) return st;
+    *done = 1;
+    return GE_OK;
+  }
+  return GE_OK;
+}
+
 /* Conv -> Add(other) with other shaped like the sum and the Add the Conv's
  * only consumer: other becomes the Conv's input 3 (input 2, the bias, left
  * absent if there was none) with _fused_inputs = 1, added in the GEMM
@@ -4246,6 +4291,7 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
     ge_node *n = ge_graph_node(g, id);
     if (!n || n->engine != self) continue;
     if ((st = ge__aic_fuse_act(g, id, self, &done, err)) != GE_OK) return st;
+    if (!done && (st = ge__aic_fuse_silu(g, id, self, &done, err)) != GE_OK) return st;
   }
   return GE_OK;
 }

@@ -51,10 +51,11 @@ GE_API ge_kernel_fn ge_vector_fast_kernel(const ge_node *n);
 
 /* Activations applied in place by other engines' epilogues (AI Core). */
 enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
-       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH };
+       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU };
 /* y[0..n) = act(y) on this thread with the best SIMD of the CPU: LeakyRelu
  * y < 0 ? alpha y : y; Clip to [alpha, beta]; HardSigmoid clamp(alpha y +
- * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1). NaN stays NaN.
+ * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1); SiLU y Sigmoid(y)
+ * (the same bits as a Sigmoid node then a Mul node). NaN stays NaN.
  * Returns 0 (and does nothing) without the SIMD kernels or for another act. */
 GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n);
 
@@ -2606,10 +2607,20 @@ GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int6
   static const int ops[] = {-1, GE__VK_U_RELU, GE__VK_U_LEAKYRELU, GE__VK_U_CLIP, GE__VK_U_SIGMOID,
                             GE__VK_U_TANH, GE__VK_U_HARDSIGMOID, GE__VK_U_HARDSWISH_AB};
   ge__vk_upar p;
-  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_HARDSWISH) return 0;
+  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_SILU) return 0;
   memset(&p, 0, sizeof p);
   p.alpha = alpha;
   p.beta = beta;
+  if (act == GE_VECTOR_ACT_SILU) { /* Sigmoid of a chunk on the stack, then the product: Mul(y, Sigmoid(y)) */
+    float sg[256];
+    int64_t i, k, m;
+    for (i = 0; i < n; i += m) {
+      m = n - i < 256 ? n - i : 256;
+      ge__vk_unary_rows(ge__vk_isa(), GE__VK_U_SIGMOID, &p, y + i, sg, m);
+      for (k = 0; k < m; k++) y[i + k] *= sg[k];
+    }
+    return 1;
+  }
   if (n > 0) ge__vk_unary_rows(ge__vk_isa(), ops[act], &p, y, y, n);
   return 1;
 #else
