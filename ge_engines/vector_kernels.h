@@ -946,6 +946,24 @@ GE__VK_MAXPOOL_ISA(base)
 GE__VK_MAXPOOL_ISA(avx2)
 GE__VK_MAXPOOL_ISA(avx512)
 
+/* SiLU in place for fused epilogues: y Sigmoid(y) in one pass, the same
+ * bits as the Sigmoid kernel then the Mul kernel (one rounded product). */
+#define GE__VK_SILU_ISA(isa)                                                                                           \
+  GE__VK_ATTR_##isa static void ge__vk_silu_##isa(float *y, int64_t n) {                                               \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa v = ge__vk_load_##isa(y + i);                                                                     \
+      ge__vk_store_##isa(y + i, v * ge__vk_sigmoid_##isa(v));                                                          \
+    }                                                                                                                  \
+    if (i < n) {                                                                                                       \
+      ge__vk_v_##isa v = ge__vk_load_part_##isa(y + i, n - i);                                                         \
+      ge__vk_store_part_##isa(y + i, v * ge__vk_sigmoid_##isa(v), n - i);                                              \
+    }                                                                                                                  \
+  }
+GE__VK_SILU_ISA(base)
+GE__VK_SILU_ISA(avx2)
+GE__VK_SILU_ISA(avx512)
+
 typedef void (*ge__vk_unary_fn)(const ge__vk_upar *p, const float *x, float *y, int64_t n);
 static const ge__vk_unary_fn ge__vk_unary_fns[3][GE__VK_U_COUNT] = {{GE__VK_UNARY_OPS(GE__VK_UPTR, base)},
                                                                     {GE__VK_UNARY_OPS(GE__VK_UPTR, avx2)},
@@ -2611,14 +2629,11 @@ GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int6
   memset(&p, 0, sizeof p);
   p.alpha = alpha;
   p.beta = beta;
-  if (act == GE_VECTOR_ACT_SILU) { /* Sigmoid of a chunk on the stack, then the product: Mul(y, Sigmoid(y)) */
-    float sg[256];
-    int64_t i, k, m;
-    for (i = 0; i < n; i += m) {
-      m = n - i < 256 ? n - i : 256;
-      ge__vk_unary_rows(ge__vk_isa(), GE__VK_U_SIGMOID, &p, y + i, sg, m);
-      for (k = 0; k < m; k++) y[i + k] *= sg[k];
-    }
+  if (act == GE_VECTOR_ACT_SILU) {
+    int isa = ge__vk_isa();
+    if (isa == GE__VK_ISA_AVX512) ge__vk_silu_avx512(y, n);
+    else if (isa == GE__VK_ISA_AVX2) ge__vk_silu_avx2(y, n);
+    else ge__vk_silu_base(y, n);
     return 1;
   }
   if (n > 0) ge__vk_unary_rows(ge__vk_isa(), ops[act], &p, y, y, n);
