@@ -33,11 +33,14 @@
  *             activation applied there and one store into y (past 64 taps
  *             a row kernel; 3x3 on small strided or narrow maps at AVX-512,
  *             16 channels transposed into a pixel-major block, the taps
- *             over 16 lanes of channels, transposed back); small images (9..2560 output pixels, not
+ *             over 16 lanes of channels, transposed back); small images
+ *             (9..2560 output pixels, or any size with <= 16 output
+ *             channels per group; not
  *             1x1, K <= 1152) whose output is as wide as the input at
  *             stride 1, or whose input split by stride phase (strides <= 4)
  *             is no wider than the output, on AVX-512 as a direct conv:
- *             12 x 32 register tiles read each tap as a shifted run of the
+ *             12 x 32 (or 8 x 32 for few output channels) register tiles
+ *             read each tap as a shifted run of the
  *             flattened image (or of its phase planes) with the padding
  *             lanes masked off (no junk columns, no per-row epilogue);
  *             a few output pixels per image (<= 8, the
@@ -80,7 +83,7 @@
  *
  * Fused activations: Conv, Gemm and MatMul honour the node attributes
  * _fused_activation (string: Relu, LeakyRelu, Clip, Sigmoid, Tanh,
- * HardSigmoid, HardSwish), _fused_alpha and _fused_beta (LeakyRelu alpha;
+ * HardSigmoid, HardSwish, Silu = x Sigmoid(x)), _fused_alpha and _fused_beta (LeakyRelu alpha;
  * Clip min and max; HardSigmoid and HardSwish alpha and beta; ONNX defaults
  * when absent). A fused residual: a Conv with _fused_inputs = 1 adds its
  * input 3 (float32, shaped like the output; input 2, the bias, may be
@@ -100,7 +103,9 @@
  *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
  *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
  *      engine with no other consumer: becomes the producer's fused
- *      activation (so Conv -> Add -> Relu ends as one Conv).
+ *      activation (so Conv -> Add -> Relu ends as one Conv); SiLU written
+ *      as Mul(x, Sigmoid(x)) of such a producer read by just the two (the
+ *      YOLO convs) becomes its fused activation Silu.
  * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
@@ -375,7 +380,13 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
 /* ------------------------------------------------ fused activations */
 
 enum { GE__AIC_ACT_NONE, GE__AIC_ACT_RELU, GE__AIC_ACT_LEAKY, GE__AIC_ACT_CLIP, GE__AIC_ACT_SIGMOID,
-       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_HARDSWISH, GE__AIC_ACT_BAD };
+       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_HARDSWISH, GE__AIC_ACT_SILU, GE__AIC_ACT_BAD };
+
+/* Activations the register epilogues leave to ge__aic_act_apply after the
+ * store (they need exp). */
+static int ge__aic_act_late(int kind) {
+  return kind == GE__AIC_ACT_SIGMOID || kind == GE__AIC_ACT_TANH || kind == GE__AIC_ACT_SILU || kind == GE__AIC_ACT_BAD;
+}
 
 typedef struct ge__aic_act {
   int kind;
@@ -395,6 +406,7 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
   else if (!strcmp(s, "Tanh")) a->kind = GE__AIC_ACT_TANH;
   else if (!strcmp(s, "HardSigmoid")) a->kind = GE__AIC_ACT_HARDSIGMOID, da = 0.2, db = 0.5;
   else if (!strcmp(s, "HardSwish")) a->kind = GE__AIC_ACT_HARDSWISH, da = 1.0 / 6.0, db = 0.5;
+  else if (!strcmp(s, "Silu")) a->kind = GE__AIC_ACT_SILU;
   else a->kind = GE__AIC_ACT_BAD;
   a->alpha = (float)ge_node_attr_float(n, "_fused_alpha", da);
   a->beta = (float)ge_node_attr_float(n, "_fused_beta", db);
@@ -402,7 +414,7 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
 
 static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
   static const int vec[] = {0, GE_VECTOR_ACT_RELU, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
-                            GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, 0};
+                            GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU, 0};
   int64_t i;
   float al = a->alpha, be = a->beta;
   if (a->kind > GE__AIC_ACT_NONE && a->kind < GE__AIC_ACT_BAD && ge_vector_activation(vec[a->kind], al, be, y, count))
@@ -422,6 +434,9 @@ static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
     break;
   case GE__AIC_ACT_TANH:
     for (i = 0; i < count; i++) y[i] = (float)tanh((double)y[i]);
+    break;
+  case GE__AIC_ACT_SILU: /* as Mul(y, Sigmoid(y)): the sigmoid rounded to float first */
+    for (i = 0; i < count; i++) y[i] *= (float)(1.0 / (1.0 + exp(-(double)y[i])));
     break;
   case GE__AIC_ACT_HARDSIGMOID:
     for (i = 0; i < count; i++) {
@@ -597,7 +612,7 @@ GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic
 static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
-  if (act->kind != GE__AIC_ACT_SIGMOID && act->kind != GE__AIC_ACT_TANH && act->kind != GE__AIC_ACT_BAD) {
+  if (!ge__aic_act_late(act->kind)) {
 #ifdef GE__AIC_X86
     if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
     else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);
@@ -1921,7 +1936,7 @@ static void ge__aic_dwk_base(const ge__aic_dwjob *jb, int64_t nj, const float *c
  * after the channel (ge__aic_act_apply). */
 static int ge__aic_dw_act_inline(const ge__aic_act *a) {
 #ifdef GE__AIC_VEC
-  return a->kind != GE__AIC_ACT_SIGMOID && a->kind != GE__AIC_ACT_TANH && a->kind != GE__AIC_ACT_BAD;
+  return !ge__aic_act_late(a->kind);
 #else
   return a->kind == GE__AIC_ACT_NONE;
 #endif
@@ -2883,11 +2898,12 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
  * downsampling convs of detectors) read the same way from a copy of the
  * input split into phase planes of ow columns (plane (a, b) holds rows a,
  * a + sh, ... and columns b, b + sw, ...): a tap is then a phase plane and
- * a shift. A 12 x 32 tile (12 output channels, 32 pixels) sums over taps
+ * a shift. A 12 x 32 tile (12 output channels, 32 pixels; 8 x 32 when
+ * 8-channel blocks waste fewer rows, as for 8 or 16 channels) sums over taps
  * and channels in registers, gets the bias, residual and activation there
  * and is stored once into y with the pixel tail masked. Tiles run over
  * images, groups and pixel blocks too, so a batch fills the threads. The
- * weights are packed once as [group][12-channel block][tap][channel][12];
+ * weights are packed once as [group][MR-channel block][tap][channel][MR];
  * the lane masks (per 32-pixel block and tap) are computed with them and
  * recomputed when the image size changes. AVX-512 only; other CPUs take
  * the implicit GEMM. */
@@ -2903,15 +2919,22 @@ typedef struct ge__aic_sc {
   float *y;
   ge__aic_act act;
   int64_t P, T, nblk, nmb, per; /* per: packed floats of one group */
+  int64_t mr;                   /* output channels of a tile: 12 or 8 */
   int64_t cs;                   /* floats from one input channel to the next */
   int64_t units, tasks;
 } ge__aic_sc;
 
 /* Packed layout: weights (groups * per floats), then the geometry key, the
  * tap offsets and the masks. */
-static int64_t ge__aic_sc_nmb(const ge__aic_cv *p) { return (p->mg + GE__AIC_SC_MR - 1) / GE__AIC_SC_MR; }
+/* Output channels of a tile: 12, or 8 when 8-channel blocks waste at least
+ * a fifth fewer rows (mg 4..8, 13..16: the few-channel convs of U-Net
+ * style blocks, whose 12-row tiles would be a third or half empty). */
+static int64_t ge__aic_sc_mr(const ge__aic_cv *p) {
+  return ge__aic_round_up(p->mg, 8) * 5 < ge__aic_round_up(p->mg, GE__AIC_SC_MR) * 4 ? 8 : GE__AIC_SC_MR;
+}
+static int64_t ge__aic_sc_nmb(const ge__aic_cv *p) { return (p->mg + ge__aic_sc_mr(p) - 1) / ge__aic_sc_mr(p); }
 static int64_t ge__aic_sc_per(const ge__aic_cv *p) {
-  return ge__aic_sc_nmb(p) * p->kh * p->kw * p->cg * GE__AIC_SC_MR;
+  return ge__aic_sc_nmb(p) * p->kh * p->kw * p->cg * ge__aic_sc_mr(p);
 }
 static int64_t ge__aic_sc_nblk(const ge__aic_cv *p) { return (p->oh * p->ow + GE__AIC_SC_NP - 1) / GE__AIC_SC_NP; }
 static size_t ge__aic_sc_floats(const ge__aic_cv *p) {
@@ -2934,7 +2957,9 @@ static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
 /* Whether a conv takes this path: AVX-512, ow == w at stride 1 or phase
  * planes no wider than the output (strides up to 4), more than a few
  * pixels (fewer: dot products) and at most GE__AIC_SC_MAX_PIXELS (larger
- * images keep the implicit GEMM), not 1x1 (the pointwise path), not
+ * images keep the implicit GEMM, unless a group has at most 16 output
+ * channels: there whole 8-channel tiles beat the GEMM's 12-row tiles at any
+ * size, 1.5x on the RSU convs of seg_rsu), not 1x1 (the pointwise path), not
  * depthwise, K small enough that a pixel block's input stays in L1/L2
  * while every channel block reads it. */
 #define GE__AIC_SC_MAX_PIXELS 2560
@@ -2945,7 +2970,7 @@ static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
   return 0;
 #else
   return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
-         p->oh * p->ow > GE__AIC_FEW_PIXELS && p->oh * p->ow <= GE__AIC_SC_MAX_PIXELS && K <= 1152 && p->mg >= 4 &&
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= GE__AIC_SC_MAX_PIXELS || p->mg <= 16) && K <= 1152 && p->mg >= 4 &&
          p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
 #endif
 }
@@ -2987,19 +3012,19 @@ typedef struct ge__aic_scpack {
   const float *w;
 } ge__aic_scpack;
 
-/* Weights of every group as [12-channel block][tap][channel][12] (zero rows
+/* Weights of every group as [MR-channel block][tap][channel][MR] (zero rows
  * past mg), then the masks. */
 static void ge__aic_sc_pack_fn(const void *arg, float *dst) {
   const ge__aic_scpack *a = (const ge__aic_scpack *)arg;
   const ge__aic_cv *p = a->p;
-  int64_t T = p->kh * p->kw, g, mb, t, ch, r, per = ge__aic_sc_per(p);
+  int64_t T = p->kh * p->kw, g, mb, t, ch, r, per = ge__aic_sc_per(p), mr = ge__aic_sc_mr(p);
   for (g = 0; g < p->group; g++) {
     float *d = dst + g * per;
     for (mb = 0; mb < ge__aic_sc_nmb(p); mb++)
       for (t = 0; t < T; t++)
         for (ch = 0; ch < p->cg; ch++)
-          for (r = 0; r < GE__AIC_SC_MR; r++) {
-            int64_t m = mb * GE__AIC_SC_MR + r;
+          for (r = 0; r < mr; r++) {
+            int64_t m = mb * mr + r;
             *d++ = m < p->mg ? a->w[((g * p->mg + m) * p->cg + ch) * T + t] : 0.0f;
           }
   }
@@ -3091,8 +3116,7 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
   }
   _mm512_mask_storeu_ps(y, s0, v0);
   _mm512_mask_storeu_ps(y + 16, s1, v1);
-  if (a->kind == GE__AIC_ACT_SIGMOID || a->kind == GE__AIC_ACT_TANH)
-    ge__aic_act_apply(a, y, ge__aic_min(GE__AIC_SC_NP, s->P - q0));
+  if (ge__aic_act_late(a->kind)) ge__aic_act_apply(a, y, ge__aic_min(GE__AIC_SC_NP, s->P - q0));
 }
 
 #define GE__AIC_SC_DECL(i) __m512 c##i##a = _mm512_setzero_ps(), c##i##b = c##i##a;
@@ -3105,33 +3129,37 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
 #define GE__AIC_SC_OUT(i)                                                                                              \
   if ((i) < rows) ge__aic_sc_out_avx512(s, c##i##a, c##i##b, row0 + (i), q0, s0, s1);
 
-/* One tile: image n, group g, pixel block blk, channel block mb. */
-static GE__AIC_SC_ATTR void ge__aic_sc_tile_avx512(const ge__aic_sc *s, int64_t n, int64_t g, int64_t blk,
-                                                  int64_t mb) {
-  const ge__aic_cv *p = s->p;
-  int64_t HW = s->cs, q0 = blk * GE__AIC_SC_NP, t, ch, row0 = (n * p->m + g * p->mg) + mb * GE__AIC_SC_MR;
-  int64_t rows = ge__aic_min(GE__AIC_SC_MR, p->mg - mb * GE__AIC_SC_MR);
-  const float *xn = s->x + (n * p->c + g * p->cg) * HW + q0;
-  const float *wp = s->wpack + g * s->per + mb * s->T * p->cg * GE__AIC_SC_MR;
-  const uint16_t *mk = s->masks + blk * s->T * 2;
-  __mmask16 s0 = (__mmask16)(s->P - q0 >= 16 ? 0xffff : (1u << (s->P - q0)) - 1u), s1;
-  GE__AIC_R12(GE__AIC_SC_DECL)
-  s1 = (__mmask16)(s->P - q0 >= 32 ? 0xffff : s->P - q0 <= 16 ? 0 : (1u << (s->P - q0 - 16)) - 1u);
-  for (t = 0; t < s->T; t++) {
-    __mmask16 m0 = (__mmask16)mk[2 * t], m1 = (__mmask16)mk[2 * t + 1];
-    /* lanes of the padding are masked off: the address may lie outside x */
-    const float *xp = (const float *)((uintptr_t)xn + (uintptr_t)(s->toff[t] * (int64_t)sizeof(float)));
-    if (!(m0 | m1)) {
-      wp += p->cg * GE__AIC_SC_MR;
-      continue;
-    }
-    for (ch = 0; ch < p->cg; ch++, xp += HW, wp += GE__AIC_SC_MR) {
-      __m512 b0 = _mm512_maskz_loadu_ps(m0, xp), b1 = _mm512_maskz_loadu_ps(m1, xp + 16);
-      GE__AIC_R12(GE__AIC_SC_STEP)
-    }
+/* One tile: image n, group g, pixel block blk, channel block mb; MR
+ * output channels (RN repeats a step MR times). */
+#define GE__AIC_SC_TILE(NAME, MR, RN)                                                                                  \
+  static GE__AIC_SC_ATTR void NAME(const ge__aic_sc *s, int64_t n, int64_t g, int64_t blk, int64_t mb) {              \
+    const ge__aic_cv *p = s->p;                                                                                        \
+    int64_t HW = s->cs, q0 = blk * GE__AIC_SC_NP, t, ch, row0 = (n * p->m + g * p->mg) + mb * (MR);                    \
+    int64_t rows = ge__aic_min((MR), p->mg - mb * (MR));                                                               \
+    const float *xn = s->x + (n * p->c + g * p->cg) * HW + q0;                                                         \
+    const float *wp = s->wpack + g * s->per + mb * s->T * p->cg * (MR);                                                \
+    const uint16_t *mk = s->masks + blk * s->T * 2;                                                                    \
+    __mmask16 s0 = (__mmask16)(s->P - q0 >= 16 ? 0xffff : (1u << (s->P - q0)) - 1u), s1;                              \
+    RN(GE__AIC_SC_DECL)                                                                                                \
+    s1 = (__mmask16)(s->P - q0 >= 32 ? 0xffff : s->P - q0 <= 16 ? 0 : (1u << (s->P - q0 - 16)) - 1u);                  \
+    for (t = 0; t < s->T; t++) {                                                                                       \
+      __mmask16 m0 = (__mmask16)mk[2 * t], m1 = (__mmask16)mk[2 * t + 1];                                              \
+      /* lanes of the padding are masked off: the address may lie outside x */                                        \
+      const float *xp = (const float *)((uintptr_t)xn + (uintptr_t)(s->toff[t] * (int64_t)sizeof(float)));             \
+      if (!(m0 | m1)) {                                                                                                \
+        wp += p->cg * (MR);                                                                                            \
+        continue;                                                                                                      \
+      }                                                                                                                \
+      for (ch = 0; ch < p->cg; ch++, xp += HW, wp += (MR)) {                                                           \
+        __m512 b0 = _mm512_maskz_loadu_ps(m0, xp), b1 = _mm512_maskz_loadu_ps(m1, xp + 16);                            \
+        RN(GE__AIC_SC_STEP)                                                                                            \
+      }                                                                                                                \
+    }                                                                                                                  \
+    RN(GE__AIC_SC_OUT)                                                                                                 \
   }
-  GE__AIC_R12(GE__AIC_SC_OUT)
-}
+#define GE__AIC_SC_R8(X) GE__AIC_R6(X) X(6) X(7)
+GE__AIC_SC_TILE(ge__aic_sc_tile_avx512, GE__AIC_SC_MR, GE__AIC_R12)
+GE__AIC_SC_TILE(ge__aic_sc_tile8_avx512, 8, GE__AIC_SC_R8)
 
 /* Share t of the tiles (image, group, pixel block, channel block; the
  * channel block innermost, so a pixel block's input is read from L1). */
@@ -3141,7 +3169,8 @@ static void ge__aic_sc_fn(void *arg, int64_t begin, int64_t end) {
   for (t = begin; t < end; t++)
     for (u = s->units * t / s->tasks; u < s->units * (t + 1) / s->tasks; u++) {
       int64_t mb = u % s->nmb, rest = u / s->nmb, blk = rest % s->nblk, ng = rest / s->nblk;
-      ge__aic_sc_tile_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
+      if (s->mr == 8) ge__aic_sc_tile8_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
+      else ge__aic_sc_tile_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
     }
 }
 #endif
@@ -3181,6 +3210,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   s.masks = (const uint16_t *)(const void *)(s.toff + s.T);
   s.y = (float *)y->data, s.act = a;
   s.P = p->oh * p->ow, s.nblk = ge__aic_sc_nblk(p), s.nmb = ge__aic_sc_nmb(p), s.per = ge__aic_sc_per(p);
+  s.mr = ge__aic_sc_mr(p);
   s.units = p->n * p->group * s.nblk * s.nmb;
   flops = 2.0 * (double)p->n * (double)p->m * (double)s.P * (double)(p->cg * s.T);
   s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_min(threads, s.units) : 1;
@@ -4447,6 +4477,40 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
   return GE_OK;
 }
 
+/* SiLU written out: Mul(p, Sigmoid(p)) (either order) where p is a Conv,
+ * Gemm or MatMul of this engine read only by the two, the Sigmoid only by
+ * the Mul: p gets _fused_activation Silu; the Sigmoid and the Mul go. */
+static ge_status ge__aic_fuse_silu(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *a = ge_graph_node(g, id);
+  uint32_t k;
+  ge_status st;
+  *done = 0;
+  if (!ge__aic_is(a, "Mul") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
+      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a))
+    return GE_OK;
+  for (k = 0; k < 2; k++) {
+    ge_edge se = a->inputs[k], pe = a->inputs[1 - k];
+    ge_node *sg = se.node == GE_NONE ? NULL : ge_graph_node(g, se.node);
+    ge_node *p = pe.node == GE_NONE ? NULL : ge_graph_node(g, pe.node);
+    if (!sg || !p || !ge__aic_is(sg, "Sigmoid") || sg->engine != self || sg->num_inputs != 1 ||
+        sg->inputs[0].node != pe.node || sg->inputs[0].index != 0 || pe.index != 0 || sg->num_outputs != 1 || sg->num_uses != 1 ||
+        sg->uses[0].node != id ||
+        sg->num_control_inputs || sg->num_control_outputs || !ge__aic_all_f32(g, sg))
+      continue;
+    if (p->engine != self || p->num_outputs != 1 || p->num_uses != 2 ||
+        !(ge__aic_is(p, "Conv") || ge__aic_is(p, "Gemm") || ge__aic_is(p, "MatMul")) ||
+        ge_node_attr(p, "_fused_activation") || !ge__aic_all_f32(g, p) ||
+        !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
+      continue;
+    if ((st = ge_node_set_attr_string(g, pe.node, "_fused_activation", "Silu", err)) != GE_OK) return st;
+    if ((st = ge__aic_bypass(g, id, pe.node, err)) != GE_OK) return st;
+    if ((st = ge_graph_remove_node(g, se.node, err)) != GE_OK) return st;
+    *done = 1;
+    return GE_OK;
+  }
+  return GE_OK;
+}
+
 /* Conv -> Add(other) with other shaped like the sum and the Add the Conv's
  * only consumer: other becomes the Conv's input 3 (input 2, the bias, left
  * absent if there was none) with _fused_inputs = 1, added in the GEMM
@@ -4509,6 +4573,7 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
     ge_node *n = ge_graph_node(g, id);
     if (!n || n->engine != self) continue;
     if ((st = ge__aic_fuse_act(g, id, self, &done, err)) != GE_OK) return st;
+    if (!done && (st = ge__aic_fuse_silu(g, id, self, &done, err)) != GE_OK) return st;
   }
   return GE_OK;
 }

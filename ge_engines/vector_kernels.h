@@ -54,10 +54,11 @@ GE_API ge_kernel_fn ge_vector_fast_prepare(const ge_node *n);
 
 /* Activations applied in place by other engines' epilogues (AI Core). */
 enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
-       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH };
+       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU };
 /* y[0..n) = act(y) on this thread with the best SIMD of the CPU: LeakyRelu
  * y < 0 ? alpha y : y; Clip to [alpha, beta]; HardSigmoid clamp(alpha y +
- * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1). NaN stays NaN.
+ * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1); SiLU y Sigmoid(y)
+ * (the same bits as a Sigmoid node then a Mul node). NaN stays NaN.
  * Returns 0 (and does nothing) without the SIMD kernels or for another act. */
 GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n);
 
@@ -947,6 +948,24 @@ GE__VK_ROWS_ISA(avx512)
 GE__VK_MAXPOOL_ISA(base)
 GE__VK_MAXPOOL_ISA(avx2)
 GE__VK_MAXPOOL_ISA(avx512)
+
+/* SiLU in place for fused epilogues: y Sigmoid(y) in one pass, the same
+ * bits as the Sigmoid kernel then the Mul kernel (one rounded product). */
+#define GE__VK_SILU_ISA(isa)                                                                                           \
+  GE__VK_ATTR_##isa static void ge__vk_silu_##isa(float *y, int64_t n) {                                               \
+    int64_t i = 0;                                                                                                     \
+    for (; i + GE__VK_W_##isa <= n; i += GE__VK_W_##isa) {                                                             \
+      ge__vk_v_##isa v = ge__vk_load_##isa(y + i);                                                                     \
+      ge__vk_store_##isa(y + i, v * ge__vk_sigmoid_##isa(v));                                                          \
+    }                                                                                                                  \
+    if (i < n) {                                                                                                       \
+      ge__vk_v_##isa v = ge__vk_load_part_##isa(y + i, n - i);                                                         \
+      ge__vk_store_part_##isa(y + i, v * ge__vk_sigmoid_##isa(v), n - i);                                              \
+    }                                                                                                                  \
+  }
+GE__VK_SILU_ISA(base)
+GE__VK_SILU_ISA(avx2)
+GE__VK_SILU_ISA(avx512)
 
 typedef void (*ge__vk_unary_fn)(const ge__vk_upar *p, const float *x, float *y, int64_t n);
 static const ge__vk_unary_fn ge__vk_unary_fns[3][GE__VK_U_COUNT] = {{GE__VK_UNARY_OPS(GE__VK_UPTR, base)},
@@ -2721,10 +2740,17 @@ GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int6
   static const int ops[] = {-1, GE__VK_U_RELU, GE__VK_U_LEAKYRELU, GE__VK_U_CLIP, GE__VK_U_SIGMOID,
                             GE__VK_U_TANH, GE__VK_U_HARDSIGMOID, GE__VK_U_HARDSWISH_AB};
   ge__vk_upar p;
-  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_HARDSWISH) return 0;
+  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_SILU) return 0;
   memset(&p, 0, sizeof p);
   p.alpha = alpha;
   p.beta = beta;
+  if (act == GE_VECTOR_ACT_SILU) {
+    int isa = ge__vk_isa();
+    if (isa == GE__VK_ISA_AVX512) ge__vk_silu_avx512(y, n);
+    else if (isa == GE__VK_ISA_AVX2) ge__vk_silu_avx2(y, n);
+    else ge__vk_silu_base(y, n);
+    return 1;
+  }
   if (n > 0) ge__vk_unary_rows(ge__vk_isa(), ops[act], &p, y, y, n);
   return 1;
 #else

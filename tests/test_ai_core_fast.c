@@ -112,6 +112,7 @@ static double act_ref(const char *k, double a, double b, double x) {
   if (!strcmp(k, "Sigmoid")) return 1.0 / (1.0 + exp(-x));
   if (!strcmp(k, "HardSigmoid")) return fmax(0.0, fmin(1.0, a * x + b));
   if (!strcmp(k, "Tanh")) return tanh(x);
+  if (!strcmp(k, "Silu")) return x / (1.0 + exp(-x));
   return x;
 }
 
@@ -367,6 +368,34 @@ static conv_case rand_case(int kind) {
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
     c.h = c.w = tu_below(&R, 4) ? sizes[tu_below(&R, 3)] : rint_in(3, 30);
     cg = rint_in(8, 200), mg = rint_in(8, 200);
+  } else if (kind == 30) { /* few output channels (4..16 per group: 8-row tiles of the small-image direct conv)
+                               on images past its 2560-pixel limit or below it; dilations up to 8 with "same"
+                               pads, as in RSU blocks; now and then a pad short or long by one, 1-D, batch */
+    int64_t d;
+    c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+    c.n = tu_below(&R, 4) == 0 ? 2 : 1;
+    cg = tu_below(&R, 4) == 0 ? rint_in(17, 70) : rint_in(1, 16);
+    mg = rint_in(4, 16);
+    c.kh = c.kw = tu_below(&R, 4) == 0 ? rint_in(1, 5) : 3;
+    c.sh = c.sw = 1;
+    d = tu_below(&R, 3) == 0 ? 1 : (int64_t)1 << rint_in(1, 3);
+    c.dh = c.dw = d;
+    c.pads[0] = c.pads[1] = (c.kh - 1) * d / 2;
+    c.pads[2] = c.pads[3] = (c.kh - 1) * d - c.pads[0];
+    if (tu_below(&R, 6) == 0) c.pads[rint_in(0, 3)] += tu_below(&R, 2) ? 1 : -1;
+    if (c.pads[0] < 0) c.pads[0] = 0;
+    if (c.pads[1] < 0) c.pads[1] = 0;
+    if (c.pads[2] < 0) c.pads[2] = 0;
+    if (c.pads[3] < 0) c.pads[3] = 0;
+    if (tu_below(&R, 3) == 0) c.act = "Silu"; /* after the common fields: set below unless kept */
+    c.h = tu_below(&R, 3) == 0 ? rint_in(9, 50) : rint_in(51, 90);
+    c.w = rint_in(9, 110);
+    if (tu_below(&R, 6) == 0) { /* 1-D */
+      c.one_d = 1;
+      c.h = c.kh = c.sh = c.dh = 1;
+      c.pads[0] = c.pads[2] = 0;
+      c.w = rint_in(100, 4000);
+    }
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -379,7 +408,7 @@ static conv_case rand_case(int kind) {
   c.m = mg * c.group;
   c.bias = (int)tu_below(&R, 2);
   c.residual = (int)tu_below(&R, 2);
-  c.act = act_names[tu_below(&R, 8)];
+  if (!c.act) c.act = act_names[tu_below(&R, 8)];
   c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
   c.beta = 0.4;
   return c;
@@ -626,6 +655,44 @@ GE_TEST(test_mobilenet_layers) {
   printf("  MobileNet-v2 layers: %d depthwise (%d channel-blocked), %d pointwise at 3 levels (1 and 2 threads), "
          "worst rel err %.2g\n",
          kinds[0], blocked, kinds[1], worst);
+}
+
+/* Few output channels (kind 30): the small-image direct conv's 8-row tiles,
+ * past its pixel limit too, with dilations up to 8, at every micro-kernel
+ * level (below AVX-512 the implicit GEMM) on 1 and 2 threads. */
+GE_TEST(test_few_channel_levels) {
+  int i, done = 0, direct = 0, big = 0, dilated = 0;
+  double worst = 0;
+  tu_seed(&R, 3030);
+  for (i = 0; done < 150; i++) {
+    conv_case c = rand_case(30);
+    int64_t oh = c.one_d ? 1 : out_dim(c.h, c.kh, c.sh, c.dh, c.pads[0], c.pads[2]);
+    int64_t ow = out_dim(c.w, c.kw, c.sw, c.dw, c.pads[1], c.pads[3]);
+    int level = i % 3, threads = 1 + (i / 3) % 2;
+    double er;
+    ge__aic_conv_level_cap = level;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  few-channel level %d threads %d: n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld d %lld pads "
+             "%lld,%lld,%lld,%lld act %s res %d: %.2g (packed %d)\n",
+             level, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.group, (long long)c.kh, (long long)c.kw, (long long)c.dh, (long long)c.pads[0],
+             (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3], c.act ? c.act : "-", c.residual, er,
+             last_packed_level);
+    if (er > worst) worst = er;
+    if (last_packed_level >= 16 && last_packed_level < 24) {
+      direct++;
+      big += oh * ow > 2560;
+      dilated += c.dh > 1;
+    }
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(!__builtin_cpu_supports("avx512f") || (direct > 25 && big > 10 && dilated > 10));
+  printf("  few-channel convs: %d cases at 3 levels (1 and 2 threads), %d on the direct path (%d past 2560 pixels, "
+         "%d dilated), worst rel err %.2g\n",
+         done, direct, big, dilated, worst);
 }
 
 /* ----------------------------------------------------- depthwise levels */
@@ -1353,6 +1420,114 @@ done:
   return er;
 }
 
+/* SiLU written out: x -> P -> {Sigmoid(P), Mul(P, Sigmoid) in either
+ * order} -> out, P a Conv (shapes that reach the direct, GEMM, pointwise,
+ * depthwise and dot-product paths; kind 1: through a residual Add first) or
+ * a MatMul (kind 3); kind 2: P also feeds the output's Add (a third reader:
+ * no fusion); kind 4: the Sigmoid reads x, not P (not SiLU: no fusion).
+ * The host kernels run the graph as it is, the AI Core kernels after the
+ * optimiser, at micro-kernel level `level`. Returns the relative error (-1
+ * on failure); *fused: the Sigmoid and the Mul are gone. */
+static double run_silu_graph(int kind, int level, int threads, int *fused) {
+  int64_t C = rint_in(1, 20), M = kind == 4 ? C : rint_in(1, 24), H = rint_in(1, 40), W = rint_in(1, 40);
+  int64_t k = tu_below(&R, 3) ? 3 : 1, i, xd[4], wd[4], pads[4];
+  int depthwise = kind != 3 && kind != 4 && tu_below(&R, 5) == 0;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, p, sg, mul, last, id;
+  ge_edge e[3], out;
+  ge_error err;
+  ge_exec_desc d1, d2;
+  ge_program *p1 = NULL, *p2 = NULL;
+  float *w, *b;
+  ge_value vx;
+  const ge_value *ins[1];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  if (depthwise || kind == 1) M = C;
+  if (tu_below(&R, 4) == 0) H = rint_in(1, 2), W = rint_in(1, 4); /* a few pixels */
+  xd[0] = rint_in(1, 2), xd[1] = C, xd[2] = H, xd[3] = W;
+  wd[0] = M, wd[1] = depthwise ? 1 : C, wd[2] = wd[3] = k;
+  pads[0] = pads[1] = pads[2] = pads[3] = k / 2;
+  w = rand_floats(M * C * k * k);
+  b = rand_floats(M);
+  ge_graph_create(NULL, &g, &err);
+  memset(e, 0, sizeof e);
+  if (kind == 3) { /* MatMul [H, C] x [C, M] */
+    xd[0] = H, xd[1] = C, wd[0] = C, wd[1] = M;
+    ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, xd, &x, NULL);
+    e[0].node = x, e[1].node = add_const(g, 2, wd, w, C * M);
+    ge_graph_add_node(g, "MatMul", "p", 2, e, 1, &p, NULL);
+  } else {
+    ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+    e[0].node = x, e[1].node = add_const(g, 4, wd, w, wd[0] * wd[1] * k * k), e[2].node = add_const(g, 1, wd, b, M);
+    ge_graph_add_node(g, "Conv", "p", 3, e, 1, &p, NULL);
+    ge_node_set_attr_ints(g, p, "pads", pads, 4, NULL);
+    if (depthwise) ge_node_set_attr_int(g, p, "group", C, NULL);
+    if (kind == 1) { /* Conv -> Add(x) first: the residual fuses, then the SiLU */
+      e[0].node = p, e[1].node = x;
+      ge_graph_add_node(g, "Add", "add", 2, e, 1, &p, NULL);
+    }
+  }
+  e[0].node = kind == 4 ? x : p;
+  ge_graph_add_node(g, "Sigmoid", "sig", 1, e, 1, &sg, NULL);
+  if (tu_below(&R, 2)) e[0].node = p, e[1].node = sg;
+  else e[0].node = sg, e[1].node = p;
+  ge_graph_add_node(g, "Mul", "mul", 2, e, 1, &mul, NULL);
+  last = mul;
+  if (kind == 2) {
+    e[0].node = mul, e[1].node = p;
+    ge_graph_add_node(g, "Add", "add2", 2, e, 1, &last, NULL);
+  }
+  out.node = last, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
+  for (id = 0; id < ge_graph_id_bound(h); id++)
+    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
+  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  *fused = ge_graph_find(h, "sig") == GE_NONE && ge_graph_find(h, "mul") == GE_NONE;
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = lookup_host;
+  d2 = d1;
+  d2.lookup = lookup_aic;
+  d2.num_threads = threads;
+  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
+  vx = kh_value(GE_DTYPE_FLOAT32, kind == 3 ? 2 : 4, xd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = 4.0f * rf(); /* both tails of the sigmoid */
+  ins[0] = &vx;
+  ge__aic_conv_level_cap = level;
+  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK &&
+      ge_program_run(p2, ins, 1, &err) == GE_OK) {
+    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
+    er = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+  }
+  ge__aic_conv_level_cap = 2;
+  kh_free(&vx);
+done:
+  if (er < 0) printf("  SiLU graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  free(w);
+  free(b);
+  return er;
+}
+
+GE_TEST(test_silu_fusion) {
+  int i, fused_n = 0;
+  double worst = 0;
+  tu_seed(&R, 3031);
+  for (i = 0; i < 150; i++) {
+    int kind = i % 5, level = (i / 5) % 3, threads = 1 + (i / 15) % 2, fused = 0;
+    double er = run_silu_graph(kind, level, threads, &fused);
+    if (!GE_CHECK(er >= 0 && er < TOL)) printf("  SiLU kind %d level %d threads %d: %.2g\n", kind, level, threads, er);
+    if (er > worst) worst = er;
+    if (!GE_CHECK_EQ_INT(fused, kind < 2 || kind == 3)) printf("  SiLU kind %d: fused %d\n", kind, fused);
+    fused_n += fused;
+  }
+  printf("  SiLU fusion: 150 graphs at 3 levels (1 and 2 threads), %d fused, worst rel err %.2g\n", fused_n, worst);
+}
+
 GE_TEST(test_residual_fusion) {
   int i, fused_n = 0;
   double worst = 0;
@@ -1383,8 +1558,10 @@ int main(int argc, char **argv) {
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
   GE_RUN(test_small_batched_levels);
+  GE_RUN(test_few_channel_levels);
   GE_RUN(test_matmul_batched);
   GE_RUN(test_residual_fusion);
+  GE_RUN(test_silu_fusion);
   GE_RUN(test_branch_weights_packed_once);
   return ge_test_main_end();
 }
