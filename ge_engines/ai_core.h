@@ -3535,7 +3535,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     return GE_OK;
   }
 #endif
-  if (ge__aic_wt_fits(&p)) return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
+  if (ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p)) return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
   if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   per = wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
