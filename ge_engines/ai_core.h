@@ -12,7 +12,11 @@
  *             stride-1 undilated convs with >= 16 input and output channels
  *             and >= 32 2x2 output tiles run by Winograd F(2x2, 3x3): 16
  *             GEMMs on weights transformed once, 2.25x fewer multiplies
- *             (error within a few ulps of the sums). With
+ *             (error within a few ulps of the sums); with >= 64 output
+ *             channels, >= 64 input channels (more than the small-image
+ *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
+ *             products run transposed, tiles as rows and output channels
+ *             as columns (threads split output channels). With
  *             strides up to 4 (not 1x1 strided) the group's channels are
  *             copied once into zero-padded planes split by stride phase and
  *             the micro-kernels read each im2col row at a fixed offset of
