@@ -912,9 +912,9 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
  * at b + boff[p], a shifted view of the zero-padded image, so B is never
  * packed. They write whole MR x 2 VL tiles (C is a scratch block with room
  * for them): mode 0 C = acc, 1 C += acc. */
-#define GE__AIC_XMICRO(S, ATTR, VT, VL, MR, ROWS)                                                                      \
-  static ATTR void ge__aic_xmicro_##S(int64_t kc, const float *a, const float *b, const int64_t *boff, float *cp,     \
-                                      int64_t ldc, int mode) {                                                         \
+#define GE__AIC_XMICRO1(NAME, ATTR, VT, VL, MR, ROWS)                                                                  \
+  static ATTR void NAME(int64_t kc, const float *a, const float *b, const int64_t *boff, float *cp, int64_t ldc,       \
+                        int mode) {                                                                                    \
     VT z_ = {0};                                                                                                       \
     const int64_t vl_ = (VL);                                                                                          \
     const float beta = 0.0f;                                                                                           \
@@ -929,19 +929,26 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
     }                                                                                                                  \
     ROWS(GE__AIC_STORE)                                                                                                \
     (void)beta;                                                                                                        \
-  }                                                                                                                    \
-  /* mc and ncols whole tiles. */                                                                                    \
-  static ATTR void ge__aic_xmacro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *b,         \
-                                      const int64_t *boff, float *C, int64_t ldc, int first) {                         \
+  }
+/* The full-height and half-height kernels and the loop over one block: mc
+ * rows (the last panel's rows past m are junk a half-height kernel leaves
+ * alone when it has MR/2 rows or fewer) and ncols whole tiles. */
+#define GE__AIC_XMICRO(S, ATTR, VT, VL, MR, ROWS, HALF)                                                                \
+  GE__AIC_XMICRO1(ge__aic_xmicro_##S, ATTR, VT, VL, MR, ROWS)                                                          \
+  GE__AIC_XMICRO1(ge__aic_xhalf_##S, ATTR, VT, VL, MR, HALF)                                                           \
+  static ATTR void ge__aic_xmacro_##S(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa,              \
+                                      const float *b, const int64_t *boff, float *C, int64_t ldc, int first) {         \
     int64_t ir, jr;                                                                                                    \
     for (ir = 0; ir < mc; ir += (MR))                                                                                  \
       for (jr = 0; jr < ncols; jr += 2 * (VL))                                                                         \
-        ge__aic_xmicro_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);                           \
+        if (2 * (m - ir) <= (MR)) ge__aic_xhalf_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);  \
+        else ge__aic_xmicro_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);                      \
   }
-GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6)
+GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_R3)
 #ifdef GE__AIC_X86
-GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6)
-GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12)
+GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
+               GE__AIC_R6)
 #endif
 #else
 /* Portable scalar kernel: 6 x 8 tiles. */
@@ -970,7 +977,7 @@ static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const floa
 typedef void (*ge__aic_macro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
                                  int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
                                  int64_t col0);
-typedef void (*ge__aic_xmacro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *b,
+typedef void (*ge__aic_xmacro_fn)(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa, const float *b,
                                   const int64_t *boff, float *C, int64_t ldc, int first);
 
 /* A micro-kernel and its tile: level 0 baseline, 1 AVX2+FMA, 2 AVX-512. */
@@ -2563,8 +2570,8 @@ static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
         int64_t kc = ge__aic_min(kcs, x->K - pc);
         for (ic = m0; ic < m1; ic += GE__AIC_MC) {
           int64_t mc = ge__aic_round_up(ge__aic_min(GE__AIC_MC, m1 - ic), k->mr);
-          k->xmacro(mc, ncr, kc, x->apack + pc * Mp + ic * kc, x->xp + jc, x->boff + pc, bufa + (ic - m0) * x->ldb,
-                    x->ldb, pc == 0);
+          k->xmacro(mc, ge__aic_min(GE__AIC_MC, m1 - ic), ncr, kc, x->apack + pc * Mp + ic * kc, x->xp + jc,
+                    x->boff + pc, bufa + (ic - m0) * x->ldb, x->ldb, pc == 0);
         }
       }
       ge__aic_xc_store(x, bufa, m0, m1, jc, nc);
