@@ -16,7 +16,7 @@
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
- *             as columns (threads split output channels). With
+ *             as columns (on 1 thread: more measured slower). With
  *             strides up to 4 (not 1x1 strided) the group's channels are
  *             copied once into zero-padded planes split by stride phase and
  *             the micro-kernels read each im2col row at a fixed offset of
@@ -3267,6 +3267,14 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
 #define GE__AIC_WT_MAX_TILES 64 /* tiles of an image at most (more fill the untransposed products well) */
 #endif
 
+#ifndef GE__AIC_WT_MAX_THREADS
+/* On more threads the untransposed paths measured faster (ResNet-18's 7x7
+ * stage, 2 threads: 1.3 ms implicit GEMM against 1.9 ms here; 1 thread:
+ * 2.1 ms against 1.9 ms): each thread streams its share of 16 transformed
+ * matrices. A test may raise it to cover the split over output channels. */
+#define GE__AIC_WT_MAX_THREADS 1
+#endif
+
 static int64_t ge__aic_wt_tiles(const ge__aic_cv *p) { return ge__aic_wino_th(p) * ge__aic_wino_tw(p); }
 
 /* Where it pays: 3x3 stride-1 undilated, many channels, a few tiles
@@ -3546,7 +3554,8 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     return GE_OK;
   }
 #endif
-  if (ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p)) return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
+  if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p))
+    return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
   if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   per = wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);

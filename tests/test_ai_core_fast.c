@@ -26,6 +26,7 @@
  *     graph (read through parent_index Data): packed once, right results. */
 #define GE_IMPLEMENTATION
 #define GE_AI_CORE_TEST_KNOBS /* Conv on every micro-kernel level */
+#define GE__AIC_WT_MAX_THREADS 2 /* the tiles-as-rows Winograd on 2 threads too */
 #include "ge_exec.h"
 #include "ge_engines/ai_core.h"
 #include "tests/test.h"
