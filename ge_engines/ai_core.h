@@ -12,7 +12,11 @@
  *             stride-1 undilated convs with >= 16 input and output channels
  *             and >= 32 2x2 output tiles run by Winograd F(2x2, 3x3): 16
  *             GEMMs on weights transformed once, 2.25x fewer multiplies
- *             (error within a few ulps of the sums). With
+ *             (error within a few ulps of the sums); with >= 64 output
+ *             channels, >= 64 input channels (more than the small-image
+ *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
+ *             products run transposed, tiles as rows and output channels
+ *             as columns (on 1 thread: more measured slower). With
  *             strides up to 4 (not 1x1 strided) the group's channels are
  *             copied once into zero-padded planes split by stride phase and
  *             the micro-kernels read each im2col row at a fixed offset of
@@ -926,9 +930,9 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
  * at b + boff[p], a shifted view of the zero-padded image, so B is never
  * packed. They write whole MR x 2 VL tiles (C is a scratch block with room
  * for them): mode 0 C = acc, 1 C += acc. */
-#define GE__AIC_XMICRO(S, ATTR, VT, VL, MR, ROWS)                                                                      \
-  static ATTR void ge__aic_xmicro_##S(int64_t kc, const float *a, const float *b, const int64_t *boff, float *cp,     \
-                                      int64_t ldc, int mode) {                                                         \
+#define GE__AIC_XMICRO1(NAME, ATTR, VT, VL, MR, ROWS)                                                                  \
+  static ATTR void NAME(int64_t kc, const float *a, const float *b, const int64_t *boff, float *cp, int64_t ldc,       \
+                        int mode) {                                                                                    \
     VT z_ = {0};                                                                                                       \
     const int64_t vl_ = (VL);                                                                                          \
     const float beta = 0.0f;                                                                                           \
@@ -943,19 +947,26 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
     }                                                                                                                  \
     ROWS(GE__AIC_STORE)                                                                                                \
     (void)beta;                                                                                                        \
-  }                                                                                                                    \
-  /* mc and ncols whole tiles. */                                                                                    \
-  static ATTR void ge__aic_xmacro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *b,         \
-                                      const int64_t *boff, float *C, int64_t ldc, int first) {                         \
+  }
+/* The full-height and half-height kernels and the loop over one block: mc
+ * rows (the last panel's rows past m are junk a half-height kernel leaves
+ * alone when it has MR/2 rows or fewer) and ncols whole tiles. */
+#define GE__AIC_XMICRO(S, ATTR, VT, VL, MR, ROWS, HALF)                                                                \
+  GE__AIC_XMICRO1(ge__aic_xmicro_##S, ATTR, VT, VL, MR, ROWS)                                                          \
+  GE__AIC_XMICRO1(ge__aic_xhalf_##S, ATTR, VT, VL, MR, HALF)                                                           \
+  static ATTR void ge__aic_xmacro_##S(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa,              \
+                                      const float *b, const int64_t *boff, float *C, int64_t ldc, int first) {         \
     int64_t ir, jr;                                                                                                    \
     for (ir = 0; ir < mc; ir += (MR))                                                                                  \
       for (jr = 0; jr < ncols; jr += 2 * (VL))                                                                         \
-        ge__aic_xmicro_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);                           \
+        if (2 * (m - ir) <= (MR)) ge__aic_xhalf_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);  \
+        else ge__aic_xmicro_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);                      \
   }
-GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6)
+GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_R3)
 #ifdef GE__AIC_X86
-GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6)
-GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12)
+GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
+               GE__AIC_R6)
 #endif
 #else
 /* Portable scalar kernel: 6 x 8 tiles. */
@@ -984,7 +995,7 @@ static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const floa
 typedef void (*ge__aic_macro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
                                  int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
                                  int64_t col0);
-typedef void (*ge__aic_xmacro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *b,
+typedef void (*ge__aic_xmacro_fn)(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa, const float *b,
                                   const int64_t *boff, float *C, int64_t ldc, int first);
 
 /* A micro-kernel and its tile: level 0 baseline, 1 AVX2+FMA, 2 AVX-512. */
@@ -2837,8 +2848,8 @@ static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
         int64_t kc = ge__aic_min(kcs, x->K - pc);
         for (ic = m0; ic < m1; ic += GE__AIC_MC) {
           int64_t mc = ge__aic_round_up(ge__aic_min(GE__AIC_MC, m1 - ic), k->mr);
-          k->xmacro(mc, ncr, kc, x->apack + pc * Mp + ic * kc, x->xp + jc, x->boff + pc, bufa + (ic - m0) * x->ldb,
-                    x->ldb, pc == 0);
+          k->xmacro(mc, ge__aic_min(GE__AIC_MC, m1 - ic), ncr, kc, x->apack + pc * Mp + ic * kc, x->xp + jc,
+                    x->boff + pc, bufa + (ic - m0) * x->ldb, x->ldb, pc == 0);
         }
       }
       ge__aic_xc_store(x, bufa, m0, m1, jc, nc);
@@ -3303,31 +3314,38 @@ static size_t ge__aic_wino_floats(const ge__aic_kern *k, const ge__aic_cv *p, in
 static size_t ge__aic_wino_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
   return 16 * ge__aic_prepack_a_floats(k, p->mg, p->cg);
 }
+/* G g G^T of one 3x3 filter w: u[4 i + j]. */
+static void ge__aic_wino_filter(const float *w, float *u) {
+  double t[4][3];
+  int i, j;
+  for (j = 0; j < 3; j++) { /* G g: rows g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2 */
+    t[0][j] = w[j];
+    t[1][j] = 0.5 * ((double)w[j] + w[3 + j] + w[6 + j]);
+    t[2][j] = 0.5 * ((double)w[j] - w[3 + j] + w[6 + j]);
+    t[3][j] = w[6 + j];
+  }
+  for (i = 0; i < 4; i++) /* (G g) G^T, the same on columns */
+    for (j = 0; j < 4; j++)
+      u[4 * i + j] = (float)(j == 0   ? t[i][0]
+                             : j == 1 ? 0.5 * (t[i][0] + t[i][1] + t[i][2])
+                             : j == 2 ? 0.5 * (t[i][0] - t[i][1] + t[i][2])
+                                      : t[i][2]);
+}
+
 static void ge__aic_wino_wpack_fn(const void *arg, float *dst) {
   const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
   const ge__aic_cv *p = a->p;
   int64_t Mp = ge__aic_round_up(p->mg, a->k->mr), per = (int64_t)ge__aic_prepack_a_floats(a->k, p->mg, p->cg);
-  int64_t g, m, ch, i, j;
+  int64_t g, m, ch, e;
+  float u[16];
   memset(dst, 0, (size_t)p->group * ge__aic_wino_wfloats(a->k, p) * sizeof(float));
   for (g = 0; g < p->group; g++)
     for (m = 0; m < p->mg; m++)
       for (ch = 0; ch < p->cg; ch++) {
-        const float *w = a->w + ((g * p->mg + m) * p->cg + ch) * 9;
-        double t[4][3], u;
         float *base = dst + (size_t)(g * 16) * (size_t)per;
         int64_t at = ge__aic_packed_at(m, ch, Mp, a->k->mr, p->cg);
-        for (j = 0; j < 3; j++) { /* G g: rows g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2 */
-          t[0][j] = w[j];
-          t[1][j] = 0.5 * ((double)w[j] + w[3 + j] + w[6 + j]);
-          t[2][j] = 0.5 * ((double)w[j] - w[3 + j] + w[6 + j]);
-          t[3][j] = w[6 + j];
-        }
-        for (i = 0; i < 4; i++) /* (G g) G^T, the same on columns */
-          for (j = 0; j < 4; j++) {
-            u = j == 0 ? t[i][0] : j == 1 ? 0.5 * (t[i][0] + t[i][1] + t[i][2])
-                : j == 2 ? 0.5 * (t[i][0] - t[i][1] + t[i][2]) : t[i][2];
-            base[(i * 4 + j) * per + at] = (float)u;
-          }
+        ge__aic_wino_filter(a->w + ((g * p->mg + m) * p->cg + ch) * 9, u);
+        for (e = 0; e < 16; e++) base[e * per + at] = u[e];
       }
 }
 
@@ -3525,6 +3543,248 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
   else ge_kernel_parallel_for(c, wn.tasks, 1, ge__aic_wino_fn, &wn);
 }
 
+/* ------------------------- Winograd F(2x2, 3x3) with tiles as GEMM rows
+ *
+ * The last stages of a classification net (7x7 or 14x14 outputs, hundreds
+ * of channels) have too few tiles to fill the columns of the register
+ * tiles above: 16 tiles would fill half of each 32-wide B panel. Here the
+ * 16 products are transposed, M_e^T (tiles x mg) = V_e^T (tiles x cg)
+ * U_e^T (cg x mg): the transformed input is packed as A (mr tiles a panel,
+ * few rows is cheap), the transformed weights are prepacked once as B, so
+ * the output channels fill the panels' columns; threads split the output
+ * channels (whole nr panels), each running its columns of the 16 products,
+ * the output transform and the epilogue of its channels. The input is
+ * transformed once per image and group (channels split over threads). The
+ * transforms are those of the section above. */
+
+#ifndef GE__AIC_WT_MAX_TILES
+#define GE__AIC_WT_MAX_TILES 64 /* tiles of an image at most (more fill the untransposed products well) */
+#endif
+
+#ifndef GE__AIC_WT_MAX_THREADS
+/* On more threads the untransposed paths measured faster (ResNet-18's 7x7
+ * stage, 2 threads: 1.3 ms implicit GEMM against 1.9 ms here; 1 thread:
+ * 2.1 ms against 1.9 ms): each thread streams its share of 16 transformed
+ * matrices. A test may raise it to cover the split over output channels. */
+#define GE__AIC_WT_MAX_THREADS 1
+#endif
+
+static int64_t ge__aic_wt_tiles(const ge__aic_cv *p) { return ge__aic_wino_th(p) * ge__aic_wino_tw(p); }
+
+/* Where it pays: 3x3 stride-1 undilated, many channels, a few tiles
+ * (more than the skinny-row kernels take). */
+static int ge__aic_wt_fits(const ge__aic_cv *p) {
+  int64_t T = ge__aic_wt_tiles(p);
+  return p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 && p->cg >= 64 &&
+         p->mg >= 64 && T > GE__AIC_SKINNY_ROWS && T <= GE__AIC_WT_MAX_TILES && p->oh >= 2 && p->ow >= 2;
+}
+
+/* The 16 transformed weight matrices (cg x mg) of every group, each packed as B. */
+static size_t ge__aic_wt_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return 16 * ge__aic_prepack_b_floats(k, p->mg, p->cg);
+}
+static void ge__aic_wt_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t Np = ge__aic_round_up(p->mg, a->k->nr), per = (int64_t)ge__aic_prepack_b_floats(a->k, p->mg, p->cg);
+  int64_t g, m, ch, e;
+  float u[16];
+  memset(dst, 0, (size_t)p->group * ge__aic_wt_wfloats(a->k, p) * sizeof(float));
+  for (g = 0; g < p->group; g++)
+    for (m = 0; m < p->mg; m++)
+      for (ch = 0; ch < p->cg; ch++) {
+        float *base = dst + (size_t)(g * 16) * (size_t)per;
+        int64_t at = ge__aic_packed_at(m, ch, Np, a->k->nr, p->cg);
+        ge__aic_wino_filter(a->w + ((g * p->mg + m) * p->cg + ch) * 9, u);
+        for (e = 0; e < 16; e++) base[e * per + at] = u[e];
+      }
+}
+
+/* The output transform of one tile for VL channels: m holds the 16
+ * products of channel c at m + e ms + c; o gets its 2x2 outputs, output
+ * 2a+b of channel c at o + (2a+b) VL + c. */
+#define GE__AIC_WT_OUT(S, ATTR, VT, VL)                                                                                \
+  static ATTR void ge__aic_wt_out_##S(const float *m, int64_t ms, float *o) {                                         \
+    VT x[16], s0[4], s1[4], y;                                                                                         \
+    int q;                                                                                                             \
+    for (q = 0; q < 16; q++) memcpy(&x[q], m + q * ms, sizeof y);                                                      \
+    for (q = 0; q < 4; q++) { /* A^T m: rows m0 + m1 + m2, m1 - m2 - m3 */                                            \
+      s0[q] = x[q] + x[4 + q] + x[8 + q];                                                                              \
+      s1[q] = x[4 + q] - x[8 + q] - x[12 + q];                                                                         \
+    }                                                                                                                  \
+    y = s0[0] + s0[1] + s0[2];                                                                                         \
+    memcpy(o, &y, sizeof y);                                                                                           \
+    y = s0[1] - s0[2] - s0[3];                                                                                         \
+    memcpy(o + (VL), &y, sizeof y);                                                                                    \
+    y = s1[0] + s1[1] + s1[2];                                                                                         \
+    memcpy(o + 2 * (VL), &y, sizeof y);                                                                                \
+    y = s1[1] - s1[2] - s1[3];                                                                                         \
+    memcpy(o + 3 * (VL), &y, sizeof y);                                                                                \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_WT_OUT(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_WT_OUT(avx512, __attribute__((target("avx512f"))), ge__aic_v16, 16)
+#endif
+#endif
+
+typedef struct ge__aic_wt {
+  const ge__aic_kern *k;
+  const ge__aic_cv *p;
+  const float *x, *wpack; /* the group's channels; its 16 packed matrices */
+  const ge__aic_epi *epi; /* NULL: none */
+  float *y, *V, *Mb, *work;
+  int64_t T, fs, perA, perB, tasks;
+  size_t share;
+} ge__aic_wt;
+
+/* Per-thread scratch of the input transform: 16 rows of patch values and
+ * 16 rows of transformed values, fs floats each. */
+static int64_t ge__aic_wt_fs(const ge__aic_cv *p) { return ge__aic_round_up(ge__aic_wt_tiles(p), 16) + 32; }
+static size_t ge__aic_wt_share(const ge__aic_cv *p) { return (size_t)(32 * ge__aic_wt_fs(p) + 64); }
+/* Scratch floats: V, Mb, the shares. */
+static size_t ge__aic_wt_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
+  int64_t T = ge__aic_wt_tiles(p);
+  return 16 * ge__aic_prepack_a_floats(k, T, p->cg) + (size_t)(16 * T * p->mg) + 64 +
+         (size_t)tasks * ge__aic_wt_share(p);
+}
+
+/* Share t of the channels: their 16 transformed rows of tiles into the
+ * packed A layout of the 16 V_e. */
+static void ge__aic_wt_in_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_wt *wt = (const ge__aic_wt *)arg;
+  const ge__aic_cv *p = wt->p;
+  int64_t mr = wt->k->mr, T = wt->T, fs = wt->fs, Tp = ge__aic_round_up(T, mr), kcs = ge__aic_kc(p->cg);
+  int64_t tw = ge__aic_wino_tw(p), t, ch, i, e, q;
+  for (t = begin; t < end; t++) {
+    float *fl = (float *)(((uintptr_t)(wt->work + (size_t)t * wt->share) + 63) & ~(uintptr_t)63), *tv = fl + 16 * fs;
+    for (ch = p->cg * t / wt->tasks; ch < p->cg * (t + 1) / wt->tasks; ch++) {
+      int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+      for (i = 0; i < ge__aic_wino_th(p); i++) ge__aic_wino_split(p, wt->x + ch * p->h * p->w, i, fl + i * tw, fs, wt->k->level);
+      for (e = 0; e < 16; e++) memset(fl + e * fs + T, 0, (size_t)(fs - T) * sizeof(float));
+      ge__aic_wino_in(wt->k->level, fl, fs, T, tv, fs, fs, 0);
+      for (e = 0; e < 16; e++) /* row e: mr tiles a panel, zeros past the last tile */
+        for (q = 0; q < Tp; q += mr) {
+          float *d = wt->V + e * wt->perA + s0 * Tp + q * kcd + (ch - s0) * mr;
+          int64_t h = ge__aic_min(mr, T - q);
+          memcpy(d, tv + e * fs + q, (size_t)h * sizeof(float));
+          if (h < mr) memset(d + h, 0, (size_t)(mr - h) * sizeof(float));
+        }
+    }
+  }
+}
+
+/* Output channels [m0, m1) of one tile from the products (ldm = mg). */
+static void ge__aic_wt_place(const ge__aic_wt *wt, int64_t tile, int64_t m0, int64_t m1) {
+  const ge__aic_cv *p = wt->p;
+  int64_t tw = ge__aic_wino_tw(p), oi = 2 * (tile / tw), oj = 2 * (tile % tw), P = p->oh * p->ow, ms = wt->T * p->mg;
+  int64_t m = m0, c, ab;
+  const float *src = wt->Mb + tile * p->mg;
+  float o[4 * 16];
+  while (m < m1) {
+    int64_t vl = 1;
+#if defined(GE__AIC_VEC) && defined(GE__AIC_X86)
+    if (wt->k->level >= 2 && m + 16 <= m1) ge__aic_wt_out_avx512(src + m, ms, o), vl = 16;
+    else
+#endif
+#ifdef GE__AIC_VEC
+        if (m + 4 <= m1) ge__aic_wt_out_base(src + m, ms, o), vl = 4;
+    else
+#endif
+    { /* one channel: the scalar transform */
+      float s0[4], s1[4];
+      int q;
+      for (q = 0; q < 4; q++) {
+        s0[q] = src[m + q * ms] + src[m + (4 + q) * ms] + src[m + (8 + q) * ms];
+        s1[q] = src[m + (4 + q) * ms] - src[m + (8 + q) * ms] - src[m + (12 + q) * ms];
+      }
+      o[0] = s0[0] + s0[1] + s0[2], o[1] = s0[1] - s0[2] - s0[3];
+      o[2] = s1[0] + s1[1] + s1[2], o[3] = s1[1] - s1[2] - s1[3];
+    }
+    for (ab = 0; ab < 4; ab++) {
+      int64_t r = oi + ab / 2, col = oj + ab % 2;
+      if (r >= p->oh || col >= p->ow) continue;
+      for (c = 0; c < vl; c++) wt->y[(m + c) * P + r * p->ow + col] = o[ab * vl + c];
+    }
+    m += vl;
+  }
+}
+
+/* Share t of the output channels (whole nr panels): the 16 products'
+ * columns, the output transform, the epilogue of those channels. */
+static void ge__aic_wt_mm_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_wt *wt = (const ge__aic_wt *)arg;
+  const ge__aic_cv *p = wt->p;
+  int64_t panels = (p->mg + wt->k->nr - 1) / wt->k->nr, t, e, tile, m;
+  ge__aic_mm mm;
+  memset(&mm, 0, sizeof mm);
+  mm.k = wt->k, mm.M = wt->T, mm.N = p->mg, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = p->mg;
+  for (t = begin; t < end; t++) {
+    int64_t m0 = ge__aic_min(p->mg, panels * t / wt->tasks * wt->k->nr);
+    int64_t m1 = ge__aic_min(p->mg, panels * (t + 1) / wt->tasks * wt->k->nr);
+    if (m0 >= m1) continue;
+    for (e = 0; e < 16; e++) {
+      int64_t j;
+      mm.apack = wt->V + e * wt->perA;
+      mm.bpack = wt->wpack + e * wt->perB;
+      mm.C = wt->Mb + e * wt->T * p->mg;
+      for (j = m0; j < m1; j += wt->k->nr) /* one panel of weights at a time: in L1 for all the tiles */
+        ge__aic_mm_block(&mm, 0, wt->T, j, ge__aic_min(m1, j + wt->k->nr), wt->Mb); /* both packed: no scratch */
+    }
+    for (tile = 0; tile < wt->T; tile++) ge__aic_wt_place(wt, tile, m0, m1);
+    if (wt->epi)
+      for (m = m0; m < m1; m++)
+        ge__aic_epi_row(&wt->epi->act, wt->epi->level, wt->y + m * p->oh * p->ow, p->oh * p->ow,
+                        wt->epi->row_bias ? wt->epi->row_bias[m] : 0.0f,
+                        wt->epi->res ? wt->epi->res + m * wt->epi->ldr : NULL);
+  }
+}
+
+/* Every image and group; the weights packed once (tag 32 + level). */
+static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
+                                 const ge_value *w, const ge_value *b, const float *res, const ge__aic_act *act,
+                                 ge_value *y) {
+  ge__aic_act a = *act; /* act may live in c->state, which packing may move */
+  ge__aic_wpack wp;
+  ge__aic_epi epi;
+  ge__aic_wt wt;
+  int64_t threads = ge__aic_threads(c), n, g, P = p->oh * p->ow, panels = (p->mg + k->nr - 1) / k->nr;
+  const float *wpack;
+  float *work;
+  size_t per = ge__aic_wt_wfloats(k, p);
+  memset(&wp, 0, sizeof wp);
+  wp.k = k, wp.p = p, wp.w = (const float *)w->data, wp.K = p->cg * 9, wp.per = per;
+  if (!(wpack = ge__aic_packed(c, 1, 32 + k->level, per * (size_t)p->group, ge__aic_wt_wpack_fn, &wp,
+                               ge__aic_wt_floats(k, p, threads), &work)))
+    return ge__aic_nomem(c);
+  memset(&wt, 0, sizeof wt);
+  memset(&epi, 0, sizeof epi);
+  epi.act = a, epi.ldr = P, epi.level = k->level;
+  wt.k = k, wt.p = p, wt.T = ge__aic_wt_tiles(p), wt.fs = ge__aic_wt_fs(p);
+  wt.perA = (int64_t)ge__aic_prepack_a_floats(k, wt.T, p->cg);
+  wt.perB = (int64_t)ge__aic_prepack_b_floats(k, p->mg, p->cg);
+  wt.V = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63);
+  wt.Mb = wt.V + 16 * wt.perA;
+  wt.work = wt.Mb + 16 * wt.T * p->mg;
+  wt.share = ge__aic_wt_share(p);
+  for (n = 0; n < p->n; n++)
+    for (g = 0; g < p->group; g++) {
+      wt.x = (const float *)x->data + (n * p->c + g * p->cg) * p->h * p->w;
+      wt.wpack = wpack + (size_t)g * per;
+      wt.y = (float *)y->data + (n * p->m + g * p->mg) * P;
+      epi.row_bias = b ? (const float *)b->data + g * p->mg : NULL;
+      epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
+      wt.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
+      wt.tasks = ge__aic_min(threads, p->cg);
+      if (wt.tasks <= 1) ge__aic_wt_in_fn(&wt, 0, 1);
+      else ge_kernel_parallel_for(c, wt.tasks, 1, ge__aic_wt_in_fn, &wt);
+      wt.tasks = ge__aic_min(threads, panels);
+      if (wt.tasks <= 1) ge__aic_wt_mm_fn(&wt, 0, 1);
+      else ge_kernel_parallel_for(c, wt.tasks, 1, ge__aic_wt_mm_fn, &wt);
+    }
+  return GE_OK;
+}
+
 /* The highest micro-kernel level Conv uses: a test defining
  * GE_AI_CORE_TEST_KNOBS may lower it to check every level's kernels;
  * otherwise a constant (the library keeps no writable global data). */
@@ -3591,6 +3851,8 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     return GE_OK;
   }
 #endif
+  if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p))
+    return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
   if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   per = wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);

@@ -30,6 +30,7 @@
  *     graph (read through parent_index Data): packed once, right results. */
 #define GE_IMPLEMENTATION
 #define GE_AI_CORE_TEST_KNOBS /* Conv on every micro-kernel level */
+#define GE__AIC_WT_MAX_THREADS 2 /* the tiles-as-rows Winograd on 2 threads too */
 #include "ge_exec.h"
 #include "ge_engines/ai_core.h"
 #include "tests/test.h"
@@ -587,6 +588,61 @@ GE_TEST(test_conv_fast) {
          "dense, %d Winograd, %d same-width (%d at AVX-512: the small-image path)), worst rel err %.2g (same-width "
          "%.2g)\n",
          done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], kinds[7], kinds[9], small, worst, worst9);
+}
+
+/* Conv kind 10: 3x3 stride-1 convs with many channels and a few tiles
+ * (a ResNet's last stages): Winograd with the tiles as the products' rows
+ * (weights packed as B, tagged 32 + level; more than 128 input channels:
+ * fewer go to the small-image path when it fits), at every micro-kernel level,
+ * on 1 and 2 threads; channels past one K slice, output channels past
+ * whole panels, groups and batches. */
+static conv_case rand_case_wino_rows(void) {
+  conv_case c;
+  int64_t cg = rint_in(129, 180), mg = rint_in(64, 150), T;
+  memset(&c, 0, sizeof c);
+  if (tu_below(&R, 5) == 0) cg = rint_in(257, 300); /* two K slices */
+  c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+  c.n = tu_below(&R, 3) == 0 ? 2 : 1;
+  c.kh = c.kw = 3;
+  c.sh = c.sw = c.dh = c.dw = 1;
+  do { /* between the skinny rows and GE__AIC_WT_MAX_TILES tiles */
+    int64_t oh, ow;
+    c.pads[0] = rint_in(0, 2), c.pads[1] = rint_in(0, 2), c.pads[2] = rint_in(0, 2), c.pads[3] = rint_in(0, 2);
+    c.h = rint_in(2, 16), c.w = rint_in(2, 16);
+    oh = c.h + c.pads[0] + c.pads[2] - 2, ow = c.w + c.pads[1] + c.pads[3] - 2;
+    T = oh < 2 || ow < 2 ? 0 : (oh + 1) / 2 * ((ow + 1) / 2);
+  } while (T <= GE__AIC_SKINNY_ROWS || T > GE__AIC_WT_MAX_TILES);
+  c.c = cg * c.group;
+  c.m = mg * c.group;
+  c.bias = (int)tu_below(&R, 2);
+  c.residual = (int)tu_below(&R, 2);
+  c.act = act_names[tu_below(&R, 8)];
+  c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
+  c.beta = 0.4;
+  return c;
+}
+
+GE_TEST(test_conv_wino_rows) {
+  int i, taken = 0;
+  double worst = 0;
+  tu_seed(&R, 1610);
+  for (i = 0; i < 48; i++) {
+    conv_case c = rand_case_wino_rows();
+    int level;
+    double er;
+    ge__aic_conv_level_cap = i % 3;
+    level = ge__aic_kern_pick(ge__aic_conv_level_cap)->level;
+    er = run_conv_case(&c, 1 + (i / 3) % 2, 1);
+    if (!GE_CHECK(er >= 0 && er < TOL))
+      printf("  conv kind 10 n %lld c %lld %lldx%lld m %lld g %lld pads %lld %lld %lld %lld act %s res %d: %.2g\n",
+             (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.group,
+             (long long)c.pads[0], (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3],
+             c.act ? c.act : "-", c.residual, er);
+    if (er > worst) worst = er;
+    taken += GE_CHECK_EQ_INT(last_packed_level, 32 + level + 1);
+  }
+  ge__aic_conv_level_cap = 2;
+  printf("  conv kind 10 (Winograd, tiles as rows): 48 cases, %d took the path, worst rel err %.2g\n", taken, worst);
 }
 
 /* The pointwise path (1x1, stride 1, no pads: weights packed in its own
@@ -1551,6 +1607,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_sgemm_kernels);
   GE_RUN(test_sgemm_skinny);
   GE_RUN(test_conv_fast);
+  GE_RUN(test_conv_wino_rows);
   GE_RUN(test_depthwise_levels);
   GE_RUN(test_mobilenet_layers);
   GE_RUN(test_depthwise_oversubscribed);
