@@ -3757,6 +3757,7 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
   if (!(wpack = ge__aic_packed(c, 1, 32 + k->level, per * (size_t)p->group, ge__aic_wt_wpack_fn, &wp,
                                ge__aic_wt_floats(k, p, threads), &work)))
     return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
   memset(&wt, 0, sizeof wt);
   memset(&epi, 0, sizeof epi);
   epi.act = a, epi.ldr = P, epi.level = k->level;
