@@ -3,7 +3,7 @@
  * (batch 1, 224x224), MobileNet-v2's depthwise convs, dilated and 1-D wide
  * convs and a PP-OCR-like ConvTranspose: the kernel runs on one node with
  * Const weights (packed once, on the warm-up run), on 1 thread and on 2
- * (the 2-thread pool of tests/test_pool.h), alternating within a round;
+ * (ge_runtime's pool: bench/conv_layers.h), alternating within a round;
  * each figure is the median of ROUNDS rounds. The ResNet-18 total weights
  * each layer by how often the network uses it (3.64 GFLOP per inference
  * with the fc layer). The FMA peak of one core is measured first with 24
@@ -19,34 +19,8 @@
 #include "ge_engines/ai_core.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
-#include "tests/test_pool.h"
+#include "bench/conv_layers.h"
 #include "bench/fma_peak.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-/* 1-thread figures use this thread's CPU time, so that other processes on
- * a shared machine do not count (they still share the caches); 2-thread
- * figures are wall time. */
-static int cpu_clock;
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-typedef struct layer {
-  const char *name;
-  int transpose; /* ConvTranspose */
-  int64_t c, h, w, m, group, kh, kw, s, d, pad, count;
-  const char *act; /* fused activation or NULL */
-} layer;
 
 static const layer layers[] = {
     {"r18 conv1 7x7/2 3->64", 0, 3, 224, 224, 64, 1, 7, 7, 2, 1, 3, 1, "Relu"},
@@ -84,106 +58,6 @@ static const layer layers[] = {
     {"convT 4x4/2 p1 32->32 40", 1, 32, 40, 40, 32, 1, 4, 4, 2, 1, 1, 1, NULL},
 };
 #define NUM_LAYERS (sizeof layers / sizeof layers[0])
-
-static int64_t out_dim(const layer *l, int64_t in, int64_t k) {
-  int64_t eff = (k - 1) * l->d + 1;
-  if (l->transpose) return (in - 1) * l->s + eff - 2 * l->pad;
-  return (in + 2 * l->pad - eff) / l->s + 1;
-}
-
-static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data, int64_t n) {
-  ge_tensor t;
-  ge_node_id id = GE_NONE;
-  memset(&t, 0, sizeof t);
-  t.dtype = GE_DTYPE_FLOAT32;
-  t.rank = rank;
-  t.dims = (int64_t *)dims;
-  t.data = (void *)data;
-  t.nbytes = (size_t)n * sizeof(float);
-  ge_graph_add_const(g, NULL, &t, &id, NULL);
-  return id;
-}
-
-/* One layer's kernel, context and operands. */
-typedef struct setup {
-  kt t;
-  ge_kernel_env env;
-  ge_kernel_ctx c;
-  ge_value vx, vw, vb, out;
-  ge_value *in[3], *outs[1];
-  ge_kernel_fn fn;
-  double flop;
-} setup;
-
-static int setup_make(setup *s, const layer *l, int threads) {
-  int64_t xd[4] = {1, l->c, l->h, l->w}, wd[4], bd[1] = {l->m}, st[2] = {l->s, l->s}, dl[2] = {l->d, l->d};
-  int64_t pd[4] = {l->pad, l->pad, l->pad, l->pad}, oh = out_dim(l, l->h, l->kh), ow = out_dim(l, l->w, l->kw), wn, i;
-  float *w;
-  ge_edge e[3];
-  memset(s, 0, sizeof s[0]);
-  if (l->transpose) wd[0] = l->c, wd[1] = l->m / l->group;
-  else wd[0] = l->m, wd[1] = l->c / l->group;
-  wd[2] = l->kh, wd[3] = l->kw;
-  if (l->h == 1) oh = 1, st[0] = 1, dl[0] = 1, pd[0] = pd[2] = 0;
-  wn = wd[0] * wd[1] * wd[2] * wd[3];
-  w = (float *)malloc((size_t)wn * sizeof(float));
-  for (i = 0; i < wn; i++) w[i] = (float)((i * 7 % 13) - 6) / 64.0f;
-  s->vw = kh_value(GE_DTYPE_FLOAT32, 4, wd, w);
-  s->vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
-  for (i = 0; i < s->vx.numel; i++) ((float *)s->vx.data)[i] = (float)((i * 5 % 11) - 5) / 8.0f;
-  s->vb = kh_value(GE_DTYPE_FLOAT32, 1, bd, NULL);
-  ge_graph_create(NULL, &s->t.g, &s->t.err);
-  ge_graph_add_data(s->t.g, NULL, GE_DTYPE_FLOAT32, 4, xd, &e[0].node, NULL);
-  e[1].node = add_const(s->t.g, 4, wd, w, wn);
-  e[2].node = add_const(s->t.g, 1, bd, (const float *)s->vb.data, l->m);
-  e[0].index = e[1].index = e[2].index = 0;
-  free(w);
-  if (ge_graph_add_node(s->t.g, l->transpose ? "ConvTranspose" : "Conv", "conv", 3, e, 1, &s->t.id, &s->t.err) != GE_OK)
-    return 0;
-  ge_node_set_attr_ints(s->t.g, s->t.id, "strides", st, 2, NULL);
-  ge_node_set_attr_ints(s->t.g, s->t.id, "dilations", dl, 2, NULL);
-  ge_node_set_attr_ints(s->t.g, s->t.id, "pads", pd, 4, NULL);
-  ge_node_set_attr_int(s->t.g, s->t.id, "group", l->group, NULL);
-  if (l->act) ge_node_set_attr_string(s->t.g, s->t.id, "_fused_activation", l->act, NULL);
-  s->env.alloc_output = kh_alloc_output;
-  s->env.num_threads = threads;
-  if (threads > 1) s->env.parallel_for = tp_parallel_for;
-  s->in[0] = &s->vx, s->in[1] = &s->vw, s->in[2] = &s->vb;
-  s->outs[0] = &s->out;
-  s->c.inputs = s->in;
-  s->c.outputs = s->outs;
-  s->c.num_inputs = 3;
-  s->c.num_outputs = 1;
-  s->c.env = &s->env;
-  s->c.node = ge_graph_node(s->t.g, s->t.id);
-  s->c.graph = s->t.g;
-  s->c.err = &s->t.err;
-  s->fn = ge_ai_core_engine()->kernel(ge_ai_core_engine(), s->c.node);
-  s->flop = 2.0 * (double)(l->transpose ? (l->h == 1 ? 1 : l->h) * l->w : oh * ow) * (double)l->m * (double)(l->c / l->group) * (double)(l->kh * l->kw);
-  return s->fn && s->fn(&s->c) == GE_OK; /* the warm-up run packs the weights */
-}
-
-static void setup_free(setup *s) {
-  free(s->c.state);
-  kh_free(&s->out);
-  kh_free(&s->vx);
-  kh_free(&s->vw);
-  kh_free(&s->vb);
-  kt_free(&s->t);
-}
-
-/* Seconds per run: repeats for ~20 ms. */
-static double time_runs(setup *s) {
-  int64_t reps = (int64_t)(4e8 / s->flop) + 1, i;
-  double t0;
-  cpu_clock = s->env.num_threads <= 1;
-  t0 = now();
-  for (i = 0; i < reps; i++) s->fn(&s->c);
-  t0 = (now() - t0) / (double)reps;
-  cpu_clock = 0;
-  return t0;
-}
-
 
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 5, r;
