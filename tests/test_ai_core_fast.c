@@ -1400,6 +1400,25 @@ static ge_kernel_fn lookup_aic(const ge_node *n, void *user) {
   return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
 }
 
+
+/* g's clone *h with every node on AI Core and its optimiser run (fusions),
+ * and the programs running g on host kernels (*p1) and *h on AI Core's
+ * (*p2, `threads` threads). 0 on any failure (err says which). */
+static int optimized_pair(ge_graph *g, int threads, ge_graph **h, ge_program **p1, ge_program **p2, ge_error *err) {
+  ge_exec_desc d1, d2;
+  uint32_t id;
+  if (ge_graph_infer_shapes(g, err) != GE_OK || ge_graph_clone(g, NULL, h, err) != GE_OK) return 0;
+  for (id = 0; id < ge_graph_id_bound(*h); id++)
+    if (ge_graph_node(*h, id)) ge_graph_node(*h, id)->engine = 0;
+  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), *h, 0, err) != GE_OK) return 0;
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = lookup_host;
+  d2 = d1;
+  d2.lookup = lookup_aic;
+  d2.num_threads = threads;
+  return ge_program_create(g, &d1, p1, err) == GE_OK && ge_program_create(*h, &d2, p2, err) == GE_OK;
+}
+
 /* x -> Conv(Const w, b) -> Add(conv, r) -> [Relu] -> out, where r is x
  * itself (a ResNet block) or a second input; run by host kernels as it is
  * and by AI Core kernels after the optimiser. kind 2: the Add's other input
@@ -1408,10 +1427,9 @@ static double run_residual_graph(int kind, int relu, int threads, uint32_t *node
   int64_t C = rint_in(1, 20), H = rint_in(1, 12), W = rint_in(1, 12), N = rint_in(1, 2), k = 2 * rint_in(0, 2) + 1;
   int64_t xd[4], wd[4], rd[4], pads[4], i;
   ge_graph *g = NULL, *h = NULL;
-  ge_node_id x, r = GE_NONE, conv, add, last, id;
+  ge_node_id x, r = GE_NONE, conv, add, last;
   ge_edge e[3], out;
   ge_error err;
-  ge_exec_desc d1, d2;
   ge_program *p1 = NULL, *p2 = NULL;
   float *w, *b;
   ge_value vx, vr;
@@ -1441,18 +1459,9 @@ static double run_residual_graph(int kind, int relu, int threads, uint32_t *node
   }
   out.node = last, out.index = 0;
   ge_graph_set_outputs(g, 1, &out, NULL, NULL);
-  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
-  for (id = 0; id < ge_graph_id_bound(h); id++)
-    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
-  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
   *nodes_after = ge_graph_node_count(h);
   *fused = ge_graph_find(h, "add") == GE_NONE && ge_node_attr_int(ge_graph_node(h, ge_graph_find(h, "conv")), GE_ATTR_FUSED_INPUTS, 0);
-  memset(&d1, 0, sizeof d1);
-  d1.lookup = lookup_host;
-  d2 = d1;
-  d2.lookup = lookup_aic;
-  d2.num_threads = threads;
-  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
   vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
   vr = kh_value(GE_DTYPE_FLOAT32, 4, rd, NULL);
   for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
@@ -1489,10 +1498,9 @@ static double run_silu_graph(int kind, int level, int threads, int *fused) {
   int64_t k = tu_below(&R, 3) ? 3 : 1, i, xd[4], wd[4], pads[4];
   int depthwise = kind != 3 && kind != 4 && tu_below(&R, 5) == 0;
   ge_graph *g = NULL, *h = NULL;
-  ge_node_id x, p, sg, mul, last, id;
+  ge_node_id x, p, sg, mul, last;
   ge_edge e[3], out;
   ge_error err;
-  ge_exec_desc d1, d2;
   ge_program *p1 = NULL, *p2 = NULL;
   float *w, *b;
   ge_value vx;
@@ -1536,17 +1544,8 @@ static double run_silu_graph(int kind, int level, int threads, int *fused) {
   }
   out.node = last, out.index = 0;
   ge_graph_set_outputs(g, 1, &out, NULL, NULL);
-  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
-  for (id = 0; id < ge_graph_id_bound(h); id++)
-    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
-  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
   *fused = ge_graph_find(h, "sig") == GE_NONE && ge_graph_find(h, "mul") == GE_NONE;
-  memset(&d1, 0, sizeof d1);
-  d1.lookup = lookup_host;
-  d2 = d1;
-  d2.lookup = lookup_aic;
-  d2.num_threads = threads;
-  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
   vx = kh_value(GE_DTYPE_FLOAT32, kind == 3 ? 2 : 4, xd, NULL);
   for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = 4.0f * rf(); /* both tails of the sigmoid */
   ins[0] = &vx;
