@@ -857,11 +857,13 @@ GE_API uint32_t ge_program_shape_plans(const ge_program *p, uint64_t *bytes) {
 
 /* Whether slot v of node x's output k keeps one dtype and shape at every
  * run: weights; graph inputs the executor checks against a static declared
- * type (inputs_checked: the root level); outputs planned at load. */
+ * type (inputs_checked: the root level), or, in a body, the ones bound to
+ * a Const of the caller's level (ge__x_bind_consts); outputs planned at
+ * load. */
 static int ge__x_slot_fixed(const ge_node *x, uint32_t k, const ge_value *v, int inputs_checked) {
   const ge_tensor_desc *d = &x->outputs[k];
   if (ge__x_is(x, "Const")) return v->data || !v->numel;
-  if (ge__x_is(x, "Data") && !inputs_checked) return 0;
+  if (ge__x_is(x, "Data") && !inputs_checked) return v->data != NULL; /* bound to a caller's Const at load */
   if (d->dtype == GE_DTYPE_UNDEFINED || !ge_shape_is_static(&d->shape)) return 0;
   return ge__x_is(x, "Data") || ge_value_is_planned(v, d->dtype, d->shape.rank, d->shape.dims);
 }
@@ -901,7 +903,7 @@ static ge_status ge__x_prepare(ge_program *p, ge_error *err) {
   uint32_t i, t;
   ge_status st = GE_OK;
   if (!p->desc.prepare || !p->fixed) return GE_OK;
-  for (i = 0; i < p->num_inputs; i++) {
+  for (i = 0; i < p->num_inputs && !p->root; i++) {
     const ge_node *x = ge_graph_node(p->graph, p->inputs[i]);
     const ge_tensor_desc *d = x ? &x->outputs[0] : NULL;
     ge_value *v = x ? &p->slots[p->first_slot[x->id]] : NULL;
@@ -920,7 +922,7 @@ static ge_status ge__x_prepare(ge_program *p, ge_error *err) {
     else if (st) ge_error_set(err, st, "node '%s' (%s): preparing its kernel failed: %s", task->ctx.node->name,
                               task->ctx.node->op, ge_status_name(st));
   }
-  for (i = 0; i < p->num_inputs; i++)
+  for (i = 0; i < p->num_inputs && !p->root; i++)
     if (p->inputs[i] != GE_NONE) memset(&p->slots[p->first_slot[p->inputs[i]]], 0, sizeof(ge_value));
   return st;
 }
@@ -2909,7 +2911,36 @@ static ge_program *ge__x_subprogram(ge_program *p, const ge_graph *sub, ge_error
 }
 
 /* Lowers sub (shapes inferred as far as its inputs are known) into p->subs. */
-static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, int call_body, ge_error *err) {
+/* The value of the caller's input k when it is a Const of p's level (its
+ * bytes bound at lowering), else NULL. */
+static const ge_value *ge__x_caller_const(const ge_program *p, const ge_node *caller, int64_t k) {
+  const ge_node *src;
+  const ge_value *v;
+  ge_edge e;
+  if (k < 0 || k >= (int64_t)caller->num_inputs || (e = caller->inputs[k]).node == GE_NONE) return NULL;
+  src = ge_graph_node(p->graph, e.node);
+  if (!src || !ge__x_is(src, "Const")) return NULL;
+  v = &p->slots[p->first_slot[e.node] + (uint32_t)e.index];
+  return v->data ? v : NULL;
+}
+
+/* A body's Data reading a Const of the caller's level — a call body's
+ * formal input i is the caller's input i, a capture its parent_index — is
+ * bound to it at load: every run binds the same bytes again, so its
+ * readers have fixed shapes and weights and are prepared at load too. */
+static void ge__x_bind_consts(const ge_program *p, const ge_node *caller, ge_program *sp, int call_body) {
+  const ge_value *v;
+  uint32_t i;
+  for (i = 0; call_body && i < sp->num_inputs; i++)
+    if (sp->inputs[i] != GE_NONE && (v = ge__x_caller_const(p, caller, i)) != NULL)
+      sp->slots[sp->first_slot[sp->inputs[i]]] = *v, sp->slots[sp->first_slot[sp->inputs[i]]].capacity = 0;
+  for (i = 0; i < sp->num_captures; i++)
+    if ((v = ge__x_caller_const(p, caller, sp->capture_parent[i])) != NULL)
+      sp->slots[sp->capture_slot[i]] = *v, sp->slots[sp->capture_slot[i]].capacity = 0;
+}
+
+static ge_status ge__x_add_subprogram(ge_program *p, const ge_node *caller, ge_graph *sub, int call_body,
+                                      ge_error *err) {
   ge__subprogram *grown;
   ge_program *sp;
   ge_status st;
@@ -2933,6 +2964,7 @@ static ge_status ge__x_add_subprogram(ge_program *p, ge_graph *sub, int call_bod
   }
   sp->mem_used = 0;
   sp->is_call_body = call_body;
+  ge__x_bind_consts(p, caller, sp, call_body);
   if ((st = ge__x_mark_fixed(sp, 0, err)) || (st = ge__x_prepare(sp, err)) || (call_body && (st = ge__x_dyn_setup(sp, err)))) { /* a hybrid unit: shape plans when dynamic */
     ge_program_free(sp);
     return st;
@@ -2958,8 +2990,9 @@ static ge_status ge__x_lower_subgraphs(ge_program *p, ge_error *err) {
   GE_GRAPH_FOREACH(p->graph, x) {
     for (k = 0; k < x->num_attrs && !st; k++) {
       const ge_attr *a = &x->attrs[k];
-      if (a->type == GE_ATTR_GRAPH) st = ge__x_add_subprogram(p, a->v.g, ge__x_is(x, "PartitionedCall"), err);
-      for (j = 0; a->type == GE_ATTR_GRAPHS && j < a->count && !st; j++) st = ge__x_add_subprogram(p, a->v.graphs[j], 0, err);
+      if (a->type == GE_ATTR_GRAPH) st = ge__x_add_subprogram(p, x, a->v.g, ge__x_is(x, "PartitionedCall"), err);
+      for (j = 0; a->type == GE_ATTR_GRAPHS && j < a->count && !st; j++)
+        st = ge__x_add_subprogram(p, x, a->v.graphs[j], 0, err);
     }
     if (st) return st;
   }

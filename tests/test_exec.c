@@ -626,6 +626,69 @@ GE_TEST(test_prepare_at_load) {
   ge_graph_free(dyn);
 }
 
+/* A call body's Add of a planned value and the caller's Const: the Const
+ * is bound at load, so the task is fixed and prepared, its bytes there. */
+static ge_status prep_add_weight(ge_kernel_ctx *c) {
+  const ge_value *w = c->inputs[1];
+  int *st;
+  if (!w->data || ((const float *)w->data)[0] != 10) return ge_kernel_error(c, GE_ERR_INTERNAL, "weight not bound");
+  if (!(st = (int *)malloc(sizeof *st))) return GE_ERR_NOMEM;
+  *st = PREPARED_MAGIC;
+  c->state = st;
+  return GE_OK;
+}
+static ge_status k_add_prepared(ge_kernel_ctx *c) {
+  if (!c->state || *(int *)c->state != PREPARED_MAGIC) return ge_kernel_error(c, GE_ERR_INTERNAL, "not prepared at load");
+  return k_add(c);
+}
+static ge_kernel_fn lookup_add_prepared(const ge_node *n, void *user) {
+  return !strcmp(n->op, "Add") ? k_add_prepared : lookup(n, user);
+}
+static ge_kernel_fn lookup_add_prep(const ge_node *n, void *user) {
+  (void)user;
+  return !strcmp(n->op, "Add") ? prep_add_weight : NULL;
+}
+
+GE_TEST(test_prepare_call_body_weights) {
+  ge_graph *g = tu_new_graph("g"), *f = tu_new_graph("f");
+  ge_exec_desc d = desc();
+  ge_program *p = NULL;
+  ge_error err;
+  int64_t dims[2] = {1, 4};
+  float in[4] = {1, 2, 3, 4}, wv[4] = {10, 20, 30, 40};
+  ge_value v = fvalue(2, dims, in);
+  const ge_value *ins[1] = {&v};
+  ge_tensor wt;
+  ge_node_id fx, fw, neg, add, x, w, call;
+  ge_edge e[2];
+  ge_graph_add_data(f, "fx", GE_DTYPE_FLOAT32, 2, dims, &fx, NULL);
+  ge_graph_add_data(f, "fw", GE_DTYPE_FLOAT32, 2, dims, &fw, NULL);
+  e[0] = E(fx, 0);
+  ge_graph_add_node(f, "Neg", "neg", 1, e, 1, &neg, NULL); /* reads the input: not fixed */
+  e[0] = E(neg, 0), e[1] = E(fw, 0);
+  ge_graph_add_node(f, "Add", "add", 2, e, 1, &add, NULL);
+  e[0] = E(add, 0);
+  ge_graph_set_outputs(f, 1, e, NULL, NULL);
+  memset(&wt, 0, sizeof wt);
+  wt.dtype = GE_DTYPE_FLOAT32, wt.rank = 2, wt.dims = dims, wt.data = wv, wt.nbytes = sizeof wv;
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, dims, &x, NULL);
+  ge_graph_add_const(g, "w", &wt, &w, NULL);
+  e[0] = E(x, 0), e[1] = E(w, 0);
+  ge_graph_add_node(g, "PartitionedCall", "call", 2, e, 1, &call, NULL);
+  ge_node_set_attr_graph(g, call, "f", f, NULL);
+  e[0] = E(call, 0);
+  ge_graph_set_outputs(g, 1, e, NULL, NULL);
+  d.lookup = lookup_add_prepared;
+  d.prepare = lookup_add_prep;
+  OK(ge_program_create(g, &d, &p, &err));
+  GE_REQUIRE(p && p->num_subs == 1 && p->subs[0].program->num_tasks == 2);
+  GE_CHECK(p->subs[0].program->tasks[1].ctx.state != NULL);
+  OK(ge_program_run(p, ins, 1, &err));
+  if (GE_CHECK(ge_program_run(p, ins, 1, &err) == GE_OK)) GE_CHECK(((float *)ge_program_output(p, 0)->data)[3] == 36);
+  ge_program_free(p);
+  ge_graph_free(g);
+}
+
 /* Kernel failures are reported naming the node; the program stays usable. */
 GE_TEST(test_kernel_error) {
   ge_graph *g = tu_new_graph("g");
@@ -777,6 +840,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_partitioned_call);
   GE_RUN(test_fixed_shapes);
   GE_RUN(test_prepare_at_load);
+  GE_RUN(test_prepare_call_body_weights);
   GE_RUN(test_kernel_error);
   GE_RUN(test_loop_long_scan);
   GE_RUN(test_loop_trip_count_checked);
