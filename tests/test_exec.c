@@ -561,24 +561,30 @@ GE_TEST(test_fixed_shapes) {
 /* Prepare (the Init program's kernel part): a state that says it was
  * built at load, seeing what a prepare call sees. */
 #define PREPARED_MAGIC 0x5eed
+/* Marks c's state as made by a prepare call. */
+static ge_status stamp_prepared(ge_kernel_ctx *c) {
+  int *st = (int *)malloc(sizeof *st);
+  if (!st) return GE_ERR_NOMEM;
+  *st = PREPARED_MAGIC;
+  c->state = st;
+  return GE_OK;
+}
+/* Runs kernel fn only on a state a prepare call made. */
+static ge_status run_prepared(ge_kernel_ctx *c, ge_kernel_fn fn) {
+  if (!c->state || *(int *)c->state != PREPARED_MAGIC) return ge_kernel_error(c, GE_ERR_INTERNAL, "not prepared at load");
+  return fn(c);
+}
 static ge_status prep_neg(ge_kernel_ctx *c) {
   const ge_value *x = c->inputs[0];
-  int *st;
   if (!strcmp(c->node->name, "bad")) return ge_kernel_error(c, GE_ERR_INVALID, "refuses to prepare");
   if (!ge_kernel_preparing(c) || !(c->flags & GE_KERNEL_FIXED_SHAPES) || c->state)
     return ge_kernel_error(c, GE_ERR_INTERNAL, "prepared twice or without the flags");
   if (x->dtype != GE_DTYPE_FLOAT32 || x->rank != 2 || x->dims[0] != 1 || x->dims[1] != 4 ||
       !ge_value_is_planned(c->outputs[0], GE_DTYPE_FLOAT32, 2, x->dims))
     return ge_kernel_error(c, GE_ERR_INTERNAL, "prepared without its shapes");
-  if (!(st = (int *)malloc(sizeof *st))) return GE_ERR_NOMEM;
-  *st = PREPARED_MAGIC;
-  c->state = st;
-  return GE_OK;
+  return stamp_prepared(c);
 }
-static ge_status k_neg_prepared(ge_kernel_ctx *c) {
-  if (!c->state || *(int *)c->state != PREPARED_MAGIC) return ge_kernel_error(c, GE_ERR_INTERNAL, "not prepared at load");
-  return k_neg(c);
-}
+static ge_status k_neg_prepared(ge_kernel_ctx *c) { return run_prepared(c, k_neg); }
 static ge_kernel_fn lookup_prepared(const ge_node *n, void *user) {
   (void)user;
   return !strcmp(n->op, "Neg") ? k_neg_prepared : lookup(n, user);
@@ -630,17 +636,10 @@ GE_TEST(test_prepare_at_load) {
  * is bound at load, so the task is fixed and prepared, its bytes there. */
 static ge_status prep_add_weight(ge_kernel_ctx *c) {
   const ge_value *w = c->inputs[1];
-  int *st;
   if (!w->data || ((const float *)w->data)[0] != 10) return ge_kernel_error(c, GE_ERR_INTERNAL, "weight not bound");
-  if (!(st = (int *)malloc(sizeof *st))) return GE_ERR_NOMEM;
-  *st = PREPARED_MAGIC;
-  c->state = st;
-  return GE_OK;
+  return stamp_prepared(c);
 }
-static ge_status k_add_prepared(ge_kernel_ctx *c) {
-  if (!c->state || *(int *)c->state != PREPARED_MAGIC) return ge_kernel_error(c, GE_ERR_INTERNAL, "not prepared at load");
-  return k_add(c);
-}
+static ge_status k_add_prepared(ge_kernel_ctx *c) { return run_prepared(c, k_add); }
 static ge_kernel_fn lookup_add_prepared(const ge_node *n, void *user) {
   return !strcmp(n->op, "Add") ? k_add_prepared : lookup(n, user);
 }
