@@ -517,6 +517,7 @@ static int64_t ge__aic_kc(int64_t K) {
 /* 2-D convolution geometry of one group (1-D: H = kh = 1). */
 typedef struct ge__aic_cv {
   int64_t n, c, h, w, m, group, cg, mg, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
+  int64_t z, kz, sz, dz, pz, oz; /* depth of a 3-D conv (1, 0 for 1-D and 2-D) */
 } ge__aic_cv;
 
 /* What a finished tile of C gets while it is in cache: + row_bias[row],
@@ -1471,7 +1472,7 @@ typedef struct ge__aic_state {
   ge__aic_act act;
   int fused_res; /* _fused_inputs: input 3 is a residual to add */
   /* Conv */
-  int64_t group, s[2], d[2], pads[4], ks[2];
+  int64_t group, s[3], d[3], pads[6], ks[3]; /* up to 3 spatial dims */
   int32_t n_s, n_d, n_pads, n_ks;
   int auto_pad; /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID, -1 unknown */
   /* ConvTranspose */
@@ -1498,10 +1499,10 @@ static ge__aic_state *ge__aic_state_new(ge_kernel_ctx *c) {
   ge__aic_act_parse(n, &s->act);
   s->fused_res = ge_node_attr_int(n, GE_ATTR_FUSED_INPUTS, 0) != 0;
   s->group = ge_node_attr_int(n, "group", 1);
-  s->n_s = ge__aic_ints(n, "strides", s->s, 2);
-  s->n_d = ge__aic_ints(n, "dilations", s->d, 2);
-  s->n_pads = ge__aic_ints(n, "pads", s->pads, 4);
-  s->n_ks = ge__aic_ints(n, "kernel_shape", s->ks, 2);
+  s->n_s = ge__aic_ints(n, "strides", s->s, 3);
+  s->n_d = ge__aic_ints(n, "dilations", s->d, 3);
+  s->n_pads = ge__aic_ints(n, "pads", s->pads, 6);
+  s->n_ks = ge__aic_ints(n, "kernel_shape", s->ks, 3);
   s->n_opad = ge__aic_ints(n, "output_padding", s->opad, 2);
   s->n_oshape = ge__aic_ints(n, "output_shape", s->oshape, 4);
   ap = ge_node_attr_string(n, "auto_pad", "NOTSET");
@@ -1667,21 +1668,23 @@ static int64_t ge__aic_floordiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-/* Conv's and ConvTranspose's output [N, M, (OH,) OW] (rank 3: 1-D). */
+/* Conv's and ConvTranspose's output [N, M, ((OZ,) OH,) OW] (rank 3: 1-D). */
 static ge_value *ge__aic_conv_output(ge_kernel_ctx *c, const ge__aic_cv *p, int32_t rank) {
-  int64_t dims[4];
+  int64_t dims[5];
   dims[0] = p->n, dims[1] = p->m;
   if (rank == 3) dims[2] = p->ow;
-  else dims[2] = p->oh, dims[3] = p->ow;
+  else if (rank == 4) dims[2] = p->oh, dims[3] = p->ow;
+  else dims[2] = p->oz, dims[3] = p->oh, dims[4] = p->ow;
   return ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, rank, dims);
 }
 
 static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, const ge_value *x, const ge_value *w,
                                     const ge_value *b, ge__aic_cv *p) {
   int32_t r = x->rank - 2, i;
-  int64_t in[2] = {1, 1}, k[2] = {1, 1}, out[2] = {1, 1}, pb[2] = {0, 0}, st[2] = {1, 1}, dl[2] = {1, 1};
+  int64_t in[3] = {1, 1, 1}, k[3] = {1, 1, 1}, out[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, st[3] = {1, 1, 1};
+  int64_t dl[3] = {1, 1, 1};
   memset(p, 0, sizeof *p);
-  if (r < 1 || r > 2) return ge_kernel_error(c, GE_ERR_SHAPE, "spatial rank %d not supported here", (int)r);
+  if (r < 1 || r > 3) return ge_kernel_error(c, GE_ERR_SHAPE, "spatial rank %d not supported here", (int)r);
   if (w->rank != x->rank)
     return ge_kernel_error(c, GE_ERR_SHAPE, "weight rank %d differs from input rank %d", (int)w->rank, (int)x->rank);
   if (s->auto_pad < 0) return ge_kernel_error(c, GE_ERR_INVALID, "unknown auto_pad");
@@ -1732,6 +1735,12 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
     if (out[i] < 1)
       return ge_kernel_error(c, GE_ERR_SHAPE, "spatial dim %d: output size %lld for input %lld, kernel %lld", (int)i,
                              (long long)out[i], (long long)in[i], (long long)k[i]);
+  }
+  p->z = p->kz = p->sz = p->dz = p->oz = 1;
+  if (r == 3) {
+    p->z = in[0], p->kz = k[0], p->sz = st[0], p->dz = dl[0], p->pz = pb[0], p->oz = out[0];
+    for (i = 0; i < 2; i++) in[i] = in[i + 1], k[i] = k[i + 1], st[i] = st[i + 1], dl[i] = dl[i + 1], pb[i] = pb[i + 1],
+                           out[i] = out[i + 1];
   }
   if (r == 1) {
     p->h = p->kh = p->sh = p->dh = p->oh = 1;
@@ -3795,6 +3804,118 @@ static int ge__aic_conv_level_cap = 2;
 #define ge__aic_conv_level_cap 2
 #endif
 
+/* ------------------------------------------------------------ 3-D Conv
+ *
+ * Volumes (rank 5) as GEMMs: per group the weights, packed once, are A
+ * (M/group x C/group kz kh kw); B is a block of columns of the unfolded
+ * input (vol2col: a row per weight tap, a column per output position),
+ * built per block of output positions so it stays in cache; the epilogue
+ * (bias, residual, activation) runs on each tile of C as it finishes. */
+#define GE__AIC_V2C_FLOATS ((int64_t)1 << 17) /* a block of unfolded input: 512 KB */
+
+typedef struct ge__aic_v2c {
+  const ge__aic_cv *p;
+  const float *x; /* the group's first input channel */
+  float *col;     /* K rows of np columns */
+  int64_t q0, np; /* the block: output positions [q0, q0 + np) */
+} ge__aic_v2c;
+
+/* Output columns [o0, o1) of one row of the image (src, or zeros when
+ * NULL) for a tap at offset base: column o reads src[o * sw + base]. */
+static void ge__aic_v2c_run(const float *src, int64_t w, int64_t sw, int64_t base, int64_t o0, int64_t o1, float *dst) {
+  int64_t lo = base >= 0 ? 0 : (-base + sw - 1) / sw, hi = w - 1 - base >= 0 ? (w - 1 - base) / sw + 1 : 0, o;
+  if (!src) lo = hi = o1;
+  if (lo < o0) lo = o0;
+  if (hi > o1) hi = o1;
+  if (hi < lo) hi = lo;
+  for (o = o0; o < lo; o++) *dst++ = 0.0f;
+  if (sw == 1 && hi > lo) memcpy(dst, src + lo + base, (size_t)(hi - lo) * sizeof(float)), dst += hi - lo;
+  else
+    for (o = lo; o < hi; o++) *dst++ = src[o * sw + base];
+  for (o = hi; o < o1; o++) *dst++ = 0.0f;
+}
+
+/* Rows [begin, end) of the block: the row of tap (channel, kz, kh, kw)
+ * holds, per output position, the input it multiplies (0 in the pads), a
+ * run of an output row at a time. */
+static void ge__aic_vol2col_rows(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_v2c *v = (const ge__aic_v2c *)arg;
+  const ge__aic_cv *p = v->p;
+  int64_t row;
+  for (row = begin; row < end; row++) {
+    int64_t kw = row % p->kw, kh = row / p->kw % p->kh, kz = row / (p->kw * p->kh) % p->kz;
+    const float *xc = v->x + row / (p->kw * p->kh * p->kz) * p->z * p->h * p->w;
+    float *dst = v->col + row * v->np;
+    int64_t ox = v->q0 % p->ow, oy = v->q0 / p->ow % p->oh, oz = v->q0 / (p->ow * p->oh), j = 0;
+    while (j < v->np) {
+      int64_t run = p->ow - ox < v->np - j ? p->ow - ox : v->np - j;
+      int64_t iz = oz * p->sz - p->pz + kz * p->dz, iy = oy * p->sh - p->ph + kh * p->dh;
+      int inside = iz >= 0 && iz < p->z && iy >= 0 && iy < p->h;
+      ge__aic_v2c_run(inside ? xc + (iz * p->h + iy) * p->w : NULL, p->w, p->sw, kw * p->dw - p->pw, ox, ox + run,
+                      dst + j);
+      j += run, ox += run;
+      if (ox == p->ow) {
+        ox = 0;
+        if (++oy == p->oh) oy = 0, oz++;
+      }
+    }
+  }
+}
+
+static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_value *x, const ge_value *w,
+                                const ge_value *b) {
+  const ge__aic_kern *k = ge__aic_kern_pick(ge__aic_conv_level_cap);
+  ge__aic_cv p;
+  ge__aic_mm mm;
+  ge__aic_epi epi;
+  ge__aic_wpack wp;
+  ge__aic_v2c v;
+  ge_value *y;
+  const float *wpack, *res;
+  float *work;
+  int64_t P, K, n, g, q0, tasks, block, mm_floats;
+  size_t per;
+  ge_status st;
+  if ((st = ge__aic_conv_setup(c, s, x, w, b, &p)) != GE_OK) return st;
+  if (!(y = ge__aic_conv_output(c, &p, 5))) return GE_ERR_NOMEM;
+  if (y->numel == 0) return GE_OK;
+  if ((st = ge__aic_residual(c, s->fused_res, y, &res)) != GE_OK) return st;
+  P = p.oz * p.oh * p.ow;
+  K = p.cg * p.kz * p.kh * p.kw;
+  tasks = ge__aic_threads(c);
+  block = GE__AIC_V2C_FLOATS / K / 16 * 16;
+  if (block < 16) block = 16;
+  if (block > P) block = P;
+  per = ge__aic_prepack_a_floats(k, p.mg, K);
+  wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
+  mm_floats = (tasks * (int64_t)ge__aic_mm_work_floats() + 15) / 16 * 16;
+  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_fn, &wp,
+                               (size_t)(mm_floats + K * block), &work)))
+    return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
+  s = (ge__aic_state *)c->state;
+  memset(&mm, 0, sizeof mm);
+  memset(&epi, 0, sizeof epi);
+  epi.act = s->act, epi.ldr = P, epi.level = k->level;
+  mm.k = k, mm.M = p.mg, mm.K = K, mm.alpha = 1.0f, mm.ldc = P, mm.bcs = 1, mm.epi = &epi;
+  v.p = &p, v.col = work + mm_floats;
+  for (n = 0; n < p.n; n++)
+    for (g = 0; g < p.group; g++) {
+      v.x = (const float *)x->data + (n * p.c + g * p.cg) * p.z * p.h * p.w;
+      mm.apack = wpack + (size_t)g * per;
+      epi.row_bias = b ? (const float *)b->data + g * p.mg : NULL;
+      for (q0 = 0; q0 < P; q0 += block) {
+        v.q0 = q0, v.np = P - q0 < block ? P - q0 : block;
+        ge_kernel_parallel_for(c, K, 1 + GE__AIC_V2C_FLOATS / 8 / v.np, ge__aic_vol2col_rows, &v);
+        mm.B = v.col, mm.brs = v.np, mm.N = v.np;
+        mm.C = (float *)y->data + (n * p.m + g * p.mg) * P + q0;
+        epi.res = res ? res + (n * p.m + g * p.mg) * P + q0 : NULL;
+        ge__aic_mm_run(c, &mm, tasks, work);
+      }
+    }
+  return GE_OK;
+}
+
 static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   const ge_value *x = ge__aic_in(c, 0), *w = ge__aic_in(c, 1), *b = ge__aic_in(c, 2);
   const ge__aic_kern *k = ge__aic_kern_pick(ge__aic_conv_level_cap);
@@ -3811,10 +3932,10 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   int implicit, wino;
   ge_status st;
   if (!x || !w) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", x ? 1 : 0);
-  if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || (x->rank != 3 && x->rank != 4))
-    return ge__aic_reference(c);
+  if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || x->rank < 3 || x->rank > 5) return ge__aic_reference(c);
   if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
   if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
+  if (x->rank == 5) return ge__aic_conv3d(c, s, x, w, b);
   if ((st = ge__aic_conv_setup(c, s, x, w, b, &p)) != GE_OK) return st;
   if (!(y = ge__aic_conv_output(c, &p, x->rank))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;

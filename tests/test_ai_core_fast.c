@@ -1251,6 +1251,89 @@ GE_TEST(test_matmul_batched) {
   printf("  batched MatMul: 80 cases (%d on the small path), worst rel err %.2g\n", small, worst);
 }
 
+/* ------------------------------------------------------------ 3-D Conv */
+
+/* Random 3-D convs (groups, strides, dilations, pads, bias, a fused
+ * residual and activation; some with enough channels for several blocks
+ * of unfolded input) on 1 and 2 threads, half prepared at load, against
+ * the host reference + residual + activation. */
+GE_TEST(test_conv3d_fast) {
+  int i;
+  double worst = 0;
+  tu_seed(&R, 1660);
+  for (i = 0; i < 60; i++) {
+    int64_t group = tu_below(&R, 4) == 0 ? 2 : 1, cg = i % 10 == 9 ? 40 : rint_in(1, 4), mg = rint_in(1, 9);
+    int64_t xd[5], wd[5], yd[5], bd[1], st[3], dl[3], pd[6], xn = 1, wn = 1, yn = 1;
+    int bias = (int)tu_below(&R, 2), residual = (int)tu_below(&R, 2), threads = 1 + i % 2, d, ok = 1;
+    const char *act = act_names[tu_below(&R, 8)];
+    float *xr, *w, *b, *res;
+    ge_value vx, vw, vb, vres, out, ref, *in[4];
+    ge_edge e[4];
+    kt t;
+    ctx_env ce;
+    xd[0] = yd[0] = rint_in(1, 2), xd[1] = cg * group, wd[0] = yd[1] = mg * group, wd[1] = cg, bd[0] = mg * group;
+    for (d = 0; d < 3; d++) {
+      wd[2 + d] = rint_in(1, 3), st[d] = rint_in(1, 2), dl[d] = rint_in(1, 2);
+      pd[d] = rint_in(0, 2), pd[3 + d] = rint_in(0, 2);
+      xd[2 + d] = rint_in(1, 9) + (wd[2 + d] - 1) * dl[d];
+      yd[2 + d] = out_dim(xd[2 + d], wd[2 + d], st[d], dl[d], pd[d], pd[3 + d]);
+      ok &= yd[2 + d] >= 1;
+    }
+    if (!ok) continue;
+    for (d = 0; d < 5; d++) xn *= xd[d], wn *= wd[d], yn *= yd[d];
+    xr = rand_floats(xn), w = rand_floats(wn), b = rand_floats(bd[0]), res = rand_floats(yn);
+    memset(&t, 0, sizeof t);
+    ge_graph_create(NULL, &t.g, &t.err);
+    ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, 5, xd, &e[0].node, NULL);
+    e[1].node = add_const(t.g, 5, wd, w, wn);
+    e[2].node = bias ? add_const(t.g, 1, bd, b, bd[0]) : GE_NONE;
+    e[3].node = GE_NONE;
+    if (residual) ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, 5, yd, &e[3].node, NULL);
+    e[0].index = e[1].index = e[2].index = e[3].index = 0;
+    ge_graph_add_node(t.g, "Conv", "conv3d", residual ? 4 : 3, e, 1, &t.id, &t.err);
+    ge_node_set_attr_ints(t.g, t.id, "strides", st, 3, NULL);
+    ge_node_set_attr_ints(t.g, t.id, "dilations", dl, 3, NULL);
+    ge_node_set_attr_ints(t.g, t.id, "pads", pd, 6, NULL);
+    ge_node_set_attr_int(t.g, t.id, "group", group, NULL);
+    if (act) ge_node_set_attr_string(t.g, t.id, "_fused_activation", act, NULL);
+    if (act && (!strcmp(act, "Clip") || !strcmp(act, "LeakyRelu") || !strcmp(act, "HardSigmoid"))) {
+      ge_node_set_attr_float(t.g, t.id, "_fused_alpha", !strcmp(act, "Clip") ? -0.3 : 0.1, NULL);
+      ge_node_set_attr_float(t.g, t.id, "_fused_beta", 0.4, NULL);
+    }
+    if (residual) ge_node_set_attr_int(t.g, t.id, GE_ATTR_FUSED_INPUTS, 1, NULL);
+    vx = kh_value(GE_DTYPE_FLOAT32, 5, xd, xr), vw = kh_value(GE_DTYPE_FLOAT32, 5, wd, w);
+    vb = kh_value(GE_DTYPE_FLOAT32, 1, bd, b), vres = kh_value(GE_DTYPE_FLOAT32, 5, yd, res);
+    in[0] = &vx, in[1] = &vw, in[2] = bias ? &vb : NULL, in[3] = residual ? &vres : NULL;
+    memset(&out, 0, sizeof out), memset(&ref, 0, sizeof ref);
+    ctx_init(&ce, threads, &t, in, residual ? 4 : 3, &out);
+    if (!GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, 3, &ref, 1, &t.err) == GE_OK) ||
+        !GE_CHECK(i % 2 == 0 || aic_prepare(&t, &ce.c) == GE_OK) ||
+        !GE_CHECK(ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id))(&ce.c) == GE_OK) ||
+        !GE_CHECK(out.numel == yn && ref.numel == yn && out.rank == 5)) {
+      printf("  conv3d error: %s\n", t.err.message);
+    } else {
+      int64_t q;
+      double er;
+      for (q = 0; q < yn; q++)
+        ((float *)ref.data)[q] = (float)act_ref(act, !strcmp(act ? act : "", "Clip") ? -0.3 : 0.1, 0.4,
+                                                ((float *)ref.data)[q] + (residual ? res[q] : 0.0f));
+      for (d = 0; d < 5; d++) GE_CHECK_EQ_INT(out.dims[d], yd[d]);
+      er = rel_err((const float *)out.data, (const float *)ref.data, yn);
+      if (!GE_CHECK(er < TOL))
+        printf("  conv3d case %d (x %lldx%lldx%lldx%lldx%lld, kernel %lldx%lldx%lld, %s): rel err %.2g\n", i,
+               (long long)xd[0], (long long)xd[1], (long long)xd[2], (long long)xd[3], (long long)xd[4],
+               (long long)wd[2], (long long)wd[3], (long long)wd[4], act ? act : "none", er);
+      if (er > worst) worst = er;
+      GE_CHECK(((ge__aic_state *)ce.c.state)->packed_level > 0); /* weights packed once */
+    }
+    free(ce.c.state);
+    kh_free(&out), kh_free(&ref), kh_free(&vx), kh_free(&vw), kh_free(&vb), kh_free(&vres);
+    free(xr), free(w), free(b), free(res);
+    kt_free(&t);
+  }
+  printf("  3-D Conv: worst rel err %.2g\n", worst);
+}
+
 /* ------------------------------------------------------------- Einsum */
 
 /* Shuffles n ints. */
@@ -1733,6 +1816,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_few_channel_levels);
   GE_RUN(test_matmul_batched);
   GE_RUN(test_einsum_fast);
+  GE_RUN(test_conv3d_fast);
   GE_RUN(test_residual_fusion);
   GE_RUN(test_silu_fusion);
   GE_RUN(test_branch_weights_packed_once);
