@@ -42,7 +42,9 @@
  *     s, b, mean 0, var 1, epsilon 0), i.e. y = x s + b in one pass, and
  *     foldable into a Conv before it (what exporters make of a folded BN);
  *   - Div(Mul(x, Clip(Add(x, Const 3), Const 0, Const 6)), Const 6) (the
- *     decomposed HardSwish of PaddlePaddle exports): HardSwish(x).
+ *     decomposed HardSwish of PaddlePaddle exports): HardSwish(x);
+ *   - x * 0.5 * (1 + Erf(x / sqrt 2)) in the two orders exporters write it
+ *     (PyTorch's GELU before opset 20, BERT's): Gelu(x).
  * Results agree with the chain up to float rounding (a few ulps).
  *
  * Thread safety: everything here is read-only and thread-safe.
@@ -444,6 +446,62 @@ static ge_status ge__vec_fuse_hardswish(ge_graph *g, ge_node_id id, int32_t self
   return ge__vec_replace_chain(g, "HardSwish", 1, &x, chain, 4, &made, err);
 }
 
+/* Whether v is c to float rounding (exporters write 1/sqrt(2) and sqrt(2)
+ * with a few digits fewer or more). */
+static int ge__vec_near(float v, double c) { return fabs(v - c) <= 1e-6 * fabs(c); }
+
+/* The exact GELU as exporters decompose it, x * 0.5 * (1 + erf(x / sqrt 2)):
+ * Erf(Div(x, sqrt 2) or Mul(x, 1/sqrt 2)) -> Add(1) -> Mul with x then
+ * Mul(0.5), or Mul with Mul(x, 0.5): into Gelu(x); id is the Erf. */
+static ge_status ge__vec_fuse_gelu(ge_graph *g, ge_node_id id, int32_t self, ge_error *err) {
+  ge_node *e = ge_graph_node(g, id), *s, *a, *m, *h = NULL, *last;
+  int as, ms, xs, k;
+  float c;
+  ge_edge x;
+  ge_node_id chain[5], made;
+  if (!ge__vec_is(e, "Erf") || !ge__vec_link(e, self, 1) || e->num_inputs != 1 || e->inputs[0].node == GE_NONE)
+    return GE_OK;
+  s = ge_graph_node(g, e->inputs[0].node);
+  if (!(ge__vec_is(s, "Div") || ge__vec_is(s, "Mul")) || !ge__vec_link(s, self, 1) || s->num_inputs != 2) return GE_OK;
+  if (ge__vec_is(s, "Div") ? !ge__vec_const_scalar(g, s, 1, &c) || !ge__vec_near(c, 1.4142135623730951)
+                           : (k = ge__vec_const_side(g, s)) < 0 || !ge__vec_const_scalar(g, s, (uint32_t)k, &c) ||
+                                 !ge__vec_near(c, 0.7071067811865476))
+    return GE_OK;
+  xs = ge__vec_is(s, "Div") ? 0 : 1 - ge__vec_const_side(g, s);
+  x = s->inputs[xs];
+  a = ge__vec_only_use(g, e);
+  if (!ge__vec_is(a, "Add") || !ge__vec_link(a, self, 1) || (as = ge__vec_const_side(g, a)) < 0 ||
+      !ge__vec_const_scalar(g, a, (uint32_t)as, &c) || c != 1.0f)
+    return GE_OK;
+  m = ge__vec_only_use(g, a);
+  if (!ge__vec_is(m, "Mul") || !ge__vec_link(m, self, 0) || m->num_inputs != 2) return GE_OK;
+  ms = m->inputs[0].node == a->id ? 1 : 0; /* the side that is not the Add */
+  if (m->inputs[1 - ms].node != a->id || m->inputs[ms].node == GE_NONE) return GE_OK;
+  if (m->inputs[ms].node == x.node && m->inputs[ms].index == x.index) { /* (x * add) * 0.5 */
+    if (!ge__vec_link(m, self, 1)) return GE_OK;
+    last = ge__vec_only_use(g, m);
+    if (!ge__vec_is(last, "Mul") || !ge__vec_link(last, self, 0) || (k = ge__vec_const_side(g, last)) < 0 ||
+        !ge__vec_const_scalar(g, last, (uint32_t)k, &c) || c != 0.5f)
+      return GE_OK;
+  } else { /* (x * 0.5) * add */
+    h = ge_graph_node(g, m->inputs[ms].node);
+    if (!ge__vec_is(h, "Mul") || !ge__vec_link(h, self, 1) || (k = ge__vec_const_side(g, h)) < 0 ||
+        !ge__vec_const_scalar(g, h, (uint32_t)k, &c) || c != 0.5f || h->inputs[1 - k].node != x.node ||
+        h->inputs[1 - k].index != x.index)
+      return GE_OK;
+    last = m;
+  }
+  {
+    const ge_tensor_desc *xd = ge_node_input_desc(g, s, (uint32_t)xs);
+    if (!xd || !ge__vec_same_desc(xd, &s->outputs[0]) || !ge__vec_same_desc(xd, &last->outputs[0])) return GE_OK;
+  }
+  k = 0;
+  if (h) chain[k++] = h->id;
+  chain[k++] = s->id, chain[k++] = id, chain[k++] = a->id, chain[k++] = m->id;
+  if (!h) chain[k++] = last->id;
+  return ge__vec_replace_chain(g, "Gelu", 1, &x, chain, (uint32_t)k, &made, err);
+}
+
 GE_API ge_status ge_vector_fuse_chains(ge_graph *g, int32_t self, ge_error *err) {
   uint32_t id, bound = ge_graph_id_bound(g);
   ge_status st;
@@ -457,6 +515,12 @@ GE_API ge_status ge_vector_fuse_chains(ge_graph *g, int32_t self, ge_error *err)
     ge_node *n = ge_graph_node(g, id);
     if (!n || n->engine != self) continue;
     if ((st = ge__vec_fuse_hardswish(g, id, self, err)) != GE_OK) return st;
+  }
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) {
+    ge_node *n = ge_graph_node(g, id);
+    if (!n || n->engine != self) continue;
+    if ((st = ge__vec_fuse_gelu(g, id, self, err)) != GE_OK) return st;
   }
   return GE_OK;
 }

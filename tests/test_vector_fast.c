@@ -1186,6 +1186,61 @@ static ge_kernel_fn chain_lookup_aic(const ge_node *n, void *user) {
   return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
 }
 
+/* Runs graph g (one input x of shape xd) on the reference kernels as built,
+ * and a clone on AI Core's kernels after its optimiser (*opt, for the
+ * caller to inspect and free); returns the largest difference relative to
+ * max |y| over the outputs (-1 on failure, printed). */
+static double ref_vs_optimized(tu_rng *r, ge_graph *g, int32_t rank, const int64_t *xd, int threads, ge_graph **opt) {
+  ge_graph *h = NULL;
+  ge_exec_desc d1, d2;
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_error err;
+  ge_value vx;
+  const ge_value *ins[1];
+  ge_node_id id;
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  *opt = NULL;
+  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
+  for (id = 0; id < ge_graph_id_bound(h); id++)
+    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
+  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = chain_lookup_host;
+  d2 = d1;
+  d2.lookup = chain_lookup_aic;
+  d2.num_threads = threads;
+  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
+  vx = rand_value(r, rank, xd, -5, 5, 0);
+  ins[0] = &vx;
+  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
+    uint32_t o;
+    int64_t i;
+    er = 0;
+    for (o = 0; o < ge_program_num_outputs(p1); o++) {
+      const ge_value *y1 = ge_program_output(p1, o), *y2 = ge_program_output(p2, o);
+      double mx = 1e-6, md = 0;
+      if (y1->numel != y2->numel) {
+        er = 1e9;
+        break;
+      }
+      for (i = 0; i < y1->numel; i++) {
+        double a1 = ((const float *)y1->data)[i], a2 = ((const float *)y2->data)[i];
+        if (fabs(a1) > mx) mx = fabs(a1);
+        if (fabs(a1 - a2) > md) md = fabs(a1 - a2);
+      }
+      if (md / mx > er) er = md / mx;
+    }
+  }
+  kh_free(&vx);
+done:
+  if (er < 0) fprintf(stderr, "  optimised graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  *opt = h;
+  return er;
+}
+
 /* x -> [Conv] -> Mul(s) -> Add(b) -> HardSwish as Add 3, Clip 0 6, Mul,
  * Div 6 -> Mul(scalar) -> Add(scalar), the constants per channel or
  * scalars, operands in either order; variant 3 gives the first Mul a second
@@ -1199,14 +1254,8 @@ static double chain_graph(tu_rng *r, int variant, int threads, int *n_div, int *
   ge_graph *g = NULL, *h = NULL;
   ge_node_id x, cur, m, a, t, u, v, d, id, extra = GE_NONE;
   ge_edge out[2];
-  ge_exec_desc d1, d2;
-  ge_program *p1 = NULL, *p2 = NULL;
-  ge_error err;
-  ge_value vx;
-  const ge_value *ins[1];
-  double er = -1;
+  double er;
   int conv = variant != 1;
-  memset(&err, 0, sizeof err);
   xd[0] = N, xd[1] = C, xd[2] = H, xd[3] = W;
   wd[0] = C, wd[1] = C, wd[2] = 3, wd[3] = 3;
   cd[0] = C, cd[1] = 1, cd[2] = 1;
@@ -1218,7 +1267,7 @@ static double chain_graph(tu_rng *r, int variant, int threads, int *n_div, int *
   }
   sa = 0.5f + (float)tu_below(r, 100) / 100.0f;
   sb = (float)((int)tu_below(r, 201) - 100) / 100.0f;
-  ge_graph_create(NULL, &g, &err);
+  ge_graph_create(NULL, &g, NULL);
   ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
   cur = x;
   if (conv) {
@@ -1242,49 +1291,15 @@ static double chain_graph(tu_rng *r, int variant, int threads, int *n_div, int *
     out[1].node = extra, out[1].index = 0;
   }
   ge_graph_set_outputs(g, variant == 3 ? 2 : 1, out, NULL, NULL);
-  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
-  for (id = 0; id < ge_graph_id_bound(h); id++)
-    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
-  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  er = ref_vs_optimized(r, g, 4, xd, threads, &h);
   *n_div = *n_mul = *n_bn = 0;
-  for (id = 0; id < ge_graph_id_bound(h); id++) {
+  for (id = 0; h && id < ge_graph_id_bound(h); id++) {
     const ge_node *n = ge_graph_node(h, id);
     if (!n) continue;
     *n_div += !strcmp(n->op, "Div");
     *n_mul += !strcmp(n->op, "Mul");
     *n_bn += !strcmp(n->op, "BatchNormalization");
   }
-  memset(&d1, 0, sizeof d1);
-  d1.lookup = chain_lookup_host;
-  d2 = d1;
-  d2.lookup = chain_lookup_aic;
-  d2.num_threads = threads;
-  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
-  vx = rand_value(r, 4, xd, -5, 5, 0);
-  ins[0] = &vx;
-  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
-    uint32_t o;
-    er = 0;
-    for (o = 0; o < (variant == 3 ? 2u : 1u); o++) {
-      const ge_value *y1 = ge_program_output(p1, o), *y2 = ge_program_output(p2, o);
-      double mx = 1e-6, md = 0;
-      if (y1->numel != y2->numel) {
-        er = 1e9;
-        break;
-      }
-      for (i = 0; i < y1->numel; i++) {
-        double a1 = ((const float *)y1->data)[i], a2 = ((const float *)y2->data)[i];
-        if (fabs(a1) > mx) mx = fabs(a1);
-        if (fabs(a1 - a2) > md) md = fabs(a1 - a2);
-      }
-      if (md / mx > er) er = md / mx;
-    }
-  }
-  kh_free(&vx);
-done:
-  if (er < 0) fprintf(stderr, "  chain graph: %s\n", err.message);
-  ge_program_free(p1);
-  ge_program_free(p2);
   ge_graph_free(g);
   ge_graph_free(h);
   return er;
@@ -1312,6 +1327,66 @@ GE_TEST(test_chain_fusion) {
   printf("  chain fusion: 80 graphs, worst rel err %.2g\n", worst);
 }
 
+/* The exact GELU as exporters decompose it: variant 0 (x * (1 + Erf(x /
+ * sqrt 2))) * 0.5 with Div, 1 the same with Mul(1/sqrt 2) and operands
+ * swapped, 2 (x * 0.5) * (1 + Erf(...)), 3 as 0 but with the Erf read by a
+ * second node (then nothing fuses). Returns the rel err against the
+ * reference and the Erf and Gelu nodes left. */
+static double gelu_graph(tu_rng *r, int variant, int threads, int *n_erf, int *n_gelu) {
+  int64_t xd[3], one[1] = {1}, id;
+  float sq2 = 1.41421356f, isq2 = 0.70710678f, unit = 1.0f, half = 0.5f;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, s, e, a, m, extra;
+  ge_edge out[2];
+  double er;
+  xd[0] = 1 + tu_below(r, 2), xd[1] = 1 + tu_below(r, 9), xd[2] = 1 + tu_below(r, 70);
+  ge_graph_create(NULL, &g, NULL);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 3, xd, &x, NULL);
+  s = variant == 1 ? chain_node(g, "Mul", chain_const(g, 0, one, &isq2), x, GE_NONE)
+                   : chain_node(g, "Div", x, chain_const(g, 1, one, &sq2), GE_NONE);
+  e = chain_node(g, "Erf", s, GE_NONE, GE_NONE);
+  a = variant == 1 ? chain_node(g, "Add", chain_const(g, 0, one, &unit), e, GE_NONE)
+                   : chain_node(g, "Add", e, chain_const(g, 0, one, &unit), GE_NONE);
+  if (variant == 2) {
+    m = chain_node(g, "Mul", chain_node(g, "Mul", x, chain_const(g, 0, one, &half), GE_NONE), a, GE_NONE);
+  } else {
+    m = variant == 1 ? chain_node(g, "Mul", a, x, GE_NONE) : chain_node(g, "Mul", x, a, GE_NONE);
+    m = chain_node(g, "Mul", m, chain_const(g, 0, one, &half), GE_NONE);
+  }
+  out[0].node = m, out[0].index = 0;
+  if (variant == 3) {
+    extra = chain_node(g, "Neg", e, GE_NONE, GE_NONE);
+    out[1].node = extra, out[1].index = 0;
+  }
+  ge_graph_set_outputs(g, variant == 3 ? 2 : 1, out, NULL, NULL);
+  er = ref_vs_optimized(r, g, 3, xd, threads, &h);
+  *n_erf = *n_gelu = 0;
+  for (id = 0; h && id < ge_graph_id_bound(h); id++) {
+    const ge_node *n = ge_graph_node(h, (ge_node_id)id);
+    *n_erf += n && !strcmp(n->op, "Erf");
+    *n_gelu += n && !strcmp(n->op, "Gelu");
+  }
+  ge_graph_free(g);
+  ge_graph_free(h);
+  return er;
+}
+
+GE_TEST(test_gelu_fusion) {
+  tu_rng r;
+  int i;
+  double worst = 0;
+  tu_seed(&r, 1618);
+  for (i = 0; i < 40; i++) {
+    int variant = i % 4, n_erf = -1, n_gelu = -1;
+    double er = gelu_graph(&r, variant, 1 + (i / 4) % 2, &n_erf, &n_gelu);
+    if (!GE_CHECK(er >= 0 && er < 1e-5)) fprintf(stderr, "  variant %d: rel err %.3g\n", variant, er);
+    if (er > worst) worst = er;
+    if (!GE_CHECK_EQ_INT(n_erf, variant == 3 ? 1 : 0)) fprintf(stderr, "  variant %d not fused\n", variant);
+    GE_CHECK_EQ_INT(n_gelu, variant == 3 ? 0 : 1);
+  }
+  printf("  GELU fusion: 40 graphs, worst rel err %.2g\n", worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_math_per_isa_against_double);
@@ -1334,5 +1409,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_reduce_against_reference);
   GE_RUN(test_resize_against_reference);
   GE_RUN(test_chain_fusion);
+  GE_RUN(test_gelu_fusion);
   return ge_test_main_end();
 }
