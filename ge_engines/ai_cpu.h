@@ -21,7 +21,8 @@
  * tensors belong to GE local, which runs them without copying.
  *
  * NonMaxSuppression has a fast float32 kernel here (the reference's
- * results, bit for bit, with its scratch made at load). The reference
+ * results, bit for bit, with its scratch made at load), and Concat one
+ * that splits its copies over the thread pool. The reference
  * kernels that run here parse their attributes and Const parameters once,
  * at load (ge_host_cpu_prepare).
  *
@@ -289,9 +290,97 @@ static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* ------------------------------------------------------------ Concat */
+
+/* Concat as plain copies split over the thread pool: the output, viewed
+ * as rows of the inputs' chunks side by side, is cut into blocks of bytes
+ * and each block copies the pieces it covers. The axis is read at
+ * prepare; every other case (strings, mismatched inputs, errors) runs the
+ * reference. */
+typedef struct ge__aicpu_cat {
+  int64_t axis; /* the attribute as given */
+} ge__aicpu_cat;
+
+typedef struct ge__aicpu_cat_job {
+  const ge_kernel_ctx *c;
+  char *y;
+  size_t row;   /* bytes of one output row (every input's chunk) */
+  size_t total; /* bytes of the output */
+  size_t chunk[64];
+} ge__aicpu_cat_job;
+
+#define GE__AICPU_CAT_BLOCK ((int64_t)1 << 17) /* bytes per share of the copy */
+
+static void ge__aicpu_cat_blocks(void *arg, int64_t begin, int64_t end) {
+  const ge__aicpu_cat_job *j = (const ge__aicpu_cat_job *)arg;
+  size_t at = (size_t)begin * (size_t)GE__AICPU_CAT_BLOCK, stop = (size_t)end * (size_t)GE__AICPU_CAT_BLOCK;
+  if (stop > j->total) stop = j->total;
+  while (at < stop) {
+    size_t o = at / j->row, pos = at % j->row, start = 0, n;
+    uint32_t i = 0;
+    while (pos >= start + j->chunk[i]) start += j->chunk[i++]; /* the input whose piece holds pos */
+    n = start + j->chunk[i] - pos;
+    if (n > stop - at) n = stop - at;
+    memcpy(j->y + at, (const char *)j->c->inputs[i]->data + o * j->chunk[i] + (pos - start), n);
+    at += n;
+  }
+}
+
+/* The output dims when the inputs can be joined here (else 0: the
+ * reference decides, and words any error). */
+static int ge__aicpu_cat_dims(const ge_kernel_ctx *c, int64_t axis, int32_t *ax, int64_t *dims) {
+  const ge_value *x0 = c->num_inputs ? c->inputs[0] : NULL;
+  uint32_t i;
+  int32_t d;
+  if (!x0 || x0->rank < 1 || x0->dtype == GE_DTYPE_STRING || c->num_inputs > 64) return 0;
+  if (axis < -x0->rank || axis >= x0->rank) return 0;
+  *ax = (int32_t)(axis < 0 ? axis + x0->rank : axis);
+  memcpy(dims, x0->dims, (size_t)x0->rank * sizeof *dims);
+  dims[*ax] = 0;
+  for (i = 0; i < c->num_inputs; i++) {
+    const ge_value *xi = c->inputs[i];
+    if (!xi || xi->dtype != x0->dtype || xi->rank != x0->rank || xi->dims[*ax] > ((int64_t)1 << 40)) return 0;
+    for (d = 0; d < x0->rank; d++)
+      if (d != *ax && xi->dims[d] != x0->dims[d]) return 0;
+    dims[*ax] += xi->dims[*ax];
+  }
+  return 1;
+}
+
+static ge_status ge__aicpu_concat(ge_kernel_ctx *c) {
+  ge__aicpu_cat *s = (ge__aicpu_cat *)c->state, local;
+  ge__aicpu_cat_job j;
+  int64_t dims[GE_MAX_RANK], inner = 1;
+  int32_t ax, d;
+  uint32_t i;
+  ge_value *y;
+  if (!s) {
+    s = ge_kernel_preparing(c) ? (ge__aicpu_cat *)malloc(sizeof *s) : &local;
+    if (!s) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for Concat's state");
+    s->axis = ge_node_attr_int(c->node, "axis", 1);
+    if (ge_kernel_preparing(c)) c->state = s;
+  }
+  if (ge_kernel_preparing(c)) return GE_OK;
+  if (!ge__aicpu_cat_dims(c, s->axis, &ax, dims) || !ge_dtype_size(c->inputs[0]->dtype))
+    return ge_host_cpu_run_reference(c);
+  if (!(y = ge_kernel_output(c, 0, c->inputs[0]->dtype, c->inputs[0]->rank, dims)))
+    return c->err && c->err->code ? c->err->code : GE_ERR_NOMEM;
+  if (y->numel == 0) return GE_OK;
+  for (d = ax + 1; d < y->rank; d++) inner *= dims[d];
+  j.c = c;
+  j.y = (char *)y->data;
+  j.row = 0;
+  for (i = 0; i < c->num_inputs; i++) j.row += j.chunk[i] = (size_t)(c->inputs[i]->dims[ax] * inner) * ge_dtype_size(y->dtype);
+  j.total = y->nbytes;
+  ge_kernel_parallel_for(c, ((int64_t)j.total + GE__AICPU_CAT_BLOCK - 1) / GE__AICPU_CAT_BLOCK, 1, ge__aicpu_cat_blocks, &j);
+  return GE_OK;
+}
+
 /* The fast kernels of this engine's own, by op. */
 static ge_kernel_fn ge__aicpu_own_kernel(const ge_node *n) {
-  return ge_node_in_onnx_domain(n) && !strcmp(n->op, "NonMaxSuppression") ? ge__aicpu_nms_kernel : NULL;
+  if (!ge_node_in_onnx_domain(n)) return NULL;
+  if (!strcmp(n->op, "NonMaxSuppression")) return ge__aicpu_nms_kernel;
+  return strcmp(n->op, "Concat") ? NULL : ge__aicpu_concat;
 }
 
 /* The fast float32 kernel where there is one (Transpose, Resize, Upsample,
