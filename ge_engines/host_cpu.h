@@ -10,7 +10,12 @@
  *   ge_kernel_fn k = ge_host_cpu_kernel(node);   NULL: not supported here
  *
  * Kernels follow the kernel interface of ge_graph.h (ge_kernel_ctx). They
- * are thread-safe: no state outside the context.
+ * are thread-safe: no state outside the context. The data-movement kernels
+ * on hot paths (Concat, Gather, Slice, Split, Pad, Reshape, ...) parse their
+ * attributes and Const parameters once, when prepared at load
+ * (ge_host_cpu_prepare); unprepared they parse them at each run. Fast
+ * kernels of other engines fall back to these through
+ * ge_host_cpu_run_reference.
  *
  * Layout: this file holds the declarations, the helpers every kernel family
  * shares (ge__hc_*), the op table, the engine and constant folding. The
@@ -270,6 +275,7 @@ typedef struct ge__hc_params {
   double f[2];
   int32_t n[GE__HC_PARAM_LISTS]; /* values of list k; -1: absent */
   int64_t v[GE__HC_PARAM_LISTS][2 * GE_MAX_RANK]; /* Pad's pads are the longest */
+  size_t scratch; /* bytes of scratch after the parameters (ge__hc_params_reserve) */
 } ge__hc_params;
 typedef void (*ge__hc_parse_fn)(const ge_kernel_ctx *c, ge__hc_params *p);
 
@@ -286,10 +292,33 @@ GE__HC_HELPER const ge__hc_params *ge__hc_params_of(ge_kernel_ctx *c, ge__hc_par
     ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the parameters of %s", c->node->op);
     return NULL;
   }
-  memset(p, 0, sizeof *p);
+  {
+    size_t scratch = p == c->state ? p->scratch : 0; /* a second prepare keeps the room it made */
+    memset(p, 0, sizeof *p);
+    p->scratch = scratch;
+  }
   parse(c, p);
   if (ge_kernel_preparing(c)) c->state = p;
   return p;
+}
+
+/* While preparing: makes room for `bytes` of scratch after the prepared
+ * parameters (the run's buffers, sized from the shapes), so the run
+ * allocates nothing. GE_OK, or the error when out of memory. */
+GE__HC_HELPER ge_status ge__hc_params_reserve(ge_kernel_ctx *c, size_t bytes) {
+  ge__hc_params *p = (ge__hc_params *)c->state;
+  if (!p || p->scratch >= bytes) return GE_OK;
+  if (!(p = (ge__hc_params *)realloc(p, sizeof *p + bytes)))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the scratch of %s", c->node->op);
+  p->scratch = bytes;
+  c->state = p;
+  return GE_OK;
+}
+
+/* The prepared scratch when it holds `bytes`, else NULL (the caller
+ * allocates: unprepared, or the shapes grew). */
+GE__HC_HELPER void *ge__hc_params_scratch(const ge_kernel_ctx *c, const ge__hc_params *p, size_t bytes) {
+  return p == c->state && p->scratch >= bytes ? (void *)((ge__hc_params *)c->state + 1) : NULL;
 }
 
 /* List k of p from an ints attribute (-1 when absent; more than

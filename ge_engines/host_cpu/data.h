@@ -20,7 +20,10 @@
  * copied as they are, so every dtype works, strings included (their char *
  * pointers are copied; the strings stay where they are). Indices, shapes and
  * counts that come from data are checked before anything is allocated or
- * read: a bad value is an error, never a crash. */
+ * read: a bad value is an error, never a crash. The kernels a model runs
+ * often take their attributes and Const parameter inputs from
+ * ge__hc_params (GE__HC_DT_PARAMS): parsed at prepare, or at each run
+ * when unprepared; the checks stay at run either way. */
 
 /* Largest output a kernel of this family asks for, in bytes: shapes computed
  * from data (Expand, Tile, ConstantOfShape, Range, ...) beyond it are an
@@ -1511,7 +1514,12 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
   ge__hc_params local;
   const ge__hc_params *p;
   ge_status st;
-  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_topk, p, local);
+  void *room;
+  if (!(p = ge__hc_params_of(c, ge__hc_dt_parse_topk, &local))) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) /* the sort's room, from the shape */
+    return x && x->rank >= 1 && ge__hc_axis(p->i[0], x->rank, &axis) && x->dims[axis] <= GE__HC_DT_MAX_BYTES / 16
+               ? ge__hc_params_reserve(c, (size_t)x->dims[axis] * 2 * sizeof(int64_t))
+               : GE_OK;
   if (!x) return ge__hc_dt_missing(c, 0);
   if (c->num_outputs < 2) return ge_kernel_error(c, GE_ERR_INVALID, "TopK needs two outputs");
   if (!ge__hc_dt_is_real(x->dtype)) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "TopK of %s", ge_dtype_name(x->dtype));
@@ -1532,7 +1540,8 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
   if ((st = ge__hc_dt_out(c, 0, x->dtype, x->rank, dims, &y)) != GE_OK) return st;
   if ((st = ge__hc_dt_out(c, 1, GE_DTYPE_INT64, x->rank, dims, &yi)) != GE_OK) return st;
   if (y->numel == 0) return GE_OK;
-  order = (int64_t *)malloc((size_t)d * 2 * sizeof *order);
+  room = ge__hc_params_scratch(c, p, (size_t)d * 2 * sizeof *order);
+  order = room ? (int64_t *)room : (int64_t *)malloc((size_t)d * 2 * sizeof *order);
   if (!order) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   es = ge__hc_dt_esize(x->dtype);
   outer = ge__hc_dt_prod(x->dims, 0, axis);
@@ -1555,7 +1564,7 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
         ((int64_t *)yi->data)[dst] = order[j];
       }
     }
-  free(order);
+  if (!room) free(order);
   return GE_OK;
 }
 
