@@ -58,6 +58,7 @@ GE_API const ge_engine *ge_ai_cpu_engine(void);
 #ifndef GE_AI_CPU_IMPLEMENTATION_DONE
 #define GE_AI_CPU_IMPLEMENTATION_DONE
 
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __cplusplus
