@@ -303,27 +303,37 @@ typedef struct ge__aicpu_cat {
 } ge__aicpu_cat;
 
 typedef struct ge__aicpu_cat_job {
-  const ge_kernel_ctx *c;
   char *y;
   size_t row;   /* bytes of one output row (every input's chunk) */
   size_t total; /* bytes of the output */
+  uint32_t n;   /* inputs */
   size_t chunk[64];
+  const char *src[64];
 } ge__aicpu_cat_job;
 
 #define GE__AICPU_CAT_BLOCK ((int64_t)1 << 17) /* bytes per share of the copy */
 
+/* Copies output blocks [begin, end): find the piece the first byte falls
+ * in, then walk the pieces in order. */
 static void ge__aicpu_cat_blocks(void *arg, int64_t begin, int64_t end) {
   const ge__aicpu_cat_job *j = (const ge__aicpu_cat_job *)arg;
-  size_t at = (size_t)begin * (size_t)GE__AICPU_CAT_BLOCK, stop = (size_t)end * (size_t)GE__AICPU_CAT_BLOCK;
+  size_t at = (size_t)begin * (size_t)GE__AICPU_CAT_BLOCK, stop = (size_t)end * (size_t)GE__AICPU_CAT_BLOCK, o, pos;
+  uint32_t i = 0;
   if (stop > j->total) stop = j->total;
+  if (at >= stop) return;
+  o = at / j->row;
+  pos = at % j->row;
+  while (pos >= j->chunk[i]) pos -= j->chunk[i++]; /* pos: the offset in input i's chunk */
   while (at < stop) {
-    size_t o = at / j->row, pos = at % j->row, start = 0, n;
-    uint32_t i = 0;
-    while (pos >= start + j->chunk[i]) start += j->chunk[i++]; /* the input whose piece holds pos */
-    n = start + j->chunk[i] - pos;
+    size_t n = j->chunk[i] - pos;
     if (n > stop - at) n = stop - at;
-    memcpy(j->y + at, (const char *)j->c->inputs[i]->data + o * j->chunk[i] + (pos - start), n);
+    memcpy(j->y + at, j->src[i] + o * j->chunk[i] + pos, n);
     at += n;
+    pos += n;
+    if (pos == j->chunk[i]) { /* the next input's piece, or the next row */
+      pos = 0;
+      if (++i == j->n) i = 0, o++;
+    }
   }
 }
 
@@ -368,10 +378,13 @@ static ge_status ge__aicpu_concat(ge_kernel_ctx *c) {
     return c->err && c->err->code ? c->err->code : GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   for (d = ax + 1; d < y->rank; d++) inner *= dims[d];
-  j.c = c;
   j.y = (char *)y->data;
   j.row = 0;
-  for (i = 0; i < c->num_inputs; i++) j.row += j.chunk[i] = (size_t)(c->inputs[i]->dims[ax] * inner) * ge_dtype_size(y->dtype);
+  j.n = c->num_inputs;
+  for (i = 0; i < c->num_inputs; i++) {
+    j.src[i] = (const char *)c->inputs[i]->data;
+    j.row += j.chunk[i] = (size_t)(c->inputs[i]->dims[ax] * inner) * ge_dtype_size(y->dtype);
+  }
   j.total = y->nbytes;
   ge_kernel_parallel_for(c, ((int64_t)j.total + GE__AICPU_CAT_BLOCK - 1) / GE__AICPU_CAT_BLOCK, 1, ge__aicpu_cat_blocks, &j);
   return GE_OK;
