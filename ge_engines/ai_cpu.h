@@ -337,6 +337,17 @@ static void ge__aicpu_cat_blocks(void *arg, int64_t begin, int64_t end) {
   }
 }
 
+/* The whole copy on this thread, row by row (small outputs, one thread). */
+static void ge__aicpu_cat_rows(const ge__aicpu_cat_job *j) {
+  size_t at = 0, o;
+  uint32_t i;
+  for (o = 0; at < j->total; o++)
+    for (i = 0; i < j->n; i++) {
+      memcpy(j->y + at, j->src[i] + o * j->chunk[i], j->chunk[i]);
+      at += j->chunk[i];
+    }
+}
+
 /* The output dims when the inputs can be joined here (else 0: the
  * reference decides, and words any error). */
 static int ge__aicpu_cat_dims(const ge_kernel_ctx *c, int64_t axis, int32_t *ax, int64_t *dims) {
@@ -386,7 +397,10 @@ static ge_status ge__aicpu_concat(ge_kernel_ctx *c) {
     j.row += j.chunk[i] = (size_t)(c->inputs[i]->dims[ax] * inner) * ge_dtype_size(y->dtype);
   }
   j.total = y->nbytes;
-  ge_kernel_parallel_for(c, ((int64_t)j.total + GE__AICPU_CAT_BLOCK - 1) / GE__AICPU_CAT_BLOCK, 1, ge__aicpu_cat_blocks, &j);
+  if (j.total > (size_t)GE__AICPU_CAT_BLOCK && c->env && c->env->num_threads > 1)
+    ge_kernel_parallel_for(c, ((int64_t)j.total + GE__AICPU_CAT_BLOCK - 1) / GE__AICPU_CAT_BLOCK, 1, ge__aicpu_cat_blocks, &j);
+  else
+    ge__aicpu_cat_rows(&j);
   return GE_OK;
 }
 
