@@ -54,8 +54,6 @@ $(BUILD)/test_engine_dvpp: LDLIBS += -lstb
 $(BUILD)/test_engine_ai_core_blas: LDLIBS += -lopenblas
 # test_vector_fast runs kernels on a two-thread pool of its own.
 $(BUILD)/test_vector_fast: LDLIBS += -lpthread
-# test_data_prepare runs AI CPU's Concat on the pool of tests/test_pool.h.
-$(BUILD)/test_data_prepare: LDLIBS += -lpthread
 # test_place loads engines from shared libraries: one of this ABI, one of another.
 $(BUILD)/test_place: $(BUILD)/plugin_engine.so $(BUILD)/plugin_engine_abi99.so
 $(BUILD)/plugin_engine.so: tests/plugin_engine.c | $(BUILD)

@@ -21,8 +21,7 @@
  * tensors belong to GE local, which runs them without copying.
  *
  * NonMaxSuppression has a fast float32 kernel here (the reference's
- * results, bit for bit, with its scratch made at load), and Concat one
- * that splits its copies over the thread pool. The reference
+ * results, bit for bit, with its scratch made at load). The reference
  * kernels that run here parse their attributes and Const parameters once,
  * at load (ge_host_cpu_prepare).
  *
@@ -291,124 +290,9 @@ static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
-/* ------------------------------------------------------------ Concat */
-
-/* Concat as plain copies split over the thread pool: the output, viewed
- * as rows of the inputs' chunks side by side, is cut into blocks of bytes
- * and each block copies the pieces it covers. The axis is read at
- * prepare; every other case (strings, mismatched inputs, errors) runs the
- * reference. */
-typedef struct ge__aicpu_cat {
-  int64_t axis; /* the attribute as given */
-} ge__aicpu_cat;
-
-typedef struct ge__aicpu_cat_job {
-  char *y;
-  size_t row;   /* bytes of one output row (every input's chunk) */
-  size_t total; /* bytes of the output */
-  uint32_t n;   /* inputs */
-  size_t chunk[64];
-  const char *src[64];
-} ge__aicpu_cat_job;
-
-#define GE__AICPU_CAT_BLOCK ((int64_t)1 << 17) /* bytes per share of the copy */
-
-/* Copies output blocks [begin, end): find the piece the first byte falls
- * in, then walk the pieces in order. */
-static void ge__aicpu_cat_blocks(void *arg, int64_t begin, int64_t end) {
-  const ge__aicpu_cat_job *j = (const ge__aicpu_cat_job *)arg;
-  size_t at = (size_t)begin * (size_t)GE__AICPU_CAT_BLOCK, stop = (size_t)end * (size_t)GE__AICPU_CAT_BLOCK, o, pos;
-  uint32_t i = 0;
-  if (stop > j->total) stop = j->total;
-  if (at >= stop) return;
-  o = at / j->row;
-  pos = at % j->row;
-  while (pos >= j->chunk[i]) pos -= j->chunk[i++]; /* pos: the offset in input i's chunk */
-  while (at < stop) {
-    size_t n = j->chunk[i] - pos;
-    if (n > stop - at) n = stop - at;
-    memcpy(j->y + at, j->src[i] + o * j->chunk[i] + pos, n);
-    at += n;
-    pos += n;
-    if (pos == j->chunk[i]) { /* the next input's piece, or the next row */
-      pos = 0;
-      if (++i == j->n) i = 0, o++;
-    }
-  }
-}
-
-/* The whole copy on this thread, row by row (small outputs, one thread). */
-static void ge__aicpu_cat_rows(const ge__aicpu_cat_job *j) {
-  size_t at = 0, o;
-  uint32_t i;
-  for (o = 0; at < j->total; o++)
-    for (i = 0; i < j->n; i++) {
-      memcpy(j->y + at, j->src[i] + o * j->chunk[i], j->chunk[i]);
-      at += j->chunk[i];
-    }
-}
-
-/* The output dims when the inputs can be joined here (else 0: the
- * reference decides, and words any error). */
-static int ge__aicpu_cat_dims(const ge_kernel_ctx *c, int64_t axis, int32_t *ax, int64_t *dims) {
-  const ge_value *x0 = c->num_inputs ? c->inputs[0] : NULL;
-  uint32_t i;
-  int32_t d;
-  if (!x0 || x0->rank < 1 || x0->dtype == GE_DTYPE_STRING || c->num_inputs > 64) return 0;
-  if (axis < -x0->rank || axis >= x0->rank) return 0;
-  *ax = (int32_t)(axis < 0 ? axis + x0->rank : axis);
-  memcpy(dims, x0->dims, (size_t)x0->rank * sizeof *dims);
-  dims[*ax] = 0;
-  for (i = 0; i < c->num_inputs; i++) {
-    const ge_value *xi = c->inputs[i];
-    if (!xi || xi->dtype != x0->dtype || xi->rank != x0->rank || xi->dims[*ax] > ((int64_t)1 << 40)) return 0;
-    for (d = 0; d < x0->rank; d++)
-      if (d != *ax && xi->dims[d] != x0->dims[d]) return 0;
-    dims[*ax] += xi->dims[*ax];
-  }
-  return 1;
-}
-
-static ge_status ge__aicpu_concat(ge_kernel_ctx *c) {
-  ge__aicpu_cat *s = (ge__aicpu_cat *)c->state, local;
-  ge__aicpu_cat_job j;
-  int64_t dims[GE_MAX_RANK], inner = 1;
-  int32_t ax, d;
-  uint32_t i;
-  ge_value *y;
-  if (!s) {
-    s = ge_kernel_preparing(c) ? (ge__aicpu_cat *)malloc(sizeof *s) : &local;
-    if (!s) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for Concat's state");
-    s->axis = ge_node_attr_int(c->node, "axis", 1);
-    if (ge_kernel_preparing(c)) c->state = s;
-  }
-  if (ge_kernel_preparing(c)) return GE_OK;
-  if (!ge__aicpu_cat_dims(c, s->axis, &ax, dims) || !ge_dtype_size(c->inputs[0]->dtype))
-    return ge_host_cpu_run_reference(c);
-  if (!(y = ge_kernel_output(c, 0, c->inputs[0]->dtype, c->inputs[0]->rank, dims)))
-    return c->err && c->err->code ? c->err->code : GE_ERR_NOMEM;
-  if (y->numel == 0) return GE_OK;
-  for (d = ax + 1; d < y->rank; d++) inner *= dims[d];
-  j.y = (char *)y->data;
-  j.row = 0;
-  j.n = c->num_inputs;
-  for (i = 0; i < c->num_inputs; i++) {
-    j.src[i] = (const char *)c->inputs[i]->data;
-    j.row += j.chunk[i] = (size_t)(c->inputs[i]->dims[ax] * inner) * ge_dtype_size(y->dtype);
-  }
-  j.total = y->nbytes;
-  if (j.total > (size_t)GE__AICPU_CAT_BLOCK && c->env && c->env->num_threads > 1)
-    ge_kernel_parallel_for(c, ((int64_t)j.total + GE__AICPU_CAT_BLOCK - 1) / GE__AICPU_CAT_BLOCK, 1, ge__aicpu_cat_blocks, &j);
-  else
-    ge__aicpu_cat_rows(&j);
-  return GE_OK;
-}
-
 /* The fast kernels of this engine's own, by op. */
 static ge_kernel_fn ge__aicpu_own_kernel(const ge_node *n) {
-  if (!ge_node_in_onnx_domain(n)) return NULL;
-  if (!strcmp(n->op, "NonMaxSuppression")) return ge__aicpu_nms_kernel;
-  return strcmp(n->op, "Concat") ? NULL : ge__aicpu_concat;
+  return ge_node_in_onnx_domain(n) && !strcmp(n->op, "NonMaxSuppression") ? ge__aicpu_nms_kernel : NULL;
 }
 
 /* The fast float32 kernel where there is one (Transpose, Resize, Upsample,
