@@ -1585,17 +1585,13 @@ static ge_status ge__aic_residual(ge_kernel_ctx *c, int fused, const ge_value *y
 /* The reference kernel, then the fused residual and activation (float32
  * outputs only). */
 static ge_status ge__aic_reference(ge_kernel_ctx *c) {
-  ge_kernel_fn fn = ge_host_cpu_kernel(c->node);
   ge__aic_act a;
   ge_status st;
   ge_kernel_ctx rc = *c;
   int fused_res = ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0) != 0;
-  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
-  if (!fn) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel");
   if (fused_res && rc.num_inputs > 3) rc.num_inputs = 3; /* the residual is ours, not the op's */
-  st = fn(&rc);
-  c->state = rc.state;
-  if (st != GE_OK) return st;
+  st = ge_host_cpu_run_reference(&rc); /* nothing while preparing; our state stays ours */
+  if (st != GE_OK || ge_kernel_preparing(c)) return st;
   ge__aic_act_parse(c->node, &a);
   if (a.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
   if (a.kind == GE__AIC_ACT_NONE && !fused_res) return GE_OK;

@@ -20,6 +20,11 @@
  * Views (Reshape, Squeeze, Unsqueeze, Flatten, Identity) of non-string
  * tensors belong to GE local, which runs them without copying.
  *
+ * NonMaxSuppression has a fast float32 kernel here (the reference's
+ * results, bit for bit, with its scratch made at load). The reference
+ * kernels that run here parse their attributes and Const parameters once,
+ * at load (ge_host_cpu_prepare).
+ *
  * Float32 Conv, MatMul, Gemm, LSTM, GRU and RNN take AI Core's kernels
  * (which check their shapes at run time), so an unknown rank at placement
  * does not keep them on the reference.
@@ -52,6 +57,7 @@ GE_API const ge_engine *ge_ai_cpu_engine(void);
 #ifndef GE_AI_CPU_IMPLEMENTATION_DONE
 #define GE_AI_CPU_IMPLEMENTATION_DONE
 
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -103,6 +109,192 @@ static int ge__aicpu_check_tf(const ge_engine *e, const ge_graph *g, const ge_no
   return ge__aicpu_supports(g, n, 1, why, cap);
 }
 
+/* ------------------------------------------------- NonMaxSuppression */
+
+/* The reference's results, bit for bit, with the work made once: the
+ * boxes' corners and areas per batch (in double, as the reference
+ * computes them), the scores of a class above the threshold taken in the
+ * reference's order (a heap popped only as far as the selection goes;
+ * with NaN scores, the reference's own stable merge sort), the selection
+ * stopped at max_output_boxes_per_class. Float32 boxes and scores; anything else runs
+ * the reference. The scratch lives after the state and is sized at
+ * prepare from the shapes (it only grows at run when they change). */
+typedef struct ge__aicpu_nms {
+  int64_t center; /* center_point_box */
+  size_t cap;     /* scratch bytes after this header */
+} ge__aicpu_nms;
+
+/* Scratch for N boxes per batch (corners, area, score, two id lists) and
+ * `ids` more int64 (counts and kept ids per batch and class). */
+static size_t ge__aicpu_nms_bytes(int64_t N, int64_t ids) {
+  return (size_t)N * (6 * sizeof(double) + 2 * sizeof(int64_t)) + (size_t)ids * sizeof(int64_t);
+}
+
+/* The state with at least `need` scratch bytes (NULL: out of memory). */
+static ge__aicpu_nms *ge__aicpu_nms_state(ge_kernel_ctx *c, size_t need) {
+  ge__aicpu_nms *s = (ge__aicpu_nms *)c->state;
+  if (s && s->cap >= need) return s;
+  s = (ge__aicpu_nms *)realloc(s, sizeof *s + need);
+  if (!s) {
+    ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for NonMaxSuppression's scratch");
+    return NULL;
+  }
+  if (!c->state) s->center = ge_node_attr_int(c->node, "center_point_box", 0);
+  s->cap = need;
+  c->state = s;
+  return s;
+}
+
+/* Stable merge sort of ids by decreasing score: ge__hc_dt_msort's order
+ * exactly (the same splits and merges, "before" is score[x] > score[y]). */
+static void ge__aicpu_nms_sort(int64_t *a, int64_t *tmp, int64_t n, const double *score) {
+  int64_t h = n / 2, i = 0, j = h, k = 0;
+  if (n < 2) return;
+  ge__aicpu_nms_sort(a, tmp, h, score);
+  ge__aicpu_nms_sort(a + h, tmp, n - h, score);
+  while (i < h && j < n) tmp[k++] = score[a[j]] > score[a[i]] ? a[j++] : a[i++];
+  while (i < h) tmp[k++] = a[i++];
+  while (j < n) tmp[k++] = a[j++];
+  memcpy(a, tmp, (size_t)n * sizeof *a);
+}
+
+/* Max-heap of candidate ids by decreasing score, then increasing id: with
+ * no NaN among the scores that is the merge sort's order, so popping only
+ * as many as the selection takes gives the same sequence without sorting
+ * every candidate. */
+static int ge__aicpu_nms_first(const double *score, int64_t a, int64_t b) {
+  return score[a] > score[b] || (score[a] == score[b] && a < b);
+}
+
+static void ge__aicpu_nms_sift(int64_t *h, int64_t n, int64_t i, const double *score) {
+  for (;;) {
+    int64_t l = 2 * i + 1, r = l + 1, m = i, t;
+    if (l < n && ge__aicpu_nms_first(score, h[l], h[m])) m = l;
+    if (r < n && ge__aicpu_nms_first(score, h[r], h[m])) m = r;
+    if (m == i) return;
+    t = h[i], h[i] = h[m], h[m] = t;
+    i = m;
+  }
+}
+
+/* Corners (y1, x1, y2, x2) and area of each box of one batch. */
+static void ge__aicpu_nms_corners(const float *bx, int64_t N, int center, double *cor, double *area) {
+  int64_t i;
+  for (i = 0; i < N; i++) {
+    double v0 = bx[i * 4], v1 = bx[i * 4 + 1], v2 = bx[i * 4 + 2], v3 = bx[i * 4 + 3], *b = cor + i * 4;
+    if (center) { /* x_center, y_center, width, height */
+      b[0] = v1 - v3 / 2;
+      b[2] = v1 + v3 / 2;
+      b[1] = v0 - v2 / 2;
+      b[3] = v0 + v2 / 2;
+    } else {
+      b[0] = v0 < v2 ? v0 : v2;
+      b[2] = v0 < v2 ? v2 : v0;
+      b[1] = v1 < v3 ? v1 : v3;
+      b[3] = v1 < v3 ? v3 : v1;
+    }
+    area[i] = (b[2] - b[0]) * (b[3] - b[1]);
+  }
+}
+
+/* Whether candidate a overlaps kept box b beyond the threshold: the
+ * reference's IoU, operand for operand. */
+static int ge__aicpu_nms_overlaps(const double *a, double aa, const double *b, double ab, double iou) {
+  double ih = (a[2] < b[2] ? a[2] : b[2]) - (a[0] > b[0] ? a[0] : b[0]);
+  double iw = (a[3] < b[3] ? a[3] : b[3]) - (a[1] > b[1] ? a[1] : b[1]), inter;
+  if (aa <= 0 || ab <= 0) return 0 > iou;
+  inter = (ih > 0 ? ih : 0) * (iw > 0 ? iw : 0);
+  return inter / (aa + ab - inter) > iou;
+}
+
+/* One class of one batch: the ids kept, in order, into ks; their count. */
+static int64_t ge__aicpu_nms_class(const float *sc, int64_t N, const double *cor, const double *area, int use_thr,
+                                   double thr, double iou, int64_t keep, double *score, int64_t *cand, int64_t *tmp,
+                                   int64_t *ks) {
+  int64_t nc = 0, kept = 0, i, p, q, left;
+  int nan = 0;
+  for (i = 0; i < N; i++) {
+    score[i] = sc[i];
+    nan |= score[i] != score[i];
+    if (!use_thr || score[i] > thr) cand[nc++] = i;
+  }
+  nan &= !use_thr; /* a threshold drops NaN scores */
+  if (nan) ge__aicpu_nms_sort(cand, tmp, nc, score);
+  else
+    for (i = nc / 2 - 1; i >= 0; i--) ge__aicpu_nms_sift(cand, nc, i, score);
+  for (p = 0, left = nc; p < nc && kept < keep; p++) {
+    int64_t k;
+    int ok = 1;
+    if (nan) {
+      k = cand[p];
+    } else { /* pop the heap's first */
+      k = cand[0];
+      cand[0] = cand[--left];
+      ge__aicpu_nms_sift(cand, left, 0, score);
+    }
+    for (q = 0; q < kept && ok; q++) ok = !ge__aicpu_nms_overlaps(cor + k * 4, area[k], cor + ks[q] * 4, area[ks[q]], iou);
+    if (ok) ks[kept++] = k;
+  }
+  return kept;
+}
+
+static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
+  const ge_value *bv = c->num_inputs > 0 ? c->inputs[0] : NULL, *sv = c->num_inputs > 1 ? c->inputs[1] : NULL;
+  const ge_value *mv = c->num_inputs > 2 ? c->inputs[2] : NULL, *iv = c->num_inputs > 3 ? c->inputs[3] : NULL;
+  const ge_value *tv = c->num_inputs > 4 ? c->inputs[4] : NULL;
+  int64_t B, N, C, maxout = 0, keep, count = 0, b, cl, j, *cand, *tmp, *sel, *counts, dims[2];
+  double iou = 0, thr = 0, *cor, *area, *score;
+  int use_thr;
+  ge__aicpu_nms *s;
+  ge_value *y;
+  if (!bv || !sv || bv->dtype != GE_DTYPE_FLOAT32 || sv->dtype != GE_DTYPE_FLOAT32 || bv->rank != 3 ||
+      bv->dims[2] != 4 || sv->rank != 3 || sv->dims[0] != bv->dims[0] || sv->dims[2] != bv->dims[1] ||
+      (mv && mv->numel > 0 && (mv->numel != 1 || mv->dtype != GE_DTYPE_INT64)) ||
+      (iv && iv->numel > 0 && (iv->numel != 1 || iv->dtype != GE_DTYPE_FLOAT32)) ||
+      (tv && tv->numel > 0 && (tv->numel != 1 || tv->dtype != GE_DTYPE_FLOAT32)) || bv->numel > ((int64_t)1 << 40))
+    return ge_host_cpu_run_reference(c); /* other dtypes, and every error in the reference's words */
+  B = bv->dims[0], N = bv->dims[1], C = sv->dims[1];
+  if (!(s = ge__aicpu_nms_state(c, ge__aicpu_nms_bytes(N, B * C * (N + 1))))) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) return GE_OK;
+  if (s->center != 0 && s->center != 1) return ge_host_cpu_run_reference(c);
+  if (mv && mv->numel > 0) maxout = ((const int64_t *)mv->data)[0];
+  if (iv && iv->numel > 0) iou = ((const float *)iv->data)[0];
+  use_thr = tv && tv->numel > 0;
+  if (use_thr) thr = ((const float *)tv->data)[0];
+  keep = maxout < 0 ? 0 : maxout < N ? maxout : N;
+  cor = (double *)(void *)(s + 1);
+  area = cor + N * 4;
+  score = area + N;
+  cand = (int64_t *)(void *)(score + N);
+  tmp = cand + N;
+  counts = tmp + N; /* B * C */
+  sel = counts + B * C; /* N ids per (batch, class) at most */
+  for (b = 0; b < B && keep > 0; b++) {
+    ge__aicpu_nms_corners((const float *)bv->data + b * N * 4, N, (int)s->center, cor, area);
+    for (cl = 0; cl < C; cl++)
+      count += counts[b * C + cl] =
+          ge__aicpu_nms_class((const float *)sv->data + (b * C + cl) * N, N, cor, area, use_thr, thr, iou, keep, score,
+                              cand, tmp, sel + (b * C + cl) * N);
+  }
+  dims[0] = count;
+  dims[1] = 3;
+  if (!(y = ge_kernel_output(c, 0, GE_DTYPE_INT64, 2, dims))) return c->err && c->err->code ? c->err->code : GE_ERR_NOMEM;
+  count = 0;
+  for (b = 0; b < B && keep > 0; b++)
+    for (cl = 0; cl < C; cl++)
+      for (j = 0; j < counts[b * C + cl]; j++, count++) {
+        ((int64_t *)y->data)[count * 3] = b;
+        ((int64_t *)y->data)[count * 3 + 1] = cl;
+        ((int64_t *)y->data)[count * 3 + 2] = sel[(b * C + cl) * N + j];
+      }
+  return GE_OK;
+}
+
+/* The fast kernels of this engine's own, by op. */
+static ge_kernel_fn ge__aicpu_own_kernel(const ge_node *n) {
+  return ge_node_in_onnx_domain(n) && !strcmp(n->op, "NonMaxSuppression") ? ge__aicpu_nms_kernel : NULL;
+}
+
 /* The fast float32 kernel where there is one (Transpose, Resize, Upsample,
  * element-wise ops and reductions; AI Core's Conv, MatMul, Gemm, LSTM, GRU
  * and RNN, which land here when a rank is unknown at placement: every one
@@ -116,18 +308,22 @@ static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   if (!k && (ge_rnn_op(n) || (ge_node_in_onnx_domain(n) && (!strcmp(n->op, "Conv") || !strcmp(n->op, "MatMul") ||
                                                              !strcmp(n->op, "Gemm")))))
     k = ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
+  if (!k) k = ge__aicpu_own_kernel(n); /* NonMaxSuppression */
   if (!k) k = ge_host_cpu_kernel(n);
   return k ? k : ge_dsa_kernel(n);
 }
 
 /* The kernels above with state to build at load: the vector engine's,
- * the integer products' and AI Core's (their engines' prepare). */
+ * the integer products' and AI Core's (their engines' prepare), our own
+ * and the reference kernels that parse their parameters once. */
 static ge_kernel_fn ge__aicpu_prepare(const ge_engine *e, const ge_node *n) {
   const ge_engine *aic = ge_ai_core_engine();
   ge_kernel_fn k = ge__aicpu_kernel(e, n);
   if (!k) return NULL;
   if (k == ge_vector_fast_kernel(n)) return ge_vector_fast_prepare(n);
   if (k == ge_quant_fast_kernel(n)) return ge_quant_fast_prepare(n);
+  if (k == ge__aicpu_own_kernel(n)) return k;
+  if (k == ge_host_cpu_kernel(n)) return ge_host_cpu_prepare(n);
   return k == aic->kernel(aic, n) ? aic->prepare(aic, n) : NULL;
 }
 

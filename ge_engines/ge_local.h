@@ -56,9 +56,14 @@ static ge_kernel_fn ge__gl_kernel(const ge_engine *e, const ge_node *n) {
   return GE__GL_IN(n->op, ge__gl_views) ? ge_host_cpu_kernel(n) : NULL; /* the reference views share bytes */
 }
 
+/* The views' attributes and Const shapes / axes, parsed once at load. */
+static ge_kernel_fn ge__gl_prepare(const ge_engine *e, const ge_node *n) {
+  return ge__gl_kernel(e, n) ? ge_host_cpu_prepare(n) : NULL;
+}
+
 static const ge_engine ge__gl_engine = {GE_ENGINE_ABI_VERSION, "DNN_VM_GE_LOCAL", NULL, 9, GE_RUNTIME_DEVICE,
                                         GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, ge__gl_check,
-                                        ge__gl_kernel, NULL, NULL, NULL, NULL, NULL};
+                                        ge__gl_kernel, NULL, NULL, NULL, NULL, ge__gl_prepare};
 
 GE_API const ge_engine *ge_ge_local_engine(void) { return &ge__gl_engine; }
 

@@ -10,7 +10,12 @@
  *   ge_kernel_fn k = ge_host_cpu_kernel(node);   NULL: not supported here
  *
  * Kernels follow the kernel interface of ge_graph.h (ge_kernel_ctx). They
- * are thread-safe: no state outside the context.
+ * are thread-safe: no state outside the context. The data-movement kernels
+ * on hot paths (Concat, Gather, Slice, Split, Pad, Reshape, ...) parse their
+ * attributes and Const parameters once, when prepared at load
+ * (ge_host_cpu_prepare); unprepared they parse them at each run. Fast
+ * kernels of other engines fall back to these through
+ * ge_host_cpu_run_reference.
  *
  * Layout: this file holds the declarations, the helpers every kernel family
  * shares (ge__hc_*), the op table, the engine and constant folding. The
@@ -37,6 +42,15 @@ extern "C" {
 
 /* The kernel for a node (by op type, default domain), or NULL. */
 GE_API ge_kernel_fn ge_host_cpu_kernel(const ge_node *n);
+/* The prepare function of n's reference kernel (the kernel itself, which
+ * parses its attributes and Const parameters into c->state at load and
+ * returns), or NULL when it has nothing to prepare. */
+GE_API ge_kernel_fn ge_host_cpu_prepare(const ge_node *n);
+/* Runs the reference kernel of c's node for a fast kernel off its paths:
+ * nothing while preparing (c->state is the fast kernel's), and at run the
+ * reference sees no state (it parses its attributes itself) while c->state
+ * stays the fast kernel's. An error when the op has no reference kernel. */
+GE_API ge_status ge_host_cpu_run_reference(ge_kernel_ctx *c);
 /* Op types with a kernel, for listing: NULL past the end. */
 GE_API const char *ge_host_cpu_op(uint32_t i);
 
@@ -260,6 +274,100 @@ GE__HC_HELPER ge_status ge__hc_copy_to_output(ge_kernel_ctx *c, uint32_t i, cons
 /* The status to return after ge_kernel_output gave NULL. */
 #define GE__HC_OUT_FAILED(c) ((c)->err && (c)->err->code ? (c)->err->code : GE_ERR_NOMEM)
 
+/* ------------------------------------------------ prepared parameters */
+
+/* What a reference kernel reads from its node besides input bytes: integer
+ * and float attributes and short int lists (an ints attribute, or the
+ * values of a Const input such as Slice's starts or Reshape's shape). A
+ * kernel with a parse function reads them once, at prepare, into c->state
+ * (ge__hc_params_of); unprepared (constant folding, a fast kernel's
+ * fallback, a dynamic graph) it parses them into a local copy at each run.
+ * The slots are each kernel's own. A list taken from an input is only
+ * filled at prepare, from a Const; elsewhere its count is
+ * GE__HC_PARAM_AT_RUN and the kernel reads the input itself. */
+#define GE__HC_PARAM_LISTS 4
+#define GE__HC_PARAM_AT_RUN (-2)
+typedef struct ge__hc_params {
+  int64_t i[4];
+  double f[2];
+  int32_t n[GE__HC_PARAM_LISTS]; /* values of list k; -1: absent */
+  int64_t v[GE__HC_PARAM_LISTS][2 * GE_MAX_RANK]; /* Pad's pads are the longest */
+  size_t scratch; /* bytes of scratch after the parameters (ge__hc_params_reserve) */
+} ge__hc_params;
+typedef void (*ge__hc_parse_fn)(const ge_kernel_ctx *c, ge__hc_params *p);
+
+/* The parameters of c's kernel: c->state when prepared; while preparing,
+ * parsed into a new c->state (NULL: out of memory, the error set); else
+ * parsed into *local. c->state is the reference's own here: fast kernels
+ * reach the reference through ge_host_cpu_run_reference, which hides
+ * theirs. */
+GE__HC_HELPER const ge__hc_params *ge__hc_params_of(ge_kernel_ctx *c, ge__hc_parse_fn parse, ge__hc_params *local) {
+  ge__hc_params *p = (ge__hc_params *)c->state;
+  if (p && !ge_kernel_preparing(c)) return p;
+  if (!ge_kernel_preparing(c)) p = local;
+  else if (!p && !(p = (ge__hc_params *)malloc(sizeof *p))) {
+    ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the parameters of %s", c->node->op);
+    return NULL;
+  }
+  {
+    size_t scratch = p == c->state ? p->scratch : 0; /* a second prepare keeps the room it made */
+    memset(p, 0, sizeof *p);
+    p->scratch = scratch;
+  }
+  parse(c, p);
+  if (ge_kernel_preparing(c)) c->state = p;
+  return p;
+}
+
+/* While preparing: makes room for `bytes` of scratch after the prepared
+ * parameters (the run's buffers, sized from the shapes), so the run
+ * allocates nothing. GE_OK, or the error when out of memory. */
+GE__HC_HELPER ge_status ge__hc_params_reserve(ge_kernel_ctx *c, size_t bytes) {
+  ge__hc_params *p = (ge__hc_params *)c->state;
+  if (!p || p->scratch >= bytes) return GE_OK;
+  if (!(p = (ge__hc_params *)realloc(p, sizeof *p + bytes)))
+    return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory for the scratch of %s", c->node->op);
+  p->scratch = bytes;
+  c->state = p;
+  return GE_OK;
+}
+
+/* The prepared scratch when it holds `bytes`, else NULL (the caller
+ * allocates: unprepared, or the shapes grew). */
+GE__HC_HELPER void *ge__hc_params_scratch(const ge_kernel_ctx *c, const ge__hc_params *p, size_t bytes) {
+  return p == c->state && p->scratch >= bytes ? (void *)((ge__hc_params *)c->state + 1) : NULL;
+}
+
+/* List k of p from an ints attribute (-1 when absent; more than
+ * 2 * GE_MAX_RANK values are left for the run: GE__HC_PARAM_AT_RUN). */
+GE__HC_HELPER void ge__hc_param_attr_ints(const ge_kernel_ctx *c, ge__hc_params *p, int k, const char *name) {
+  const int64_t *v = NULL;
+  int32_t n = ge_node_attr_ints(c->node, name, &v);
+  p->n[k] = n > 2 * GE_MAX_RANK ? GE__HC_PARAM_AT_RUN : n;
+  if (n > 0 && n <= 2 * GE_MAX_RANK) memcpy(p->v[k], v, (size_t)n * sizeof *v);
+}
+
+/* List k of p from input i when it is a Const read while preparing (a 0-D
+ * or 1-D integer tensor of at most 2 * GE_MAX_RANK values); -1 when the input
+ * is absent; else GE__HC_PARAM_AT_RUN. */
+GE__HC_HELPER void ge__hc_param_input_ints(const ge_kernel_ctx *c, ge__hc_params *p, int k, uint32_t i) {
+  const ge_value *v = i < c->num_inputs ? c->inputs[i] : NULL;
+  const ge_node *o;
+  int64_t j;
+  p->n[k] = GE__HC_PARAM_AT_RUN;
+  if (!v) {
+    p->n[k] = -1;
+    return;
+  }
+  if (!ge_kernel_preparing(c) || !c->graph || !v->data || v->rank > 1 || v->numel > 2 * GE_MAX_RANK) return;
+  if (v->dtype != GE_DTYPE_INT64 && v->dtype != GE_DTYPE_INT32) return;
+  o = ge_graph_input_origin(c->graph, c->node, i, NULL);
+  if (!o || strcmp(o->op, "Const") != 0) return;
+  for (j = 0; j < v->numel; j++)
+    p->v[k][j] = v->dtype == GE_DTYPE_INT64 ? ((const int64_t *)v->data)[j] : ((const int32_t *)v->data)[j];
+  p->n[k] = (int32_t)v->numel;
+}
+
 /* The kernel families, one file each. Each uses only the helpers above and
  * its own (prefixes ge__hc_dt_, _dn_, _ew_, _ex_); element-wise Cast reaches
  * the string formatter of extra.h through a forward declaration. */
@@ -455,6 +563,30 @@ GE_API ge_kernel_fn ge_host_cpu_kernel(const ge_node *n) {
   return NULL;
 }
 
+/* The reference kernels that keep their parameters from a prepare. */
+static const ge_kernel_fn ge__hc_prepared[] = {
+    ge__hc_concat, ge__hc_expand,  ge__hc_flatten, ge__hc_gather,    ge__hc_gather_nd, ge__hc_pad,  ge__hc_reshape,
+    ge__hc_shape,  ge__hc_slice,   ge__hc_split,   ge__hc_squeeze,   ge__hc_tile,      ge__hc_topk, ge__hc_transpose,
+    ge__hc_unsqueeze};
+
+GE_API ge_kernel_fn ge_host_cpu_prepare(const ge_node *n) {
+  ge_kernel_fn k = ge_host_cpu_kernel(n);
+  size_t i;
+  for (i = 0; k && i < sizeof ge__hc_prepared / sizeof *ge__hc_prepared; i++)
+    if (ge__hc_prepared[i] == k) return k;
+  return NULL;
+}
+
+GE_API ge_status ge_host_cpu_run_reference(ge_kernel_ctx *c) {
+  ge_kernel_fn ref = ge_host_cpu_kernel(c->node);
+  ge_kernel_ctx rc;
+  if (ge_kernel_preparing(c)) return GE_OK;
+  if (!ref) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
+  rc = *c;
+  rc.state = NULL;
+  return ref(&rc);
+}
+
 GE_API const char *ge_host_cpu_op(uint32_t i) {
   return i < sizeof ge__hc_table / sizeof ge__hc_table[0] ? ge__hc_table[i].op : NULL;
 }
@@ -471,6 +603,11 @@ static int ge__hc_check_supported(const ge_engine *e, const ge_graph *g, const g
 static ge_kernel_fn ge__hc_engine_kernel(const ge_engine *e, const ge_node *n) {
   (void)e;
   return ge_host_cpu_kernel(n);
+}
+
+static ge_kernel_fn ge__hc_engine_prepare(const ge_engine *e, const ge_node *n) {
+  (void)e;
+  return ge_host_cpu_prepare(n);
 }
 
 /* Outputs of a folding kernel: plain malloc, freed by the folder. */
@@ -662,7 +799,7 @@ static ge_status ge__hc_optimize_original(const ge_engine *e, ge_graph *g, ge_er
 static const ge_engine ge__hc_engine = {
     GE_ENGINE_ABI_VERSION, "DNN_VM_HOST_CPU", "HostCpu", 10, GE_RUNTIME_HOST,
     GE_ENGINE_ATTACH | GE_ENGINE_SKIP_ASSIGN_STREAM, NULL, ge__hc_check_supported, ge__hc_engine_kernel, NULL,
-    ge__hc_optimize_original, NULL, NULL, NULL};
+    ge__hc_optimize_original, NULL, NULL, ge__hc_engine_prepare};
 
 GE_API const ge_engine *ge_host_cpu_engine(void) { return &ge__hc_engine; }
 

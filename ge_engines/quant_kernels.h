@@ -100,11 +100,7 @@ GE_API ge_kernel_fn ge_quant_fast_prepare(const ge_node *n);
 extern "C" {
 #endif
 
-static ge_status ge__qk_reference(ge_kernel_ctx *c) {
-  ge_kernel_fn ref = ge_host_cpu_kernel(c->node);
-  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
-  return ref ? ref(c) : ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for %s", c->node->op);
-}
+static ge_status ge__qk_reference(ge_kernel_ctx *c) { return ge_host_cpu_run_reference(c); }
 
 static const ge_value *ge__qk_in(ge_kernel_ctx *c, uint32_t i) { return i < c->num_inputs ? c->inputs[i] : NULL; }
 

@@ -285,12 +285,7 @@ static void ge__rnn_share(void *arg, int64_t begin, int64_t end) {
 
 /* ------------------------------------------------------------ kernel */
 
-static ge_status ge__rnn_reference(ge_kernel_ctx *c) {
-  ge_kernel_fn f = ge_host_cpu_kernel(c->node);
-  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
-  if (!f) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
-  return f(c);
-}
+static ge_status ge__rnn_reference(ge_kernel_ctx *c) { return ge_host_cpu_run_reference(c); }
 
 /* A float32 input of the given dims (NULL dims entries: any), or absent. */
 static int ge__rnn_in_ok(const ge_value *v, int32_t rank, const int64_t *dims) {

@@ -995,12 +995,7 @@ static void ge__vk_binary_rows(int isa, int op, const float *a, int sa, const fl
 #define GE__VK_GRAIN 16384
 
 /* The reference kernel of c's node runs c: every case off the fast paths. */
-static ge_status ge__vk_reference(ge_kernel_ctx *c) {
-  ge_kernel_fn f = ge_host_cpu_kernel(c->node);
-  if (ge_kernel_preparing(c)) return GE_OK; /* nothing of the reference's to prepare */
-  if (!f) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
-  return f(c);
-}
+static ge_status ge__vk_reference(ge_kernel_ctx *c) { return ge_host_cpu_run_reference(c); }
 
 /* Input i is present, float32 and sane (else the reference handles it).
  * numel is -1 when a dim is negative (ge_value_set_shape; the executor

@@ -20,7 +20,10 @@
  * copied as they are, so every dtype works, strings included (their char *
  * pointers are copied; the strings stay where they are). Indices, shapes and
  * counts that come from data are checked before anything is allocated or
- * read: a bad value is an error, never a crash. */
+ * read: a bad value is an error, never a crash. The kernels a model runs
+ * often take their attributes and Const parameter inputs from
+ * ge__hc_params (GE__HC_DT_PARAMS): parsed at prepare, or at each run
+ * when unprepared; the checks stay at run either way. */
 
 /* Largest output a kernel of this family asks for, in bytes: shapes computed
  * from data (Expand, Tile, ConstantOfShape, Range, ...) beyond it are an
@@ -230,6 +233,32 @@ static ge_status ge__hc_dt_attr_ints(ge_kernel_ctx *c, const char *name, int64_t
   return GE_OK;
 }
 
+/* List k of the prepared p (at most cap values), else the values of input
+ * v or, without it, of attribute `name` (errors as those readers give). */
+static ge_status ge__hc_dt_list(ge_kernel_ctx *c, const ge__hc_params *p, int k, const ge_value *v, const char *name,
+                                int64_t *vals, int32_t cap, int32_t *n) {
+  if (p->n[k] != GE__HC_PARAM_AT_RUN && p->n[k] <= cap) {
+    *n = p->n[k];
+    if (*n > 0) memcpy(vals, p->v[k], (size_t)*n * sizeof *vals);
+    return GE_OK;
+  }
+  return v ? ge__hc_dt_ints(c, v, name, vals, cap, n) : ge__hc_dt_attr_ints(c, name, vals, cap, n);
+}
+
+/* List k from input i when present, else from attribute `name`. */
+static void ge__hc_dt_parse_list(const ge_kernel_ctx *c, ge__hc_params *p, int k, uint32_t i, const char *name) {
+  if (ge__hc_dt_in(c, i)) ge__hc_param_input_ints(c, p, k, i);
+  else ge__hc_param_attr_ints(c, p, k, name);
+}
+
+/* The parameters or, while preparing, GE_OK once they are kept (or the
+ * error): the first lines of every prepared kernel of this family. */
+#define GE__HC_DT_PARAMS(c, parse, p, local)                                                                           \
+  do {                                                                                                                 \
+    if (!((p) = ge__hc_params_of((c), (parse), &(local)))) return GE_ERR_NOMEM;                                        \
+    if (ge_kernel_preparing(c)) return GE_OK;                                                                          \
+  } while (0)
+
 /* The one value of an integer tensor (rank 0 or one element). */
 static ge_status ge__hc_dt_scalar_i(ge_kernel_ctx *c, const ge_value *v, const char *what, int64_t *out) {
   if (!ge__hc_dt_is_int(v->dtype))
@@ -375,15 +404,23 @@ static void ge__hc_dt_apply(ge_value *y, int64_t yi, const ge_value *u, int64_t 
 
 /* Reshape: shape from input 1 (or attribute shape, opset < 5); 0 copies the
  * input dim (unless allowzero), -1 is inferred. */
+static void ge__hc_dt_parse_reshape(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "allowzero", 0) != 0;
+  ge__hc_dt_parse_list(c, p, 0, 1, "shape");
+}
+
 static ge_status ge__hc_reshape(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *s = ge__hc_dt_in(c, 1);
   int64_t dims[GE_MAX_RANK], known = 1;
   int32_t n = -1, i, infer = -1, zero = 0;
-  int allowzero = ge_node_attr_int(c->node, "allowzero", 0) != 0;
+  int allowzero;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_reshape, p, local);
+  allowzero = (int)p->i[0];
   if (!x) return ge__hc_dt_missing(c, 0);
-  st = s ? ge__hc_dt_ints(c, s, "shape", dims, GE_MAX_RANK, &n) : ge__hc_dt_attr_ints(c, "shape", dims, GE_MAX_RANK, &n);
-  if (st) return st;
+  if ((st = ge__hc_dt_list(c, p, 0, s, "shape", dims, GE_MAX_RANK, &n)) != GE_OK) return st;
   if (n < 0) return ge__hc_dt_missing(c, 1);
   for (i = 0; i < n; i++) {
     if (dims[i] == 0 && !allowzero) {
@@ -416,9 +453,21 @@ static ge_status ge__hc_reshape(ge_kernel_ctx *c) {
   return ge__hc_dt_copy_as(c, x, n, dims);
 }
 
+static void ge__hc_dt_parse_axis1(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "axis", 1);
+}
+
+static void ge__hc_dt_parse_axis0(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "axis", 0);
+}
+
 static ge_status ge__hc_flatten(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0);
-  int64_t axis = ge_node_attr_int(c->node, "axis", 1), dims[2];
+  int64_t axis, dims[2];
+  ge__hc_params local;
+  const ge__hc_params *p;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_axis1, p, local);
+  axis = p->i[0];
   if (!x) return ge__hc_dt_missing(c, 0);
   if (axis < -x->rank || axis > x->rank)
     return ge_kernel_error(c, GE_ERR_INVALID, "axis %lld is out of range for rank %ld", (long long)axis, (long)x->rank);
@@ -430,15 +479,19 @@ static ge_status ge__hc_flatten(ge_kernel_ctx *c) {
 }
 
 /* Squeeze: axes from input 1 (opset 13) or the attribute; none: every 1. */
+static void ge__hc_dt_parse_axes(const ge_kernel_ctx *c, ge__hc_params *p) { ge__hc_dt_parse_list(c, p, 0, 1, "axes"); }
+
 static ge_status ge__hc_squeeze(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *a = ge__hc_dt_in(c, 1);
   int64_t axes[GE_MAX_RANK], dims[GE_MAX_RANK];
   int32_t na = -1, ax[GE_MAX_RANK], i, r = 0;
   uint8_t drop[GE_MAX_RANK];
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_axes, p, local);
   if (!x) return ge__hc_dt_missing(c, 0);
-  st = a ? ge__hc_dt_ints(c, a, "axes", axes, GE_MAX_RANK, &na) : ge__hc_dt_attr_ints(c, "axes", axes, GE_MAX_RANK, &na);
-  if (st) return st;
+  if ((st = ge__hc_dt_list(c, p, 0, a, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
   memset(drop, 0, sizeof drop);
   if (na <= 0) {
     for (i = 0; i < x->rank; i++) drop[i] = x->dims[i] == 1;
@@ -461,10 +514,12 @@ static ge_status ge__hc_unsqueeze(ge_kernel_ctx *c) {
   int64_t axes[GE_MAX_RANK], dims[GE_MAX_RANK];
   int32_t na = -1, ax[GE_MAX_RANK], i, j = 0, r;
   uint8_t ins[GE_MAX_RANK];
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_axes, p, local);
   if (!x) return ge__hc_dt_missing(c, 0);
-  st = a ? ge__hc_dt_ints(c, a, "axes", axes, GE_MAX_RANK, &na) : ge__hc_dt_attr_ints(c, "axes", axes, GE_MAX_RANK, &na);
-  if (st) return st;
+  if ((st = ge__hc_dt_list(c, p, 0, a, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
   if (na < 0) return ge_kernel_error(c, GE_ERR_INVALID, "axes are missing");
   r = x->rank + na;
   if (r > GE_MAX_RANK) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "output rank %ld is beyond %d", (long)r, GE_MAX_RANK);
@@ -475,16 +530,21 @@ static ge_status ge__hc_unsqueeze(ge_kernel_ctx *c) {
   return ge__hc_dt_copy_as(c, x, r, dims);
 }
 
+static void ge__hc_dt_parse_perm(const ge_kernel_ctx *c, ge__hc_params *p) { ge__hc_param_attr_ints(c, p, 0, "perm"); }
+
 static ge_status ge__hc_transpose(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0);
   int64_t perm[GE_MAX_RANK], dims[GE_MAX_RANK], istr[GE_MAX_RANK], sstr[GE_MAX_RANK], ostr[GE_MAX_RANK];
   int32_t np, i, r;
   uint8_t seen[GE_MAX_RANK];
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_perm, p, local);
   if (!x) return ge__hc_dt_missing(c, 0);
   r = x->rank;
-  if ((st = ge__hc_dt_attr_ints(c, "perm", perm, GE_MAX_RANK, &np)) != GE_OK) return st;
+  if ((st = ge__hc_dt_list(c, p, 0, NULL, "perm", perm, GE_MAX_RANK, &np)) != GE_OK) return st;
   if (np < 0) {
     for (i = 0; i < r; i++) perm[i] = r - 1 - i;
     np = r;
@@ -514,10 +574,13 @@ static ge_status ge__hc_concat(ge_kernel_ctx *c) {
   uint32_t i;
   size_t es, pos = 0, ochunk;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_axis1, p, local);
   if (!x0) return ge__hc_dt_missing(c, 0);
   if (x0->rank < 1) return ge_kernel_error(c, GE_ERR_SHAPE, "cannot concatenate scalars");
-  if ((st = ge__hc_dt_axis(c, ge_node_attr_int(c->node, "axis", 1), x0->rank, &axis)) != GE_OK) return st;
+  if ((st = ge__hc_dt_axis(c, p->i[0], x0->rank, &axis)) != GE_OK) return st;
   memcpy(dims, x0->dims, (size_t)x0->rank * sizeof *dims);
   dims[axis] = 0;
   for (i = 0; i < c->num_inputs; i++) {
@@ -553,19 +616,42 @@ static ge_status ge__hc_concat(ge_kernel_ctx *c) {
 /* Split: sizes from input 1 (opset 13), attribute split (opset < 13),
  * num_outputs (opset 18: ceil-sized chunks, the last one smaller), or equal
  * parts. */
+/* Split's parameters: axis, whether num_outputs is given and its value;
+ * list 0 the split attribute, list 1 the split input when a Const. */
+static void ge__hc_dt_parse_split(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "axis", 0);
+  p->i[1] = ge_node_attr(c->node, "num_outputs") != NULL;
+  p->i[2] = ge_node_attr_int(c->node, "num_outputs", 0);
+  ge__hc_param_attr_ints(c, p, 0, "split");
+  ge__hc_param_input_ints(c, p, 1, 1);
+}
+
+/* Split size k: from the split input (kept at prepare when a Const), else
+ * the attribute. */
+static int64_t ge__hc_dt_split_size(const ge__hc_params *p, const ge_value *sv, const int64_t *sa, int64_t k) {
+  if (!sv) return sa[k];
+  return p->n[1] >= 0 ? p->v[1][k] : ge__hc_dt_idx(sv, k);
+}
+
 static ge_status ge__hc_split(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *sv = ge__hc_dt_in(c, 1);
   const int64_t *sa = NULL;
-  int32_t nsa = ge_node_attr_ints(c->node, "split", &sa), axis = 0;
-  int has_num = ge_node_attr(c->node, "num_outputs") != NULL;
+  int32_t nsa, axis = 0;
+  int has_num;
   uint32_t n = c->num_outputs, i;
   int64_t d, chunk = 0, acc = 0, outer, inner, dims[GE_MAX_RANK];
   size_t es;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_split, p, local);
+  if (p->n[0] == GE__HC_PARAM_AT_RUN) nsa = ge_node_attr_ints(c->node, "split", &sa); /* a split into over 16 */
+  else nsa = p->n[0], sa = p->v[0];
+  has_num = (int)p->i[1];
   if (!x) return ge__hc_dt_missing(c, 0);
   if (n == 0) return ge_kernel_error(c, GE_ERR_INVALID, "Split has no outputs");
   if (sv && sv->numel == 0) sv = NULL; /* an empty split input counts as absent */
-  if ((st = ge__hc_dt_axis(c, ge_node_attr_int(c->node, "axis", 0), x->rank, &axis)) != GE_OK) return st;
+  if ((st = ge__hc_dt_axis(c, p->i[0], x->rank, &axis)) != GE_OK) return st;
   d = x->dims[axis];
   if (sv || nsa >= 0) {
     int64_t k, count = sv ? sv->numel : nsa, sum = 0;
@@ -574,16 +660,16 @@ static ge_status ge__hc_split(ge_kernel_ctx *c) {
     if (count != (int64_t)n)
       return ge_kernel_error(c, GE_ERR_INVALID, "split has %lld sizes for %u outputs", (long long)count, (unsigned)n);
     for (k = 0; k < count; k++) {
-      int64_t s = sv ? ge__hc_dt_idx(sv, k) : sa[k];
+      int64_t s = ge__hc_dt_split_size(p, sv, sa, k);
       if (s < 0 || s > d - sum)
         return ge_kernel_error(c, GE_ERR_SHAPE, "split sizes do not add up to dim %ld (%lld)", (long)axis, (long long)d);
       sum += s;
     }
     if (sum != d) return ge_kernel_error(c, GE_ERR_SHAPE, "split sizes add up to %lld, not %lld", (long long)sum, (long long)d);
   } else if (has_num) {
-    if (ge_node_attr_int(c->node, "num_outputs", 0) != (int64_t)n)
-      return ge_kernel_error(c, GE_ERR_INVALID, "num_outputs is %lld but the node has %u outputs",
-                             (long long)ge_node_attr_int(c->node, "num_outputs", 0), (unsigned)n);
+    if (p->i[2] != (int64_t)n)
+      return ge_kernel_error(c, GE_ERR_INVALID, "num_outputs is %lld but the node has %u outputs", (long long)p->i[2],
+                             (unsigned)n);
     chunk = d / (int64_t)n + (d % (int64_t)n != 0);
     if (chunk > 0 && (int64_t)(n - 1) > d / chunk)
       return ge_kernel_error(c, GE_ERR_SHAPE, "cannot split %lld into %u chunks of %lld", (long long)d, (unsigned)n, (long long)chunk);
@@ -598,8 +684,7 @@ static ge_status ge__hc_split(ge_kernel_ctx *c) {
   for (i = 0; i < n; i++) {
     int64_t s, o;
     ge_value *y;
-    if (sv) s = ge__hc_dt_idx(sv, i);
-    else if (nsa >= 0) s = sa[i];
+    if (sv || nsa >= 0) s = ge__hc_dt_split_size(p, sv, sa, i);
     else if (has_num) s = i + 1 < n ? chunk : d - chunk * (int64_t)(n - 1);
     else s = chunk;
     dims[axis] = s;
@@ -615,6 +700,17 @@ static ge_status ge__hc_split(ge_kernel_ctx *c) {
 
 /* Slice: starts/ends/axes/steps from inputs 1..4 (opset 10), or attributes
  * starts/ends/axes (opset < 10). */
+/* Slice's starts, ends, axes and steps: inputs 1..4 (kept when Consts) or
+ * the attributes. */
+static void ge__hc_dt_parse_slice(const ge_kernel_ctx *c, ge__hc_params *p) {
+  static const char *const names[3] = {"starts", "ends", "axes"};
+  int k, from_inputs = ge__hc_dt_in(c, 1) || ge__hc_dt_in(c, 2);
+  for (k = 0; k < 4; k++) {
+    if (from_inputs) ge__hc_param_input_ints(c, p, k, (uint32_t)k + 1);
+    else if (k < 3) ge__hc_param_attr_ints(c, p, k, names[k]);
+  }
+}
+
 static ge_status ge__hc_slice(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *sv = ge__hc_dt_in(c, 1), *ev = ge__hc_dt_in(c, 2);
   const ge_value *av = ge__hc_dt_in(c, 3), *pv = ge__hc_dt_in(c, 4);
@@ -622,18 +718,21 @@ static ge_status ge__hc_slice(ge_kernel_ctx *c) {
   int64_t dims[GE_MAX_RANK], istr[GE_MAX_RANK], sstr[GE_MAX_RANK], ostr[GE_MAX_RANK], base = 0;
   int32_t ns = -1, ne = -1, na = -1, np = -1, ax[GE_MAX_RANK], i;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_slice, p, local);
   if (!x) return ge__hc_dt_missing(c, 0);
   if (sv || ev) {
     if (!sv || !ev) return ge__hc_dt_missing(c, sv ? 2 : 1);
-    if ((st = ge__hc_dt_ints(c, sv, "starts", starts, GE_MAX_RANK, &ns)) != GE_OK) return st;
-    if ((st = ge__hc_dt_ints(c, ev, "ends", ends, GE_MAX_RANK, &ne)) != GE_OK) return st;
-    if (av && (st = ge__hc_dt_ints(c, av, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
-    if (pv && (st = ge__hc_dt_ints(c, pv, "steps", steps, GE_MAX_RANK, &np)) != GE_OK) return st;
+    if ((st = ge__hc_dt_list(c, p, 0, sv, "starts", starts, GE_MAX_RANK, &ns)) != GE_OK) return st;
+    if ((st = ge__hc_dt_list(c, p, 1, ev, "ends", ends, GE_MAX_RANK, &ne)) != GE_OK) return st;
+    if (av && (st = ge__hc_dt_list(c, p, 2, av, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
+    if (pv && (st = ge__hc_dt_list(c, p, 3, pv, "steps", steps, GE_MAX_RANK, &np)) != GE_OK) return st;
   } else {
-    if ((st = ge__hc_dt_attr_ints(c, "starts", starts, GE_MAX_RANK, &ns)) != GE_OK) return st;
-    if ((st = ge__hc_dt_attr_ints(c, "ends", ends, GE_MAX_RANK, &ne)) != GE_OK) return st;
-    if ((st = ge__hc_dt_attr_ints(c, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
+    if ((st = ge__hc_dt_list(c, p, 0, NULL, "starts", starts, GE_MAX_RANK, &ns)) != GE_OK) return st;
+    if ((st = ge__hc_dt_list(c, p, 1, NULL, "ends", ends, GE_MAX_RANK, &ne)) != GE_OK) return st;
+    if ((st = ge__hc_dt_list(c, p, 2, NULL, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
     if (ns < 0 || ne < 0) return ge_kernel_error(c, GE_ERR_INVALID, "starts and ends are missing");
   }
   if (ne != ns) return ge_kernel_error(c, GE_ERR_INVALID, "%ld starts but %ld ends", (long)ns, (long)ne);
@@ -679,11 +778,14 @@ static ge_status ge__hc_gather(ge_kernel_ctx *c) {
   int32_t axis = 0, r, k;
   size_t es;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_axis0, p, local);
   if (!x || !ind) return ge__hc_dt_missing(c, x ? 1 : 0);
   r = x->rank;
   if (r < 1) return ge_kernel_error(c, GE_ERR_SHAPE, "data must have rank >= 1");
-  if ((st = ge__hc_dt_axis(c, ge_node_attr_int(c->node, "axis", 0), r, &axis)) != GE_OK) return st;
+  if ((st = ge__hc_dt_axis(c, p->i[0], r, &axis)) != GE_OK) return st;
   if (!ge__hc_dt_is_int(ind->dtype)) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "indices are %s", ge_dtype_name(ind->dtype));
   if (r - 1 + ind->rank > GE_MAX_RANK) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "output rank is beyond %d", GE_MAX_RANK);
   d = x->dims[axis];
@@ -750,14 +852,22 @@ static ge_status ge__hc_gather_elements(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+static void ge__hc_dt_parse_gather_nd(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "batch_dims", 0);
+}
+
 static ge_status ge__hc_gather_nd(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *ind = ge__hc_dt_in(c, 1);
-  int64_t b = ge_node_attr_int(c->node, "batch_dims", 0), k, dims[GE_MAX_RANK], xstr[GE_MAX_RANK];
+  int64_t b, k, dims[GE_MAX_RANK], xstr[GE_MAX_RANK];
   int64_t B, T, S, DB, bi, t, j, v;
   int32_t r, q, i, orank;
   size_t es;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_gather_nd, p, local);
+  b = p->i[0];
   if (!x || !ind) return ge__hc_dt_missing(c, x ? 1 : 0);
   r = x->rank;
   q = ind->rank;
@@ -892,15 +1002,21 @@ static ge_status ge__hc_scatter_elements(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* List 0: input 1 when a Const (Expand's shape, Tile's repeats). */
+static void ge__hc_dt_parse_in1(const ge_kernel_ctx *c, ge__hc_params *p) { ge__hc_param_input_ints(c, p, 0, 1); }
+
 static ge_status ge__hc_expand(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *s = ge__hc_dt_in(c, 1);
   int64_t dims[GE_MAX_RANK], sstr[GE_MAX_RANK], ostr[GE_MAX_RANK];
   int32_t n, r, i;
   ge_value t, *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_in1, p, local);
   if (!x || !s) return ge__hc_dt_missing(c, x ? 1 : 0);
   memset(&t, 0, sizeof t);
-  if ((st = ge__hc_dt_ints(c, s, "shape", t.dims, GE_MAX_RANK, &n)) != GE_OK) return st;
+  if ((st = ge__hc_dt_list(c, p, 0, s, "shape", t.dims, GE_MAX_RANK, &n)) != GE_OK) return st;
   for (i = 0; i < n; i++)
     if (t.dims[i] < 0) return ge_kernel_error(c, GE_ERR_INVALID, "shape[%ld] is %lld", (long)i, (long long)t.dims[i]);
   t.rank = n;
@@ -920,9 +1036,12 @@ static ge_status ge__hc_tile(ge_kernel_ctx *c) {
   size_t es;
   ge__hc_iter it;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_in1, p, local);
   if (!x || !rv) return ge__hc_dt_missing(c, x ? 1 : 0);
-  if ((st = ge__hc_dt_ints(c, rv, "repeats", rep, GE_MAX_RANK, &n)) != GE_OK) return st;
+  if ((st = ge__hc_dt_list(c, p, 0, rv, "repeats", rep, GE_MAX_RANK, &n)) != GE_OK) return st;
   if (n != x->rank) return ge_kernel_error(c, GE_ERR_SHAPE, "%ld repeats for rank %ld", (long)n, (long)x->rank);
   for (i = 0; i < n; i++) {
     if (rep[i] < 0) return ge_kernel_error(c, GE_ERR_INVALID, "repeats[%ld] is %lld", (long)i, (long long)rep[i]);
@@ -1006,9 +1125,28 @@ static void ge__hc_pad_rows(const ge_value *x, ge_value *y, const int64_t *begin
   }
 }
 
+static const char *const ge__hc_pad_modes[4] = {"constant", "reflect", "edge", "wrap"};
+
+/* Pad's mode (-1: unknown) and value attribute; list 0 the pads (input 1
+ * when a Const, else attribute pads or paddings), list 1 the axes input
+ * when a Const. */
+static void ge__hc_dt_parse_pad(const ge_kernel_ctx *c, ge__hc_params *p) {
+  const char *mode = ge_node_attr_string(c->node, "mode", "constant");
+  int m;
+  p->i[0] = -1;
+  for (m = 0; m < 4; m++)
+    if (!strcmp(mode, ge__hc_pad_modes[m])) p->i[0] = m;
+  p->f[0] = ge_node_attr_float(c->node, "value", 0.0);
+  ge__hc_dt_parse_list(c, p, 0, 1, "pads");
+  if (p->n[0] == -1) ge__hc_param_attr_ints(c, p, 0, "paddings");
+  ge__hc_param_input_ints(c, p, 1, 3);
+}
+
 static ge_status ge__hc_pad(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *pv = ge__hc_dt_in(c, 1), *cv = ge__hc_dt_in(c, 2), *av = ge__hc_dt_in(c, 3);
-  const char *mode = ge_node_attr_string(c->node, "mode", "constant");
+  const char *mode;
+  ge__hc_params local;
+  const ge__hc_params *p;
   int64_t pads[2 * GE_MAX_RANK], axes[GE_MAX_RANK], begin[GE_MAX_RANK], end[GE_MAX_RANK], dims[GE_MAX_RANK], xstr[GE_MAX_RANK];
   int32_t np = -1, na, ax[GE_MAX_RANK], i, r;
   unsigned char cval[16];
@@ -1016,24 +1154,25 @@ static ge_status ge__hc_pad(ge_kernel_ctx *c) {
   size_t es;
   ge_value *y;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_pad, p, local);
   if (!x) return ge__hc_dt_missing(c, 0);
   r = x->rank;
   es = ge__hc_dt_esize(x->dtype);
   if (es == 0 || es > sizeof cval) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "dtype %s", ge_dtype_name(x->dtype));
-  if (strcmp(mode, "constant") == 0) m = 0;
-  else if (strcmp(mode, "reflect") == 0) m = 1;
-  else if (strcmp(mode, "edge") == 0) m = 2;
-  else if (strcmp(mode, "wrap") == 0) m = 3;
-  else return ge_kernel_error(c, GE_ERR_INVALID, "unknown mode '%.40s'", mode);
-  if (pv) {
-    if ((st = ge__hc_dt_ints(c, pv, "pads", pads, 2 * GE_MAX_RANK, &np)) != GE_OK) return st;
+  if (p->i[0] < 0)
+    return ge_kernel_error(c, GE_ERR_INVALID, "unknown mode '%.40s'", ge_node_attr_string(c->node, "mode", "constant"));
+  m = (int)p->i[0];
+  mode = ge__hc_pad_modes[m];
+  if (pv || p->n[0] != GE__HC_PARAM_AT_RUN) {
+    if ((st = ge__hc_dt_list(c, p, 0, pv, "pads", pads, 2 * GE_MAX_RANK, &np)) != GE_OK) return st;
+    if (!pv && np < 0) return ge_kernel_error(c, GE_ERR_INVALID, "pads are missing");
   } else {
     if ((st = ge__hc_dt_attr_ints(c, "pads", pads, 2 * GE_MAX_RANK, &np)) != GE_OK) return st;
     if (np < 0 && (st = ge__hc_dt_attr_ints(c, "paddings", pads, 2 * GE_MAX_RANK, &np)) != GE_OK) return st;
     if (np < 0) return ge_kernel_error(c, GE_ERR_INVALID, "pads are missing");
   }
   if (av) {
-    if ((st = ge__hc_dt_ints(c, av, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
+    if ((st = ge__hc_dt_list(c, p, 1, av, "axes", axes, GE_MAX_RANK, &na)) != GE_OK) return st;
     if ((st = ge__hc_dt_axes(c, axes, na, r, ax)) != GE_OK) return st;
   } else {
     for (na = 0; na < r; na++) ax[na] = na;
@@ -1062,7 +1201,7 @@ static ge_status ge__hc_pad(ge_kernel_ctx *c) {
     memset(&t, 0, sizeof t);
     t.data = cval;
     t.dtype = x->dtype;
-    ge__hc_set_f(&t, 0, ge_node_attr_float(c->node, "value", 0.0));
+    ge__hc_set_f(&t, 0, p->f[0]);
   }
   for (i = 0; i < r; i++) {
     const int64_t lim = INT64_MAX / 4;
@@ -1084,15 +1223,25 @@ static ge_status ge__hc_pad(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* Shape's start, whether end is given and its value. */
+static void ge__hc_dt_parse_shape(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "start", 0);
+  p->i[1] = ge_node_attr(c->node, "end") != NULL;
+  p->i[2] = ge_node_attr_int(c->node, "end", 0);
+}
+
 static ge_status ge__hc_shape(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0);
   int64_t r, start, end, n, i;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_shape, p, local);
   if (!x) return ge__hc_dt_missing(c, 0);
   r = x->rank;
-  start = ge_node_attr_int(c->node, "start", 0);
-  end = ge_node_attr(c->node, "end") ? ge_node_attr_int(c->node, "end", r) : r;
+  start = p->i[0];
+  end = p->i[1] ? p->i[2] : r;
   if (start < 0) start += r;
   if (end < 0) end += r;
   start = start < 0 ? 0 : start > r ? r : start;
@@ -1345,6 +1494,16 @@ static void ge__hc_dt_topk_f32(const float *x, int64_t d, int64_t stride, int64_
 
 /* TopK: k from input 1 (opset 10) or attribute k (opset 1); always sorted,
  * ties keep the lower index first. */
+/* TopK's axis, largest, whether attribute k is given and its value; list
+ * 0 the K input when a Const. */
+static void ge__hc_dt_parse_topk(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "axis", -1);
+  p->i[1] = ge_node_attr_int(c->node, "largest", 1) != 0;
+  p->i[2] = ge_node_attr(c->node, "k") != NULL;
+  p->i[3] = ge_node_attr_int(c->node, "k", 0);
+  ge__hc_param_input_ints(c, p, 0, 1);
+}
+
 static ge_status ge__hc_topk(ge_kernel_ctx *c) {
   const ge_value *x = ge__hc_dt_in(c, 0), *kv = ge__hc_dt_in(c, 1);
   int64_t k, d, dims[GE_MAX_RANK], outer, inner, o, t, j, *order;
@@ -1352,18 +1511,28 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
   size_t es;
   ge__hc_dt_topk_ctx ctx;
   ge_value *y, *yi;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  void *room;
+  if (!(p = ge__hc_params_of(c, ge__hc_dt_parse_topk, &local))) return GE_ERR_NOMEM;
+  if (ge_kernel_preparing(c)) /* the sort's room, from the shape */
+    return x && x->rank >= 1 && ge__hc_axis(p->i[0], x->rank, &axis) && x->dims[axis] <= GE__HC_DT_MAX_BYTES / 16
+               ? ge__hc_params_reserve(c, (size_t)x->dims[axis] * 2 * sizeof(int64_t))
+               : GE_OK;
   if (!x) return ge__hc_dt_missing(c, 0);
   if (c->num_outputs < 2) return ge_kernel_error(c, GE_ERR_INVALID, "TopK needs two outputs");
   if (!ge__hc_dt_is_real(x->dtype)) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "TopK of %s", ge_dtype_name(x->dtype));
   if (x->rank < 1) return ge_kernel_error(c, GE_ERR_SHAPE, "input must have rank >= 1");
-  if (kv) {
+  if (kv && p->n[0] == 1) {
+    k = p->v[0][0];
+  } else if (kv) {
     if ((st = ge__hc_dt_scalar_i(c, kv, "K", &k)) != GE_OK) return st;
   } else {
-    if (!ge_node_attr(c->node, "k")) return ge__hc_dt_missing(c, 1);
-    k = ge_node_attr_int(c->node, "k", 0);
+    if (!p->i[2]) return ge__hc_dt_missing(c, 1);
+    k = p->i[3];
   }
-  if ((st = ge__hc_dt_axis(c, ge_node_attr_int(c->node, "axis", -1), x->rank, &axis)) != GE_OK) return st;
+  if ((st = ge__hc_dt_axis(c, p->i[0], x->rank, &axis)) != GE_OK) return st;
   d = x->dims[axis];
   if (k < 0 || k > d) return ge_kernel_error(c, GE_ERR_INVALID, "k %lld is outside [0, %lld]", (long long)k, (long long)d);
   memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
@@ -1371,14 +1540,15 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
   if ((st = ge__hc_dt_out(c, 0, x->dtype, x->rank, dims, &y)) != GE_OK) return st;
   if ((st = ge__hc_dt_out(c, 1, GE_DTYPE_INT64, x->rank, dims, &yi)) != GE_OK) return st;
   if (y->numel == 0) return GE_OK;
-  order = (int64_t *)malloc((size_t)d * 2 * sizeof *order);
+  room = ge__hc_params_scratch(c, p, (size_t)d * 2 * sizeof *order);
+  order = room ? (int64_t *)room : (int64_t *)malloc((size_t)d * 2 * sizeof *order);
   if (!order) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   es = ge__hc_dt_esize(x->dtype);
   outer = ge__hc_dt_prod(x->dims, 0, axis);
   inner = ge__hc_dt_prod(x->dims, axis + 1, x->rank);
   ctx.x = x;
   ctx.stride = inner;
-  ctx.largest = ge_node_attr_int(c->node, "largest", 1) != 0;
+  ctx.largest = (int)p->i[1];
   for (o = 0; o < outer; o++)
     for (t = 0; t < inner; t++) {
       ctx.base = o * d * inner + t;
@@ -1394,7 +1564,7 @@ static ge_status ge__hc_topk(ge_kernel_ctx *c) {
         ((int64_t *)yi->data)[dst] = order[j];
       }
     }
-  free(order);
+  if (!room) free(order);
   return GE_OK;
 }
 
