@@ -11,7 +11,8 @@
 # The error columns compare each runtime's output with torch's reference output:
 # max |out - ref| / max |ref| (bench/npy_compare.py).
 # Environment: ROUNDS (3), THREADS (2), GE (build/ge), REPEAT and WARMUP
-# (default per model: 10/2 for the CNNs, 200/20 for the transformers).
+# (default per model: 10/2 for the CNNs, 200/20 for the transformers),
+# MODELS (a space-separated list of model names; default every model).
 #
 # If `ge run` is not available yet, the ORT columns are printed and ge is
 # reported missing (exit 0). Needs python3-torch python3-torchvision
@@ -23,6 +24,7 @@ cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${ROUNDS:-3}
 THREADS=${THREADS:-2}
 GE=${GE:-build/ge}
+MODELS_ONLY=${MODELS:-}
 MODELS=build/models
 OUT=build/bench_models
 PY=/usr/bin/python3
@@ -95,6 +97,7 @@ relerr() { # OUT.npy REF.npy
 rows=()
 for line in "${MODEL_LINES[@]}"; do
     read -r name file input output opset <<<"$line"
+    [[ -z ${MODELS_ONLY:-} || " $MODELS_ONLY " == *" $name "* ]] || continue
     case $name in
         transformer*) rep=${REPEAT:-200} warm=${WARMUP:-20} ;;
         *)            rep=${REPEAT:-10}  warm=${WARMUP:-2} ;;
