@@ -11,7 +11,8 @@
 # The error columns compare each runtime's output with torch's reference output:
 # max |out - ref| / max |ref| (bench/npy_compare.py).
 # Environment: ROUNDS (3), THREADS (2), GE (build/ge), REPEAT and WARMUP
-# (default per model: 10/2 for the CNNs, 200/20 for the transformers).
+# (default per model: 10/2 for the CNNs, 200/20 for the transformers),
+# MODELS (space-separated model names to run, e.g. "resnet18"; default all).
 #
 # If `ge run` is not available yet, the ORT columns are printed and ge is
 # reported missing (exit 0). Needs python3-torch python3-torchvision
@@ -23,6 +24,7 @@ cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${ROUNDS:-3}
 THREADS=${THREADS:-2}
 GE=${GE:-build/ge}
+MODELS_ONLY=${MODELS:-}
 MODELS=build/models
 OUT=build/bench_models
 PY=/usr/bin/python3
@@ -59,6 +61,14 @@ for m in json.load(open(sys.argv[1]))["models"]:
 EOF
 )
 [[ ${#MODEL_LINES[@]} -gt 0 ]] || die "no models in $MODELS/models.json"
+if [[ -n ${MODELS_ONLY:-} ]]; then
+    picked=()
+    for line in "${MODEL_LINES[@]}"; do
+        for want in $MODELS_ONLY; do [[ ${line%% *} == "$want" ]] && picked+=("$line"); done
+    done
+    [[ ${#picked[@]} -gt 0 ]] || die "none of MODELS=\"$MODELS_ONLY\" is in $MODELS/models.json"
+    MODEL_LINES=("${picked[@]}")
+fi
 
 have_ge=1
 ge_why=""
