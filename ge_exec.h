@@ -106,11 +106,14 @@ typedef struct ge_exec_desc {
    * caller's, shared by any number of programs. NULL with num_threads > 1:
    * the program makes a pool of its own with that budget. */
   ge_runtime *runtime;
-  /* The executor. AUTO picks: STREAMS when a stream plan of two or more
-   * streams is given and the budget is >= 2 threads; MULTI_THREAD when the
-   * budget is >= 2, the graph is wide (tasks / longest path >= 2) and the
-   * order is free (below); else PRIORITY with control flow (If, Case,
-   * While, Loop, Scan) and a free order, SEQUENTIAL otherwise. */
+  /* The executor. AUTO picks, with a budget of >= 2 threads and a graph
+   * whose branches carry work enough to keep 1.6 threads busy (its work,
+   * estimated from shapes, over the work on its longest path): STREAMS
+   * when a stream plan of two or more streams is given; MULTI_THREAD when
+   * the graph is also wide in tasks (tasks / longest path >= 2) and the
+   * order is free (below). Else PRIORITY with control flow (If, Case,
+   * While, Loop, Scan) and a free order, SEQUENTIAL otherwise: the
+   * kernels then take the threads. */
   ge_executor_kind executor;
   /* The stream plan (ge_stream.h) of this graph: the STREAMS executor runs
    * it; the topological executors keep its per-stream order, so that a
@@ -1937,13 +1940,68 @@ static ge_status ge__x_lanes(ge_program *p, uint32_t n, const uint32_t *lane_of_
   return GE_OK;
 }
 
+/* AUTO runs branches at once (STREAMS, MULTI_THREAD) only when they could
+ * keep this many threads busy. On two threads, branches finish in about
+ * max(longest path, total / 2) and kernels splitting their own work in
+ * total / (2 e), e their parallel efficiency (about 0.8 measured on this
+ * project's kernels): branches pay when total / longest path > 2 e. */
+#define GE__X_WIDE 1.6
+
+/* Elements of a tensor, 1 when its shape is not known. */
+static double ge__x_numel(const ge_tensor_desc *d) {
+  int64_t n = d ? ge_shape_numel(&d->shape) : -1;
+  return n > 0 ? (double)n : 1.0;
+}
+
+/* A task's work, roughly in multiply-adds: products count output elements
+ * times the reduction length, everything else the elements it reads and
+ * writes. Only ratios of sums of these matter (ge__x_parallelism). */
+static double ge__x_task_work(const ge_program *p, const ge_node *x) {
+  const ge_tensor_desc *a = x->num_inputs ? ge_node_input_desc(p->graph, x, 0) : NULL;
+  const ge_tensor_desc *w = x->num_inputs > 1 ? ge_node_input_desc(p->graph, x, 1) : NULL;
+  double out = x->num_outputs ? ge__x_numel(&x->outputs[0]) : 1.0, moved = 0;
+  uint32_t k;
+  if (w && w->shape.rank >= 2 && w->shape.dims[0] > 0) {
+    double per_filter = ge__x_numel(w) / (double)w->shape.dims[0]; /* C/group x kernel */
+    if (ge__x_is(x, "Conv") || ge__x_is(x, "ConvInteger")) return out * per_filter;
+    if (ge__x_is(x, "ConvTranspose")) return ge__x_numel(a) * per_filter;
+  }
+  if (a && a->shape.rank >= 1 && (ge__x_is(x, "MatMul") || ge__x_is(x, "Gemm") || ge__x_is(x, "MatMulInteger"))) {
+    int64_t k_len = a->shape.dims[a->shape.rank - 1];
+    if (ge__x_is(x, "Gemm") && ge_node_attr_int(x, "transA", 0) && a->shape.rank == 2) k_len = a->shape.dims[0];
+    return out * (double)(k_len > 0 ? k_len : 1);
+  }
+  for (k = 0; k < x->num_inputs; k++) moved += ge__x_numel(ge_node_input_desc(p->graph, x, k));
+  for (k = 0; k < x->num_outputs; k++) moved += ge__x_numel(&x->outputs[k]);
+  return moved;
+}
+
+/* Total work over the work on the longest path (the csr's edges, stream
+ * order included): how many threads the graph's parallel branches could
+ * keep busy at best. order is a topological order of the tasks. */
+static double ge__x_parallelism(ge_program *p, const ge__x_csr *c, const uint32_t *order, double *path) {
+  uint32_t n = p->num_tasks, i = n, k;
+  double total = 0, longest = 0;
+  while (i--) {
+    uint32_t t = order[i];
+    double best = 0, work = ge__x_task_work(p, p->tasks[t].ctx.node);
+    for (k = c->begin[t]; k < c->begin[t + 1]; k++)
+      if (path[c->succ[k]] > best) best = path[c->succ[k]];
+    path[t] = best + work;
+    total += work;
+    if (path[t] > longest) longest = path[t];
+  }
+  return longest > 0 ? total / longest : 1.0;
+}
+
 /* Picks the executor as GE does (see ge_exec_desc.executor). */
-static ge_executor_kind ge__x_pick(ge_program *p, uint32_t depth) {
+static ge_executor_kind ge__x_pick(ge_program *p, uint32_t depth, double parallelism) {
   int threads = ge_runtime_num_threads(p->rt), control = 0, free_order = !p->desc.memory_size || p->desc.streams;
+  int wide = parallelism >= GE__X_WIDE;
   uint32_t t;
   for (t = 0; t < p->num_tasks; t++) control |= ge__x_is_control_flow(p->tasks[t].ctx.node);
-  if (threads >= 2 && p->desc.streams && p->desc.streams->num_streams >= 2) return GE_EXECUTOR_STREAMS;
-  if (threads >= 2 && free_order && depth && p->num_tasks >= 2 * (uint64_t)depth) return GE_EXECUTOR_MULTI_THREAD;
+  if (threads >= 2 && wide && p->desc.streams && p->desc.streams->num_streams >= 2) return GE_EXECUTOR_STREAMS;
+  if (threads >= 2 && wide && free_order && depth && p->num_tasks >= 2 * (uint64_t)depth) return GE_EXECUTOR_MULTI_THREAD;
   return control && free_order ? GE_EXECUTOR_PRIORITY : GE_EXECUTOR_SEQUENTIAL;
 }
 
@@ -1999,7 +2057,17 @@ static ge_status ge__x_setup_executor(ge_program *p, ge_error *err) {
                       ge_graph_name(p->graph));
     goto done;
   }
-  p->executor = p->desc.executor == GE_EXECUTOR_AUTO ? ge__x_pick(p, depth) : p->desc.executor;
+  if (p->desc.executor == GE_EXECUTOR_AUTO) {
+    double *path = (double *)ge__x_alloc(&p->a, ((size_t)p->num_tasks + 1) * sizeof *path), par;
+    if (!path) {
+      st = ge_error_set(err, GE_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+    par = ge__x_parallelism(p, &c, scratch, path);
+    p->executor = ge__x_pick(p, depth, par);
+    ge__x_free(&p->a, path, ((size_t)p->num_tasks + 1) * sizeof *path);
+  } else
+    p->executor = p->desc.executor;
   if (p->executor != GE_EXECUTOR_SEQUENTIAL && p->desc.memory_size && !sp) {
     st = ge_error_set(err, GE_ERR_INVALID, "the %s executor reorders tasks: with a memory plan it needs the stream plan "
                       "the memory plan was made under (ge_exec_desc.streams)", ge_executor_name(p->executor));

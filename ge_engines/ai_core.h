@@ -206,7 +206,7 @@ extern "C" {
 
 /* Sorted by strcmp (a test checks it). */
 static const char *const ge__aic_ops[] = {
-    "AveragePool",        "BatchNormalization", "Conv",          "ConvTranspose",
+    "AveragePool",        "BatchNormalization", "Conv",          "ConvTranspose",      "Einsum",
     "GRU",                "Gemm",               "GlobalAveragePool",  "GlobalLpPool",  "GlobalMaxPool",
     "GroupNormalization", "Hardmax",            "InstanceNormalization", "LRN",          "LSTM",
     "LayerNormalization", "LogSoftmax",         "LpNormalization",       "LpPool",
@@ -4607,6 +4607,172 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
   return ge__aic_finish(c, (ge__aic_state *)c->state, y);
 }
 
+/* -------------------------------------------------------------- Einsum */
+
+/* A two-operand float32 Einsum that is a batched matrix product: each
+ * label is a batch label (in both operands and the output), a row (first
+ * operand and output), a column (second operand and output) or summed
+ * (both operands, not the output). Batch, row and column labels keep the
+ * output's order, summed ones the first operand's. An operand already
+ * laid out as [batch, rows, sums] or [batch, sums, rows] (the second:
+ * [batch, sums, cols] or [batch, cols, sums]) is read in place with the
+ * product's strides, others are copied into order first; the result is
+ * written in place when the output is [batch, rows, cols] and copied into
+ * the output's order otherwise. Anything else (a diagonal, a label summed
+ * in one operand only, broadcast ellipsis dims) runs the reference. */
+enum { GE__AIC_EIN_BATCH, GE__AIC_EIN_ROW, GE__AIC_EIN_COL, GE__AIC_EIN_SUM, GE__AIC_EIN_GROUPS };
+
+typedef struct ge__aic_ein {
+  int32_t order[GE__AIC_EIN_GROUPS][GE_MAX_RANK]; /* labels of each group, in order */
+  int32_t count[GE__AIC_EIN_GROUPS];
+  int64_t extent[GE__AIC_EIN_GROUPS]; /* product of each group's sizes */
+} ge__aic_ein;
+
+/* Sorts the labels into groups; 0 when the equation is no batched product. */
+static int ge__aic_ein_groups(const ge_einsum_labels *lb, const ge_value *A, const ge_value *B, ge__aic_ein *e) {
+  const ge_value *ops[2];
+  int where[GE_EINSUM_LABELS]; /* bit 0: first operand, 1: second, 2: output */
+  int32_t t, j, g, l;
+  memset(where, 0, sizeof where);
+  memset(e, 0, sizeof *e);
+  ops[0] = A, ops[1] = B;
+  for (t = 0; t < 2; t++)
+    for (j = 0; j < ops[t]->rank; j++) {
+      l = lb->dim_label[t][j];
+      if (where[l] & (1 << t) || ops[t]->dims[j] != lb->size[l]) return 0; /* diagonal, or broadcast */
+      where[l] |= 1 << t;
+    }
+  for (j = 0; j < lb->orank; j++) where[lb->out_label[j]] |= 4;
+  for (g = 0; g < GE__AIC_EIN_GROUPS; g++) e->extent[g] = 1;
+  for (j = 0; j < lb->orank; j++) {
+    l = lb->out_label[j];
+    g = where[l] == 7 ? GE__AIC_EIN_BATCH : where[l] == 5 ? GE__AIC_EIN_ROW : GE__AIC_EIN_COL;
+    e->order[g][e->count[g]++] = l;
+    e->extent[g] *= lb->size[l];
+  }
+  for (j = 0; j < ops[0]->rank; j++) {
+    l = lb->dim_label[0][j];
+    if (where[l] == 3) {
+      e->order[GE__AIC_EIN_SUM][e->count[GE__AIC_EIN_SUM]++] = l;
+      e->extent[GE__AIC_EIN_SUM] *= lb->size[l];
+    } else if (where[l] == 1)
+      return 0; /* summed in the first operand alone */
+  }
+  for (j = 0; j < ops[1]->rank; j++)
+    if (where[lb->dim_label[1][j]] == 2) return 0; /* summed in the second alone */
+  return 1;
+}
+
+/* perm[k] = the dim of `labels` (n of them) holding the label of group
+ * list `want` (concatenated groups g0, g1, g2); 1 when perm is the identity. */
+static int ge__aic_ein_perm(const int *labels, int32_t n, const ge__aic_ein *e, const int *groups, int32_t *perm) {
+  int32_t k = 0, i, j, q, identity = 1;
+  for (q = 0; q < 3; q++)
+    for (i = 0; i < e->count[groups[q]]; i++, k++) {
+      for (j = 0; j < n && labels[j] != e->order[groups[q]][i]; j++) {
+      }
+      perm[k] = j;
+      identity &= j == k;
+    }
+  return identity;
+}
+
+/* dst = src (dims sdims) with its dims permuted: dst dim k is src dim perm[k]. */
+static void ge__aic_permute(const float *src, int32_t rank, const int64_t *sdims, const int32_t *perm, float *dst) {
+  int64_t sstride[GE_MAX_RANK], dd[GE_MAX_RANK], st[GE_MAX_RANK], idx[GE_MAX_RANK], s = 1, off = 0, i, inner;
+  int32_t k;
+  for (k = rank - 1; k >= 0; k--) sstride[k] = s, s *= sdims[k];
+  for (k = 0; k < rank; k++) dd[k] = sdims[perm[k]], st[k] = sstride[perm[k]], idx[k] = 0;
+  if (!rank) {
+    dst[0] = src[0];
+    return;
+  }
+  inner = dd[rank - 1];
+  for (;;) {
+    for (i = 0; i < inner; i++) *dst++ = src[off + i * st[rank - 1]];
+    for (k = rank - 2; k >= 0; k--) {
+      off += st[k];
+      if (++idx[k] < dd[k]) break;
+      off -= st[k] * dd[k];
+      idx[k] = 0;
+    }
+    if (k < 0) return;
+  }
+}
+
+static ge_status ge__aic_einsum(ge_kernel_ctx *c) {
+  static const int a_order[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_ROW, GE__AIC_EIN_SUM},
+                   a_trans[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_SUM, GE__AIC_EIN_ROW},
+                   b_order[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_SUM, GE__AIC_EIN_COL},
+                   b_trans[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_COL, GE__AIC_EIN_SUM},
+                   y_order[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_ROW, GE__AIC_EIN_COL};
+  const ge_value *A = ge__aic_in(c, 0), *B = ge__aic_in(c, 1);
+  ge_einsum_labels lb;
+  ge__aic_ein e;
+  int32_t pa[GE_MAX_RANK], pb[GE_MAX_RANK], py[GE_MAX_RANK], inv[GE_MAX_RANK], j;
+  int64_t nb, M, N, K, dims[GE_MAX_RANK], cdims[GE_MAX_RANK], q, work, a_floats, b_floats, y_floats;
+  int a_in_place, a_t = 0, b_in_place, b_t = 0, y_in_place, packs, small;
+  const float *a, *b;
+  float *scratch, *y;
+  ge_value *out;
+  ge_status st;
+  if (c->num_inputs != 2 || !A || !B || !ge__aic_f32(A) || !ge__aic_f32(B)) return ge__aic_reference(c);
+  if ((st = ge_einsum_labels_of(c, &lb)) != GE_OK) return st;
+  if (!ge__aic_ein_groups(&lb, A, B, &e)) return ge__aic_reference(c);
+  nb = e.extent[GE__AIC_EIN_BATCH], M = e.extent[GE__AIC_EIN_ROW], N = e.extent[GE__AIC_EIN_COL];
+  K = e.extent[GE__AIC_EIN_SUM];
+  small = nb > 1 && M * N * K <= GE__AIC_SB_MAX_MNK; /* attention-sized: the batched small products, on copies */
+  a_in_place = ge__aic_ein_perm(lb.dim_label[0], A->rank, &e, a_order, pa);
+  if (!a_in_place && !small && (a_t = ge__aic_ein_perm(lb.dim_label[0], A->rank, &e, a_trans, inv)) != 0) a_in_place = 1;
+  b_in_place = ge__aic_ein_perm(lb.dim_label[1], B->rank, &e, b_order, pb);
+  if (!b_in_place && !small && (b_t = ge__aic_ein_perm(lb.dim_label[1], B->rank, &e, b_trans, inv)) != 0) b_in_place = 1;
+  y_in_place = ge__aic_ein_perm(lb.out_label, lb.orank, &e, y_order, py); /* py: output dim of canonical dim k */
+  for (j = 0; j < lb.orank; j++) dims[j] = lb.size[lb.out_label[j]];
+  if (!(out = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, lb.orank, dims))) return GE_ERR_NOMEM;
+  if (out->numel == 0) return GE_OK;
+  if (K == 0) { /* empty sums */
+    if (!ge_kernel_preparing(c)) memset(out->data, 0, (size_t)out->numel * sizeof(float));
+    return GE_OK;
+  }
+  /* scratch: the products' packing work, then the copies (reserved first:
+   * the products' own scratch calls then neither move nor reach them) */
+  work = ge__aic_threads(c) * (int64_t)ge__aic_mm_work_floats();
+  a_floats = a_in_place ? 0 : A->numel, b_floats = b_in_place ? 0 : B->numel, y_floats = y_in_place ? 0 : out->numel;
+  packs = nb == 1 && b_in_place && !b_t && a_in_place && y_in_place; /* a Const second operand may be packed once */
+  if (!packs && !(scratch = ge__aic_scratch(c, (size_t)(work + a_floats + b_floats + y_floats))))
+    return ge__aic_nomem(c);
+  if (packs) {
+    st = ge__aic_product(c, M, N, K, 1.0f, (const float *)A->data, a_t ? 1 : K, a_t ? M : 1, (const float *)B->data, N,
+                         1, 0.0f, (float *)out->data);
+    return st;
+  }
+  if (ge_kernel_preparing(c)) return GE_OK;
+  a = (const float *)A->data, b = (const float *)B->data;
+  if (!a_in_place) ge__aic_permute(a, A->rank, A->dims, pa, scratch + work), a = scratch + work;
+  if (!b_in_place) ge__aic_permute(b, B->rank, B->dims, pb, scratch + work + a_floats), b = scratch + work + a_floats;
+  y = y_in_place ? (float *)out->data : scratch + work + a_floats + b_floats;
+  if (small) {
+    int64_t ast = M * K, bst = K * N;
+    ge__aic_sb sb;
+    sb.level = ge__aic_kern_pick(2)->level, sb.br = 1, sb.M = M, sb.N = N, sb.K = K;
+    sb.bd = &nb, sb.ast = &ast, sb.bst = &bst, sb.A = a, sb.B = b, sb.C = y;
+    ge__aic_small_batched(c, &sb, nb);
+  }
+  for (q = 0; q < nb && !small; q++) {
+    ge_kernel_ctx plain = *c; /* per-batch operands are not one constant: no packing once */
+    plain.graph = NULL;
+    st = ge__aic_product(&plain, M, N, K, 1.0f, a + q * M * K, a_t ? 1 : K, a_t ? M : 1, b + q * K * N,
+                         b_t ? 1 : N, b_t ? K : 1, 0.0f, y + q * M * N);
+    c->state = plain.state;
+    if (st != GE_OK) return st;
+  }
+  if (!y_in_place) { /* canonical [batch, rows, cols] -> the output's order */
+    for (j = 0; j < lb.orank; j++) cdims[j] = dims[py[j]], inv[py[j]] = j;
+    ge__aic_permute(y, lb.orank, cdims, inv, (float *)out->data);
+  }
+  return GE_OK;
+}
+
 /* ---------------------------------------------------------------- Gemm */
 
 static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
@@ -4670,6 +4836,7 @@ static ge_kernel_fn ge__aic_kernel(const ge_engine *e, const ge_node *n) {
   if (!strcmp(n->op, "ConvTranspose")) return ge__aic_convtranspose;
   if (!strcmp(n->op, "MatMul")) return ge__aic_matmul;
   if (!strcmp(n->op, "Gemm")) return ge__aic_gemm_kernel;
+  if (!strcmp(n->op, "Einsum")) return ge__aic_einsum;
   if (ge_rnn_op(n)) return ge__aic_rnn;
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS) && ge_vector_fast_kernel(n)) return ge_vector_fast_kernel(n);
   if (ge_op_in_sorted(n->op, ge__aic_ops, GE__AIC_NUM_OPS)) return ge_host_cpu_kernel(n);
@@ -4683,7 +4850,7 @@ static ge_kernel_fn ge__aic_prepare(const ge_engine *e, const ge_node *n) {
   ge_kernel_fn fn = ge__aic_kernel(e, n);
   const ge_engine *v = ge_vector_engine();
   if (fn == ge__aic_conv || fn == ge__aic_convtranspose || fn == ge__aic_matmul || fn == ge__aic_gemm_kernel ||
-      fn == ge__aic_rnn)
+      fn == ge__aic_einsum || fn == ge__aic_rnn)
     return fn;
   return fn && v->prepare && fn == v->kernel(v, n) ? v->prepare(v, n) : NULL;
 }
@@ -4693,7 +4860,8 @@ static ge_kernel_fn ge__aic_prepare(const ge_engine *e, const ge_node *n) {
 static size_t ge__aic_workspace(const ge_engine *e, const ge_graph *g, const ge_node *n) {
   const ge_tensor_desc *w;
   (void)e;
-  if (!strcmp(n->op, "MatMul") || !strcmp(n->op, "Gemm")) return ge__aic_mm_work_floats() * sizeof(float);
+  if (!strcmp(n->op, "MatMul") || !strcmp(n->op, "Gemm") || !strcmp(n->op, "Einsum"))
+    return ge__aic_mm_work_floats() * sizeof(float);
   if (strcmp(n->op, "Conv") != 0 || !(w = ge_node_input_desc(g, n, 1)) || w->shape.rank < 2 ||
       (w->shape.dims[1] == 1 && (ge_node_attr_int(n, "group", 1) > 1 || w->shape.dims[0] == 1)))
     return 0;

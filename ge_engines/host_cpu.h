@@ -54,6 +54,23 @@ GE_API const ge_engine *ge_host_cpu_engine(void);
 #define GE_HOST_CPU_FOLD_MAX_BYTES ((size_t)64 * 1024)
 GE_API ge_status ge_host_cpu_fold_constants(ge_graph *g, size_t max_bytes, uint32_t *folded, ge_error *err);
 
+/* An Einsum node's labels, as the reference kernel reads its equation for
+ * the operands c->inputs (shared with the fast kernels, so both read an
+ * equation the same way). Labels 0..51 are the letters a-z, A-Z; 52.. the
+ * dims an ellipsis stands for, from the left. */
+#define GE_EINSUM_MAX_OPERANDS 16
+#define GE_EINSUM_LABELS (52 + GE_MAX_RANK)
+typedef struct ge_einsum_labels {
+  uint32_t n;                                        /* operands */
+  int32_t orank;                                     /* output rank */
+  int dim_label[GE_EINSUM_MAX_OPERANDS][GE_MAX_RANK]; /* label of each operand dim */
+  int out_label[GE_MAX_RANK];                        /* label of each output dim */
+  int64_t size[GE_EINSUM_LABELS];                    /* each label's size; -1 unused */
+} ge_einsum_labels;
+/* Checks the equation against the operands (dtypes alike, ranks, sizes,
+ * ellipsis broadcasting) and fills *out; an error names what is wrong. */
+GE_API ge_status ge_einsum_labels_of(ge_kernel_ctx *c, ge_einsum_labels *out);
+
 #ifdef __cplusplus
 }
 #endif

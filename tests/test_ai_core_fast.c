@@ -1322,6 +1322,122 @@ GE_TEST(test_matmul_batched) {
   printf("  batched MatMul: 80 cases (%d on the small path), worst rel err %.2g\n", small, worst);
 }
 
+/* ------------------------------------------------------------- Einsum */
+
+/* Shuffles n ints. */
+static void shuffle_ints(int *v, int n) {
+  int i;
+  for (i = n - 1; i > 0; i--) {
+    int j = (int)tu_below(&R, (uint32_t)i + 1), x = v[i];
+    v[i] = v[j], v[j] = x;
+  }
+}
+
+/* One Einsum on AI Core against the host reference; the second operand a
+ * Const when b_const (then packed once at prepare). Returns its rel err,
+ * or -1 on a failure (printed). */
+static double einsum_case(const char *eq, int32_t ra, const int64_t *ad, int32_t rb, const int64_t *bd, int threads,
+                          int prepared, int b_const) {
+  int64_t an = 1, bn = 1;
+  int32_t d;
+  float *adat, *bdat;
+  ge_value va, vb, out, ref, *in[2];
+  ge_edge e[2];
+  ge_tensor bt;
+  kt t;
+  ctx_env ce;
+  double er = -1;
+  ge_kernel_fn fast;
+  for (d = 0; d < ra; d++) an *= ad[d];
+  for (d = 0; d < rb; d++) bn *= bd[d];
+  adat = rand_floats(an), bdat = rand_floats(bn);
+  memset(&t, 0, sizeof t);
+  ge_graph_create(NULL, &t.g, &t.err);
+  ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, ra, ad, &e[0].node, NULL);
+  memset(&bt, 0, sizeof bt);
+  bt.dtype = GE_DTYPE_FLOAT32, bt.rank = rb, bt.dims = (int64_t *)bd, bt.data = bdat, bt.nbytes = (size_t)bn * sizeof(float);
+  if (b_const) ge_graph_add_const(t.g, NULL, &bt, &e[1].node, NULL);
+  else ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, rb, bd, &e[1].node, NULL);
+  e[0].index = e[1].index = 0;
+  ge_graph_add_node(t.g, "Einsum", "ein", 2, e, 1, &t.id, &t.err);
+  ge_node_set_attr_string(t.g, t.id, "equation", eq, NULL);
+  va = kh_value(GE_DTYPE_FLOAT32, ra, ad, adat);
+  vb = kh_value(GE_DTYPE_FLOAT32, rb, bd, bdat);
+  in[0] = &va, in[1] = &vb;
+  memset(&out, 0, sizeof out);
+  memset(&ref, 0, sizeof ref);
+  ctx_init(&ce, threads, &t, in, 2, &out);
+  fast = ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id));
+  if (!GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, 2, &ref, 1, &t.err) == GE_OK) ||
+      !GE_CHECK(!prepared || aic_prepare(&t, &ce.c) == GE_OK) || !GE_CHECK(fast(&ce.c) == GE_OK) ||
+      !GE_CHECK(out.numel == ref.numel && out.rank == ref.rank)) {
+    printf("  Einsum '%s' error: %s\n", eq, t.err.message);
+  } else {
+    for (d = 0; d < ref.rank; d++) GE_CHECK_EQ_INT(out.dims[d], ref.dims[d]);
+    er = rel_err((const float *)out.data, (const float *)ref.data, ref.numel);
+  }
+  free(ce.c.state);
+  kh_free(&out), kh_free(&ref), kh_free(&va), kh_free(&vb);
+  free(adat), free(bdat);
+  kt_free(&t);
+  return er;
+}
+
+/* Random batched products written as Einsum: batch, row, column and summed
+ * labels in random orders (the operands sometimes in the layouts read in
+ * place), sizes 0 to 7, on 1 and 2 threads, prepared or not, the second
+ * operand a Const or not; then fixed equations: attention's, ellipsis,
+ * and ones that run the reference (a diagonal, a label summed in one
+ * operand, broadcast ellipsis dims, three operands). */
+GE_TEST(test_einsum_fast) {
+  static const struct {
+    const char *eq;
+    int32_t ra, rb;
+    int64_t ad[4], bd[4];
+  } fixed[] = {
+      {"bhid,bhjd->bhij", 4, 4, {2, 3, 9, 8}, {2, 3, 7, 8}}, {"bhij,bhjd->bhid", 4, 4, {2, 3, 9, 7}, {2, 3, 7, 8}},
+      {"...ij,...jk->...ik", 3, 3, {4, 5, 6}, {4, 6, 3}},    {"bnd,dh->bnh", 3, 2, {2, 70, 80}, {80, 90}},
+      {"ij,jk", 2, 2, {5, 6}, {6, 7}},                        {"ii,ij->j", 2, 2, {4, 4}, {4, 3}},
+      {"ij,jk->k", 2, 2, {5, 6}, {6, 7}},                     {"...ij,...jk->...ik", 4, 3, {2, 1, 3, 4}, {5, 4, 2}},
+      {"bij,bjk->bki", 3, 3, {3, 40, 50}, {3, 50, 60}},       {"ij,kj->ik", 2, 2, {65, 70}, {66, 70}},
+  };
+  int i, labels[12];
+  double worst = 0, er;
+  tu_seed(&R, 1650);
+  for (i = 0; i < 120; i++) {
+    int count[4], g, k, n = 0, na = 0, nb = 0, no = 0, la[8], lb[8], lo[8], layout = (int)tu_below(&R, 3);
+    int64_t size[12], ad[8], bd[8];
+    char eq[64], *p = eq;
+    for (g = 0; g < 4; g++) count[g] = (int)tu_below(&R, 3); /* batch, row, column, summed */
+    for (k = 0; k < 12; k++) labels[k] = k;
+    shuffle_ints(labels, 12);
+    for (g = 0; g < 4; g++)
+      for (k = 0; k < count[g]; k++, n++) {
+        size[labels[n]] = i % 23 == 7 && k == 0 ? 0 : rint_in(1, i % 5 == 4 ? 40 : 7);
+        if (g != 2) la[na++] = labels[n];
+        if (g != 1) lb[nb++] = labels[n];
+        if (g != 3) lo[no++] = labels[n];
+      }
+    if (layout) shuffle_ints(la, na), shuffle_ints(lb, nb); /* else [batch, rows, sums] and [batch, sums, cols] */
+    shuffle_ints(lo + count[0], no - count[0]);
+    for (k = 0; k < na; k++) *p++ = (char)('a' + la[k]), ad[k] = size[la[k]];
+    *p++ = ',';
+    for (k = 0; k < nb; k++) *p++ = (char)('a' + lb[k]), bd[k] = size[lb[k]];
+    *p++ = '-', *p++ = '>';
+    for (k = 0; k < no; k++) *p++ = (char)('a' + lo[k]);
+    *p = 0;
+    er = einsum_case(eq, na, ad, nb, bd, 1 + i % 2, i % 3 == 1, i % 4 == 2);
+    if (!GE_CHECK(er >= 0 && er < TOL)) printf("  Einsum '%s': rel err %.2g\n", eq, er);
+    if (er > worst) worst = er;
+  }
+  for (i = 0; i < (int)(sizeof fixed / sizeof fixed[0]); i++) {
+    er = einsum_case(fixed[i].eq, fixed[i].ra, fixed[i].ad, fixed[i].rb, fixed[i].bd, 2, i % 2, i == 3);
+    if (!GE_CHECK(er >= 0 && er < TOL)) printf("  Einsum '%s': rel err %.2g\n", fixed[i].eq, er);
+    if (er > worst) worst = er;
+  }
+  printf("  Einsum: %d cases, worst rel err %.2g\n", 120 + i, worst);
+}
+
 /* ----------------------------------------- weights of an If's branch */
 
 static ge_kernel_fn lookup_aic_only(const ge_node *n, void *user) {
@@ -1688,6 +1804,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_small_batched_levels);
   GE_RUN(test_few_channel_levels);
   GE_RUN(test_matmul_batched);
+  GE_RUN(test_einsum_fast);
   GE_RUN(test_residual_fusion);
   GE_RUN(test_silu_fusion);
   GE_RUN(test_branch_weights_packed_once);

@@ -196,6 +196,90 @@ GE_TEST(test_random_dags_all_executors) {
   ge_runtime_free(rt[1]);
 }
 
+/* AUTO's pick by work: `heavy` branches of `len` x (MatMul [4,256] x
+ * [256,256] + Tanh) from one input, plus `light` side chains of `len`
+ * Negs on a 4-element tensor (many tasks, almost no work). Each branch on
+ * an engine of its own, so the stream plan puts branches on streams. */
+static ge_status k_nothing(ge_kernel_ctx *c) { (void)c; return GE_OK; }
+static ge_kernel_fn lookup_any(const ge_node *n, void *user) { (void)n, (void)user; return k_nothing; }
+
+static ge_graph *branches_graph(uint32_t heavy, uint32_t light, uint32_t len, float *w) {
+  int64_t xd[2] = {4, 256}, wd[2] = {256, 256}, sd[1] = {4};
+  ge_graph *g = tu_new_graph("branches");
+  ge_node_id x, small, cw, prev;
+  ge_edge outs[16], in[2];
+  ge_tensor t;
+  uint32_t b, k, n_out = 0;
+  char name[32];
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, xd, &x, NULL));
+  TU_OK(ge_graph_add_data(g, "s", GE_DTYPE_FLOAT32, 1, sd, &small, NULL));
+  memset(&t, 0, sizeof t);
+  t.dtype = GE_DTYPE_FLOAT32, t.rank = 2, t.dims = wd, t.data = w, t.nbytes = 256 * 256 * sizeof(float);
+  TU_OK(ge_graph_add_const(g, "w", &t, &cw, NULL));
+  for (b = 0; b < heavy + light; b++) {
+    prev = b < heavy ? x : small;
+    for (k = 0; k < len; k++) {
+      snprintf(name, sizeof name, "b%u_%u", (unsigned)b, (unsigned)k);
+      in[0] = tu_e(prev, 0), in[1] = tu_e(cw, 0);
+      if (b < heavy) {
+        prev = tu_add_op_shaped(g, "MatMul", name, 2, in, GE_DTYPE_FLOAT32, 2, xd);
+        ge_graph_node(g, prev)->engine = (int32_t)(b % SU_NUM_ENGINES);
+        in[0] = tu_e(prev, 0);
+        snprintf(name, sizeof name, "t%u_%u", (unsigned)b, (unsigned)k);
+        prev = tu_add_op_shaped(g, "Tanh", name, 1, in, GE_DTYPE_FLOAT32, 2, xd);
+      } else
+        prev = tu_add_op_shaped(g, "Neg", name, 1, in, GE_DTYPE_FLOAT32, 1, sd);
+      ge_graph_node(g, prev)->engine = (int32_t)(b % SU_NUM_ENGINES);
+    }
+    outs[n_out++] = tu_e(prev, 0);
+  }
+  TU_OK(ge_graph_set_outputs(g, n_out, outs, NULL, NULL));
+  return g;
+}
+
+static ge_executor_kind auto_pick(ge_graph *g, ge_runtime *rt, int with_plan) {
+  ge_stream_plan plan;
+  ge_stream_desc sd;
+  ge_exec_desc d;
+  ge_program *p = NULL;
+  ge_executor_kind picked = GE_EXECUTOR_AUTO;
+  ge_error err;
+  memset(&plan, 0, sizeof plan);
+  memset(&sd, 0, sizeof sd);
+  sd.engines = su_engines, sd.num_engines = SU_NUM_ENGINES, sd.dynamic = -1, sd.max_parallel = 8;
+  if (with_plan && !ge_test__check(ge_stream_allocate(g, &sd, &plan, &err) == GE_OK, __FILE__, __LINE__, "allocate: %s",
+                                   err.message))
+    return picked;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup_any, d.runtime = rt, d.streams = with_plan ? &plan : NULL;
+  if (ge_test__check(ge_program_create(g, &d, &p, &err) == GE_OK, __FILE__, __LINE__, "create: %s", err.message))
+    picked = ge_program_executor(p);
+  ge_program_free(p);
+  if (with_plan) ge_stream_plan_free(&plan);
+  return picked;
+}
+
+GE_TEST(test_auto_pick_by_work) {
+  static float w[256 * 256];
+  ge_runtime *rt[2] = {NULL, NULL};
+  ge_runtime_desc rd;
+  ge_error err;
+  int plan;
+  ge_graph *wide = branches_graph(4, 0, 4, w), *lopsided = branches_graph(1, 3, 6, w), *chain = branches_graph(1, 0, 8, w);
+  memset(&rd, 0, sizeof rd);
+  for (rd.num_threads = 1; rd.num_threads <= 2; rd.num_threads++) OK(ge_runtime_create(&rd, &rt[rd.num_threads - 1], &err));
+  for (plan = 0; plan < 2; plan++) {
+    /* four equal branches keep two threads busy */
+    GE_CHECK_EQ_INT(auto_pick(wide, rt[1], plan), plan ? GE_EXECUTOR_STREAMS : GE_EXECUTOR_MULTI_THREAD);
+    GE_CHECK_EQ_INT(auto_pick(wide, rt[0], plan), GE_EXECUTOR_SEQUENTIAL);
+    /* wide in tasks, not in work: the kernels take the threads */
+    GE_CHECK_EQ_INT(auto_pick(lopsided, rt[1], plan), GE_EXECUTOR_SEQUENTIAL);
+    GE_CHECK_EQ_INT(auto_pick(chain, rt[1], plan), GE_EXECUTOR_SEQUENTIAL);
+  }
+  ge_graph_free(wide), ge_graph_free(lopsided), ge_graph_free(chain);
+  ge_runtime_free(rt[0]), ge_runtime_free(rt[1]);
+}
+
 static int is_task(ge_graph *g, ge_node_id id) {
   const char *op = ge_graph_node(g, id)->op;
   return strcmp(op, "Data") && strcmp(op, "Const") && strcmp(op, "NetOutput");
@@ -892,6 +976,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_core_streams);
   GE_RUN(test_core_dag);
   GE_RUN(test_random_dags_all_executors);
+  GE_RUN(test_auto_pick_by_work);
   GE_RUN(test_dropped_event_caught);
   GE_RUN(test_failure_names_node);
   GE_RUN(test_abort);

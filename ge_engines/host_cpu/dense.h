@@ -1721,8 +1721,8 @@ static ge_status ge__hc_cumsum(ge_kernel_ctx *c) {
 
 /* -------------------------------------------------------------- Einsum */
 
-#define GE__HC_DN_EIN_OPS 16
-#define GE__HC_DN_EIN_LABELS (52 + GE_MAX_RANK)
+#define GE__HC_DN_EIN_OPS GE_EINSUM_MAX_OPERANDS
+#define GE__HC_DN_EIN_LABELS GE_EINSUM_LABELS
 
 /* Label of a subscript letter (a-z 0..25, A-Z 26..51), or -1. */
 static int ge__hc_dn_letter(char ch) {
@@ -1754,19 +1754,13 @@ static int ge__hc_dn_ein_term(const char **s, int *lab, int32_t *nl, int32_t *el
   return 1;
 }
 
-static ge_status ge__hc_einsum(ge_kernel_ctx *c) {
+GE_API ge_status ge_einsum_labels_of(ge_kernel_ctx *c, ge_einsum_labels *out) {
   const char *eq = ge_node_attr_string(c->node, "equation", NULL), *p;
   uint32_t n = c->num_inputs, t;
-  int lab[GE__HC_DN_EIN_OPS][GE_MAX_RANK], dimlab[GE__HC_DN_EIN_OPS][GE_MAX_RANK], olab[GE__HC_DN_EIN_LABELS];
-  int used[GE__HC_DN_EIN_LABELS], count[GE__HC_DN_EIN_LABELS];
-  int32_t nl[GE__HC_DN_EIN_OPS], ell[GE__HC_DN_EIN_OPS], E = 0, orank = 0, U = 0, j, u, oell;
-  int64_t size[GE__HC_DN_EIN_LABELS], odims[GE_MAX_RANK], usz[GE__HC_DN_EIN_LABELS], idx[GE__HC_DN_EIN_LABELS];
-  int64_t st[GE__HC_DN_EIN_OPS + 1][GE__HC_DN_EIN_LABELS], off[GE__HC_DN_EIN_OPS + 1], total = 1, i;
-  void *buf[GE__HC_DN_EIN_OPS];
-  int owned[GE__HC_DN_EIN_OPS], kind, explicit_out, l;
-  void *acc;
-  ge_value *y;
-  ge_status st_ = GE_OK;
+  int lab[GE__HC_DN_EIN_OPS][GE_MAX_RANK], (*dimlab)[GE_MAX_RANK] = out->dim_label, *olab = out->out_label;
+  int used[GE__HC_DN_EIN_LABELS], count[GE__HC_DN_EIN_LABELS], explicit_out, l;
+  int32_t nl[GE__HC_DN_EIN_OPS], ell[GE__HC_DN_EIN_OPS], E = 0, orank = 0, j, u, oell;
+  int64_t *size = out->size;
   if (!eq) return ge_kernel_error(c, GE_ERR_INVALID, "equation is required");
   if (n < 1 || n > GE__HC_DN_EIN_OPS)
     return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "Einsum takes 1 to %d operands", GE__HC_DN_EIN_OPS);
@@ -1774,8 +1768,6 @@ static ge_status ge__hc_einsum(ge_kernel_ctx *c) {
     if (!c->inputs[t]) return ge__hc_dn_missing(c, t);
     if (c->inputs[t]->dtype != c->inputs[0]->dtype) return ge_kernel_error(c, GE_ERR_INVALID, "operand dtypes differ");
   }
-  if ((kind = ge__hc_dn_kind(c->inputs[0]->dtype)) < 0) return ge__hc_dn_bad_dtype(c, c->inputs[0]->dtype);
-  if (kind == GE__HC_DN_F) kind = GE__HC_DN_D; /* accumulate floats in double */
   /* the input terms */
   p = eq;
   for (t = 0; t < n; t++) {
@@ -1851,6 +1843,27 @@ static ge_status ge__hc_einsum(ge_kernel_ctx *c) {
       }
     }
   }
+  out->n = n;
+  out->orank = orank;
+  return GE_OK;
+}
+
+static ge_status ge__hc_einsum(ge_kernel_ctx *c) {
+  ge_einsum_labels lb;
+  int (*dimlab)[GE_MAX_RANK] = lb.dim_label, *olab = lb.out_label, used[GE__HC_DN_EIN_LABELS], kind, l;
+  uint32_t n, t;
+  int32_t orank, U = 0, j, u;
+  int64_t *size = lb.size, odims[GE_MAX_RANK], usz[GE__HC_DN_EIN_LABELS], idx[GE__HC_DN_EIN_LABELS];
+  int64_t st[GE__HC_DN_EIN_OPS + 1][GE__HC_DN_EIN_LABELS], off[GE__HC_DN_EIN_OPS + 1], total = 1, i;
+  void *buf[GE__HC_DN_EIN_OPS];
+  int owned[GE__HC_DN_EIN_OPS];
+  void *acc;
+  ge_value *y;
+  ge_status st_ = ge_einsum_labels_of(c, &lb);
+  if (st_) return st_;
+  n = lb.n, orank = lb.orank;
+  if ((kind = ge__hc_dn_kind(c->inputs[0]->dtype)) < 0) return ge__hc_dn_bad_dtype(c, c->inputs[0]->dtype);
+  if (kind == GE__HC_DN_F) kind = GE__HC_DN_D; /* accumulate floats in double */
   /* iteration order: output labels, then the summed ones */
   for (l = 0; l < GE__HC_DN_EIN_LABELS; l++) used[l] = -1;
   for (j = 0; j < orank; j++) {
