@@ -12,6 +12,7 @@
  *
  *   make build/conv_bench   (or: cc -std=c99 -O2 -I. bench/conv_bench.c -o build/conv_bench -lpthread -lm)
  *   build/conv_bench [ROUNDS] [FILTER]   (FILTER: only layers whose name contains it)
+ *   COLD=96 build/conv_bench ...         (each run after a 96 MB sweep: weights cold, as in a model)
  */
 #define _POSIX_C_SOURCE 199309L
 #define GE_IMPLEMENTATION

@@ -61,6 +61,14 @@ for m in json.load(open(sys.argv[1]))["models"]:
 EOF
 )
 [[ ${#MODEL_LINES[@]} -gt 0 ]] || die "no models in $MODELS/models.json"
+if [[ -n ${MODELS_ONLY:-} ]]; then
+    picked=()
+    for line in "${MODEL_LINES[@]}"; do
+        for want in $MODELS_ONLY; do [[ ${line%% *} == "$want" ]] && picked+=("$line"); done
+    done
+    [[ ${#picked[@]} -gt 0 ]] || die "none of MODELS=\"$MODELS_ONLY\" is in $MODELS/models.json"
+    MODEL_LINES=("${picked[@]}")
+fi
 
 have_ge=1
 ge_why=""
@@ -97,7 +105,6 @@ relerr() { # OUT.npy REF.npy
 rows=()
 for line in "${MODEL_LINES[@]}"; do
     read -r name file input output opset <<<"$line"
-    [[ -z ${MODELS_ONLY:-} || " $MODELS_ONLY " == *" $name "* ]] || continue
     case $name in
         transformer*) rep=${REPEAT:-200} warm=${WARMUP:-20} ;;
         *)            rep=${REPEAT:-10}  warm=${WARMUP:-2} ;;

@@ -16,7 +16,14 @@
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
- *             as columns (on 1 thread: more measured slower). With
+ *             as columns (on 1 thread: more measured slower), the
+             weights streamed by a kernel that prefetches the next chunk
+             of them while it multiplies the current one. Convs with
+             9..144 output pixels that Winograd and the small-image path
+             do not take (strided 3x3 and 1x1 of the last stages), when
+             pixel panels waste fewer lanes than 32-pixel columns, run
+             transposed too: im2col^T packed per run as A, the weights
+             prepacked as B, read once and streamed alike. With
  *             strides up to 4 (not 1x1 strided) the group's channels are
  *             copied once into zero-padded planes split by stride phase and
  *             the micro-kernels read each im2col row at a fixed offset of
@@ -970,6 +977,66 @@ GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_R3)
 GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6, GE__AIC_R3)
 GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
                GE__AIC_R6)
+#endif
+
+/* Streaming kernels for products whose B (weights, prepacked) is read once
+ * from memory and used by few rows of A: each k step also asks for two
+ * cache lines of the next B chunk (pf, the same size as this one) to come
+ * into L2, so the next chunk's memory reads overlap this chunk's
+ * multiplies (the hardware prefetchers stop at 4 KB pages, a fraction of a
+ * chunk). One column tile (ncols <= 2 VL) and mc rows; mode 0 C = acc,
+ * 1 C += acc. */
+#define GE__AIC_PMICRO(NAME, ATTR, VT, VL, MR, ROWS)                                                                   \
+  static ATTR void NAME(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc, int mode,        \
+                        const float *pf) {                                                                             \
+    VT z_ = {0};                                                                                                       \
+    const int64_t vl_ = (VL);                                                                                          \
+    const float beta = 0.0f;                                                                                           \
+    int64_t p;                                                                                                         \
+    ROWS(GE__AIC_DECL)                                                                                                 \
+    for (p = 0; p < kc; p++, a += (MR), b += 2 * (VL), pf += 2 * (VL)) {                                               \
+      VT b0, b1;                                                                                                       \
+      __builtin_prefetch(pf, 0, 2);                                                                                    \
+      __builtin_prefetch(pf + (VL), 0, 2);                                                                             \
+      memcpy(&b0, b, sizeof b0);                                                                                       \
+      memcpy(&b1, b + (VL), sizeof b1);                                                                                \
+      ROWS(GE__AIC_STEP)                                                                                               \
+    }                                                                                                                  \
+    if (cp) {                                                                                                          \
+      ROWS(GE__AIC_STORE)                                                                                              \
+    } else {                                                                                                           \
+      ROWS(GE__AIC_TSTORE)                                                                                             \
+    }                                                                                                                  \
+    (void)beta;                                                                                                        \
+  }
+#ifdef GE__AIC_X86
+#define GE__AIC_PMACRO 1
+GE__AIC_PMICRO(ge__aic_pmicro_avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12,
+               GE__AIC_R12)
+GE__AIC_PMICRO(ge__aic_phalf_avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12,
+               GE__AIC_R6)
+/* Rows [0, mc) against one column tile of ncols <= 32; only the first row
+ * panel prefetches (the others read the chunk from L1). */
+static __attribute__((target("avx512f,fma"))) void ge__aic_pmacro_avx512(int64_t mc, int64_t ncols, int64_t kc,
+                                                                          const float *pa, const float *pb, float *C,
+                                                                          int64_t ldc, int first, const float *pf) {
+  float t[12 * 32] GE__AIC_ALIGNED(64);
+  const float beta = 0.0f;
+  int64_t ir, nr = ncols;
+  int mode = first ? 0 : 1;
+  for (ir = 0; ir < mc; ir += 12) {
+    int64_t mr = ge__aic_min(12, mc - ir);
+    float *cp = C + ir * ldc;
+    const float *f = ir == 0 ? pf : pb;
+    if (mr == 12 && nr == 32) {
+      ge__aic_pmicro_avx512(kc, pa + ir * kc, pb, t, cp, ldc, mode, f);
+    } else {
+      if (2 * mr <= 12) ge__aic_phalf_avx512(kc, pa + ir * kc, pb, t, NULL, ldc, mode, f);
+      else ge__aic_pmicro_avx512(kc, pa + ir * kc, pb, t, NULL, ldc, mode, f);
+      GE__AIC_UPDATE(32)
+    }
+  }
+}
 #endif
 #else
 /* Portable scalar kernel: 6 x 8 tiles. */
@@ -3423,6 +3490,14 @@ static void ge__aic_wpack_fn(const void *arg, float *dst) {
     ge__aic_prepack_a(a->k, a->w + g * a->p->mg * a->K, a->K, 1, a->p->mg, a->K, dst + (size_t)g * a->per);
 }
 
+#ifdef GE_AI_CORE_TEST_KNOBS
+static int ge__aic_dt_choice = 0; /* 0 by cost, 1 always where it fits, 2 never */
+#define GE__AIC_PF_ON (ge__aic_dt_choice != 3)
+#else
+#define ge__aic_dt_choice 0
+#define GE__AIC_PF_ON 1
+#endif
+
 /* ------------------------------------------ Winograd F(2x2, 3x3) conv
  *
  * 3x3 stride-1 undilated convs with enough channels: each 2x2 block of
@@ -3800,6 +3875,32 @@ GE__AIC_WT_OUT(avx512, __attribute__((target("avx512f"))), ge__aic_v16, 16)
 #endif
 #endif
 
+/* Columns [j0, j1) (one panel) of a product with both operands prepacked
+ * (C = A B, no epilogue), the panel read once: at AVX-512 by the streaming
+ * kernel, which fetches the next chunk of B meanwhile: the next K slice of
+ * this panel, else the next panel up to m1, else the first panel (m0) of
+ * the product whose B lies next_b floats on (0: none). */
+static void ge__aic_panel_mm(const ge__aic_mm *g, int64_t j0, int64_t j1, int64_t next_b, int64_t m0, int64_t m1,
+                             float *work) {
+#ifdef GE__AIC_PMACRO
+  const ge__aic_kern *k = g->k;
+  int64_t kcs = ge__aic_kc(g->K), Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), pc;
+  if (k->level >= 2 && GE__AIC_PF_ON && g->M <= GE__AIC_MC) {
+    for (pc = 0; pc < g->K; pc += kcs) {
+      int64_t kc = ge__aic_min(kcs, g->K - pc);
+      const float *pb = g->bpack + pc * Np + j0 * kc, *pf = pb;
+      if (pc + kc < g->K) pf = g->bpack + (pc + kc) * Np + j0 * ge__aic_min(kcs, g->K - pc - kc);
+      else if (j0 + k->nr < m1) pf = g->bpack + (j0 + k->nr) * ge__aic_min(kcs, g->K);
+      else if (next_b) pf = g->bpack + next_b + m0 * ge__aic_min(kcs, g->K);
+      ge__aic_pmacro_avx512(g->M, j1 - j0, kc, g->apack + pc * Mp, pb, g->C + j0, g->ldc, pc == 0, pf);
+    }
+    return;
+  }
+#endif
+  (void)next_b, (void)m0, (void)m1;
+  ge__aic_mm_block(g, 0, g->M, j0, j1, work); /* both packed: no scratch used */
+}
+
 typedef struct ge__aic_wt {
   const ge__aic_kern *k;
   const ge__aic_cv *p;
@@ -3901,7 +4002,7 @@ static void ge__aic_wt_mm_fn(void *arg, int64_t begin, int64_t end) {
       mm.bpack = wt->wpack + e * wt->perB;
       mm.C = wt->Mb + e * wt->T * p->mg;
       for (j = m0; j < m1; j += wt->k->nr) /* one panel of weights at a time: in L1 for all the tiles */
-        ge__aic_mm_block(&mm, 0, wt->T, j, ge__aic_min(m1, j + wt->k->nr), wt->Mb); /* both packed: no scratch */
+        ge__aic_panel_mm(&mm, j, ge__aic_min(m1, j + wt->k->nr), e + 1 < 16 ? wt->perB : 0, m0, m1, wt->Mb);
     }
     for (tile = 0; tile < wt->T; tile++) ge__aic_wt_place(wt, tile, m0, m1);
     if (wt->epi)
@@ -3954,6 +4055,189 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       wt.tasks = ge__aic_min(threads, panels);
       if (wt.tasks <= 1) ge__aic_wt_mm_fn(&wt, 0, 1);
       else ge_kernel_parallel_for(c, wt.tasks, 1, ge__aic_wt_mm_fn, &wt);
+    }
+  return GE_OK;
+}
+
+/* ----------------------- direct conv with output pixels as GEMM rows
+ *
+ * The late stages of a classification net (7x7 or 14x14 outputs, hundreds
+ * of channels; 3x3, strided 3x3 and strided 1x1 convs) have few pixels and
+ * big weights: the weights' bytes, not the multiplies, set the time, and
+ * 32-pixel column tiles waste a fifth to a third of their lanes (49 or 196
+ * pixels). Here the product runs transposed, C^T (pixels x mg) = im2col^T
+ * (pixels x K) W^T (K x mg): the weights are prepacked once as B (nr output
+ * channels a panel), so the output channels fill the panels' columns and
+ * every weight is read once per run, in order; the im2col^T (P x K floats,
+ * small when P is) is packed per run as A straight from the image, mr
+ * pixels a panel (input channels split over threads). Threads split the
+ * output channels (whole panels): each streams its share of the weights,
+ * keeps one panel in L1 while every pixel panel passes it, then copies its
+ * channels of C^T into y with the bias, residual and activation. Unlike
+ * Winograd's transformed weights (16 / 9 as many bytes) this reads the
+ * plain weights once. */
+
+#ifndef GE__AIC_DT_MAX_PIXELS
+#define GE__AIC_DT_MAX_PIXELS 256 /* output pixels at most (A = P x K stays in L2 beside the weight panel) */
+#endif
+#define GE__AIC_DT_MAX_A (1 << 18) /* floats of the packed im2col^T at most (1 MB) */
+
+/* Rows the micro-kernels compute for P pixels: whole panels, the last at
+ * half height when it fits there. */
+static int64_t ge__aic_dt_rows(const ge__aic_kern *k, int64_t P) {
+  int64_t full = P / k->mr * k->mr, rest = P - full;
+  return full + (rest == 0 ? 0 : 2 * rest <= k->mr ? k->mr / 2 : k->mr);
+}
+
+static int ge__aic_dt_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+  int64_t P = p->oh * p->ow, K = p->cg * p->kh * p->kw;
+  return k->level >= 1 && P > GE__AIC_FEW_PIXELS && P <= GE__AIC_DT_MAX_PIXELS && p->mg >= k->nr &&
+         ge__aic_round_up(P, k->mr) * K <= GE__AIC_DT_MAX_A;
+}
+
+/* Whether it pays (the cost model): the pixels fit one row block of A, so
+ * each weight panel is read once, streamed by ge__aic_panel_mm, and the
+ * pixel panels compute at least a ninth fewer lanes than the nr-pixel
+ * column tiles of the paths that take the pixels as columns (49 pixels:
+ * 54 rows against 64 columns at AVX-512). Winograd keeps the convs it
+ * takes (ge__aic_conv tries it first). */
+static int ge__aic_dt_pays(const ge__aic_kern *k, const ge__aic_cv *p) {
+  int64_t P = p->oh * p->ow;
+  return P <= GE__AIC_MC && 9 * ge__aic_dt_rows(k, P) <= 8 * ge__aic_round_up(P, k->nr);
+}
+
+static size_t ge__aic_dt_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return ge__aic_prepack_b_floats(k, p->mg, p->cg * p->kh * p->kw);
+}
+static void ge__aic_dt_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  int64_t g;
+  for (g = 0; g < a->p->group; g++) /* B(k, m) = W[m][k]: row stride 1, column stride K */
+    ge__aic_prepack_b(a->k, a->w + g * a->p->mg * a->K, 1, a->K, a->K, a->p->mg, dst + (size_t)g * a->per);
+}
+/* Scratch: the packed A, then C^T (P x mg). */
+static size_t ge__aic_dt_floats(const ge__aic_kern *k, const ge__aic_cv *p) {
+  int64_t P = p->oh * p->ow;
+  return (size_t)(ge__aic_round_up(P, k->mr) * p->cg * p->kh * p->kw + P * p->mg + 32);
+}
+
+typedef struct ge__aic_dt {
+  const ge__aic_kern *k;
+  const ge__aic_cv *p;
+  const float *x, *wpack; /* the group's channels; its packed weights */
+  const ge__aic_epi *epi; /* NULL: none */
+  float *y, *A, *Ct;
+  int64_t P, K, tasks;
+} ge__aic_dt;
+
+/* Row k = (ch, ki, kj) of im2col, pixels [0, Mp), into A's packed layout
+ * (mr pixels a panel, panels mr kcd floats apart; zeros in the padding and
+ * past the last pixel). */
+static void ge__aic_dt_pack_row(const ge__aic_dt *d, int64_t kk) {
+  const ge__aic_cv *p = d->p;
+  int64_t mr = d->k->mr, Mp = ge__aic_round_up(d->P, mr), kcs = ge__aic_kc(d->K), s0 = kk / kcs * kcs;
+  int64_t kcd = ge__aic_min(kcs, d->K - s0), ch = kk / (p->kh * p->kw), t = kk % (p->kh * p->kw);
+  int64_t ki = t / p->kw, kj = t % p->kw, oy, ox, lane = 0, left = 0, right, i;
+  const float *xc = d->x + ch * p->h * p->w;
+  float *dst = d->A + s0 * Mp + (kk - s0) * mr, v;
+  /* output columns [left, right) read inside the image */
+  while (left < p->ow && left * p->sw + kj * p->dw - p->pw < 0) left++;
+  for (right = p->ow; right > left && (right - 1) * p->sw + kj * p->dw - p->pw >= p->w; right--) {}
+#define GE__AIC_DT_PUT(val)                                                                                           \
+  {                                                                                                                    \
+    dst[lane] = (val);                                                                                                 \
+    if (++lane == mr) lane = 0, dst += mr * kcd;                                                                       \
+  }
+  for (oy = 0; oy < p->oh; oy++) {
+    int64_t iy = oy * p->sh - p->ph + ki * p->dh;
+    const float *row = xc + iy * p->w + kj * p->dw - p->pw;
+    if (iy < 0 || iy >= p->h) {
+      for (ox = 0; ox < p->ow; ox++) GE__AIC_DT_PUT(0.0f)
+      continue;
+    }
+    for (ox = 0; ox < left; ox++) GE__AIC_DT_PUT(0.0f)
+    for (; ox < right; ox++) {
+      v = row[ox * p->sw];
+      GE__AIC_DT_PUT(v)
+    }
+    for (; ox < p->ow; ox++) GE__AIC_DT_PUT(0.0f)
+  }
+  for (i = d->P; i < Mp; i++) GE__AIC_DT_PUT(0.0f)
+#undef GE__AIC_DT_PUT
+}
+
+/* Share t of the input channels: their rows of A. */
+static void ge__aic_dt_pack_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_dt *d = (const ge__aic_dt *)arg;
+  int64_t t, taps = d->p->kh * d->p->kw, ch, q;
+  for (t = begin; t < end; t++)
+    for (ch = d->p->cg * t / d->tasks; ch < d->p->cg * (t + 1) / d->tasks; ch++)
+      for (q = 0; q < taps; q++) ge__aic_dt_pack_row(d, ch * taps + q);
+}
+
+/* Share t of the output channels (whole nr panels): their columns of
+ * C^T, one weight panel at a time, then into y with the epilogue. */
+static void ge__aic_dt_mm_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_dt *d = (const ge__aic_dt *)arg;
+  const ge__aic_cv *p = d->p;
+  int64_t nr = d->k->nr, panels = (p->mg + nr - 1) / nr, t, j, m, i;
+  ge__aic_mm mm;
+  memset(&mm, 0, sizeof mm);
+  mm.k = d->k, mm.M = d->P, mm.N = p->mg, mm.K = d->K, mm.alpha = 1.0f, mm.ldc = p->mg;
+  mm.apack = d->A, mm.bpack = d->wpack, mm.C = d->Ct;
+  for (t = begin; t < end; t++) {
+    int64_t m0 = ge__aic_min(p->mg, panels * t / d->tasks * nr), m1 = ge__aic_min(p->mg, panels * (t + 1) / d->tasks * nr);
+    for (j = m0; j < m1; j += nr) ge__aic_panel_mm(&mm, j, ge__aic_min(m1, j + nr), 0, m0, m1, d->Ct);
+    for (m = m0; m < m1; m++) {
+      float *ym = d->y + m * d->P;
+      const float *src = d->Ct + m;
+      for (i = 0; i < d->P; i++) ym[i] = src[i * p->mg];
+      if (d->epi)
+        ge__aic_epi_row(&d->epi->act, d->epi->level, ym, d->P, d->epi->row_bias ? d->epi->row_bias[m] : 0.0f,
+                        d->epi->res ? d->epi->res + m * d->epi->ldr : NULL);
+    }
+  }
+}
+
+/* Every image and group; the weights packed once (tag 40 + level). */
+static ge_status ge__aic_conv_dt(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
+                                 const ge_value *w, const ge_value *b, const float *res, const ge__aic_act *act,
+                                 ge_value *y) {
+  ge__aic_act a = *act; /* act may live in c->state, which packing may move */
+  ge__aic_wpack wp;
+  ge__aic_epi epi;
+  ge__aic_dt d;
+  int64_t threads = ge__aic_threads(c), n, g, P = p->oh * p->ow, K = p->cg * p->kh * p->kw;
+  int64_t panels = (p->mg + k->nr - 1) / k->nr;
+  const float *wpack;
+  float *work;
+  size_t per = ge__aic_dt_wfloats(k, p);
+  memset(&wp, 0, sizeof wp);
+  wp.k = k, wp.p = p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
+  if (!(wpack = ge__aic_packed(c, 1, 40 + k->level, per * (size_t)p->group, ge__aic_dt_wpack_fn, &wp,
+                               ge__aic_dt_floats(k, p), &work)))
+    return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
+  memset(&d, 0, sizeof d);
+  memset(&epi, 0, sizeof epi);
+  epi.act = a, epi.ldr = P, epi.level = k->level;
+  d.k = k, d.p = p, d.P = P, d.K = K;
+  d.A = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63);
+  d.Ct = d.A + ge__aic_round_up(P, k->mr) * K;
+  for (n = 0; n < p->n; n++)
+    for (g = 0; g < p->group; g++) {
+      d.x = (const float *)x->data + (n * p->c + g * p->cg) * p->h * p->w;
+      d.wpack = wpack + (size_t)g * per;
+      d.y = (float *)y->data + (n * p->m + g * p->mg) * P;
+      epi.row_bias = b ? (const float *)b->data + g * p->mg : NULL;
+      epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
+      d.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
+      d.tasks = ge__aic_min(threads, p->cg);
+      if (d.tasks <= 1) ge__aic_dt_pack_fn(&d, 0, 1);
+      else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dt_pack_fn, &d);
+      d.tasks = ge__aic_min(threads, panels);
+      if (d.tasks <= 1) ge__aic_dt_mm_fn(&d, 0, 1);
+      else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dt_mm_fn, &d);
     }
   return GE_OK;
 }
@@ -4136,9 +4420,12 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     return GE_OK;
   }
 #endif
-  if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p))
+  if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p) && ge__aic_dt_choice != 1)
     return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
+  if (ge__aic_dt_fits(k, &p) && ge__aic_dt_choice != 2 &&
+      (ge__aic_dt_choice == 1 || (!wino && !ge__aic_sc_fits(k, &p) && ge__aic_dt_pays(k, &p)))) /* pixels as rows */
+    return ge__aic_conv_dt(c, k, &p, x, w, b, res, &s->act, y);
   if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   per = wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;

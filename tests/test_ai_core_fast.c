@@ -657,6 +657,77 @@ GE_TEST(test_conv_wino_rows) {
   printf("  conv kind 10 (Winograd, tiles as rows): 48 cases, %d took the path, worst rel err %.2g\n", taken, worst);
 }
 
+/* Conv kind 11: the direct conv with output pixels as GEMM rows (weights
+ * packed as B, tagged 40 + level; ResNet's last stages: 9..256 output
+ * pixels, 32+ output channels) forced where it fits, at the vector levels
+ * (level 0 takes other paths), 1 and 2 threads: any kernel size, strides,
+ * dilations and pads, groups and batches, K across slices, output channels
+ * past whole panels, pixels past one row block (the plain block product)
+ * and within it (the streaming kernel); prepared at load in half the cases. */
+static conv_case rand_case_pixel_rows(void) {
+  conv_case c;
+  int64_t cg = rint_in(1, 90), mg = rint_in(32, 110), P;
+  memset(&c, 0, sizeof c);
+  if (tu_below(&R, 4) == 0) cg = rint_in(260, 330); /* K past two slices with 1x1 */
+  c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+  c.n = tu_below(&R, 3) == 0 ? 2 : 1;
+  do {
+    int64_t oh, ow;
+    c.kh = rint_in(1, 3), c.kw = rint_in(1, 3);
+    c.sh = rint_in(1, 2), c.sw = rint_in(1, 2);
+    c.dh = tu_below(&R, 4) == 0 ? 2 : 1, c.dw = tu_below(&R, 4) == 0 ? 2 : 1;
+    c.pads[0] = rint_in(0, 1), c.pads[1] = rint_in(0, 1), c.pads[2] = rint_in(0, 1), c.pads[3] = rint_in(0, 1);
+    c.h = rint_in(3, 30), c.w = rint_in(3, 30);
+    oh = out_dim(c.h, c.kh, c.sh, c.dh, c.pads[0], c.pads[2]);
+    ow = out_dim(c.w, c.kw, c.sw, c.dw, c.pads[1], c.pads[3]);
+    P = oh * ow;
+  } while (P <= GE__AIC_FEW_PIXELS || P > GE__AIC_DT_MAX_PIXELS ||
+           ge__aic_round_up(P, 12) * cg * c.kh * c.kw > GE__AIC_DT_MAX_A);
+  c.c = cg * c.group;
+  c.m = mg * c.group;
+  c.bias = (int)tu_below(&R, 2);
+  c.residual = (int)tu_below(&R, 2);
+  c.act = act_names[tu_below(&R, 8)];
+  c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
+  c.beta = 0.4;
+  return c;
+}
+
+GE_TEST(test_conv_pixel_rows) {
+  int i, taken = 0, vec = 0, streamed = 0;
+  double worst = 0;
+  tu_seed(&R, 1611);
+  ge__aic_dt_choice = 1;
+  for (i = 0; i < 60; i++) {
+    conv_case c = rand_case_pixel_rows();
+    int level;
+    int64_t P = out_dim(c.h, c.kh, c.sh, c.dh, c.pads[0], c.pads[2]) * out_dim(c.w, c.kw, c.sw, c.dw, c.pads[1], c.pads[3]);
+    double er;
+    ge__aic_conv_level_cap = 1 + i % 2;
+    level = ge__aic_kern_pick(ge__aic_conv_level_cap)->level;
+    er = run_conv_case(&c, 1 + (i / 2) % 2, 0);
+    if (!GE_CHECK(er >= 0 && er < TOL))
+      printf("  conv kind 11 n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld d %lld,%lld act %s res %d: "
+             "%.2g\n",
+             (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.group,
+             (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.dh, (long long)c.dw,
+             c.act ? c.act : "-", c.residual, er);
+    if (er > worst) worst = er;
+    if (level >= 1) {
+      vec++;
+      taken += GE_CHECK_EQ_INT(last_packed_level, 40 + level + 1);
+      streamed += level >= 2 && P <= GE__AIC_MC;
+    }
+  }
+  ge__aic_dt_choice = 0;
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(vec == 0 || taken == vec);
+  GE_CHECK(streamed > 5 || !__builtin_cpu_supports("avx512f"));
+  printf("  conv kind 11 (pixels as rows): 60 cases, %d at a vector level took the path (%d streamed), worst rel err "
+         "%.2g\n",
+         taken, streamed, worst);
+}
+
 /* The pointwise path (1x1, stride 1, no pads: weights packed in its own
  * panels, tagged level + 9) at every micro-kernel level, 1 and 2 threads. */
 GE_TEST(test_pointwise_levels) {
@@ -1822,6 +1893,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_sgemm_skinny);
   GE_RUN(test_conv_fast);
   GE_RUN(test_conv_wino_rows);
+  GE_RUN(test_conv_pixel_rows);
   GE_RUN(test_depthwise_levels);
   GE_RUN(test_mobilenet_layers);
   GE_RUN(test_depthwise_oversubscribed);

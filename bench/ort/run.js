@@ -4,6 +4,7 @@
 //
 //   node bench/ort/run.js MODEL.onnx [INPUT.npy | NAME=INPUT.npy]... [--threads N]
 //        [--inter M] [--repeat R] [--warmup W] [--output OUT.npy | --outdir DIR]
+//        [--profile PREFIX]
 //
 // An input given as a bare INPUT.npy feeds the model's inputs in order; NAME=FILE
 // feeds the input NAME. The session runs with N intra-op threads (default 1),
@@ -13,6 +14,8 @@
 //   {"model":"...","threads":N,"repeat":R,"median_ms":..,"p10_ms":..,"p90_ms":..}
 // --output writes the first output of the last run; --outdir writes every output
 // as DIR/<name>.npy (characters outside [A-Za-z0-9._-] replaced by "_").
+// --profile turns on ORT's profiler and writes its trace (every node of every
+// run, warm-up included) to PREFIX_<date>.json (bench/model_layers.py reads it).
 //
 // onnxruntime-node is looked up in $GE_ORT_DIR (default build/ort, as installed
 // by `npm install --ignore-scripts --prefix build/ort onnxruntime-node@1.30`),
@@ -105,7 +108,7 @@ function writeNpy(file, tensor) {
 // ---- main ---------------------------------------------------------------
 
 function parseArgs(argv) {
-  const a = { model: null, inputs: [], threads: 1, inter: 0, repeat: 100, warmup: 10, output: null, outdir: null };
+  const a = { model: null, inputs: [], threads: 1, inter: 0, repeat: 100, warmup: 10, output: null, outdir: null, profile: null };
   const num = (i, name) => {
     if (i >= argv.length) die(name + ' needs a value');
     const v = Number(argv[i]);
@@ -120,6 +123,7 @@ function parseArgs(argv) {
     else if (s === '--warmup') a.warmup = num(++i, s);
     else if (s === '--output') { if (++i >= argv.length) die(s + ' needs a value'); a.output = argv[i]; }
     else if (s === '--outdir') { if (++i >= argv.length) die(s + ' needs a value'); a.outdir = argv[i]; }
+    else if (s === '--profile') { if (++i >= argv.length) die(s + ' needs a value'); a.profile = argv[i]; }
     else if (s === '--input') { if (++i >= argv.length) die(s + ' needs a value'); a.inputs.push(argv[i]); }
     else if (s.startsWith('--')) die('unknown option ' + s);
     else if (a.model === null) a.model = s;
@@ -171,6 +175,7 @@ async function main() {
     interOpNumThreads: args.inter || 1,
     executionMode: args.inter ? 'parallel' : 'sequential',
     graphOptimizationLevel: 'all',
+    ...(args.profile ? { enableProfiling: true, profileFilePrefix: args.profile } : {}),
   });
   const feeds = readFeeds(ort, session, args.inputs);
 
@@ -192,6 +197,7 @@ async function main() {
     p10_ms: r(quantile(sorted, 0.1)),
     p90_ms: r(quantile(sorted, 0.9)),
   }));
+  if (args.profile) session.endProfiling();
   if (args.output) writeNpy(args.output, out[session.outputNames[0]]);
   if (args.outdir) {
     fs.mkdirSync(args.outdir, { recursive: true });
