@@ -124,10 +124,11 @@ typedef struct ge__aicpu_nms {
   size_t cap;     /* scratch bytes after this header */
 } ge__aicpu_nms;
 
-/* Scratch for N boxes per batch (corners, area, score, two id lists) and
+/* Scratch for N boxes per batch (corners, area, score, the kept boxes'
+ * corners and areas by coordinate, their corners in float, two id lists) and
  * `ids` more int64 (counts and kept ids per batch and class). */
 static size_t ge__aicpu_nms_bytes(int64_t N, int64_t ids) {
-  return (size_t)N * (6 * sizeof(double) + 2 * sizeof(int64_t)) + (size_t)ids * sizeof(int64_t);
+  return (size_t)N * (11 * sizeof(double) + 4 * sizeof(float) + 2 * sizeof(int64_t)) + (size_t)ids * sizeof(int64_t);
 }
 
 /* The state with at least `need` scratch bytes (NULL: out of memory). */
@@ -207,12 +208,77 @@ static int ge__aicpu_nms_overlaps(const double *a, double aa, const double *b, d
   return inter / (aa + ab - inter) > iou;
 }
 
+/* The kept boxes' corners and areas by coordinate (c[0..4][q]), and the
+ * corners rounded to float for the intersection test (f[0..3][q]). */
+typedef struct ge__aicpu_kept {
+  double *c[5];
+  float *f[4];
+} ge__aicpu_kept;
+
+/* Bit q of the result: kept box q0 + q (q < 16, q0 + q < n) may intersect
+ * candidate a (corners af in float). Rounding to float is monotone, so a
+ * pair that intersects in double (min > max) has min >= max in float: the
+ * test never misses one. */
+static uint32_t ge__aicpu_nms_hits(const float *af, const ge__aicpu_kept *k, int64_t q0, int64_t n) {
+  uint32_t hits = 0;
+  int64_t q, end = q0 + 16 < n ? q0 + 16 : n;
+  for (q = q0; q < end; q++)
+    hits |= (uint32_t)(((af[2] < k->f[2][q] ? af[2] : k->f[2][q]) >= (af[0] > k->f[0][q] ? af[0] : k->f[0][q])) &
+                       ((af[3] < k->f[3][q] ? af[3] : k->f[3][q]) >= (af[1] > k->f[1][q] ? af[1] : k->f[1][q])))
+            << (q - q0);
+  return hits;
+}
+
+#ifdef GE__AIC_X86
+__attribute__((target("avx512f"))) static uint32_t ge__aicpu_nms_hits_avx512(const float *af, const ge__aicpu_kept *k,
+                                                                            int64_t q0, int64_t n) {
+  __mmask16 m = (__mmask16)(n - q0 >= 16 ? 0xFFFF : (1u << (n - q0)) - 1);
+  __m512 lo0 = _mm512_max_ps(_mm512_set1_ps(af[0]), _mm512_maskz_loadu_ps(m, k->f[0] + q0));
+  __m512 lo1 = _mm512_max_ps(_mm512_set1_ps(af[1]), _mm512_maskz_loadu_ps(m, k->f[1] + q0));
+  __m512 hi2 = _mm512_min_ps(_mm512_set1_ps(af[2]), _mm512_maskz_loadu_ps(m, k->f[2] + q0));
+  __m512 hi3 = _mm512_min_ps(_mm512_set1_ps(af[3]), _mm512_maskz_loadu_ps(m, k->f[3] + q0));
+  return _mm512_mask_cmp_ps_mask(_mm512_mask_cmp_ps_mask(m, hi2, lo0, _CMP_GE_OQ), hi3, lo1, _CMP_GE_OQ);
+}
+#endif
+
+/* Whether candidate a (area aa) is suppressed by one of the n kept boxes.
+ * A box disjoint from a has IoU 0, above no threshold >= 0 (nor NaN): with
+ * such a threshold only the boxes the float test finds take the
+ * reference's exact IoU, so most pairs cost a compare, not a division. */
+static int ge__aicpu_nms_suppressed(const double *a, double aa, const ge__aicpu_kept *k, int64_t n, double iou,
+                                    int avx512) {
+  float af[4];
+  int64_t q0, q;
+  int all = !(iou >= 0 || iou != iou);
+  for (q = 0; q < 4; q++) af[q] = (float)a[q];
+  for (q0 = 0; q0 < n; q0 += 16) {
+    uint32_t hits = all ? 0xFFFFu : 0;
+#ifdef GE__AIC_X86
+    if (!all && avx512) hits = ge__aicpu_nms_hits_avx512(af, k, q0, n);
+    else
+#endif
+        if (!all)
+      hits = ge__aicpu_nms_hits(af, k, q0, n);
+    (void)avx512;
+    for (q = q0; hits && q < n; q++, hits >>= 1)
+      if (hits & 1) {
+        double b[4];
+        b[0] = k->c[0][q], b[1] = k->c[1][q], b[2] = k->c[2][q], b[3] = k->c[3][q];
+        if (ge__aicpu_nms_overlaps(a, aa, b, k->c[4][q], iou)) return 1;
+      }
+  }
+  return 0;
+}
+
 /* One class of one batch: the ids kept, in order, into ks; their count. */
 static int64_t ge__aicpu_nms_class(const float *sc, int64_t N, const double *cor, const double *area, int use_thr,
-                                   double thr, double iou, int64_t keep, double *score, int64_t *cand, int64_t *tmp,
-                                   int64_t *ks) {
+                                   double thr, double iou, int64_t keep, double *score, const ge__aicpu_kept *kb,
+                                   int64_t *cand, int64_t *tmp, int64_t *ks) {
   int64_t nc = 0, kept = 0, i, p, q, left;
-  int nan = 0;
+  int nan = 0, avx512 = 0;
+#ifdef GE__AIC_X86
+  avx512 = __builtin_cpu_supports("avx512f");
+#endif
   for (i = 0; i < N; i++) {
     score[i] = sc[i];
     nan |= score[i] != score[i];
@@ -224,7 +290,6 @@ static int64_t ge__aicpu_nms_class(const float *sc, int64_t N, const double *cor
     for (i = nc / 2 - 1; i >= 0; i--) ge__aicpu_nms_sift(cand, nc, i, score);
   for (p = 0, left = nc; p < nc && kept < keep; p++) {
     int64_t k;
-    int ok = 1;
     if (nan) {
       k = cand[p];
     } else { /* pop the heap's first */
@@ -232,8 +297,10 @@ static int64_t ge__aicpu_nms_class(const float *sc, int64_t N, const double *cor
       cand[0] = cand[--left];
       ge__aicpu_nms_sift(cand, left, 0, score);
     }
-    for (q = 0; q < kept && ok; q++) ok = !ge__aicpu_nms_overlaps(cor + k * 4, area[k], cor + ks[q] * 4, area[ks[q]], iou);
-    if (ok) ks[kept++] = k;
+    if (ge__aicpu_nms_suppressed(cor + k * 4, area[k], kb, kept, iou, avx512)) continue;
+    for (q = 0; q < 4; q++) kb->c[q][kept] = cor[k * 4 + q], kb->f[q][kept] = (float)cor[k * 4 + q];
+    kb->c[4][kept] = area[k];
+    ks[kept++] = k;
   }
   return kept;
 }
@@ -244,6 +311,7 @@ static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
   const ge_value *tv = c->num_inputs > 4 ? c->inputs[4] : NULL;
   int64_t B, N, C, maxout = 0, keep, count = 0, b, cl, j, *cand, *tmp, *sel, *counts, dims[2];
   double iou = 0, thr = 0, *cor, *area, *score;
+  ge__aicpu_kept kb;
   int use_thr;
   ge__aicpu_nms *s;
   ge_value *y;
@@ -265,7 +333,9 @@ static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
   cor = (double *)(void *)(s + 1);
   area = cor + N * 4;
   score = area + N;
-  cand = (int64_t *)(void *)(score + N);
+  for (j = 0; j < 5; j++) kb.c[j] = score + N * (1 + j);
+  for (j = 0; j < 4; j++) kb.f[j] = (float *)(void *)(kb.c[4] + N) + N * j;
+  cand = (int64_t *)(void *)(kb.f[3] + N);
   tmp = cand + N;
   counts = tmp + N; /* B * C */
   sel = counts + B * C; /* N ids per (batch, class) at most */
@@ -274,7 +344,7 @@ static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
     for (cl = 0; cl < C; cl++)
       count += counts[b * C + cl] =
           ge__aicpu_nms_class((const float *)sv->data + (b * C + cl) * N, N, cor, area, use_thr, thr, iou, keep, score,
-                              cand, tmp, sel + (b * C + cl) * N);
+                              &kb, cand, tmp, sel + (b * C + cl) * N);
   }
   dims[0] = count;
   dims[1] = 3;
