@@ -1447,6 +1447,13 @@ static int64_t ge__aic_threads(const ge_kernel_ctx *c) {
  * holds tasks * ge__aic_mm_work_floats() floats. Columns are split when
  * there are enough of them (so a prepacked A is shared, each thread packing
  * its own B), else rows. */
+/* fn over shares [0, tasks): inline when there is one (no hand-off), else
+ * on the kernel's threads. */
+static void ge__aic_on_tasks(ge_kernel_ctx *c, int64_t tasks, ge_parallel_fn fn, void *arg) {
+  if (tasks <= 1) fn(arg, 0, 1);
+  else ge_kernel_parallel_for(c, tasks, 1, fn, arg);
+}
+
 static void ge__aic_mm_run(ge_kernel_ctx *c, const ge__aic_mm *g, int64_t tasks, float *work) {
   ge__aic_par p;
   int64_t mu = (g->M + g->k->mr - 1) / g->k->mr, nu = (g->N + g->k->nr - 1) / g->k->nr;
@@ -2800,8 +2807,7 @@ static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
    * the others instead of holding the whole loop back */
   d.tasks = ge__aic_min(ge__aic_threads(c) * GE__AIC_PW_SHARES, d.units);
   if (2.0 * (double)p->n * (double)p->m * (double)P * (double)p->cg < 1e6 || ge__aic_threads(c) <= 1) d.tasks = 1;
-  if (d.tasks <= 1) ge__aic_pw_fn(&d, 0, 1);
-  else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_pw_fn, &d);
+  ge__aic_on_tasks(c, d.tasks, ge__aic_pw_fn, &d);
 }
 #endif /* GE__AIC_VEC */
 
@@ -3130,8 +3136,7 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
   xc.split_m = mu >= 2 * tasks || mu >= nu;
   xc.tasks = ge__aic_min(tasks, xc.split_m ? mu : nu);
-  if (xc.tasks <= 1) ge__aic_xc_fn(&xc, 0, 1);
-  else ge_kernel_parallel_for(c, xc.tasks, 1, ge__aic_xc_fn, &xc);
+  ge__aic_on_tasks(c, xc.tasks, ge__aic_xc_fn, &xc);
 }
 
 /* ------------------------------------------------ small-image direct conv
@@ -3464,8 +3469,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   s.units = p->n * p->group * s.nblk * s.nmb;
   flops = 2.0 * (double)p->n * (double)p->m * (double)s.P * (double)(p->cg * s.T);
   s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_min(threads, s.units) : 1;
-  if (s.tasks <= 1) ge__aic_sc_fn(&s, 0, 1);
-  else ge_kernel_parallel_for(c, s.tasks, 1, ge__aic_sc_fn, &s);
+  ge__aic_on_tasks(c, s.tasks, ge__aic_sc_fn, &s);
   return GE_OK;
 #else
   (void)c, (void)k, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y, (void)ge__aic_sc_pack_fn,
@@ -3786,8 +3790,7 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
   wn.share = ge__aic_wino_share(k, p, tasks);
   wn.rows = ge__aic_wino_rows(p, tasks);
   wn.tasks = c ? ge__aic_min(tasks, ge__aic_wino_th(p)) : 1;
-  if (wn.tasks <= 1) ge__aic_wino_fn(&wn, 0, 1);
-  else ge_kernel_parallel_for(c, wn.tasks, 1, ge__aic_wino_fn, &wn);
+  ge__aic_on_tasks(c, wn.tasks, ge__aic_wino_fn, &wn);
 }
 
 /* ------------------------- Winograd F(2x2, 3x3) with tiles as GEMM rows
@@ -4050,11 +4053,9 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
       wt.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       wt.tasks = ge__aic_min(threads, p->cg);
-      if (wt.tasks <= 1) ge__aic_wt_in_fn(&wt, 0, 1);
-      else ge_kernel_parallel_for(c, wt.tasks, 1, ge__aic_wt_in_fn, &wt);
+      ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_in_fn, &wt);
       wt.tasks = ge__aic_min(threads, panels);
-      if (wt.tasks <= 1) ge__aic_wt_mm_fn(&wt, 0, 1);
-      else ge_kernel_parallel_for(c, wt.tasks, 1, ge__aic_wt_mm_fn, &wt);
+      ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_mm_fn, &wt);
     }
   return GE_OK;
 }
@@ -4233,11 +4234,9 @@ static ge_status ge__aic_conv_dt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
       d.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       d.tasks = ge__aic_min(threads, p->cg);
-      if (d.tasks <= 1) ge__aic_dt_pack_fn(&d, 0, 1);
-      else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dt_pack_fn, &d);
+      ge__aic_on_tasks(c, d.tasks, ge__aic_dt_pack_fn, &d);
       d.tasks = ge__aic_min(threads, panels);
-      if (d.tasks <= 1) ge__aic_dt_mm_fn(&d, 0, 1);
-      else ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dt_mm_fn, &d);
+      ge__aic_on_tasks(c, d.tasks, ge__aic_dt_mm_fn, &d);
     }
   return GE_OK;
 }
