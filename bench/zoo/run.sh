@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bench/zoo/run.sh [NAME...] — ge against ONNX Runtime on torchvision
+# architectures exported by bench/zoo/export.py (into build/zoo, once).
+#
+# Per model, one line: ONNX Runtime's and ge's median ms (THREADS, REPEAT
+# runs after WARMUP, each in its own process), ORT/ge, and every output's
+# max |ge - ORT| / max |ORT| (bench/npy_compare.py). Environment: THREADS
+# (1), REPEAT (5), WARMUP (2), GE (build/ge), ZOO (build/zoo).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+THREADS=${THREADS:-1} REPEAT=${REPEAT:-5} WARMUP=${WARMUP:-2} GE=${GE:-build/ge} ZOO=${ZOO:-build/zoo}
+OUT=build/bench_zoo
+die() { echo "zoo: $*" >&2; exit 1; }
+[[ -x $GE ]] || die "$GE not built (make build/ge)"
+[[ -d build/ort/node_modules/onnxruntime-node ]] || die "needs ONNX Runtime in build/ort (see bench/models.sh)"
+names=("$@")
+if ((${#names[@]} == 0)); then
+    mapfile -t names < <(/usr/bin/python3 -c 'import runpy; print("\n".join(runpy.run_path("bench/zoo/export.py")["MODELS"]))')
+fi
+missing=(); for n in "${names[@]}"; do [[ -s $ZOO/$n.onnx ]] || missing+=("$n"); done
+if ((${#missing[@]})); then /usr/bin/python3 bench/zoo/export.py "$ZOO" "${missing[@]}" >&2 || die "export failed"; fi
+ms() { grep -o "$1" "$2" | head -n 1 | sed 's/.*[=:]//'; }
+printf '%-40s %10s %10s %7s  %s\n' model "ORT ms" "ge ms" ORT/ge "rel err per output"
+for n in "${names[@]}"; do
+    [[ -s $ZOO/$n.onnx ]] || { printf '%-40s not exported\n' "$n"; continue; }
+    d=$OUT/$n; rm -rf "$d"; mkdir -p "$d"
+    ort_in=(); ge_in=()
+    for f in "$ZOO/$n".in*.npy; do k=${f##*.in}; k=in${k%.npy}; ort_in+=("$k=$f"); ge_in+=(--input "$k=$f"); done
+    node bench/ort/run.js "$ZOO/$n.onnx" "${ort_in[@]}" --threads "$THREADS" --repeat "$REPEAT" --warmup "$WARMUP" \
+        --outdir "$d/ort" >"$d/ort.log" 2>&1
+    "$GE" run "$ZOO/$n.onnx" "${ge_in[@]}" --threads "$THREADS" --repeat "$REPEAT" --warmup "$WARMUP" \
+        --outdir "$d/ge" >"$d/ge.log" 2>&1
+    o=$(ms '"median_ms":[0-9.]*' "$d/ort.log"); g=$(ms 'median_ms=[0-9.]*' "$d/ge.log")
+    errs=""
+    for f in "$d"/ort/*.npy; do
+        [[ -e $f ]] || continue
+        b=$(basename "$f" .npy)
+        if [[ -s $d/ge/$b.npy ]]; then errs+="$b $(python3 bench/npy_compare.py "$d/ge/$b.npy" "$f" 2>&1)  "
+        else errs+="$b missing  "; fi
+    done
+    ratio=-; [[ -n $o && -n $g ]] && ratio=$(awk -v o="$o" -v g="$g" 'BEGIN { printf "%.2f", o / g }')
+    [[ -n $g ]] || errs="ge failed: $(grep -m1 -i error "$d/ge.log" | cut -c1-100)"
+    printf '%-40s %10s %10s %7s  %s\n' "$n" "${o:--}" "${g:--}" "$ratio" "$errs"
+done
