@@ -1825,6 +1825,17 @@ static ge_status ge__aic_conv_setup(ge_kernel_ctx *c, const ge__aic_state *s, co
   return GE_OK;
 }
 
+/* Image n, group g of a Conv: its first input channel (returned), its
+ * first output row (*yg), and the epilogue's bias and residual rows. */
+static const float *ge__aic_conv_group(const ge__aic_cv *p, const ge_value *x, const ge_value *b, const float *res,
+                                       ge_value *y, int64_t n, int64_t g, ge__aic_epi *epi, float **yg) {
+  int64_t P = p->oz * p->oh * p->ow, first = n * p->m + g * p->mg;
+  *yg = (float *)y->data + first * P;
+  epi->row_bias = b ? (const float *)b->data + g * p->mg : NULL;
+  epi->res = res ? res + first * P : NULL;
+  return (const float *)x->data + (n * p->c + g * p->cg) * p->z * p->h * p->w;
+}
+
 /* Depthwise (one input channel per group) as a direct kernel. Per output
  * channel, in bands of output rows: the zero-padded input rows a band needs
  * are scattered into a small buffer that stays in L1, split by stride
@@ -3760,10 +3771,7 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
         for (j = ge__aic_zip2(k->level, a, b, p->ow / 2, d); 2 * j + 1 < p->ow; j++) d[2 * j] = a[j], d[2 * j + 1] = b[j];
         if (2 * j < p->ow) d[2 * j] = a[j];
       }
-    if (wn->epi)
-      ge__aic_epi_row(&wn->epi->act, wn->epi->level, ym + r0 * p->ow, (r1 - r0) * p->ow,
-                      wn->epi->row_bias ? wn->epi->row_bias[m] : 0.0f,
-                      wn->epi->res ? wn->epi->res + m * wn->epi->ldr + r0 * p->ow : NULL);
+    if (wn->epi) ge__aic_epilogue(wn->epi, ym + r0 * p->ow, 0, m, r0 * p->ow, 1, (r1 - r0) * p->ow);
   }
 }
 
@@ -3991,7 +3999,7 @@ static void ge__aic_wt_place(const ge__aic_wt *wt, int64_t tile, int64_t m0, int
 static void ge__aic_wt_mm_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_wt *wt = (const ge__aic_wt *)arg;
   const ge__aic_cv *p = wt->p;
-  int64_t panels = (p->mg + wt->k->nr - 1) / wt->k->nr, t, e, tile, m;
+  int64_t panels = (p->mg + wt->k->nr - 1) / wt->k->nr, P = p->oh * p->ow, t, e, tile;
   ge__aic_mm mm;
   memset(&mm, 0, sizeof mm);
   mm.k = wt->k, mm.M = wt->T, mm.N = p->mg, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = p->mg;
@@ -4008,11 +4016,7 @@ static void ge__aic_wt_mm_fn(void *arg, int64_t begin, int64_t end) {
         ge__aic_panel_mm(&mm, j, ge__aic_min(m1, j + wt->k->nr), e + 1 < 16 ? wt->perB : 0, m0, m1, wt->Mb);
     }
     for (tile = 0; tile < wt->T; tile++) ge__aic_wt_place(wt, tile, m0, m1);
-    if (wt->epi)
-      for (m = m0; m < m1; m++)
-        ge__aic_epi_row(&wt->epi->act, wt->epi->level, wt->y + m * p->oh * p->ow, p->oh * p->ow,
-                        wt->epi->row_bias ? wt->epi->row_bias[m] : 0.0f,
-                        wt->epi->res ? wt->epi->res + m * wt->epi->ldr : NULL);
+    if (wt->epi) ge__aic_epilogue(wt->epi, wt->y + m0 * P, P, m0, 0, m1 - m0, P);
   }
 }
 
@@ -4046,11 +4050,8 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
   wt.share = ge__aic_wt_share(p);
   for (n = 0; n < p->n; n++)
     for (g = 0; g < p->group; g++) {
-      wt.x = (const float *)x->data + (n * p->c + g * p->cg) * p->h * p->w;
+      wt.x = ge__aic_conv_group(p, x, b, res, y, n, g, &epi, &wt.y);
       wt.wpack = wpack + (size_t)g * per;
-      wt.y = (float *)y->data + (n * p->m + g * p->mg) * P;
-      epi.row_bias = b ? (const float *)b->data + g * p->mg : NULL;
-      epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
       wt.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       wt.tasks = ge__aic_min(threads, p->cg);
       ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_in_fn, &wt);
@@ -4189,14 +4190,9 @@ static void ge__aic_dt_mm_fn(void *arg, int64_t begin, int64_t end) {
   for (t = begin; t < end; t++) {
     int64_t m0 = ge__aic_min(p->mg, panels * t / d->tasks * nr), m1 = ge__aic_min(p->mg, panels * (t + 1) / d->tasks * nr);
     for (j = m0; j < m1; j += nr) ge__aic_panel_mm(&mm, j, ge__aic_min(m1, j + nr), 0, m0, m1, d->Ct);
-    for (m = m0; m < m1; m++) {
-      float *ym = d->y + m * d->P;
-      const float *src = d->Ct + m;
-      for (i = 0; i < d->P; i++) ym[i] = src[i * p->mg];
-      if (d->epi)
-        ge__aic_epi_row(&d->epi->act, d->epi->level, ym, d->P, d->epi->row_bias ? d->epi->row_bias[m] : 0.0f,
-                        d->epi->res ? d->epi->res + m * d->epi->ldr : NULL);
-    }
+    for (m = m0; m < m1; m++) /* C transposed back: output channels as rows */
+      for (i = 0; i < d->P; i++) d->y[m * d->P + i] = d->Ct[i * p->mg + m];
+    if (d->epi) ge__aic_epilogue(d->epi, d->y + m0 * d->P, d->P, m0, 0, m1 - m0, d->P);
   }
 }
 
@@ -4227,11 +4223,8 @@ static ge_status ge__aic_conv_dt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
   d.Ct = d.A + ge__aic_round_up(P, k->mr) * K;
   for (n = 0; n < p->n; n++)
     for (g = 0; g < p->group; g++) {
-      d.x = (const float *)x->data + (n * p->c + g * p->cg) * p->h * p->w;
+      d.x = ge__aic_conv_group(p, x, b, res, y, n, g, &epi, &d.y);
       d.wpack = wpack + (size_t)g * per;
-      d.y = (float *)y->data + (n * p->m + g * p->mg) * P;
-      epi.row_bias = b ? (const float *)b->data + g * p->mg : NULL;
-      epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
       d.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       d.tasks = ge__aic_min(threads, p->cg);
       ge__aic_on_tasks(c, d.tasks, ge__aic_dt_pack_fn, &d);
@@ -4347,15 +4340,17 @@ static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_val
   v.p = &p, v.col = work + mm_floats;
   for (n = 0; n < p.n; n++)
     for (g = 0; g < p.group; g++) {
-      v.x = (const float *)x->data + (n * p.c + g * p.cg) * p.z * p.h * p.w;
+      float *yg;
+      const float *res_g;
+      v.x = ge__aic_conv_group(&p, x, b, res, y, n, g, &epi, &yg);
+      res_g = epi.res;
       mm.apack = wpack + (size_t)g * per;
-      epi.row_bias = b ? (const float *)b->data + g * p.mg : NULL;
-      for (q0 = 0; q0 < P; q0 += block) {
+      for (q0 = 0; q0 < P; q0 += block) { /* the block's columns of the group's rows */
         v.q0 = q0, v.np = P - q0 < block ? P - q0 : block;
         ge_kernel_parallel_for(c, K, 1 + GE__AIC_V2C_FLOATS / 8 / v.np, ge__aic_vol2col_rows, &v);
         mm.B = v.col, mm.brs = v.np, mm.N = v.np;
-        mm.C = (float *)y->data + (n * p.m + g * p.mg) * P + q0;
-        epi.res = res ? res + (n * p.m + g * p.mg) * P + q0 : NULL;
+        mm.C = yg + q0;
+        epi.res = res_g ? res_g + q0 : NULL;
         ge__aic_mm_run(c, &mm, tasks, work);
       }
     }
@@ -4453,12 +4448,9 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     mm.conv = &p;
   for (n = 0; n < p.n; n++)
     for (g = 0; g < p.group; g++) {
-      const float *xg = (const float *)x->data + (n * p.c + g * p.cg) * p.h * p.w;
+      const float *xg = ge__aic_conv_group(&p, x, b, res, y, n, g, &epi, &mm.C);
       mm.apack = wpack + (size_t)g * per;
       mm.B = mm.x = xg;
-      mm.C = (float *)y->data + (n * p.m + g * p.mg) * P;
-      epi.row_bias = b ? (const float *)b->data + g * p.mg : NULL;
-      epi.res = res ? res + (n * p.m + g * p.mg) * P : NULL;
       if (wino) ge__aic_conv_wino(c, k, &p, xg, mm.apack, &epi, mm.C, tasks, work);
       else if (implicit) ge__aic_conv_implicit(c, k, &p, xg, mm.apack, &epi, mm.C, tasks, work);
       else ge__aic_mm_run(c, &mm, tasks, work);
