@@ -234,6 +234,19 @@ typedef struct conv_case {
 static const char *const act_names[] = {NULL,      "Relu",        "HardSwish", "Clip",
                                         "LeakyRelu", "Sigmoid", "HardSigmoid", "Tanh"};
 
+/* A case's channels (cg, mg a group) and its random bias, residual and
+ * activation (unless one is set already). */
+static conv_case case_channels_and_epilogue(conv_case c, int64_t cg, int64_t mg) {
+  c.c = cg * c.group;
+  c.m = mg * c.group;
+  c.bias = (int)tu_below(&R, 2);
+  c.residual = (int)tu_below(&R, 2);
+  if (!c.act) c.act = act_names[tu_below(&R, 8)];
+  c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
+  c.beta = 0.4;
+  return c;
+}
+
 static conv_case rand_case(int kind) {
   conv_case c;
   int64_t cg = rint_in(1, 9), mg = rint_in(1, 20);
@@ -407,14 +420,7 @@ static conv_case rand_case(int kind) {
     c.w = c.kw + rint_in(0, 40);
     c.dw = 1;
   }
-  c.c = cg * c.group;
-  c.m = mg * c.group;
-  c.bias = (int)tu_below(&R, 2);
-  c.residual = (int)tu_below(&R, 2);
-  if (!c.act) c.act = act_names[tu_below(&R, 8)];
-  c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
-  c.beta = 0.4;
-  return c;
+  return case_channels_and_epilogue(c, cg, mg);
 }
 
 static int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe) {
@@ -624,14 +630,7 @@ static conv_case rand_case_wino_rows(void) {
     oh = c.h + c.pads[0] + c.pads[2] - 2, ow = c.w + c.pads[1] + c.pads[3] - 2;
     T = oh < 2 || ow < 2 ? 0 : (oh + 1) / 2 * ((ow + 1) / 2);
   } while (T <= GE__AIC_SKINNY_ROWS || T > GE__AIC_WT_MAX_TILES);
-  c.c = cg * c.group;
-  c.m = mg * c.group;
-  c.bias = (int)tu_below(&R, 2);
-  c.residual = (int)tu_below(&R, 2);
-  c.act = act_names[tu_below(&R, 8)];
-  c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
-  c.beta = 0.4;
-  return c;
+  return case_channels_and_epilogue(c, cg, mg);
 }
 
 GE_TEST(test_conv_wino_rows) {
@@ -683,14 +682,7 @@ static conv_case rand_case_pixel_rows(void) {
     P = oh * ow;
   } while (P <= GE__AIC_FEW_PIXELS || P > GE__AIC_DT_MAX_PIXELS ||
            ge__aic_round_up(P, 12) * cg * c.kh * c.kw > GE__AIC_DT_MAX_A);
-  c.c = cg * c.group;
-  c.m = mg * c.group;
-  c.bias = (int)tu_below(&R, 2);
-  c.residual = (int)tu_below(&R, 2);
-  c.act = act_names[tu_below(&R, 8)];
-  c.alpha = c.act && !strcmp(c.act, "Clip") ? -0.3 : 0.1;
-  c.beta = 0.4;
-  return c;
+  return case_channels_and_epilogue(c, cg, mg);
 }
 
 GE_TEST(test_conv_pixel_rows) {

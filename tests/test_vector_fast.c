@@ -1186,6 +1186,14 @@ static ge_kernel_fn chain_lookup_aic(const ge_node *n, void *user) {
   return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
 }
 
+/* Nodes of op type `op` in h (0 for no graph). */
+static int count_op(const ge_graph *h, const char *op) {
+  ge_node_id id;
+  int k = 0;
+  for (id = 0; h && id < ge_graph_id_bound(h); id++) k += ge_graph_node(h, id) && !strcmp(ge_graph_node(h, id)->op, op);
+  return k;
+}
+
 /* Runs graph g (one input x of shape xd) on the reference kernels as built,
  * and a clone on AI Core's kernels after its optimiser (*opt, for the
  * caller to inspect and free); returns the largest difference relative to
@@ -1252,7 +1260,7 @@ static double chain_graph(tu_rng *r, int variant, int threads, int *n_div, int *
   int64_t xd[4], wd[4], cd[3], one[1] = {1}, i;
   float w[8 * 8 * 9], bias[8], s[8], b[8], three = 3, zero = 0, six = 6, sa, sb;
   ge_graph *g = NULL, *h = NULL;
-  ge_node_id x, cur, m, a, t, u, v, d, id, extra = GE_NONE;
+  ge_node_id x, cur, m, a, t, u, v, d, extra = GE_NONE;
   ge_edge out[2];
   double er;
   int conv = variant != 1;
@@ -1292,14 +1300,7 @@ static double chain_graph(tu_rng *r, int variant, int threads, int *n_div, int *
   }
   ge_graph_set_outputs(g, variant == 3 ? 2 : 1, out, NULL, NULL);
   er = ref_vs_optimized(r, g, 4, xd, threads, &h);
-  *n_div = *n_mul = *n_bn = 0;
-  for (id = 0; h && id < ge_graph_id_bound(h); id++) {
-    const ge_node *n = ge_graph_node(h, id);
-    if (!n) continue;
-    *n_div += !strcmp(n->op, "Div");
-    *n_mul += !strcmp(n->op, "Mul");
-    *n_bn += !strcmp(n->op, "BatchNormalization");
-  }
+  *n_div = count_op(h, "Div"), *n_mul = count_op(h, "Mul"), *n_bn = count_op(h, "BatchNormalization");
   ge_graph_free(g);
   ge_graph_free(h);
   return er;
@@ -1333,7 +1334,7 @@ GE_TEST(test_chain_fusion) {
  * second node (then nothing fuses). Returns the rel err against the
  * reference and the Erf and Gelu nodes left. */
 static double gelu_graph(tu_rng *r, int variant, int threads, int *n_erf, int *n_gelu) {
-  int64_t xd[3], one[1] = {1}, id;
+  int64_t xd[3], one[1] = {1};
   float sq2 = 1.41421356f, isq2 = 0.70710678f, unit = 1.0f, half = 0.5f;
   ge_graph *g = NULL, *h = NULL;
   ge_node_id x, s, e, a, m, extra;
@@ -1360,12 +1361,7 @@ static double gelu_graph(tu_rng *r, int variant, int threads, int *n_erf, int *n
   }
   ge_graph_set_outputs(g, variant == 3 ? 2 : 1, out, NULL, NULL);
   er = ref_vs_optimized(r, g, 3, xd, threads, &h);
-  *n_erf = *n_gelu = 0;
-  for (id = 0; h && id < ge_graph_id_bound(h); id++) {
-    const ge_node *n = ge_graph_node(h, (ge_node_id)id);
-    *n_erf += n && !strcmp(n->op, "Erf");
-    *n_gelu += n && !strcmp(n->op, "Gelu");
-  }
+  *n_erf = count_op(h, "Erf"), *n_gelu = count_op(h, "Gelu");
   ge_graph_free(g);
   ge_graph_free(h);
   return er;
