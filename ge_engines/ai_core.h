@@ -1540,6 +1540,18 @@ static void ge__aic_gemm(int64_t M, int64_t N, int64_t K, float alpha, const flo
  * operand (pack_floats, rounded to 64 bytes), then scratch. Attributes are
  * parsed and the constant operand packed once: at load (the prepare call,
  * GE_KERNEL_PREPARE, which returns before computing) or at the first run. */
+/* An Einsum's product, worked out once per pair of operand shapes (the
+ * equation is parsed and the labels sorted only when the shapes change). */
+typedef struct ge__aic_ein_plan {
+  int made, fast;                                /* fast 0: the reference runs it */
+  int32_t ra, rb, orank;                         /* the operand and output ranks */
+  int64_t adims[GE_MAX_RANK], bdims[GE_MAX_RANK]; /* the operand shapes it was made for */
+  int64_t odims[GE_MAX_RANK];
+  int64_t nb, M, N, K;                           /* batch, rows, columns, sums */
+  int small, a_in_place, a_t, b_in_place, b_t, y_in_place;
+  int32_t pa[GE_MAX_RANK], pb[GE_MAX_RANK], py[GE_MAX_RANK]; /* into and out of [batch, rows, cols] order */
+} ge__aic_ein_plan;
+
 typedef struct ge__aic_state {
   size_t cap;         /* bytes of the area */
   size_t pack_floats; /* the packed operand's floats */
@@ -1557,6 +1569,7 @@ typedef struct ge__aic_state {
   /* Gemm */
   int trans_a, trans_b;
   float alpha, beta;
+  ge__aic_ein_plan ein;
 } ge__aic_state;
 
 static int32_t ge__aic_ints(const ge_node *n, const char *name, int64_t *out, int32_t cap) {
@@ -4975,75 +4988,107 @@ static void ge__aic_permute(const float *src, int32_t rank, const int64_t *sdims
   }
 }
 
-static ge_status ge__aic_einsum(ge_kernel_ctx *c) {
+static int ge__aic_same_dims(int32_t rank, const int64_t *dims, const ge_value *v) {
+  return v->rank == rank && !memcmp(v->dims, dims, (size_t)rank * sizeof *dims);
+}
+
+/* Makes p for operands A, B: which group each label is in and how each
+ * operand and the output are laid out (p->fast 0: no batched product). */
+static ge_status ge__aic_ein_plan_make(ge_kernel_ctx *c, const ge_value *A, const ge_value *B, ge__aic_ein_plan *p) {
   static const int a_order[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_ROW, GE__AIC_EIN_SUM},
                    a_trans[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_SUM, GE__AIC_EIN_ROW},
                    b_order[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_SUM, GE__AIC_EIN_COL},
                    b_trans[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_COL, GE__AIC_EIN_SUM},
                    y_order[3] = {GE__AIC_EIN_BATCH, GE__AIC_EIN_ROW, GE__AIC_EIN_COL};
-  const ge_value *A = ge__aic_in(c, 0), *B = ge__aic_in(c, 1);
   ge_einsum_labels lb;
   ge__aic_ein e;
-  int32_t pa[GE_MAX_RANK], pb[GE_MAX_RANK], py[GE_MAX_RANK], inv[GE_MAX_RANK], j;
-  int64_t nb, M, N, K, dims[GE_MAX_RANK], cdims[GE_MAX_RANK], q, work, a_floats, b_floats, y_floats;
-  int a_in_place, a_t = 0, b_in_place, b_t = 0, y_in_place, packs, small;
-  const float *a, *b;
-  float *scratch, *y;
-  ge_value *out;
+  int32_t unused[GE_MAX_RANK], j;
   ge_status st;
-  if (c->num_inputs != 2 || !A || !B || !ge__aic_f32(A) || !ge__aic_f32(B)) return ge__aic_reference(c);
+  memset(p, 0, sizeof *p);
   if ((st = ge_einsum_labels_of(c, &lb)) != GE_OK) return st;
-  if (!ge__aic_ein_groups(&lb, A, B, &e)) return ge__aic_reference(c);
-  nb = e.extent[GE__AIC_EIN_BATCH], M = e.extent[GE__AIC_EIN_ROW], N = e.extent[GE__AIC_EIN_COL];
-  K = e.extent[GE__AIC_EIN_SUM];
-  small = nb > 1 && M * N * K <= GE__AIC_SB_MAX_MNK; /* attention-sized: the batched small products, on copies */
-  a_in_place = ge__aic_ein_perm(lb.dim_label[0], A->rank, &e, a_order, pa);
-  if (!a_in_place && !small && (a_t = ge__aic_ein_perm(lb.dim_label[0], A->rank, &e, a_trans, inv)) != 0) a_in_place = 1;
-  b_in_place = ge__aic_ein_perm(lb.dim_label[1], B->rank, &e, b_order, pb);
-  if (!b_in_place && !small && (b_t = ge__aic_ein_perm(lb.dim_label[1], B->rank, &e, b_trans, inv)) != 0) b_in_place = 1;
-  y_in_place = ge__aic_ein_perm(lb.out_label, lb.orank, &e, y_order, py); /* py: output dim of canonical dim k */
-  for (j = 0; j < lb.orank; j++) dims[j] = lb.size[lb.out_label[j]];
-  if (!(out = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, lb.orank, dims))) return GE_ERR_NOMEM;
-  if (out->numel == 0) return GE_OK;
-  if (K == 0) { /* empty sums */
-    if (!ge_kernel_preparing(c)) memset(out->data, 0, (size_t)out->numel * sizeof(float));
-    return GE_OK;
-  }
-  /* scratch: the products' packing work, then the copies (reserved first:
-   * the products' own scratch calls then neither move nor reach them) */
-  work = ge__aic_threads(c) * (int64_t)ge__aic_mm_work_floats();
-  a_floats = a_in_place ? 0 : A->numel, b_floats = b_in_place ? 0 : B->numel, y_floats = y_in_place ? 0 : out->numel;
-  packs = nb == 1 && b_in_place && !b_t && a_in_place && y_in_place; /* a Const second operand may be packed once */
-  if (!packs && !(scratch = ge__aic_scratch(c, (size_t)(work + a_floats + b_floats + y_floats))))
-    return ge__aic_nomem(c);
-  if (packs) {
-    st = ge__aic_product(c, M, N, K, 1.0f, (const float *)A->data, a_t ? 1 : K, a_t ? M : 1, (const float *)B->data, N,
-                         1, 0.0f, (float *)out->data);
-    return st;
-  }
-  if (ge_kernel_preparing(c)) return GE_OK;
-  a = (const float *)A->data, b = (const float *)B->data;
-  if (!a_in_place) ge__aic_permute(a, A->rank, A->dims, pa, scratch + work), a = scratch + work;
-  if (!b_in_place) ge__aic_permute(b, B->rank, B->dims, pb, scratch + work + a_floats), b = scratch + work + a_floats;
-  y = y_in_place ? (float *)out->data : scratch + work + a_floats + b_floats;
-  if (small) {
+  p->made = 1, p->ra = A->rank, p->rb = B->rank, p->orank = lb.orank;
+  memcpy(p->adims, A->dims, (size_t)A->rank * sizeof *A->dims);
+  memcpy(p->bdims, B->dims, (size_t)B->rank * sizeof *B->dims);
+  if (!(p->fast = ge__aic_ein_groups(&lb, A, B, &e))) return GE_OK;
+  p->nb = e.extent[GE__AIC_EIN_BATCH], p->M = e.extent[GE__AIC_EIN_ROW], p->N = e.extent[GE__AIC_EIN_COL];
+  p->K = e.extent[GE__AIC_EIN_SUM];
+  p->small = p->nb > 1 && p->M * p->N * p->K <= GE__AIC_SB_MAX_MNK; /* attention-sized: batched small products */
+  p->a_in_place = ge__aic_ein_perm(lb.dim_label[0], A->rank, &e, a_order, p->pa);
+  if (!p->a_in_place && !p->small && (p->a_t = ge__aic_ein_perm(lb.dim_label[0], A->rank, &e, a_trans, unused)) != 0)
+    p->a_in_place = 1;
+  p->b_in_place = ge__aic_ein_perm(lb.dim_label[1], B->rank, &e, b_order, p->pb);
+  if (!p->b_in_place && !p->small && (p->b_t = ge__aic_ein_perm(lb.dim_label[1], B->rank, &e, b_trans, unused)) != 0)
+    p->b_in_place = 1;
+  p->y_in_place = ge__aic_ein_perm(lb.out_label, lb.orank, &e, y_order, p->py); /* py: output dim of canonical k */
+  for (j = 0; j < lb.orank; j++) p->odims[j] = lb.size[lb.out_label[j]];
+  return GE_OK;
+}
+
+/* The batched products of p over operands a, b into y, all in canonical order. */
+static ge_status ge__aic_ein_products(ge_kernel_ctx *c, const ge__aic_ein_plan *p, const float *a, const float *b,
+                                      float *y) {
+  int64_t q, M = p->M, N = p->N, K = p->K, nb = p->nb;
+  ge_status st;
+  if (p->small) {
     int64_t ast = M * K, bst = K * N;
     ge__aic_sb sb;
     sb.level = ge__aic_kern_pick(2)->level, sb.br = 1, sb.M = M, sb.N = N, sb.K = K;
     sb.bd = &nb, sb.ast = &ast, sb.bst = &bst, sb.A = a, sb.B = b, sb.C = y;
     ge__aic_small_batched(c, &sb, nb);
+    return GE_OK;
   }
-  for (q = 0; q < nb && !small; q++) {
+  for (q = 0; q < nb; q++) {
     ge_kernel_ctx plain = *c; /* per-batch operands are not one constant: no packing once */
     plain.graph = NULL;
-    st = ge__aic_product(&plain, M, N, K, 1.0f, a + q * M * K, a_t ? 1 : K, a_t ? M : 1, b + q * K * N,
-                         b_t ? 1 : N, b_t ? K : 1, 0.0f, y + q * M * N);
+    st = ge__aic_product(&plain, M, N, K, 1.0f, a + q * M * K, p->a_t ? 1 : K, p->a_t ? M : 1, b + q * K * N,
+                         p->b_t ? 1 : N, p->b_t ? K : 1, 0.0f, y + q * M * N);
     c->state = plain.state;
     if (st != GE_OK) return st;
   }
-  if (!y_in_place) { /* canonical [batch, rows, cols] -> the output's order */
-    for (j = 0; j < lb.orank; j++) cdims[j] = dims[py[j]], inv[py[j]] = j;
-    ge__aic_permute(y, lb.orank, cdims, inv, (float *)out->data);
+  return GE_OK;
+}
+
+static ge_status ge__aic_einsum(ge_kernel_ctx *c) {
+  const ge_value *A = ge__aic_in(c, 0), *B = ge__aic_in(c, 1);
+  ge__aic_state *s;
+  ge__aic_ein_plan *p, pl;
+  int32_t inv[GE_MAX_RANK], j;
+  int64_t cdims[GE_MAX_RANK], work, a_floats, b_floats, y_floats;
+  const float *a, *b;
+  float *scratch, *y;
+  ge_value *out;
+  ge_status st;
+  if (c->num_inputs != 2 || !A || !B || !ge__aic_f32(A) || !ge__aic_f32(B)) return ge__aic_reference(c);
+  if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
+  p = &s->ein;
+  if (!p->made || !ge__aic_same_dims(p->ra, p->adims, A) || !ge__aic_same_dims(p->rb, p->bdims, B))
+    if ((st = ge__aic_ein_plan_make(c, A, B, p)) != GE_OK) return st;
+  if (!p->fast) return ge__aic_reference(c);
+  pl = *p, p = &pl; /* a copy: growing the scratch may move the state */
+  if (!(out = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, p->orank, p->odims))) return GE_ERR_NOMEM;
+  if (out->numel == 0) return GE_OK;
+  if (p->K == 0) { /* empty sums */
+    if (!ge_kernel_preparing(c)) memset(out->data, 0, (size_t)out->numel * sizeof(float));
+    return GE_OK;
+  }
+  if (p->nb == 1 && p->b_in_place && !p->b_t && p->a_in_place && p->y_in_place) /* a Const B may be packed once */
+    return ge__aic_product(c, p->M, p->N, p->K, 1.0f, (const float *)A->data, p->a_t ? 1 : p->K, p->a_t ? p->M : 1,
+                           (const float *)B->data, p->N, 1, 0.0f, (float *)out->data);
+  /* scratch: the products' packing work, then the copies (reserved first:
+   * the products' own scratch calls then neither move nor reach them) */
+  work = ge__aic_threads(c) * (int64_t)ge__aic_mm_work_floats();
+  a_floats = p->a_in_place ? 0 : A->numel, b_floats = p->b_in_place ? 0 : B->numel;
+  y_floats = p->y_in_place ? 0 : out->numel;
+  if (!(scratch = ge__aic_scratch(c, (size_t)(work + a_floats + b_floats + y_floats)))) return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
+  a = (const float *)A->data, b = (const float *)B->data;
+  if (!p->a_in_place) ge__aic_permute(a, A->rank, A->dims, p->pa, scratch + work), a = scratch + work;
+  if (!p->b_in_place) ge__aic_permute(b, B->rank, B->dims, p->pb, scratch + work + a_floats), b = scratch + work + a_floats;
+  y = p->y_in_place ? (float *)out->data : scratch + work + a_floats + b_floats;
+  if ((st = ge__aic_ein_products(c, p, a, b, y)) != GE_OK) return st;
+  if (!p->y_in_place) { /* canonical [batch, rows, cols] -> the output's order */
+    for (j = 0; j < p->orank; j++) cdims[j] = p->odims[p->py[j]], inv[p->py[j]] = j;
+    ge__aic_permute(y, p->orank, cdims, inv, (float *)out->data);
   }
   return GE_OK;
 }

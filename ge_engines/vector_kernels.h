@@ -133,7 +133,13 @@ typedef int32_t ge__vk_vi_avx512 __attribute__((vector_size(64)));
 #define GE__VK_EVEN_avx512(a, b)                                                                                       \
   __builtin_shuffle(a, b, (ge__vk_vi_avx512){0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30})
 #endif
+/* Forced inlining lets the switch on a constant op fold away; without optimisation nothing
+ * folds, so forcing it would only copy every op's code into every caller (30 s to compile). */
+#ifdef __OPTIMIZE__
 #define GE__VK_INLINE static inline __attribute__((always_inline))
+#else
+#define GE__VK_INLINE static inline
+#endif
 
 /* Instruction sets, best last; one copy of each hot loop per set. */
 enum { GE__VK_ISA_BASE, GE__VK_ISA_AVX2, GE__VK_ISA_AVX512 };

@@ -22,8 +22,10 @@ run_suite() { # NAME CMD...
     shift
     log=$(mktemp)
     echo "== $name"
+    local start=$SECONDS
     timeout "$TIMEOUT" "$@" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
+    echo "-- $name took $((SECONDS - start)) s"
     last=$(tail -n 1 "$log")
     if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
         p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}

@@ -1532,6 +1532,50 @@ GE_TEST(test_einsum_fast) {
   printf("  Einsum: %d cases, worst rel err %.2g\n", 120 + i, worst);
 }
 
+/* One Einsum kernel state run on operands whose shapes change from run to
+ * run (as a dynamic-shape task's do): the plan made for the first shapes
+ * must be remade, never reused, when they change. */
+GE_TEST(test_einsum_fast_follows_shapes) {
+  static const int64_t shapes[][2][3] = {{{2, 3, 4}, {2, 4, 5}}, {{2, 3, 4}, {2, 4, 5}}, {{3, 5, 2}, {3, 2, 6}},
+                                         {{1, 7, 9}, {1, 9, 3}}, {{3, 5, 2}, {3, 2, 6}}};
+  static const char *eqs[] = {"bij,bjk->bik", "bij,bjk->kbi"}; /* in place; output permuted */
+  int e, r;
+  tu_seed(&R, 1651);
+  for (e = 0; e < 2; e++) {
+    kt t;
+    ctx_env ce;
+    ge_edge ed[2];
+    ge_kernel_fn fast;
+    memset(&t, 0, sizeof t);
+    ge_graph_create(NULL, &t.g, &t.err);
+    ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, 3, shapes[0][0], &ed[0].node, NULL);
+    ge_graph_add_data(t.g, NULL, GE_DTYPE_FLOAT32, 3, shapes[0][1], &ed[1].node, NULL);
+    ed[0].index = ed[1].index = 0;
+    ge_graph_add_node(t.g, "Einsum", "ein", 2, ed, 1, &t.id, &t.err);
+    ge_node_set_attr_string(t.g, t.id, "equation", eqs[e], NULL);
+    fast = ge_ai_core_engine()->kernel(ge_ai_core_engine(), ge_graph_node(t.g, t.id));
+    ctx_init(&ce, 2, &t, NULL, 2, NULL);
+    for (r = 0; r < (int)(sizeof shapes / sizeof shapes[0]); r++) {
+      float *a = rand_floats(shapes[r][0][0] * shapes[r][0][1] * shapes[r][0][2]);
+      float *b = rand_floats(shapes[r][1][0] * shapes[r][1][1] * shapes[r][1][2]);
+      ge_value va = kh_value(GE_DTYPE_FLOAT32, 3, shapes[r][0], a), vb = kh_value(GE_DTYPE_FLOAT32, 3, shapes[r][1], b);
+      ge_value out, ref, *in[2];
+      in[0] = &va, in[1] = &vb;
+      memset(&out, 0, sizeof out), memset(&ref, 0, sizeof ref);
+      ce.c.inputs = in, ce.outs[0] = &out;
+      if (GE_CHECK(kh_run(ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), t.g, t.id, in, 2, &ref, 1, &t.err) == GE_OK) &&
+          GE_CHECK(fast(&ce.c) == GE_OK) && GE_CHECK(out.numel == ref.numel && out.rank == ref.rank)) {
+        double er = rel_err((const float *)out.data, (const float *)ref.data, ref.numel);
+        if (!GE_CHECK(er < TOL)) printf("  Einsum '%s' run %d: rel err %.2g\n", eqs[e], r, er);
+      }
+      kh_free(&out), kh_free(&ref), kh_free(&va), kh_free(&vb);
+      free(a), free(b);
+    }
+    free(ce.c.state);
+    kt_free(&t);
+  }
+}
+
 /* ----------------------------------------- weights of an If's branch */
 
 static ge_kernel_fn lookup_aic_only(const ge_node *n, void *user) {
@@ -1899,6 +1943,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_few_channel_levels);
   GE_RUN(test_matmul_batched);
   GE_RUN(test_einsum_fast);
+  GE_RUN(test_einsum_fast_follows_shapes);
   GE_RUN(test_conv3d_fast);
   GE_RUN(test_residual_fusion);
   GE_RUN(test_silu_fusion);
