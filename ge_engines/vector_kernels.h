@@ -17,8 +17,10 @@
  * SIMD is chosen at run time (no -march needed): the loops are written once
  * with GCC/clang vector types and compiled three times (GE__VK_HELPERS),
  * for AVX-512 (16 lanes), AVX2+FMA (8) and the base target (4);
- * __builtin_cpu_supports picks one per call. Floating-point contraction
- * stays off, so the three give the same bits. GCC and clang get the fast
+ * __builtin_cpu_supports picks one per call. The math's polynomials fuse
+ * their multiply-adds where the set has FMA (GE__VK_FMA_*), elsewhere
+ * contraction stays off: AVX2 and AVX-512 give the same bits, the base set
+ * rounds differently within the same bounds. GCC and clang get the fast
  * kernels; other compilers (no GNU vector types), or a build with
  * GE_VECTOR_NO_SIMD, run the reference.
  *
@@ -173,6 +175,16 @@ GE__VK_INLINE GE__VK_ATTR_avx2 __m256i ge__vk_tail_mask_avx2(int64_t n) {
 #define GE__VK_LOAD_PART_avx2(p, n) ge__vk_load_copy_avx2(p, n)
 #define GE__VK_STORE_PART_avx2(p, v, n) ge__vk_store_copy_avx2(p, v, n)
 #endif
+/* a * b + c: fused (one rounding) where the set has FMA, so AVX2 and
+ * AVX-512 give the same bits; the base set rounds the product first. */
+#if GE__VK_X86
+#define GE__VK_FMA_avx512(a, b, c) ((ge__vk_v_avx512)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))
+#define GE__VK_FMA_avx2(a, b, c) ((ge__vk_v_avx2)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
+#else
+#define GE__VK_FMA_avx512(a, b, c) ((a) * (b) + (c))
+#define GE__VK_FMA_avx2(a, b, c) ((a) * (b) + (c))
+#endif
+#define GE__VK_FMA_base(a, b, c) ((a) * (b) + (c))
 #define GE__VK_LOAD_PART_base(p, n) ge__vk_load_copy_base(p, n)
 #define GE__VK_STORE_PART_base(p, v, n) ge__vk_store_copy_base(p, v, n)
 
@@ -219,6 +231,10 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_splat_##isa(float f) {                                         \
     ge__vk_v_##isa z = {0};                                                                                            \
     return z + f;                                                                                                      \
+  }                                                                                                                    \
+  /* a * b + c, fused where the set has FMA (GE__VK_FMA_*) */                                                          \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_mad_##isa(ge__vk_v_##isa a, ge__vk_v_##isa b, float c) {       \
+    return GE__VK_FMA_##isa(a, b, ge__vk_splat_##isa(c));                                                              \
   }                                                                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_vi_##isa ge__vk_splati_##isa(int32_t k) {                                     \
     ge__vk_vi_##isa z = {0};                                                                                           \
@@ -311,13 +327,13 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
    * remainder is < 6e-9 relative). */                                                                                 \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_reduced_##isa(ge__vk_v_##isa r) {                          \
     ge__vk_v_##isa p;                                                                                                  \
-    p = 1.0f / 5040 + r * (1.0f / 40320);                                                                              \
-    p = 1.0f / 720 + r * p;                                                                                            \
-    p = 1.0f / 120 + r * p;                                                                                            \
-    p = 1.0f / 24 + r * p;                                                                                             \
-    p = 1.0f / 6 + r * p;                                                                                              \
-    p = 0.5f + r * p;                                                                                                  \
-    p = 1.0f + r * p;                                                                                                  \
+    p = ge__vk_mad_##isa(r, ge__vk_splat_##isa(1.0f / 40320), 1.0f / 5040);                                             \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 720);                                                                             \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 120);                                                                             \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 24);                                                                              \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 6);                                                                               \
+    p = ge__vk_mad_##isa(r, p, 0.5f);                                                                                   \
+    p = ge__vk_mad_##isa(r, p, 1.0f);                                                                                   \
     return 1.0f + r * p;                                                                                               \
   }                                                                                                                    \
   /* e^x: n = round(x/ln2), r = x - n ln2 in [-0.35, 0.35], 2^n e^r. */                                                \
@@ -334,13 +350,13 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     ge__vk_vi_##isa ni;                                                                                                \
     ge__vk_v_##isa xc = ge__vk_clamp_##isa(x, -40.0f, 0.0f), n = ge__vk_round_log2e_##isa(xc, &ni),                    \
                    r = ge__vk_reduce_ln2_##isa(xc, n), p, s;                                                           \
-    p = 1.0f / 362880 * r + 1.0f / 40320;                                                                              \
-    p = 1.0f / 5040 + r * p;                                                                                           \
-    p = 1.0f / 720 + r * p;                                                                                            \
-    p = 1.0f / 120 + r * p;                                                                                            \
-    p = 1.0f / 24 + r * p;                                                                                             \
-    p = 1.0f / 6 + r * p;                                                                                              \
-    p = 0.5f + r * p;                                                                                                  \
+    p = ge__vk_mad_##isa(r, ge__vk_splat_##isa(1.0f / 362880), 1.0f / 40320);                                           \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 5040);                                                                            \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 720);                                                                             \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 120);                                                                             \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 24);                                                                              \
+    p = ge__vk_mad_##isa(r, p, 1.0f / 6);                                                                               \
+    p = ge__vk_mad_##isa(r, p, 0.5f);                                                                                   \
     p = r + r * r * p;                                                                                                 \
     s = ge__vk_from_bits_##isa((ni + 127) << 23); /* 2^n, n in [-58, 0] */                                             \
     p = s * p + (s - 1.0f);                                                                                            \
@@ -365,10 +381,10 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
          ge__vk_sel_##isa(tiny, ge__vk_splat_##isa(23.0f), ge__vk_splat_##isa(0.0f));                                  \
     s = (m - 1.0f) / (m + 1.0f);                                                                                       \
     s2 = s * s;                                                                                                        \
-    p = 1.0f / 11 * s2 + 1.0f / 9;                                                                                     \
-    p = 1.0f / 7 + s2 * p;                                                                                             \
-    p = 1.0f / 5 + s2 * p;                                                                                             \
-    p = 1.0f / 3 + s2 * p;                                                                                             \
+    p = ge__vk_mad_##isa(s2, ge__vk_splat_##isa(1.0f / 11), 1.0f / 9);                                                  \
+    p = ge__vk_mad_##isa(s2, p, 1.0f / 7);                                                                              \
+    p = ge__vk_mad_##isa(s2, p, 1.0f / 5);                                                                              \
+    p = ge__vk_mad_##isa(s2, p, 1.0f / 3);                                                                              \
     p = 2.0f * s + 2.0f * s * s2 * p;                                                                                  \
     p = ef * 1.428606765330187e-06f + p + ef * 0.693145751953125f;                                                     \
     p = ge__vk_sel_##isa(x == 0.0f, ge__vk_splat_##isa(-HUGE_VALF), p);                                                \
@@ -418,13 +434,17 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
                    z = (u - 0.55f) * (1.0f / 0.45f), q, ec;                                                            \
     ge__vk_vi_##isa small = t < 1.0f;                                                                                  \
     int k;                                                                                                             \
+    /* the two Horner chains advance together, unrolled: each step's latency                                          \
+     * overlaps the other's (and the next lanes'), not a loop's branch */                                              \
     e_small = ge__vk_splat_##isa(ts[10]);                                                                              \
-    for (k = 9; k >= 0; k--)                                                                                           \
-      e_small = ts[k] + t2 * e_small;                                                                                  \
-    e_small = t * e_small;                                                                                             \
     q = ge__vk_splat_##isa(ps[12]);                                                                                    \
-    for (k = 11; k >= 0; k--)                                                                                          \
-      q = ps[k] + z * q;                                                                                               \
+    q = ge__vk_mad_##isa(z, q, ps[11]);                                                                                \
+    _Pragma("GCC unroll 10") for (k = 10; k >= 1; k--) {                                                               \
+      q = ge__vk_mad_##isa(z, q, ps[k]);                                                                               \
+      e_small = ge__vk_mad_##isa(t2, e_small, ts[k - 1]);                                                              \
+    }                                                                                                                  \
+    q = ge__vk_mad_##isa(z, q, ps[0]);                                                                                 \
+    e_small = t * e_small;                                                                                             \
     ec = ge__vk_exp_##isa(-sq_hi) * (1.0f - sq_lo) * q * u;                                                            \
     ec = ge__vk_sel_##isa(t > 10.5f, ge__vk_splat_##isa(0.0f), ec);                                                    \
     *erf = ge__vk_sel_##isa(small, e_small, 1.0f - ec);                                                                \
