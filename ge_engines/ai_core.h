@@ -112,7 +112,10 @@
  *   2. Add(Conv, other) where the Conv (2-D or 1-D, float32, no fused
  *      activation yet) has the Add as its only consumer and other has the
  *      sum's shape (equal dims; unknown ones only under the same symbol):
- *      other becomes the Conv's residual input; the Add goes.
+ *      other becomes the Conv's residual input; the Add goes. Add(MatMul,
+ *      Const bias along the last dim) where the MatMul's B is a Const
+ *      matrix and the Add its only consumer: the bias becomes the MatMul's
+ *      input 2 (_fused_inputs = 1), added in its GEMM epilogue.
  *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
  *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
  *      engine with no other consumer: becomes the producer's fused
@@ -1558,7 +1561,7 @@ typedef struct ge__aic_state {
   int packed_level;   /* micro-kernel level + 1 it was packed for; 0: none */
   signed char in_const[4]; /* per input: 0 not known yet, 1 varies, 2 a Const (found once) */
   ge__aic_act act;
-  int fused_res; /* _fused_inputs: input 3 is a residual to add */
+  int fused_res; /* _fused_inputs: Conv's input 3 is a residual to add, MatMul's input 2 a bias */
   /* Conv */
   int64_t group, s[3], d[3], pads[6], ks[3]; /* up to 3 spatial dims */
   int32_t n_s, n_d, n_pads, n_ks;
@@ -4783,9 +4786,11 @@ static void ge__aic_bpack_fn(const void *arg, float *dst) {
 /* Y = alpha op(A) op(B) + beta Y (rows x N) on the kernel's threads: B
  * packed once when it is a Const (input 1), else the plain GEMM (OpenBLAS
  * with GE_USE_OPENBLAS). */
-static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int64_t K, float alpha, const float *A,
-                                 int64_t ars, int64_t acs, const float *B, int64_t brs, int64_t bcs, float beta,
-                                 float *Y) {
+/* Y = alpha A B + beta Y, then the epilogue epi (NULL: none; its level is
+ * set here) on each block of Y while it is in cache. */
+static ge_status ge__aic_product_epi(ge_kernel_ctx *c, int64_t rows, int64_t N, int64_t K, float alpha,
+                                     const float *A, int64_t ars, int64_t acs, const float *B, int64_t brs,
+                                     int64_t bcs, float beta, float *Y, ge__aic_epi *epi) {
   const ge__aic_kern *k = ge__aic_kern_pick(2);
   int64_t tasks = ge__aic_threads(c);
   ge__aic_mm mm;
@@ -4797,6 +4802,7 @@ static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int6
   mm.A = A, mm.ars = ars, mm.acs = acs;
   mm.B = B, mm.brs = brs, mm.bcs = bcs;
   mm.C = Y, mm.ldc = N;
+  if (epi) epi->level = k->level, mm.epi = epi;
   /* a Const B is packed once; but a B of a few columns is packed 8 wide per
    * run (a copy of K x N floats) for the columns kernel, since panels of nr
    * would be mostly zeros */
@@ -4810,11 +4816,45 @@ static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int6
   }
 #ifdef GE_USE_OPENBLAS
   if (!(work = ge__aic_scratch(c, ge__aic_mm_work_floats()))) return ge__aic_nomem(c); /* for the own fallback */
-  if (!ge_kernel_preparing(c)) ge__aic_gemm(rows, N, K, alpha, A, ars, acs, B, brs, bcs, beta, Y, N, work);
+  if (!ge_kernel_preparing(c)) {
+    ge__aic_gemm(rows, N, K, alpha, A, ars, acs, B, brs, bcs, beta, Y, N, work);
+    if (!ge__aic_epi_empty(epi)) ge__aic_epilogue(epi, Y, N, 0, 0, rows, N);
+  }
 #else
   if (!(work = ge__aic_scratch(c, (size_t)tasks * ge__aic_mm_work_floats()))) return ge__aic_nomem(c);
   if (!ge_kernel_preparing(c)) ge__aic_mm_run(c, &mm, tasks, work);
 #endif
+  return GE_OK;
+}
+
+static ge_status ge__aic_product(ge_kernel_ctx *c, int64_t rows, int64_t N, int64_t K, float alpha, const float *A,
+                                 int64_t ars, int64_t acs, const float *B, int64_t brs, int64_t bcs, float beta,
+                                 float *Y) {
+  return ge__aic_product_epi(c, rows, N, K, alpha, A, ars, acs, B, brs, bcs, beta, Y, NULL);
+}
+
+/* A fused bias (_fused_inputs = 1: input 2, N floats along the last dim,
+ * AI Core's MatMul + Add fusion) into *bias; NULL when none. */
+static ge_status ge__aic_matmul_bias(ge_kernel_ctx *c, const ge__aic_state *s, int64_t N, const float **bias) {
+  const ge_value *b = ge__aic_in(c, 2);
+  *bias = NULL;
+  if (!s->fused_res) return GE_OK;
+  if (!b || !ge__aic_f32(b) || b->numel != N)
+    return ge_kernel_error(c, GE_ERR_INVALID, "_fused_inputs = 1 needs input 2: a float32 bias of %lld values",
+                           (long long)N);
+  *bias = (const float *)b->data;
+  return GE_OK;
+}
+
+/* The bias and activation after a MatMul path without a fused epilogue. */
+static ge_status ge__aic_matmul_finish(ge_kernel_ctx *c, ge_value *y, int64_t N, const float *bias) {
+  const ge__aic_state *s = (const ge__aic_state *)c->state;
+  ge__aic_epi epi;
+  if (!bias) return ge__aic_finish(c, s, y);
+  if (ge_kernel_preparing(c)) return GE_OK;
+  memset(&epi, 0, sizeof epi);
+  epi.act = s->act, epi.res = bias, epi.level = ge__aic_kern_pick(2)->level; /* ldr 0: the bias on every row */
+  ge__aic_epilogue(&epi, (float *)y->data, N, 0, 0, y->numel / N, N);
   return GE_OK;
 }
 
@@ -4825,6 +4865,7 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
   int64_t M, K, K2, N, dims[GE_MAX_RANK], bd[GE_MAX_RANK], ast[GE_MAX_RANK], bst[GE_MAX_RANK], idx[GE_MAX_RANK];
   int64_t nb = 1, as = 1, bs = 1, q, aoff, boff;
   int32_t abr, bbr, br, rank = 0, i;
+  const float *bias;
   ge_status st;
   if (!A || !B) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", A ? 1 : 0);
   if (!ge__aic_f32(A) || !ge__aic_f32(B)) return ge__aic_reference(c);
@@ -4857,14 +4898,17 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
   }
   if (A->rank > 1) dims[rank++] = M;
   if (B->rank > 1) dims[rank++] = N;
+  if ((st = ge__aic_matmul_bias(c, s, N, &bias)) != GE_OK) return st;
+  if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, rank, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
-  if (bbr == 0 && A->rank >= 2) { /* B shared by every batch: one GEMM over all rows of A */
+  if (bbr == 0 && A->rank >= 2) { /* B shared by every batch: one GEMM over all rows of A, epilogue fused */
     int64_t rows = K ? A->numel / K : nb * M;
-    if ((st = ge__aic_product(c, rows, N, K, 1.0f, (const float *)A->data, K, 1, (const float *)B->data,
-                              B->rank == 1 ? 1 : N, 1, 0.0f, (float *)y->data)) != GE_OK)
-      return st;
-    return ge__aic_finish(c, (ge__aic_state *)c->state, y);
+    ge__aic_epi epi;
+    memset(&epi, 0, sizeof epi);
+    epi.act = s->act, epi.res = bias; /* the bias as a residual of row stride 0 */
+    return ge__aic_product_epi(c, rows, N, K, 1.0f, (const float *)A->data, K, 1, (const float *)B->data,
+                               B->rank == 1 ? 1 : N, 1, 0.0f, (float *)y->data, &epi);
   }
   if (A->rank >= 2 && B->rank >= 2 && M * N * K <= GE__AIC_SB_MAX_MNK) { /* attention-sized batches */
     ge__aic_sb sb;
@@ -4872,7 +4916,7 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
     sb.bd = bd, sb.ast = ast, sb.bst = bst;
     sb.A = (const float *)A->data, sb.B = (const float *)B->data, sb.C = (float *)y->data;
     if (!ge_kernel_preparing(c)) ge__aic_small_batched(c, &sb, nb);
-    return ge__aic_finish(c, (ge__aic_state *)c->state, y);
+    return ge__aic_matmul_finish(c, y, N, bias);
   }
   for (i = 0; i < br; i++) idx[i] = 0;
   aoff = boff = 0;
@@ -4892,7 +4936,7 @@ static ge_status ge__aic_matmul(ge_kernel_ctx *c) {
       idx[i] = 0;
     }
   }
-  return ge__aic_finish(c, (ge__aic_state *)c->state, y);
+  return ge__aic_matmul_finish(c, y, N, bias);
 }
 
 /* -------------------------------------------------------------- Einsum */
@@ -5585,6 +5629,48 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
   return GE_OK;
 }
 
+/* The values of a Const bias along the last dim of an output of n dims
+ * (shape [N] or [1, .., 1, N], numel N); NULL otherwise. */
+static const ge_tensor *ge__aic_last_dim_bias(const ge_graph *g, const ge_node *a, uint32_t i, int64_t N, int32_t rank) {
+  const ge_tensor *t = ge__aic_const_in(g, a, i);
+  int32_t d;
+  if (!t || t->rank < 1 || t->rank > rank || t->dims[t->rank - 1] != N) return NULL;
+  for (d = 0; d < t->rank - 1; d++)
+    if (t->dims[d] != 1) return NULL;
+  return t;
+}
+
+/* MatMul(A, Const B [K, N]) -> Add(Const bias along the last dim), the
+ * Add its only consumer (a Linear layer as exporters write it): the bias
+ * becomes the MatMul's input 2 with _fused_inputs = 1, added in the GEMM
+ * epilogue; the Add goes. */
+static ge_status ge__aic_fuse_matmul_bias(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *a = ge_graph_node(g, id);
+  uint32_t k;
+  ge_status st;
+  *done = 0;
+  if (!ge__aic_is(a, "Add") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
+      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a) || a->outputs[0].shape.rank < 2)
+    return GE_OK;
+  for (k = 0; k < 2; k++) {
+    ge_edge me = a->inputs[k], be = a->inputs[1 - k];
+    ge_node *p = me.node == GE_NONE ? NULL : ge_graph_node(g, me.node);
+    const ge_tensor *w = p ? ge__aic_const_in(g, p, 1) : NULL;
+    if (!p || !ge__aic_is(p, "MatMul") || p->engine != self || me.index != 0 || p->num_inputs != 2 ||
+        p->num_outputs != 1 || p->num_uses != 1 || p->uses[0].node != id || p->num_control_outputs || !w || w->rank != 2 ||
+        ge_node_attr(p, "_fused_activation") || ge_node_attr(p, GE_ATTR_FUSED_INPUTS) || !ge__aic_all_f32(g, p) ||
+        p->outputs[0].shape.rank < 2 || !ge__aic_same_at_run(&p->outputs[0], &a->outputs[0]) ||
+        !ge__aic_last_dim_bias(g, a, 1 - k, w->dims[1], a->outputs[0].shape.rank))
+      continue;
+    if ((st = ge_graph_add_input(g, me.node, be, err)) != GE_OK) return st;
+    if ((st = ge_node_set_attr_int(g, me.node, GE_ATTR_FUSED_INPUTS, 1, err)) != GE_OK) return st;
+    if ((st = ge__aic_bypass(g, id, me.node, err)) != GE_OK) return st;
+    *done = 1;
+    return GE_OK;
+  }
+  return GE_OK;
+}
+
 static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self, ge_error *err) {
   uint32_t id, bound = ge_graph_id_bound(g);
   int done;
@@ -5601,10 +5687,11 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
     if (st != GE_OK) return st;
   }
   bound = ge_graph_id_bound(g);
-  for (id = 0; id < bound; id++) { /* 2: residual Adds into their Conv */
+  for (id = 0; id < bound; id++) { /* 2: residual Adds into their Conv, bias Adds into their MatMul */
     ge_node *n = ge_graph_node(g, id);
     if (!n || n->engine != self) continue;
     if ((st = ge__aic_fuse_residual(g, id, self, &done, err)) != GE_OK) return st;
+    if (!done && (st = ge__aic_fuse_matmul_bias(g, id, self, &done, err)) != GE_OK) return st;
   }
   bound = ge_graph_id_bound(g);
   for (id = 0; id < bound; id++) { /* 3: activations into their producer */

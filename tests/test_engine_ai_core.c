@@ -706,7 +706,7 @@ static ge_node_id add_bn(ge_graph *g, ge_node_id src, int64_t C, ge_node_id mean
 }
 
 /* One random graph; expected node count after fusion in *expect. Kinds:
- * 0 Conv chain, 1 Gemm chain, 2 MatMul -> act, 3 two consumers (no fold),
+ * 0 Conv chain, 1 Gemm chain, 2 MatMul (-> bias Add) -> act, 3 two consumers (no fold),
  * 4 BN mean from a graph input (no fold), 5 int32 MatMul -> Relu (no fusion). */
 static ge_graph *rand_graph(int kind, uint32_t *expect, int64_t *xd, int32_t *xr, int64_t *md) {
   ge_graph *g;
@@ -714,7 +714,7 @@ static ge_graph *rand_graph(int kind, uint32_t *expect, int64_t *xd, int32_t *xr
   ge_edge e[3], outs[2];
   int has_bn = kind == 0 || kind == 1 || kind == 3 || kind == 4 ? (kind >= 3 ? 1 : (int)rnd_below(4) != 0) : 0;
   int k = (int)rnd_below(7) - 1; /* -1: no activation */
-  int extra = 0, bias = (int)rnd_below(2), n_out = 1;
+  int extra = 0, bias = (int)rnd_below(2), n_out = 1, mm_bias = 0;
   int64_t C;
   uint32_t before;
   ge_graph_create(NULL, &g, NULL);
@@ -766,6 +766,18 @@ static ge_graph *rand_graph(int kind, uint32_t *expect, int64_t *xd, int32_t *xr
     else if (k < 0) k = 0;
     C = 0;
     has_bn = 0;
+    /* a bias Add, either side: 1..3 along the last dim ([N], [1,N], [1,1,N]: fuses), 4 along rows ([M,1]: stays) */
+    if (kind == 2 && (mm_bias = (int)rnd_below(5)) != 0) {
+      int64_t bs[3] = {1, 1, 1};
+      int32_t br = mm_bias == 4 ? 2 : mm_bias;
+      ge_node_id bid = GE_NONE;
+      int side = (int)rnd_below(2);
+      if (mm_bias == 4) bs[0] = xd[1];
+      else bs[br - 1] = bd[1];
+      e[side] = E(p), e[1 - side] = E(add_const(g, br, bs, 0, GE_DTYPE_FLOAT32));
+      ge_graph_add_node(g, "Add", "bias", 2, e, 1, &bid, NULL);
+      p = bid;
+    }
   }
   last = p;
   if (has_bn) {
@@ -783,7 +795,8 @@ static ge_graph *rand_graph(int kind, uint32_t *expect, int64_t *xd, int32_t *xr
   *expect = before;
   if (kind <= 2) {
     if (has_bn) *expect -= 4 + (uint32_t)bias; /* BN, 4 params, old W (+ old b) out; new W, b in */
-    if (k >= 0) *expect -= 1 + (uint32_t)extra;
+    if (mm_bias >= 1 && mm_bias <= 3) *expect -= 1; /* the bias Add goes */
+    if (k >= 0 && mm_bias != 4) *expect -= 1 + (uint32_t)extra; /* after a kept Add the activation stays */
   }
   return g;
 }
