@@ -6,7 +6,8 @@
  * inputs without bytes, tests/kernel_harness.h), then run twice on the
  * same context; unprepared: one plain run. On seeded random shapes,
  * attributes and Const or Data parameter inputs (bad ones included) both
- * must give the same status, message and output bytes.
+ * must give the same status, message and output bytes (GatherElements,
+ * ScatterElements and ScatterND included: axis and reduction read once).
  *
  * NonMaxSuppression: seeded random boxes in both formats with tied and
  * quantised scores, degenerate and flipped boxes, NaN scores, thresholds
@@ -377,6 +378,41 @@ static void dp_make(dp_case *t, int which, tu_rng *r, int s) {
     dp_rand_in(t, 0, r, dt, rank, dims, 4);
     dp_attr_int(t, "axis", dp_range(r, -rank, rank + bad));
     break;
+  case 15: /* GatherElements / ScatterElements: indices no larger than the data off the axis */
+  case 16: {
+    static const char *const reds[6] = {"none", "add", "mul", "max", "min", "mean"};
+    int64_t idims[GE_MAX_RANK];
+    for (k = 0; k < rank; k++) idims[k] = k == a ? dp_range(r, 0, 4) : dp_range(r, 1, dims[k]);
+    dp_init(t, which == 15 ? "GatherElements" : "ScatterElements", which == 15 ? 2 : 3, 1);
+    dp_rand_in(t, 0, r, dt, rank, dims, 4);
+    dp_in(t, 1, tu_below(r, 2) ? GE_DTYPE_INT64 : GE_DTYPE_INT32, rank, idims, NULL, 0);
+    for (k = 0; k < t->in[1].numel; k++) {
+      int64_t x = dp_range(r, -dims[a], dims[a] - 1 + bad);
+      if (t->in[1].dtype == GE_DTYPE_INT64) ((int64_t *)t->in[1].data)[k] = x;
+      else ((int32_t *)t->in[1].data)[k] = (int32_t)x;
+    }
+    if (which == 16) dp_rand_in(t, 2, r, dt, rank, idims, 4);
+    if (tu_below(r, 4)) dp_attr_int(t, "axis", axis);
+    if (which == 16 && tu_below(r, 2)) dp_attr_str(t, "reduction", reds[tu_below(r, bad ? 6 : 5)]);
+    break;
+  }
+  case 17: { /* ScatterND: index tuples of 1..rank entries, updates shaped to them */
+    static const char *const reds[6] = {"none", "add", "mul", "max", "min", "mean"};
+    int64_t idims[2], udims[GE_MAX_RANK];
+    int32_t urank;
+    idims[0] = dp_range(r, 1, 3);
+    idims[1] = dp_range(r, 1, rank);
+    urank = (int32_t)(1 + rank - idims[1]);
+    udims[0] = idims[0];
+    for (k = 1; k < urank; k++) udims[k] = dims[idims[1] + k - 1];
+    dp_init(t, "ScatterND", 3, 1);
+    dp_rand_in(t, 0, r, dt, rank, dims, 4);
+    dp_in(t, 1, GE_DTYPE_INT64, 2, idims, NULL, konst);
+    for (k = 0; k < idims[0] * idims[1]; k++) ((int64_t *)t->in[1].data)[k] = dp_range(r, 0, dims[k % idims[1]] - 1 + bad);
+    dp_rand_in(t, 2, r, dt, urank, udims, 4);
+    if (tu_below(r, 2)) dp_attr_str(t, "reduction", reds[tu_below(r, bad ? 6 : 5)]);
+    break;
+  }
   default: { /* GatherND */
     int64_t idims[2];
     idims[0] = dp_range(r, 1, 3);
@@ -390,12 +426,13 @@ static void dp_make(dp_case *t, int which, tu_rng *r, int s) {
   }
 }
 
-#define DP_OPS 15
+#define DP_OPS 18
 
 GE_TEST(test_prepared_matches_unprepared) {
   static const char *const names[DP_OPS] = {"Concat",  "Gather",    "Split",   "Slice",  "Transpose",
                                             "Pad",     "Squeeze",   "Unsqueeze", "Reshape", "Expand",
-                                            "Tile",    "TopK",      "Shape",   "Flatten", "GatherND"};
+                                            "Tile",    "TopK",      "Shape",   "Flatten", "GatherND",
+                                            "GatherElements", "ScatterElements", "ScatterND"};
   int op;
   for (op = 0; op < DP_OPS; op++) {
     int s, good = 0;
