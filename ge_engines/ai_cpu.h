@@ -21,7 +21,11 @@
  * tensors belong to GE local, which runs them without copying.
  *
  * NonMaxSuppression has a fast float32 kernel here (the reference's
- * results, bit for bit, with its scratch made at load). The reference
+ * results, bit for bit, with its scratch made at load), and so have the
+ * detectors' other data ops: RoiAlign (float32, channels-last, rois over
+ * the threads), TopK (float32, a k-heap of 64-bit keys), ScatterElements
+ * without a reduction and NonZero; each runs the reference off its path
+ * and for every error. The reference
  * kernels that run here parse their attributes and Const parameters once,
  * at load (ge_host_cpu_prepare).
  *
@@ -880,12 +884,70 @@ static ge_status ge__aicpu_scatter_kernel(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* ----------------------------------------------------------- NonZero */
+
+/* NonZero of bool, 1-byte, int32, int64 and float32 tensors (-0 is zero,
+ * NaN is not): a counting pass and a writing pass, each one loop over the
+ * elements for the dtype, a non-zero's coordinates taken from its flat
+ * index. No state. Other dtypes: the reference. */
+#define GE__AICPU_NZ_COUNT(T)                                                                                          \
+  do {                                                                                                                 \
+    const T *p_ = (const T *)x->data;                                                                                  \
+    for (k = 0; k < n; k++) nz += p_[k] != 0;                                                                          \
+  } while (0)
+#define GE__AICPU_NZ_WRITE(T)                                                                                          \
+  do {                                                                                                                 \
+    const T *p_ = (const T *)x->data;                                                                                  \
+    for (k = 0; k < n; k++)                                                                                            \
+      if (p_[k] != 0) ge__aicpu_nz_put(y, x, nz, j++, k);                                                              \
+  } while (0)
+
+/* Column j of y (rank x nz): the coordinates of flat index k of x. */
+static void ge__aicpu_nz_put(int64_t *y, const ge_value *x, int64_t nz, int64_t j, int64_t k) {
+  int32_t d;
+  if (x->rank <= 1) {
+    y[j] = x->rank ? k : 0;
+    return;
+  }
+  for (d = x->rank - 1; d >= 0; d--) {
+    y[d * nz + j] = k % x->dims[d];
+    k /= x->dims[d];
+  }
+}
+
+static ge_status ge__aicpu_nonzero_kernel(ge_kernel_ctx *c) {
+  const ge_value *x = c->num_inputs > 0 ? c->inputs[0] : NULL;
+  int64_t n, k, nz = 0, j = 0, dims[2], *y;
+  size_t es;
+  ge_value *out;
+  if (ge_kernel_preparing(c)) return GE_OK;
+  if (!x || (x->dtype != GE_DTYPE_FLOAT32 && x->dtype != GE_DTYPE_INT64 && x->dtype != GE_DTYPE_INT32 &&
+             x->dtype != GE_DTYPE_BOOL && x->dtype != GE_DTYPE_UINT8 && x->dtype != GE_DTYPE_INT8))
+    return ge_host_cpu_run_reference(c);
+  n = x->numel;
+  es = ge_dtype_size(x->dtype);
+  if (x->dtype == GE_DTYPE_FLOAT32) GE__AICPU_NZ_COUNT(float);
+  else if (es == 8) GE__AICPU_NZ_COUNT(int64_t);
+  else if (es == 4) GE__AICPU_NZ_COUNT(int32_t);
+  else GE__AICPU_NZ_COUNT(uint8_t);
+  dims[0] = x->rank > 0 ? x->rank : 1;
+  dims[1] = nz;
+  if (!(out = ge_kernel_output(c, 0, GE_DTYPE_INT64, 2, dims))) return c->err && c->err->code ? c->err->code : GE_ERR_NOMEM;
+  y = (int64_t *)out->data;
+  if (x->dtype == GE_DTYPE_FLOAT32) GE__AICPU_NZ_WRITE(float);
+  else if (es == 8) GE__AICPU_NZ_WRITE(int64_t);
+  else if (es == 4) GE__AICPU_NZ_WRITE(int32_t);
+  else GE__AICPU_NZ_WRITE(uint8_t);
+  return GE_OK;
+}
+
 /* The fast kernels of this engine's own, by op. */
 static ge_kernel_fn ge__aicpu_own_kernel(const ge_node *n) {
   if (!ge_node_in_onnx_domain(n)) return NULL;
   if (!strcmp(n->op, "NonMaxSuppression")) return ge__aicpu_nms_kernel;
   if (!strcmp(n->op, "RoiAlign")) return ge__aicpu_roi_kernel;
   if (!strcmp(n->op, "TopK")) return ge__aicpu_topk_kernel;
+  if (!strcmp(n->op, "NonZero")) return ge__aicpu_nonzero_kernel;
   if (!strcmp(n->op, "ScatterElements") || !strcmp(n->op, "Scatter")) return ge__aicpu_scatter_kernel;
   return NULL;
 }
@@ -903,7 +965,7 @@ static ge_kernel_fn ge__aicpu_kernel(const ge_engine *e, const ge_node *n) {
   if (!k && (ge_rnn_op(n) || (ge_node_in_onnx_domain(n) && (!strcmp(n->op, "Conv") || !strcmp(n->op, "MatMul") ||
                                                              !strcmp(n->op, "Gemm")))))
     k = ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
-  if (!k) k = ge__aicpu_own_kernel(n); /* NonMaxSuppression, RoiAlign, TopK, ScatterElements */
+  if (!k) k = ge__aicpu_own_kernel(n); /* NonMaxSuppression, RoiAlign, TopK, NonZero, ScatterElements */
   if (!k) k = ge_host_cpu_kernel(n);
   return k ? k : ge_dsa_kernel(n);
 }

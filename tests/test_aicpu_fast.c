@@ -1,4 +1,4 @@
-/* test_aicpu_fast.c — AI CPU's fast RoiAlign, TopK and ScatterElements
+/* test_aicpu_fast.c — AI CPU's fast RoiAlign, TopK, ScatterElements and NonZero
  * against the reference kernels (host_cpu) on seeded random cases.
  *
  * Every case runs the fast kernel three ways — plain on one thread, on a
@@ -13,7 +13,9 @@
  * TopK: ties (values from a few levels), NaN, -0, any axis, largest and
  * smallest, k from 0 to the axis, K as a Const or a Data input, bad k.
  * ScatterElements: every axis, negative indices, int32 and int64 indices,
- * 1- to 8-byte dtypes, an index out of range. A last test checks that
+ * 1- to 8-byte dtypes, an index out of range. NonZero: ranks 0 to 4,
+ * empty tensors, -0 and NaN, every dtype of its path (and float16, which
+ * runs the reference). A last test checks that
  * the comparison itself fails on a one-element mutation. */
 #define GE_IMPLEMENTATION
 #include "ge_engines/ai_cpu.h"
@@ -298,6 +300,47 @@ GE_TEST(test_scatter_elements_matches_reference) {
   GE_CHECK(good > 300);
 }
 
+/* ----------------------------------------------------------- NonZero */
+
+static const ge_dtype fc_nz_dtypes[] = {GE_DTYPE_FLOAT32, GE_DTYPE_INT64, GE_DTYPE_INT32, GE_DTYPE_BOOL, GE_DTYPE_UINT8,
+                                        GE_DTYPE_INT8,    GE_DTYPE_FLOAT16};
+
+static void fc_make_nonzero(fc_case *t, tu_rng *r, int s) {
+  int32_t rank = (int32_t)fc_range(r, 0, 4), k;
+  int64_t dims[4], i, zeros = fc_range(r, 0, 4);
+  ge_dtype dt = fc_nz_dtypes[tu_below(r, 7)];
+  for (k = 0; k < rank; k++) dims[k] = fc_range(r, s % 10 == 0 ? 0 : 1, 7);
+  fc_init(t, "NonZero", 1, 1);
+  fc_in(t, 0, dt, rank, dims, 0);
+  for (i = 0; i < t->in[0].numel; i++) {
+    int64_t v = tu_below(r, 4) < (uint32_t)zeros ? 0 : fc_range(r, -3, 3);
+    switch (dt) {
+    case GE_DTYPE_FLOAT32:
+      ((float *)t->in[0].data)[i] = v == 0 && tu_below(r, 3) == 0 ? -0.0f : v == 3 && s % 5 == 0 ? NAN : (float)v / 2;
+      break;
+    case GE_DTYPE_INT64: ((int64_t *)t->in[0].data)[i] = v << 40; break;
+    case GE_DTYPE_INT32: ((int32_t *)t->in[0].data)[i] = (int32_t)v; break;
+    case GE_DTYPE_FLOAT16: ((uint16_t *)t->in[0].data)[i] = ge_float_to_half((float)v); break;
+    case GE_DTYPE_BOOL: ((uint8_t *)t->in[0].data)[i] = v != 0; break;
+    default: ((int8_t *)t->in[0].data)[i] = (int8_t)v; break;
+    }
+  }
+  fc_build(t);
+}
+
+GE_TEST(test_nonzero_matches_reference) {
+  int s, good = 0;
+  for (s = 0; s < 300; s++) {
+    fc_case t;
+    tu_rng r;
+    tu_seed(&r, 54000 + (uint64_t)s);
+    fc_make_nonzero(&t, &r, s);
+    fc_check_built(&t, -1, s, &good);
+    fc_free(&t);
+  }
+  GE_CHECK(good == 300);
+}
+
 /* ------------------------------------------------- the check can fail */
 
 /* A fast result with one element changed (a RoiAlign value by 1e-4, a
@@ -350,6 +393,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_roi_align_matches_reference);
   GE_RUN(test_topk_matches_reference);
   GE_RUN(test_scatter_elements_matches_reference);
+  GE_RUN(test_nonzero_matches_reference);
   GE_RUN(test_mutation_is_caught);
   return ge_test_main_end();
 }

@@ -1288,11 +1288,32 @@ static ge_status ge__hc_size(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* Fills `bytes` (a multiple of es) with copies of the es bytes at val:
+ * memset when they are all one byte, else the filled part copied onto the
+ * rest, doubling (a few memcpy calls, not one per element). */
+static void ge__hc_dt_fill(void *dst, size_t bytes, const void *val, size_t es) {
+  const unsigned char *v = (const unsigned char *)val;
+  size_t done = es, k;
+  for (k = 1; k < es && v[k] == v[0]; k++) {
+  }
+  if (bytes == 0) return;
+  if (k == es) {
+    memset(dst, v[0], bytes);
+    return;
+  }
+  memcpy(dst, val, es);
+  while (done < bytes) {
+    size_t n = done < bytes - done ? done : bytes - done;
+    memcpy((char *)dst + done, dst, n);
+    done += n;
+  }
+}
+
 /* ConstantOfShape: attribute value (a one-element tensor; default float 0). */
 static ge_status ge__hc_constant_of_shape(ge_kernel_ctx *c) {
   const ge_value *s = ge__hc_dt_in(c, 0);
   const ge_attr *a = ge_node_attr(c->node, "value");
-  int64_t dims[GE_MAX_RANK], k;
+  int64_t dims[GE_MAX_RANK];
   int32_t n, i;
   float zero = 0.0f;
   const void *val = &zero;
@@ -1313,7 +1334,7 @@ static ge_status ge__hc_constant_of_shape(ge_kernel_ctx *c) {
   }
   if ((st = ge__hc_dt_out(c, 0, dt, n, dims, &y)) != GE_OK) return st;
   es = ge__hc_dt_esize(dt);
-  for (k = 0; k < y->numel; k++) memcpy((char *)y->data + (size_t)k * es, val, es);
+  ge__hc_dt_fill(y->data, (size_t)y->numel * es, val, es);
   return GE_OK;
 }
 
