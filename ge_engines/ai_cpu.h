@@ -121,7 +121,9 @@ static int ge__aicpu_check_tf(const ge_engine *e, const ge_graph *g, const ge_no
  * computes them), the scores of a class above the threshold taken in the
  * reference's order (a heap popped only as far as the selection goes;
  * with NaN scores, the reference's own stable merge sort), the selection
- * stopped at max_output_boxes_per_class. Float32 boxes and scores; anything else runs
+ * stopped at max_output_boxes_per_class; boxes spread far beyond their
+ * widths (a batched NMS's class offsets) are tested only against the kept
+ * boxes of nearby x cells (ge__aicpu_nms_grid). Float32 boxes and scores; anything else runs
  * the reference. The scratch lives after the state and is sized at
  * prepare from the shapes (it only grows at run when they change). */
 typedef struct ge__aicpu_nms {
@@ -129,11 +131,56 @@ typedef struct ge__aicpu_nms {
   size_t cap;     /* scratch bytes after this header */
 } ge__aicpu_nms;
 
+#define GE__AICPU_NMS_BUCKETS 1024 /* at most, of the x grid */
+
 /* Scratch for N boxes per batch (corners, area, score, the kept boxes'
- * corners and areas by coordinate, their corners in float, two id lists) and
- * `ids` more int64 (counts and kept ids per batch and class). */
+ * corners and areas by coordinate, their corners in float, two id lists,
+ * the grid's chain links), the grid's bucket heads and `ids` more int64
+ * (counts and kept ids per batch and class). */
 static size_t ge__aicpu_nms_bytes(int64_t N, int64_t ids) {
-  return (size_t)N * (11 * sizeof(double) + 4 * sizeof(float) + 2 * sizeof(int64_t)) + (size_t)ids * sizeof(int64_t);
+  return (size_t)N * (11 * sizeof(double) + 4 * sizeof(float) + 3 * sizeof(int64_t)) +
+         (size_t)(ids + GE__AICPU_NMS_BUCKETS) * sizeof(int64_t);
+}
+
+/* Kept boxes bucketed by their x1 on a grid of cells no narrower than
+ * the widest box, when the boxes spread far beyond their widths (as the
+ * class-offset boxes of a batched NMS do): a box can only intersect a
+ * candidate if its x1 lies in (a.x1 - wmax, a.x2), a range of at most
+ * three cells, so the candidate takes the exact test against those
+ * cells' boxes alone. Pairs that do not intersect never suppress under
+ * an IoU threshold >= 0, so the result is the full scan's. nb = 0: off. */
+typedef struct ge__aicpu_nms_grid {
+  int64_t nb, *head, *next; /* head[bucket], next[kept]: chains of kept ids (-1 ends) */
+  double x0, cell, wmax;
+} ge__aicpu_nms_grid;
+
+/* The grid for one batch's corners (nb 0 when it would not pay or the
+ * corners are not all finite). */
+static void ge__aicpu_nms_grid_plan(ge__aicpu_nms_grid *g, const double *cor, int64_t N, double iou) {
+  double lo = HUGE_VAL, hi = -HUGE_VAL, w = 0, span;
+  int64_t i;
+  g->nb = 0;
+  g->x0 = g->wmax = 0;
+  g->cell = 1;
+  if (!(iou >= 0) || N < 64) return;
+  for (i = 0; i < N; i++) {
+    const double *b = cor + i * 4;
+    if (!(b[0] - b[0] == 0 && b[1] - b[1] == 0 && b[2] - b[2] == 0 && b[3] - b[3] == 0)) return; /* inf or NaN */
+    if (b[1] < lo) lo = b[1];
+    if (b[3] > hi) hi = b[3];
+    if (b[3] - b[1] > w) w = b[3] - b[1];
+  }
+  span = hi - lo;
+  if (!(w > 0) || !(span / w >= 8)) return;
+  g->nb = span / w >= GE__AICPU_NMS_BUCKETS ? GE__AICPU_NMS_BUCKETS : (int64_t)(span / w);
+  g->x0 = lo;
+  g->cell = span / (double)g->nb; /* >= w */
+  g->wmax = w;
+}
+
+static int64_t ge__aicpu_nms_bucket(const ge__aicpu_nms_grid *g, double x) {
+  double f = (x - g->x0) / g->cell;
+  return f < 0 ? 0 : f >= (double)(g->nb - 1) ? g->nb - 1 : (int64_t)f;
 }
 
 /* The state with at least `need` scratch bytes (NULL: out of memory). */
@@ -275,15 +322,30 @@ static int ge__aicpu_nms_suppressed(const double *a, double aa, const ge__aicpu_
   return 0;
 }
 
+/* Whether candidate a (area aa) is suppressed by a kept box of the
+ * buckets its x range can meet (ge__aicpu_nms_grid). */
+static int ge__aicpu_nms_grid_suppressed(const ge__aicpu_nms_grid *g, const double *a, double aa,
+                                         const ge__aicpu_kept *k, double iou) {
+  int64_t b = ge__aicpu_nms_bucket(g, a[1] - g->wmax), end = ge__aicpu_nms_bucket(g, a[3]), q;
+  for (; b <= end; b++)
+    for (q = g->head[b]; q >= 0; q = g->next[q]) {
+      double o[4];
+      o[0] = k->c[0][q], o[1] = k->c[1][q], o[2] = k->c[2][q], o[3] = k->c[3][q];
+      if (ge__aicpu_nms_overlaps(a, aa, o, k->c[4][q], iou)) return 1;
+    }
+  return 0;
+}
+
 /* One class of one batch: the ids kept, in order, into ks; their count. */
 static int64_t ge__aicpu_nms_class(const float *sc, int64_t N, const double *cor, const double *area, int use_thr,
                                    double thr, double iou, int64_t keep, double *score, const ge__aicpu_kept *kb,
-                                   int64_t *cand, int64_t *tmp, int64_t *ks) {
+                                   const ge__aicpu_nms_grid *g, int64_t *cand, int64_t *tmp, int64_t *ks) {
   int64_t nc = 0, kept = 0, i, p, q, left;
   int nan = 0, avx512 = 0;
 #ifdef GE__AIC_X86
   avx512 = __builtin_cpu_supports("avx512f");
 #endif
+  for (i = 0; i < g->nb; i++) g->head[i] = -1;
   for (i = 0; i < N; i++) {
     score[i] = sc[i];
     nan |= score[i] != score[i];
@@ -302,9 +364,16 @@ static int64_t ge__aicpu_nms_class(const float *sc, int64_t N, const double *cor
       cand[0] = cand[--left];
       ge__aicpu_nms_sift(cand, left, 0, score);
     }
-    if (ge__aicpu_nms_suppressed(cor + k * 4, area[k], kb, kept, iou, avx512)) continue;
+    if (g->nb ? ge__aicpu_nms_grid_suppressed(g, cor + k * 4, area[k], kb, iou)
+              : ge__aicpu_nms_suppressed(cor + k * 4, area[k], kb, kept, iou, avx512))
+      continue;
     for (q = 0; q < 4; q++) kb->c[q][kept] = cor[k * 4 + q], kb->f[q][kept] = (float)cor[k * 4 + q];
     kb->c[4][kept] = area[k];
+    if (g->nb) {
+      int64_t bk = ge__aicpu_nms_bucket(g, cor[k * 4 + 1]);
+      g->next[kept] = g->head[bk];
+      g->head[bk] = kept;
+    }
     ks[kept++] = k;
   }
   return kept;
@@ -317,6 +386,7 @@ static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
   int64_t B, N, C, maxout = 0, keep, count = 0, b, cl, j, *cand, *tmp, *sel, *counts, dims[2];
   double iou = 0, thr = 0, *cor, *area, *score;
   ge__aicpu_kept kb;
+  ge__aicpu_nms_grid grid;
   int use_thr;
   ge__aicpu_nms *s;
   ge_value *y;
@@ -344,12 +414,15 @@ static ge_status ge__aicpu_nms_kernel(ge_kernel_ctx *c) {
   tmp = cand + N;
   counts = tmp + N; /* B * C */
   sel = counts + B * C; /* N ids per (batch, class) at most */
+  grid.next = sel + B * C * N;
+  grid.head = grid.next + N;
   for (b = 0; b < B && keep > 0; b++) {
     ge__aicpu_nms_corners((const float *)bv->data + b * N * 4, N, (int)s->center, cor, area);
+    ge__aicpu_nms_grid_plan(&grid, cor, N, iou);
     for (cl = 0; cl < C; cl++)
       count += counts[b * C + cl] =
           ge__aicpu_nms_class((const float *)sv->data + (b * C + cl) * N, N, cor, area, use_thr, thr, iou, keep, score,
-                              &kb, cand, tmp, sel + (b * C + cl) * N);
+                              &kb, &grid, cand, tmp, sel + (b * C + cl) * N);
   }
   dims[0] = count;
   dims[1] = 3;
