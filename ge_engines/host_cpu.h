@@ -565,9 +565,10 @@ GE_API ge_kernel_fn ge_host_cpu_kernel(const ge_node *n) {
 
 /* The reference kernels that keep their parameters from a prepare. */
 static const ge_kernel_fn ge__hc_prepared[] = {
-    ge__hc_concat, ge__hc_expand,  ge__hc_flatten, ge__hc_gather,    ge__hc_gather_nd, ge__hc_pad,  ge__hc_reshape,
-    ge__hc_shape,  ge__hc_slice,   ge__hc_split,   ge__hc_squeeze,   ge__hc_tile,      ge__hc_topk, ge__hc_transpose,
-    ge__hc_unsqueeze};
+    ge__hc_concat,     ge__hc_expand,           ge__hc_flatten,    ge__hc_gather,  ge__hc_gather_elements,
+    ge__hc_gather_nd,  ge__hc_pad,              ge__hc_reshape,    ge__hc_scatter_elements, ge__hc_scatter_nd,
+    ge__hc_shape,      ge__hc_slice,            ge__hc_split,      ge__hc_squeeze, ge__hc_tile,
+    ge__hc_topk,       ge__hc_transpose,        ge__hc_unsqueeze};
 
 GE_API ge_kernel_fn ge_host_cpu_prepare(const ge_node *n) {
   ge_kernel_fn k = ge_host_cpu_kernel(n);

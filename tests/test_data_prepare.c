@@ -6,13 +6,15 @@
  * inputs without bytes, tests/kernel_harness.h), then run twice on the
  * same context; unprepared: one plain run. On seeded random shapes,
  * attributes and Const or Data parameter inputs (bad ones included) both
- * must give the same status, message and output bytes.
+ * must give the same status, message and output bytes (GatherElements,
+ * ScatterElements and ScatterND included: axis and reduction read once).
  *
  * NonMaxSuppression: seeded random boxes in both formats with tied and
  * quantised scores, degenerate and flipped boxes, NaN scores, thresholds
  * on and beside the scores, every max_output_boxes_per_class from absent
- * to past the box count, batches and classes: the fast kernel (prepared
- * and not) must give the reference's output exactly. */
+ * to past the box count, batches and classes, and boxes spread far
+ * beyond their sizes (the fast kernel's x grid): the fast kernel
+ * (prepared and not) must give the reference's output exactly. */
 #define GE_IMPLEMENTATION
 #include "ge_engines/ai_cpu.h"
 #include "tests/test.h"
@@ -377,6 +379,41 @@ static void dp_make(dp_case *t, int which, tu_rng *r, int s) {
     dp_rand_in(t, 0, r, dt, rank, dims, 4);
     dp_attr_int(t, "axis", dp_range(r, -rank, rank + bad));
     break;
+  case 15: /* GatherElements / ScatterElements: indices no larger than the data off the axis */
+  case 16: {
+    static const char *const reds[6] = {"none", "add", "mul", "max", "min", "mean"};
+    int64_t idims[GE_MAX_RANK];
+    for (k = 0; k < rank; k++) idims[k] = k == a ? dp_range(r, 0, 4) : dp_range(r, 1, dims[k]);
+    dp_init(t, which == 15 ? "GatherElements" : "ScatterElements", which == 15 ? 2 : 3, 1);
+    dp_rand_in(t, 0, r, dt, rank, dims, 4);
+    dp_in(t, 1, tu_below(r, 2) ? GE_DTYPE_INT64 : GE_DTYPE_INT32, rank, idims, NULL, 0);
+    for (k = 0; k < t->in[1].numel; k++) {
+      int64_t x = dp_range(r, -dims[a], dims[a] - 1 + bad);
+      if (t->in[1].dtype == GE_DTYPE_INT64) ((int64_t *)t->in[1].data)[k] = x;
+      else ((int32_t *)t->in[1].data)[k] = (int32_t)x;
+    }
+    if (which == 16) dp_rand_in(t, 2, r, dt, rank, idims, 4);
+    if (tu_below(r, 4)) dp_attr_int(t, "axis", axis);
+    if (which == 16 && tu_below(r, 2)) dp_attr_str(t, "reduction", reds[tu_below(r, bad ? 6 : 5)]);
+    break;
+  }
+  case 17: { /* ScatterND: index tuples of 1..rank entries, updates shaped to them */
+    static const char *const reds[6] = {"none", "add", "mul", "max", "min", "mean"};
+    int64_t idims[2], udims[GE_MAX_RANK];
+    int32_t urank;
+    idims[0] = dp_range(r, 1, 3);
+    idims[1] = dp_range(r, 1, rank);
+    urank = (int32_t)(1 + rank - idims[1]);
+    udims[0] = idims[0];
+    for (k = 1; k < urank; k++) udims[k] = dims[idims[1] + k - 1];
+    dp_init(t, "ScatterND", 3, 1);
+    dp_rand_in(t, 0, r, dt, rank, dims, 4);
+    dp_in(t, 1, GE_DTYPE_INT64, 2, idims, NULL, konst);
+    for (k = 0; k < idims[0] * idims[1]; k++) ((int64_t *)t->in[1].data)[k] = dp_range(r, 0, dims[k % idims[1]] - 1 + bad);
+    dp_rand_in(t, 2, r, dt, urank, udims, 4);
+    if (tu_below(r, 2)) dp_attr_str(t, "reduction", reds[tu_below(r, bad ? 6 : 5)]);
+    break;
+  }
   default: { /* GatherND */
     int64_t idims[2];
     idims[0] = dp_range(r, 1, 3);
@@ -390,12 +427,13 @@ static void dp_make(dp_case *t, int which, tu_rng *r, int s) {
   }
 }
 
-#define DP_OPS 15
+#define DP_OPS 18
 
 GE_TEST(test_prepared_matches_unprepared) {
   static const char *const names[DP_OPS] = {"Concat",  "Gather",    "Split",   "Slice",  "Transpose",
                                             "Pad",     "Squeeze",   "Unsqueeze", "Reshape", "Expand",
-                                            "Tile",    "TopK",      "Shape",   "Flatten", "GatherND"};
+                                            "Tile",    "TopK",      "Shape",   "Flatten", "GatherND",
+                                            "GatherElements", "ScatterElements", "ScatterND"};
   int op;
   for (op = 0; op < DP_OPS; op++) {
     int s, good = 0;
@@ -526,6 +564,57 @@ GE_TEST(test_fast_nms_large) {
   }
 }
 
+/* Boxes spread far beyond their sizes, as a batched NMS offsets each
+ * class's boxes: the fast kernel's x grid takes over (N >= 64, span >= 8
+ * widths), and must still give the reference's output exactly — with
+ * boxes on a coarse grid (IoUs on the threshold), flipped and zero-width
+ * ones, thresholds 0 to 1, both box formats, some classes in one place. */
+GE_TEST(test_fast_nms_spread) {
+  int s, kept = 0;
+  for (s = 0; s < 40; s++) {
+    dp_case t;
+    tu_rng r;
+    int64_t N, C, groups, bd[3], sd[3], i, maxout;
+    int center = s % 4 == 3;
+    float iou, thr = s % 3 ? 0.0f : 0.5f;
+    const ge_engine *e = ge_ai_cpu_ascend_engine();
+    dp_result a, b;
+    tu_seed(&r, 777 + (uint64_t)s);
+    N = dp_range(&r, 64, 900), C = dp_range(&r, 1, 3), groups = dp_range(&r, 1, 60);
+    maxout = s % 5 == 0 ? 20 : N;
+    iou = (float)dp_range(&r, 0, 8) / 8;
+    bd[0] = 1, bd[1] = N, bd[2] = 4;
+    sd[0] = 1, sd[1] = C, sd[2] = N;
+    dp_init(&t, "NonMaxSuppression", 5, 1);
+    dp_in(&t, 0, GE_DTYPE_FLOAT32, 3, bd, NULL, 0);
+    dp_in(&t, 1, GE_DTYPE_FLOAT32, 3, sd, NULL, 0);
+    for (i = 0; i < N; i++) {
+      float *bx = (float *)t.in[0].data + i * 4, off = (float)(dp_range(&r, 0, groups - 1) * 21);
+      float p = (float)dp_range(&r, 0, 16) / 2, q = (float)dp_range(&r, 0, 16) / 2;
+      float w = (float)dp_range(&r, 0, 8) / 2, h = (float)dp_range(&r, 0, 8) / 2;
+      if (tu_below(&r, 20) == 0) w = -w; /* flipped */
+      if (center) bx[0] = q + h / 2, bx[1] = off + p + w / 2, bx[2] = h, bx[3] = w;
+      else if (tu_below(&r, 2)) bx[0] = q, bx[1] = off + p, bx[2] = q + h, bx[3] = off + p + w;
+      else bx[0] = q + h, bx[1] = off + p + w, bx[2] = q, bx[3] = off + p; /* corners given the other way round */
+    }
+    for (i = 0; i < C * N; i++) ((float *)t.in[1].data)[i] = (float)dp_range(&r, 0, 12) / 12;
+    dp_in(&t, 2, GE_DTYPE_INT64, 1, (const int64_t[]){1}, &maxout, 1);
+    dp_in(&t, 3, GE_DTYPE_FLOAT32, 1, (const int64_t[]){1}, &iou, 1);
+    dp_in(&t, 4, GE_DTYPE_FLOAT32, 1, (const int64_t[]){1}, &thr, 1);
+    if (center) dp_attr_int(&t, "center_point_box", 1);
+    GE_REQUIRE(dp_build(&t));
+    dp_run(&t, ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), NULL, 0, &a);
+    dp_run(&t, e->kernel(e, ge_graph_node(t.g, t.id)), e->kernel(e, ge_graph_node(t.g, t.id)), 1, &b);
+    GE_CHECK_EQ_INT(a.st, GE_OK);
+    dp_same(&t, &a, &b, "spread", s);
+    kept += a.st == GE_OK ? (int)a.out[0].dims[0] : 0;
+    dp_result_free(&a);
+    dp_result_free(&b);
+    dp_free(&t);
+  }
+  GE_CHECK(kept > 2000);
+}
+
 /* The fast NMS's intersection test in float, scalar and AVX-512 (where
  * the CPU has it), on random corners (touching, nested, disjoint, with
  * infinities and NaN): the two agree bit for bit, and neither misses a
@@ -576,6 +665,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_prepare_lookup);
   GE_RUN(test_fast_nms_matches_reference);
   GE_RUN(test_fast_nms_large);
+  GE_RUN(test_fast_nms_spread);
   GE_RUN(test_fast_nms_intersection_test);
   return ge_test_main_end();
 }

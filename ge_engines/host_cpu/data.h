@@ -353,16 +353,26 @@ static void ge__hc_dt_msort(int64_t *a, int64_t *tmp, int64_t n, ge__hc_dt_befor
 /* Scatter reductions. */
 enum { GE__HC_DT_RED_NONE, GE__HC_DT_RED_ADD, GE__HC_DT_RED_MUL, GE__HC_DT_RED_MAX, GE__HC_DT_RED_MIN };
 
-static ge_status ge__hc_dt_reduction(ge_kernel_ctx *c, ge_dtype dt, int *red) {
-  const char *s = ge_node_attr_string(c->node, "reduction", "none");
-  if (strcmp(s, "none") == 0) *red = GE__HC_DT_RED_NONE;
-  else if (strcmp(s, "add") == 0) *red = GE__HC_DT_RED_ADD;
-  else if (strcmp(s, "mul") == 0) *red = GE__HC_DT_RED_MUL;
-  else if (strcmp(s, "max") == 0) *red = GE__HC_DT_RED_MAX;
-  else if (strcmp(s, "min") == 0) *red = GE__HC_DT_RED_MIN;
-  else return ge_kernel_error(c, GE_ERR_INVALID, "unknown reduction '%.40s'", s);
+/* The reduction attribute's code; -1 for a name no scatter knows. */
+static int ge__hc_dt_reduction_code(const ge_node *n) {
+  const char *s = ge_node_attr_string(n, "reduction", "none");
+  if (strcmp(s, "none") == 0) return GE__HC_DT_RED_NONE;
+  if (strcmp(s, "add") == 0) return GE__HC_DT_RED_ADD;
+  if (strcmp(s, "mul") == 0) return GE__HC_DT_RED_MUL;
+  if (strcmp(s, "max") == 0) return GE__HC_DT_RED_MAX;
+  if (strcmp(s, "min") == 0) return GE__HC_DT_RED_MIN;
+  return -1;
+}
+
+/* Checks the reduction code `code` (from ge__hc_dt_reduction_code) for
+ * data of dtype dt; the attribute is read again only for an error. */
+static ge_status ge__hc_dt_reduction(ge_kernel_ctx *c, int64_t code, ge_dtype dt, int *red) {
+  if (code < 0)
+    return ge_kernel_error(c, GE_ERR_INVALID, "unknown reduction '%.40s'", ge_node_attr_string(c->node, "reduction", "none"));
+  *red = (int)code;
   if (*red != GE__HC_DT_RED_NONE && !ge__hc_dt_is_real(dt))
-    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "reduction '%s' on %s", s, ge_dtype_name(dt));
+    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "reduction '%s' on %s", ge_node_attr_string(c->node, "reduction", "none"),
+                           ge_dtype_name(dt));
   return GE_OK;
 }
 
@@ -810,13 +820,20 @@ static ge_status ge__hc_gather(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
-/* Checks the operands of GatherElements / ScatterElements: indices of the
+/* GatherElements' and the scatters' axis and reduction code. */
+static void ge__hc_dt_parse_elements(const ge_kernel_ctx *c, ge__hc_params *p) {
+  p->i[0] = ge_node_attr_int(c->node, "axis", 0);
+  p->i[1] = ge__hc_dt_reduction_code(c->node);
+}
+
+/* Checks the operands of GatherElements / ScatterElements (axis a): indices of the
  * data's rank, no larger than the data off the axis. */
-static ge_status ge__hc_dt_elements_check(ge_kernel_ctx *c, const ge_value *x, const ge_value *ind, int32_t *axis) {
+static ge_status ge__hc_dt_elements_check(ge_kernel_ctx *c, int64_t a, const ge_value *x, const ge_value *ind,
+                                          int32_t *axis) {
   int32_t k;
   ge_status st;
   if (x->rank < 1) return ge_kernel_error(c, GE_ERR_SHAPE, "data must have rank >= 1");
-  if ((st = ge__hc_dt_axis(c, ge_node_attr_int(c->node, "axis", 0), x->rank, axis)) != GE_OK) return st;
+  if ((st = ge__hc_dt_axis(c, a, x->rank, axis)) != GE_OK) return st;
   if (!ge__hc_dt_is_int(ind->dtype)) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "indices are %s", ge_dtype_name(ind->dtype));
   if (ind->rank != x->rank)
     return ge_kernel_error(c, GE_ERR_SHAPE, "indices have rank %ld, data %ld", (long)ind->rank, (long)x->rank);
@@ -834,9 +851,12 @@ static ge_status ge__hc_gather_elements(ge_kernel_ctx *c) {
   size_t es;
   ge__hc_iter it;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_elements, p, local);
   if (!x || !ind) return ge__hc_dt_missing(c, x ? 1 : 0);
-  if ((st = ge__hc_dt_elements_check(c, x, ind, &axis)) != GE_OK) return st;
+  if ((st = ge__hc_dt_elements_check(c, p->i[0], x, ind, &axis)) != GE_OK) return st;
   if ((st = ge__hc_dt_out(c, 0, x->dtype, ind->rank, ind->dims, &y)) != GE_OK) return st;
   es = ge__hc_dt_esize(x->dtype);
   ge__hc_dt_strides(x->rank, x->dims, xstr);
@@ -922,14 +942,17 @@ static ge_status ge__hc_scatter_nd(ge_kernel_ctx *c) {
   int red;
   size_t es;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_elements, p, local);
   if (!x || !ind || !u) return ge__hc_dt_missing(c, !x ? 0 : !ind ? 1 : 2);
   r = x->rank;
   q = ind->rank;
   if (r < 1 || q < 1) return ge_kernel_error(c, GE_ERR_SHAPE, "data and indices must have rank >= 1");
   if (!ge__hc_dt_is_int(ind->dtype)) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "indices are %s", ge_dtype_name(ind->dtype));
   if (u->dtype != x->dtype) return ge_kernel_error(c, GE_ERR_SHAPE, "updates are %s, data %s", ge_dtype_name(u->dtype), ge_dtype_name(x->dtype));
-  if ((st = ge__hc_dt_reduction(c, x->dtype, &red)) != GE_OK) return st;
+  if ((st = ge__hc_dt_reduction(c, p->i[1], x->dtype, &red)) != GE_OK) return st;
   k = ind->dims[q - 1];
   if (k > r) return ge_kernel_error(c, GE_ERR_SHAPE, "index tuples of %lld entries for rank %ld", (long long)k, (long)r);
   if (u->rank != q - 1 + r - k) return ge_kernel_error(c, GE_ERR_SHAPE, "updates have rank %ld, expected %lld", (long)u->rank, (long long)(q - 1 + r - k));
@@ -979,14 +1002,17 @@ static ge_status ge__hc_scatter_elements(ge_kernel_ctx *c) {
   size_t es;
   ge__hc_iter it;
   ge_value *y;
+  ge__hc_params local;
+  const ge__hc_params *p;
   ge_status st;
+  GE__HC_DT_PARAMS(c, ge__hc_dt_parse_elements, p, local);
   if (!x || !ind || !u) return ge__hc_dt_missing(c, !x ? 0 : !ind ? 1 : 2);
-  if ((st = ge__hc_dt_elements_check(c, x, ind, &axis)) != GE_OK) return st;
+  if ((st = ge__hc_dt_elements_check(c, p->i[0], x, ind, &axis)) != GE_OK) return st;
   if (u->dtype != x->dtype) return ge_kernel_error(c, GE_ERR_SHAPE, "updates are %s, data %s", ge_dtype_name(u->dtype), ge_dtype_name(x->dtype));
   if (u->rank != ind->rank) return ge_kernel_error(c, GE_ERR_SHAPE, "updates and indices differ in rank");
   for (d = 0; d < u->rank; d++)
     if (u->dims[d] != ind->dims[d]) return ge_kernel_error(c, GE_ERR_SHAPE, "updates and indices differ in dim %ld", (long)d);
-  if ((st = ge__hc_dt_reduction(c, x->dtype, &red)) != GE_OK) return st;
+  if ((st = ge__hc_dt_reduction(c, p->i[1], x->dtype, &red)) != GE_OK) return st;
   if ((st = ge__hc_dt_copy_data(c, x, &y)) != GE_OK) return st;
   es = ge__hc_dt_esize(x->dtype);
   ge__hc_dt_strides(x->rank, x->dims, xstr);
@@ -1262,11 +1288,32 @@ static ge_status ge__hc_size(ge_kernel_ctx *c) {
   return GE_OK;
 }
 
+/* Fills `bytes` (a multiple of es) with copies of the es bytes at val:
+ * memset when they are all one byte, else the filled part copied onto the
+ * rest, doubling (a few memcpy calls, not one per element). */
+static void ge__hc_dt_fill(void *dst, size_t bytes, const void *val, size_t es) {
+  const unsigned char *v = (const unsigned char *)val;
+  size_t done = es, k;
+  for (k = 1; k < es && v[k] == v[0]; k++) {
+  }
+  if (bytes == 0) return;
+  if (k == es) {
+    memset(dst, v[0], bytes);
+    return;
+  }
+  memcpy(dst, val, es);
+  while (done < bytes) {
+    size_t n = done < bytes - done ? done : bytes - done;
+    memcpy((char *)dst + done, dst, n);
+    done += n;
+  }
+}
+
 /* ConstantOfShape: attribute value (a one-element tensor; default float 0). */
 static ge_status ge__hc_constant_of_shape(ge_kernel_ctx *c) {
   const ge_value *s = ge__hc_dt_in(c, 0);
   const ge_attr *a = ge_node_attr(c->node, "value");
-  int64_t dims[GE_MAX_RANK], k;
+  int64_t dims[GE_MAX_RANK];
   int32_t n, i;
   float zero = 0.0f;
   const void *val = &zero;
@@ -1287,7 +1334,7 @@ static ge_status ge__hc_constant_of_shape(ge_kernel_ctx *c) {
   }
   if ((st = ge__hc_dt_out(c, 0, dt, n, dims, &y)) != GE_OK) return st;
   es = ge__hc_dt_esize(dt);
-  for (k = 0; k < y->numel; k++) memcpy((char *)y->data + (size_t)k * es, val, es);
+  ge__hc_dt_fill(y->data, (size_t)y->numel * es, val, es);
   return GE_OK;
 }
 

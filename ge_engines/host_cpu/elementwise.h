@@ -1158,6 +1158,8 @@ static ge_status ge__hc_ew_cast(ge_kernel_ctx *c, const ge_value *x, int64_t to)
   if (x->dtype == GE_DTYPE_UNDEFINED || (unsigned)x->dtype >= GE_DTYPE_COUNT || x->dtype == GE_DTYPE_COMPLEX64 ||
       x->dtype == GE_DTYPE_COMPLEX128)
     return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "cannot cast from dtype %s", ge_dtype_name(x->dtype));
+  if (t == x->dtype && t != GE_DTYPE_STRING) /* to its own dtype: a view, as Identity (a copy where the executor cannot alias) */
+    return ge_kernel_output_view(c, 0, x, x->rank, x->dims) ? GE_OK : GE__HC_OUT_FAILED(c);
   if (t == x->dtype) return ge__hc_copy_to_output(c, 0, x);
   if (t == GE_DTYPE_STRING) return ge__hc_ex_cast_to_string(c, x, 0);
   y = ge_kernel_output(c, 0, t, x->rank, x->dims);
