@@ -1897,7 +1897,7 @@ static void ge__aic_dw_geom(const ge__aic_cv *p, int level, ge__aic_dwg *g) {
   g->per = (p->ow + g->vl - 1) / g->vl;
 }
 
-/* Channel-blocked 3x3 depthwise for small maps (AVX-512; the padded image
+/* Channel-blocked 3x3 and 5x5 depthwise for small maps (AVX-512; the padded image
  * at most GE__AIC_DWC_PIXELS pixels, one input channel per output channel):
  * 16 channels at a time are transposed into a zero-padded pixel-major
  * block (pixel (r, c)'s 16 channels in one vector), every output pixel sums
@@ -1907,23 +1907,26 @@ static void ge__aic_dw_geom(const ge__aic_cv *p, int level, ge__aic_dwg *g) {
  * per plane. Taken where the band kernel spends most of its time on
  * per-row work: strided (the phase split of every row) or rows of at most
  * 8 (half-width vectors); on stride-1 14x14 and 28x28 maps the two
- * transposes cost more than they save (measured). */
+ * transposes cost more than they save (measured). 5x5 (EfficientNet's,
+ * MnasNet's) takes it at every stride: 25 taps a pixel pay for the
+ * transposes, and the band kernel has no 5x5 form (ge__aic_dwc_sum_k). */
 #define GE__AIC_DWC_PIXELS 1024
 
 /* Rows and columns of the padded block: every tap read and every pixel. */
 static int64_t ge__aic_dwc_hp(const ge__aic_cv *p) {
-  int64_t e = (p->oh - 1) * p->sh + 2 * p->dh + 1;
+  int64_t e = (p->oh - 1) * p->sh + (p->kh - 1) * p->dh + 1;
   return e > p->h + p->ph ? e : p->h + p->ph;
 }
 static int64_t ge__aic_dwc_wp(const ge__aic_cv *p) {
-  int64_t e = (p->ow - 1) * p->sw + 2 * p->dw + 1;
+  int64_t e = (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1;
   return e > p->w + p->pw ? e : p->w + p->pw;
 }
 
 static int ge__aic_dwc_fits(const ge__aic_cv *p, int level) {
 #ifdef GE__AIC_X86
   int64_t hp = ge__aic_dwc_hp(p), wp = ge__aic_dwc_wp(p);
-  return level >= 2 && p->kh == 3 && p->kw == 3 && p->cg == 1 && p->mg == 1 && (p->sh * p->sw > 1 || p->ow <= 8) &&
+  int k3 = p->kh == 3 && p->kw == 3 && (p->sh * p->sw > 1 || p->ow <= 8), k5 = p->kh == 5 && p->kw == 5;
+  return level >= 2 && (k3 || k5) && p->cg == 1 && p->mg == 1 &&
          hp <= GE__AIC_DWC_PIXELS && wp <= GE__AIC_DWC_PIXELS && hp * wp <= GE__AIC_DWC_PIXELS &&
          p->oh * p->ow <= GE__AIC_DWC_PIXELS;
 #else
@@ -2452,6 +2455,42 @@ static GE__AIC_DW_ATTR512 void ge__aic_dwc_sum(const ge__aic_cv *p, const float 
   }
 }
 
+/* ob[pixel] = bias + the kh x kw taps of 16 channels (wv: tap-major, 16
+ * lanes each; 5x5 here), four pixels of a row at a time (four FMA chains;
+ * the weights read from L1 with the pixels), then the row's last ones. */
+static GE__AIC_DW_ATTR512 void ge__aic_dwc_sum_k(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
+                                                 __m512 bias, float *ob) {
+  const int64_t rs = p->dh * wp * 16, cs = p->dw * 16, ps = p->sw * 16;
+  int64_t oh, ow, ki, kj;
+  for (oh = 0; oh < p->oh; oh++) {
+    const float *row = xb + oh * p->sh * wp * 16;
+    float *o = ob + oh * p->ow * 16;
+    for (ow = 0; ow + 4 <= p->ow; ow += 4) {
+      __m512 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+      for (ki = 0; ki < p->kh; ki++) {
+        const float *s = row + ow * ps + ki * rs, *w = wv + ki * p->kw * 16;
+        for (kj = 0; kj < p->kw; kj++, s += cs, w += 16) {
+          const __m512 wk = _mm512_loadu_ps(w);
+          a0 = _mm512_fmadd_ps(wk, _mm512_loadu_ps(s), a0);
+          a1 = _mm512_fmadd_ps(wk, _mm512_loadu_ps(s + ps), a1);
+          a2 = _mm512_fmadd_ps(wk, _mm512_loadu_ps(s + 2 * ps), a2);
+          a3 = _mm512_fmadd_ps(wk, _mm512_loadu_ps(s + 3 * ps), a3);
+        }
+      }
+      _mm512_storeu_ps(o + ow * 16, a0), _mm512_storeu_ps(o + ow * 16 + 16, a1);
+      _mm512_storeu_ps(o + ow * 16 + 32, a2), _mm512_storeu_ps(o + ow * 16 + 48, a3);
+    }
+    for (; ow < p->ow; ow++) {
+      __m512 a = bias;
+      for (ki = 0; ki < p->kh; ki++) {
+        const float *s = row + ow * ps + ki * rs, *w = wv + ki * p->kw * 16;
+        for (kj = 0; kj < p->kw; kj++, s += cs, w += 16) a = _mm512_fmadd_ps(_mm512_loadu_ps(w), _mm512_loadu_ps(s), a);
+      }
+      _mm512_storeu_ps(o + ow * 16, a);
+    }
+  }
+}
+
 /* The output block ob (P pixels) into nc planes of y. */
 static GE__AIC_DW_ATTR512 void ge__aic_dwc_out(const float *ob, int64_t P, int64_t nc, float *y) {
   int64_t px0, k, ch;
@@ -2468,14 +2507,15 @@ static GE__AIC_DW_ATTR512 void ge__aic_dwc_out(const float *ob, int64_t P, int64
 /* One block of nc channels from c0 of image n into its planes of y. */
 static GE__AIC_DW_ATTR512 void ge__aic_dwc_block(const ge__aic_dw *d, float *buf, int64_t n, int64_t c0, int64_t nc) {
   const ge__aic_cv *p = d->p;
-  int64_t P = p->oh * p->ow, wp = ge__aic_dwc_wp(p), ch, t;
-  float wv[9 * 16], bv[16], *ob = buf + ge__aic_dwc_hp(p) * wp * 16, *y = d->y + (n * p->m + c0) * P;
+  int64_t P = p->oh * p->ow, wp = ge__aic_dwc_wp(p), ch, t, nt = p->kh * p->kw;
+  float wv[25 * 16], bv[16], *ob = buf + ge__aic_dwc_hp(p) * wp * 16, *y = d->y + (n * p->m + c0) * P;
   const float *res = d->res ? d->res + (n * p->m + c0) * P : NULL;
-  for (t = 0; t < 9; t++)
-    for (ch = 0; ch < 16; ch++) wv[t * 16 + ch] = ch < nc ? d->w[(c0 + ch) * 9 + t] : 0.0f;
+  for (t = 0; t < nt; t++)
+    for (ch = 0; ch < 16; ch++) wv[t * 16 + ch] = ch < nc ? d->w[(c0 + ch) * nt + t] : 0.0f;
   for (ch = 0; ch < 16; ch++) bv[ch] = ch < nc && d->b ? d->b[c0 + ch] : 0.0f;
   ge__aic_dwc_in(p, d->x + (n * p->c + c0) * p->h * p->w, nc, buf, wp);
-  ge__aic_dwc_sum(p, buf, wp, wv, _mm512_loadu_ps(bv), ob);
+  if (nt == 9) ge__aic_dwc_sum(p, buf, wp, wv, _mm512_loadu_ps(bv), ob);
+  else ge__aic_dwc_sum_k(p, buf, wp, wv, _mm512_loadu_ps(bv), ob);
   ge__aic_dwc_out(ob, P, nc, y);
   if (res || d->act->kind != GE__AIC_ACT_NONE)
     for (ch = 0; ch < nc; ch++) ge__aic_epi_row(d->act, 2, y + ch * P, P, 0.0f, res ? res + ch * P : NULL);
@@ -2514,7 +2554,7 @@ static void ge__aic_dwc_fn(void *arg, int64_t begin, int64_t end) {
       }
       for (ch = c0; ch < c0 + nc; ch++) {
         int64_t q = n * p->m + ch;
-        ge__aic_dw_generic(d, d->x + (n * p->c + ch) * p->h * p->w, d->w + ch * 9, d->b ? d->b[ch] : 0.0f,
+        ge__aic_dw_generic(d, d->x + (n * p->c + ch) * p->h * p->w, d->w + ch * p->kh * p->kw, d->b ? d->b[ch] : 0.0f,
                            d->res ? d->res + q * P : NULL, d->y + q * P);
       }
     }
@@ -2929,6 +2969,23 @@ static void ge__aic_dots_fn(void *arg, int64_t begin, int64_t end) {
     ge__aic_dots_base(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
 }
 
+/* The epilogue of a few-pixel block c[rows][P] (contiguous): the bias and
+ * residual per value, then the activation over the whole block in one call
+ * (per row it was one call per 1..8 values: a squeeze-excite conv's gate,
+ * 1152 Sigmoids of one value each, took 20x its dot products). The same
+ * roundings as ge__aic_epilogue: bias, then residual, then activation. */
+static void ge__aic_dots_epilogue(const ge__aic_epi *e, float *c, int64_t rows, int64_t P) {
+  int64_t i, j;
+  for (i = 0; i < rows; i++)
+    for (j = 0; j < P; j++) {
+      float v = c[i * P + j];
+      if (e->row_bias) v += e->row_bias[i];
+      if (e->res) v += e->res[i * e->ldr + j];
+      c[i * P + j] = v;
+    }
+  ge__aic_act_apply(&e->act, c, rows * P);
+}
+
 /* The conv of every image and group as dot products (P <= GE__AIC_FEW_PIXELS);
  * cols: P * K floats of scratch. Row blocks go to threads only when each
  * share has about a million multiply-adds. */
@@ -2949,7 +3006,7 @@ static void ge__aic_conv_dots(ge_kernel_ctx *c, const ge__aic_cv *p, const float
       ge_kernel_parallel_for(c, blocks, grain, ge__aic_dots_fn, &d);
       epi.row_bias = b ? b + g * p->mg : NULL;
       epi.res = res ? res + (n * p->m + g * p->mg) * P : NULL;
-      if (!ge__aic_epi_empty(&epi)) ge__aic_epilogue(&epi, d.C, P, 0, 0, p->mg, P);
+      if (!ge__aic_epi_empty(&epi)) ge__aic_dots_epilogue(&epi, d.C, p->mg, P);
     }
 }
 
