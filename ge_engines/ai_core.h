@@ -1845,7 +1845,8 @@ static const float *ge__aic_conv_group(const ge__aic_cv *p, const ge_value *x, c
  * tap of an output vector reads one contiguous run whatever the strides
  * and dilations (3x3 stride 1 at AVX-512: ge__aic_dw3_band). Each output
  * vector sums its taps in a register, gets the bias, residual and
- * activation there and is stored once, straight into y (a row's tail
+ * activation there (those needing exp, SiLU's, over the band's rows just
+ * after, still in L1) and is stored once, straight into y (a row's tail
  * through a partial copy). Output vectors are taken eight at a time (eight
  * FMA chains in flight) across row ends, so short rows keep the FMA units
  * busy too; rows of at most 8 (4) use 8-wide (4-wide) vectors. Past 64
@@ -2367,16 +2368,15 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
           ge__aic_dw_scatter(p, &g, xc, r0 * p->sh, (rows - 1) * p->sh + ext, base, d->level);
         last = src;
 #ifdef GE__AIC_X86
-        if (dw3 && !after) {
+        if (dw3)
           ge__aic_dw3_band(base, g.L, rows, p->ow, tw, bv, yp + r0 * p->ow, res ? res + r0 * p->ow : NULL,
-                           d->act->kind, d->act->alpha, d->act->beta);
-          continue;
-        }
+                           after ? GE__AIC_ACT_NONE : d->act->kind, d->act->alpha, d->act->beta);
+        else
 #endif
-        ge__aic_dwk(d->level, g.vl, jb, rows * g.per, tp, tw, nt, bv, yp + r0 * p->ow, res ? res + r0 * p->ow : NULL,
-                    d->act);
+          ge__aic_dwk(d->level, g.vl, jb, rows * g.per, tp, tw, nt, bv, yp + r0 * p->ow,
+                      res ? res + r0 * p->ow : NULL, d->act);
+        if (after) ge__aic_act_apply(d->act, yp + r0 * p->ow, rows * p->ow); /* the band's rows, still in L1 */
       }
-      if (after) ge__aic_act_apply(d->act, yp, P);
     }
     ge__aic_dw_release(d, slot);
   }

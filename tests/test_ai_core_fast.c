@@ -805,6 +805,31 @@ GE_TEST(test_mobilenet_layers) {
          kinds[0], blocked, rowed, kinds[1], narrow, worst);
 }
 
+/* EfficientNet's 3x3 stride-1 depthwise with SiLU: the 3x3 band kernel
+ * (AVX-512, rows past 8) sums, the SiLU follows over each band's rows;
+ * residual and bias as drawn, 1 and 2 threads, half prepared at load. */
+GE_TEST(test_dw3_band_silu) {
+  int i, done = 0;
+  double worst = 0;
+  tu_seed(&R, 1623);
+  for (i = 0; done < 40; i++) {
+    conv_case c = rand_case(20);
+    double er;
+    c.act = "Silu";
+    c.sh = c.sw = 1;
+    if (c.w <= 8) c.h = c.w = 9 + (int64_t)tu_below(&R, 60);
+    ge__aic_conv_level_cap = 2;
+    er = run_conv_case(&c, 1 + i % 2, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  dw3 SiLU: c %lld %lldx%lld res %d bias %d: %.2g\n", (long long)c.group, (long long)c.h, (long long)c.w,
+             c.residual, c.bias, er);
+    if (er > worst) worst = er;
+    done++;
+  }
+  printf("  3x3 stride-1 depthwise with SiLU: %d cases, worst rel err %.2g\n", done, worst);
+}
+
 /* EfficientNet's 5x5 depthwise layers (kind 22) through the Conv kernel at
  * every micro-kernel level on 1 and 2 threads, and with the weights
  * prepared at load: the channel-blocked kernel at AVX-512 (small maps, any
@@ -1943,6 +1968,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_depthwise_levels);
   GE_RUN(test_mobilenet_layers);
   GE_RUN(test_efficientnet_dw5);
+  GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_pointwise_levels);
   GE_RUN(test_convtranspose_fast);
