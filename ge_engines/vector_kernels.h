@@ -27,6 +27,8 @@
  * within 3 ulp; gelu within 16 ulp (x in (-1.42, 0) takes 1 - erf, which
  * cancels), 8 ulp in its negative tail. Softmax takes e^(x - max) as 0
  * below e^-86 (a denormal result would cost a microcode assist per lane).
+ * The SiLU of AI Core's conv epilogues has its own AVX-512 form (FMA,
+ * rcp14): within 4 ulp, not the portable sets' bits.
  *
  * Heavy loops split their work with ge_kernel_parallel_for (the executor's
  * threads; serial when it gives none).
