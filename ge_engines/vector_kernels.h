@@ -29,6 +29,8 @@
  * within 3 ulp; gelu within 16 ulp (x in (-1.42, 0) takes 1 - erf, which
  * cancels), 8 ulp in its negative tail. Softmax takes e^(x - max) as 0
  * below e^-86 (a denormal result would cost a microcode assist per lane).
+ * The SiLU of AI Core's conv epilogues has its own AVX-512 form (FMA,
+ * rcp14): within 4 ulp, not the portable sets' bits.
  *
  * Heavy loops split their work with ge_kernel_parallel_for (the executor's
  * threads; serial when it gives none).
@@ -60,7 +62,8 @@ enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_V
 /* y[0..n) = act(y) on this thread with the best SIMD of the CPU: LeakyRelu
  * y < 0 ? alpha y : y; Clip to [alpha, beta]; HardSigmoid clamp(alpha y +
  * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1); SiLU y Sigmoid(y)
- * (the same bits as a Sigmoid node then a Mul node). NaN stays NaN.
+ * (the same bits as a Sigmoid node then a Mul node, except at AVX-512:
+ * within 4 ulp of it). NaN stays NaN.
  * Returns 0 (and does nothing) without the SIMD kernels or for another act. */
 GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n);
 
@@ -976,7 +979,8 @@ GE__VK_MAXPOOL_ISA(avx2)
 GE__VK_MAXPOOL_ISA(avx512)
 
 /* SiLU in place for fused epilogues: y Sigmoid(y) in one pass, the same
- * bits as the Sigmoid kernel then the Mul kernel (one rounded product). */
+ * bits as the Sigmoid kernel then the Mul kernel (one rounded product);
+ * AVX-512 has its own faster form below. */
 #define GE__VK_SILU_ISA(isa)                                                                                           \
   GE__VK_ATTR_##isa static void ge__vk_silu_##isa(float *y, int64_t n) {                                               \
     int64_t i = 0;                                                                                                     \
@@ -991,7 +995,53 @@ GE__VK_MAXPOOL_ISA(avx512)
   }
 GE__VK_SILU_ISA(base)
 GE__VK_SILU_ISA(avx2)
+#if GE__VK_X86
+/* SiLU at AVX-512, the epilogue of most convs of EfficientNet-like models
+ * (a third of their time with the shared sigmoid above): x / (1 + e^-x)
+ * written as x e / (1 + e) for x < 0, with e = e^-|x| in (0, 1] from
+ * FMAs (Taylor to r^8 on r in [-0.35, 0.35]), scalef for 2^n (denormal
+ * results rounded once, no clamp of n), and 1 / (1 + e) by rcp14 and one
+ * Newton step (relative error ~2^-28) instead of a divide. Within 4 ulp of
+ * x Sigmoid(x) in double (tests/test_vector_fast.c), not the same bits as
+ * the portable sets. NaN stays NaN (x times a number); +-inf as x Sigmoid(x)
+ * (inf, NaN); |x| past 104 takes e^-104 (0 after the product at -104: the
+ * reference's sigmoid rounds to 0 there too, below 1e-45). */
+#define GE__VK_SILU512_ATTR __attribute__((target("avx512f,fma")))
+GE__VK_INLINE GE__VK_SILU512_ATTR __m512 ge__vk_silu_fast_v_avx512(__m512 x) {
+  const __m512i sign = _mm512_set1_epi32((int32_t)0x80000000u);
+  __m512 t = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(x), sign)); /* -|x| */
+  __m512 n, r, p, e, d, q, num;
+  t = _mm512_max_ps(t, _mm512_set1_ps(-104.0f)); /* NaN lanes take -104: the product with x keeps NaN */
+  n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(1.44269504088896341f)),
+                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), t);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187e-06f), r);
+  p = _mm512_fmadd_ps(r, _mm512_set1_ps(1.0f / 40320), _mm512_set1_ps(1.0f / 5040));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  e = _mm512_scalef_ps(p, n);
+  d = _mm512_add_ps(e, _mm512_set1_ps(1.0f));
+  q = _mm512_rcp14_ps(d);
+  q = _mm512_fmadd_ps(q, _mm512_fnmadd_ps(d, q, _mm512_set1_ps(1.0f)), q);
+  num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ), _mm512_set1_ps(1.0f), e);
+  return _mm512_mul_ps(x, _mm512_mul_ps(num, q));
+}
+static GE__VK_SILU512_ATTR void ge__vk_silu_avx512(float *y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, ge__vk_silu_fast_v_avx512(_mm512_loadu_ps(y + i)));
+  if (i < n) {
+    __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_ps(y + i, m, ge__vk_silu_fast_v_avx512(_mm512_maskz_loadu_ps(m, y + i)));
+  }
+}
+#else
 GE__VK_SILU_ISA(avx512)
+#endif
 
 typedef void (*ge__vk_unary_fn)(const ge__vk_upar *p, const float *x, float *y, int64_t n);
 static const ge__vk_unary_fn ge__vk_unary_fns[3][GE__VK_U_COUNT] = {{GE__VK_UNARY_OPS(GE__VK_UPTR, base)},

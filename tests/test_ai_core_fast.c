@@ -377,6 +377,19 @@ static conv_case rand_case(int kind) {
     c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 1;
     c.h = c.w = tu_below(&R, 2) ? sizes[tu_below(&R, 3)] : rint_in(3, 33);
     if (tu_below(&R, 8) == 0) c.h = c.w = sizes[3 + tu_below(&R, 2)], c.group = rint_in(8, 24);
+  } else if (kind == 22) { /* EfficientNet's and MnasNet's depthwise: 5x5, pad 2, stride 1 or 2, their map sizes
+                               or near them (the channel-blocked kernel up to 28x28, rows past it) */
+    static const int64_t sizes[] = {7, 14, 28, 56};
+    c.group = rint_in(8, 120);
+    cg = 1, mg = 1;
+    c.kh = c.kw = 5;
+    c.sh = c.sw = rint_in(1, 2);
+    c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 2;
+    if (tu_below(&R, 8) == 0) c.pads[2 + tu_below(&R, 2)] = 1; /* a short trailing pad */
+    c.h = c.w = tu_below(&R, 2) ? sizes[tu_below(&R, 3)] : rint_in(3, 33);
+    if (tu_below(&R, 8) == 0) c.h = c.w = 56, c.group = rint_in(8, 24);
+    if (tu_below(&R, 6) == 0) c.w = rint_in(3, 20); /* not square */
   } else if (kind == 21) { /* MobileNet-v2's pointwise: 1x1 on its small maps, wide */
     static const int64_t sizes[] = {7, 14, 28};
     c.group = 1;
@@ -790,6 +803,69 @@ GE_TEST(test_mobilenet_layers) {
   printf("  MobileNet-v2 layers: %d depthwise (%d channel-blocked, %d 3x3 by rows), %d pointwise (%d narrowing) at 3 "
          "levels (1 and 2 threads), worst rel err %.2g\n",
          kinds[0], blocked, rowed, kinds[1], narrow, worst);
+}
+
+/* EfficientNet's 3x3 stride-1 depthwise with SiLU: the 3x3 band kernel
+ * (AVX-512, rows past 8) sums, the SiLU follows over each band's rows;
+ * residual and bias as drawn, 1 and 2 threads, half prepared at load. */
+GE_TEST(test_dw3_band_silu) {
+  int i, done = 0;
+  double worst = 0;
+  tu_seed(&R, 1623);
+  for (i = 0; done < 40; i++) {
+    conv_case c = rand_case(20);
+    double er;
+    c.act = "Silu";
+    c.sh = c.sw = 1;
+    if (c.w <= 8) c.h = c.w = 9 + (int64_t)tu_below(&R, 60);
+    ge__aic_conv_level_cap = 2;
+    er = run_conv_case(&c, 1 + i % 2, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  dw3 SiLU: c %lld %lldx%lld res %d bias %d: %.2g\n", (long long)c.group, (long long)c.h, (long long)c.w,
+             c.residual, c.bias, er);
+    if (er > worst) worst = er;
+    done++;
+  }
+  printf("  3x3 stride-1 depthwise with SiLU: %d cases, worst rel err %.2g\n", done, worst);
+}
+
+/* EfficientNet's 5x5 depthwise layers (kind 22) through the Conv kernel at
+ * every micro-kernel level on 1 and 2 threads, and with the weights
+ * prepared at load: the channel-blocked kernel at AVX-512 (small maps, any
+ * stride, partial 16-channel blocks, a short trailing pad), the band kernel
+ * elsewhere; SiLU, residuals and biases as drawn (half prepared at load:
+ * run_conv_case). */
+GE_TEST(test_efficientnet_dw5) {
+  int i, done = 0, blocked = 0;
+  double worst = 0;
+  tu_seed(&R, 1622);
+  for (i = 0; done < 120; i++) {
+    int threads = 1 + (i / 3) % 2;
+    conv_case c = rand_case(22);
+    double er;
+    ge__aic_conv_level_cap = i % 3;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  dw5 level %d threads %d: c %lld %lldx%lld s %lld pads %lld,%lld act %s res %d bias %d: %.2g\n", i % 3,
+             threads, (long long)c.group, (long long)c.h, (long long)c.w, (long long)c.sh, (long long)c.pads[2],
+             (long long)c.pads[3], c.act ? c.act : "-", c.residual, c.bias, er);
+    if (er > worst) worst = er;
+    if (i % 3 == 2) {
+      ge__aic_cv p;
+      memset(&p, 0, sizeof p);
+      p.h = c.h, p.w = c.w, p.kh = p.kw = 5, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = 2;
+      p.oh = out_dim(c.h, 5, c.sh, 1, 2, c.pads[2]), p.ow = out_dim(c.w, 5, c.sw, 1, 2, c.pads[3]), p.cg = p.mg = 1;
+      blocked += ge__aic_dwc_fits(&p, 2);
+    }
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(blocked > 10 || !__builtin_cpu_supports("avx512f"));
+  printf("  EfficientNet 5x5 depthwise: %d cases at 3 levels (1 and 2 threads), %d "
+         "channel-blocked, worst rel err %.2g\n",
+         done, blocked, worst);
 }
 
 /* Few output channels (kind 30): the small-image direct conv's 8-row tiles,
@@ -1935,6 +2011,8 @@ int main(int argc, char **argv) {
   GE_RUN(test_conv_pixel_rows);
   GE_RUN(test_depthwise_levels);
   GE_RUN(test_mobilenet_layers);
+  GE_RUN(test_efficientnet_dw5);
+  GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_pointwise_levels);
   GE_RUN(test_convtranspose_fast);

@@ -199,6 +199,61 @@ GE_TEST(test_math_per_isa_against_double) {
   free(got);
 }
 
+/* SiLU for the conv epilogues (ge_vector_activation) per set against x
+ * Sigmoid(x) in double: the portable sets give the Sigmoid-then-Mul bits,
+ * AVX-512 its own form within 4 ulp; every row length 1..40 writes only
+ * its row; NaN stays NaN, inf gives inf, -inf NaN (-inf times 0). */
+typedef void (*silu_fn)(float *y, int64_t n);
+static double ref_silu(double x) { return x * ref_sigmoid(x); }
+
+GE_TEST(test_silu_per_isa_against_double) {
+  enum { N = 100000 };
+  static const silu_fn fns[] = {ge__vk_silu_base, ge__vk_silu_avx2, ge__vk_silu_avx512};
+  static const float lo[] = {-110.0f, -8.0f, -0.01f}, hi[] = {110.0f, 8.0f, 0.01f};
+  float *x = (float *)malloc(N * sizeof(float)), *want = (float *)malloc(N * sizeof(float));
+  float *got = (float *)malloc(N * sizeof(float)), row[48];
+  tu_rng r;
+  int isa, range;
+  GE_REQUIRE(x && want && got);
+  tu_seed(&r, 18);
+  for (range = 0; range < 3; range++) {
+    int i;
+    fill(&r, x, N, lo[range], hi[range], 0);
+    for (i = 0; i < N; i++) want[i] = (float)ref_silu((double)x[i]);
+    for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+      int64_t worst;
+      double m;
+      if (!isa_available(isa)) continue;
+      memcpy(got, x, N * sizeof(float));
+      fns[isa](got, N);
+      m = max_ulps(got, want, N, 1e-37, &worst);
+      if (m > 4)
+        fprintf(stderr, "  silu isa %d: %.0f ulps at x=%.9g (got %.9g, want %.9g)\n", isa, m, x[worst], got[worst],
+                want[worst]);
+      GE_CHECK(m <= 4);
+    }
+  }
+  for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+    static const float sp[4] = {NAN, HUGE_VALF, -HUGE_VALF, -0.0f};
+    int64_t n, k;
+    if (!isa_available(isa)) continue;
+    for (n = 1; n <= 40; n++) {
+      for (k = 0; k < 48; k++) row[k] = 12345.0f; /* guards */
+      for (k = 0; k < n; k++) row[k + 1] = k < 4 ? sp[k] : x[k];
+      fns[isa](row + 1, n);
+      GE_CHECK(row[0] == 12345.0f && row[n + 1] == 12345.0f);
+      GE_CHECK(row[1] != row[1]);
+      if (n > 1) GE_CHECK(row[2] == HUGE_VALF);
+      if (n > 2) GE_CHECK(row[3] != row[3]);
+      if (n > 3) GE_CHECK(row[4] == 0.0f);
+      for (k = 4; k < n; k++) GE_CHECK(ulps(row[k + 1], want[k]) <= 4 || fabs(row[k + 1] - want[k]) <= 1e-37);
+    }
+  }
+  free(x);
+  free(want);
+  free(got);
+}
+
 /* Rows of every length 1..40 at every set: a row's tail (masked loads and
  * stores) gives AVX2's bits on AVX-512 and writes nothing past the row. */
 GE_TEST(test_row_tails_per_isa) {
@@ -1391,6 +1446,7 @@ int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_math_per_isa_against_double);
   GE_RUN(test_math_specials);
+  GE_RUN(test_silu_per_isa_against_double);
   GE_RUN(test_row_tails_per_isa);
   GE_RUN(test_softmax_rows_per_isa);
   GE_RUN(test_where_rows_per_isa);
