@@ -3,8 +3,8 @@
  *
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
- * pooling (MaxPool of dilation 1 by whole planes, a column-max pass and a
- * row-max pass over the flattened plane), softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
+ * pooling (MaxPool and AveragePool of dilation 1 by whole planes, a
+ * column-max (sum) pass and a row-max (sum) pass over the flattened plane), softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
  * Resize and Upsample over the last two axes with their taps made once per
  * shape, Transpose, Where (a bool condition; operands shaped like the
  * output, a suffix of it or one value)), else NULL so the caller takes the reference kernel
@@ -908,38 +908,44 @@ GE__VK_ROWS_ISA(base)
 GE__VK_ROWS_ISA(avx2)
 GE__VK_ROWS_ISA(avx512)
 
-/* Separable MaxPool (ge__vk_maxpool_planes): a plane's window max is the max
- * over kh rows of the max over kw columns, so it runs as two passes of
- * whole vectors over the flattened plane. hmax: y[q] = max over t < k of
- * src[q s + t], q < n (reads src[0 .. (n-1) s + k)); vmax: y[o] = max over
- * t < k of src[o + t step], o < n. Taps in order, numpy's max (a NaN
- * wins), so the value is the reference's. */
+/* Separable 2-D pools (ge__vk_maxpool_planes): a plane's window max (sum)
+ * is the max (sum) over kh rows of the max (sum) over kw columns, so it
+ * runs as two passes of whole vectors over the flattened plane. hmax: y[q]
+ * = max (is_max) or sum over t < k of src[q s + t], q < n (reads
+ * src[0 .. (n-1) s + k)); vmax: y[o] = max or sum over t < k of src[o + t
+ * step], o < n. Taps in order, numpy's max (a NaN wins), so a max is the
+ * reference's value; a sum rounds in its own order (a few ulps). */
 #define GE__VK_MAXPOOL_ISA(isa)                                                                                        \
-  GE__VK_ATTR_##isa static void ge__vk_hmax_##isa(const float *src, int64_t n, int64_t s, int64_t k, float *y) {      \
+  GE__VK_ATTR_##isa static void ge__vk_hmax_##isa(int is_max, const float *src, int64_t n, int64_t s, int64_t k,      \
+                                                  float *y) {                                                          \
     int64_t q = 0, t;                                                                                                  \
     for (; q + GE__VK_W_##isa <= n; q += GE__VK_W_##isa) {                                                             \
-      ge__vk_v_##isa acc = ge__vk_load_strided_##isa(src + q * s, s);                                                  \
-      for (t = 1; t < k; t++) acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, ge__vk_load_strided_##isa(src + q * s + t, s), acc); \
+      ge__vk_v_##isa acc = ge__vk_load_strided_##isa(src + q * s, s), v;                                               \
+      for (t = 1; t < k; t++) {                                                                                        \
+        v = ge__vk_load_strided_##isa(src + q * s + t, s);                                                             \
+        acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
+      }                                                                                                                \
       ge__vk_store_##isa(y + q, acc);                                                                                  \
     }                                                                                                                  \
     for (; q < n; q++) {                                                                                               \
       float acc = src[q * s], v;                                                                                       \
       for (t = 1; t < k; t++) {                                                                                        \
         v = src[q * s + t];                                                                                            \
-        acc = v > acc || v != v ? v : acc;                                                                             \
+        acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;                                                        \
       }                                                                                                                \
       y[q] = acc;                                                                                                      \
     }                                                                                                                  \
   }                                                                                                                    \
-  GE__VK_ATTR_##isa static void ge__vk_vmax_##isa(const float *src, int64_t n, int64_t step, int64_t k, float *y) {   \
+  GE__VK_ATTR_##isa static void ge__vk_vmax_##isa(int is_max, const float *src, int64_t n, int64_t step, int64_t k,   \
+                                                  float *y) {                                                          \
     int64_t o, t;                                                                                                      \
     for (o = 0; o < n; o += GE__VK_W_##isa) {                                                                          \
       int64_t r = n - o < GE__VK_W_##isa ? n - o : GE__VK_W_##isa;                                                     \
-      ge__vk_v_##isa acc = r == GE__VK_W_##isa ? ge__vk_load_##isa(src + o) : ge__vk_load_part_##isa(src + o, r);      \
+      ge__vk_v_##isa acc = r == GE__VK_W_##isa ? ge__vk_load_##isa(src + o) : ge__vk_load_part_##isa(src + o, r), v;   \
       for (t = 1; t < k; t++) {                                                                                        \
         const float *p_ = src + o + t * step;                                                                          \
-        acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, r == GE__VK_W_##isa ? ge__vk_load_##isa(p_) : ge__vk_load_part_##isa(p_, r), \
-                                    acc);                                                                              \
+        v = r == GE__VK_W_##isa ? ge__vk_load_##isa(p_) : ge__vk_load_part_##isa(p_, r);                               \
+        acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
       }                                                                                                                \
       if (r == GE__VK_W_##isa) ge__vk_store_##isa(y + o, acc);                                                         \
       else ge__vk_store_part_##isa(y + o, acc, r);                                                                     \
@@ -1536,13 +1542,14 @@ static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
   return (int64_t *)(a + 1);
 }
 
-/* MaxPool by whole planes (dilation 1, column stride <= 2, pads smaller
- * than the kernel): each plane, padded with -inf when it has pads (else
- * read in place), gets the column max of every window start as one run
+/* MaxPool and AveragePool by whole planes (dilation 1, column stride <= 2,
+ * pads smaller than the kernel): each plane, padded with -inf (max) or
+ * zeros (sum) when it has pads (else read in place), gets the column max of every window start as one run
  * over its flattened rows (hq columns a row, the ones past ow unused), then
  * the row max of kh such rows, again flattened when the row stride is 1.
  * Small planes (the short rows of speech and detection models) then take
- * whole vectors instead of a call per output row. */
+ * whole vectors instead of a call per output row. An average then divides
+ * by its window's count (Inception's 3x3 stride-1 pools with padding). */
 #define GE__VK_PLANE_FLOATS 8192 /* stack floats of one plane's buffers */
 
 typedef struct ge__vk_mpg {
@@ -1566,6 +1573,45 @@ static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   return need <= GE__VK_PLANE_FLOATS;
 }
 
+/* The two passes over one (padded) plane src into y. */
+static void ge__vk_plane_passes(const ge__vk_pool *p, const ge__vk_mpg *g, int isa, const float *src, float *h, float *v,
+                                float *y) {
+  int64_t r, nh = (g->rows - 1) * g->hq + p->ow; /* the last row's unused columns are not computed */
+  int m = p->is_max;
+  if (p->k[0] == 1 && p->s[0] == 1 && g->hq == p->ow) { /* one pass, straight into y */
+    GE__VK_PICK(isa, ge__vk_hmax)(m, src, p->oh * p->ow, p->s[1], p->k[1], y);
+    return;
+  }
+  GE__VK_PICK(isa, ge__vk_hmax)(m, src, nh, p->s[1], p->k[1], h);
+  if (p->s[0] == 1) {
+    int64_t n = (p->oh - 1) * g->hq + p->ow;
+    if (g->hq == p->ow) {
+      GE__VK_PICK(isa, ge__vk_vmax)(m, h, n, g->hq, p->k[0], y);
+      return;
+    }
+    GE__VK_PICK(isa, ge__vk_vmax)(m, h, n, g->hq, p->k[0], v);
+    for (r = 0; r < p->oh; r++) memcpy(y + r * p->ow, v + r * g->hq, (size_t)p->ow * sizeof(float));
+    return;
+  }
+  for (r = 0; r < p->oh; r++)
+    GE__VK_PICK(isa, ge__vk_vmax)(m, h + r * p->s[0] * g->hq, p->ow, g->hq, p->k[0], y + r * p->ow);
+}
+
+/* An average's window sums in y (one plane) divided by their counts: rows
+ * x columns, each valid or (include_pad) inside the padded input. */
+static void ge__vk_pool_divide(const ge__vk_pool *p, float *y) {
+  int64_t oh, j, r0, r1;
+  for (oh = 0; oh < p->oh; oh++) {
+    float *yr = y + oh * p->ow;
+    if (p->include_pad) ge__vk_taps(oh, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &r0, &r1);
+    else ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &r0, &r1);
+    for (j = 0; j < p->ow; j++) {
+      int64_t cnt = (r1 - r0) * p->cols[j];
+      yr[j] = cnt ? yr[j] / (float)cnt : 0.0f;
+    }
+  }
+}
+
 typedef struct ge__vk_mpjob {
   const ge__vk_pool *p;
   ge__vk_mpg g;
@@ -1578,40 +1624,27 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   const ge__vk_mpg *g = &j->g;
   float buf[GE__VK_PLANE_FLOATS];
   float *pad = buf, *h = buf + (g->direct ? 0 : g->rows * g->wpad), *v = h + g->rows * g->hq;
-  int64_t pl, r, i, nh = (g->rows - 1) * g->hq + p->ow; /* the last row's unused columns are not computed */
+  int64_t pl, r, i;
   int isa = p->isa;
+  float fill = p->is_max ? -HUGE_VALF : 0.0f; /* changes no max or sum */
   for (pl = begin; pl < end; pl++) {
     const float *x = p->x + pl * p->ih * p->iw, *src = x;
     float *y = p->y + pl * p->oh * p->ow;
-    if (!g->direct) { /* -inf around the rows (it changes no max) */
+    if (!g->direct) { /* the fill around the rows */
       for (r = 0; r < g->rows; r++) {
         float *d = pad + r * g->wpad;
         int64_t lo = 0;
         if (r >= p->pb[0] && r < p->pb[0] + p->ih) {
-          for (; lo < p->pb[1]; lo++) d[lo] = -HUGE_VALF;
+          for (; lo < p->pb[1]; lo++) d[lo] = fill;
           memcpy(d + lo, x + (r - p->pb[0]) * p->iw, (size_t)p->iw * sizeof(float));
           lo += p->iw;
         }
-        for (i = lo; i < g->wpad; i++) d[i] = -HUGE_VALF;
+        for (i = lo; i < g->wpad; i++) d[i] = fill;
       }
       src = pad;
     }
-    if (p->k[0] == 1 && p->s[0] == 1 && g->hq == p->ow) { /* one pass, straight into y */
-      GE__VK_PICK(isa, ge__vk_hmax)(src, p->oh * p->ow, p->s[1], p->k[1], y);
-      continue;
-    }
-    GE__VK_PICK(isa, ge__vk_hmax)(src, nh, p->s[1], p->k[1], h);
-    if (p->s[0] == 1) {
-      int64_t n = (p->oh - 1) * g->hq + p->ow;
-      if (g->hq == p->ow) {
-        GE__VK_PICK(isa, ge__vk_vmax)(h, n, g->hq, p->k[0], y);
-        continue;
-      }
-      GE__VK_PICK(isa, ge__vk_vmax)(h, n, g->hq, p->k[0], v);
-      for (r = 0; r < p->oh; r++) memcpy(y + r * p->ow, v + r * g->hq, (size_t)p->ow * sizeof(float));
-      continue;
-    }
-    for (r = 0; r < p->oh; r++) GE__VK_PICK(isa, ge__vk_vmax)(h + r * p->s[0] * g->hq, p->ow, g->hq, p->k[0], y + r * p->ow);
+    ge__vk_plane_passes(p, g, isa, src, h, v, y);
+    if (!p->is_max) ge__vk_pool_divide(p, y);
   }
 }
 
@@ -1638,14 +1671,6 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   p.include_pad = a->include_pad;
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
-  if (is_max) {
-    ge__vk_mpjob mj;
-    mj.p = &p;
-    if (ge__vk_maxpool_geom(&p, &mj.g)) {
-      ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (p.oh * p.ow * p.k[0] * p.k[1]), ge__vk_maxpool_planes, &mj);
-      return GE_OK;
-    }
-  }
   if (!is_max) { /* column counts, the same for every row */
     int64_t j, c0, c1;
     if (!(p.cols = ge__vk_pool_cols(c, p.ow))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
@@ -1655,6 +1680,14 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
       else
         ge__vk_taps(j, p.s[1], p.d[1], p.pb[1], p.k[1], p.iw, &c0, &c1);
       p.cols[j] = c1 - c0;
+    }
+  }
+  {
+    ge__vk_mpjob mj;
+    mj.p = &p;
+    if (ge__vk_maxpool_geom(&p, &mj.g)) {
+      ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (p.oh * p.ow * p.k[0] * p.k[1]), ge__vk_maxpool_planes, &mj);
+      return GE_OK;
     }
   }
   ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
