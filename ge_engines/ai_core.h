@@ -116,7 +116,8 @@
  *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
  *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
  *      engine with no other consumer: becomes the producer's fused
- *      activation (so Conv -> Add -> Relu ends as one Conv); SiLU written
+ *      activation (so Conv -> Add -> Relu ends as one Conv); a Relu after
+ *      an inference BatchNormalization (that the vector kernel runs) too; SiLU written
  *      as Mul(x, Sigmoid(x)) of such a producer read by just the two (the
  *      YOLO convs) becomes its fused activation Silu.
  * All only when every tensor involved is float32, shapes agree, and the
@@ -5591,6 +5592,14 @@ static int ge__aic_fusable_act(const ge_graph *g, const ge_node *n, double *alph
   return 0;
 }
 
+/* An inference BatchNormalization (one output) then a Relu, where the BN
+ * runs the vector kernel (it applies a fused Relu per channel plane while
+ * the plane is in cache: DenseNet's pre-activation BN + ReLU). */
+static int ge__aic_bn_relu(const ge_node *bn, const ge_node *act) {
+  return ge__aic_is(bn, "BatchNormalization") && !strcmp(act->op, "Relu") && bn->num_outputs == 1 &&
+         ge_node_attr_int(bn, "training_mode", 0) == 0 && ge_vector_fast_kernel(bn) != NULL;
+}
+
 static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
   ge_node *a = ge_graph_node(g, id), *p;
   double alpha, beta;
@@ -5603,7 +5612,7 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
   pid = a->inputs[0].node;
   p = pid == GE_NONE ? NULL : ge_graph_node(g, pid);
   if (!p || p->engine != self || a->inputs[0].index != 0 || ge__aic_only_use(p) != id ||
-      !(ge__aic_is(p, "Conv") || ge__aic_is(p, "Gemm") || ge__aic_is(p, "MatMul")) ||
+      !(ge__aic_is(p, "Conv") || ge__aic_is(p, "Gemm") || ge__aic_is(p, "MatMul") || ge__aic_bn_relu(p, a)) ||
       ge_node_attr(p, "_fused_activation") || !ge__aic_all_f32(g, p) || !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
     return GE_OK;
   if ((st = ge_node_set_attr_string(g, pid, "_fused_activation", a->op, err)) != GE_OK) return st;

@@ -1028,6 +1028,7 @@ typedef struct ge__vk_attrs {
   int64_t axis;      /* Softmax, LayerNormalization */
   double eps;        /* the norms */
   int flag, flag2;   /* BatchNormalization training_mode; Reduce keepdims, noop_with_empty_axes */
+  int relu;          /* BatchNormalization: _fused_activation Relu (1), none (0), another (-1) */
   int32_t n_ints;    /* Transpose perm, Reduce axes: how many (-1: absent; > GE_MAX_RANK: the reference) */
   int64_t ints[GE_MAX_RANK];
   /* 2-D pools */
@@ -1838,6 +1839,7 @@ typedef struct ge__vk_norm {
   double eps;
   const float *x, *g, *b, *mean, *var; /* mean, var: BatchNorm's */
   float *y;
+  int relu; /* a fused Relu on each plane while it is in cache */
 } ge__vk_norm;
 
 /* Mean and variance of x[0..n) as m + *m_lo (m rounded to float, m_lo
@@ -1912,6 +1914,8 @@ static void ge__vk_batchnorm_share(void *arg, int64_t begin, int64_t end) {
   for (pl = begin; pl < end; pl++) {
     int64_t ch = pl % j->channels;
     ge__vk_affine_plane(j, pl, j->mean[ch], 0.0f, j->g[ch] / sqrt((double)j->var[ch] + j->eps), j->b[ch]);
+    if (j->relu) ge__vk_unary_rows(j->isa, GE__VK_U_RELU, &ge__vk_no_par, j->y + pl * j->inner, j->y + pl * j->inner,
+                                   j->inner);
   }
 }
 
@@ -1924,7 +1928,24 @@ static void ge__vk_instancenorm_share(void *arg, int64_t begin, int64_t end) {
     double var;
     m = ge__vk_moments(j->isa, j->x + pl * j->inner, j->inner, &m_lo, &var);
     ge__vk_affine_plane(j, pl, m, m_lo, j->g[ch] / sqrt(var + j->eps), j->b[ch]);
+    if (j->relu) ge__vk_unary_rows(j->isa, GE__VK_U_RELU, &ge__vk_no_par, j->y + pl * j->inner, j->y + pl * j->inner,
+                                   j->inner);
   }
+}
+
+/* The reference kernel, then a fused Relu on its float32 output. */
+static ge_status ge__vk_reference_relu(ge_kernel_ctx *c, int relu) {
+  ge_status st = ge__vk_reference(c);
+  ge_value *y = c->num_outputs > 0 ? c->outputs[0] : NULL;
+  int64_t i;
+  if (st != GE_OK || !relu) return st;
+  if (!y || y->dtype != GE_DTYPE_FLOAT32)
+    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "a fused Relu needs a float32 output");
+  for (i = 0; i < y->numel; i++) {
+    float v = ((float *)y->data)[i];
+    ((float *)y->data)[i] = v < 0.0f ? 0.0f : v; /* NaN stays NaN */
+  }
+  return GE_OK;
 }
 
 /* Per-channel inputs 1..n_par-1 are float32 with C elements. */
@@ -1938,8 +1959,10 @@ static int ge__vk_channel_inputs(const ge_kernel_ctx *c, uint32_t n_par, int64_t
 
 /* BatchNormalization (inference) and InstanceNormalization over NC... */
 static void ge__vk_parse_norm(const ge_node *n, ge__vk_attrs *a) {
+  const char *act = ge_node_attr_string(n, "_fused_activation", "");
   a->eps = ge_node_attr_float(n, "epsilon", 1e-5);
   a->flag = ge_node_attr_int(n, "training_mode", 0) != 0;
+  a->relu = !*act ? 0 : !strcmp(act, "Relu") ? 1 : -1; /* AI Core's optimiser fuses a Relu after a BN */
 }
 static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
   const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_norm);
@@ -1947,11 +1970,12 @@ static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
   const ge_value *x;
   ge_value *y;
   if (!a) return GE_ERR_NOMEM;
+  if (a->relu < 0) return ge_kernel_error(c, GE_ERR_INVALID, "a norm's _fused_activation can only be Relu");
   if (ge_kernel_preparing(c)) return GE_OK;
   if (!ge__vk_f32_in(c, 0) || c->inputs[0]->rank < 2 || ge__vk_wants_more(c) || (!instance && a->flag))
-    return ge__vk_reference(c);
+    return ge__vk_reference_relu(c, a->relu);
   x = c->inputs[0];
-  if (!ge__vk_channel_inputs(c, instance ? 3 : 5, x->dims[1])) return ge__vk_reference(c);
+  if (!ge__vk_channel_inputs(c, instance ? 3 : 5, x->dims[1])) return ge__vk_reference_relu(c, a->relu);
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
   if (x->numel == 0) return GE_OK;
   memset(&j, 0, sizeof j);
@@ -1967,6 +1991,7 @@ static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
     j.var = (const float *)c->inputs[4]->data;
   }
   j.y = (float *)y->data;
+  j.relu = a->relu;
   ge_kernel_parallel_for(c, x->dims[0] * x->dims[1], 1 + GE__VK_GRAIN / j.inner,
                          instance ? ge__vk_instancenorm_share : ge__vk_batchnorm_share, &j);
   return GE_OK;

@@ -32,6 +32,8 @@
  *   - the optimiser's Conv -> Add -> Relu fusion, run through ge_exec.h;
  *   - zero Pads folded into the AveragePool or Conv reading them (and the
  *     cases that must not fold), run through ge_exec.h;
+ *   - a Relu after an inference BatchNormalization fused into it (ranks
+ *     2..5; not when the BN is read twice), run through ge_exec.h;
  *   - Gemm and Conv in If branches whose weights are Consts of the outer
  *     graph (read through parent_index Data): packed once, right results. */
 #define GE_IMPLEMENTATION
@@ -2063,6 +2065,107 @@ GE_TEST(test_pad_fold) {
   printf("  Pad into AveragePool / Conv: 96 graphs, %d folded, worst rel err %.2g\n", n_folded, worst);
 }
 
+/* x -> BatchNormalization (inference, Const parameters) -> Relu -> out
+ * (DenseNet's pre-activation), run by host kernels as it is and by AI
+ * Core's after its optimiser: the Relu becomes the BN's fused activation,
+ * applied per channel plane by the vector kernel, on 1 and 2 threads, rank
+ * 2..5. kind 1: the BN's output is read twice (by the Relu and an Add): no
+ * fusion. Returns the relative error (-1 on failure). */
+static double run_bn_relu_graph(int kind, int threads, int *fused) {
+  int64_t C = rint_in(1, 24), xd[5], i, cd[1];
+  int32_t rank = (int32_t)rint_in(2, 5), k;
+  float *par[4];
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, bn, relu, last;
+  ge_edge e[5], out;
+  ge_error err;
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_value vx;
+  const ge_value *ins[1];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  xd[0] = rint_in(1, 2), xd[1] = C;
+  for (k = 2; k < rank; k++) xd[k] = rint_in(1, 30);
+  cd[0] = C;
+  for (k = 0; k < 4; k++) par[k] = rand_floats(C);
+  for (i = 0; i < C; i++) par[3][i] = 0.1f + fabsf(par[3][i]); /* variances */
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, rank, xd, &x, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x;
+  for (k = 0; k < 4; k++) e[1 + k].node = add_const(g, 1, cd, par[k], C);
+  ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, &bn, NULL);
+  e[0].node = bn;
+  ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &relu, NULL);
+  last = relu;
+  if (kind == 1) {
+    e[0].node = relu, e[1].node = bn;
+    ge_graph_add_node(g, "Add", "add", 2, e, 1, &last, NULL);
+  }
+  out.node = last, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
+  *fused = ge_graph_find(h, "relu") == GE_NONE &&
+           !strcmp(ge_node_attr_string(ge_graph_node(h, ge_graph_find(h, "bn")), "_fused_activation", ""), "Relu");
+  vx = kh_value(GE_DTYPE_FLOAT32, rank, xd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  ins[0] = &vx;
+  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
+    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
+    er = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+  }
+  kh_free(&vx);
+done:
+  if (er < 0) printf("  bn relu graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  for (k = 0; k < 4; k++) free(par[k]);
+  return er;
+}
+
+GE_TEST(test_bn_relu_fusion) {
+  int i, n_fused = 0;
+  double worst = 0;
+  tu_seed(&R, 1619);
+  for (i = 0; i < 40; i++) {
+    int kind = i % 2, fused = -1;
+    double er = run_bn_relu_graph(kind, 1 + (i / 2) % 2, &fused);
+    GE_CHECK(er >= 0 && er < TOL);
+    if (!GE_CHECK_EQ_INT(fused, kind == 0) || !(er < TOL)) printf("  bn relu kind %d: %.2g\n", kind, er);
+    if (er > worst) worst = er;
+    n_fused += fused == 1;
+  }
+  { /* the kernel refuses any other fused activation */
+    ge_graph *g = NULL;
+    ge_node_id x, bn;
+    ge_edge e[5];
+    int64_t xd[2] = {1, 3}, cd[1] = {3};
+    float one[3] = {1, 1, 1};
+    int k;
+    ge_graph_create(NULL, &g, NULL);
+    ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, xd, &x, NULL);
+    memset(e, 0, sizeof e);
+    e[0].node = x;
+    for (k = 0; k < 4; k++) e[1 + k].node = add_const(g, 1, cd, one, 3);
+    ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, &bn, NULL);
+    ge_node_set_attr_string(g, bn, "_fused_activation", "Tanh", NULL);
+    {
+      ge_value vx = kh_value(GE_DTYPE_FLOAT32, 2, xd, one), vp = kh_value(GE_DTYPE_FLOAT32, 1, cd, one), out;
+      ge_value *in[5] = {&vx, &vp, &vp, &vp, &vp};
+      ge_error err;
+      memset(&out, 0, sizeof out);
+      memset(&err, 0, sizeof err);
+      GE_CHECK(kh_run(ge_vector_fast_kernel(ge_graph_node(g, bn)), g, bn, in, 5, &out, 1, &err) != GE_OK);
+      GE_CHECK(strstr(err.message, "Relu") != NULL);
+      kh_free(&vx), kh_free(&vp), kh_free(&out);
+    }
+    ge_graph_free(g);
+  }
+  printf("  BatchNormalization + Relu: 40 graphs, %d fused, worst rel err %.2g\n", n_fused, worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
@@ -2084,6 +2187,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_conv3d_fast);
   GE_RUN(test_residual_fusion);
   GE_RUN(test_pad_fold);
+  GE_RUN(test_bn_relu_fusion);
   GE_RUN(test_silu_fusion);
   GE_RUN(test_branch_weights_packed_once);
   return ge_test_main_end();
