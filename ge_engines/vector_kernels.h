@@ -1549,17 +1549,25 @@ static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
  * over its flattened rows (hq columns a row, the ones past ow unused), then
  * the row max of kh such rows, again flattened when the row stride is 1.
  * Small planes (the short rows of speech and detection models) then take
- * whole vectors instead of a call per output row. An average then divides
- * by its window's count (Inception's 3x3 stride-1 pools with padding). */
+ * whole vectors instead of a call per output row; a plane too big for the
+ * buffers goes in bands of output rows (the stem pools of SqueezeNet and
+ * GoogLeNet). An average then divides by its window's count (Inception's
+ * 3x3 stride-1 pools with padding). */
 #define GE__VK_PLANE_FLOATS 8192 /* stack floats of one plane's buffers */
 
 typedef struct ge__vk_mpg {
   int64_t rows, wpad, hq, direct; /* padded rows, padded row width (a multiple of s[1]), column maxima a row */
+  int64_t band, bands;            /* output rows a unit of work (a band of the plane), bands a plane */
 } ge__vk_mpg;
+
+/* Floats of the buffers for a band of ob output rows. */
+static int64_t ge__vk_band_need(const ge__vk_pool *p, const ge__vk_mpg *g, int64_t ob) {
+  int64_t rows = (ob - 1) * p->s[0] + p->k[0];
+  return (g->direct ? 0 : rows * g->wpad) + rows * g->hq + ob * g->hq;
+}
 
 static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   int i;
-  int64_t need;
   for (i = 0; i < 2; i++)
     if (p->d[i] != 1 || p->pb[i] >= p->k[i] || p->pe[i] >= p->k[i]) return 0;
   if (p->s[1] > 2) return 0;
@@ -1570,8 +1578,16 @@ static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   g->wpad = (g->wpad + p->s[1] - 1) / p->s[1] * p->s[1];
   g->hq = g->wpad / p->s[1];
   g->direct = p->pb[0] == 0 && p->pb[1] == 0 && g->wpad == p->iw && g->rows <= p->ih;
-  need = (g->direct ? 0 : g->rows * g->wpad) + g->rows * g->hq + p->oh * g->hq;
-  return need <= GE__VK_PLANE_FLOATS;
+  /* the whole plane, else bands of output rows whose buffers fit */
+  g->band = p->oh;
+  if (ge__vk_band_need(p, g, g->band) > GE__VK_PLANE_FLOATS) {
+    int64_t per = p->s[0] * ((g->direct ? 0 : g->wpad) + g->hq) + g->hq;
+    g->band = GE__VK_PLANE_FLOATS / per;
+    while (g->band > 0 && ge__vk_band_need(p, g, g->band) > GE__VK_PLANE_FLOATS) g->band--;
+    if (g->band < 1) return 0;
+  }
+  g->bands = (p->oh + g->band - 1) / g->band;
+  return 1;
 }
 
 /* The two passes over one (padded) plane src into y. */
@@ -1598,12 +1614,13 @@ static void ge__vk_plane_passes(const ge__vk_pool *p, const ge__vk_mpg *g, int i
     GE__VK_PICK(isa, ge__vk_vmax)(m, h + r * p->s[0] * g->hq, p->ow, g->hq, p->k[0], y + r * p->ow);
 }
 
-/* An average's window sums in y (one plane) divided by their counts: rows
- * x columns, each valid or (include_pad) inside the padded input. */
-static void ge__vk_pool_divide(const ge__vk_pool *p, float *y) {
+/* An average's window sums in y (output rows [o0, o0 + ob) of a plane)
+ * divided by their counts: rows x columns, each valid or (include_pad)
+ * inside the padded input. */
+static void ge__vk_pool_divide(const ge__vk_pool *p, float *y, int64_t o0, int64_t ob) {
   int64_t oh, j, r0, r1;
-  for (oh = 0; oh < p->oh; oh++) {
-    float *yr = y + oh * p->ow;
+  for (oh = o0; oh < o0 + ob; oh++) {
+    float *yr = y + (oh - o0) * p->ow;
     if (p->include_pad) ge__vk_taps(oh, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &r0, &r1);
     else ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &r0, &r1);
     for (j = 0; j < p->ow; j++) {
@@ -1618,34 +1635,40 @@ typedef struct ge__vk_mpjob {
   ge__vk_mpg g;
 } ge__vk_mpjob;
 
-/* Planes [begin, end). */
+/* Units [begin, end): band u % bands of plane u / bands. */
 static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   const ge__vk_mpjob *j = (const ge__vk_mpjob *)arg;
   const ge__vk_pool *p = j->p;
   const ge__vk_mpg *g = &j->g;
   float buf[GE__VK_PLANE_FLOATS];
-  float *pad = buf, *h = buf + (g->direct ? 0 : g->rows * g->wpad), *v = h + g->rows * g->hq;
-  int64_t pl, r, i;
+  int64_t u, r, i;
   int isa = p->isa;
   float fill = p->is_max ? -HUGE_VALF : 0.0f; /* changes no max or sum */
-  for (pl = begin; pl < end; pl++) {
-    const float *x = p->x + pl * p->ih * p->iw, *src = x;
-    float *y = p->y + pl * p->oh * p->ow;
+  for (u = begin; u < end; u++) {
+    int64_t pl = u / g->bands, o0 = u % g->bands * g->band, ob = p->oh - o0 < g->band ? p->oh - o0 : g->band;
+    int64_t r0 = o0 * p->s[0]; /* the band's first padded row */
+    const float *x = p->x + pl * p->ih * p->iw, *src = x + r0 * p->iw;
+    float *y = p->y + (pl * p->oh + o0) * p->ow, *pad = buf, *h, *v;
+    ge__vk_pool bp = *p;
+    ge__vk_mpg bg = *g;
+    bp.oh = ob;
+    bg.rows = (ob - 1) * p->s[0] + p->k[0];
+    h = buf + (g->direct ? 0 : bg.rows * g->wpad), v = h + bg.rows * g->hq;
     if (!g->direct) { /* the fill around the rows */
-      for (r = 0; r < g->rows; r++) {
+      for (r = 0; r < bg.rows; r++) {
         float *d = pad + r * g->wpad;
-        int64_t lo = 0;
-        if (r >= p->pb[0] && r < p->pb[0] + p->ih) {
+        int64_t lo = 0, ir = r0 + r - p->pb[0];
+        if (ir >= 0 && ir < p->ih) {
           for (; lo < p->pb[1]; lo++) d[lo] = fill;
-          memcpy(d + lo, x + (r - p->pb[0]) * p->iw, (size_t)p->iw * sizeof(float));
+          memcpy(d + lo, x + ir * p->iw, (size_t)p->iw * sizeof(float));
           lo += p->iw;
         }
         for (i = lo; i < g->wpad; i++) d[i] = fill;
       }
       src = pad;
     }
-    ge__vk_plane_passes(p, g, isa, src, h, v, y);
-    if (!p->is_max) ge__vk_pool_divide(p, y);
+    ge__vk_plane_passes(&bp, &bg, isa, src, h, v, y);
+    if (!p->is_max) ge__vk_pool_divide(p, y, o0, ob);
   }
 }
 
@@ -1687,7 +1710,8 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
     ge__vk_mpjob mj;
     mj.p = &p;
     if (ge__vk_maxpool_geom(&p, &mj.g)) {
-      ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (p.oh * p.ow * p.k[0] * p.k[1]), ge__vk_maxpool_planes, &mj);
+      ge_kernel_parallel_for(c, p.planes * mj.g.bands, 1 + GE__VK_GRAIN / (mj.g.band * p.ow * p.k[0] * p.k[1]),
+                             ge__vk_maxpool_planes, &mj);
       return GE_OK;
     }
   }

@@ -757,7 +757,7 @@ static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, 
       got[0] = got[n + 1] = 12345.0f;
       p->isa = isa;
       p->y = got + 1;
-      ge__vk_maxpool_planes(&job, 0, p->planes);
+      ge__vk_maxpool_planes(&job, 0, p->planes * job.g.bands);
       for (j = 0; j < n; j++) {
         double d = want[j] != want[j] ? (got[j + 1] != got[j + 1] ? 0 : 1) : fabs((double)got[j + 1] - want[j]);
         if (d > worst) worst = d;
@@ -790,16 +790,16 @@ static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, 
  * bit for bit (a max is one of its inputs; NaN, -inf and signed zeros
  * included), on the shapes it takes: tiles (k = s, the pools of speech
  * CNNs), stride-1 "same" windows (SPPF), and any stride, pads and ceil
- * mode; then the same shapes through the kernel with and without threads
- * against the reference kernel. */
+ * mode, planes too big for one buffer in bands of rows; then the same shapes
+ * through the kernel with and without threads against the reference kernel. */
 GE_TEST(test_maxpool_planes_per_isa) {
   tu_rng r;
-  int rep, taken = 0, kinds[3] = {0, 0, 0}, avg_taken = 0;
+  int rep, taken = 0, kinds[3] = {0, 0, 0}, avg_taken = 0, banded = 0;
   tu_seed(&r, 1616);
   for (rep = 0; rep < 360; rep++) {
     ge__vk_pool p;
     ge__vk_mpjob job;
-    int kind = rep % 3, isa, i, ceil_mode;
+    int kind = rep % 3, isa, i, ceil_mode, big = rep % 9 == 4;
     int64_t n, pl, oi, oj, dims[4];
     float *x, *want, *got;
     ge_value xv, *in[1];
@@ -807,6 +807,7 @@ GE_TEST(test_maxpool_planes_per_isa) {
     p.is_max = 1;
     p.planes = 1 + tu_below(&r, 5);
     p.ih = 1 + tu_below(&r, 40), p.iw = 1 + tu_below(&r, 40);
+    if (big) p.planes = 1 + tu_below(&r, 2), p.ih = 80 + tu_below(&r, 60), p.iw = 80 + tu_below(&r, 60); /* in bands */
     p.d[0] = p.d[1] = 1;
     if (kind == 0) { /* tiles */
       p.k[0] = p.s[0] = 1 + tu_below(&r, 3), p.k[1] = p.s[1] = 1 + tu_below(&r, 2);
@@ -839,12 +840,13 @@ GE_TEST(test_maxpool_planes_per_isa) {
     if (ge__vk_maxpool_geom(&p, &job.g)) {
       taken++;
       kinds[kind]++;
+      banded += job.g.bands > 1;
       for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
         if (!isa_available(isa)) continue;
         got[0] = got[n + 1] = 12345.0f; /* guards */
         p.isa = isa;
         p.y = got + 1;
-        ge__vk_maxpool_planes(&job, 0, p.planes);
+        ge__vk_maxpool_planes(&job, 0, p.planes * job.g.bands);
         if (!GE_CHECK(got[0] == 12345.0f && got[n + 1] == 12345.0f && !memcmp(got + 1, want, (size_t)n * sizeof(float))))
           fprintf(stderr, "  (isa %d kind %d x %lldx%lldx%lld k %lldx%lld s %lldx%lld pads %lld,%lld,%lld,%lld)\n", isa,
                   kind, (long long)p.planes, (long long)p.ih, (long long)p.iw, (long long)p.k[0], (long long)p.k[1],
@@ -870,9 +872,9 @@ GE_TEST(test_maxpool_planes_per_isa) {
     free(want);
     free(got);
   }
-  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30 && avg_taken > 150);
-  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other); AveragePool: %d\n", taken, kinds[0],
-         kinds[1], kinds[2], avg_taken);
+  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30 && avg_taken > 150 && banded > 20);
+  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other, %d in bands); AveragePool: %d\n", taken,
+         kinds[0], kinds[1], kinds[2], banded, avg_taken);
 }
 
 GE_TEST(test_global_pool_against_reference) {
