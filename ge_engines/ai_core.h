@@ -59,7 +59,10 @@
  *             a few output pixels per image (<= 8, the
  *             short frames of streaming models) as dot products of weight
  *             rows with a transposed im2col (weights read in place);
- *             strides, dilations, pads, auto_pad, bias.
+ *             strides, dilations, pads, auto_pad, bias. Dilated convs
+ *             whose taps read padding for most output pixels (atrous
+ *             convs on small maps) run a GEMM per tap over just the
+ *             output rectangle it reads inside the image.
  *             3-D and non-float32 convs run the host CPU reference kernel.
  *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
  *             W_g^T x_g (weights packed once when Const) into columns, then
@@ -124,7 +127,9 @@
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
  * Before placement, its optimize_original runs float16 regions in float32
- * (ge_half_promote, half_kernels.h), so float16 models reach these paths.
+ * (ge_half_promote, half_kernels.h), so float16 models reach these paths,
+ * then folds a Pad of zeros over the spatial dims into the AveragePool
+ * (count_include_pad) or Conv that alone reads it.
  *
  * Support rules (ge_ai_core_supports): element-wise ops follow
  * ge_vector_supports (vector.h). Dense ops (ge_ai_core_op lists them): ONNX
@@ -4247,8 +4252,9 @@ static ge_status ge__aic_conv_dt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
  * image rows is read in place (stride 1, no column shift), else gathered;
  * a rectangle of whole output rows is summed straight into y, else into a
  * buffer added after. The bias, residual and activation come last. Taken
- * when the taps' rectangles hold at most half the pixels of the dense
- * kernel's (so convs with a few pads on ordinary maps keep im2col). */
+ * for dilated convs whose taps' rectangles hold at most half the pixels of
+ * the dense kernel's (so convs with a few pads on ordinary maps keep
+ * im2col). */
 
 /* Output indices [lo, hi) of one spatial dim where tap t reads inside the
  * image (0 <= o s - pad + t d < in). */
@@ -4269,7 +4275,7 @@ static int64_t ge__aic_taps_live(int64_t k, int64_t s, int64_t d, int64_t pad, i
 
 static int ge__aic_taps_fits(const ge__aic_cv *p) {
   int64_t live, dense = p->kh * p->kw * p->oh * p->ow;
-  if (p->kh * p->kw < 2) return 0;
+  if (p->kh * p->kw < 2 || (p->dh == 1 && p->dw == 1)) return 0; /* undilated: the other paths' (tiny maps) */
   live = ge__aic_taps_live(p->kh, p->sh, p->dh, p->ph, p->h, p->oh) *
          ge__aic_taps_live(p->kw, p->sw, p->dw, p->pw, p->w, p->ow);
   return 2 * live <= dense;
