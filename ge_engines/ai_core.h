@@ -59,7 +59,10 @@
  *             a few output pixels per image (<= 8, the
  *             short frames of streaming models) as dot products of weight
  *             rows with a transposed im2col (weights read in place);
- *             strides, dilations, pads, auto_pad, bias.
+ *             strides, dilations, pads, auto_pad, bias. Dilated convs
+ *             whose taps read padding for most output pixels (atrous
+ *             convs on small maps) run a GEMM per tap over just the
+ *             output rectangle it reads inside the image.
  *             3-D and non-float32 convs run the host CPU reference kernel.
  *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
  *             W_g^T x_g (weights packed once when Const) into columns, then
@@ -119,14 +122,17 @@
  *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
  *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
  *      engine with no other consumer: becomes the producer's fused
- *      activation (so Conv -> Add -> Relu ends as one Conv); SiLU written
+ *      activation (so Conv -> Add -> Relu ends as one Conv); a Relu after
+ *      an inference BatchNormalization (that the vector kernel runs) too; SiLU written
  *      as Mul(x, Sigmoid(x)) of such a producer read by just the two (the
  *      YOLO convs) becomes its fused activation Silu.
  * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
  * Before placement, its optimize_original runs float16 regions in float32
- * (ge_half_promote, half_kernels.h), so float16 models reach these paths.
+ * (ge_half_promote, half_kernels.h), so float16 models reach these paths,
+ * then folds a Pad of zeros over the spatial dims into the AveragePool
+ * (count_include_pad) or Conv that alone reads it.
  *
  * Support rules (ge_ai_core_supports): element-wise ops follow
  * ge_vector_supports (vector.h). Dense ops (ge_ai_core_op lists them): ONNX
@@ -4336,6 +4342,152 @@ static ge_status ge__aic_conv_dt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
   return GE_OK;
 }
 
+/* ------------------------------------- dilated convs mostly in padding
+ *
+ * Atrous convs (DeepLab's ASPP: 3x3 at dilation 12, 24, 36 on a 14x14 or
+ * 28x28 map) have taps that read padding for most, or all, output pixels:
+ * im2col would multiply zeros for most of its rows. Here each tap (ki, kj)
+ * is a GEMM of its own, W[:, :, ki, kj] (mg x cg, packed once per tap)
+ * times the input window it reads inside the image, over just the
+ * rectangle of output pixels where it does (rows x columns: the bounds
+ * are separable); the taps' products add up in y. A window of whole
+ * image rows is read in place (stride 1, no column shift), else gathered;
+ * a rectangle of whole output rows is summed straight into y, else into a
+ * buffer added after. The bias, residual and activation come last. Taken
+ * for dilated convs whose taps' rectangles hold at most half the pixels of
+ * the dense kernel's (so convs with a few pads on ordinary maps keep
+ * im2col). */
+
+/* Output indices [lo, hi) of one spatial dim where tap t reads inside the
+ * image (0 <= o s - pad + t d < in). */
+static void ge__aic_taps_span(int64_t t, int64_t s, int64_t d, int64_t pad, int64_t in, int64_t out, int64_t *lo,
+                              int64_t *hi) {
+  ge__aic_span(t * d - pad, s, in, out, lo, hi);
+}
+
+/* Sum over a kernel dim's taps of the outputs each reads inside the image. */
+static int64_t ge__aic_taps_live(int64_t k, int64_t s, int64_t d, int64_t pad, int64_t in, int64_t out) {
+  int64_t t, lo, hi, sum = 0;
+  for (t = 0; t < k; t++) {
+    ge__aic_taps_span(t, s, d, pad, in, out, &lo, &hi);
+    sum += hi - lo;
+  }
+  return sum;
+}
+
+static int ge__aic_taps_fits(const ge__aic_cv *p) {
+  int64_t live, dense = p->kh * p->kw * p->oh * p->ow;
+  if (p->kh * p->kw < 2 || (p->dh == 1 && p->dw == 1)) return 0; /* undilated: the other paths' (tiny maps) */
+  live = ge__aic_taps_live(p->kh, p->sh, p->dh, p->ph, p->h, p->oh) *
+         ge__aic_taps_live(p->kw, p->sw, p->dw, p->pw, p->w, p->ow);
+  return 2 * live <= dense;
+}
+
+/* Floats of one tap's packed weights, and of the scratch: the GEMM's per
+ * thread blocks, a gathered window (cg x P), a product buffer (mg x P). */
+static size_t ge__aic_taps_per(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return ge__aic_prepack_a_floats(k, p->mg, p->cg);
+}
+static size_t ge__aic_taps_floats(const ge__aic_cv *p, int64_t tasks) {
+  return (size_t)tasks * (ge__aic_mm_work_floats() + 16) + (size_t)((p->cg + p->mg) * p->oh * p->ow) + 64;
+}
+
+static void ge__aic_taps_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t g, t, taps = p->kh * p->kw;
+  for (g = 0; g < p->group; g++) /* tap t of group g: A(m, ch) = W[g mg + m][ch][t] */
+    for (t = 0; t < taps; t++)
+      ge__aic_prepack_a(a->k, a->w + g * p->mg * a->K + t, a->K, taps, p->mg, p->cg,
+                        dst + (size_t)g * a->per + (size_t)t * ge__aic_taps_per(a->k, p));
+}
+
+/* The window tap (ki, kj) reads for output rows [y0, y1) and columns
+ * [x0, x1), channel-major (cg x ny nx), into buf. */
+static void ge__aic_taps_gather(const ge__aic_cv *p, const float *x, int64_t ki, int64_t kj, int64_t y0, int64_t y1,
+                                int64_t x0, int64_t x1, float *buf) {
+  int64_t ch, oy, ox, nx = x1 - x0;
+  for (ch = 0; ch < p->cg; ch++)
+    for (oy = y0; oy < y1; oy++) {
+      const float *row = x + (ch * p->h + oy * p->sh - p->ph + ki * p->dh) * p->w + kj * p->dw - p->pw;
+      float *d = buf + (ch * (y1 - y0) + oy - y0) * nx;
+      if (p->sw == 1) memcpy(d, row + x0, (size_t)nx * sizeof(float));
+      else
+        for (ox = x0; ox < x1; ox++) d[ox - x0] = row[ox * p->sw];
+    }
+}
+
+/* One group of one image: yg (mg x P) = sum over taps, then the epilogue. */
+static void ge__aic_taps_group(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const float *xg,
+                               const float *wpack, const ge__aic_epi *epi, float *yg, int64_t tasks, float *work) {
+  int64_t P = p->oh * p->ow, taps = p->kh * p->kw, t, q, first = -1, y0, y1, x0, x1, m;
+  float *mmw = work, *buf = work + (size_t)tasks * (ge__aic_mm_work_floats() + 16);
+  float *prod = buf + p->cg * P + 32;
+  ge__aic_mm mm;
+  for (t = 0; t < taps && first < 0; t++) { /* a tap over every output pixel writes y first */
+    ge__aic_taps_span(t / p->kw, p->sh, p->dh, p->ph, p->h, p->oh, &y0, &y1);
+    ge__aic_taps_span(t % p->kw, p->sw, p->dw, p->pw, p->w, p->ow, &x0, &x1);
+    if (y0 == 0 && y1 == p->oh && x0 == 0 && x1 == p->ow) first = t;
+  }
+  if (first < 0) memset(yg, 0, (size_t)(p->mg * P) * sizeof(float));
+  for (q = -1; q < taps; q++) { /* the first tap, then the others */
+    int64_t tap = q < 0 ? first : q, ki = tap / p->kw, kj = tap % p->kw, ny, nx;
+    int whole_rows, in_place;
+    if (tap < 0 || (q >= 0 && tap == first)) continue;
+    ge__aic_taps_span(ki, p->sh, p->dh, p->ph, p->h, p->oh, &y0, &y1);
+    ge__aic_taps_span(kj, p->sw, p->dw, p->pw, p->w, p->ow, &x0, &x1);
+    ny = y1 - y0, nx = x1 - x0;
+    if (ny <= 0 || nx <= 0) continue;
+    whole_rows = x0 == 0 && x1 == p->ow;
+    in_place = whole_rows && p->sh == 1 && p->sw == 1 && p->ow == p->w && kj * p->dw == p->pw;
+    memset(&mm, 0, sizeof mm);
+    mm.k = k, mm.M = p->mg, mm.N = ny * nx, mm.K = p->cg, mm.alpha = 1.0f;
+    mm.apack = wpack + (size_t)tap * ge__aic_taps_per(k, p);
+    if (in_place) mm.B = xg + (y0 - p->ph + ki * p->dh) * p->w, mm.brs = p->h * p->w, mm.bcs = 1;
+    else ge__aic_taps_gather(p, xg, ki, kj, y0, y1, x0, x1, buf), mm.B = buf, mm.brs = ny * nx, mm.bcs = 1;
+    if (whole_rows) mm.C = yg + y0 * p->ow, mm.ldc = P, mm.beta = tap == first ? 0.0f : 1.0f;
+    else mm.C = prod, mm.ldc = ny * nx, mm.beta = 0.0f;
+    ge__aic_mm_run(c, &mm, tasks, mmw);
+    if (!whole_rows)
+      for (m = 0; m < p->mg; m++) {
+        int64_t oy, ox;
+        for (oy = 0; oy < ny; oy++) {
+          float *d = yg + m * P + (y0 + oy) * p->ow + x0;
+          const float *s = prod + m * ny * nx + oy * nx;
+          for (ox = 0; ox < nx; ox++) d[ox] += s[ox];
+        }
+      }
+  }
+  if (!ge__aic_epi_empty(epi)) ge__aic_epilogue(epi, yg, P, 0, 0, p->mg, P);
+}
+
+/* Every image and group; each tap's weights packed once (tag 48 + level). */
+static ge_status ge__aic_conv_taps(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
+                                   const ge_value *w, const ge_value *b, const float *res, const ge__aic_act *act,
+                                   ge_value *y) {
+  ge__aic_act a = *act; /* act may live in c->state, which packing may move */
+  ge__aic_wpack wp;
+  ge__aic_epi epi;
+  int64_t tasks = ge__aic_threads(c), n, g;
+  size_t per = ge__aic_taps_per(k, p) * (size_t)(p->kh * p->kw);
+  const float *wpack;
+  float *work, *yg;
+  memset(&wp, 0, sizeof wp);
+  wp.k = k, wp.p = p, wp.w = (const float *)w->data, wp.K = p->cg * p->kh * p->kw, wp.per = per;
+  if (!(wpack = ge__aic_packed(c, 1, 48 + k->level, per * (size_t)p->group, ge__aic_taps_wpack_fn, &wp,
+                               ge__aic_taps_floats(p, tasks), &work)))
+    return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
+  memset(&epi, 0, sizeof epi);
+  epi.act = a, epi.ldr = p->oh * p->ow, epi.level = k->level;
+  for (n = 0; n < p->n; n++)
+    for (g = 0; g < p->group; g++) {
+      const float *xg = ge__aic_conv_group(p, x, b, res, y, n, g, &epi, &yg);
+      ge__aic_taps_group(c, k, p, xg, wpack + (size_t)g * per, &epi, yg, tasks, work);
+    }
+  return GE_OK;
+}
+
 /* The highest micro-kernel level Conv uses: a test defining
  * GE_AI_CORE_TEST_KNOBS may lower it to check every level's kernels;
  * otherwise a constant (the library keeps no writable global data). */
@@ -4516,6 +4668,8 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     return GE_OK;
   }
 #endif
+  if (ge__aic_dt_choice != 1 && ge__aic_taps_fits(&p)) /* taps mostly in the padding: a GEMM per tap */
+    return ge__aic_conv_taps(c, k, &p, x, w, b, res, &s->act, y);
   if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p) && ge__aic_dt_choice != 1)
     return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
@@ -5619,6 +5773,14 @@ static int ge__aic_fusable_act(const ge_graph *g, const ge_node *n, double *alph
   return 0;
 }
 
+/* An inference BatchNormalization (one output) then a Relu, where the BN
+ * runs the vector kernel (it applies a fused Relu per channel plane while
+ * the plane is in cache: DenseNet's pre-activation BN + ReLU). */
+static int ge__aic_bn_relu(const ge_node *bn, const ge_node *act) {
+  return ge__aic_is(bn, "BatchNormalization") && !strcmp(act->op, "Relu") && bn->num_outputs == 1 &&
+         ge_node_attr_int(bn, "training_mode", 0) == 0 && ge_vector_fast_kernel(bn) != NULL;
+}
+
 static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
   ge_node *a = ge_graph_node(g, id), *p;
   double alpha, beta;
@@ -5631,7 +5793,7 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
   pid = a->inputs[0].node;
   p = pid == GE_NONE ? NULL : ge_graph_node(g, pid);
   if (!p || p->engine != self || a->inputs[0].index != 0 || ge__aic_only_use(p) != id ||
-      !(ge__aic_is(p, "Conv") || ge__aic_is(p, "Gemm") || ge__aic_is(p, "MatMul")) ||
+      !(ge__aic_is(p, "Conv") || ge__aic_is(p, "Gemm") || ge__aic_is(p, "MatMul") || ge__aic_bn_relu(p, a)) ||
       ge_node_attr(p, "_fused_activation") || !ge__aic_all_f32(g, p) || !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
     return GE_OK;
   if ((st = ge_node_set_attr_string(g, pid, "_fused_activation", a->op, err)) != GE_OK) return st;
@@ -5757,6 +5919,102 @@ static ge_status ge__aic_fuse_matmul_bias(ge_graph *g, ge_node_id id, int32_t se
   return GE_OK;
 }
 
+/* The spatial pads a Pad node adds (begin[0..sp), end[0..sp) for the dims
+ * after N and C), when it pads with zeros (mode constant, value 0 or
+ * absent, no axes input), N and C not at all, every pad >= 0, rank 3..5:
+ * sp, else 0. Pads from the Const input 1 (opset 11+) or the pads
+ * attribute (older). */
+static int32_t ge__aic_zero_pads(const ge_graph *g, const ge_node *p, int64_t *begin, int64_t *end) {
+  const char *mode = ge_node_attr_string(p, "mode", "constant");
+  const int64_t *v = NULL;
+  const ge_tensor *pt = NULL, *cv;
+  int32_t n, r, i;
+  if (strcmp(mode, "constant") || p->num_inputs > 3 || p->num_inputs < 1) return 0;
+  if (ge_node_attr(p, "pads")) {
+    n = ge_node_attr_ints(p, "pads", &v);
+    if (ge_node_attr_float(p, "value", 0.0) != 0.0) return 0;
+  } else {
+    if (p->num_inputs < 2 || !(pt = ge_node_const_input(g, p, 1)) || pt->dtype != GE_DTYPE_INT64 || pt->rank != 1)
+      return 0;
+    n = (int32_t)pt->dims[0];
+    v = (const int64_t *)pt->data;
+    if (p->num_inputs > 2 && p->inputs[2].node != GE_NONE) { /* the pad value: a float32 zero */
+      if (!(cv = ge__aic_const_in(g, p, 2)) || ge_tensor_numel(cv) != 1 || ((const float *)cv->data)[0] != 0.0f)
+        return 0;
+    }
+  }
+  r = n / 2;
+  if (!v || n % 2 || r < 3 || r > 5) return 0;
+  if (v[0] || v[1] || v[r] || v[r + 1]) return 0;
+  for (i = 0; i < r - 2; i++) {
+    begin[i] = v[2 + i], end[i] = v[r + 2 + i];
+    if (begin[i] < 0 || end[i] < 0 || begin[i] > ((int64_t)1 << 31) || end[i] > ((int64_t)1 << 31)) return 0;
+  }
+  return r - 2;
+}
+
+/* Pad (zeros, spatial dims only) -> AveragePool or Conv, the Pad's only
+ * consumer: its pads move into the consumer's (Inception's avg_pool with
+ * padding exports as Pad + AveragePool with count_include_pad: the padded
+ * zeros count, as they do when the pool pads with count_include_pad = 1;
+ * a Conv's pads are zeros). Not with auto_pad, nor for an AveragePool with
+ * ceil_mode (its last window may not start in its own padding) or with
+ * pads of its own that count_include_pad = 0 leaves out of the count. */
+static ge_status ge__aic_fold_pad(ge_graph *g, ge_node_id id, int *done, ge_error *err) {
+  ge_node *p = ge_graph_node(g, id), *q;
+  ge_node_id qid = ge__aic_only_use(p), old[3];
+  const int64_t *own = NULL;
+  int64_t begin[3], end[3], pads[6];
+  int32_t sp, n_own, i, avg, any = 0;
+  uint32_t k, nk = 0;
+  ge_status st;
+  *done = 0;
+  if (!ge__aic_is(p, "Pad") || p->num_outputs != 1 || p->num_control_inputs || p->num_control_outputs ||
+      qid == GE_NONE || !ge__aic_desc_f32(ge_node_input_desc(g, p, 0)) || !(sp = ge__aic_zero_pads(g, p, begin, end)))
+    return GE_OK;
+  q = ge_graph_node(g, qid);
+  avg = ge__aic_is(q, "AveragePool");
+  if ((!avg && !ge__aic_is(q, "Conv")) || q->num_control_inputs || strcmp(ge_node_attr_string(q, "auto_pad", "NOTSET"), "NOTSET"))
+    return GE_OK;
+  n_own = ge_node_attr(q, "pads") ? ge_node_attr_ints(q, "pads", &own) : 0;
+  if (n_own && n_own != 2 * sp) return GE_OK;
+  for (i = 0; i < sp; i++) {
+    pads[i] = begin[i] + (n_own ? own[i] : 0), pads[sp + i] = end[i] + (n_own ? own[sp + i] : 0);
+    any |= begin[i] || end[i];
+  }
+  if (avg && any) {
+    int own_pads = 0;
+    for (i = 0; i < n_own; i++) own_pads |= own[i] != 0;
+    if (ge_node_attr_int(q, "ceil_mode", 0) || (own_pads && !ge_node_attr_int(q, "count_include_pad", 0))) return GE_OK;
+    if ((st = ge_node_set_attr_int(g, qid, "count_include_pad", 1, err)) != GE_OK) return st;
+  }
+  if ((st = ge_node_set_attr_ints(g, qid, "pads", pads, 2 * sp, err)) != GE_OK) return st;
+  p = ge_graph_node(g, id);
+  for (k = 1; k < p->num_inputs && nk < 3; k++)
+    if (p->inputs[k].node != GE_NONE) old[nk++] = p->inputs[k].node;
+  if ((st = ge_graph_set_input(g, qid, 0, p->inputs[0], err)) != GE_OK) return st;
+  if ((st = ge_graph_remove_node(g, id, err)) != GE_OK) return st;
+  for (k = 0; k < nk; k++) ge__aic_drop_orphan(g, old[k]);
+  *done = 1;
+  return GE_OK;
+}
+
+/* Before placement: float16 regions in float32 (ge_half_promote), then
+ * zero Pads into the AveragePool or Conv that reads them. */
+static ge_status ge__aic_optimize_original(const ge_engine *e, ge_graph *g, ge_error *err) {
+  uint32_t id, bound;
+  int done;
+  ge_status st;
+  if ((st = ge_half_optimize_original(e, g, err)) != GE_OK) return st;
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) {
+    ge_node *n = ge_graph_node(g, id);
+    if (!n || !ge__aic_is(n, "Pad")) continue;
+    if ((st = ge__aic_fold_pad(g, id, &done, err)) != GE_OK) return st;
+  }
+  return GE_OK;
+}
+
 static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self, ge_error *err) {
   uint32_t id, bound = ge_graph_id_bound(g);
   int done;
@@ -5800,7 +6058,7 @@ static const ge_engine ge__aic_engine = {
     ge__aic_check,         /* check_supported */
     ge__aic_kernel,        /* kernel */
     ge__aic_workspace,     /* workspace_size */
-    ge_half_optimize_original, /* optimize_original: float16 regions run in float32 */
+    ge__aic_optimize_original, /* optimize_original: float16 regions in float32, zero Pads into pools */
     ge__aic_optimize,      /* optimize_subgraph */
     NULL,                  /* user */
     ge__aic_prepare        /* prepare */

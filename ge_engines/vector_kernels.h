@@ -3,8 +3,8 @@
  *
  * Part of ge. ge_vector_fast_kernel(n) hands out a kernel for a float32
  * node whose op has one here (element-wise math and activations, 2-D
- * pooling (MaxPool of dilation 1 by whole planes, a column-max pass and a
- * row-max pass over the flattened plane), softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
+ * pooling (MaxPool and AveragePool of dilation 1 by whole planes, a
+ * column-max (sum) pass and a row-max (sum) pass over the flattened plane), softmax and norms, ReduceSum/Mean/Max/Min over adjacent axes,
  * Resize and Upsample over the last two axes with their taps made once per
  * shape, Transpose, Where (a bool condition; operands shaped like the
  * output, a suffix of it or one value)), else NULL so the caller takes the reference kernel
@@ -937,38 +937,44 @@ GE__VK_ROWS_ISA(base)
 GE__VK_ROWS_ISA(avx2)
 GE__VK_ROWS_ISA(avx512)
 
-/* Separable MaxPool (ge__vk_maxpool_planes): a plane's window max is the max
- * over kh rows of the max over kw columns, so it runs as two passes of
- * whole vectors over the flattened plane. hmax: y[q] = max over t < k of
- * src[q s + t], q < n (reads src[0 .. (n-1) s + k)); vmax: y[o] = max over
- * t < k of src[o + t step], o < n. Taps in order, numpy's max (a NaN
- * wins), so the value is the reference's. */
+/* Separable 2-D pools (ge__vk_maxpool_planes): a plane's window max (sum)
+ * is the max (sum) over kh rows of the max (sum) over kw columns, so it
+ * runs as two passes of whole vectors over the flattened plane. hmax: y[q]
+ * = max (is_max) or sum over t < k of src[q s + t], q < n (reads
+ * src[0 .. (n-1) s + k)); vmax: y[o] = max or sum over t < k of src[o + t
+ * step], o < n. Taps in order, numpy's max (a NaN wins), so a max is the
+ * reference's value; a sum rounds in its own order (a few ulps). */
 #define GE__VK_MAXPOOL_ISA(isa)                                                                                        \
-  GE__VK_ATTR_##isa static void ge__vk_hmax_##isa(const float *src, int64_t n, int64_t s, int64_t k, float *y) {      \
+  GE__VK_ATTR_##isa static void ge__vk_hmax_##isa(int is_max, const float *src, int64_t n, int64_t s, int64_t k,      \
+                                                  float *y) {                                                          \
     int64_t q = 0, t;                                                                                                  \
     for (; q + GE__VK_W_##isa <= n; q += GE__VK_W_##isa) {                                                             \
-      ge__vk_v_##isa acc = ge__vk_load_strided_##isa(src + q * s, s);                                                  \
-      for (t = 1; t < k; t++) acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, ge__vk_load_strided_##isa(src + q * s + t, s), acc); \
+      ge__vk_v_##isa acc = ge__vk_load_strided_##isa(src + q * s, s), v;                                               \
+      for (t = 1; t < k; t++) {                                                                                        \
+        v = ge__vk_load_strided_##isa(src + q * s + t, s);                                                             \
+        acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
+      }                                                                                                                \
       ge__vk_store_##isa(y + q, acc);                                                                                  \
     }                                                                                                                  \
     for (; q < n; q++) {                                                                                               \
       float acc = src[q * s], v;                                                                                       \
       for (t = 1; t < k; t++) {                                                                                        \
         v = src[q * s + t];                                                                                            \
-        acc = v > acc || v != v ? v : acc;                                                                             \
+        acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;                                                        \
       }                                                                                                                \
       y[q] = acc;                                                                                                      \
     }                                                                                                                  \
   }                                                                                                                    \
-  GE__VK_ATTR_##isa static void ge__vk_vmax_##isa(const float *src, int64_t n, int64_t step, int64_t k, float *y) {   \
+  GE__VK_ATTR_##isa static void ge__vk_vmax_##isa(int is_max, const float *src, int64_t n, int64_t step, int64_t k,   \
+                                                  float *y) {                                                          \
     int64_t o, t;                                                                                                      \
     for (o = 0; o < n; o += GE__VK_W_##isa) {                                                                          \
       int64_t r = n - o < GE__VK_W_##isa ? n - o : GE__VK_W_##isa;                                                     \
-      ge__vk_v_##isa acc = r == GE__VK_W_##isa ? ge__vk_load_##isa(src + o) : ge__vk_load_part_##isa(src + o, r);      \
+      ge__vk_v_##isa acc = r == GE__VK_W_##isa ? ge__vk_load_##isa(src + o) : ge__vk_load_part_##isa(src + o, r), v;   \
       for (t = 1; t < k; t++) {                                                                                        \
         const float *p_ = src + o + t * step;                                                                          \
-        acc = ge__vk_binary_v_##isa(GE__VK_B_MAX, r == GE__VK_W_##isa ? ge__vk_load_##isa(p_) : ge__vk_load_part_##isa(p_, r), \
-                                    acc);                                                                              \
+        v = r == GE__VK_W_##isa ? ge__vk_load_##isa(p_) : ge__vk_load_part_##isa(p_, r);                               \
+        acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
       }                                                                                                                \
       if (r == GE__VK_W_##isa) ge__vk_store_##isa(y + o, acc);                                                         \
       else ge__vk_store_part_##isa(y + o, acc, r);                                                                     \
@@ -1098,6 +1104,7 @@ typedef struct ge__vk_attrs {
   int64_t axis;      /* Softmax, LayerNormalization */
   double eps;        /* the norms */
   int flag, flag2;   /* BatchNormalization training_mode; Reduce keepdims, noop_with_empty_axes */
+  int relu;          /* BatchNormalization: _fused_activation Relu (1), none (0), another (-1) */
   int32_t n_ints;    /* Transpose perm, Reduce axes: how many (-1: absent; > GE_MAX_RANK: the reference) */
   int64_t ints[GE_MAX_RANK];
   /* 2-D pools */
@@ -1612,22 +1619,31 @@ static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
   return (int64_t *)(a + 1);
 }
 
-/* MaxPool by whole planes (dilation 1, column stride <= 2, pads smaller
- * than the kernel): each plane, padded with -inf when it has pads (else
- * read in place), gets the column max of every window start as one run
+/* MaxPool and AveragePool by whole planes (dilation 1, column stride <= 2,
+ * pads smaller than the kernel): each plane, padded with -inf (max) or
+ * zeros (sum) when it has pads (else read in place), gets the column max of every window start as one run
  * over its flattened rows (hq columns a row, the ones past ow unused), then
  * the row max of kh such rows, again flattened when the row stride is 1.
  * Small planes (the short rows of speech and detection models) then take
- * whole vectors instead of a call per output row. */
+ * whole vectors instead of a call per output row; a plane too big for the
+ * buffers goes in bands of output rows (the stem pools of SqueezeNet and
+ * GoogLeNet). An average then divides by its window's count (Inception's
+ * 3x3 stride-1 pools with padding). */
 #define GE__VK_PLANE_FLOATS 8192 /* stack floats of one plane's buffers */
 
 typedef struct ge__vk_mpg {
   int64_t rows, wpad, hq, direct; /* padded rows, padded row width (a multiple of s[1]), column maxima a row */
+  int64_t band, bands;            /* output rows a unit of work (a band of the plane), bands a plane */
 } ge__vk_mpg;
+
+/* Floats of the buffers for a band of ob output rows. */
+static int64_t ge__vk_band_need(const ge__vk_pool *p, const ge__vk_mpg *g, int64_t ob) {
+  int64_t rows = (ob - 1) * p->s[0] + p->k[0];
+  return (g->direct ? 0 : rows * g->wpad) + rows * g->hq + ob * g->hq;
+}
 
 static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   int i;
-  int64_t need;
   for (i = 0; i < 2; i++)
     if (p->d[i] != 1 || p->pb[i] >= p->k[i] || p->pe[i] >= p->k[i]) return 0;
   if (p->s[1] > 2) return 0;
@@ -1638,8 +1654,56 @@ static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   g->wpad = (g->wpad + p->s[1] - 1) / p->s[1] * p->s[1];
   g->hq = g->wpad / p->s[1];
   g->direct = p->pb[0] == 0 && p->pb[1] == 0 && g->wpad == p->iw && g->rows <= p->ih;
-  need = (g->direct ? 0 : g->rows * g->wpad) + g->rows * g->hq + p->oh * g->hq;
-  return need <= GE__VK_PLANE_FLOATS;
+  /* the whole plane, else bands of output rows whose buffers fit */
+  g->band = p->oh;
+  if (ge__vk_band_need(p, g, g->band) > GE__VK_PLANE_FLOATS) {
+    int64_t per = p->s[0] * ((g->direct ? 0 : g->wpad) + g->hq) + g->hq;
+    g->band = GE__VK_PLANE_FLOATS / per;
+    while (g->band > 0 && ge__vk_band_need(p, g, g->band) > GE__VK_PLANE_FLOATS) g->band--;
+    if (g->band < 1) return 0;
+  }
+  g->bands = (p->oh + g->band - 1) / g->band;
+  return 1;
+}
+
+/* The two passes over one (padded) plane src into y. */
+static void ge__vk_plane_passes(const ge__vk_pool *p, const ge__vk_mpg *g, int isa, const float *src, float *h, float *v,
+                                float *y) {
+  int64_t r, nh = (g->rows - 1) * g->hq + p->ow; /* the last row's unused columns are not computed */
+  int m = p->is_max;
+  if (p->k[0] == 1 && p->s[0] == 1 && g->hq == p->ow) { /* one pass, straight into y */
+    GE__VK_PICK(isa, ge__vk_hmax)(m, src, p->oh * p->ow, p->s[1], p->k[1], y);
+    return;
+  }
+  GE__VK_PICK(isa, ge__vk_hmax)(m, src, nh, p->s[1], p->k[1], h);
+  if (p->s[0] == 1) {
+    int64_t n = (p->oh - 1) * g->hq + p->ow;
+    if (g->hq == p->ow) {
+      GE__VK_PICK(isa, ge__vk_vmax)(m, h, n, g->hq, p->k[0], y);
+      return;
+    }
+    GE__VK_PICK(isa, ge__vk_vmax)(m, h, n, g->hq, p->k[0], v);
+    for (r = 0; r < p->oh; r++) memcpy(y + r * p->ow, v + r * g->hq, (size_t)p->ow * sizeof(float));
+    return;
+  }
+  for (r = 0; r < p->oh; r++)
+    GE__VK_PICK(isa, ge__vk_vmax)(m, h + r * p->s[0] * g->hq, p->ow, g->hq, p->k[0], y + r * p->ow);
+}
+
+/* An average's window sums in y (output rows [o0, o0 + ob) of a plane)
+ * divided by their counts: rows x columns, each valid or (include_pad)
+ * inside the padded input. */
+static void ge__vk_pool_divide(const ge__vk_pool *p, float *y, int64_t o0, int64_t ob) {
+  int64_t oh, j, r0, r1;
+  for (oh = o0; oh < o0 + ob; oh++) {
+    float *yr = y + (oh - o0) * p->ow;
+    if (p->include_pad) ge__vk_taps(oh, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &r0, &r1);
+    else ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &r0, &r1);
+    for (j = 0; j < p->ow; j++) {
+      int64_t cnt = (r1 - r0) * p->cols[j];
+      yr[j] = cnt ? yr[j] / (float)cnt : 0.0f;
+    }
+  }
 }
 
 typedef struct ge__vk_mpjob {
@@ -1647,47 +1711,40 @@ typedef struct ge__vk_mpjob {
   ge__vk_mpg g;
 } ge__vk_mpjob;
 
-/* Planes [begin, end). */
+/* Units [begin, end): band u % bands of plane u / bands. */
 static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   const ge__vk_mpjob *j = (const ge__vk_mpjob *)arg;
   const ge__vk_pool *p = j->p;
   const ge__vk_mpg *g = &j->g;
   float buf[GE__VK_PLANE_FLOATS];
-  float *pad = buf, *h = buf + (g->direct ? 0 : g->rows * g->wpad), *v = h + g->rows * g->hq;
-  int64_t pl, r, i, nh = (g->rows - 1) * g->hq + p->ow; /* the last row's unused columns are not computed */
+  int64_t u, r, i;
   int isa = p->isa;
-  for (pl = begin; pl < end; pl++) {
-    const float *x = p->x + pl * p->ih * p->iw, *src = x;
-    float *y = p->y + pl * p->oh * p->ow;
-    if (!g->direct) { /* -inf around the rows (it changes no max) */
-      for (r = 0; r < g->rows; r++) {
+  float fill = p->is_max ? -HUGE_VALF : 0.0f; /* changes no max or sum */
+  for (u = begin; u < end; u++) {
+    int64_t pl = u / g->bands, o0 = u % g->bands * g->band, ob = p->oh - o0 < g->band ? p->oh - o0 : g->band;
+    int64_t r0 = o0 * p->s[0]; /* the band's first padded row */
+    const float *x = p->x + pl * p->ih * p->iw, *src = x + r0 * p->iw;
+    float *y = p->y + (pl * p->oh + o0) * p->ow, *pad = buf, *h, *v;
+    ge__vk_pool bp = *p;
+    ge__vk_mpg bg = *g;
+    bp.oh = ob;
+    bg.rows = (ob - 1) * p->s[0] + p->k[0];
+    h = buf + (g->direct ? 0 : bg.rows * g->wpad), v = h + bg.rows * g->hq;
+    if (!g->direct) { /* the fill around the rows */
+      for (r = 0; r < bg.rows; r++) {
         float *d = pad + r * g->wpad;
-        int64_t lo = 0;
-        if (r >= p->pb[0] && r < p->pb[0] + p->ih) {
-          for (; lo < p->pb[1]; lo++) d[lo] = -HUGE_VALF;
-          memcpy(d + lo, x + (r - p->pb[0]) * p->iw, (size_t)p->iw * sizeof(float));
+        int64_t lo = 0, ir = r0 + r - p->pb[0];
+        if (ir >= 0 && ir < p->ih) {
+          for (; lo < p->pb[1]; lo++) d[lo] = fill;
+          memcpy(d + lo, x + ir * p->iw, (size_t)p->iw * sizeof(float));
           lo += p->iw;
         }
-        for (i = lo; i < g->wpad; i++) d[i] = -HUGE_VALF;
+        for (i = lo; i < g->wpad; i++) d[i] = fill;
       }
       src = pad;
     }
-    if (p->k[0] == 1 && p->s[0] == 1 && g->hq == p->ow) { /* one pass, straight into y */
-      GE__VK_PICK(isa, ge__vk_hmax)(src, p->oh * p->ow, p->s[1], p->k[1], y);
-      continue;
-    }
-    GE__VK_PICK(isa, ge__vk_hmax)(src, nh, p->s[1], p->k[1], h);
-    if (p->s[0] == 1) {
-      int64_t n = (p->oh - 1) * g->hq + p->ow;
-      if (g->hq == p->ow) {
-        GE__VK_PICK(isa, ge__vk_vmax)(h, n, g->hq, p->k[0], y);
-        continue;
-      }
-      GE__VK_PICK(isa, ge__vk_vmax)(h, n, g->hq, p->k[0], v);
-      for (r = 0; r < p->oh; r++) memcpy(y + r * p->ow, v + r * g->hq, (size_t)p->ow * sizeof(float));
-      continue;
-    }
-    for (r = 0; r < p->oh; r++) GE__VK_PICK(isa, ge__vk_vmax)(h + r * p->s[0] * g->hq, p->ow, g->hq, p->k[0], y + r * p->ow);
+    ge__vk_plane_passes(&bp, &bg, isa, src, h, v, y);
+    if (!p->is_max) ge__vk_pool_divide(p, y, o0, ob);
   }
 }
 
@@ -1714,14 +1771,6 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   p.include_pad = a->include_pad;
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
-  if (is_max) {
-    ge__vk_mpjob mj;
-    mj.p = &p;
-    if (ge__vk_maxpool_geom(&p, &mj.g)) {
-      ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (p.oh * p.ow * p.k[0] * p.k[1]), ge__vk_maxpool_planes, &mj);
-      return GE_OK;
-    }
-  }
   if (!is_max) { /* column counts, the same for every row */
     int64_t j, c0, c1;
     if (!(p.cols = ge__vk_pool_cols(c, p.ow))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
@@ -1731,6 +1780,15 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
       else
         ge__vk_taps(j, p.s[1], p.d[1], p.pb[1], p.k[1], p.iw, &c0, &c1);
       p.cols[j] = c1 - c0;
+    }
+  }
+  {
+    ge__vk_mpjob mj;
+    mj.p = &p;
+    if (ge__vk_maxpool_geom(&p, &mj.g)) {
+      ge_kernel_parallel_for(c, p.planes * mj.g.bands, 1 + GE__VK_GRAIN / (mj.g.band * p.ow * p.k[0] * p.k[1]),
+                             ge__vk_maxpool_planes, &mj);
+      return GE_OK;
     }
   }
   ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
@@ -1881,6 +1939,7 @@ typedef struct ge__vk_norm {
   double eps;
   const float *x, *g, *b, *mean, *var; /* mean, var: BatchNorm's */
   float *y;
+  int relu; /* a fused Relu on each plane while it is in cache */
 } ge__vk_norm;
 
 /* Mean and variance of x[0..n) as m + *m_lo (m rounded to float, m_lo
@@ -1955,6 +2014,8 @@ static void ge__vk_batchnorm_share(void *arg, int64_t begin, int64_t end) {
   for (pl = begin; pl < end; pl++) {
     int64_t ch = pl % j->channels;
     ge__vk_affine_plane(j, pl, j->mean[ch], 0.0f, j->g[ch] / sqrt((double)j->var[ch] + j->eps), j->b[ch]);
+    if (j->relu) ge__vk_unary_rows(j->isa, GE__VK_U_RELU, &ge__vk_no_par, j->y + pl * j->inner, j->y + pl * j->inner,
+                                   j->inner);
   }
 }
 
@@ -1967,7 +2028,24 @@ static void ge__vk_instancenorm_share(void *arg, int64_t begin, int64_t end) {
     double var;
     m = ge__vk_moments(j->isa, j->x + pl * j->inner, j->inner, &m_lo, &var);
     ge__vk_affine_plane(j, pl, m, m_lo, j->g[ch] / sqrt(var + j->eps), j->b[ch]);
+    if (j->relu) ge__vk_unary_rows(j->isa, GE__VK_U_RELU, &ge__vk_no_par, j->y + pl * j->inner, j->y + pl * j->inner,
+                                   j->inner);
   }
+}
+
+/* The reference kernel, then a fused Relu on its float32 output. */
+static ge_status ge__vk_reference_relu(ge_kernel_ctx *c, int relu) {
+  ge_status st = ge__vk_reference(c);
+  ge_value *y = c->num_outputs > 0 ? c->outputs[0] : NULL;
+  int64_t i;
+  if (st != GE_OK || !relu) return st;
+  if (!y || y->dtype != GE_DTYPE_FLOAT32)
+    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "a fused Relu needs a float32 output");
+  for (i = 0; i < y->numel; i++) {
+    float v = ((float *)y->data)[i];
+    ((float *)y->data)[i] = v < 0.0f ? 0.0f : v; /* NaN stays NaN */
+  }
+  return GE_OK;
 }
 
 /* Per-channel inputs 1..n_par-1 are float32 with C elements. */
@@ -1981,8 +2059,10 @@ static int ge__vk_channel_inputs(const ge_kernel_ctx *c, uint32_t n_par, int64_t
 
 /* BatchNormalization (inference) and InstanceNormalization over NC... */
 static void ge__vk_parse_norm(const ge_node *n, ge__vk_attrs *a) {
+  const char *act = ge_node_attr_string(n, "_fused_activation", "");
   a->eps = ge_node_attr_float(n, "epsilon", 1e-5);
   a->flag = ge_node_attr_int(n, "training_mode", 0) != 0;
+  a->relu = !*act ? 0 : !strcmp(act, "Relu") ? 1 : -1; /* AI Core's optimiser fuses a Relu after a BN */
 }
 static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
   const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_norm);
@@ -1990,11 +2070,12 @@ static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
   const ge_value *x;
   ge_value *y;
   if (!a) return GE_ERR_NOMEM;
+  if (a->relu < 0) return ge_kernel_error(c, GE_ERR_INVALID, "a norm's _fused_activation can only be Relu");
   if (ge_kernel_preparing(c)) return GE_OK;
   if (!ge__vk_f32_in(c, 0) || c->inputs[0]->rank < 2 || ge__vk_wants_more(c) || (!instance && a->flag))
-    return ge__vk_reference(c);
+    return ge__vk_reference_relu(c, a->relu);
   x = c->inputs[0];
-  if (!ge__vk_channel_inputs(c, instance ? 3 : 5, x->dims[1])) return ge__vk_reference(c);
+  if (!ge__vk_channel_inputs(c, instance ? 3 : 5, x->dims[1])) return ge__vk_reference_relu(c, a->relu);
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, x->rank, x->dims))) return ge__vk_out_failed(c);
   if (x->numel == 0) return GE_OK;
   memset(&j, 0, sizeof j);
@@ -2010,6 +2091,7 @@ static ge_status ge__vk_channel_norm(ge_kernel_ctx *c, int instance) {
     j.var = (const float *)c->inputs[4]->data;
   }
   j.y = (float *)y->data;
+  j.relu = a->relu;
   ge_kernel_parallel_for(c, x->dims[0] * x->dims[1], 1 + GE__VK_GRAIN / j.inner,
                          instance ? ge__vk_instancenorm_share : ge__vk_batchnorm_share, &j);
   return GE_OK;

@@ -13,6 +13,8 @@
  *     reference kernel;
  *   - the pointwise (1x1) Conv path at every level, 1 and 2 threads, rows
  *     past whole vectors, partial panels, groups, batch, epilogues;
+ *   - atrous convs mostly in their padding (a GEMM per tap over the
+ *     output it reads inside the image) at every level, 1 and 2 threads;
  *   - the depthwise kernel called at every vector level (scalar/baseline,
  *     AVX2, AVX-512) on 1 and 2 threads, rows long enough for several bands;
  *     on more threads at once than it has band buffers;
@@ -28,6 +30,10 @@
  *     run-time operands (broadcast batch dims) and its small-product kernel
  *     at every vector level;
  *   - the optimiser's Conv -> Add -> Relu fusion, run through ge_exec.h;
+ *   - zero Pads folded into the AveragePool or Conv reading them (and the
+ *     cases that must not fold), run through ge_exec.h;
+ *   - a Relu after an inference BatchNormalization fused into it (ranks
+ *     2..5; not when the BN is read twice), run through ge_exec.h;
  *   - Gemm and Conv in If branches whose weights are Consts of the outer
  *     graph (read through parent_index Data): packed once, right results. */
 #define GE_IMPLEMENTATION
@@ -759,6 +765,71 @@ GE_TEST(test_pointwise_levels) {
   GE_CHECK(tails > 100);
   printf("  pointwise: %d cases at 3 levels (1 and 2 threads), %d with pixels past whole vectors, worst rel err %.2g\n",
          done, tails, worst);
+}
+
+/* Conv kind 12: convs whose taps read padding for most output pixels
+ * (atrous: dilations up to 14 with pads as large on small maps, DeepLab's
+ * ASPP) by the path with a GEMM per tap over the output rectangle it reads
+ * inside the image (weights packed per tap, tagged 48 + level), at every
+ * micro-kernel level, 1 and 2 threads, prepared at load in half the cases:
+ * taps dead everywhere, taps reading whole rows in place and gathered
+ * windows, strides, groups, batches, 1-D, every epilogue. */
+static conv_case rand_case_atrous(void) {
+  conv_case c;
+  int64_t cg = rint_in(1, 40), mg = rint_in(1, 40);
+  memset(&c, 0, sizeof c);
+  c.group = tu_below(&R, 5) == 0 ? 2 : 1;
+  c.n = tu_below(&R, 4) == 0 ? 2 : 1;
+  c.one_d = tu_below(&R, 8) == 0;
+  c.h = c.one_d ? 1 : rint_in(1, 16), c.w = rint_in(1, 16);
+  c.kh = c.one_d ? 1 : rint_in(1, 3), c.kw = rint_in(1, 3);
+  c.sh = c.one_d ? 1 : (tu_below(&R, 4) == 0 ? 2 : 1), c.sw = tu_below(&R, 4) == 0 ? 2 : 1;
+  c.dh = c.one_d ? 1 : rint_in(1, 14), c.dw = rint_in(1, 14);
+  c.pads[0] = c.one_d ? 0 : rint_in(0, c.dh * (c.kh - 1)), c.pads[2] = c.one_d ? 0 : rint_in(0, c.dh * (c.kh - 1));
+  c.pads[1] = rint_in(0, c.dw * (c.kw - 1)), c.pads[3] = rint_in(0, c.dw * (c.kw - 1));
+  if (tu_below(&R, 2)) { /* "same" pads, as ASPP has */
+    if (!c.one_d) c.pads[0] = c.pads[2] = c.dh * (c.kh - 1) / 2;
+    c.pads[1] = c.pads[3] = c.dw * (c.kw - 1) / 2;
+  }
+  return case_channels_and_epilogue(c, cg, mg);
+}
+
+GE_TEST(test_conv_atrous) {
+  int i, done = 0, dead = 0;
+  double worst = 0;
+  tu_seed(&R, 1617);
+  for (i = 0; done < 150; i++) {
+    conv_case c = rand_case_atrous();
+    ge__aic_cv p;
+    int level;
+    double er;
+    memset(&p, 0, sizeof p);
+    p.h = c.h, p.w = c.w, p.kh = c.kh, p.kw = c.kw, p.sh = c.sh, p.sw = c.sw, p.dh = c.dh, p.dw = c.dw;
+    p.ph = c.pads[0], p.pw = c.pads[1];
+    p.oh = out_dim(c.h, c.kh, c.sh, c.dh, c.pads[0], c.pads[2]);
+    p.ow = out_dim(c.w, c.kw, c.sw, c.dw, c.pads[1], c.pads[3]);
+    if (p.oh < 1 || p.ow < 1 || p.oh * p.ow <= GE__AIC_FEW_PIXELS || !ge__aic_taps_fits(&p) ||
+        (c.c == c.group && (c.group > 1 || c.m == 1))) /* few pixels and depthwise go first */
+      continue;
+    ge__aic_conv_level_cap = i % 3;
+    level = ge__aic_kern_pick(ge__aic_conv_level_cap)->level;
+    er = run_conv_case(&c, 1 + (i / 3) % 2, 0);
+    if (!GE_CHECK(er >= 0 && er < TOL) || !GE_CHECK_EQ_INT(last_packed_level, 48 + level + 1))
+      printf("  conv kind 12 n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld d %lld,%lld pads %lld %lld "
+             "%lld %lld act %s res %d: %.2g\n",
+             (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.group,
+             (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.dh, (long long)c.dw,
+             (long long)c.pads[0], (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3],
+             c.act ? c.act : "-", c.residual, er);
+    if (er > worst) worst = er;
+    dead += ge__aic_taps_live(p.kh, p.sh, p.dh, p.ph, p.h, p.oh) < p.kh * p.oh &&
+            ge__aic_taps_live(p.kh, p.sh, p.dh, p.ph, p.h, p.oh) <= (p.kh - 1) * p.oh;
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(dead > 30);
+  printf("  conv kind 12 (a GEMM per tap): %d cases, %d with a row of taps dead, worst rel err %.2g\n", done, dead,
+         worst);
 }
 
 /* --------------------------------------- MobileNet-v2 layers (kinds 20, 21) */
@@ -2002,6 +2073,219 @@ GE_TEST(test_residual_fusion) {
   printf("  residual fusion: 60 graphs, %d fused, worst rel err %.2g\n", fused_n, worst);
 }
 
+/* Nodes off AI Core's op set (a Pad left in place) on the host kernels. */
+static ge_kernel_fn lookup_aic_or_host(const ge_node *n, void *user) {
+  ge_kernel_fn f = ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
+  (void)user;
+  return f ? f : ge_host_cpu_kernel(n);
+}
+
+/* x -> Pad(zeros) -> AveragePool or Conv -> out, run by host kernels as it
+ * is and by AI Core's after its optimize_original (the Pad folds into the
+ * consumer's pads). kind 0: AveragePool without pads of its own
+ * (Inception's), 1: AveragePool with its own pads and count_include_pad, 2:
+ * Conv with pads of its own, 3: pads all zero (DenseNet's no-op Pad), 4..7
+ * must not fold: AveragePool with ceil_mode, a pad value of 0.5, channels
+ * padded, AveragePool with own pads and count_include_pad 0. Returns the
+ * relative error (-1 on failure); *folded: the Pad is gone. */
+static double run_pad_graph(int kind, int threads, int *folded) {
+  int64_t C = rint_in(1, 12), H = rint_in(1, 14), W = rint_in(1, 14), N = rint_in(1, 2), i;
+  int64_t xd[4], wd[4], pd[1] = {8}, pads[8] = {0, 0, 0, 0, 0, 0, 0, 0}, own[4], ks[2], one[1] = {1}, st[2];
+  int64_t M = rint_in(1, 9);
+  float *w = NULL, half[1] = {0.5f};
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, pad, op, pid;
+  ge_edge e[3], out;
+  ge_error err;
+  ge_tensor t;
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_exec_desc d1, d2;
+  ge_value vx;
+  const ge_value *ins[1];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  xd[0] = N, xd[1] = C, xd[2] = H, xd[3] = W;
+  for (i = 0; i < 4; i++) own[i] = kind == 1 || kind == 2 || kind == 7 ? rint_in(0, 1) : 0;
+  if (kind != 3) pads[2] = rint_in(0, 2), pads[3] = rint_in(0, 2), pads[6] = rint_in(0, 2), pads[7] = 1;
+  if (kind == 6) pads[1] = 1;
+  if (kind == 7) own[0] = 1;
+  ks[0] = rint_in(1, 3), ks[1] = rint_in(1, 3);
+  st[0] = rint_in(1, 2), st[1] = rint_in(1, 2);
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+  memset(&t, 0, sizeof t);
+  t.dtype = GE_DTYPE_INT64, t.rank = 1, t.dims = pd, t.data = pads, t.nbytes = sizeof pads;
+  ge_graph_add_const(g, NULL, &t, &pid, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x, e[1].node = pid;
+  e[2].node = kind == 5 ? add_const(g, 1, one, half, 1) : GE_NONE;
+  ge_graph_add_node(g, "Pad", "pad", kind == 5 ? 3 : 2, e, 1, &pad, NULL);
+  e[0].node = pad;
+  if (kind == 2) {
+    wd[0] = M, wd[1] = C, wd[2] = ks[0], wd[3] = ks[1];
+    w = rand_floats(M * C * ks[0] * ks[1]);
+    e[1].node = add_const(g, 4, wd, w, M * C * ks[0] * ks[1]);
+    ge_graph_add_node(g, "Conv", "op", 2, e, 1, &op, NULL);
+  } else {
+    ge_graph_add_node(g, "AveragePool", "op", 1, e, 1, &op, NULL);
+    ge_node_set_attr_ints(g, op, "kernel_shape", ks, 2, NULL);
+    if (kind == 1) ge_node_set_attr_int(g, op, "count_include_pad", 1, NULL);
+    if (kind == 4) ge_node_set_attr_int(g, op, "ceil_mode", 1, NULL);
+  }
+  ge_node_set_attr_ints(g, op, "strides", st, 2, NULL);
+  if (kind == 1 || kind == 2 || kind == 7) ge_node_set_attr_ints(g, op, "pads", own, 4, NULL);
+  out.node = op, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  if (ge_graph_infer_shapes(g, &err) != GE_OK) { /* a window larger than the padded input: no such graph */
+    er = 0, *folded = kind < 4;
+    goto done;
+  }
+  if (ge_graph_clone(g, NULL, &h, &err) != GE_OK ||
+      ge_ai_core_engine()->optimize_original(ge_ai_core_engine(), h, &err) != GE_OK ||
+      ge_graph_infer_shapes(h, &err) != GE_OK)
+    goto done;
+  *folded = ge_graph_find(h, "pad") == GE_NONE;
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = lookup_host;
+  d2 = d1;
+  d2.lookup = lookup_aic_or_host;
+  d2.num_threads = threads;
+  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
+  vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  ins[0] = &vx;
+  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
+    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
+    int same = y1->rank == y2->rank;
+    for (i = 0; same && i < y1->rank; i++) same = y1->dims[i] == y2->dims[i];
+    er = same ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+  }
+  kh_free(&vx);
+done:
+  if (er < 0) printf("  pad graph kind %d: %s\n", kind, err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  free(w);
+  return er;
+}
+
+GE_TEST(test_pad_fold) {
+  int i, n_folded = 0;
+  double worst = 0;
+  tu_seed(&R, 1618);
+  for (i = 0; i < 96; i++) {
+    int kind = i % 8, folded = -1;
+    double er = run_pad_graph(kind, 1 + (i / 8) % 2, &folded);
+    if (!GE_CHECK(er >= 0 && er < TOL) || !GE_CHECK_EQ_INT(folded, kind < 4)) printf("  pad fold kind %d: %.2g\n", kind, er);
+    if (er > worst) worst = er;
+    n_folded += folded == 1;
+  }
+  printf("  Pad into AveragePool / Conv: 96 graphs, %d folded, worst rel err %.2g\n", n_folded, worst);
+}
+
+/* x -> BatchNormalization (inference, Const parameters) -> Relu -> out
+ * (DenseNet's pre-activation), run by host kernels as it is and by AI
+ * Core's after its optimiser: the Relu becomes the BN's fused activation,
+ * applied per channel plane by the vector kernel, on 1 and 2 threads, rank
+ * 2..5. kind 1: the BN's output is read twice (by the Relu and an Add): no
+ * fusion. Returns the relative error (-1 on failure). */
+static double run_bn_relu_graph(int kind, int threads, int *fused) {
+  int64_t C = rint_in(1, 24), xd[5], i, cd[1];
+  int32_t rank = (int32_t)rint_in(2, 5), k;
+  float *par[4];
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, bn, relu, last;
+  ge_edge e[5], out;
+  ge_error err;
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_value vx;
+  const ge_value *ins[1];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  xd[0] = rint_in(1, 2), xd[1] = C;
+  for (k = 2; k < rank; k++) xd[k] = rint_in(1, 30);
+  cd[0] = C;
+  for (k = 0; k < 4; k++) par[k] = rand_floats(C);
+  for (i = 0; i < C; i++) par[3][i] = 0.1f + fabsf(par[3][i]); /* variances */
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, rank, xd, &x, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x;
+  for (k = 0; k < 4; k++) e[1 + k].node = add_const(g, 1, cd, par[k], C);
+  ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, &bn, NULL);
+  e[0].node = bn;
+  ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &relu, NULL);
+  last = relu;
+  if (kind == 1) {
+    e[0].node = relu, e[1].node = bn;
+    ge_graph_add_node(g, "Add", "add", 2, e, 1, &last, NULL);
+  }
+  out.node = last, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
+  *fused = ge_graph_find(h, "relu") == GE_NONE &&
+           !strcmp(ge_node_attr_string(ge_graph_node(h, ge_graph_find(h, "bn")), "_fused_activation", ""), "Relu");
+  vx = kh_value(GE_DTYPE_FLOAT32, rank, xd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  ins[0] = &vx;
+  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
+    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
+    er = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+  }
+  kh_free(&vx);
+done:
+  if (er < 0) printf("  bn relu graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  for (k = 0; k < 4; k++) free(par[k]);
+  return er;
+}
+
+GE_TEST(test_bn_relu_fusion) {
+  int i, n_fused = 0;
+  double worst = 0;
+  tu_seed(&R, 1619);
+  for (i = 0; i < 40; i++) {
+    int kind = i % 2, fused = -1;
+    double er = run_bn_relu_graph(kind, 1 + (i / 2) % 2, &fused);
+    GE_CHECK(er >= 0 && er < TOL);
+    if (!GE_CHECK_EQ_INT(fused, kind == 0) || !(er < TOL)) printf("  bn relu kind %d: %.2g\n", kind, er);
+    if (er > worst) worst = er;
+    n_fused += fused == 1;
+  }
+  { /* the kernel refuses any other fused activation */
+    ge_graph *g = NULL;
+    ge_node_id x, bn;
+    ge_edge e[5];
+    int64_t xd[2] = {1, 3}, cd[1] = {3};
+    float one[3] = {1, 1, 1};
+    int k;
+    ge_graph_create(NULL, &g, NULL);
+    ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, xd, &x, NULL);
+    memset(e, 0, sizeof e);
+    e[0].node = x;
+    for (k = 0; k < 4; k++) e[1 + k].node = add_const(g, 1, cd, one, 3);
+    ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, &bn, NULL);
+    ge_node_set_attr_string(g, bn, "_fused_activation", "Tanh", NULL);
+    {
+      ge_value vx = kh_value(GE_DTYPE_FLOAT32, 2, xd, one), vp = kh_value(GE_DTYPE_FLOAT32, 1, cd, one), out;
+      ge_value *in[5] = {&vx, &vp, &vp, &vp, &vp};
+      ge_error err;
+      memset(&out, 0, sizeof out);
+      memset(&err, 0, sizeof err);
+      GE_CHECK(kh_run(ge_vector_fast_kernel(ge_graph_node(g, bn)), g, bn, in, 5, &out, 1, &err) != GE_OK);
+      GE_CHECK(strstr(err.message, "Relu") != NULL);
+      kh_free(&vx), kh_free(&vp), kh_free(&out);
+    }
+    ge_graph_free(g);
+  }
+  printf("  BatchNormalization + Relu: 40 graphs, %d fused, worst rel err %.2g\n", n_fused, worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
@@ -2015,6 +2299,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_pointwise_levels);
+  GE_RUN(test_conv_atrous);
   GE_RUN(test_convtranspose_fast);
   GE_RUN(test_products_const_b);
   GE_RUN(test_small_batched_levels);
@@ -2024,6 +2309,8 @@ int main(int argc, char **argv) {
   GE_RUN(test_einsum_fast_follows_shapes);
   GE_RUN(test_conv3d_fast);
   GE_RUN(test_residual_fusion);
+  GE_RUN(test_pad_fold);
+  GE_RUN(test_bn_relu_fusion);
   GE_RUN(test_silu_fusion);
   GE_RUN(test_branch_weights_packed_once);
   return ge_test_main_end();

@@ -707,7 +707,8 @@ static ge_node_id add_bn(ge_graph *g, ge_node_id src, int64_t C, ge_node_id mean
 
 /* One random graph; expected node count after fusion in *expect. Kinds:
  * 0 Conv chain, 1 Gemm chain, 2 MatMul (-> bias Add) -> act, 3 two consumers (no fold),
- * 4 BN mean from a graph input (no fold), 5 int32 MatMul -> Relu (no fusion). */
+ * 4 BN mean from a graph input (no fold), 5 int32 MatMul -> Relu (no fusion).
+ * In kinds 3 and 4 a Relu after the BN fuses into the BN. */
 static ge_graph *rand_graph(int kind, uint32_t *expect, int64_t *xd, int32_t *xr, int64_t *md) {
   ge_graph *g;
   ge_node_id x, p, last, mean_in = GE_NONE;
@@ -798,6 +799,8 @@ static ge_graph *rand_graph(int kind, uint32_t *expect, int64_t *xd, int32_t *xr
     if (mm_bias >= 1 && mm_bias <= 3) *expect -= 1; /* the bias Add goes */
     if (k >= 0 && mm_bias != 4) *expect -= 1 + (uint32_t)extra; /* after a kept Add the activation stays */
   }
+  else if (has_bn && k == 0)
+    *expect -= 1; /* a Relu after the BN that stays fuses into it */
   return g;
 }
 
@@ -871,7 +874,7 @@ GE_TEST(test_fusion_pass) {
     ge_graph_free(g);
     ge_graph_free(h);
   }
-  GE_CHECK(fused > 80 && fused_act > 80 && kept >= 120);
+  GE_CHECK(fused > 80 && fused_act > 80 && kept >= 100); /* kinds 3..5 stay but for a Relu into a BN */
   printf("  fusion: %d graphs, %d fused, %d unchanged, %d fused activations, worst rel err %.2g\n", cfg, fused,
          kept, fused_act, worst);
 }

@@ -770,20 +770,95 @@ static float maxpool_direct(const float *x, const ge__vk_pool *p, int64_t i, int
   return acc;
 }
 
+/* The AveragePool of the same geometry (count_include_pad drawn) by whole
+ * planes at every vector level against a double-precision average, then
+ * through the kernel (threads) against the reference kernel, on x refilled
+ * without the edge values (sums of +-1e30 cancel in any order's own way).
+ * want and got hold the outputs and two guards. 1 when the planes path
+ * took it. */
+static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, float *want, float *got) {
+  int64_t n = p->planes * p->oh * p->ow, pl, oi, oj, a, b, j, c0, c1, dims[4];
+  int64_t *cols = (int64_t *)malloc((size_t)p->ow * sizeof(int64_t));
+  ge__vk_mpjob job;
+  ge_value xv, *in[1];
+  int isa, took = 0, i;
+  p->is_max = 0;
+  p->include_pad = (int)tu_below(r, 2);
+  fill(r, x, p->planes * p->ih * p->iw, -4, 4, 0);
+  x[tu_below(r, (uint32_t)(p->planes * p->ih * p->iw))] = NAN;
+  for (j = 0; j < p->ow; j++) { /* the kernel's column counts */
+    if (p->include_pad) ge__vk_taps(j, p->s[1], 1, 0, p->k[1], p->iw + p->pb[1] + p->pe[1], &c0, &c1);
+    else ge__vk_taps(j, p->s[1], 1, p->pb[1], p->k[1], p->iw, &c0, &c1);
+    cols[j] = c1 - c0;
+  }
+  p->cols = cols;
+  for (pl = 0; pl < p->planes; pl++) /* the ONNX definition in double */
+    for (oi = 0; oi < p->oh; oi++)
+      for (oj = 0; oj < p->ow; oj++) {
+        double sum = 0;
+        int64_t cnt = 0;
+        for (a = 0; a < p->k[0]; a++)
+          for (b = 0; b < p->k[1]; b++) {
+            int64_t yy = oi * p->s[0] - p->pb[0] + a, xx = oj * p->s[1] - p->pb[1] + b;
+            int inside = yy >= 0 && yy < p->ih && xx >= 0 && xx < p->iw;
+            int padded = yy >= -p->pb[0] && yy < p->ih + p->pe[0] && xx >= -p->pb[1] && xx < p->iw + p->pe[1];
+            if (inside) sum += x[(pl * p->ih + yy) * p->iw + xx];
+            cnt += p->include_pad ? padded : inside;
+          }
+        want[(pl * p->oh + oi) * p->ow + oj] = cnt ? (float)(sum / (double)cnt) : 0.0f;
+      }
+  job.p = p;
+  if (ge__vk_maxpool_geom(p, &job.g)) {
+    took = 1;
+    for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+      double worst = 0;
+      if (!isa_available(isa)) continue;
+      got[0] = got[n + 1] = 12345.0f;
+      p->isa = isa;
+      p->y = got + 1;
+      ge__vk_maxpool_planes(&job, 0, p->planes * job.g.bands);
+      for (j = 0; j < n; j++) {
+        double d = want[j] != want[j] ? (got[j + 1] != got[j + 1] ? 0 : 1) : fabs((double)got[j + 1] - want[j]);
+        if (d > worst) worst = d;
+      }
+      if (!GE_CHECK(got[0] == 12345.0f && got[n + 1] == 12345.0f && worst < 1e-5))
+        fprintf(stderr, "  avg (isa %d x %lldx%lldx%lld k %lldx%lld s %lldx%lld pads %lld,%lld,%lld,%lld incl %d): %.2g\n",
+                isa, (long long)p->planes, (long long)p->ih, (long long)p->iw, (long long)p->k[0], (long long)p->k[1],
+                (long long)p->s[0], (long long)p->s[1], (long long)p->pb[0], (long long)p->pb[1], (long long)p->pe[0],
+                (long long)p->pe[1], p->include_pad, worst);
+    }
+  }
+  memset(&attrs_now, 0, sizeof attrs_now);
+  for (i = 0; i < 2; i++) {
+    attrs_now.k[i] = p->k[i], attrs_now.s[i] = p->s[i], attrs_now.d[i] = 1;
+    attrs_now.pads[i] = p->pb[i], attrs_now.pads[i + 2] = p->pe[i];
+  }
+  attrs_now.has_strides = attrs_now.has_pads = 1;
+  attrs_now.ceil_mode = ceil_mode;
+  attrs_now.include_pad = p->include_pad;
+  dims[0] = p->planes, dims[1] = 1, dims[2] = p->ih, dims[3] = p->iw;
+  xv = kh_value(GE_DTYPE_FLOAT32, 4, dims, x);
+  in[0] = &xv;
+  check_op("AveragePool", in, 1, 1, attrs_pool, 0, 4, 1e-6);
+  kh_free(&xv);
+  free(cols);
+  return took;
+}
+
 /* MaxPool by whole planes at every vector level against the direct loop,
  * bit for bit (a max is one of its inputs; NaN, -inf and signed zeros
  * included), on the shapes it takes: tiles (k = s, the pools of speech
  * CNNs), stride-1 "same" windows (SPPF), and any stride, pads and ceil
- * mode; then the same shapes through the kernel with and without threads
- * against the reference kernel. */
+ * mode, planes too big for one buffer in bands of rows; then the same shapes
+ * through the kernel with and without threads against the reference kernel. */
 GE_TEST(test_maxpool_planes_per_isa) {
   tu_rng r;
-  int rep, taken = 0, kinds[3] = {0, 0, 0};
+  int rep, taken = 0, kinds[3] = {0, 0, 0}, avg_taken = 0, banded = 0;
   tu_seed(&r, 1616);
   for (rep = 0; rep < 360; rep++) {
     ge__vk_pool p;
     ge__vk_mpjob job;
-    int kind = rep % 3, isa, i, ceil_mode;
+    int kind = rep % 3, isa, i, ceil_mode, big = rep % 9 == 4;
     int64_t n, pl, oi, oj, dims[4];
     float *x, *want, *got;
     ge_value xv, *in[1];
@@ -791,6 +866,7 @@ GE_TEST(test_maxpool_planes_per_isa) {
     p.is_max = 1;
     p.planes = 1 + tu_below(&r, 5);
     p.ih = 1 + tu_below(&r, 40), p.iw = 1 + tu_below(&r, 40);
+    if (big) p.planes = 1 + tu_below(&r, 2), p.ih = 80 + tu_below(&r, 60), p.iw = 80 + tu_below(&r, 60); /* in bands */
     p.d[0] = p.d[1] = 1;
     if (kind == 0) { /* tiles */
       p.k[0] = p.s[0] = 1 + tu_below(&r, 3), p.k[1] = p.s[1] = 1 + tu_below(&r, 2);
@@ -823,12 +899,13 @@ GE_TEST(test_maxpool_planes_per_isa) {
     if (ge__vk_maxpool_geom(&p, &job.g)) {
       taken++;
       kinds[kind]++;
+      banded += job.g.bands > 1;
       for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
         if (!isa_available(isa)) continue;
         got[0] = got[n + 1] = 12345.0f; /* guards */
         p.isa = isa;
         p.y = got + 1;
-        ge__vk_maxpool_planes(&job, 0, p.planes);
+        ge__vk_maxpool_planes(&job, 0, p.planes * job.g.bands);
         if (!GE_CHECK(got[0] == 12345.0f && got[n + 1] == 12345.0f && !memcmp(got + 1, want, (size_t)n * sizeof(float))))
           fprintf(stderr, "  (isa %d kind %d x %lldx%lldx%lld k %lldx%lld s %lldx%lld pads %lld,%lld,%lld,%lld)\n", isa,
                   kind, (long long)p.planes, (long long)p.ih, (long long)p.iw, (long long)p.k[0], (long long)p.k[1],
@@ -849,12 +926,14 @@ GE_TEST(test_maxpool_planes_per_isa) {
     in[0] = &xv;
     check_op("MaxPool", in, 1, 1, attrs_pool, 0, 0, 0);
     kh_free(&xv);
+    if (taken_avg_planes(&r, &p, ceil_mode, x, want, got)) avg_taken++;
     free(x);
     free(want);
     free(got);
   }
-  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30);
-  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other)\n", taken, kinds[0], kinds[1], kinds[2]);
+  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30 && avg_taken > 150 && banded > 20);
+  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other, %d in bands); AveragePool: %d\n", taken,
+         kinds[0], kinds[1], kinds[2], banded, avg_taken);
 }
 
 GE_TEST(test_global_pool_against_reference) {
