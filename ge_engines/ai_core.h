@@ -5807,6 +5807,13 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
   return GE_OK;
 }
 
+/* Whether a is a float32 binary op `op` of this engine, one output, no
+ * control edges: what a fusion may remove. */
+static int ge__aic_binary_to_fuse(const ge_graph *g, const ge_node *a, const char *op, int32_t self) {
+  return ge__aic_is(a, op) && a->engine == self && a->num_inputs == 2 && a->num_outputs == 1 &&
+         !a->num_control_inputs && !a->num_control_outputs && ge__aic_all_f32(g, a);
+}
+
 /* SiLU written out: Mul(p, Sigmoid(p)) (either order) where p is a Conv,
  * Gemm or MatMul of this engine read only by the two, the Sigmoid only by
  * the Mul: p gets _fused_activation Silu; the Sigmoid and the Mul go. */
@@ -5815,9 +5822,7 @@ static ge_status ge__aic_fuse_silu(ge_graph *g, ge_node_id id, int32_t self, int
   uint32_t k;
   ge_status st;
   *done = 0;
-  if (!ge__aic_is(a, "Mul") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
-      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a))
-    return GE_OK;
+  if (!ge__aic_binary_to_fuse(g, a, "Mul", self)) return GE_OK;
   for (k = 0; k < 2; k++) {
     ge_edge se = a->inputs[k], pe = a->inputs[1 - k];
     ge_node *sg = se.node == GE_NONE ? NULL : ge_graph_node(g, se.node);
@@ -5850,9 +5855,7 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
   uint32_t k;
   ge_status st;
   *done = 0;
-  if (!ge__aic_is(a, "Add") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
-      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a) ||
-      (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
+  if (!ge__aic_binary_to_fuse(g, a, "Add", self) || (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
     return GE_OK;
   for (k = 0; k < 2; k++) {
     ge_edge ce = a->inputs[k], other = a->inputs[1 - k];
@@ -5897,9 +5900,7 @@ static ge_status ge__aic_fuse_matmul_bias(ge_graph *g, ge_node_id id, int32_t se
   uint32_t k;
   ge_status st;
   *done = 0;
-  if (!ge__aic_is(a, "Add") || a->engine != self || a->num_inputs != 2 || a->num_outputs != 1 ||
-      a->num_control_inputs || a->num_control_outputs || !ge__aic_all_f32(g, a) || a->outputs[0].shape.rank < 2)
-    return GE_OK;
+  if (!ge__aic_binary_to_fuse(g, a, "Add", self) || a->outputs[0].shape.rank < 2) return GE_OK;
   for (k = 0; k < 2; k++) {
     ge_edge me = a->inputs[k], be = a->inputs[1 - k];
     ge_node *p = me.node == GE_NONE ? NULL : ge_graph_node(g, me.node);

@@ -200,16 +200,24 @@ static void fc_check_built(fc_case *t, double tol, int seed, int *good) {
   fc_result_free(&a);
 }
 
-GE_TEST(test_roi_align_matches_reference) {
+/* n seeded cases of one op (case s from seed base + s, built by make),
+ * each checked by fc_check_built; returns how many ran without error. */
+typedef void (*fc_make_fn)(fc_case *t, tu_rng *r, int s);
+static int fc_sweep(fc_make_fn make, uint64_t base, int n, double tol) {
   int s, good = 0;
-  for (s = 0; s < 300; s++) {
+  for (s = 0; s < n; s++) {
     fc_case t;
     tu_rng r;
-    tu_seed(&r, 51000 + (uint64_t)s);
-    fc_make_roi(&t, &r, s);
-    fc_check_built(&t, 2e-5, s, &good);
+    tu_seed(&r, base + (uint64_t)s);
+    make(&t, &r, s);
+    fc_check_built(&t, tol, s, &good);
     fc_free(&t);
   }
+  return good;
+}
+
+GE_TEST(test_roi_align_matches_reference) {
+  int good = fc_sweep(fc_make_roi, 51000, 300, 2e-5);
   GE_CHECK(good > 250);
 }
 
@@ -243,15 +251,7 @@ static void fc_make_topk(fc_case *t, tu_rng *r, int s) {
 }
 
 GE_TEST(test_topk_matches_reference) {
-  int s, good = 0;
-  for (s = 0; s < 400; s++) {
-    fc_case t;
-    tu_rng r;
-    tu_seed(&r, 52000 + (uint64_t)s);
-    fc_make_topk(&t, &r, s);
-    fc_check_built(&t, -1, s, &good);
-    fc_free(&t);
-  }
+  int good = fc_sweep(fc_make_topk, 52000, 400, -1);
   GE_CHECK(good > 350);
 }
 
@@ -288,15 +288,7 @@ static void fc_make_scatter(fc_case *t, tu_rng *r, int s) {
 }
 
 GE_TEST(test_scatter_elements_matches_reference) {
-  int s, good = 0;
-  for (s = 0; s < 400; s++) {
-    fc_case t;
-    tu_rng r;
-    tu_seed(&r, 53000 + (uint64_t)s);
-    fc_make_scatter(&t, &r, s);
-    fc_check_built(&t, -1, s, &good);
-    fc_free(&t);
-  }
+  int good = fc_sweep(fc_make_scatter, 53000, 400, -1);
   GE_CHECK(good > 300);
 }
 
@@ -329,15 +321,7 @@ static void fc_make_nonzero(fc_case *t, tu_rng *r, int s) {
 }
 
 GE_TEST(test_nonzero_matches_reference) {
-  int s, good = 0;
-  for (s = 0; s < 300; s++) {
-    fc_case t;
-    tu_rng r;
-    tu_seed(&r, 54000 + (uint64_t)s);
-    fc_make_nonzero(&t, &r, s);
-    fc_check_built(&t, -1, s, &good);
-    fc_free(&t);
-  }
+  int good = fc_sweep(fc_make_nonzero, 54000, 300, -1);
   GE_CHECK(good == 300);
 }
 
