@@ -5408,6 +5408,14 @@ static ge_status ge__aic_gemm_kernel(ge_kernel_ctx *c) {
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, 2, dims))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   yd = (float *)y->data;
+  if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
+  if (C && s->beta == 1.0f && cs1 == 1) { /* C a bias row or a matrix: added in the epilogue, with the activation */
+    ge__aic_epi epi;
+    memset(&epi, 0, sizeof epi);
+    epi.act = s->act, epi.res = (const float *)C->data, epi.ldr = cs0;
+    return ge__aic_product_epi(c, M, N, K, s->alpha, (const float *)A->data, s->trans_a ? 1 : K, s->trans_a ? M : 1,
+                               (const float *)B->data, s->trans_b ? 1 : N, s->trans_b ? K : 1, 0.0f, yd, &epi);
+  }
   if (C && s->beta != 0.0f && !ge_kernel_preparing(c)) {
     const float *cd = (const float *)C->data;
     for (i = 0; i < M; i++)
