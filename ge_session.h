@@ -257,8 +257,8 @@ typedef struct ge__ss_model {
   ge_mem_graph_plan memory;
   int has_memory;
   char memory_why[400];
-  /* static subgraphs of a dynamic graph (PartitionedCall with
-   * _is_unknown_shape 0): each planned apart, its block made at load */
+  /* PartitionedCall bodies with shapes known at compile time (static ones,
+   * and dynamic ones for a host node): each planned apart, its block made at load */
   const ge_graph **sub_graphs;
   ge_mem_graph_plan *sub_plans;
   uint32_t num_sub_plans, sub_cap;
@@ -629,12 +629,13 @@ static ge_status ge__ss_engine_pieces(ge_session *s, ge_graph **g, ge_error *err
   return GE_OK;
 }
 
-static ge_status ge__ss_plan_static_subgraphs(ge_session *s, ge__ss_model *m, ge_error *err);
+static ge_status ge__ss_plan_call_bodies(ge_session *s, ge__ss_model *m, ge_error *err);
 
-/* The execution order, streams and events, then the memory plan: reuse
- * across streams only where the stream plan orders it. A root level with
- * shapes known only at run time (or string tensors) gets no memory plan:
- * the executor sizes those values as they come. */
+/* The execution order, streams and events, then the memory plans: the
+ * root's (reuse across streams only where the stream plan orders it) and
+ * each call body's. A root level with shapes known only at run time (or
+ * string tensors) gets no memory plan: the executor sizes those values as
+ * they come. */
 static ge_status ge__ss_plan(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   ge_stream_desc sd = gr->m->cfg.stream;
   ge_mem_graph_desc md;
@@ -657,23 +658,25 @@ static ge_status ge__ss_plan(ge_session *s, ge__ss_graph *gr, ge_error *err) {
   if (st == GE_ERR_SHAPE || st == GE_ERR_UNSUPPORTED) {
     snprintf(gr->m->memory_why, sizeof gr->m->memory_why, "%.399s", why.message);
     ge_log(&s->d.logger, GE_LOG_INFO, "session", "no memory plan: %s", why.message);
-    return ge__ss_plan_static_subgraphs(s, gr->m, err);
+    return ge__ss_plan_call_bodies(s, gr->m, err);
   }
   if (st) return ge_error_set(err, st, "%s", why.message);
-  return GE_OK;
+  return ge__ss_plan_call_bodies(s, gr->m, err);
 }
 
-/* The static subgraphs of a dynamic root (seed 001 §6.2, DavinciModelKernel):
- * each PartitionedCall that dynamic/static partitioning marked static gets
- * a memory plan of its own, in the order its program will run (the same
- * topological sort), so that it runs as one unit from one block. A
- * subgraph the planner refuses (a string tensor, say) keeps per-value
- * storage; that is not an error. */
-static ge_status ge__ss_plan_static_subgraphs(ge_session *s, ge__ss_model *m, ge_error *err) {
+/* The PartitionedCall bodies (seed 001 §6.2, DavinciModelKernel): each one
+ * whose shapes are all known at compile time gets a memory plan of its own,
+ * in the order its program will run (the same topological sort), so that
+ * it runs as one unit from one block where its values share bytes. That
+ * holds for a static root too, and for a body partitioning marked dynamic
+ * only for what runs in it (a host CPU node): its shape signature is fixed,
+ * so its one plan is made now rather than at the first run. A body the
+ * planner refuses (unknown shapes, a string tensor) keeps per-value storage
+ * or the executor's plans per shape signature; that is not an error. */
+static ge_status ge__ss_plan_call_bodies(ge_session *s, ge__ss_model *m, ge_error *err) {
   uint32_t cap = ge_graph_node_count(m->g);
   ge_node *x;
   ge_status st = GE_OK;
-  if (m->has_memory) return GE_OK; /* a static root: nothing was partitioned */
   m->sub_plans = (ge_mem_graph_plan *)ge__ss_alloc(s, cap * sizeof *m->sub_plans + 1);
   m->sub_graphs = (const ge_graph **)ge__ss_alloc(s, cap * sizeof *m->sub_graphs + 1);
   m->sub_cap = cap;
@@ -684,7 +687,7 @@ static ge_status ge__ss_plan_static_subgraphs(ge_session *s, ge__ss_model *m, ge
     ge_node_id *order;
     ge_mem_graph_desc md;
     ge_error why;
-    if (strcmp(x->op, "PartitionedCall") || !f || f->type != GE_ATTR_GRAPH || ge_node_attr_int(x, "_is_unknown_shape", 1))
+    if (strcmp(x->op, "PartitionedCall") || !f || f->type != GE_ATTR_GRAPH)
       continue;
     sub = f->v.g;
     if (!(order = (ge_node_id *)ge__ss_alloc(s, ((size_t)ge_graph_node_count(sub) + 1) * sizeof *order)))
@@ -695,11 +698,11 @@ static ge_status ge__ss_plan_static_subgraphs(ge_session *s, ge__ss_model *m, ge
     md.logger = s->d.logger;
     if (!(st = ge_graph_infer_shapes(sub, err)) && !(st = ge_graph_topo_sort(sub, m->cfg.topo_mode, order, err))) {
       if (ge_mem_plan_graph(sub, &md, &m->sub_plans[m->num_sub_plans], &why) == GE_OK) {
-        ge_log(&s->d.logger, GE_LOG_INFO, "session", "static subgraph '%s' (%s): one planned block of %llu bytes",
+        ge_log(&s->d.logger, GE_LOG_INFO, "session", "call body '%s' (%s): one planned block of %llu bytes",
                ge_graph_name(sub), x->name, (unsigned long long)m->sub_plans[m->num_sub_plans].block_size);
         m->sub_graphs[m->num_sub_plans++] = sub;
       } else {
-        ge_log(&s->d.logger, GE_LOG_INFO, "session", "static subgraph '%s' (%s) not planned: %s", ge_graph_name(sub),
+        ge_log(&s->d.logger, GE_LOG_INFO, "session", "call body '%s' (%s) not planned: %s", ge_graph_name(sub),
                x->name, why.message);
       }
     }
