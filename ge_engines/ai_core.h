@@ -99,7 +99,8 @@
  *
  * Fused activations: Conv, Gemm and MatMul honour the node attributes
  * _fused_activation (string: Relu, LeakyRelu, Clip, Sigmoid, Tanh,
- * HardSigmoid, HardSwish, Silu = x Sigmoid(x)), _fused_alpha and _fused_beta (LeakyRelu alpha;
+ * HardSigmoid, HardSwish, Silu = x Sigmoid(x), Gelu, GeluTanh = Gelu with
+ * approximate "tanh"), _fused_alpha and _fused_beta (LeakyRelu alpha;
  * Clip min and max; HardSigmoid and HardSwish alpha and beta; ONNX defaults
  * when absent). A fused residual: a Conv with _fused_inputs = 1 adds its
  * input 3 (float32, shaped like the output; input 2, the bias, may be
@@ -120,7 +121,8 @@
  *      matrix and the Add its only consumer: the bias becomes the MatMul's
  *      input 2 (_fused_inputs = 1), added in its GEMM epilogue.
  *   3. Relu, LeakyRelu, Clip (Const or absent min/max), Sigmoid, Tanh,
- *      HardSigmoid or HardSwish whose producer is a Conv/Gemm/MatMul of this
+ *      HardSigmoid, HardSwish or Gelu (ConvNeXt's and transformers' MLPs,
+ *      applied while the GEMM's tile is in cache) whose producer is a Conv/Gemm/MatMul of this
  *      engine with no other consumer: becomes the producer's fused
  *      activation (so Conv -> Add -> Relu ends as one Conv); a Relu after
  *      an inference BatchNormalization (that the vector kernel runs) too; SiLU written
@@ -402,12 +404,13 @@ GE_API int ge_ai_core_supports(const ge_graph *g, const ge_node *n, char *why, s
 /* ------------------------------------------------ fused activations */
 
 enum { GE__AIC_ACT_NONE, GE__AIC_ACT_RELU, GE__AIC_ACT_LEAKY, GE__AIC_ACT_CLIP, GE__AIC_ACT_SIGMOID,
-       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_HARDSWISH, GE__AIC_ACT_SILU, GE__AIC_ACT_BAD };
+       GE__AIC_ACT_TANH, GE__AIC_ACT_HARDSIGMOID, GE__AIC_ACT_HARDSWISH, GE__AIC_ACT_SILU, GE__AIC_ACT_GELU,
+       GE__AIC_ACT_GELU_TANH, GE__AIC_ACT_BAD };
 
 /* Activations the register epilogues leave to ge__aic_act_apply after the
- * store (they need exp). */
+ * store (they need exp or erf). */
 static int ge__aic_act_late(int kind) {
-  return kind == GE__AIC_ACT_SIGMOID || kind == GE__AIC_ACT_TANH || kind == GE__AIC_ACT_SILU || kind == GE__AIC_ACT_BAD;
+  return kind == GE__AIC_ACT_SIGMOID || kind == GE__AIC_ACT_TANH || kind >= GE__AIC_ACT_SILU;
 }
 
 typedef struct ge__aic_act {
@@ -429,6 +432,8 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
   else if (!strcmp(s, "HardSigmoid")) a->kind = GE__AIC_ACT_HARDSIGMOID, da = 0.2, db = 0.5;
   else if (!strcmp(s, "HardSwish")) a->kind = GE__AIC_ACT_HARDSWISH, da = 1.0 / 6.0, db = 0.5;
   else if (!strcmp(s, "Silu")) a->kind = GE__AIC_ACT_SILU;
+  else if (!strcmp(s, "Gelu")) a->kind = GE__AIC_ACT_GELU;
+  else if (!strcmp(s, "GeluTanh")) a->kind = GE__AIC_ACT_GELU_TANH;
   else a->kind = GE__AIC_ACT_BAD;
   a->alpha = (float)ge_node_attr_float(n, "_fused_alpha", da);
   a->beta = (float)ge_node_attr_float(n, "_fused_beta", db);
@@ -436,7 +441,8 @@ static void ge__aic_act_parse(const ge_node *n, ge__aic_act *a) {
 
 static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
   static const int vec[] = {0, GE_VECTOR_ACT_RELU, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
-                            GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU, 0};
+                            GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU,
+                            GE_VECTOR_ACT_GELU, GE_VECTOR_ACT_GELU_TANH, 0};
   int64_t i;
   float al = a->alpha, be = a->beta;
   if (a->kind > GE__AIC_ACT_NONE && a->kind < GE__AIC_ACT_BAD && ge_vector_activation(vec[a->kind], al, be, y, count))
@@ -470,6 +476,15 @@ static void ge__aic_act_apply(const ge__aic_act *a, float *y, int64_t count) {
     for (i = 0; i < count; i++) {
       float v = al * y[i] + be;
       y[i] *= v > 1.0f ? 1.0f : v < 0.0f ? 0.0f : v;
+    }
+    break;
+  case GE__AIC_ACT_GELU:
+    for (i = 0; i < count; i++) y[i] = (float)(0.5 * y[i] * (1.0 + erf(y[i] * 0.70710678118654752)));
+    break;
+  case GE__AIC_ACT_GELU_TANH:
+    for (i = 0; i < count; i++) {
+      double x = y[i];
+      y[i] = (float)(0.5 * x * (1.0 + tanh(0.79788456080286536 * (x + 0.044715 * x * x * x))));
     }
     break;
   default: break;
@@ -5755,6 +5770,10 @@ static int ge__aic_fusable_act(const ge_graph *g, const ge_node *n, double *alph
   *alpha = *beta = 0.0;
   if (!ge_node_in_onnx_domain(n)) return 0;
   if (!strcmp(op, "Relu") || !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh") || !strcmp(op, "HardSwish")) return 1;
+  if (!strcmp(op, "Gelu")) {
+    const char *form = ge_node_attr_string(n, "approximate", "none");
+    return !strcmp(form, "none") || !strcmp(form, "tanh");
+  }
   if (!strcmp(op, "LeakyRelu")) {
     *alpha = ge_node_attr_float(n, "alpha", 0.01);
     return 1;
@@ -5789,6 +5808,12 @@ static int ge__aic_bn_relu(const ge_node *bn, const ge_node *act) {
          ge_node_attr_int(bn, "training_mode", 0) == 0 && ge_vector_fast_kernel(bn) != NULL;
 }
 
+/* The _fused_activation naming a fusable activation node. */
+static const char *ge__aic_fused_name(const ge_node *a) {
+  if (ge__aic_is(a, "Gelu") && !strcmp(ge_node_attr_string(a, "approximate", "none"), "tanh")) return "GeluTanh";
+  return a->op;
+}
+
 static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
   ge_node *a = ge_graph_node(g, id), *p;
   double alpha, beta;
@@ -5804,8 +5829,8 @@ static ge_status ge__aic_fuse_act(ge_graph *g, ge_node_id id, int32_t self, int 
       !(ge__aic_is(p, "Conv") || ge__aic_is(p, "Gemm") || ge__aic_is(p, "MatMul") || ge__aic_bn_relu(p, a)) ||
       ge_node_attr(p, "_fused_activation") || !ge__aic_all_f32(g, p) || !ge__aic_same_desc(&p->outputs[0], &a->outputs[0]))
     return GE_OK;
-  if ((st = ge_node_set_attr_string(g, pid, "_fused_activation", a->op, err)) != GE_OK) return st;
-  if (strcmp(a->op, "Relu") && strcmp(a->op, "Sigmoid") && strcmp(a->op, "Tanh") && strcmp(a->op, "HardSwish")) {
+  if ((st = ge_node_set_attr_string(g, pid, "_fused_activation", ge__aic_fused_name(a), err)) != GE_OK) return st;
+  if (ge__aic_is(a, "LeakyRelu") || ge__aic_is(a, "Clip") || ge__aic_is(a, "HardSigmoid")) {
     if ((st = ge_node_set_attr_float(g, pid, "_fused_alpha", alpha, err)) != GE_OK) return st;
     if (strcmp(a->op, "LeakyRelu") && (st = ge_node_set_attr_float(g, pid, "_fused_beta", beta, err)) != GE_OK)
       return st;

@@ -58,12 +58,14 @@ GE_API ge_kernel_fn ge_vector_fast_prepare(const ge_node *n);
 
 /* Activations applied in place by other engines' epilogues (AI Core). */
 enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_VECTOR_ACT_SIGMOID,
-       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU };
+       GE_VECTOR_ACT_TANH, GE_VECTOR_ACT_HARDSIGMOID, GE_VECTOR_ACT_HARDSWISH, GE_VECTOR_ACT_SILU,
+       GE_VECTOR_ACT_GELU, GE_VECTOR_ACT_GELU_TANH };
 /* y[0..n) = act(y) on this thread with the best SIMD of the CPU: LeakyRelu
  * y < 0 ? alpha y : y; Clip to [alpha, beta]; HardSigmoid clamp(alpha y +
  * beta, 0, 1); HardSwish y clamp(alpha y + beta, 0, 1); SiLU y Sigmoid(y)
  * (the same bits as a Sigmoid node then a Mul node, except at AVX-512:
- * within 4 ulp of it). NaN stays NaN.
+ * within 4 ulp of it); GELU and its tanh form the same bits as a Gelu
+ * node (approximate "none" or "tanh"). NaN stays NaN.
  * Returns 0 (and does nothing) without the SIMD kernels or for another act. */
 GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n);
 
@@ -423,7 +425,10 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
    * [1, 10.5] (the caller computes it, more exactly than from a rounded t).                                           \
    * t < 1: erf by its Taylor series (to t^21, remainder < 2e-9). t >= 1:                                              \
    * erfc = e^-t^2 P(1/t) / t, P a degree-12 Chebyshev fit of erfc(x) x e^(x^2)                                        \
-   * on x in [1, 10] (relative error 2e-9); e^-t^2 = e^-hi (1 - lo). */                                                \
+   * on x in [1, 10] (relative error 2e-9); e^-t^2 = e^-hi (1 - lo). Past                                              \
+   * t^2 = 84.5 erfc is taken as 0 (below 1.3e-38: Gelu's tail below 1e-37)                                           \
+   * and those lanes take e^0, so that no lane computes a denormal (a                                                  \
+   * microcode assist, ~100 cycles: 5x the time of the whole function). */                                            \
   GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_erf_erfc_##isa(                                                          \
       ge__vk_v_##isa t, ge__vk_v_##isa sq_hi, ge__vk_v_##isa sq_lo, ge__vk_v_##isa *erf, ge__vk_v_##isa *erfc) {       \
     static const float ps[13] = {5.0235342335e-01f,  -7.6515807991e-02f, -4.1236878954e-03f, 8.9629385674e-03f,        \
@@ -435,7 +440,7 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
                                  1.6462114366e-06f, -1.6365844691e-07f, 1.4807192816e-08f};                            \
     ge__vk_v_##isa t2 = t * t, e_small, u = 1.0f / ge__vk_clamp_##isa(t, 1.0f, 10.5f),                                 \
                    z = (u - 0.55f) * (1.0f / 0.45f), q, ec;                                                            \
-    ge__vk_vi_##isa small = t < 1.0f;                                                                                  \
+    ge__vk_vi_##isa small = t < 1.0f, far;                                                                             \
     int k;                                                                                                             \
     /* the two Horner chains advance together, unrolled: each step's latency                                          \
      * overlaps the other's (and the next lanes'), not a loop's branch */                                              \
@@ -448,8 +453,9 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     }                                                                                                                  \
     q = ge__vk_mad_##isa(z, q, ps[0]);                                                                                 \
     e_small = t * e_small;                                                                                             \
-    ec = ge__vk_exp_##isa(-sq_hi) * (1.0f - sq_lo) * q * u;                                                            \
-    ec = ge__vk_sel_##isa(t > 10.5f, ge__vk_splat_##isa(0.0f), ec);                                                    \
+    far = sq_hi > 84.5f;                                                                                               \
+    ec = ge__vk_exp_##isa(-ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), sq_hi)) * ((1.0f - sq_lo) * q * u);        \
+    ec = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), ec);                                                          \
     *erf = ge__vk_sel_##isa(small, e_small, 1.0f - ec);                                                                \
     *erfc = ge__vk_sel_##isa(small, 1.0f - e_small, ec);                                                               \
   }                                                                                                                    \
@@ -2890,10 +2896,11 @@ GE_API ge_kernel_fn ge_vector_fast_prepare(const ge_node *n) {
 
 GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n) {
 #if GE__VK_ON
-  static const int ops[] = {-1, GE__VK_U_RELU, GE__VK_U_LEAKYRELU, GE__VK_U_CLIP, GE__VK_U_SIGMOID,
-                            GE__VK_U_TANH, GE__VK_U_HARDSIGMOID, GE__VK_U_HARDSWISH_AB};
+  static const int ops[] = {-1,           GE__VK_U_RELU,        GE__VK_U_LEAKYRELU, GE__VK_U_CLIP,
+                            GE__VK_U_SIGMOID, GE__VK_U_TANH,      GE__VK_U_HARDSIGMOID, GE__VK_U_HARDSWISH_AB,
+                            -1 /* SiLU */,  GE__VK_U_GELU,        GE__VK_U_GELU_TANH};
   ge__vk_upar p;
-  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_SILU) return 0;
+  if (act < GE_VECTOR_ACT_RELU || act > GE_VECTOR_ACT_GELU_TANH) return 0;
   memset(&p, 0, sizeof p);
   p.alpha = alpha;
   p.beta = beta;

@@ -555,7 +555,7 @@ GE_TEST(test_sgemm_edges) {
 
 /* -------------------------------------------------- fused activations */
 
-static const char *const acts[6] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid"};
+static const char *const acts[7] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSigmoid", "Gelu"};
 
 /* Sets the fused activation k on node id with random parameters; the same
  * activation as a reference node (in its own graph) for comparison. */
@@ -589,8 +589,8 @@ static ge_status ref_act(int k, double alpha, double beta, ge_value *x, ge_value
 GE_TEST(test_fused_activation) {
   int cfg, fails = 0;
   rng_s = 2024;
-  for (cfg = 0; cfg < 72; cfg++) {
-    int k = cfg % 6, op = (cfg / 6) % 3; /* Conv, Gemm, MatMul */
+  for (cfg = 0; cfg < 84; cfg++) {
+    int k = cfg % 7, op = (cfg / 7) % 3; /* Conv, Gemm, MatMul */
     kt t;
     ge_value v[3], ya, yr, yact;
     ge_value *in[3] = {NULL, NULL, NULL};
@@ -714,7 +714,7 @@ static ge_graph *rand_graph(int kind, uint32_t *expect, int64_t *xd, int32_t *xr
   ge_node_id x, p, last, mean_in = GE_NONE;
   ge_edge e[3], outs[2];
   int has_bn = kind == 0 || kind == 1 || kind == 3 || kind == 4 ? (kind >= 3 ? 1 : (int)rnd_below(4) != 0) : 0;
-  int k = (int)rnd_below(7) - 1; /* -1: no activation */
+  int k = (int)rnd_below(8) - 1; /* -1: no activation */
   int extra = 0, bias = (int)rnd_below(2), n_out = 1, mm_bias = 0;
   int64_t C;
   uint32_t before;
