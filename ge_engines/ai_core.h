@@ -12,7 +12,10 @@
  *             stride-1 undilated convs with >= 16 input and output channels
  *             and >= 32 2x2 output tiles run by Winograd F(2x2, 3x3): 16
  *             GEMMs on weights transformed once, 2.25x fewer multiplies
- *             (error within a few ulps of the sums); with >= 64 output
+ *             (error within a few ulps of the sums), unless they have < 64
+ *             input channels and input channels x output pixels <= 51200
+ *             (SqueezeNet's expand convs): the small-image direct conv
+ *             below is faster there at AVX-512; with >= 64 output
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
@@ -3337,16 +3340,32 @@ static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
  * depthwise, K small enough that a pixel block's input stays in L1/L2
  * while every channel block reads it. */
 #define GE__AIC_SC_MAX_PIXELS 2560
-static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+static int ge__aic_sc_fits_up_to(const ge__aic_kern *k, const ge__aic_cv *p, int64_t max_pixels) {
   int64_t K = p->cg * p->kh * p->kw;
 #ifndef GE__AIC_X86
-  (void)k, (void)p, (void)K;
+  (void)k, (void)p, (void)K, (void)max_pixels;
   return 0;
 #else
   return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
-         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= GE__AIC_SC_MAX_PIXELS || p->mg <= 16) && K <= 1152 && p->mg >= 4 &&
-         p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= max_pixels || p->mg <= 16) && K <= 1152 &&
+         p->mg >= 4 && p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
 #endif
+}
+static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS);
+}
+
+/* Whether this path beats Winograd on a conv both could take: with fewer
+ * than 64 input channels the 16 transformed products have a short depth
+ * (cg multiply-adds per C element between its load and store) and the
+ * transforms weigh more next to them. Measured at 1 thread: 1.2-1.3x on
+ * SqueezeNet's expand convs (16..48 input channels, 13x13..55x55 maps) and
+ * on cg x pixels up to 51200; slower past it (24->96 on 48x48, 32->32 on
+ * 64x64), where Winograd stays. */
+#define GE__AIC_SC_WINO_INPUT 51200 /* input channels x output pixels at most */
+static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return p->cg < 64 && p->cg * p->oh * p->ow <= GE__AIC_SC_WINO_INPUT &&
+         ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT);
 }
 
 static void ge__aic_sc_geom(const ge__aic_cv *p, int64_t *key) {
@@ -4673,6 +4692,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p) && ge__aic_dt_choice != 1)
     return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
+  if (wino && ge__aic_dt_choice != 1 && ge__aic_sc_beats_wino(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   if (ge__aic_dt_fits(k, &p) && ge__aic_dt_choice != 2 &&
       (ge__aic_dt_choice == 1 || (!wino && !ge__aic_sc_fits(k, &p) && ge__aic_dt_pays(k, &p)))) /* pixels as rows */
     return ge__aic_conv_dt(c, k, &p, x, w, b, res, &s->act, y);
