@@ -599,8 +599,8 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
     }                                                                                                                  \
   }
 #define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
-  static ATTR void ge__aic_epi_row_##S(float *r, int64_t n, float bias, const float *res, int kind, float lo,         \
-                                       float hi) {                                                                     \
+  static ATTR void ge__aic_epi_row_##S(float *r, const float *src, int64_t n, float bias, const float *res, int kind, \
+                                       float lo, float hi) {                                                           \
     VT vb = {0}, vlo = {0}, vhi = {0}, vz = {0}, vone = {0}, v, q;                                                     \
     int64_t j = 0;                                                                                                     \
     vb += bias;                                                                                                        \
@@ -608,13 +608,13 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
     vhi += hi;                                                                                                         \
     vone += 1.0f;                                                                                                      \
     for (; j + (VL) <= n; j += (VL)) {                                                                                 \
-      memcpy(&v, r + j, sizeof v);                                                                                     \
+      memcpy(&v, src + j, sizeof v);                                                                                   \
       GE__AIC_EPI_VEC(VT, VI, v, q, res + j)                                                                           \
       memcpy(r + j, &v, sizeof v);                                                                                     \
     }                                                                                                                  \
     if (j < n) { /* the tail through a full vector */                                                                  \
       float tv[VL] = {0}, tq[VL] = {0};                                                                                \
-      memcpy(tv, r + j, (size_t)(n - j) * sizeof(float));                                                             \
+      memcpy(tv, src + j, (size_t)(n - j) * sizeof(float));                                                           \
       if (res) memcpy(tq, res + j, (size_t)(n - j) * sizeof(float));                                                   \
       memcpy(&v, tv, sizeof v);                                                                                        \
       GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                \
@@ -634,26 +634,33 @@ GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic
 #endif
 #endif
 
-/* One row of the epilogue: + bias, + res (may be NULL), activation. */
-static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
+/* One row of the epilogue: r = src + bias + res (may be NULL), then the
+ * activation; src may be r, else a row apart from it (a GEMM's scratch
+ * block: one pass writes r, instead of a copy and a second pass over it). */
+static void ge__aic_epi_copy_row(const ge__aic_act *act, int level, float *r, const float *src, int64_t n, float bias,
+                                 const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
   if (!ge__aic_act_late(act->kind)) {
 #ifdef GE__AIC_X86
-    if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
-    else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);
+    if (level >= 2) ge__aic_epi_row_avx512(r, src, n, bias, res, act->kind, act->alpha, act->beta);
+    else if (level == 1) ge__aic_epi_row_avx2(r, src, n, bias, res, act->kind, act->alpha, act->beta);
     else
 #endif
-      ge__aic_epi_row_base(r, n, bias, res, act->kind, act->alpha, act->beta);
+      ge__aic_epi_row_base(r, src, n, bias, res, act->kind, act->alpha, act->beta);
     return;
   }
 #endif
   (void)level;
+  if (src != r) memcpy(r, src, (size_t)n * sizeof(float));
   if (bias != 0.0f)
     for (j = 0; j < n; j++) r[j] += bias;
   if (res)
     for (j = 0; j < n; j++) r[j] += res[j];
   ge__aic_act_apply(act, r, n);
+}
+static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
+  ge__aic_epi_copy_row(act, level, r, r, n, bias, res);
 }
 
 static void ge__aic_epilogue(const ge__aic_epi *e, float *c, int64_t ldc, int64_t row0, int64_t col0, int64_t rows,
@@ -3168,7 +3175,8 @@ static void ge__aic_xpad_fn(void *arg, int64_t begin, int64_t end) {
 }
 
 /* Rows [m0, m1) and wide columns [jc, jc + nc) of the block buf (row m0 at
- * buf, leading dimension ldb) into y, without junk columns, + epilogue. */
+ * buf, leading dimension ldb) into y, without junk columns, the epilogue
+ * applied on the way (one pass over y). */
 static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, int64_t m1, int64_t jc, int64_t nc) {
   const ge__aic_cv *p = x->p;
   const ge__aic_epi *e = x->epi;
@@ -3176,9 +3184,10 @@ static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, 
   if (x->wq == p->ow) { /* no junk columns: one run per row */
     for (i = m0; i < m1; i++) {
       float *d = x->y + i * P + jc;
-      memcpy(d, buf + (i - m0) * x->ldb, (size_t)nc * sizeof(float));
-      if (e) ge__aic_epi_row(&e->act, e->level, d, nc, e->row_bias ? e->row_bias[i] : 0.0f,
+      if (e)
+        ge__aic_epi_copy_row(&e->act, e->level, d, buf + (i - m0) * x->ldb, nc, e->row_bias ? e->row_bias[i] : 0.0f,
                              e->res ? e->res + i * e->ldr + jc : NULL);
+      else memcpy(d, buf + (i - m0) * x->ldb, (size_t)nc * sizeof(float));
     }
     return;
   }
@@ -3189,9 +3198,10 @@ static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, 
       int64_t z = ge__aic_min(p->ow, jc + nc - r * x->wq);
       float *d = x->y + i * P + r * p->ow;
       if (z <= a) continue;
-      memcpy(d + a, b + r * x->wq + a, (size_t)(z - a) * sizeof(float));
-      if (e) ge__aic_epi_row(&e->act, e->level, d + a, z - a, e->row_bias ? e->row_bias[i] : 0.0f,
+      if (e)
+        ge__aic_epi_copy_row(&e->act, e->level, d + a, b + r * x->wq + a, z - a, e->row_bias ? e->row_bias[i] : 0.0f,
                              e->res ? e->res + i * e->ldr + r * p->ow + a : NULL);
+      else memcpy(d + a, b + r * x->wq + a, (size_t)(z - a) * sizeof(float));
     }
   }
 }
