@@ -1,7 +1,9 @@
 /* conv_bench.c — GFLOP/s per layer of the AI Core engine's Conv and
  * ConvTranspose kernels (ge_engines/ai_core.h) on the layers of ResNet-18
- * (batch 1, 224x224), MobileNet-v2's depthwise convs, dilated and 1-D wide
- * convs and a PP-OCR-like ConvTranspose: the kernel runs on one node with
+ * (batch 1, 224x224), MobileNet-v2's depthwise convs, SqueezeNet 1.1's and
+ * AlexNet's convs, 3x3 convs near the Winograd / small-image direct conv
+ * crossover ("w|d"), dilated and 1-D wide convs and a PP-OCR-like
+ * ConvTranspose: the kernel runs on one node with
  * Const weights (packed once, on the warm-up run), on 1 thread and on 2
  * (ge_runtime's pool: bench/conv_layers.h), alternating within a round;
  * each figure is the median of ROUNDS rounds. The ResNet-18 total weights
@@ -54,6 +56,21 @@ static const layer layers[] = {
     {"dil 3x3 d2 64->64 40", 0, 64, 40, 40, 64, 1, 3, 3, 1, 2, 2, 1, "Relu"},
     {"dil 3x3 d8 16->16 20", 0, 16, 20, 20, 16, 1, 3, 3, 1, 8, 8, 1, "Relu"},
     {"1-D k=5 96->96 w=76", 0, 96, 1, 76, 96, 1, 1, 5, 1, 1, 2, 1, NULL},
+    {"sq stem 3x3/2 3->64", 0, 3, 224, 224, 64, 1, 3, 3, 2, 1, 0, 1, "Relu"},
+    {"sq e3x3 16->64 55", 0, 16, 55, 55, 64, 1, 3, 3, 1, 1, 1, 2, "Relu"},
+    {"sq e3x3 32->128 27", 0, 32, 27, 27, 128, 1, 3, 3, 1, 1, 1, 2, "Relu"},
+    {"sq e3x3 48->192 13", 0, 48, 13, 13, 192, 1, 3, 3, 1, 1, 1, 2, "Relu"},
+    {"sq e3x3 64->256 13", 0, 64, 13, 13, 256, 1, 3, 3, 1, 1, 1, 2, "Relu"},
+    {"sq cls 1x1 512->1000 13", 0, 512, 13, 13, 1000, 1, 1, 1, 1, 1, 0, 1, "Relu"},
+    {"alex 11x11/4 3->64 224", 0, 3, 224, 224, 64, 1, 11, 11, 4, 1, 2, 1, "Relu"},
+    {"alex 5x5 64->192 27", 0, 64, 27, 27, 192, 1, 5, 5, 1, 1, 2, 1, "Relu"},
+    {"alex 3x3 192->384 13", 0, 192, 13, 13, 384, 1, 3, 3, 1, 1, 1, 1, "Relu"},
+    {"alex 3x3 384->256 13", 0, 384, 13, 13, 256, 1, 3, 3, 1, 1, 1, 1, "Relu"},
+    {"3x3 32->32 40 (w|d)", 0, 32, 40, 40, 32, 1, 3, 3, 1, 1, 1, 1, "Relu"},
+    {"3x3 16->32 56 (w|d)", 0, 16, 56, 56, 32, 1, 3, 3, 1, 1, 1, 1, "Relu"},
+    {"3x3 48->48 28 (w|d)", 0, 48, 28, 28, 48, 1, 3, 3, 1, 1, 1, 1, "Relu"},
+    {"3x3 24->96 48 (w|d)", 0, 24, 48, 48, 96, 1, 3, 3, 1, 1, 1, 1, "Relu"},
+    {"3x3 32->32 64 (w|d)", 0, 32, 64, 64, 32, 1, 3, 3, 1, 1, 1, 1, "Relu"},
     {"convT 2x2/2 64->64 40", 1, 64, 40, 40, 64, 1, 2, 2, 2, 1, 0, 1, NULL},
     {"convT 2x2/2 64->1 80", 1, 64, 80, 80, 1, 1, 2, 2, 2, 1, 0, 1, NULL},
     {"convT 4x4/2 p1 32->32 40", 1, 32, 40, 40, 32, 1, 4, 4, 2, 1, 1, 1, NULL},

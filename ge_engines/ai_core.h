@@ -12,7 +12,10 @@
  *             stride-1 undilated convs with >= 16 input and output channels
  *             and >= 32 2x2 output tiles run by Winograd F(2x2, 3x3): 16
  *             GEMMs on weights transformed once, 2.25x fewer multiplies
- *             (error within a few ulps of the sums); with >= 64 output
+ *             (error within a few ulps of the sums), unless they have < 64
+ *             input channels and input channels x output pixels <= 51200
+ *             (SqueezeNet's expand convs): the small-image direct conv
+ *             below is faster there at AVX-512; with >= 64 output
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
@@ -611,8 +614,8 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
     }                                                                                                                  \
   }
 #define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
-  static ATTR void ge__aic_epi_row_##S(float *r, int64_t n, float bias, const float *res, int kind, float lo,         \
-                                       float hi) {                                                                     \
+  static ATTR void ge__aic_epi_row_##S(float *r, const float *src, int64_t n, float bias, const float *res, int kind, \
+                                       float lo, float hi) {                                                           \
     VT vb = {0}, vlo = {0}, vhi = {0}, vz = {0}, vone = {0}, v, q;                                                     \
     int64_t j = 0;                                                                                                     \
     vb += bias;                                                                                                        \
@@ -620,13 +623,13 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
     vhi += hi;                                                                                                         \
     vone += 1.0f;                                                                                                      \
     for (; j + (VL) <= n; j += (VL)) {                                                                                 \
-      memcpy(&v, r + j, sizeof v);                                                                                     \
+      memcpy(&v, src + j, sizeof v);                                                                                   \
       GE__AIC_EPI_VEC(VT, VI, v, q, res + j)                                                                           \
       memcpy(r + j, &v, sizeof v);                                                                                     \
     }                                                                                                                  \
     if (j < n) { /* the tail through a full vector */                                                                  \
       float tv[VL] = {0}, tq[VL] = {0};                                                                                \
-      memcpy(tv, r + j, (size_t)(n - j) * sizeof(float));                                                             \
+      memcpy(tv, src + j, (size_t)(n - j) * sizeof(float));                                                           \
       if (res) memcpy(tq, res + j, (size_t)(n - j) * sizeof(float));                                                   \
       memcpy(&v, tv, sizeof v);                                                                                        \
       GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                \
@@ -646,26 +649,33 @@ GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic
 #endif
 #endif
 
-/* One row of the epilogue: + bias, + res (may be NULL), activation. */
-static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
+/* One row of the epilogue: r = src + bias + res (may be NULL), then the
+ * activation; src may be r, else a row apart from it (a GEMM's scratch
+ * block: one pass writes r, instead of a copy and a second pass over it). */
+static void ge__aic_epi_copy_row(const ge__aic_act *act, int level, float *r, const float *src, int64_t n, float bias,
+                                 const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
   if (!ge__aic_act_late(act->kind)) {
 #ifdef GE__AIC_X86
-    if (level >= 2) ge__aic_epi_row_avx512(r, n, bias, res, act->kind, act->alpha, act->beta);
-    else if (level == 1) ge__aic_epi_row_avx2(r, n, bias, res, act->kind, act->alpha, act->beta);
+    if (level >= 2) ge__aic_epi_row_avx512(r, src, n, bias, res, act->kind, act->alpha, act->beta);
+    else if (level == 1) ge__aic_epi_row_avx2(r, src, n, bias, res, act->kind, act->alpha, act->beta);
     else
 #endif
-      ge__aic_epi_row_base(r, n, bias, res, act->kind, act->alpha, act->beta);
+      ge__aic_epi_row_base(r, src, n, bias, res, act->kind, act->alpha, act->beta);
     return;
   }
 #endif
   (void)level;
+  if (src != r) memcpy(r, src, (size_t)n * sizeof(float));
   if (bias != 0.0f)
     for (j = 0; j < n; j++) r[j] += bias;
   if (res)
     for (j = 0; j < n; j++) r[j] += res[j];
   ge__aic_act_apply(act, r, n);
+}
+static void ge__aic_epi_row(const ge__aic_act *act, int level, float *r, int64_t n, float bias, const float *res) {
+  ge__aic_epi_copy_row(act, level, r, r, n, bias, res);
 }
 
 static void ge__aic_epilogue(const ge__aic_epi *e, float *c, int64_t ldc, int64_t row0, int64_t col0, int64_t rows,
@@ -3180,7 +3190,8 @@ static void ge__aic_xpad_fn(void *arg, int64_t begin, int64_t end) {
 }
 
 /* Rows [m0, m1) and wide columns [jc, jc + nc) of the block buf (row m0 at
- * buf, leading dimension ldb) into y, without junk columns, + epilogue. */
+ * buf, leading dimension ldb) into y, without junk columns, the epilogue
+ * applied on the way (one pass over y). */
 static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, int64_t m1, int64_t jc, int64_t nc) {
   const ge__aic_cv *p = x->p;
   const ge__aic_epi *e = x->epi;
@@ -3188,9 +3199,10 @@ static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, 
   if (x->wq == p->ow) { /* no junk columns: one run per row */
     for (i = m0; i < m1; i++) {
       float *d = x->y + i * P + jc;
-      memcpy(d, buf + (i - m0) * x->ldb, (size_t)nc * sizeof(float));
-      if (e) ge__aic_epi_row(&e->act, e->level, d, nc, e->row_bias ? e->row_bias[i] : 0.0f,
+      if (e)
+        ge__aic_epi_copy_row(&e->act, e->level, d, buf + (i - m0) * x->ldb, nc, e->row_bias ? e->row_bias[i] : 0.0f,
                              e->res ? e->res + i * e->ldr + jc : NULL);
+      else memcpy(d, buf + (i - m0) * x->ldb, (size_t)nc * sizeof(float));
     }
     return;
   }
@@ -3201,9 +3213,10 @@ static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, 
       int64_t z = ge__aic_min(p->ow, jc + nc - r * x->wq);
       float *d = x->y + i * P + r * p->ow;
       if (z <= a) continue;
-      memcpy(d + a, b + r * x->wq + a, (size_t)(z - a) * sizeof(float));
-      if (e) ge__aic_epi_row(&e->act, e->level, d + a, z - a, e->row_bias ? e->row_bias[i] : 0.0f,
+      if (e)
+        ge__aic_epi_copy_row(&e->act, e->level, d + a, b + r * x->wq + a, z - a, e->row_bias ? e->row_bias[i] : 0.0f,
                              e->res ? e->res + i * e->ldr + r * p->ow + a : NULL);
+      else memcpy(d + a, b + r * x->wq + a, (size_t)(z - a) * sizeof(float));
     }
   }
 }
@@ -3352,16 +3365,32 @@ static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
  * depthwise, K small enough that a pixel block's input stays in L1/L2
  * while every channel block reads it. */
 #define GE__AIC_SC_MAX_PIXELS 2560
-static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+static int ge__aic_sc_fits_up_to(const ge__aic_kern *k, const ge__aic_cv *p, int64_t max_pixels) {
   int64_t K = p->cg * p->kh * p->kw;
 #ifndef GE__AIC_X86
-  (void)k, (void)p, (void)K;
+  (void)k, (void)p, (void)K, (void)max_pixels;
   return 0;
 #else
   return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
-         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= GE__AIC_SC_MAX_PIXELS || p->mg <= 16) && K <= 1152 && p->mg >= 4 &&
-         p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= max_pixels || p->mg <= 16) && K <= 1152 &&
+         p->mg >= 4 && p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
 #endif
+}
+static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS);
+}
+
+/* Whether this path beats Winograd on a conv both could take: with fewer
+ * than 64 input channels the 16 transformed products have a short depth
+ * (cg multiply-adds per C element between its load and store) and the
+ * transforms weigh more next to them. Measured at 1 thread: 1.2-1.3x on
+ * SqueezeNet's expand convs (16..48 input channels, 13x13..55x55 maps) and
+ * on cg x pixels up to 51200; slower past it (24->96 on 48x48, 32->32 on
+ * 64x64), where Winograd stays. */
+#define GE__AIC_SC_WINO_INPUT 51200 /* input channels x output pixels at most */
+static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return p->cg < 64 && p->cg * p->oh * p->ow <= GE__AIC_SC_WINO_INPUT &&
+         ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT);
 }
 
 static void ge__aic_sc_geom(const ge__aic_cv *p, int64_t *key) {
@@ -4688,6 +4717,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p) && ge__aic_dt_choice != 1)
     return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
+  if (wino && ge__aic_dt_choice != 1 && ge__aic_sc_beats_wino(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   if (ge__aic_dt_fits(k, &p) && ge__aic_dt_choice != 2 &&
       (ge__aic_dt_choice == 1 || (!wino && !ge__aic_sc_fits(k, &p) && ge__aic_dt_pays(k, &p)))) /* pixels as rows */
     return ge__aic_conv_dt(c, k, &p, x, w, b, res, &s->act, y);

@@ -326,6 +326,7 @@ static conv_case rand_case(int kind) {
     c.group = tu_below(&R, 6) == 0 ? 2 : 1;
     cg = rint_in(24, 48);
     mg = rint_in(24, 40);
+    if (tu_below(&R, 3) == 0) cg = rint_in(64, 72); /* Winograd at AVX-512 too (fewer: the small-image path) */
     if (tu_below(&R, 5) == 0) cg = rint_in(250, 300), mg = rint_in(16, 24); /* two K slices */
     if (tu_below(&R, 5) == 0) mg = rint_in(140, 160);                      /* past one MC block */
     c.kh = c.kw = 3;
@@ -431,6 +432,20 @@ static conv_case rand_case(int kind) {
       c.pads[0] = c.pads[2] = 0;
       c.w = rint_in(100, 4000);
     }
+  } else if (kind == 31) { /* SqueezeNet's expand convs: 3x3 pad 1 stride 1, 16..63 input channels on maps
+                               around 13, 27 and 55 (the small-image direct conv at AVX-512 instead of
+                               Winograd up to 51200 input channels x pixels, Winograd past it) */
+    static const int64_t sizes[] = {13, 27, 55};
+    c.n = tu_below(&R, 6) == 0 ? 2 : 1;
+    cg = tu_below(&R, 4) == 0 ? rint_in(16, 63) : 16 * rint_in(1, 3);
+    mg = tu_below(&R, 4) == 0 ? rint_in(16, 100) : 4 * cg;
+    c.kh = c.kw = 3;
+    c.sh = c.sw = c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 1;
+    if (tu_below(&R, 6) == 0) c.pads[rint_in(0, 3)] = 0;
+    c.h = c.w = sizes[tu_below(&R, 3)] + rint_in(-2, 2);
+    if (tu_below(&R, 4) == 0) c.w = rint_in(8, 70);
+    c.act = "Relu";
   } else if (kind == 3) { /* 1-D with a kernel wider than 255 */
     c.one_d = 1;
     c.h = c.kh = c.sh = c.dh = 1;
@@ -937,6 +952,37 @@ GE_TEST(test_efficientnet_dw5) {
   printf("  EfficientNet 5x5 depthwise: %d cases at 3 levels (1 and 2 threads), %d "
          "channel-blocked, worst rel err %.2g\n",
          done, blocked, worst);
+}
+
+/* SqueezeNet's expand convs (kind 31) at every micro-kernel level on 1 and 2
+ * threads: at AVX-512 most take the small-image direct conv (packing tags
+ * 16..23) rather than Winograd (24..), the largest Winograd. */
+GE_TEST(test_squeeze_expand) {
+  int i, done = 0, direct = 0, wino = 0;
+  double worst = 0;
+  tu_seed(&R, 3131);
+  for (i = 0; done < 60; i++) {
+    conv_case c = rand_case(31);
+    int level = 2 - i % 3, threads = 1 + (i / 3) % 2;
+    double er;
+    ge__aic_conv_level_cap = level;
+    er = run_conv_case(&c, threads, 1);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  squeeze expand level %d threads %d: n %lld c %lld %lldx%lld m %lld pads %lld,%lld,%lld,%lld res %d: "
+             "%.2g (packed %d)\n",
+             level, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.pads[0], (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3], c.residual, er,
+             last_packed_level);
+    if (er > worst) worst = er;
+    if (level == 2) direct += last_packed_level >= 16 && last_packed_level < 24, wino += last_packed_level >= 24;
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(!__builtin_cpu_supports("avx512f") || (direct > 8 && wino > 1));
+  printf("  squeeze expand convs: %d cases at 3 levels (1 and 2 threads), at AVX-512 %d direct and %d Winograd, "
+         "worst rel err %.2g\n",
+         done, direct, wino, worst);
 }
 
 /* Few output channels (kind 30): the small-image direct conv's 8-row tiles,
@@ -2292,6 +2338,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_sgemm_skinny);
   GE_RUN(test_conv_fast);
   GE_RUN(test_conv_wino_rows);
+  GE_RUN(test_squeeze_expand);
   GE_RUN(test_conv_pixel_rows);
   GE_RUN(test_depthwise_levels);
   GE_RUN(test_mobilenet_layers);
