@@ -1083,7 +1083,7 @@ GE_API void ge_program_free(ge_program *p) {
   for (i = 0; i < p->num_subs; i++) ge_program_free(p->subs[i].program);
   for (i = 0; i < p->num_slots; i++)
     if (p->slots[i].capacity) ge__x_free(&a, p->slots[i].data, p->slots[i].capacity);
-  for (i = 0; i < p->num_tasks; i++) free(p->tasks[i].ctx.state); /* kernels malloc their state */
+  for (i = 0; i < p->num_tasks; i++) ge_kernel_free_state(&p->tasks[i].ctx);
   ge__x_free(&a, p->subs, (size_t)p->num_subs * sizeof *p->subs);
   ge__x_free(&a, p->slots, (size_t)p->num_slots * sizeof *p->slots);
   ge__x_free(&a, p->first_slot, ((size_t)ge_graph_id_bound(p->graph) + 1) * sizeof(uint32_t));

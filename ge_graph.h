@@ -858,6 +858,11 @@ struct ge_kernel_ctx {
    * and skips them on later runs. Should a shape move after all, the
    * executor zeroes every memo and drops the flag. */
   uint32_t memo;
+  /* The reference kernel's own state when a fast kernel runs it as its
+   * fallback (ge_host_cpu_run_reference prepares it once under fixed
+   * shapes: at load, or at the first run that falls back), NULL at first;
+   * malloc'ed, freed with state (ge_kernel_free_state). */
+  void *ref_state;
 };
 #define GE_KERNEL_FIXED_SHAPES 1u
 /* Set (with GE_KERNEL_FIXED_SHAPES) while the executor calls an engine's
@@ -867,6 +872,9 @@ struct ge_kernel_ctx {
  * what its kernel keeps in c->state (attributes parsed, weights packed,
  * scratch reserved), reads no other input bytes and writes no output. */
 #define GE_KERNEL_PREPARE 2u
+/* Frees what the kernels kept in c (state, ref_state), for whoever made
+ * the context: the executor, or a caller running a kernel by itself. */
+GE_API void ge_kernel_free_state(ge_kernel_ctx *c);
 /* Whether the kernel is being prepared at load, not run. */
 static inline int ge_kernel_preparing(const ge_kernel_ctx *c) { return (c->flags & GE_KERNEL_PREPARE) != 0; }
 
@@ -2884,6 +2892,13 @@ GE_API void ge_kernel_parallel_for(ge_kernel_ctx *c, int64_t n, int64_t grain, g
   if (grain < 1) grain = 1;
   if (!env || !env->parallel_for || env->num_threads <= 1 || n <= grain) fn(arg, 0, n);
   else env->parallel_for(env, n, grain, fn, arg);
+}
+
+GE_API void ge_kernel_free_state(ge_kernel_ctx *c) {
+  if (!c) return;
+  free(c->state); /* kernels malloc their state */
+  free(c->ref_state);
+  c->state = c->ref_state = NULL;
 }
 
 GE_API ge_status ge_kernel_error(ge_kernel_ctx *c, ge_status code, const char *fmt, ...) {

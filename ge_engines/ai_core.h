@@ -1713,7 +1713,8 @@ static ge_status ge__aic_reference(ge_kernel_ctx *c) {
   ge_kernel_ctx rc = *c;
   int fused_res = ge_node_attr_int(c->node, GE_ATTR_FUSED_INPUTS, 0) != 0;
   if (fused_res && rc.num_inputs > 3) rc.num_inputs = 3; /* the residual is ours, not the op's */
-  st = ge_host_cpu_run_reference(&rc); /* nothing while preparing; our state stays ours */
+  st = ge_host_cpu_run_reference(&rc); /* our state stays ours; the reference's is rc.ref_state */
+  c->ref_state = rc.ref_state;
   if (st != GE_OK || ge_kernel_preparing(c)) return st;
   ge__aic_act_parse(c->node, &a);
   if (a.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");

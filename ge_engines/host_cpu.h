@@ -46,10 +46,12 @@ GE_API ge_kernel_fn ge_host_cpu_kernel(const ge_node *n);
  * parses its attributes and Const parameters into c->state at load and
  * returns), or NULL when it has nothing to prepare. */
 GE_API ge_kernel_fn ge_host_cpu_prepare(const ge_node *n);
-/* Runs the reference kernel of c's node for a fast kernel off its paths:
- * nothing while preparing (c->state is the fast kernel's), and at run the
- * reference sees no state (it parses its attributes itself) while c->state
- * stays the fast kernel's. An error when the op has no reference kernel. */
+/* Runs the reference kernel of c's node for a fast kernel off its paths,
+ * with c->ref_state as the reference's state (c->state stays the fast
+ * kernel's). Under fixed shapes the reference is prepared into it once:
+ * when called while preparing (then nothing runs), or else at the first
+ * run that falls back; otherwise it parses its attributes at each run. An
+ * error when the op has no reference kernel. */
 GE_API ge_status ge_host_cpu_run_reference(ge_kernel_ctx *c);
 /* Op types with a kernel, for listing: NULL past the end. */
 GE_API const char *ge_host_cpu_op(uint32_t i);
@@ -280,8 +282,8 @@ GE__HC_HELPER ge_status ge__hc_copy_to_output(ge_kernel_ctx *c, uint32_t i, cons
  * and float attributes and short int lists (an ints attribute, or the
  * values of a Const input such as Slice's starts or Reshape's shape). A
  * kernel with a parse function reads them once, at prepare, into c->state
- * (ge__hc_params_of); unprepared (constant folding, a fast kernel's
- * fallback, a dynamic graph) it parses them into a local copy at each run.
+ * (ge__hc_params_of); unprepared (constant folding, a dynamic graph) it
+ * parses them into a local copy at each run.
  * The slots are each kernel's own. A list taken from an input is only
  * filled at prepare, from a Const; elsewhere its count is
  * GE__HC_PARAM_AT_RUN and the kernel reads the input itself. */
@@ -299,8 +301,8 @@ typedef void (*ge__hc_parse_fn)(const ge_kernel_ctx *c, ge__hc_params *p);
 /* The parameters of c's kernel: c->state when prepared; while preparing,
  * parsed into a new c->state (NULL: out of memory, the error set); else
  * parsed into *local. c->state is the reference's own here: fast kernels
- * reach the reference through ge_host_cpu_run_reference, which hides
- * theirs. */
+ * reach the reference through ge_host_cpu_run_reference, which hands it
+ * their context's ref_state. */
 GE__HC_HELPER const ge__hc_params *ge__hc_params_of(ge_kernel_ctx *c, ge__hc_parse_fn parse, ge__hc_params *local) {
   ge__hc_params *p = (ge__hc_params *)c->state;
   if (p && !ge_kernel_preparing(c)) return p;
@@ -579,13 +581,22 @@ GE_API ge_kernel_fn ge_host_cpu_prepare(const ge_node *n) {
 }
 
 GE_API ge_status ge_host_cpu_run_reference(ge_kernel_ctx *c) {
-  ge_kernel_fn ref = ge_host_cpu_kernel(c->node);
+  ge_kernel_fn ref = ge_host_cpu_kernel(c->node), prep = ge_host_cpu_prepare(c->node);
   ge_kernel_ctx rc;
-  if (ge_kernel_preparing(c)) return GE_OK;
-  if (!ref) return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
+  ge_status st = GE_OK;
+  if (!ref) return ge_kernel_preparing(c) ? GE_OK : ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
   rc = *c;
-  rc.state = NULL;
-  return ref(&rc);
+  rc.state = c->ref_state; /* the reference's own; c->state stays the fast kernel's */
+  if (prep && !rc.state && (c->flags & GE_KERNEL_FIXED_SHAPES)) { /* prepared once: no parsing per run */
+    rc.flags |= GE_KERNEL_PREPARE;
+    st = prep(&rc);
+    rc.flags = c->flags;
+    c->ref_state = rc.state;
+  }
+  if (st != GE_OK || ge_kernel_preparing(c)) return st;
+  st = ref(&rc);
+  c->ref_state = rc.state;
+  return st;
 }
 
 GE_API const char *ge_host_cpu_op(uint32_t i) {
@@ -710,7 +721,7 @@ static ge_status ge__hc_fold_eval(const ge_graph *g, const ge_node *n, ge_value 
   c.err = err;
   {
     ge_status st = ge_host_cpu_kernel(n)(&c);
-    free(c.state);
+    ge_kernel_free_state(&c);
     return st;
   }
 }

@@ -98,7 +98,7 @@ static GE_TEST__UNUSED ge_status kh_run_prep(ge_kernel_fn fn, ge_kernel_fn prep,
       if (outputs[i].data) memset(outputs[i].data, 0xff, outputs[i].nbytes);
     st = fn(&c);
   }
-  free(c.state); /* kernels malloc their state, as the executor frees it */
+  ge_kernel_free_state(&c); /* as the executor frees it */
   return st;
 }
 

@@ -590,7 +590,7 @@ static double run_conv_case(const conv_case *cs, int threads, int sum_scale) {
       free(res);
     }
     last_packed_level = ce.c.state ? ((ge__aic_state *)ce.c.state)->packed_level : -1;
-    free(ce.c.state);
+    ge_kernel_free_state(&ce.c);
     kh_free(&out);
     kh_free(&vw);
     kh_free(&vb);
@@ -1303,7 +1303,7 @@ static double run_convt_case(int threads, int const_w, int *shape_kind) {
       kh_free(&vx);
       free(xr);
     }
-    free(ce.c.state);
+    ge_kernel_free_state(&ce.c);
     kh_free(&out);
     kh_free(&vw);
     kh_free(&vb);
@@ -1407,7 +1407,7 @@ static double run_product_case(int gemm, int threads) {
     kh_free(&va);
     free(adat);
   }
-  free(ce.c.state);
+  ge_kernel_free_state(&ce.c);
   kh_free(&out);
   kh_free(&vb);
   kh_free(&vc);
@@ -1515,7 +1515,7 @@ GE_TEST(test_matmul_batched) {
                                       (int)rb, (long long)M, (long long)N, (long long)K, er);
       if (er > worst) worst = er;
     }
-    free(ce.c.state);
+    ge_kernel_free_state(&ce.c);
     kh_free(&out), kh_free(&ref), kh_free(&va), kh_free(&vb);
     free(adat), free(bdat);
     kt_free(&t);
@@ -1598,7 +1598,7 @@ GE_TEST(test_conv3d_fast) {
       if (er > worst) worst = er;
       GE_CHECK(((ge__aic_state *)ce.c.state)->packed_level > 0); /* weights packed once */
     }
-    free(ce.c.state);
+    ge_kernel_free_state(&ce.c);
     kh_free(&out), kh_free(&ref), kh_free(&vx), kh_free(&vw), kh_free(&vb), kh_free(&vres);
     free(xr), free(w), free(b), free(res);
     kt_free(&t);
@@ -1660,7 +1660,7 @@ static double einsum_case(const char *eq, int32_t ra, const int64_t *ad, int32_t
     for (d = 0; d < ref.rank; d++) GE_CHECK_EQ_INT(out.dims[d], ref.dims[d]);
     er = rel_err((const float *)out.data, (const float *)ref.data, ref.numel);
   }
-  free(ce.c.state);
+  ge_kernel_free_state(&ce.c);
   kh_free(&out), kh_free(&ref), kh_free(&va), kh_free(&vb);
   free(adat), free(bdat);
   kt_free(&t);
@@ -1764,7 +1764,7 @@ GE_TEST(test_einsum_fast_follows_shapes) {
       kh_free(&out), kh_free(&ref), kh_free(&va), kh_free(&vb);
       free(a), free(b);
     }
-    free(ce.c.state);
+    ge_kernel_free_state(&ce.c);
     kt_free(&t);
   }
 }

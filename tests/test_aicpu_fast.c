@@ -372,6 +372,55 @@ GE_TEST(test_mutation_is_caught) {
   GE_CHECK(tried == 6 && caught == tried);
 }
 
+/* A fast kernel off its paths (TopK of int64 values: the reference's) gets
+ * the reference prepared once into its context's ref_state at load, so no
+ * run parses attributes; its own state stays apart; the outputs match the
+ * plain reference's, and the executor's free takes both states. */
+GE_TEST(test_fallback_reference_is_prepared) {
+  const ge_engine *e = ge_ai_cpu_ascend_engine();
+  fc_case t;
+  fc_result ref;
+  ge_kernel_env env;
+  ge_kernel_ctx c;
+  ge_value out[2], *outs[2] = {&out[0], &out[1]}, *ins[2];
+  ge_kernel_fn fast;
+  void *prepared;
+  int64_t dims[2] = {3, 50}, i;
+  int run;
+  fc_init(&t, "TopK", 2, 2);
+  fc_in(&t, 0, GE_DTYPE_INT64, 2, dims, 0);
+  fc_in(&t, 1, GE_DTYPE_INT64, 1, (const int64_t[]){1}, 1);
+  for (i = 0; i < t.in[0].numel; i++) ((int64_t *)t.in[0].data)[i] = (i * 7919) % 101 - 50;
+  ((int64_t *)t.in[1].data)[0] = 5;
+  GE_REQUIRE(fc_build(&t));
+  fast = e->kernel(e, ge_graph_node(t.g, t.id));
+  GE_REQUIRE(fast && fast != ge_host_cpu_kernel(ge_graph_node(t.g, t.id)));
+  fc_run(&t, ge_host_cpu_kernel(ge_graph_node(t.g, t.id)), 0, &ref);
+  GE_REQUIRE(ref.st == GE_OK);
+  memset(&env, 0, sizeof env);
+  env.alloc_output = kh_alloc_output;
+  env.num_threads = 1;
+  memset(&c, 0, sizeof c);
+  memset(out, 0, sizeof out);
+  ins[0] = &t.in[0], ins[1] = &t.in[1];
+  c.inputs = ins, c.outputs = outs, c.num_inputs = 2, c.num_outputs = 2;
+  c.node = ge_graph_node(t.g, t.id), c.graph = t.g, c.env = &env, c.err = &t.err;
+  c.flags = GE_KERNEL_FIXED_SHAPES;
+  GE_CHECK_EQ_INT(kh_prepare(fast, &c), GE_OK);
+  prepared = c.ref_state;
+  GE_CHECK(prepared != NULL && prepared != c.state);
+  for (run = 0; run < 2; run++) {
+    GE_CHECK_EQ_INT(fast(&c), GE_OK);
+    GE_CHECK(c.ref_state == prepared);
+    GE_CHECK(fc_diff(&ref.out[0], &out[0], -1) == 0 && fc_diff(&ref.out[1], &out[1], -1) == 0);
+  }
+  ge_kernel_free_state(&c);
+  GE_CHECK(!c.state && !c.ref_state);
+  kh_free(&out[0]), kh_free(&out[1]);
+  fc_result_free(&ref);
+  fc_free(&t);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_roi_align_matches_reference);
@@ -379,5 +428,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_scatter_elements_matches_reference);
   GE_RUN(test_nonzero_matches_reference);
   GE_RUN(test_mutation_is_caught);
+  GE_RUN(test_fallback_reference_is_prepared);
   return ge_test_main_end();
 }

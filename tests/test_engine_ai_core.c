@@ -56,7 +56,7 @@ static ge_status run_fn(ge_kernel_fn fn, kt *t, ge_value **in, uint32_t n_in, ge
   c.err = &t->err;
   st = fn(&c);
   if (st == GE_OK && again) st = fn(&c);
-  free(c.state);
+  ge_kernel_free_state(&c);
   return st;
 }
 

@@ -48,7 +48,7 @@ static ge_status run_node(ge_kernel_fn fn, const ge_graph *g, ge_node_id id, ge_
     c.flags = 0;
   }
   for (i = 0; i < (uint32_t)reps && st == GE_OK; i++) st = fn(&c);
-  free(c.state);
+  ge_kernel_free_state(&c);
   return st;
 }
 

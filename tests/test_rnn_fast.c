@@ -205,7 +205,7 @@ GE_TEST(test_state_reused_between_runs) {
   for (i = 0; i < (uint32_t)in[0].numel; i++) ((float *)in[0].data)[i] += 0.25f;
   for (i = 0; i < 3; i++) outs[i] = &b[i];
   GE_CHECK_EQ_INT(f(&c), GE_OK);
-  free(c.state);
+  ge_kernel_free_state(&c);
   GE_CHECK_EQ_INT(kh_run(ge_host_cpu_kernel(c.node), t.g, t.id, pin, n_in, ref, 3, &t.err), GE_OK);
   for (i = 0; i < 3; i++) {
     GE_CHECK(out_diff(&b[i], &ref[i]) <= 2e-5);
