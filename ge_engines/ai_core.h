@@ -16,7 +16,7 @@
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
- *             as columns (on 1 thread: more measured slower), the
+ *             as columns (on up to 2 threads: more unmeasured), the
              weights streamed by a kernel that prefetches the next chunk
              of them while it multiplies the current one. Convs with
              9..144 output pixels that Winograd and the small-image path
@@ -90,8 +90,10 @@
  * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
  * code). Heavy kernels split their work (GEMM columns or rows, depthwise
  * and col2im channels) with ge_kernel_parallel_for over the executor's
- * threads (serially without a pool); depthwise and pointwise in four shares
- * a thread, claimed as threads come free. With GE_USE_OPENBLAS, MatMul and Gemm
+ * threads (serially without a pool); depthwise, pointwise and the dense
+ * products (GEMM, implicit, Winograd, small-image and transposed convs, when
+ * an op has >= 4 MFLOP a share) in four shares a thread, claimed as threads
+ * come free, scratch one buffer a thread claimed by the running share. With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
@@ -4015,11 +4017,12 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
 #endif
 
 #ifndef GE__AIC_WT_MAX_THREADS
-/* On more threads the untransposed paths measured faster (ResNet-18's 7x7
- * stage, 2 threads: 1.3 ms implicit GEMM against 1.9 ms here; 1 thread:
- * 2.1 ms against 1.9 ms): each thread streams its share of 16 transformed
- * matrices. A test may raise it to cover the split over output channels. */
-#define GE__AIC_WT_MAX_THREADS 1
+/* On more threads the untransposed paths were once measured faster (each
+ * thread streams its share of 16 transformed matrices); with the output
+ * channels in 4 shares a thread, 2 threads measured faster here (ResNet-18
+ * at 2 threads, medians of 30 alternating runs: 18.3 ms against 20.0 ms
+ * with the implicit GEMM for its 7x7 stage). More threads: unmeasured. */
+#define GE__AIC_WT_MAX_THREADS 2
 #endif
 
 static int64_t ge__aic_wt_tiles(const ge__aic_cv *p) { return ge__aic_wino_th(p) * ge__aic_wino_tw(p); }
@@ -4250,7 +4253,7 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       wt.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       wt.tasks = ge__aic_min(threads, p->cg);
       ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_in_fn, &wt);
-      wt.tasks = ge__aic_min(threads, panels);
+      wt.tasks = ge__aic_shares(threads, panels, 1, 32.0 * (double)wt.T * (double)p->cg * (double)p->mg);
       ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_mm_fn, &wt);
     }
   return GE_OK;
