@@ -19,7 +19,7 @@
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
- *             as columns (on 1 thread: more measured slower), the
+ *             as columns (on up to 2 threads: more unmeasured), the
              weights streamed by a kernel that prefetches the next chunk
              of them while it multiplies the current one. Convs with
              9..144 output pixels that Winograd and the small-image path
@@ -93,8 +93,10 @@
  * it is in L1 (Relu, Clip, LeakyRelu, HardSigmoid and HardSwish as vector
  * code). Heavy kernels split their work (GEMM columns or rows, depthwise
  * and col2im channels) with ge_kernel_parallel_for over the executor's
- * threads (serially without a pool); depthwise and pointwise in four shares
- * a thread, claimed as threads come free. With GE_USE_OPENBLAS, MatMul and Gemm
+ * threads (serially without a pool); depthwise, pointwise and the dense
+ * products (GEMM, implicit, Winograd, small-image and transposed convs, when
+ * an op has >= 4 MFLOP a share) in four shares a thread, claimed as threads
+ * come free, scratch one buffer a thread claimed by the running share. With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
@@ -543,6 +545,7 @@ typedef float ge__aic_v16 __attribute__((vector_size(64), may_alias));
 #endif
 
 static int64_t ge__aic_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t ge__aic_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t ge__aic_round_up(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 /* The depth of K slices: at most KC, K split evenly (no thin last slice). */
 static int64_t ge__aic_kc(int64_t K) {
@@ -1450,31 +1453,97 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
   }
 }
 
+/* The threads a kernel may use (1 without a pool). */
+static int64_t ge__aic_threads(const ge_kernel_ctx *c) {
+  const ge_kernel_env *env = c ? c->env : NULL;
+  return env && env->parallel_for && env->num_threads > 1 ? env->num_threads : 1;
+}
+
+/* Dense products split into GE__AIC_SHARES shares a thread, claimed as
+ * threads come free (the loop hands out shares one at a time): a thread
+ * that starts late, is preempted or runs on a slower core leaves its shares
+ * to the others instead of holding the whole loop back (a shared VM: one
+ * core measured at half the FMA rate of the other, so even halves ran at
+ * the slower core's pace). Scratch stays one buffer a thread: a share
+ * claims a free one (ge__aic_slots) for as long as it runs. */
+#define GE__AIC_SHARES 4
+#ifndef GE__AIC_SHARE_FLOPS
+#define GE__AIC_SHARE_FLOPS 4e6 /* a share at least (~25 us): smaller ops keep one share a thread (a test may lower it) */
+#endif
+#define GE__AIC_SLOTS 16 /* up to this many threads; more run one share a thread */
+
+typedef struct ge__aic_slots {
+  int64_t shares, n; /* shares <= n: share t uses buffer t, no claiming */
+  int busy[GE__AIC_SLOTS];
+} ge__aic_slots;
+
+/* Shares for `units` units of an op of `flops` on `threads` threads,
+ * each share at least min_units units where that leaves at least one a
+ * thread. */
+static int64_t ge__aic_shares(int64_t threads, int64_t units, int64_t min_units, double flops) {
+  int64_t s = threads;
+#if defined(__GNUC__) || defined(__clang__)
+  if (threads > 1 && threads <= GE__AIC_SLOTS && flops >= (double)(threads * GE__AIC_SHARES) * GE__AIC_SHARE_FLOPS) {
+    s = threads * GE__AIC_SHARES;
+    if (min_units > 1 && s > units / min_units) s = ge__aic_max(threads, units / min_units);
+  }
+#endif
+  return ge__aic_min(s, units);
+}
+
+static void ge__aic_slots_init(ge__aic_slots *s, int64_t shares, int64_t threads) {
+  memset(s, 0, sizeof *s);
+  s->shares = shares, s->n = threads;
+}
+
+/* The buffer of share t: its own when every share has one, else a free
+ * one. At most `threads` shares run at once (the pool never runs more), so
+ * a free one exists; the retry only covers a CAS lost to a share leaving. */
+static int64_t ge__aic_slot_claim(ge__aic_slots *s, int64_t t) {
+#if defined(__GNUC__) || defined(__clang__)
+  int64_t i;
+  if (s->shares <= s->n) return t;
+  for (;;)
+    for (i = 0; i < s->n; i++) {
+      int free_ = 0;
+      if (__atomic_compare_exchange_n(&s->busy[i], &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return i;
+    }
+#else
+  (void)s;
+  return t;
+#endif
+}
+
+static void ge__aic_slot_release(ge__aic_slots *s, int64_t slot) {
+#if defined(__GNUC__) || defined(__clang__)
+  if (s->shares > s->n) __atomic_store_n(&s->busy[slot], 0, __ATOMIC_RELEASE);
+#endif
+  (void)s, (void)slot;
+}
+
 /* Threads: g's rows or columns split into `tasks` shares on whole tiles;
- * share t packs into work + t * ge__aic_mm_work_floats(). */
+ * a share packs into one of the slots' buffers (ge__aic_mm_work_floats()
+ * floats each). */
 typedef struct ge__aic_par {
   const ge__aic_mm *g;
   float *work;
   int64_t tasks, unit;
   int split_n;
+  ge__aic_slots slots;
 } ge__aic_par;
 
 static void ge__aic_par_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_par *p = (const ge__aic_par *)arg;
+  ge__aic_par *p = (ge__aic_par *)arg;
   const ge__aic_mm *g = p->g;
   int64_t t, total = p->split_n ? g->N : g->M, units = (total + p->unit - 1) / p->unit;
   for (t = begin; t < end; t++) {
     int64_t a = units * t / p->tasks * p->unit, b = ge__aic_min(total, units * (t + 1) / p->tasks * p->unit);
-    float *w = p->work + (size_t)t * ge__aic_mm_work_floats();
+    int64_t slot = ge__aic_slot_claim(&p->slots, t);
+    float *w = p->work + (size_t)slot * ge__aic_mm_work_floats();
     if (p->split_n) ge__aic_mm_block(g, 0, g->M, a, b, w);
     else ge__aic_mm_block(g, a, b, 0, g->N, w);
+    ge__aic_slot_release(&p->slots, slot);
   }
-}
-
-/* The threads a kernel may use (1 without a pool). */
-static int64_t ge__aic_threads(const ge_kernel_ctx *c) {
-  const ge_kernel_env *env = c ? c->env : NULL;
-  return env && env->parallel_for && env->num_threads > 1 ? env->num_threads : 1;
 }
 
 /* Runs g over up to `tasks` threads of c (c NULL: this thread); work
@@ -1500,7 +1569,10 @@ static void ge__aic_mm_run(ge_kernel_ctx *c, const ge__aic_mm *g, int64_t tasks,
   p.work = work;
   p.split_n = g->bpack ? mu < 2 * tasks && nu >= mu : nu >= 2 * tasks || nu >= mu;
   p.unit = p.split_n ? g->k->nr : g->k->mr;
-  p.tasks = ge__aic_min(tasks, p.split_n ? nu : mu);
+  /* a share packs the operand it does not split (unless prepacked): keep
+   * those shares wide enough that the repacking stays small */
+  p.tasks = ge__aic_shares(tasks, p.split_n ? nu : mu, (p.split_n ? !g->apack : !g->bpack) ? 8 : 2, flops);
+  ge__aic_slots_init(&p.slots, p.tasks, tasks);
   ge_kernel_parallel_for(c, p.tasks, 1, ge__aic_par_fn, &p);
 }
 
@@ -3104,8 +3176,9 @@ typedef struct ge__aic_xc {
   const int64_t *boff;
   int64_t M, K, Nw, wq, ldb, tasks;
   int split_m;
-  float *y, *work; /* work: per share Mp x ldb floats */
+  float *y, *work; /* work: per thread Mp x ldb floats (+ 16), claimed through slots */
   const ge__aic_epi *epi;
+  ge__aic_slots slots;
 } ge__aic_xc;
 
 static int64_t ge__aic_xc_wq(const ge__aic_cv *p) { return p->ow + (p->kw - 1) * p->dw / p->sw; }
@@ -3224,7 +3297,7 @@ static void ge__aic_xc_store(const ge__aic_xc *x, const float *buf, int64_t m0, 
 
 /* Share t: rows or wide columns split on whole tiles. */
 static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_xc *x = (const ge__aic_xc *)arg;
+  ge__aic_xc *x = (ge__aic_xc *)arg;
   const ge__aic_kern *k = x->k;
   int64_t t, Mp = ge__aic_round_up(x->M, k->mr), kcs = ge__aic_kc(x->K);
   for (t = begin; t < end; t++) {
@@ -3232,8 +3305,8 @@ static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
     int64_t units = (total + unit - 1) / unit, a = units * t / x->tasks * unit;
     int64_t b = ge__aic_min(total, units * (t + 1) / x->tasks * unit);
     int64_t m0 = x->split_m ? a : 0, m1 = x->split_m ? b : x->M, n0 = x->split_m ? 0 : a, n1 = x->split_m ? x->Nw : b;
-    float *buf = x->work + (size_t)t * (size_t)(Mp * x->ldb + 16), *bufa;
-    int64_t jc, pc, ic;
+    int64_t jc, pc, ic, slot = ge__aic_slot_claim(&x->slots, t);
+    float *buf = x->work + (size_t)slot * (size_t)(Mp * x->ldb + 16), *bufa;
     bufa = (float *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
     for (jc = n0; jc < n1; jc += GE__AIC_NC) {
       int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc), ncr = ge__aic_round_up(nc, k->nr);
@@ -3247,6 +3320,7 @@ static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
       }
       ge__aic_xc_store(x, bufa, m0, m1, jc, nc);
     }
+    ge__aic_slot_release(&x->slots, slot);
   }
 }
 
@@ -3276,14 +3350,15 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   if (tasks <= 1 || !c || flops < 2e6 || (mu < 2 && nu < 2)) tasks = 1;
   if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads too */
     ge__aic_xpad xa;
-    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = tasks, xa.level = k->level;
-    ge_kernel_parallel_for(c, tasks, 1, ge__aic_xpad_fn, &xa);
+    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = ge__aic_shares(tasks, p->cg, 1, flops), xa.level = k->level;
+    ge_kernel_parallel_for(c, xa.tasks, 1, ge__aic_xpad_fn, &xa);
   } else {
     ge__aic_xc_pad(p, x, xp, 0, p->cg, k->level);
   }
   memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
   xc.split_m = mu >= 2 * tasks || mu >= nu;
-  xc.tasks = ge__aic_min(tasks, xc.split_m ? mu : nu);
+  xc.tasks = ge__aic_shares(tasks, xc.split_m ? mu : nu, 1, flops); /* B is read in place: no repacking */
+  ge__aic_slots_init(&xc.slots, xc.tasks, tasks);
   ge__aic_on_tasks(c, xc.tasks, ge__aic_xc_fn, &xc);
 }
 
@@ -3632,7 +3707,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   s.mr = ge__aic_sc_mr(p);
   s.units = p->n * p->group * s.nblk * s.nmb;
   flops = 2.0 * (double)p->n * (double)p->m * (double)s.P * (double)(p->cg * s.T);
-  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_min(threads, s.units) : 1;
+  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_shares(threads, s.units, 1, flops) : 1;
   ge__aic_on_tasks(c, s.tasks, ge__aic_sc_fn, &s);
   return GE_OK;
 #else
@@ -3853,6 +3928,7 @@ typedef struct ge__aic_wino {
   float *y, *work;
   int64_t rows, tasks;
   size_t share;
+  ge__aic_slots slots; /* work: a buffer of `share` floats a thread */
 } ge__aic_wino;
 
 /* The 4 patch rows of tile row i of channel xc, split into even and odd
@@ -3930,14 +4006,24 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
 
 /* Share t: its tile rows (an even split), in blocks of at most wn->rows. */
 static void ge__aic_wino_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_wino *wn = (const ge__aic_wino *)arg;
+  ge__aic_wino *wn = (ge__aic_wino *)arg;
   int64_t t, i, th = ge__aic_wino_th(wn->p);
   for (t = begin; t < end; t++) {
-    float *sh = (float *)(((uintptr_t)(wn->work + (size_t)t * wn->share) + 63) & ~(uintptr_t)63);
+    int64_t slot = ge__aic_slot_claim(&wn->slots, t);
+    float *sh = (float *)(((uintptr_t)(wn->work + (size_t)slot * wn->share) + 63) & ~(uintptr_t)63);
     int64_t a = th * t / wn->tasks, b = th * (t + 1) / wn->tasks, nb = (b - a + wn->rows - 1) / wn->rows;
     for (i = 0; i < nb; i++) /* blocks of equal height */
       ge__aic_wino_block(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, sh);
+    ge__aic_slot_release(&wn->slots, slot);
   }
+}
+
+/* Shares of the tile rows on `tasks` threads: finer while a share keeps a
+ * block of at least GE__AIC_WINO_MIN_TILES tiles (the products' columns). */
+static int64_t ge__aic_wino_shares(const ge__aic_cv *p, int64_t tasks) {
+  int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p);
+  double flops = 18.0 * (double)p->mg * (double)p->cg * (double)(p->oh * p->ow);
+  return ge__aic_shares(tasks, th, (GE__AIC_WINO_MIN_TILES + tw - 1) / tw, flops);
 }
 
 /* One image and group by Winograd; work holds ge__aic_wino_floats(k, p,
@@ -3948,9 +4034,12 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
   memset(&wn, 0, sizeof wn);
   wn.k = k, wn.p = p, wn.x = x, wn.wpack = wpack, wn.epi = ge__aic_epi_empty(epi) ? NULL : epi, wn.y = y;
   wn.work = work;
-  wn.share = ge__aic_wino_share(k, p, tasks);
-  wn.rows = ge__aic_wino_rows(p, tasks);
-  wn.tasks = c ? ge__aic_min(tasks, ge__aic_wino_th(p)) : 1;
+  wn.tasks = c ? ge__aic_wino_shares(p, tasks) : 1;
+  /* more shares than threads: shorter blocks, so a share's buffer fits in
+   * the ge__aic_wino_share(k, p, tasks) floats of one thread's */
+  wn.share = ge__aic_wino_share(k, p, c ? tasks : 1);
+  wn.rows = ge__aic_wino_rows(p, wn.tasks);
+  ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
   ge__aic_on_tasks(c, wn.tasks, ge__aic_wino_fn, &wn);
 }
 
@@ -3973,11 +4062,12 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
 #endif
 
 #ifndef GE__AIC_WT_MAX_THREADS
-/* On more threads the untransposed paths measured faster (ResNet-18's 7x7
- * stage, 2 threads: 1.3 ms implicit GEMM against 1.9 ms here; 1 thread:
- * 2.1 ms against 1.9 ms): each thread streams its share of 16 transformed
- * matrices. A test may raise it to cover the split over output channels. */
-#define GE__AIC_WT_MAX_THREADS 1
+/* On more threads the untransposed paths were once measured faster (each
+ * thread streams its share of 16 transformed matrices); with the output
+ * channels in 4 shares a thread, 2 threads measured faster here (ResNet-18
+ * at 2 threads, medians of 30 alternating runs: 18.3 ms against 20.0 ms
+ * with the implicit GEMM for its 7x7 stage). More threads: unmeasured. */
+#define GE__AIC_WT_MAX_THREADS 2
 #endif
 
 static int64_t ge__aic_wt_tiles(const ge__aic_cv *p) { return ge__aic_wino_th(p) * ge__aic_wino_tw(p); }
@@ -4208,7 +4298,7 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       wt.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       wt.tasks = ge__aic_min(threads, p->cg);
       ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_in_fn, &wt);
-      wt.tasks = ge__aic_min(threads, panels);
+      wt.tasks = ge__aic_shares(threads, panels, 1, 32.0 * (double)wt.T * (double)p->cg * (double)p->mg);
       ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_mm_fn, &wt);
     }
   return GE_OK;
@@ -4379,9 +4469,9 @@ static ge_status ge__aic_conv_dt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       d.x = ge__aic_conv_group(p, x, b, res, y, n, g, &epi, &d.y);
       d.wpack = wpack + (size_t)g * per;
       d.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
-      d.tasks = ge__aic_min(threads, p->cg);
+      d.tasks = ge__aic_shares(threads, p->cg, 1, 2.0 * (double)P * (double)K * (double)p->mg);
       ge__aic_on_tasks(c, d.tasks, ge__aic_dt_pack_fn, &d);
-      d.tasks = ge__aic_min(threads, panels);
+      d.tasks = ge__aic_shares(threads, panels, 1, 2.0 * (double)P * (double)K * (double)p->mg);
       ge__aic_on_tasks(c, d.tasks, ge__aic_dt_mm_fn, &d);
     }
   return GE_OK;

@@ -39,6 +39,7 @@
 #define GE_IMPLEMENTATION
 #define GE_AI_CORE_TEST_KNOBS /* Conv on every micro-kernel level */
 #define GE__AIC_WT_MAX_THREADS 2 /* the tiles-as-rows Winograd on 2 threads too */
+#define GE__AIC_SHARE_FLOPS 0    /* threaded products in 4 shares a thread even when small (their scratch claimed) */
 #include "ge_exec.h"
 #include "ge_engines/ai_core.h"
 #include "tests/test.h"
@@ -52,6 +53,11 @@
 #define TOL 1e-4
 
 static tu_rng R;
+static ge_runtime *RT; /* non-NULL: threaded contexts run on this pool (shares claimed as threads come free) */
+
+static void rt_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
+  ge_runtime_parallel_for((ge_runtime *)env->executor, n, grain, fn, arg);
+}
 static float rf(void) { return (float)((int)tu_below(&R, 2001) - 1000) / 1000.0f; }
 static int64_t rint_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below(&R, (uint32_t)(hi - lo + 1)); }
 
@@ -73,7 +79,8 @@ static void ctx_init(ctx_env *e, int threads, kt *t, ge_value **in, uint32_t n_i
   memset(e, 0, sizeof *e);
   e->env.alloc_output = kh_alloc_output;
   e->env.num_threads = threads;
-  if (threads > 1) e->env.parallel_for = tp_parallel_for;
+  if (threads > 1) e->env.parallel_for = RT ? rt_parallel_for : tp_parallel_for;
+  e->env.executor = RT;
   e->outs[0] = out;
   e->c.inputs = in;
   e->c.outputs = e->outs;
@@ -2086,6 +2093,93 @@ done:
   return er;
 }
 
+/* The dense products' shares (GE__AIC_SHARES a thread) on a real 2-thread
+ * runtime pool, where either thread may run any share and claims a free
+ * scratch buffer for it: SGEMMs (every mode, remainder panels, 1..3 rows
+ * or columns) bit-identical to one thread, and the conv paths that split
+ * (implicit GEMM, Winograd, the small-image path, both transposed paths)
+ * against the reference. */
+static void sgemm_pool_case(const ge__aic_kern *k, int64_t M, int64_t N, int64_t K, int mode, int *same) {
+  float *A = rand_floats(M * K), *B = rand_floats(K * N), *C0 = rand_floats(M * N), *bias = rand_floats(M);
+  float *C1 = (float *)malloc((size_t)(M * N) * sizeof(float)), *pack = NULL;
+  float *work = (float *)malloc(2 * ge__aic_mm_work_floats() * sizeof(float));
+  ge__aic_mm mm;
+  ge__aic_epi epi;
+  ctx_env e;
+  memcpy(C1, C0, (size_t)(M * N) * sizeof(float));
+  memset(&mm, 0, sizeof mm);
+  memset(&epi, 0, sizeof epi);
+  epi.row_bias = bias, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU, epi.level = k->level;
+  mm.k = k, mm.M = M, mm.N = N, mm.K = K, mm.alpha = 1.0f, mm.beta = mode == 0 ? 0.5f : 0.0f, mm.epi = &epi;
+  mm.A = A, mm.ars = K, mm.acs = 1, mm.B = B, mm.brs = N, mm.bcs = 1, mm.ldc = N;
+  if (mode == 1) {
+    pack = (float *)malloc(ge__aic_prepack_a_floats(k, M, K) * sizeof(float) + 64);
+    ge__aic_prepack_a(k, A, mm.ars, mm.acs, M, K, pack);
+    mm.apack = pack;
+  } else if (mode == 2) {
+    pack = (float *)malloc(ge__aic_prepack_b_floats(k, N, K) * sizeof(float) + 64);
+    ge__aic_prepack_b(k, B, mm.brs, mm.bcs, K, N, pack);
+    mm.bpack = pack;
+  }
+  mm.C = C0;
+  ge__aic_mm_run(NULL, &mm, 1, work);
+  mm.C = C1;
+  ctx_init(&e, 2, NULL, NULL, 0, NULL);
+  ge__aic_mm_run(&e.c, &mm, 2, work);
+  if (!GE_CHECK(!memcmp(C0, C1, (size_t)(M * N) * sizeof(float))))
+    printf("  pool sgemm level %d M %lld N %lld K %lld mode %d: 2 threads differ from 1\n", k->level, (long long)M,
+           (long long)N, (long long)K, mode);
+  else
+    (*same)++;
+  free(A), free(B), free(C0), free(C1), free(bias), free(pack), free(work);
+}
+
+GE_TEST(test_shares_on_pool) {
+  static const int64_t dims[] = {1, 2, 3, 13, 33, 47, 145, 300, 530};
+  ge_runtime_desc rd;
+  ge_error err;
+  int i, level, same = 0, cases = 0, convs = 0;
+  double worst = 0;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  if (!GE_CHECK(ge_runtime_create(&rd, &RT, &err) == GE_OK)) return;
+  tu_seed(&R, 1616);
+  for (level = 0; level <= 2; level++) {
+    const ge__aic_kern *k = ge__aic_kern_pick(level);
+    if (k->level != level) continue;
+    for (i = 0; i < 40; i++) {
+      int64_t M = dims[tu_below(&R, 9)], N = dims[tu_below(&R, 9)], K = dims[3 + tu_below(&R, 6)];
+      if (i < 6) M = 1 + i % 3, N = 530; /* a few rows: split over the columns */
+      else if (i < 12) N = 1 + i % 3, M = 530; /* a few columns: split over the rows */
+      sgemm_pool_case(k, M, N, K, (int)tu_below(&R, 3), &same);
+      cases++;
+    }
+  }
+  for (i = 0; i < 60; i++) {
+    conv_case c = i % 5 == 0   ? rand_case(6)
+                  : i % 5 == 1 ? rand_case(7)
+                  : i % 5 == 2 ? rand_case(9)
+                  : i % 5 == 3 ? rand_case_wino_rows()
+                               : rand_case_pixel_rows();
+    double er;
+    ge__aic_conv_level_cap = (i / 5) % 3;
+    er = run_conv_case(&c, 2, i % 5 == 1);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  pool conv %d n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld: %.2g\n", i % 5,
+             (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.group,
+             (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, er);
+    if (er > worst) worst = er;
+    convs++;
+  }
+  ge__aic_conv_level_cap = 2;
+  ge_runtime_free(RT);
+  RT = NULL;
+  GE_CHECK(cases >= 40 && convs >= 50);
+  printf("  shares on a 2-thread pool: %d of %d SGEMMs bit-identical to 1 thread; %d convs, worst rel err %.2g\n", same,
+         cases, convs, worst);
+}
+
 GE_TEST(test_silu_fusion) {
   int i, fused_n = 0;
   double worst = 0;
@@ -2336,6 +2430,7 @@ int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
   GE_RUN(test_sgemm_skinny);
+  GE_RUN(test_shares_on_pool);
   GE_RUN(test_conv_fast);
   GE_RUN(test_conv_wino_rows);
   GE_RUN(test_squeeze_expand);
