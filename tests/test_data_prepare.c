@@ -15,7 +15,7 @@
  * to past the box count, batches and classes, and boxes spread far
  * beyond their sizes (the fast kernel's x grid): the fast kernel
  * (prepared and not) must give the reference's output exactly. */
-#define GE_IMPLEMENTATION
+#define GE_AI_CPU_IMPLEMENTATION /* its private ge__aicpu_*; the rest from libge.a */
 #include "ge_engines/ai_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
