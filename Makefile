@@ -46,10 +46,11 @@ $(BUILD)/ge: tools/ge.c | $(BUILD)
 
 # The library for the test programs, compiled once per build rather than once per test:
 # one object per module header (tests/ge_lib.c with that header's GE_<NAME>_IMPLEMENTATION,
-# at the same flags), archived in libge.a. vector_kernels.h has no object of its own:
-# rnn_kernels.h takes its SIMD path only with vector_kernels.h's implementation in the same
-# translation unit, so the rnn_kernels object compiles both.
-LIB_HEADERS := $(filter-out ge_engines/vector_kernels.h,$(wildcard ge_*.h ge_engines/*.h))
+# at the same flags), archived in libge.a. Two modules read macros of another's implementation,
+# so they compile with it rather than alone: rnn_kernels.h takes its SIMD path only with
+# vector_kernels.h's implementation in its translation unit, ai_cpu.h its x86 kernels only
+# with ai_core.h's (GE__AIC_X86). vector_kernels.h and ai_core.h have no object of their own.
+LIB_HEADERS := $(filter-out ge_engines/vector_kernels.h ge_engines/ai_core.h,$(wildcard ge_*.h ge_engines/*.h))
 LIB_OBJS    := $(patsubst %.h,$(BUILD)/lib/%.o,$(notdir $(LIB_HEADERS)))
 # ge_engines/ai_core.h -> GE_AI_CORE_IMPLEMENTATION, ge_graph.h -> GE_GRAPH_IMPLEMENTATION;
 # IMPL names the exceptions.
@@ -60,6 +61,7 @@ $(BUILD)/lib/%.o: %.h tests/ge_lib.c | $(BUILD)/lib
 $(BUILD)/lib/%.o: ge_engines/%.h tests/ge_lib.c | $(BUILD)/lib
 	$(LIB_COMPILE)
 $(BUILD)/lib/rnn_kernels.o: CPPFLAGS += -DGE_VECTOR_KERNELS_IMPLEMENTATION
+$(BUILD)/lib/ai_cpu.o: CPPFLAGS += -DGE_AI_CORE_IMPLEMENTATION
 $(BUILD)/lib/ge_local.o: IMPL := GE_GE_LOCAL_IMPLEMENTATION
 $(BUILD)/libge.a: $(LIB_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
