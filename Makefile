@@ -44,16 +44,41 @@ deps:
 $(BUILD)/ge: tools/ge.c | $(BUILD)
 	$(COMPILE) -DGE_USE_MIMALLOC -DGE_USE_STB_IMAGE $< -o $@ $(LINK) -lmimalloc -lstb $(LDLIBS)
 
-# Each tests/test_X.c is a standalone program that includes the headers with GE_IMPLEMENTATION.
-$(BUILD)/test_%: tests/test_%.c | $(BUILD)
-	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
+# The library for the test programs, compiled once per build rather than once per test:
+# one object per module header (tests/ge_lib.c with that header's GE_<NAME>_IMPLEMENTATION,
+# at the same flags), archived in libge.a. Two modules read macros of another's implementation,
+# so they compile with it rather than alone: rnn_kernels.h takes its SIMD path only with
+# vector_kernels.h's implementation in its translation unit, ai_cpu.h its x86 kernels only
+# with ai_core.h's (GE__AIC_X86). vector_kernels.h and ai_core.h have no object of their own.
+LIB_HEADERS := $(filter-out ge_engines/vector_kernels.h ge_engines/ai_core.h,$(wildcard ge_*.h ge_engines/*.h))
+LIB_OBJS    := $(patsubst %.h,$(BUILD)/lib/%.o,$(notdir $(LIB_HEADERS)))
+# ge_engines/ai_core.h -> GE_AI_CORE_IMPLEMENTATION, ge_graph.h -> GE_GRAPH_IMPLEMENTATION;
+# IMPL names the exceptions.
+impl_macro = $(shell basename $(1) .h | tr a-z A-Z | sed -E 's/^(GE_)?/GE_/')_IMPLEMENTATION
+LIB_COMPILE = $(COMPILE) -c -DGE_LIB_HEADER='"$<"' -D$(or $(IMPL),$(call impl_macro,$<)) tests/ge_lib.c -o $@
+$(BUILD)/lib/%.o: %.h tests/ge_lib.c | $(BUILD)/lib
+	$(LIB_COMPILE)
+$(BUILD)/lib/%.o: ge_engines/%.h tests/ge_lib.c | $(BUILD)/lib
+	$(LIB_COMPILE)
+$(BUILD)/lib/rnn_kernels.o: CPPFLAGS += -DGE_VECTOR_KERNELS_IMPLEMENTATION
+$(BUILD)/lib/ai_cpu.o: CPPFLAGS += -DGE_AI_CORE_IMPLEMENTATION
+$(BUILD)/lib/ge_local.o: IMPL := GE_GE_LOCAL_IMPLEMENTATION
+$(BUILD)/libge.a: $(LIB_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# Each tests/test_X.c is a program linked with libge.a. One that tests a module's private
+# ge__ functions or test knobs defines that module's implementation macro, so the module
+# compiles into the test and the linker takes only the other modules from the archive.
+$(BUILD)/test_%: tests/test_%.c $(BUILD)/libge.a | $(BUILD)
+	$(COMPILE) $< $(BUILD)/libge.a -o $@ $(LINK) $(LDLIBS)
+# Test-specific flags are private: make would pass them on to libge.a's objects otherwise.
 # The DVPP engine decodes images with Debian's stb_image (libstb-dev: header + -lstb).
-$(BUILD)/test_engine_dvpp: CPPFLAGS += -DGE_USE_STB_IMAGE
-$(BUILD)/test_engine_dvpp: LDLIBS += -lstb
+$(BUILD)/test_engine_dvpp: private CPPFLAGS += -DGE_USE_STB_IMAGE
+$(BUILD)/test_engine_dvpp: private LDLIBS += -lstb
 # test_engine_ai_core_blas.c is test_engine_ai_core.c with GE_USE_OPENBLAS.
-$(BUILD)/test_engine_ai_core_blas: LDLIBS += -lopenblas
+$(BUILD)/test_engine_ai_core_blas: private LDLIBS += -lopenblas
 # test_vector_fast runs kernels on a two-thread pool of its own.
-$(BUILD)/test_vector_fast: LDLIBS += -lpthread
+$(BUILD)/test_vector_fast: private LDLIBS += -lpthread
 # test_place loads engines from shared libraries: one of this ABI, one of another.
 $(BUILD)/test_place: $(BUILD)/plugin_engine.so $(BUILD)/plugin_engine_abi99.so
 $(BUILD)/plugin_engine.so: tests/plugin_engine.c | $(BUILD)
@@ -62,8 +87,8 @@ $(BUILD)/plugin_engine_abi99.so: tests/plugin_engine.c | $(BUILD)
 	$(COMPILE) -fPIC -shared -DPLUGIN_ABI=99 $< -o $@ $(LINK) $(LDLIBS)
 
 # The ONNX conformance runner (tests/test_conformance.sh runs it against the floor).
-$(BUILD)/conformance: tests/conformance.c | $(BUILD)
-	$(COMPILE) $< -o $@ $(LINK) $(LDLIBS)
+$(BUILD)/conformance: tests/conformance.c $(BUILD)/libge.a | $(BUILD)
+	$(COMPILE) $< $(BUILD)/libge.a -o $@ $(LINK) $(LDLIBS)
 
 # Everything make test needs built; the no-op recipe keeps make from saying "nothing to do".
 test-build: $(TESTS) $(BUILD)/conformance $(BUILD)/ge dist/ge.h
@@ -168,10 +193,10 @@ dist: dist/ge.h
 dist/ge.h: amalgamate.py $(HEADERS)
 	$(PYTHON) amalgamate.py $(AMALGAMATE_FLAGS) -o $@
 
-$(BUILD):
+$(BUILD) $(BUILD)/lib:
 	mkdir -p $@
 
 clean:
 	rm -rf build dist
 
--include $(wildcard $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/lib/*.d)

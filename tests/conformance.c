@@ -24,7 +24,6 @@
  * floor cases that pass and those that regressed ("N passed, N failed").
  */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
 #include "ge_session.h"
 
 #include <dirent.h>

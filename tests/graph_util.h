@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* getpid */
 
 /* ------------------------------------------------------------ random */
 
@@ -175,12 +176,12 @@ static GE_TEST__UNUSED ge_graph *tu_rich_graph(const char *path) {
   }
   TU_OK(ge_node_set_output(g, conv, 0, GE_DTYPE_FLOAT32, 4, d4, info, NULL));
   TU_OK(ge_graph_add_control(g, gone1, conv, NULL));
-  ge__slot(g, conv)->engine = 1;
-  ge__slot(g, conv)->stream = 0;
-  ge__slot(g, conv)->topo_id = 7;
-  ge__slot(g, conv)->cluster = 3;
-  ge__slot(g, conv)->outputs[0].offset = 4096;
-  ge__slot(g, conv)->flags |= GE_NODE_FORCE_DYNAMIC | GE_NODE_USER0 | (GE_NODE_USER0 << 5);
+  ge_graph_node(g, conv)->engine = 1;
+  ge_graph_node(g, conv)->stream = 0;
+  ge_graph_node(g, conv)->topo_id = 7;
+  ge_graph_node(g, conv)->cluster = 3;
+  ge_graph_node(g, conv)->outputs[0].offset = 4096;
+  ge_graph_node(g, conv)->flags |= GE_NODE_FORCE_DYNAMIC | GE_NODE_USER0 | (GE_NODE_USER0 << 5);
   TU_OK(ge_graph_add_node(g, "Gone", "gone2", 0, NULL, 2, &gone2, NULL));
   TU_OK(ge_graph_add_control(g, conv, gone2, NULL));
   /* every attribute type */
@@ -251,7 +252,7 @@ static GE_TEST__UNUSED ge_graph *tu_rich_graph(const char *path) {
     ce = tu_e(d, 0);
     TU_OK(ge_graph_add_node(then_g, "PartitionedCall", "call", 1, &ce, 1, &call, NULL));
     TU_OK(ge_node_set_attr_graph(then_g, call, "f", inner, NULL));
-    ge__slot(then_g, call)->engine = 4;
+    ge_graph_node(then_g, call)->engine = 4;
     e[0] = tu_e(y, 0);
     e[1] = tu_e(conv, 0);
     TU_OK(ge_graph_add_node(g, "If", "cond", 2, e, 1, &cif, NULL));
@@ -276,10 +277,10 @@ static GE_TEST__UNUSED ge_graph *tu_rich_graph(const char *path) {
   TU_OK(ge_node_set_output_name(g, mine, 2, "", NULL));
   TU_OK(ge_node_set_output(g, mine, 1, GE_DTYPE_COMPLEX128, 0, NULL, NULL, NULL));
   TU_OK(ge_node_set_output_format(g, mine, 2, GE_FORMAT_FRACTAL_NZ, NULL));
-  ge__slot(g, mine)->outputs[2].offset = -5;
+  ge_graph_node(g, mine)->outputs[2].offset = -5;
   /* a known value that is not a Const's attribute (written inline) */
-  ge__slot(g, mine)->outputs[1].value = ge_node_attr(ge__slot(g, w), "value")->v.t;
-  ge__slot(g, mine)->stream = 2;
+  ge_graph_node(g, mine)->outputs[1].value = ge_node_attr(ge_graph_node(g, w), "value")->v.t;
+  ge_graph_node(g, mine)->stream = 2;
   /* the late node read by `early` */
   e[0] = tu_e(mine, 2);
   e[1] = tu_e(mine, 1);
@@ -346,7 +347,7 @@ static GE_TEST__UNUSED ge_graph *tu_random_graph(uint64_t seed, int depth) {
       TU_OK(ge_node_set_output(g, ids[i], k, (ge_dtype)tu_below(&r, GE_DTYPE_COUNT), rank, dims,
                                tu_below(&r, 2) ? info : NULL, NULL));
       if (!tu_below(&r, 4)) TU_OK(ge_node_set_output_format(g, ids[i], k, (ge_format)tu_below(&r, GE_FORMAT_COUNT), NULL));
-      if (!tu_below(&r, 4)) ge__slot(g, ids[i])->outputs[k].offset = (int64_t)tu_below(&r, 1u << 30) * 64;
+      if (!tu_below(&r, 4)) ge_graph_node(g, ids[i])->outputs[k].offset = (int64_t)tu_below(&r, 1u << 30) * 64;
       if (!tu_below(&r, 8)) TU_OK(ge_node_set_output_name(g, ids[i], k, "o", NULL));
     }
     for (k = tu_below(&r, 4); k > 0; k--) {
@@ -387,9 +388,9 @@ static GE_TEST__UNUSED ge_graph *tu_random_graph(uint64_t seed, int depth) {
       default: TU_OK(ge_node_set_attr_dtype(g, ids[i], an, (ge_dtype)tu_below(&r, GE_DTYPE_COUNT), NULL)); break;
       }
     }
-    if (!tu_below(&r, 3)) ge__slot(g, ids[i])->engine = (int32_t)tu_below(&r, 12);
-    if (!tu_below(&r, 3)) ge__slot(g, ids[i])->stream = (int32_t)tu_below(&r, 5);
-    if (!tu_below(&r, 8)) ge__slot(g, ids[i])->flags = GE_NODE_FORCE_DYNAMIC;
+    if (!tu_below(&r, 3)) ge_graph_node(g, ids[i])->engine = (int32_t)tu_below(&r, 12);
+    if (!tu_below(&r, 3)) ge_graph_node(g, ids[i])->stream = (int32_t)tu_below(&r, 5);
+    if (!tu_below(&r, 8)) ge_graph_node(g, ids[i])->flags = GE_NODE_FORCE_DYNAMIC;
   }
   /* a random topological order: edges go from earlier to later in perm */
   for (i = 0; i < n; i++) perm[i] = i;
@@ -507,12 +508,16 @@ static GE_TEST__UNUSED int tu_graph_eq(const ge_graph *a, const ge_graph *b, cha
   uint32_t na = ge_graph_id_bound(a), i, k, j, bi = 0;
   ge_node_id *map;
   int ok = 1;
-  if (!tu_str_eq(a->name, b->name)) return tu_fail(diff, "graph names '%s' vs '%s' %lld", a->name, b->name, 0);
+  if (!tu_str_eq(ge_graph_name(a), ge_graph_name(b)))
+    return tu_fail(diff, "graph names '%s' vs '%s' %lld", ge_graph_name(a), ge_graph_name(b), 0);
   if (ge_graph_node_count(a) != ge_graph_node_count(b) || ge_graph_id_bound(b) != ge_graph_node_count(b))
-    return tu_fail(diff, "graph '%s'%s: node counts differ or b has holes (%lld)", a->name, "", 0);
+    return tu_fail(diff, "graph '%s'%s: node counts differ or b has holes (%lld)", ge_graph_name(a), "", 0);
   map = (ge_node_id *)malloc((na + 1) * sizeof *map);
   for (i = 0; i < na; i++) map[i] = ge_graph_node(a, i) ? bi++ : GE_NONE;
-  if (!tu_attrs_eq(a->attrs, a->num_attrs, b->attrs, b->num_attrs, b, GE_NONE, diff)) ok = 0;
+  /* the graph's attributes are one array: ge_graph_attr_at(g, 0) is its start */
+  if (!tu_attrs_eq(ge_graph_attr_at(a, 0), ge_graph_num_attrs(a), ge_graph_attr_at(b, 0), ge_graph_num_attrs(b), b,
+                   GE_NONE, diff))
+    ok = 0;
   for (i = 0; i < na && ok; i++) {
     const ge_node *x = ge_graph_node(a, i), *y;
     if (!x) continue;

@@ -15,7 +15,9 @@ add() { total_pass=$((total_pass + $1)); total_fail=$((total_fail + $2)); }
 
 # Build all test programs and dist/ge.h at once (parallel under make -j). A failed build
 # is reported per suite below rather than aborting, so the summary stays the last line.
+build_start=$SECONDS
 $MAKE -k -j"${GE_JOBS:-$(nproc)}" --no-print-directory test-build || true
+echo "-- build took $((SECONDS - build_start)) s"
 
 run_suite() { # NAME CMD...
     local name=$1 log rc last p f

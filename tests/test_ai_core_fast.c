@@ -36,7 +36,7 @@
  *     2..5; not when the BN is read twice), run through ge_exec.h;
  *   - Gemm and Conv in If branches whose weights are Consts of the outer
  *     graph (read through parent_index Data): packed once, right results. */
-#define GE_IMPLEMENTATION
+#define GE_AI_CORE_IMPLEMENTATION /* its private ge__aic_* and test knobs; the rest from libge.a */
 #define GE_AI_CORE_TEST_KNOBS /* Conv on every micro-kernel level */
 #define GE__AIC_WT_MAX_THREADS 2 /* the tiles-as-rows Winograd on 2 threads too */
 #define GE__AIC_SHARE_FLOPS 0    /* threaded products in 4 shares a thread even when small (their scratch claimed) */

@@ -17,7 +17,6 @@
  * empty tensors, -0 and NaN, every dtype of its path (and float16, which
  * runs the reference). A last test checks that
  * the comparison itself fails on a one-element mutation. */
-#define GE_IMPLEMENTATION
 #include "ge_engines/ai_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"

@@ -15,7 +15,10 @@
  * to past the box count, batches and classes, and boxes spread far
  * beyond their sizes (the fast kernel's x grid): the fast kernel
  * (prepared and not) must give the reference's output exactly. */
-#define GE_IMPLEMENTATION
+/* Its private ge__aicpu_*; ai_cpu.h's x86 kernels (GE__AIC_X86) need ai_core.h's implementation
+ * in the same translation unit, so both are here; the rest from libge.a. */
+#define GE_AI_CORE_IMPLEMENTATION
+#define GE_AI_CPU_IMPLEMENTATION
 #include "ge_engines/ai_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"

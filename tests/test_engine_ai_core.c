@@ -7,7 +7,7 @@
  * edges; and the fusion pass on random small graphs, run unfused with host
  * CPU kernels and fused with AI Core kernels through ge_exec.h. Built a
  * second time with GE_USE_OPENBLAS (test_engine_ai_core_blas). */
-#define GE_IMPLEMENTATION
+#define GE_AI_CORE_IMPLEMENTATION /* its private ge__aic_*; the rest from libge.a */
 #include "ge_exec.h"
 #include "ge_engines/ai_core.h"
 #include "tests/test.h"

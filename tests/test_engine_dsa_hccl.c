@@ -8,7 +8,7 @@
  * seeds make every run identical anyway. Kernels run on one-node graphs
  * (tests/kernel_harness.h) through a runner that keeps the kernel's state
  * between runs, as an executor does. */
-#define GE_IMPLEMENTATION
+#define GE_DSA_IMPLEMENTATION /* its private ge__dsa_*; the rest from libge.a */
 #include "ge_engines/dsa.h"
 #include "ge_engines/hccl.h"
 #include "tests/test.h"

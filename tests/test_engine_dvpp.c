@@ -11,7 +11,7 @@
  * the new schemas, errors included.
  *
  * Built with -DGE_USE_STB_IMAGE and -lstb (see the Makefile). */
-#define GE_IMPLEMENTATION
+#define GE_DVPP_IMPLEMENTATION /* with stb_image (GE_USE_STB_IMAGE); the rest from libge.a */
 #include "ge_engines/host_cpu.h"
 #include "ge_engines/dvpp.h"
 #include "tests/test.h"

@@ -2,7 +2,7 @@
  * dynamic shapes, and the control-flow kernels (If, Loop, Scan,
  * PartitionedCall) with outer-scope captures. Kernels here are the test's
  * own tiny float32 ones, so the executor is tested on its own. */
-#define GE_IMPLEMENTATION
+#define GE_EXEC_IMPLEMENTATION /* its ge_program internals; the rest from libge.a */
 #include "ge_exec.h"
 
 #include "tests/test.h"

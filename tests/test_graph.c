@@ -1,13 +1,13 @@
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 /* Unit tests of ge_graph.h: structure, attributes, orders, validation,
  * clone/extract/inline, with seeded random DAGs checked by evaluation. */
-#define GE_GRAPH_IMPLEMENTATION
 #include "ge_graph.h"
 
 #include "tests/test.h"
 #include "tests/graph_util.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #define E tu_e
 #define OK(expr) GE_CHECK_EQ_INT((expr), GE_OK)

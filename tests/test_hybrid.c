@@ -6,7 +6,6 @@
  * (ge_session_desc.shape_plans = -1). The exported models (build/models,
  * bench/models/export.py) are used when present. */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
 #include "ge_session.h"
 #include "tests/test.h"
 #include "tests/graph_util.h"

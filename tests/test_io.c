@@ -1,10 +1,12 @@
 /* test_io.c — serialization, save/load, hash, dump and DOT of ge_graph.h.
  * The checksum-free mutation fuzz loop is in test_io_fuzz.c. */
 #define _POSIX_C_SOURCE 200809L
-#define GE_GRAPH_IMPLEMENTATION
 #include "ge_graph.h"
 #include "tests/test.h"
 #include "tests/graph_util.h"
+
+#define XXH_INLINE_ALL /* the files' checksum, to patch files */
+#include <xxhash.h>
 
 /* ------------------------------------------------------- helpers */
 
@@ -846,12 +848,12 @@ static ge_graph *small_conv_graph(void) {
   TU_OK(ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL));
   TU_OK(ge_node_set_output(g, conv, 0, GE_DTYPE_FLOAT32, 4, dy, info, NULL));
   TU_OK(ge_graph_add_control(g, nop, conv, NULL));
-  ge__slot(g, conv)->engine = 1;
-  ge__slot(g, conv)->stream = 0;
+  ge_graph_node(g, conv)->engine = 1;
+  ge_graph_node(g, conv)->stream = 0;
   e[0] = tu_e(conv, 1);
   TU_OK(ge_graph_add_node(g, "If", "branch", 1, e, 1, &cif, NULL));
   TU_OK(ge_node_set_attr_graph(g, cif, "then_branch", tu_small_graph("then_g", 5), NULL));
-  ge__slot(g, cif)->stream = 3;
+  ge_graph_node(g, cif)->stream = 3;
   e[0] = tu_e(cif, 0);
   TU_OK(ge_graph_set_outputs(g, 1, e, NULL, NULL));
   return g;

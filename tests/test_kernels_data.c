@@ -7,7 +7,7 @@
  * examples in the ONNX operator documentation, and from error cases that
  * must fail cleanly: out-of-range indices, bad shapes, shapes from data too
  * large to allocate. */
-#define GE_IMPLEMENTATION
+#define GE_HOST_CPU_IMPLEMENTATION /* its private ge__hc_*; the rest from libge.a */
 #include "ge_engines/host_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"

@@ -7,7 +7,7 @@
  * sums with explicit index arithmetic, gathers where the kernels scatter,
  * a literal port of the ONNX reference's 1-D resize applied axis by axis,
  * statistics in double. Inputs are seeded pseudo-random. */
-#define GE_IMPLEMENTATION
+#define GE_HOST_CPU_IMPLEMENTATION /* its private ge__hc_*; the rest from libge.a */
 #include "ge_engines/host_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"

@@ -4,7 +4,7 @@
  * activations, Cast, Identity, Dropout, and errors on bad input. Expected
  * values are computed here independently (index arithmetic for
  * broadcasting, libm in double, exact integer arithmetic). */
-#define GE_IMPLEMENTATION
+#define GE_HOST_CPU_IMPLEMENTATION /* its private ge__hc_*; the rest from libge.a */
 #include "ge_engines/host_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"

@@ -3,7 +3,7 @@
  * functions, quantization rounding, StringNormalizer's string output, the
  * number -> string formatter for Cast, and errors on bad input. The ONNX
  * conformance runner is the main check; these pin the basics. */
-#define GE_IMPLEMENTATION
+#define GE_HOST_CPU_IMPLEMENTATION /* its private ge__hc_*; the rest from libge.a */
 #include "ge_engines/host_cpu.h"
 #include "tests/test.h"
 #include "tests/kernel_harness.h"

@@ -8,7 +8,7 @@
  * attributes, serially and on a two-thread pool, with Const weights packed
  * once and reused; the integer products on every GEMM ISA the CPU has
  * (scalar, AVX2, AVX512-VNNI). */
-#define GE_IMPLEMENTATION
+#define GE_QUANT_KERNELS_IMPLEMENTATION /* its private ge__qk_* and test knobs; the rest from libge.a */
 #define GE_QUANT_TEST_KNOBS /* the integer GEMM on every ISA, small GEMMs split */
 #include "ge_session.h"
 #include "tests/test.h"

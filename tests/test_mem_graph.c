@@ -14,7 +14,7 @@
  * exception being an element-wise node reading the exact bytes it writes
  * (in place). Every alias the plan claims must be a view, a slice, a
  * continuous concat input or an in-place output at the right offset. */
-#define GE_IMPLEMENTATION
+#define GE_MEM_IMPLEMENTATION /* its private ge__mg_*; the rest from libge.a */
 #include "ge_graph.h"
 #include "ge_mem.h"
 

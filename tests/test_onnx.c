@@ -11,7 +11,6 @@
  * non-tensor types, hostile bytes, allocation failure at every point, and a
  * seeded mutation fuzzer (GE_FUZZ_SEED, GE_FUZZ_ITERS). */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
 #include "ge_onnx.h"
 #include "tests/test.h"
 #include "tests/graph_util.h"

@@ -4,7 +4,7 @@
  * the original computes (exact wrapping uint64 evaluation, and the executor
  * on real kernels). */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
+#define GE_PARTITION_IMPLEMENTATION /* its private ge__pt_*; the rest from libge.a */
 #include "ge_engines/ge_engines.h"
 #include "ge_exec.h"
 #include "ge_onnx.h"

@@ -7,7 +7,6 @@
  * models through the engines: examples/models/tiny_cnn.onnx always,
  * build/models/resnet18.onnx when PyTorch exported it. */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
 #include "ge_session.h"
 #include "tests/test.h"
 #include "tests/graph_util.h"

@@ -8,7 +8,6 @@
  * compute node exactly once. The executor has no Variable kernel; this test
  * gives it one (output = the node's "value"), so Variable graphs are
  * evaluated too. */
-#define GE_IMPLEMENTATION
 #include "ge_partition.h"
 #include "ge_exec.h"
 #include "ge_engines/host_cpu.h"

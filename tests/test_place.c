@@ -2,7 +2,6 @@
  * reassign passes and explanations, constant folding, and placed graphs
  * computing what the host CPU reference computes. */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
 #include "ge_engines/ge_engines.h"
 #include "ge_exec.h"
 #include "tests/test.h"

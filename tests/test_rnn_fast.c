@@ -4,7 +4,6 @@
  * input_forget), with AI Core's SGEMM and with the kernel's own projection,
  * serially and on a two-thread pool; runs that repeat on one
  * context (state reused, R changed); the cases it hands to the reference. */
-#define GE_IMPLEMENTATION
 #include "ge_engines/ai_core.h"
 #include "ge_engines/ai_cpu.h"
 #include "tests/test.h"

@@ -2,10 +2,10 @@
  * index of a loop must be visited exactly once, ranges must respect the
  * grain, loops may nest and run from several threads at once, and the pool
  * must stop cleanly. tests/test_runtime_tsan.sh runs this under TSan. */
-#define GE_IMPLEMENTATION
 #include "ge_runtime.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "tests/test.h"
 

@@ -9,13 +9,15 @@
  * that ran, the program stays usable; the profile's Chrome trace has one
  * slice per task and a lane per stream; the runtime's stream pool is
  * shared by two models and kept apart for forks. */
-#define GE_IMPLEMENTATION
+#define GE_EXEC_IMPLEMENTATION /* its ge_program internals; the rest from libge.a */
 #include "ge_exec.h"
 #include "ge_stream.h"
 
 #include "tests/test.h"
 #include "tests/graph_util.h"
 #include "tests/stream_util.h"
+
+#include <pthread.h>
 
 #define OK(expr) GE_CHECK_EQ_INT((expr), GE_OK)
 

@@ -2,7 +2,6 @@
  * the logger, custom ops and single ops with their cache. The models come
  * from examples/models (the tiny CNN and PyTorch's output for it). */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
 #include "ge_session.h"
 #include "tests/test.h"
 #include "tools/npy.h"

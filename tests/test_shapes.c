@@ -1,5 +1,4 @@
 /* Shape and dtype inference of the ONNX compute ops (ge_graph.h). */
-#define GE_GRAPH_IMPLEMENTATION
 #include "ge_graph.h"
 #include "tests/test.h"
 

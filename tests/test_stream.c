@@ -11,7 +11,6 @@
  * GE_STREAM_DUMP=1 also the plan: streams, nodes, events); GE_STREAM_VERBOSE=1
  * prints the options of every seed. */
 #define _POSIX_C_SOURCE 200809L
-#define GE_IMPLEMENTATION
 #include "ge_graph.h"
 #include "ge_stream.h"
 #include "tests/test.h"

@@ -6,7 +6,10 @@
  * values), run serially and on a two-thread pool; Resize's state reused
  * across shapes; the element-wise chain fusion on graphs run before and
  * after it. */
-#define GE_IMPLEMENTATION
+/* Its private ge__vk_*; rnn_kernels.h's SIMD path needs vector_kernels.h in its TU, so both
+ * are here (libge.a has them in one object); the rest from libge.a. */
+#define GE_VECTOR_KERNELS_IMPLEMENTATION
+#define GE_RNN_KERNELS_IMPLEMENTATION
 #include "ge_exec.h"
 #include "ge_engines/ai_core.h"
 #include "ge_engines/vector.h"
