@@ -2163,7 +2163,7 @@ GE_TEST(test_shares_on_pool) {
                                : rand_case_pixel_rows();
     double er;
     ge__aic_conv_level_cap = (i / 5) % 3;
-    er = run_conv_case(&c, 2, i % 5 == 1);
+    er = run_conv_case(&c, 2, i % 5 == 1 || i % 5 == 3); /* Winograd's error scales with the sums */
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL))
       printf("  pool conv %d n %lld c %lld %lldx%lld m %lld g %lld k %lldx%lld s %lld,%lld: %.2g\n", i % 5,
