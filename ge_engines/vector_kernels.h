@@ -2110,14 +2110,106 @@ static ge_status ge__vk_k_instancenormalization(ge_kernel_ctx *c) { return ge__v
 
 /* Output rows of a transposition: merged axes (runs adjacent in both
  * tensors fused), the last one copied per row, by memcpy when it is
- * contiguous in x too. */
+ * contiguous in x too. When another axis (a) is the one contiguous in x
+ * (NCHW <-> NHWC), rows gathered at a stride would touch a cache line per
+ * element, so the pair (a, last) goes as a 2-D transposition in 8x8 tiles
+ * instead (ge__vk_transpose_tiles): 8 rows of x in registers, 8 columns out. */
 typedef struct ge__vk_transpose {
   int32_t rank;
   int64_t dims[GE_MAX_RANK], xstr[GE_MAX_RANK]; /* output order; x's element strides */
   int64_t inner, rows;
   const float *x;
   float *y;
+  /* tiles: axis a contiguous in x, y's stride of a, blocks of a per outer index */
+  int32_t a, isa;
+  int64_t ystr[GE_MAX_RANK], blocks;
 } ge__vk_transpose;
+
+/* y[i ys + k] = x[i + k xs] for i < ni, k < nk: one tile (or a tail) of a
+ * 2-D transposition, element by element. */
+static void ge__vk_tile_copy(const float *x, int64_t xs, float *y, int64_t ys, int64_t ni, int64_t nk) {
+  int64_t i, k;
+  for (i = 0; i < ni; i++)
+    for (k = 0; k < nk; k++)
+      y[i * ys + k] = x[i + k * xs];
+}
+
+#if GE__VK_X86
+/* One full 8x8 tile through AVX registers: the rows k of x (8 floats of i
+ * each) interleaved pairwise, then by 64-bit pairs, then by 128-bit halves. */
+GE__VK_ATTR_avx2 static void ge__vk_tile8_avx2(const float *x, int64_t xs, float *y, int64_t ys) {
+  __m256 r0 = _mm256_loadu_ps(x), r1 = _mm256_loadu_ps(x + xs), r2 = _mm256_loadu_ps(x + 2 * xs);
+  __m256 r3 = _mm256_loadu_ps(x + 3 * xs), r4 = _mm256_loadu_ps(x + 4 * xs), r5 = _mm256_loadu_ps(x + 5 * xs);
+  __m256 r6 = _mm256_loadu_ps(x + 6 * xs), r7 = _mm256_loadu_ps(x + 7 * xs);
+  __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  _mm256_storeu_ps(y, _mm256_permute2f128_ps(s0, s4, 0x20));
+  _mm256_storeu_ps(y + ys, _mm256_permute2f128_ps(s1, s5, 0x20));
+  _mm256_storeu_ps(y + 2 * ys, _mm256_permute2f128_ps(s2, s6, 0x20));
+  _mm256_storeu_ps(y + 3 * ys, _mm256_permute2f128_ps(s3, s7, 0x20));
+  _mm256_storeu_ps(y + 4 * ys, _mm256_permute2f128_ps(s0, s4, 0x31));
+  _mm256_storeu_ps(y + 5 * ys, _mm256_permute2f128_ps(s1, s5, 0x31));
+  _mm256_storeu_ps(y + 6 * ys, _mm256_permute2f128_ps(s2, s6, 0x31));
+  _mm256_storeu_ps(y + 7 * ys, _mm256_permute2f128_ps(s3, s7, 0x31));
+}
+
+GE__VK_ATTR_avx2 static void ge__vk_tiles_avx2(const float *x, int64_t xs, float *y, int64_t ys, int64_t ni,
+                                               int64_t nk) {
+  int64_t i, k;
+  for (k = 0; k + 8 <= nk; k += 8) {
+    for (i = 0; i + 8 <= ni; i += 8) ge__vk_tile8_avx2(x + i + k * xs, xs, y + i * ys + k, ys);
+    if (i < ni) ge__vk_tile_copy(x + i + k * xs, xs, y + i * ys + k, ys, ni - i, 8);
+  }
+  if (k < nk) ge__vk_tile_copy(x + k * xs, xs, y + k, ys, ni, nk - k);
+}
+#endif
+
+/* The 2-D transposition y[i ys + k] = x[i + k xs], i < ni, k < nk, in
+ * 8x8 tiles (AVX2 and AVX-512 machines both take the AVX2 form: a
+ * transposition is shuffles and copies, wider registers add little). */
+static void ge__vk_tiles(int isa, const float *x, int64_t xs, float *y, int64_t ys, int64_t ni, int64_t nk) {
+  int64_t i, k;
+#if GE__VK_X86
+  if (isa != GE__VK_ISA_BASE) {
+    ge__vk_tiles_avx2(x, xs, y, ys, ni, nk);
+    return;
+  }
+#endif
+  (void)isa;
+  for (k = 0; k < nk; k += 8)
+    for (i = 0; i < ni; i += 8)
+      ge__vk_tile_copy(x + i + k * xs, xs, y + i * ys + k, ys, ni - i < 8 ? ni - i : 8, nk - k < 8 ? nk - k : 8);
+}
+
+/* Block size of axis a in a unit of work of the tiled path. */
+#define GE__VK_TILE_BLOCK 32
+
+/* Units [begin, end): block u % blocks of axis a at outer index u / blocks
+ * (the axes other than a and the last, in output order). */
+static void ge__vk_transpose_tiles(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_transpose *t = (const ge__vk_transpose *)arg;
+  int64_t u, last = t->rank - 1;
+  for (u = begin; u < end; u++) {
+    int64_t rem = u / t->blocks, i0 = u % t->blocks * GE__VK_TILE_BLOCK, xo = i0, yo = i0 * t->ystr[t->a];
+    int64_t ni = t->dims[t->a] - i0 < GE__VK_TILE_BLOCK ? t->dims[t->a] - i0 : GE__VK_TILE_BLOCK;
+    int32_t d;
+    for (d = (int32_t)last - 1; d >= 0; d--) {
+      int64_t id;
+      if (d == t->a) continue;
+      id = rem % t->dims[d];
+      rem /= t->dims[d];
+      xo += id * t->xstr[d];
+      yo += id * t->ystr[d];
+    }
+    ge__vk_tiles(t->isa, t->x + xo, t->xstr[last], t->y + yo, t->ystr[t->a], ni, t->inner);
+  }
+}
 
 static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
   const ge__vk_transpose *t = (const ge__vk_transpose *)arg;
@@ -2143,6 +2235,25 @@ static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
       idx[d] = 0;
     }
   }
+}
+
+/* Whether t (merged axes set) takes the tiled path, and its setup: an
+ * axis a < last contiguous in x, both it and the last axis long enough to
+ * fill tiles (else the row gather is as good). */
+static int ge__vk_transpose_tiled(ge__vk_transpose *t) {
+  int32_t d, last = t->rank - 1;
+  int64_t s = 1;
+  t->a = -1;
+  for (d = 0; d < last; d++)
+    if (t->xstr[d] == 1) t->a = d;
+  if (t->a < 0 || t->dims[t->a] < 8 || t->inner < 8) return 0;
+  for (d = last; d >= 0; d--) {
+    t->ystr[d] = s;
+    s *= t->dims[d];
+  }
+  t->blocks = (t->dims[t->a] + GE__VK_TILE_BLOCK - 1) / GE__VK_TILE_BLOCK;
+  t->isa = ge__vk_isa();
+  return 1;
 }
 
 static void ge__vk_parse_perm(const ge_node *n, ge__vk_attrs *a) { ge__vk_parse_ints(n, "perm", a); }
@@ -2196,6 +2307,11 @@ static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
   t.rows = y->numel / t.inner;
   t.x = (const float *)x->data;
   t.y = (float *)y->data;
+  if (ge__vk_transpose_tiled(&t)) {
+    int64_t units = y->numel / (t.dims[t.a] * t.inner) * t.blocks;
+    ge_kernel_parallel_for(c, units, 1 + GE__VK_GRAIN / (GE__VK_TILE_BLOCK * t.inner), ge__vk_transpose_tiles, &t);
+    return GE_OK;
+  }
   ge_kernel_parallel_for(c, t.rows, 1 + GE__VK_GRAIN / t.inner, ge__vk_transpose_share, &t);
   return GE_OK;
 }
