@@ -951,9 +951,26 @@ GE__VK_ROWS_ISA(avx512)
  * step], o < n. Taps in order, numpy's max (a NaN wins), so a max is the
  * reference's value; a sum rounds in its own order (a few ulps). */
 #define GE__VK_MAXPOOL_ISA(isa)                                                                                        \
+  /* lo floats at p then hi more (s == 2: their even lanes; hi < lanes) */                                             \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_hmax_tap_##isa(const float *p, int64_t s, int64_t lo,           \
+                                                                      int64_t hi) {                                    \
+    ge__vk_v_##isa a = ge__vk_load_part_##isa(p, lo);                                                                  \
+    if (s != 2) return a;                                                                                              \
+    return GE__VK_EVEN_##isa(a, ge__vk_load_part_##isa(p + GE__VK_W_##isa, hi));                                       \
+  }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_hmax_##isa(int is_max, const float *src, int64_t n, int64_t s, int64_t k,      \
                                                   float *y) {                                                          \
     int64_t q = 0, t;                                                                                                  \
+    if (s == 2) /* two whole loads a tap while the next vector's floats are still inside src */                       \
+      for (; q + GE__VK_W_##isa < n; q += GE__VK_W_##isa) {                                                            \
+        const float *p_ = src + 2 * q;                                                                                 \
+        ge__vk_v_##isa acc = GE__VK_EVEN_##isa(ge__vk_load_##isa(p_), ge__vk_load_##isa(p_ + GE__VK_W_##isa)), v;      \
+        for (t = 1; t < k; t++) {                                                                                      \
+          v = GE__VK_EVEN_##isa(ge__vk_load_##isa(p_ + t), ge__vk_load_##isa(p_ + t + GE__VK_W_##isa));                \
+          acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                        \
+        }                                                                                                              \
+        ge__vk_store_##isa(y + q, acc);                                                                                \
+      }                                                                                                                \
     for (; q + GE__VK_W_##isa <= n; q += GE__VK_W_##isa) {                                                             \
       ge__vk_v_##isa acc = ge__vk_load_strided_##isa(src + q * s, s), v;                                               \
       for (t = 1; t < k; t++) {                                                                                        \
@@ -961,6 +978,17 @@ GE__VK_ROWS_ISA(avx512)
         acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
       }                                                                                                                \
       ge__vk_store_##isa(y + q, acc);                                                                                  \
+    }                                                                                                                  \
+    if (q < n && s <= 2) { /* the last part vector by masked loads of the floats it reads */                          \
+      int64_t r_ = n - q, c_ = s == 2 ? 2 * r_ - 1 : r_, lo_ = c_ < GE__VK_W_##isa ? c_ : GE__VK_W_##isa;              \
+      const float *p_ = src + q * s;                                                                                   \
+      ge__vk_v_##isa acc = ge__vk_hmax_tap_##isa(p_, s, lo_, c_ - lo_), v;                                             \
+      for (t = 1; t < k; t++) {                                                                                        \
+        v = ge__vk_hmax_tap_##isa(p_ + t, s, lo_, c_ - lo_);                                                           \
+        acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
+      }                                                                                                                \
+      ge__vk_store_part_##isa(y + q, acc, r_);                                                                         \
+      q = n;                                                                                                           \
     }                                                                                                                  \
     for (; q < n; q++) {                                                                                               \
       float acc = src[q * s], v;                                                                                       \
@@ -1640,7 +1668,27 @@ static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
 typedef struct ge__vk_mpg {
   int64_t rows, wpad, hq, direct; /* padded rows, padded row width (a multiple of s[1]), column maxima a row */
   int64_t band, bands;            /* output rows a unit of work (a band of the plane), bands a plane */
+  int rowwise;                    /* wide rows without pads: row by row in place (ge__vk_rows_band) */
 } ge__vk_mpg;
+
+/* Wide rows (a vector or more of outputs) with every window inside the
+ * plane (no pads, or ceil mode's extra window not needed) need no padded
+ * copy: the column max of each input row goes straight from x, ow a row
+ * (SqueezeNet's 3x3 stride-2 pools on odd sizes, whose rows would not
+ * line up flattened). */
+static int ge__vk_rowwise_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
+  int64_t per;
+  if (p->pb[0] || p->pb[1] || p->ow < 16 || (p->oh - 1) * p->s[0] + p->k[0] > p->ih ||
+      (p->ow - 1) * p->s[1] + p->k[1] > p->iw)
+    return 0;
+  per = p->ow * p->s[0]; /* h floats an output row adds */
+  g->band = (GE__VK_PLANE_FLOATS - p->ow * p->k[0]) / per + 1;
+  if (g->band < 1 || p->ow * p->k[0] > GE__VK_PLANE_FLOATS) return 0;
+  if (g->band > p->oh) g->band = p->oh;
+  g->bands = (p->oh + g->band - 1) / g->band;
+  g->rowwise = 1;
+  return 1;
+}
 
 /* Floats of the buffers for a band of ob output rows. */
 static int64_t ge__vk_band_need(const ge__vk_pool *p, const ge__vk_mpg *g, int64_t ob) {
@@ -1653,6 +1701,8 @@ static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   for (i = 0; i < 2; i++)
     if (p->d[i] != 1 || p->pb[i] >= p->k[i] || p->pe[i] >= p->k[i]) return 0;
   if (p->s[1] > 2) return 0;
+  g->rowwise = 0;
+  if (ge__vk_rowwise_geom(p, g)) return 1;
   g->rows = p->ih + p->pb[0];
   if (g->rows < (p->oh - 1) * p->s[0] + p->k[0]) g->rows = (p->oh - 1) * p->s[0] + p->k[0];
   g->wpad = p->iw + p->pb[1];
@@ -1717,6 +1767,21 @@ typedef struct ge__vk_mpjob {
   ge__vk_mpg g;
 } ge__vk_mpjob;
 
+/* Output rows [o0, o0 + ob) of plane x into y by rows in place: the
+ * column max of every input row they read into h (ow a row), then the
+ * row max of kh of them per output row (one flattened run at row stride 1). */
+static void ge__vk_rows_band(const ge__vk_pool *p, const float *x, float *h, int64_t o0, int64_t ob, float *y) {
+  int64_t r, rows = (ob - 1) * p->s[0] + p->k[0], ow = p->ow;
+  int m = p->is_max, isa = p->isa;
+  const float *src = x + o0 * p->s[0] * p->iw;
+  for (r = 0; r < rows; r++) GE__VK_PICK(isa, ge__vk_hmax)(m, src + r * p->iw, ow, p->s[1], p->k[1], h + r * ow);
+  if (p->s[0] == 1) {
+    GE__VK_PICK(isa, ge__vk_vmax)(m, h, ob * ow, ow, p->k[0], y);
+    return;
+  }
+  for (r = 0; r < ob; r++) GE__VK_PICK(isa, ge__vk_vmax)(m, h + r * p->s[0] * ow, ow, ow, p->k[0], y + r * ow);
+}
+
 /* Units [begin, end): band u % bands of plane u / bands. */
 static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   const ge__vk_mpjob *j = (const ge__vk_mpjob *)arg;
@@ -1733,6 +1798,11 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
     float *y = p->y + (pl * p->oh + o0) * p->ow, *pad = buf, *h, *v;
     ge__vk_pool bp = *p;
     ge__vk_mpg bg = *g;
+    if (g->rowwise) {
+      ge__vk_rows_band(p, x, buf, o0, ob, y);
+      if (!p->is_max) ge__vk_pool_divide(p, y, o0, ob);
+      continue;
+    }
     bp.oh = ob;
     bg.rows = (ob - 1) * p->s[0] + p->k[0];
     h = buf + (g->direct ? 0 : bg.rows * g->wpad), v = h + bg.rows * g->hq;

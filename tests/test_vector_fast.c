@@ -873,7 +873,7 @@ static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, 
  * through the kernel with and without threads against the reference kernel. */
 GE_TEST(test_maxpool_planes_per_isa) {
   tu_rng r;
-  int rep, taken = 0, kinds[3] = {0, 0, 0}, avg_taken = 0, banded = 0;
+  int rep, taken = 0, kinds[3] = {0, 0, 0}, avg_taken = 0, banded = 0, rowwise = 0;
   tu_seed(&r, 1616);
   for (rep = 0; rep < 360; rep++) {
     ge__vk_pool p;
@@ -899,6 +899,8 @@ GE_TEST(test_maxpool_planes_per_isa) {
         p.k[i] = 1 + tu_below(&r, 5), p.s[i] = 1 + tu_below(&r, i ? 2 : 3);
         p.pb[i] = tu_below(&r, (uint32_t)p.k[i]), p.pe[i] = tu_below(&r, (uint32_t)p.k[i]);
       }
+      if (rep % 6 == 5) /* SqueezeNet's 3x3 stride 2 without pads, odd sizes by rows in place */
+        for (i = 0; i < 2; i++) p.k[i] = 3, p.s[i] = 2, p.pb[i] = p.pe[i] = 0;
     }
     ceil_mode = kind == 2 && tu_below(&r, 2);
     p.oh = ge__vk_pool_axis(0, ceil_mode, p.ih, p.k[0], p.s[0], 1, &p.pb[0], &p.pe[0]);
@@ -920,6 +922,7 @@ GE_TEST(test_maxpool_planes_per_isa) {
       taken++;
       kinds[kind]++;
       banded += job.g.bands > 1;
+      rowwise += job.g.rowwise;
       for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
         if (!isa_available(isa)) continue;
         got[0] = got[n + 1] = 12345.0f; /* guards */
@@ -951,9 +954,9 @@ GE_TEST(test_maxpool_planes_per_isa) {
     free(want);
     free(got);
   }
-  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30 && avg_taken > 150 && banded > 20);
-  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other, %d in bands); AveragePool: %d\n", taken,
-         kinds[0], kinds[1], kinds[2], banded, avg_taken);
+  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30 && avg_taken > 150 && banded > 20 && rowwise > 20);
+  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other, %d in bands, %d by rows); AveragePool: %d\n",
+         taken, kinds[0], kinds[1], kinds[2], banded, rowwise, avg_taken);
 }
 
 GE_TEST(test_global_pool_against_reference) {
