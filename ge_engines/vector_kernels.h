@@ -951,9 +951,26 @@ GE__VK_ROWS_ISA(avx512)
  * step], o < n. Taps in order, numpy's max (a NaN wins), so a max is the
  * reference's value; a sum rounds in its own order (a few ulps). */
 #define GE__VK_MAXPOOL_ISA(isa)                                                                                        \
+  /* lo floats at p then hi more (s == 2: their even lanes; hi < lanes) */                                             \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_hmax_tap_##isa(const float *p, int64_t s, int64_t lo,           \
+                                                                      int64_t hi) {                                    \
+    ge__vk_v_##isa a = ge__vk_load_part_##isa(p, lo);                                                                  \
+    if (s != 2) return a;                                                                                              \
+    return GE__VK_EVEN_##isa(a, ge__vk_load_part_##isa(p + GE__VK_W_##isa, hi));                                       \
+  }                                                                                                                    \
   GE__VK_ATTR_##isa static void ge__vk_hmax_##isa(int is_max, const float *src, int64_t n, int64_t s, int64_t k,      \
                                                   float *y) {                                                          \
     int64_t q = 0, t;                                                                                                  \
+    if (s == 2) /* two whole loads a tap while the next vector's floats are still inside src */                       \
+      for (; q + GE__VK_W_##isa < n; q += GE__VK_W_##isa) {                                                            \
+        const float *p_ = src + 2 * q;                                                                                 \
+        ge__vk_v_##isa acc = GE__VK_EVEN_##isa(ge__vk_load_##isa(p_), ge__vk_load_##isa(p_ + GE__VK_W_##isa)), v;      \
+        for (t = 1; t < k; t++) {                                                                                      \
+          v = GE__VK_EVEN_##isa(ge__vk_load_##isa(p_ + t), ge__vk_load_##isa(p_ + t + GE__VK_W_##isa));                \
+          acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                        \
+        }                                                                                                              \
+        ge__vk_store_##isa(y + q, acc);                                                                                \
+      }                                                                                                                \
     for (; q + GE__VK_W_##isa <= n; q += GE__VK_W_##isa) {                                                             \
       ge__vk_v_##isa acc = ge__vk_load_strided_##isa(src + q * s, s), v;                                               \
       for (t = 1; t < k; t++) {                                                                                        \
@@ -961,6 +978,17 @@ GE__VK_ROWS_ISA(avx512)
         acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
       }                                                                                                                \
       ge__vk_store_##isa(y + q, acc);                                                                                  \
+    }                                                                                                                  \
+    if (q < n && s <= 2) { /* the last part vector by masked loads of the floats it reads */                          \
+      int64_t r_ = n - q, c_ = s == 2 ? 2 * r_ - 1 : r_, lo_ = c_ < GE__VK_W_##isa ? c_ : GE__VK_W_##isa;              \
+      const float *p_ = src + q * s;                                                                                   \
+      ge__vk_v_##isa acc = ge__vk_hmax_tap_##isa(p_, s, lo_, c_ - lo_), v;                                             \
+      for (t = 1; t < k; t++) {                                                                                        \
+        v = ge__vk_hmax_tap_##isa(p_ + t, s, lo_, c_ - lo_);                                                           \
+        acc = is_max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, v, acc) : acc + v;                                          \
+      }                                                                                                                \
+      ge__vk_store_part_##isa(y + q, acc, r_);                                                                         \
+      q = n;                                                                                                           \
     }                                                                                                                  \
     for (; q < n; q++) {                                                                                               \
       float acc = src[q * s], v;                                                                                       \
@@ -1640,7 +1668,27 @@ static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
 typedef struct ge__vk_mpg {
   int64_t rows, wpad, hq, direct; /* padded rows, padded row width (a multiple of s[1]), column maxima a row */
   int64_t band, bands;            /* output rows a unit of work (a band of the plane), bands a plane */
+  int rowwise;                    /* wide rows without pads: row by row in place (ge__vk_rows_band) */
 } ge__vk_mpg;
+
+/* Wide rows (a vector or more of outputs) with every window inside the
+ * plane (no pads, or ceil mode's extra window not needed) need no padded
+ * copy: the column max of each input row goes straight from x, ow a row
+ * (SqueezeNet's 3x3 stride-2 pools on odd sizes, whose rows would not
+ * line up flattened). */
+static int ge__vk_rowwise_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
+  int64_t per;
+  if (p->pb[0] || p->pb[1] || p->ow < 16 || (p->oh - 1) * p->s[0] + p->k[0] > p->ih ||
+      (p->ow - 1) * p->s[1] + p->k[1] > p->iw)
+    return 0;
+  per = p->ow * p->s[0]; /* h floats an output row adds */
+  g->band = (GE__VK_PLANE_FLOATS - p->ow * p->k[0]) / per + 1;
+  if (g->band < 1 || p->ow * p->k[0] > GE__VK_PLANE_FLOATS) return 0;
+  if (g->band > p->oh) g->band = p->oh;
+  g->bands = (p->oh + g->band - 1) / g->band;
+  g->rowwise = 1;
+  return 1;
+}
 
 /* Floats of the buffers for a band of ob output rows. */
 static int64_t ge__vk_band_need(const ge__vk_pool *p, const ge__vk_mpg *g, int64_t ob) {
@@ -1653,6 +1701,8 @@ static int ge__vk_maxpool_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   for (i = 0; i < 2; i++)
     if (p->d[i] != 1 || p->pb[i] >= p->k[i] || p->pe[i] >= p->k[i]) return 0;
   if (p->s[1] > 2) return 0;
+  g->rowwise = 0;
+  if (ge__vk_rowwise_geom(p, g)) return 1;
   g->rows = p->ih + p->pb[0];
   if (g->rows < (p->oh - 1) * p->s[0] + p->k[0]) g->rows = (p->oh - 1) * p->s[0] + p->k[0];
   g->wpad = p->iw + p->pb[1];
@@ -1717,6 +1767,21 @@ typedef struct ge__vk_mpjob {
   ge__vk_mpg g;
 } ge__vk_mpjob;
 
+/* Output rows [o0, o0 + ob) of plane x into y by rows in place: the
+ * column max of every input row they read into h (ow a row), then the
+ * row max of kh of them per output row (one flattened run at row stride 1). */
+static void ge__vk_rows_band(const ge__vk_pool *p, const float *x, float *h, int64_t o0, int64_t ob, float *y) {
+  int64_t r, rows = (ob - 1) * p->s[0] + p->k[0], ow = p->ow;
+  int m = p->is_max, isa = p->isa;
+  const float *src = x + o0 * p->s[0] * p->iw;
+  for (r = 0; r < rows; r++) GE__VK_PICK(isa, ge__vk_hmax)(m, src + r * p->iw, ow, p->s[1], p->k[1], h + r * ow);
+  if (p->s[0] == 1) {
+    GE__VK_PICK(isa, ge__vk_vmax)(m, h, ob * ow, ow, p->k[0], y);
+    return;
+  }
+  for (r = 0; r < ob; r++) GE__VK_PICK(isa, ge__vk_vmax)(m, h + r * p->s[0] * ow, ow, ow, p->k[0], y + r * ow);
+}
+
 /* Units [begin, end): band u % bands of plane u / bands. */
 static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   const ge__vk_mpjob *j = (const ge__vk_mpjob *)arg;
@@ -1733,6 +1798,11 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
     float *y = p->y + (pl * p->oh + o0) * p->ow, *pad = buf, *h, *v;
     ge__vk_pool bp = *p;
     ge__vk_mpg bg = *g;
+    if (g->rowwise) {
+      ge__vk_rows_band(p, x, buf, o0, ob, y);
+      if (!p->is_max) ge__vk_pool_divide(p, y, o0, ob);
+      continue;
+    }
     bp.oh = ob;
     bg.rows = (ob - 1) * p->s[0] + p->k[0];
     h = buf + (g->direct ? 0 : bg.rows * g->wpad), v = h + bg.rows * g->hq;
@@ -2110,14 +2180,106 @@ static ge_status ge__vk_k_instancenormalization(ge_kernel_ctx *c) { return ge__v
 
 /* Output rows of a transposition: merged axes (runs adjacent in both
  * tensors fused), the last one copied per row, by memcpy when it is
- * contiguous in x too. */
+ * contiguous in x too. When another axis (a) is the one contiguous in x
+ * (NCHW <-> NHWC), rows gathered at a stride would touch a cache line per
+ * element, so the pair (a, last) goes as a 2-D transposition in 8x8 tiles
+ * instead (ge__vk_transpose_tiles): 8 rows of x in registers, 8 columns out. */
 typedef struct ge__vk_transpose {
   int32_t rank;
   int64_t dims[GE_MAX_RANK], xstr[GE_MAX_RANK]; /* output order; x's element strides */
   int64_t inner, rows;
   const float *x;
   float *y;
+  /* tiles: axis a contiguous in x, y's stride of a, blocks of a per outer index */
+  int32_t a, isa;
+  int64_t ystr[GE_MAX_RANK], blocks;
 } ge__vk_transpose;
+
+/* y[i ys + k] = x[i + k xs] for i < ni, k < nk: one tile (or a tail) of a
+ * 2-D transposition, element by element. */
+static void ge__vk_tile_copy(const float *x, int64_t xs, float *y, int64_t ys, int64_t ni, int64_t nk) {
+  int64_t i, k;
+  for (i = 0; i < ni; i++)
+    for (k = 0; k < nk; k++)
+      y[i * ys + k] = x[i + k * xs];
+}
+
+#if GE__VK_X86
+/* One full 8x8 tile through AVX registers: the rows k of x (8 floats of i
+ * each) interleaved pairwise, then by 64-bit pairs, then by 128-bit halves. */
+GE__VK_ATTR_avx2 static void ge__vk_tile8_avx2(const float *x, int64_t xs, float *y, int64_t ys) {
+  __m256 r0 = _mm256_loadu_ps(x), r1 = _mm256_loadu_ps(x + xs), r2 = _mm256_loadu_ps(x + 2 * xs);
+  __m256 r3 = _mm256_loadu_ps(x + 3 * xs), r4 = _mm256_loadu_ps(x + 4 * xs), r5 = _mm256_loadu_ps(x + 5 * xs);
+  __m256 r6 = _mm256_loadu_ps(x + 6 * xs), r7 = _mm256_loadu_ps(x + 7 * xs);
+  __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  _mm256_storeu_ps(y, _mm256_permute2f128_ps(s0, s4, 0x20));
+  _mm256_storeu_ps(y + ys, _mm256_permute2f128_ps(s1, s5, 0x20));
+  _mm256_storeu_ps(y + 2 * ys, _mm256_permute2f128_ps(s2, s6, 0x20));
+  _mm256_storeu_ps(y + 3 * ys, _mm256_permute2f128_ps(s3, s7, 0x20));
+  _mm256_storeu_ps(y + 4 * ys, _mm256_permute2f128_ps(s0, s4, 0x31));
+  _mm256_storeu_ps(y + 5 * ys, _mm256_permute2f128_ps(s1, s5, 0x31));
+  _mm256_storeu_ps(y + 6 * ys, _mm256_permute2f128_ps(s2, s6, 0x31));
+  _mm256_storeu_ps(y + 7 * ys, _mm256_permute2f128_ps(s3, s7, 0x31));
+}
+
+GE__VK_ATTR_avx2 static void ge__vk_tiles_avx2(const float *x, int64_t xs, float *y, int64_t ys, int64_t ni,
+                                               int64_t nk) {
+  int64_t i, k;
+  for (k = 0; k + 8 <= nk; k += 8) {
+    for (i = 0; i + 8 <= ni; i += 8) ge__vk_tile8_avx2(x + i + k * xs, xs, y + i * ys + k, ys);
+    if (i < ni) ge__vk_tile_copy(x + i + k * xs, xs, y + i * ys + k, ys, ni - i, 8);
+  }
+  if (k < nk) ge__vk_tile_copy(x + k * xs, xs, y + k, ys, ni, nk - k);
+}
+#endif
+
+/* The 2-D transposition y[i ys + k] = x[i + k xs], i < ni, k < nk, in
+ * 8x8 tiles (AVX2 and AVX-512 machines both take the AVX2 form: a
+ * transposition is shuffles and copies, wider registers add little). */
+static void ge__vk_tiles(int isa, const float *x, int64_t xs, float *y, int64_t ys, int64_t ni, int64_t nk) {
+  int64_t i, k;
+#if GE__VK_X86
+  if (isa != GE__VK_ISA_BASE) {
+    ge__vk_tiles_avx2(x, xs, y, ys, ni, nk);
+    return;
+  }
+#endif
+  (void)isa;
+  for (k = 0; k < nk; k += 8)
+    for (i = 0; i < ni; i += 8)
+      ge__vk_tile_copy(x + i + k * xs, xs, y + i * ys + k, ys, ni - i < 8 ? ni - i : 8, nk - k < 8 ? nk - k : 8);
+}
+
+/* Block size of axis a in a unit of work of the tiled path. */
+#define GE__VK_TILE_BLOCK 32
+
+/* Units [begin, end): block u % blocks of axis a at outer index u / blocks
+ * (the axes other than a and the last, in output order). */
+static void ge__vk_transpose_tiles(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_transpose *t = (const ge__vk_transpose *)arg;
+  int64_t u, last = t->rank - 1;
+  for (u = begin; u < end; u++) {
+    int64_t rem = u / t->blocks, i0 = u % t->blocks * GE__VK_TILE_BLOCK, xo = i0, yo = i0 * t->ystr[t->a];
+    int64_t ni = t->dims[t->a] - i0 < GE__VK_TILE_BLOCK ? t->dims[t->a] - i0 : GE__VK_TILE_BLOCK;
+    int32_t d;
+    for (d = (int32_t)last - 1; d >= 0; d--) {
+      int64_t id;
+      if (d == t->a) continue;
+      id = rem % t->dims[d];
+      rem /= t->dims[d];
+      xo += id * t->xstr[d];
+      yo += id * t->ystr[d];
+    }
+    ge__vk_tiles(t->isa, t->x + xo, t->xstr[last], t->y + yo, t->ystr[t->a], ni, t->inner);
+  }
+}
 
 static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
   const ge__vk_transpose *t = (const ge__vk_transpose *)arg;
@@ -2143,6 +2305,25 @@ static void ge__vk_transpose_share(void *arg, int64_t begin, int64_t end) {
       idx[d] = 0;
     }
   }
+}
+
+/* Whether t (merged axes set) takes the tiled path, and its setup: an
+ * axis a < last contiguous in x, both it and the last axis long enough to
+ * fill tiles (else the row gather is as good). */
+static int ge__vk_transpose_tiled(ge__vk_transpose *t) {
+  int32_t d, last = t->rank - 1;
+  int64_t s = 1;
+  t->a = -1;
+  for (d = 0; d < last; d++)
+    if (t->xstr[d] == 1) t->a = d;
+  if (t->a < 0 || t->dims[t->a] < 8 || t->inner < 8) return 0;
+  for (d = last; d >= 0; d--) {
+    t->ystr[d] = s;
+    s *= t->dims[d];
+  }
+  t->blocks = (t->dims[t->a] + GE__VK_TILE_BLOCK - 1) / GE__VK_TILE_BLOCK;
+  t->isa = ge__vk_isa();
+  return 1;
 }
 
 static void ge__vk_parse_perm(const ge_node *n, ge__vk_attrs *a) { ge__vk_parse_ints(n, "perm", a); }
@@ -2196,6 +2377,11 @@ static ge_status ge__vk_k_transpose(ge_kernel_ctx *c) {
   t.rows = y->numel / t.inner;
   t.x = (const float *)x->data;
   t.y = (float *)y->data;
+  if (ge__vk_transpose_tiled(&t)) {
+    int64_t units = y->numel / (t.dims[t.a] * t.inner) * t.blocks;
+    ge_kernel_parallel_for(c, units, 1 + GE__VK_GRAIN / (GE__VK_TILE_BLOCK * t.inner), ge__vk_transpose_tiles, &t);
+    return GE_OK;
+  }
   ge_kernel_parallel_for(c, t.rows, 1 + GE__VK_GRAIN / t.inner, ge__vk_transpose_share, &t);
   return GE_OK;
 }

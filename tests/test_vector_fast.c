@@ -876,7 +876,7 @@ static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, 
  * through the kernel with and without threads against the reference kernel. */
 GE_TEST(test_maxpool_planes_per_isa) {
   tu_rng r;
-  int rep, taken = 0, kinds[3] = {0, 0, 0}, avg_taken = 0, banded = 0;
+  int rep, taken = 0, kinds[3] = {0, 0, 0}, avg_taken = 0, banded = 0, rowwise = 0;
   tu_seed(&r, 1616);
   for (rep = 0; rep < 360; rep++) {
     ge__vk_pool p;
@@ -902,6 +902,8 @@ GE_TEST(test_maxpool_planes_per_isa) {
         p.k[i] = 1 + tu_below(&r, 5), p.s[i] = 1 + tu_below(&r, i ? 2 : 3);
         p.pb[i] = tu_below(&r, (uint32_t)p.k[i]), p.pe[i] = tu_below(&r, (uint32_t)p.k[i]);
       }
+      if (rep % 6 == 5) /* SqueezeNet's 3x3 stride 2 without pads, odd sizes by rows in place */
+        for (i = 0; i < 2; i++) p.k[i] = 3, p.s[i] = 2, p.pb[i] = p.pe[i] = 0;
     }
     ceil_mode = kind == 2 && tu_below(&r, 2);
     p.oh = ge__vk_pool_axis(0, ceil_mode, p.ih, p.k[0], p.s[0], 1, &p.pb[0], &p.pe[0]);
@@ -923,6 +925,7 @@ GE_TEST(test_maxpool_planes_per_isa) {
       taken++;
       kinds[kind]++;
       banded += job.g.bands > 1;
+      rowwise += job.g.rowwise;
       for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
         if (!isa_available(isa)) continue;
         got[0] = got[n + 1] = 12345.0f; /* guards */
@@ -954,9 +957,9 @@ GE_TEST(test_maxpool_planes_per_isa) {
     free(want);
     free(got);
   }
-  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30 && avg_taken > 150 && banded > 20);
-  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other, %d in bands); AveragePool: %d\n", taken,
-         kinds[0], kinds[1], kinds[2], banded, avg_taken);
+  GE_CHECK(kinds[0] > 60 && kinds[1] > 60 && kinds[2] > 30 && avg_taken > 150 && banded > 20 && rowwise > 20);
+  printf("  MaxPool by planes: %d cases (%d tiles, %d same-size, %d other, %d in bands, %d by rows); AveragePool: %d\n",
+         taken, kinds[0], kinds[1], kinds[2], banded, rowwise, avg_taken);
 }
 
 GE_TEST(test_global_pool_against_reference) {
@@ -1087,6 +1090,61 @@ GE_TEST(test_transpose_against_reference) {
     check_op("Transpose", in, 1, 1, attrs_perm, 0, 0, 0);
     kh_free(&x);
   }
+}
+
+/* The tiled 2-D transposition at every vector level against the element
+ * loop (odd sizes: full tiles, row and column tails, strides wider than
+ * the tile), with guards around y; then channel <-> spatial permutations
+ * of 4-D and 5-D tensors (the NCHW <-> NHWC of ConvNeXt) through the
+ * kernel with and without threads against the reference kernel. */
+GE_TEST(test_transpose_tiles_per_isa) {
+  tu_rng r;
+  int rep, tiled = 0;
+  tu_seed(&r, 1617);
+  for (rep = 0; rep < 120; rep++) {
+    int64_t ni = 1 + tu_below(&r, 70), nk = 1 + tu_below(&r, 70), xs = ni + tu_below(&r, 4);
+    int64_t ys = nk + tu_below(&r, 4), i, k, ny = ni * ys + 2;
+    float *x = (float *)malloc((size_t)(nk * xs) * sizeof(float));
+    float *want = (float *)malloc((size_t)ny * sizeof(float)), *got = (float *)malloc((size_t)ny * sizeof(float));
+    int isa;
+    fill(&r, x, nk * xs, -4, 4, 1);
+    for (i = 0; i < ny; i++) want[i] = 777.0f;
+    for (i = 0; i < ni; i++)
+      for (k = 0; k < nk; k++) want[1 + i * ys + k] = x[i + k * xs];
+    for (isa = GE__VK_ISA_BASE; isa <= GE__VK_ISA_AVX512; isa++) {
+      if (!isa_available(isa)) continue;
+      for (i = 0; i < ny; i++) got[i] = 777.0f;
+      ge__vk_tiles(isa, x, xs, got + 1, ys, ni, nk);
+      if (!GE_CHECK(!memcmp(got, want, (size_t)ny * sizeof(float))))
+        fprintf(stderr, "  (isa %d ni %lld nk %lld xs %lld ys %lld)\n", isa, (long long)ni, (long long)nk,
+                (long long)xs, (long long)ys);
+    }
+    free(x);
+    free(want);
+    free(got);
+  }
+  for (rep = 0; rep < 40; rep++) {
+    int64_t dims[5];
+    int32_t rank = rep % 4 == 3 ? 5 : 4, i;
+    ge_value x, *in[1];
+    for (i = 0; i < rank; i++) dims[i] = 1 + tu_below(&r, i == 0 ? 3 : 40);
+    x = rand_value(&r, rank, dims, -4, 4, 0);
+    in[0] = &x;
+    for (i = 0; i < rank; i++) perm_now[i] = i;
+    if (rep % 2 == 0) { /* channels last: 0, 2, .., rank-1, 1 */
+      for (i = 1; i < rank - 1; i++) perm_now[i] = i + 1;
+      perm_now[rank - 1] = 1;
+    } else { /* channels first: 0, rank-1, 1, .., rank-2 */
+      perm_now[1] = rank - 1;
+      for (i = 2; i < rank; i++) perm_now[i] = i - 1;
+    }
+    if (rep % 8 == 5) perm_now[0] = perm_now[1], perm_now[1] = 0; /* the batch moves too */
+    perm_len = rank;
+    tiled += dims[1] >= 8 && dims[rank - 1] >= 8;
+    check_op("Transpose", in, 1, 1, attrs_perm, 0, 0, 0);
+    kh_free(&x);
+  }
+  GE_CHECK(tiled > 10);
 }
 
 /* Off the fast paths the reference answers: errors and other dtypes. */
@@ -1563,6 +1621,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_softmax_against_reference);
   GE_RUN(test_norms_against_reference);
   GE_RUN(test_transpose_against_reference);
+  GE_RUN(test_transpose_tiles_per_isa);
   GE_RUN(test_fallbacks_match_reference);
   GE_RUN(test_lookup);
   GE_RUN(test_reduce_against_reference);
