@@ -584,7 +584,9 @@ GE_API ge_status ge_host_cpu_run_reference(ge_kernel_ctx *c) {
   ge_kernel_fn ref = ge_host_cpu_kernel(c->node), prep = ge_host_cpu_prepare(c->node);
   ge_kernel_ctx rc;
   ge_status st = GE_OK;
-  if (!ref) return ge_kernel_preparing(c) ? GE_OK : ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
+  if (!ref)
+    return ge_kernel_preparing(c) ? GE_OK
+                                  : ge_kernel_error(c, GE_ERR_UNSUPPORTED, "no reference kernel for op %s", c->node->op);
   rc = *c;
   rc.state = c->ref_state; /* the reference's own; c->state stays the fast kernel's */
   if (prep && !rc.state && (c->flags & GE_KERNEL_FIXED_SHAPES)) { /* prepared once: no parsing per run */
