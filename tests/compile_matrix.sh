@@ -14,12 +14,17 @@ CXX11="-std=c++11 -Wall -Werror -I."
 # Writable data that is allowed (a regex of symbol names); none so far.
 DATA_ALLOW=${GE_MATRIX_DATA_ALLOW:-'^$'}
 
-# Macro names for a header: ge_graph.h -> GE_GRAPH_IMPLEMENTATION; ge_engines/host_cpu.h ->
-# GE_HOST_CPU_IMPLEMENTATION (GE_ prefixed when the stem lacks it); dist/ge.h -> GE_IMPLEMENTATION.
+# Macro names for a header: the one its implementation guard names next to GE_IMPLEMENTATION
+# (ge_graph.h -> GE_GRAPH_IMPLEMENTATION, ge_engines/ge_local.h -> GE_GE_LOCAL_IMPLEMENTATION);
+# without such a guard, from the file name (GE_ prefixed when the stem lacks it); dist/ge.h ->
+# GE_IMPLEMENTATION.
 impl_macro() {
-    local stem
+    local stem guard
     stem=$(basename "$1" .h | tr '[:lower:]' '[:upper:]')
     [[ $stem == GE ]] && { echo GE_IMPLEMENTATION; return; }
+    guard=$(grep -o -m1 'defined(GE_IMPLEMENTATION) || defined(GE_[A-Z0-9_]*_IMPLEMENTATION)' "$1" |
+        sed 's/.*defined(\(GE_[A-Z0-9_]*\))$/\1/')
+    [[ -n $guard ]] && { echo "$guard"; return; }
     [[ $stem == GE_* ]] || stem=GE_$stem
     echo "${stem}_IMPLEMENTATION"
 }
