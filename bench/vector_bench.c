@@ -37,6 +37,21 @@ static void attrs_pool(ge_graph *g, ge_node_id id) {
   ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
   ge_node_set_attr_ints(g, id, "pads", p, 4, &e);
 }
+/* Inception's branch pools: 3x3 stride 1, pads 1, the pads counted. */
+static void attrs_pool_s1(ge_graph *g, ge_node_id id) {
+  const int64_t k[2] = {3, 3}, p[4] = {1, 1, 1, 1};
+  ge_error e;
+  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
+  ge_node_set_attr_ints(g, id, "pads", p, 4, &e);
+  ge_node_set_attr_int(g, id, "count_include_pad", 1, &e);
+}
+/* DenseNet's transitions: 2x2 stride 2. */
+static void attrs_pool_2x2(ge_graph *g, ge_node_id id) {
+  const int64_t k[2] = {2, 2}, s[2] = {2, 2};
+  ge_error e;
+  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
+  ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
+}
 static void attrs_clip(ge_graph *g, ge_node_id id) {
   ge_error e;
   ge_node_set_attr_float(g, id, "min", 0.0, &e);
@@ -57,6 +72,10 @@ static const bench_case cases[] = {
     {"Add", "1x128x768 + 768", 2, {3, 1}, {{1, 128, 768}, {768}}, NULL},
     {"MaxPool", "1x64x112x112 3x3 s2 p1", 1, {4}, {{1, 64, 112, 112}}, attrs_pool},
     {"AveragePool", "1x64x112x112 3x3 s2 p1", 1, {4}, {{1, 64, 112, 112}}, attrs_pool},
+    {"AveragePool", "1x288x35x35 3x3 s1 p1", 1, {4}, {{1, 288, 35, 35}}, attrs_pool_s1},
+    {"AveragePool", "1x768x17x17 3x3 s1 p1", 1, {4}, {{1, 768, 17, 17}}, attrs_pool_s1},
+    {"AveragePool", "1x2048x8x8 3x3 s1 p1", 1, {4}, {{1, 2048, 8, 8}}, attrs_pool_s1},
+    {"AveragePool", "1x256x56x56 2x2 s2", 1, {4}, {{1, 256, 56, 56}}, attrs_pool_2x2},
     {"GlobalAveragePool", "1x512x7x7", 1, {4}, {{1, 512, 7, 7}}, NULL},
     {"Softmax", "12x128x128", 1, {3}, {{12, 128, 128}}, NULL},
     {"LayerNormalization", "1x128x768", 3, {3, 1, 1}, {{1, 128, 768}, {768}, {768}}, NULL},

@@ -1131,7 +1131,7 @@ static ge_status ge__vk_out_failed(ge_kernel_ctx *c) {
 /* What a kernel reads from its node's attributes, parsed once into
  * c->state (at load by its prepare call, or at its first run): no string
  * comparison per run. A kernel whose state is this may keep more after it
- * (AveragePool's column counts). */
+ * (AveragePool's reciprocal counts). */
 typedef struct ge__vk_attrs {
   ge__vk_upar par;   /* parametric unary ops; Clip's min/max attributes */
   int op;            /* the unary op (Gelu's variant); -1: the reference decides */
@@ -1144,7 +1144,7 @@ typedef struct ge__vk_attrs {
   /* 2-D pools */
   int pool_ok, auto_pad, ceil_mode, include_pad;
   int64_t k[2], s[2], d[2], pads[4];
-  int64_t ncols; /* AveragePool: column counts kept after the struct */
+  int64_t ninv, inv_h, inv_w; /* AveragePool: ninv floats after the struct, made for an inv_h x inv_w input */
 } ge__vk_attrs;
 typedef void (*ge__vk_parse_fn)(const ge_node *n, ge__vk_attrs *a);
 
@@ -1158,6 +1158,7 @@ static ge__vk_attrs *ge__vk_attrs_of(ge_kernel_ctx *c, ge__vk_parse_fn parse) {
   }
   a->op = -1;
   a->n_ints = -1;
+  a->inv_h = -1; /* no reciprocal counts yet */
   parse(c->node, a);
   c->state = a;
   return a;
@@ -1525,7 +1526,7 @@ typedef struct ge__vk_pool {
   int64_t k[2], s[2], d[2], pb[2], pe[2];
   const float *x;
   float *y;
-  int64_t *cols; /* AveragePool: the column count of each output column */
+  const float *inv; /* AveragePool: 1 / the count of each output (oh x ow) */
 } ge__vk_pool;
 
 /* The output size along one axis as the reference computes it (auto_pad:
@@ -1619,38 +1620,54 @@ static void ge__vk_pool_share(void *arg, int64_t begin, int64_t end) {
 #endif
   if (isa == GE__VK_ISA_AVX2 && p->ow < 8) isa = GE__VK_ISA_BASE;
   for (r = begin; r < end; r++) {
-    int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1, ph0, ph1, j;
+    int64_t pl = r / p->oh, oh = r % p->oh, kh0, kh1;
     const float *xp = p->x + pl * p->ih * p->iw;
     float *yr = p->y + r * p->ow;
     ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &kh0, &kh1);
     GE__VK_PICK(isa, ge__vk_pool_row)
     (p->is_max, kh1 > kh0 ? xp + (oh * p->s[0] - p->pb[0] + kh0 * p->d[0]) * p->iw : xp, kh1 - kh0, p->d[0] * p->iw, p->iw, p->k[1],
      p->s[1], p->d[1], p->pb[1], p->ow, yr);
-    if (p->is_max) continue;
-    /* average: the count is rows x columns, each valid or (include_pad)
-     * inside the padded input */
-    if (p->include_pad)
-      ge__vk_taps(oh + 0, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &ph0, &ph1);
-    else
-      ph0 = kh0, ph1 = kh1;
+    if (!p->is_max) GE__VK_PICK(isa, ge__vk_binary)(GE__VK_B_MUL, yr, 1, p->inv + oh * p->ow, 1, yr, p->ow);
+  }
+}
+
+/* The count of an AveragePool's window along one axis at output o: its
+ * valid taps, or (include_pad) those inside the padded input. */
+static int64_t ge__vk_pool_count(const ge__vk_pool *p, int axis, int64_t o, int64_t in) {
+  int64_t lo, hi;
+  if (p->include_pad) ge__vk_taps(o, p->s[axis], p->d[axis], 0, p->k[axis], in + p->pb[axis] + p->pe[axis], &lo, &hi);
+  else ge__vk_taps(o, p->s[axis], p->d[axis], p->pb[axis], p->k[axis], in, &lo, &hi);
+  return hi - lo;
+}
+
+/* An AveragePool's reciprocal counts, one per output position (0 for an
+ * empty window), after its parsed attributes in the kernel state: made
+ * once per input size, so a run multiplies instead of dividing, and no
+ * allocation per run. */
+static void ge__vk_pool_fill_inv(const ge__vk_pool *p, float *inv) {
+  int64_t i, j;
+  for (i = 0; i < p->oh; i++) {
+    int64_t rows = ge__vk_pool_count(p, 0, i, p->ih);
     for (j = 0; j < p->ow; j++) {
-      int64_t cnt = (ph1 - ph0) * p->cols[j];
-      yr[j] = cnt ? yr[j] / (float)cnt : 0.0f;
+      int64_t cnt = rows * ge__vk_pool_count(p, 1, j, p->iw);
+      inv[i * p->ow + j] = cnt ? 1.0f / (float)cnt : 0.0f;
     }
   }
 }
 
-/* n column counts of an AveragePool after its parsed attributes in the
- * kernel state, grown when a shape needs more: no allocation per run. */
-static int64_t *ge__vk_pool_cols(ge_kernel_ctx *c, int64_t n) {
+static const float *ge__vk_pool_inv(ge_kernel_ctx *c, const ge__vk_pool *p) {
   ge__vk_attrs *a = (ge__vk_attrs *)c->state;
-  if (a->ncols < n) {
-    ge__vk_attrs *g = (ge__vk_attrs *)realloc(a, sizeof *a + (size_t)n * sizeof(int64_t));
+  int64_t n = p->oh * p->ow;
+  if (a->inv_h == p->ih && a->inv_w == p->iw) return (const float *)(a + 1);
+  if (a->ninv < n) {
+    ge__vk_attrs *g = (ge__vk_attrs *)realloc(a, sizeof *a + (size_t)n * sizeof(float));
     if (!g) return NULL;
-    g->ncols = n;
+    g->ninv = n;
     c->state = a = g;
   }
-  return (int64_t *)(a + 1);
+  ge__vk_pool_fill_inv(p, (float *)(a + 1));
+  a->inv_h = p->ih, a->inv_w = p->iw;
+  return (const float *)(a + 1);
 }
 
 /* MaxPool and AveragePool by whole planes (dilation 1, column stride <= 2,
@@ -1671,16 +1688,15 @@ typedef struct ge__vk_mpg {
   int rowwise;                    /* wide rows without pads: row by row in place (ge__vk_rows_band) */
 } ge__vk_mpg;
 
-/* Wide rows (a vector or more of outputs) with every window inside the
- * plane (no pads, or ceil mode's extra window not needed) need no padded
- * copy: the column max of each input row goes straight from x, ow a row
+/* Wide rows (a vector or more of outputs) need no padded copy: the
+ * column max of each input row goes straight from x, ow a row, the taps
+ * that fall in the pads (or past the end in ceil mode) left out
  * (SqueezeNet's 3x3 stride-2 pools on odd sizes, whose rows would not
- * line up flattened). */
+ * line up flattened; Inception's and GoogLeNet's padded 3x3 stride-1
+ * pools on 35x35 and 28x28). */
 static int ge__vk_rowwise_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   int64_t per;
-  if (p->pb[0] || p->pb[1] || p->ow < 16 || (p->oh - 1) * p->s[0] + p->k[0] > p->ih ||
-      (p->ow - 1) * p->s[1] + p->k[1] > p->iw)
-    return 0;
+  if (p->ow < 16) return 0;
   per = p->ow * p->s[0]; /* h floats an output row adds */
   g->band = (GE__VK_PLANE_FLOATS - p->ow * p->k[0]) / per + 1;
   if (g->band < 1 || p->ow * p->k[0] > GE__VK_PLANE_FLOATS) return 0;
@@ -1747,19 +1763,9 @@ static void ge__vk_plane_passes(const ge__vk_pool *p, const ge__vk_mpg *g, int i
 }
 
 /* An average's window sums in y (output rows [o0, o0 + ob) of a plane)
- * divided by their counts: rows x columns, each valid or (include_pad)
- * inside the padded input. */
+ * times their reciprocal counts. */
 static void ge__vk_pool_divide(const ge__vk_pool *p, float *y, int64_t o0, int64_t ob) {
-  int64_t oh, j, r0, r1;
-  for (oh = o0; oh < o0 + ob; oh++) {
-    float *yr = y + (oh - o0) * p->ow;
-    if (p->include_pad) ge__vk_taps(oh, p->s[0], p->d[0], 0, p->k[0], p->ih + p->pb[0] + p->pe[0], &r0, &r1);
-    else ge__vk_taps(oh, p->s[0], p->d[0], p->pb[0], p->k[0], p->ih, &r0, &r1);
-    for (j = 0; j < p->ow; j++) {
-      int64_t cnt = (r1 - r0) * p->cols[j];
-      yr[j] = cnt ? yr[j] / (float)cnt : 0.0f;
-    }
-  }
+  GE__VK_PICK(p->isa, ge__vk_binary)(GE__VK_B_MUL, y, 1, p->inv + o0 * p->ow, 1, y, ob * p->ow);
 }
 
 typedef struct ge__vk_mpjob {
@@ -1767,19 +1773,50 @@ typedef struct ge__vk_mpjob {
   ge__vk_mpg g;
 } ge__vk_mpjob;
 
+/* Output column j of one input row xr's column max (sum) over the taps
+ * that land inside the row, tap by tap (the edges of a padded pool). */
+static float ge__vk_edge_hmax(const ge__vk_pool *p, const float *xr, int64_t j) {
+  int64_t lo, hi, t;
+  float acc = p->is_max ? -HUGE_VALF : 0.0f;
+  ge__vk_taps(j, p->s[1], 1, p->pb[1], p->k[1], p->iw, &lo, &hi);
+  for (t = lo; t < hi; t++) {
+    float v = xr[j * p->s[1] - p->pb[1] + t];
+    acc = p->is_max ? (v > acc || v != v ? v : acc) : acc + v;
+  }
+  return acc;
+}
+
+/* The column max (sum) of one input row xr into h, ow outputs: the
+ * columns whose taps all land inside by whole vectors, the edges apart. */
+static void ge__vk_row_hmax(const ge__vk_pool *p, const float *xr, float *h) {
+  int64_t s = p->s[1], pb = p->pb[1], last = p->iw - p->k[1] + pb, j;
+  int64_t jlo = (pb + s - 1) / s, jhi = last < 0 ? 0 : last / s + 1;
+  if (jhi > p->ow) jhi = p->ow;
+  if (jlo > jhi) jlo = jhi;
+  if (jhi > jlo) GE__VK_PICK(p->isa, ge__vk_hmax)(p->is_max, xr + jlo * s - pb, jhi - jlo, s, p->k[1], h + jlo);
+  for (j = 0; j < jlo; j++) h[j] = ge__vk_edge_hmax(p, xr, j);
+  for (j = jhi; j < p->ow; j++) h[j] = ge__vk_edge_hmax(p, xr, j);
+}
+
 /* Output rows [o0, o0 + ob) of plane x into y by rows in place: the
- * column max of every input row they read into h (ow a row), then the
- * row max of kh of them per output row (one flattened run at row stride 1). */
+ * column max of every input row they read into h (ow a row), then per
+ * output row the row max of those of its kh rows that land inside (one
+ * flattened run where every row has all kh at row stride 1). */
 static void ge__vk_rows_band(const ge__vk_pool *p, const float *x, float *h, int64_t o0, int64_t ob, float *y) {
-  int64_t r, rows = (ob - 1) * p->s[0] + p->k[0], ow = p->ow;
+  int64_t r, first = o0 * p->s[0] - p->pb[0], end = first + (ob - 1) * p->s[0] + p->k[0], ow = p->ow, lo, hi;
   int m = p->is_max, isa = p->isa;
-  const float *src = x + o0 * p->s[0] * p->iw;
-  for (r = 0; r < rows; r++) GE__VK_PICK(isa, ge__vk_hmax)(m, src + r * p->iw, ow, p->s[1], p->k[1], h + r * ow);
-  if (p->s[0] == 1) {
+  if (first < 0) first = 0;
+  if (end > p->ih) end = p->ih;
+  for (r = first; r < end; r++) ge__vk_row_hmax(p, x + r * p->iw, h + (r - first) * ow);
+  if (p->s[0] == 1 && o0 - p->pb[0] >= 0 && o0 + ob - 1 - p->pb[0] + p->k[0] <= p->ih) {
     GE__VK_PICK(isa, ge__vk_vmax)(m, h, ob * ow, ow, p->k[0], y);
     return;
   }
-  for (r = 0; r < ob; r++) GE__VK_PICK(isa, ge__vk_vmax)(m, h + r * p->s[0] * ow, ow, ow, p->k[0], y + r * ow);
+  for (r = 0; r < ob; r++) {
+    int64_t o = o0 + r;
+    ge__vk_taps(o, p->s[0], 1, p->pb[0], p->k[0], p->ih, &lo, &hi);
+    GE__VK_PICK(isa, ge__vk_vmax)(m, h + (o * p->s[0] - p->pb[0] + lo - first) * ow, ow, ow, hi - lo, y + r * ow);
+  }
 }
 
 /* Units [begin, end): band u % bands of plane u / bands. */
@@ -1847,17 +1884,7 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   p.include_pad = a->include_pad;
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
-  if (!is_max) { /* column counts, the same for every row */
-    int64_t j, c0, c1;
-    if (!(p.cols = ge__vk_pool_cols(c, p.ow))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
-    for (j = 0; j < p.ow; j++) {
-      if (p.include_pad)
-        ge__vk_taps(j, p.s[1], p.d[1], 0, p.k[1], p.iw + p.pb[1] + p.pe[1], &c0, &c1);
-      else
-        ge__vk_taps(j, p.s[1], p.d[1], p.pb[1], p.k[1], p.iw, &c0, &c1);
-      p.cols[j] = c1 - c0;
-    }
-  }
+  if (!is_max && !(p.inv = ge__vk_pool_inv(c, &p))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
   {
     ge__vk_mpjob mj;
     mj.p = &p;

@@ -800,8 +800,8 @@ static float maxpool_direct(const float *x, const ge__vk_pool *p, int64_t i, int
  * want and got hold the outputs and two guards. 1 when the planes path
  * took it. */
 static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, float *want, float *got) {
-  int64_t n = p->planes * p->oh * p->ow, pl, oi, oj, a, b, j, c0, c1, dims[4];
-  int64_t *cols = (int64_t *)malloc((size_t)p->ow * sizeof(int64_t));
+  int64_t n = p->planes * p->oh * p->ow, pl, oi, oj, a, b, j, dims[4];
+  float *inv = (float *)malloc((size_t)(p->oh * p->ow) * sizeof(float));
   ge__vk_mpjob job;
   ge_value xv, *in[1];
   int isa, took = 0, i;
@@ -809,12 +809,8 @@ static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, 
   p->include_pad = (int)tu_below(r, 2);
   fill(r, x, p->planes * p->ih * p->iw, -4, 4, 0);
   x[tu_below(r, (uint32_t)(p->planes * p->ih * p->iw))] = NAN;
-  for (j = 0; j < p->ow; j++) { /* the kernel's column counts */
-    if (p->include_pad) ge__vk_taps(j, p->s[1], 1, 0, p->k[1], p->iw + p->pb[1] + p->pe[1], &c0, &c1);
-    else ge__vk_taps(j, p->s[1], 1, p->pb[1], p->k[1], p->iw, &c0, &c1);
-    cols[j] = c1 - c0;
-  }
-  p->cols = cols;
+  ge__vk_pool_fill_inv(p, inv); /* the kernel's reciprocal counts */
+  p->inv = inv;
   for (pl = 0; pl < p->planes; pl++) /* the ONNX definition in double */
     for (oi = 0; oi < p->oh; oi++)
       for (oj = 0; oj < p->ow; oj++) {
@@ -864,7 +860,7 @@ static int taken_avg_planes(tu_rng *r, ge__vk_pool *p, int ceil_mode, float *x, 
   in[0] = &xv;
   check_op("AveragePool", in, 1, 1, attrs_pool, 0, 4, 1e-6);
   kh_free(&xv);
-  free(cols);
+  free(inv);
   return took;
 }
 
