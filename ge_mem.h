@@ -1837,8 +1837,11 @@ GE_API uint64_t ge_arena_used(const ge_arena *a) { return a ? a->used : 0; }
  *               outputs are consecutive slices of the input when the slices
  *               are contiguous (every dim before the axis is 1) and sizes
  *               add up;
- *             - continuous blocks: the inputs of a PhonyConcat are laid back
- *               to back inside the concat output when every input is a
+ *             - continuous blocks: the inputs of a PhonyConcat or Concat
+ *               are laid back to back inside the concat output (Concat's
+ *               kernel then finds each input in place and copies nothing:
+ *               a fire module's or an Inception block's branches write
+ *               straight into the block's output) when every input is a
  *               tensor of its own (not Data/Const/Variable, not a view or
  *               slice, not a graph output, not already in another block,
  *               read once by this concat, same segment as the output, or
@@ -2240,7 +2243,7 @@ static void ge__mg_continuous(ge__mg *c) {
     int32_t o;
     uint64_t sum = 0, pos = 0;
     int ok = 1;
-    if (!ge__mg_is(x, "PhonyConcat") || x->num_inputs < 1 || x->num_outputs < 1) continue;
+    if (!(ge__mg_is(x, "PhonyConcat") || ge__mg_is(x, "Concat")) || x->num_inputs < 1 || x->num_outputs < 1) continue;
     o = c->first_t[x->id];
     if (o < 0 || c->parent[o] >= 0 ||
         (c->nat[o] != GE_MEM_SEG_FEATURE_MAP && c->nat[o] != GE_MEM_SEG_FIXED && c->nat[o] != GE_MEM_SEG_OUTPUT) ||

@@ -207,7 +207,11 @@ static int32_t ck_tensor(const checker *c, ge_edge e) {
 
 static const char *ck_name(const checker *c, int32_t t) { return ge_graph_node(c->g, c->p->tensors[t].node)->name; }
 
-/* Is the PhonyConcat x laid out continuously (each input at out + prefix)? */
+/* A concat the plan may lay out continuously: PhonyConcat, or Concat, whose
+ * kernel copies nothing onto itself. */
+static int ck_is_concat(const ge_node *x) { return !strcmp(x->op, "PhonyConcat") || !strcmp(x->op, "Concat"); }
+
+/* Is the concat x laid out continuously (each input at out + prefix)? */
 static int ck_concat_continuous(const checker *c, const ge_node *x) {
   int32_t o = ck_tensor(c, E(x->id, 0));
   uint64_t pos = 0;
@@ -249,7 +253,7 @@ static void ck_classify(checker *c) {
         continue; /* not its slice of the input: must be justified otherwise */
       if (c->kind[i] == K_WRITER) c->kind[i] = K_SAME_BYTES;
       c->src[i] = s;
-    } else if (!strcmp(x->op, "PhonyConcat") && ck_concat_continuous(c, x)) {
+    } else if (ck_is_concat(x) && ck_concat_continuous(c, x)) {
       if (c->kind[i] == K_WRITER) c->kind[i] = K_CONCAT;
     }
   }
@@ -278,7 +282,7 @@ static void ck_classify(checker *c) {
     if (t->output >= 0) /* continuous concat input */
       for (u = 0; u < x->num_uses; u++) {
         const ge_node *y = ge_graph_node(c->g, x->uses[u].node);
-        if (!strcmp(y->op, "PhonyConcat") && y->inputs[x->uses[u].input].index == t->output &&
+        if (ck_is_concat(y) && y->inputs[x->uses[u].input].index == t->output &&
             ck_concat_continuous(c, y))
           ok = 1;
       }

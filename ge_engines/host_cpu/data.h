@@ -616,8 +616,11 @@ static ge_status ge__hc_concat(ge_kernel_ctx *c) {
     const ge_value *xi = c->inputs[i];
     size_t chunk = (size_t)(xi->dims[axis] * inner) * es;
     int64_t o;
-    if (chunk)
-      for (o = 0; o < outer; o++) memcpy((char *)y->data + (size_t)o * ochunk + pos, (const char *)xi->data + (size_t)o * chunk, chunk);
+    for (o = 0; chunk && o < outer; o++) {
+      char *dst = (char *)y->data + (size_t)o * ochunk + pos;
+      const char *src = (const char *)xi->data + (size_t)o * chunk;
+      if (dst != src) memcpy(dst, src, chunk); /* equal: the memory plan laid the input there (ge_mem.h) */
+    }
     pos += chunk;
   }
   return GE_OK;
