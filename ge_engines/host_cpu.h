@@ -660,8 +660,23 @@ static const ge_tensor *ge__hc_fold_input(const ge_graph *g, const ge_node *n, u
   return src->outputs[n->inputs[i].index].value;
 }
 
+/* Input i of n is the input of a Shape or Size whose shape inference
+ * found static: those read only its dims, so they fold though it is no
+ * constant (a static model's Shape -> Slice -> Concat -> Resize sizes
+ * become one Const, and no host node is left to run). */
+static const ge_tensor_desc *ge__hc_fold_dims_only(const ge_graph *g, const ge_node *n, uint32_t i) {
+  const ge_tensor_desc *d;
+  int32_t k;
+  if (i != 0 || !ge_node_in_onnx_domain(n) || (strcmp(n->op, "Shape") != 0 && strcmp(n->op, "Size") != 0)) return NULL;
+  if (!(d = ge_node_input_desc(g, n, 0)) || d->shape.rank < 0 || d->dtype == GE_DTYPE_UNDEFINED) return NULL;
+  for (k = 0; k < d->shape.rank; k++)
+    if (d->shape.dims[k] < 0) return NULL;
+  return d;
+}
+
 /* Whether n may be folded: a host CPU kernel, every input a non-string
- * constant (ge__hc_fold_input), no control edges, no subgraphs, not pinned,
+ * constant (ge__hc_fold_input) or dims only (ge__hc_fold_dims_only), no
+ * control edges, no subgraphs, not pinned,
  * and no known output larger than the cap. *in_bytes gets the inputs'
  * total size. */
 static int ge__hc_foldable(const ge_graph *g, const ge_node *n, size_t cap, size_t *in_bytes) {
@@ -676,6 +691,10 @@ static int ge__hc_foldable(const ge_graph *g, const ge_node *n, size_t cap, size
   for (i = 0; i < n->num_inputs; i++) {
     const ge_tensor *t;
     if (n->inputs[i].node == GE_NONE) continue;
+    if (ge__hc_fold_dims_only(g, n, i)) {
+      present++;
+      continue;
+    }
     if (!(t = ge__hc_fold_input(g, n, i)) || t->dtype == GE_DTYPE_STRING || (t->nbytes && !t->data)) return 0;
     total += t->nbytes;
     present++;
@@ -700,13 +719,18 @@ static ge_status ge__hc_fold_eval(const ge_graph *g, const ge_node *n, ge_value 
   env.num_threads = 1;
   for (i = 0; i < n->num_inputs; i++) {
     const ge_tensor *t;
+    const ge_tensor_desc *d;
     in_ptrs[i] = NULL;
     if (n->inputs[i].node == GE_NONE) continue;
-    t = ge__hc_fold_input(g, n, i);
     memset(&ins[i], 0, sizeof ins[i]);
+    in_ptrs[i] = &ins[i];
+    if ((d = ge__hc_fold_dims_only(g, n, i)) != NULL) { /* dims, no data */
+      ge_value_set_shape(&ins[i], d->dtype, d->shape.rank, d->shape.dims);
+      continue;
+    }
+    t = ge__hc_fold_input(g, n, i);
     ge_value_set_shape(&ins[i], t->dtype, t->rank, t->dims);
     ins[i].data = t->data;
-    in_ptrs[i] = &ins[i];
   }
   for (i = 0; i < n->num_outputs; i++) {
     memset(&outs[i], 0, sizeof outs[i]);

@@ -723,6 +723,46 @@ GE_TEST(test_constant_folding) {
   ge_graph_free(g);
 }
 
+/* Shape and Size of a tensor whose shape inference is static fold, though
+ * the tensor is computed: they read only its dims; a Slice of the Shape
+ * then folds after it. A dynamic dim keeps them. */
+GE_TEST(test_static_shape_folding) {
+  ge_graph *g = tu_new_graph("fold_shape");
+  int64_t x_d[4] = {1, 3, 8, 5}, y_d[2] = {-1, 7}, one[1] = {1}, st[1] = {2}, en[1] = {4};
+  ge_node_id x, relu, shp, size, sl, ydata, yshp;
+  ge_edge in[3], outs[5];
+  uint32_t folded = 0;
+  ge_error err;
+  const ge_attr *v;
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, x_d, &x, NULL));
+  TU_OK(ge_graph_add_data(g, "y", GE_DTYPE_FLOAT32, 2, y_d, &ydata, NULL));
+  relu = node1(g, "Relu", "relu", x);
+  shp = node1(g, "Shape", "shp", relu); /* of a computed tensor, static */
+  size = node1(g, "Size", "size", relu);
+  in[0] = tu_e(shp, 0), in[1] = tu_e(const_i64(g, "st", 1, one, st), 0), in[2] = tu_e(const_i64(g, "en", 1, one, en), 0);
+  sl = node(g, "Slice", "sl", 3, in, -1); /* the spatial dims */
+  yshp = node1(g, "Shape", "yshp", ydata); /* a dynamic dim: stays */
+  outs[0] = tu_e(relu, 0), outs[1] = tu_e(sl, 0), outs[2] = tu_e(size, 0), outs[3] = tu_e(yshp, 0), outs[4] = tu_e(shp, 0);
+  TU_OK(ge_graph_set_outputs(g, 5, outs, NULL, NULL));
+  TU_OK(ge_graph_infer_shapes(g, NULL));
+  GE_REQUIRE(ge_host_cpu_fold_constants(g, 0, &folded, &err) == GE_OK);
+  GE_CHECK_EQ_INT(folded, 3);
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "shp"))->op, "Const");
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "sl"))->op, "Const");
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "size"))->op, "Const");
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "yshp"))->op, "Shape");
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "relu"))->op, "Relu"); /* still computed */
+  v = ge_node_attr(ge_graph_node(g, ge_graph_find(g, "sl")), "value");
+  GE_REQUIRE(v && v->type == GE_ATTR_TENSOR && v->v.t->rank == 1 && v->v.t->dims[0] == 2);
+  GE_CHECK_EQ_INT(ge_tensor_get_int(v->v.t, 0), 8);
+  GE_CHECK_EQ_INT(ge_tensor_get_int(v->v.t, 1), 5);
+  v = ge_node_attr(ge_graph_node(g, ge_graph_find(g, "size")), "value");
+  GE_REQUIRE(v && v->type == GE_ATTR_TENSOR);
+  GE_CHECK_EQ_INT(ge_tensor_get_int(v->v.t, 0), 120);
+  GE_CHECK_EQ_INT(ge_graph_validate(g, NULL, &err), GE_OK);
+  ge_graph_free(g);
+}
+
 int main(int argc, char **argv) {
   const char *slash = strrchr(argv[0], '/');
   if (slash) snprintf(plugin_dir, sizeof plugin_dir, "%.*s", (int)(slash - argv[0]), argv[0]);
@@ -740,5 +780,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_custom_engine);
   GE_RUN(test_data_flow_reassign);
   GE_RUN(test_constant_folding);
+  GE_RUN(test_static_shape_folding);
   return ge_test_main_end();
 }
