@@ -828,10 +828,25 @@ GE_API ge_status ge_host_cpu_fold_constants(ge_graph *g, size_t max_bytes, uint3
   return st;
 }
 
+/* Folding, then while it folded something, shape inference and folding
+ * again: a folded Shape can make a Pad's pads or a Reshape's shape
+ * constant, whose output shape inference then finds static, so the Shape
+ * of that folds in the next round (Swin's window attention). A failing
+ * inference stops the rounds; the session's own inference reports it. */
+#define GE__HC_FOLD_ROUNDS 16
+
 static ge_status ge__hc_optimize_original(const ge_engine *e, ge_graph *g, ge_error *err) {
-  uint32_t folded = 0;
+  uint32_t folded = 0, round;
+  ge_status st = GE_OK;
   (void)e;
-  return ge_host_cpu_fold_constants(g, 0, &folded, err);
+  for (round = 0; round < GE__HC_FOLD_ROUNDS && st == GE_OK; round++) {
+    uint32_t before = folded;
+    ge_error local;
+    if ((st = ge_host_cpu_fold_constants(g, 0, &folded, err)) != GE_OK || folded == before) break;
+    memset(&local, 0, sizeof local);
+    if (ge_graph_infer_shapes(g, &local) != GE_OK) break;
+  }
+  return st;
 }
 
 static const ge_engine ge__hc_engine = {

@@ -763,6 +763,44 @@ GE_TEST(test_static_shape_folding) {
   ge_graph_free(g);
 }
 
+/* The host CPU engine's original-graph optimiser folds in rounds: a
+ * Reshape whose shape input is computed from a Shape through a Mod (which
+ * shape inference does not evaluate) has an unknown shape until that
+ * folds; inference then finds it static, and a Shape of the Reshape folds
+ * in the next round. */
+GE_TEST(test_folding_rounds) {
+  ge_graph *g = tu_new_graph("fold_rounds");
+  const ge_engine *host = ge_host_cpu_engine();
+  int64_t x_d[3] = {2, 3, 4}, one[1] = {1}, zero[1] = {0}, minus1[1] = {-1}, five[1] = {5};
+  ge_node_id x, shp, first, cat, resh, shp2;
+  ge_edge in[3], outs[2];
+  ge_error err;
+  const ge_attr *v;
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 3, x_d, &x, NULL));
+  shp = node1(g, "Shape", "shp", x);
+  in[0] = tu_e(shp, 0), in[1] = tu_e(const_i64(g, "z", 1, one, zero), 0), in[2] = tu_e(const_i64(g, "o", 1, one, one), 0);
+  first = node(g, "Slice", "first", 3, in, -1);
+  first = node2(g, "Mod", "mod", first, const_i64(g, "five", 1, one, five)); /* 2 % 5 */
+  in[0] = tu_e(first, 0), in[1] = tu_e(const_i64(g, "m1", 1, one, minus1), 0);
+  cat = node(g, "Concat", "cat", 2, in, -1);
+  TU_OK(ge_node_set_attr_int(g, cat, "axis", 0, NULL));
+  resh = node2(g, "Reshape", "resh", x, cat); /* [2, 12] */
+  shp2 = node1(g, "Shape", "shp2", resh);
+  outs[0] = tu_e(resh, 0), outs[1] = tu_e(shp2, 0);
+  TU_OK(ge_graph_set_outputs(g, 2, outs, NULL, NULL));
+  TU_OK(ge_graph_infer_shapes(g, NULL));
+  GE_REQUIRE(host->optimize_original(host, g, &err) == GE_OK);
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "cat"))->op, "Const");
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "shp2"))->op, "Const");
+  GE_CHECK_STR(ge_graph_node(g, ge_graph_find(g, "resh"))->op, "Reshape");
+  v = ge_node_attr(ge_graph_node(g, ge_graph_find(g, "shp2")), "value");
+  GE_REQUIRE(v && v->type == GE_ATTR_TENSOR && v->v.t->rank == 1 && v->v.t->dims[0] == 2);
+  GE_CHECK_EQ_INT(ge_tensor_get_int(v->v.t, 0), 2);
+  GE_CHECK_EQ_INT(ge_tensor_get_int(v->v.t, 1), 12);
+  GE_CHECK_EQ_INT(ge_graph_validate(g, NULL, &err), GE_OK);
+  ge_graph_free(g);
+}
+
 int main(int argc, char **argv) {
   const char *slash = strrchr(argv[0], '/');
   if (slash) snprintf(plugin_dir, sizeof plugin_dir, "%.*s", (int)(slash - argv[0]), argv[0]);
@@ -781,5 +819,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_data_flow_reassign);
   GE_RUN(test_constant_folding);
   GE_RUN(test_static_shape_folding);
+  GE_RUN(test_folding_rounds);
   return ge_test_main_end();
 }
