@@ -828,6 +828,54 @@ GE_API ge_status ge_host_cpu_fold_constants(ge_graph *g, size_t max_bytes, uint3
   return st;
 }
 
+/* The constant feeding input i of n (ge__hc_fold_input), or NULL (absent
+ * or computed). */
+static const ge_tensor *ge__hc_const_input(const ge_graph *g, const ge_node *n, uint32_t i) {
+  return i < n->num_inputs && n->inputs[i].node != GE_NONE ? ge__hc_fold_input(g, n, i) : NULL;
+}
+
+/* A Dropout that is an identity: ratio absent or a Const scalar in [0, 1)
+ * (else the kernel's error stays), and training_mode absent or a Const
+ * false, or ratio 0 (Swin's attention dropout, exported in training mode
+ * with p = 0); its mask unused and its output no graph output. */
+static int ge__hc_identity_dropout(const ge_graph *g, const ge_node *n) {
+  const ge_tensor *ratio = ge__hc_const_input(g, n, 1), *train = ge__hc_const_input(g, n, 2);
+  ge_node_id out = ge_graph_output_node(g);
+  uint32_t u;
+  double r;
+  if (strcmp(n->op, "Dropout") != 0 || !ge_node_in_onnx_domain(n) || n->num_inputs < 1 ||
+      n->inputs[0].node == GE_NONE || n->num_control_inputs || n->num_control_outputs)
+    return 0;
+  r = ge_node_attr_float(n, "ratio", 0.5);
+  if (n->num_inputs > 1 && n->inputs[1].node != GE_NONE) {
+    if (!ratio || ge_tensor_numel(ratio) != 1 || !ge__hc_is_float(ratio->dtype)) return 0;
+    r = ge_tensor_get_float(ratio, 0);
+  }
+  if (!(r >= 0 && r < 1)) return 0;
+  if (r != 0 && n->num_inputs > 2 && n->inputs[2].node != GE_NONE &&
+      !(train && train->dtype == GE_DTYPE_BOOL && ge_tensor_numel(train) == 1 && !((const uint8_t *)train->data)[0]))
+    return 0;
+  for (u = 0; u < n->num_uses; u++)
+    if (n->uses[u].node == out || ge_graph_node(g, n->uses[u].node)->inputs[n->uses[u].input].index != 0) return 0;
+  return 1;
+}
+
+/* Removes every Dropout that is an identity: its readers read its input
+ * (ONNX Runtime does the same); *removed grows by the count. */
+static ge_status ge__hc_drop_dropouts(ge_graph *g, uint32_t *removed, ge_error *err) {
+  ge_node_id id, bound = ge_graph_id_bound(g);
+  ge_status st = GE_OK;
+  for (id = 0; id < bound && st == GE_OK; id++) {
+    const ge_node *n = ge_graph_node(g, id);
+    ge_edge from;
+    if (!n || !ge__hc_identity_dropout(g, n)) continue;
+    from.node = id, from.index = 0;
+    if ((st = ge_graph_replace_uses(g, from, n->inputs[0], err)) == GE_OK) st = ge_graph_remove_node(g, id, err);
+    ++*removed;
+  }
+  return st;
+}
+
 /* Folding, then while it folded something, shape inference and folding
  * again: a folded Shape can make a Pad's pads or a Reshape's shape
  * constant, whose output shape inference then finds static, so the Shape
@@ -839,6 +887,7 @@ static ge_status ge__hc_optimize_original(const ge_engine *e, ge_graph *g, ge_er
   uint32_t folded = 0, round;
   ge_status st = GE_OK;
   (void)e;
+  if ((st = ge__hc_drop_dropouts(g, &folded, err)) != GE_OK) return st;
   for (round = 0; round < GE__HC_FOLD_ROUNDS && st == GE_OK; round++) {
     uint32_t before = folded;
     ge_error local;

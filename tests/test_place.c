@@ -801,6 +801,60 @@ GE_TEST(test_folding_rounds) {
   ge_graph_free(g);
 }
 
+/* A scalar Const of one value (float32 or bool). */
+static ge_node_id const_scalar(ge_graph *g, const char *name, ge_dtype dtype, float value) {
+  ge_tensor t;
+  ge_node_id id;
+  float f = value;
+  uint8_t b = value != 0.0f;
+  memset(&t, 0, sizeof t);
+  t.dtype = dtype;
+  t.data = dtype == GE_DTYPE_BOOL ? (void *)&b : (void *)&f;
+  t.nbytes = dtype == GE_DTYPE_BOOL ? 1 : sizeof f;
+  TU_OK(ge_graph_add_const(g, name, &t, &id, NULL));
+  return id;
+}
+
+/* Dropouts that are identities go (inference, or ratio 0 in training
+ * mode); one that drops in training mode, one whose mask is read and one
+ * that is a graph output stay. */
+GE_TEST(test_identity_dropouts_removed) {
+  ge_graph *g = tu_new_graph("dropouts");
+  const ge_engine *host = ge_host_cpu_engine();
+  int64_t x_d[2] = {4, 5};
+  ge_node_id x, plain, p0, trains, masked, last, r1, r2, r3, r4;
+  ge_edge in[3], outs[5];
+  ge_error err;
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 2, x_d, &x, NULL));
+  plain = node1(g, "Dropout", "plain", x); /* ratio 0.5, no training_mode: inference */
+  r1 = node1(g, "Relu", "r1", plain);
+  in[0] = tu_e(r1, 0), in[1] = tu_e(const_scalar(g, "zero", GE_DTYPE_FLOAT32, 0.0f), 0);
+  in[2] = tu_e(const_scalar(g, "yes", GE_DTYPE_BOOL, 1.0f), 0);
+  p0 = node(g, "Dropout", "p0", 3, in, -1); /* ratio 0 in training mode */
+  r2 = node1(g, "Relu", "r2", p0);
+  in[0] = tu_e(r2, 0), in[1] = tu_e(const_scalar(g, "third", GE_DTYPE_FLOAT32, 0.3f), 0);
+  in[2] = tu_e(const_scalar(g, "yes2", GE_DTYPE_BOOL, 1.0f), 0);
+  trains = node(g, "Dropout", "trains", 3, in, -1); /* drops */
+  r3 = node1(g, "Relu", "r3", trains);
+  in[0] = tu_e(r3, 0);
+  masked = node(g, "Dropout", "masked", 1, in, 2); /* its mask is read */
+  r4 = node1(g, "Relu", "r4", masked);
+  last = node1(g, "Dropout", "last", r4); /* a graph output */
+  outs[0] = tu_e(last, 0), outs[1] = tu_e(masked, 1);
+  TU_OK(ge_graph_set_outputs(g, 2, outs, NULL, NULL));
+  TU_OK(ge_graph_infer_shapes(g, NULL));
+  GE_REQUIRE(host->optimize_original(host, g, &err) == GE_OK);
+  GE_CHECK(ge_graph_find(g, "plain") == GE_NONE);
+  GE_CHECK(ge_graph_find(g, "p0") == GE_NONE);
+  GE_CHECK(ge_graph_find(g, "trains") != GE_NONE);
+  GE_CHECK(ge_graph_find(g, "masked") != GE_NONE);
+  GE_CHECK(ge_graph_find(g, "last") != GE_NONE);
+  GE_CHECK(ge_graph_node(g, ge_graph_find(g, "r1"))->inputs[0].node == x);
+  GE_CHECK(ge_graph_node(g, ge_graph_find(g, "r2"))->inputs[0].node == ge_graph_find(g, "r1"));
+  GE_CHECK_EQ_INT(ge_graph_validate(g, NULL, &err), GE_OK);
+  ge_graph_free(g);
+}
+
 int main(int argc, char **argv) {
   const char *slash = strrchr(argv[0], '/');
   if (slash) snprintf(plugin_dir, sizeof plugin_dir, "%.*s", (int)(slash - argv[0]), argv[0]);
@@ -820,5 +874,6 @@ int main(int argc, char **argv) {
   GE_RUN(test_constant_folding);
   GE_RUN(test_static_shape_folding);
   GE_RUN(test_folding_rounds);
+  GE_RUN(test_identity_dropouts_removed);
   return ge_test_main_end();
 }
