@@ -66,8 +66,10 @@ GE_API const ge_engine *ge_host_cpu_engine(void);
  * replaces it by Const nodes, so chains fold. A node is left alone when its outputs would exceed both max_bytes
  * (0: GE_HOST_CPU_FOLD_MAX_BYTES) and the size of its inputs — weights are
  * not blown up — or when it has control edges, subgraphs, a pinned engine,
- * or its kernel fails (the run reports that). *folded grows by the count. */
-#define GE_HOST_CPU_FOLD_MAX_BYTES ((size_t)64 * 1024)
+ * or its kernel fails (the run reports that). *folded grows by the count.
+ * The default cap holds an attention mask (Swin's 64 windows of 49 x 49
+ * floats, 614 KB), which would otherwise be recomputed every run. */
+#define GE_HOST_CPU_FOLD_MAX_BYTES ((size_t)1024 * 1024)
 GE_API ge_status ge_host_cpu_fold_constants(ge_graph *g, size_t max_bytes, uint32_t *folded, ge_error *err);
 
 /* An Einsum node's labels, as the reference kernel reads its equation for
