@@ -1641,9 +1641,7 @@ static int64_t ge__vk_pool_count(const ge__vk_pool *p, int axis, int64_t o, int6
 }
 
 /* An AveragePool's reciprocal counts, one per output position (0 for an
- * empty window), after its parsed attributes in the kernel state: made
- * once per input size, so a run multiplies instead of dividing, and no
- * allocation per run. */
+ * empty window). */
 static void ge__vk_pool_fill_inv(const ge__vk_pool *p, float *inv) {
   int64_t i, j;
   for (i = 0; i < p->oh; i++) {
@@ -1655,6 +1653,9 @@ static void ge__vk_pool_fill_inv(const ge__vk_pool *p, float *inv) {
   }
 }
 
+/* The reciprocal counts kept after the parsed attributes in the kernel
+ * state, made once per input size: a run multiplies instead of dividing,
+ * and allocates nothing. */
 static const float *ge__vk_pool_inv(ge_kernel_ctx *c, const ge__vk_pool *p) {
   ge__vk_attrs *a = (ge__vk_attrs *)c->state;
   int64_t n = p->oh * p->ow;
@@ -1688,15 +1689,16 @@ typedef struct ge__vk_mpg {
   int rowwise;                    /* wide rows without pads: row by row in place (ge__vk_rows_band) */
 } ge__vk_mpg;
 
-/* Wide rows (a vector or more of outputs) need no padded copy: the
- * column max of each input row goes straight from x, ow a row, the taps
- * that fall in the pads (or past the end in ceil mode) left out
+/* Wide rows (a vector or more of outputs) with every window inside the
+ * plane (no pads, or ceil mode's extra window not needed) need no padded
+ * copy: the column max of each input row goes straight from x, ow a row
  * (SqueezeNet's 3x3 stride-2 pools on odd sizes, whose rows would not
- * line up flattened; Inception's and GoogLeNet's padded 3x3 stride-1
- * pools on 35x35 and 28x28). */
+ * line up flattened). */
 static int ge__vk_rowwise_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   int64_t per;
-  if (p->ow < 16) return 0;
+  if (p->pb[0] || p->pb[1] || p->ow < 16 || (p->oh - 1) * p->s[0] + p->k[0] > p->ih ||
+      (p->ow - 1) * p->s[1] + p->k[1] > p->iw)
+    return 0;
   per = p->ow * p->s[0]; /* h floats an output row adds */
   g->band = (GE__VK_PLANE_FLOATS - p->ow * p->k[0]) / per + 1;
   if (g->band < 1 || p->ow * p->k[0] > GE__VK_PLANE_FLOATS) return 0;
@@ -1773,50 +1775,19 @@ typedef struct ge__vk_mpjob {
   ge__vk_mpg g;
 } ge__vk_mpjob;
 
-/* Output column j of one input row xr's column max (sum) over the taps
- * that land inside the row, tap by tap (the edges of a padded pool). */
-static float ge__vk_edge_hmax(const ge__vk_pool *p, const float *xr, int64_t j) {
-  int64_t lo, hi, t;
-  float acc = p->is_max ? -HUGE_VALF : 0.0f;
-  ge__vk_taps(j, p->s[1], 1, p->pb[1], p->k[1], p->iw, &lo, &hi);
-  for (t = lo; t < hi; t++) {
-    float v = xr[j * p->s[1] - p->pb[1] + t];
-    acc = p->is_max ? (v > acc || v != v ? v : acc) : acc + v;
-  }
-  return acc;
-}
-
-/* The column max (sum) of one input row xr into h, ow outputs: the
- * columns whose taps all land inside by whole vectors, the edges apart. */
-static void ge__vk_row_hmax(const ge__vk_pool *p, const float *xr, float *h) {
-  int64_t s = p->s[1], pb = p->pb[1], last = p->iw - p->k[1] + pb, j;
-  int64_t jlo = (pb + s - 1) / s, jhi = last < 0 ? 0 : last / s + 1;
-  if (jhi > p->ow) jhi = p->ow;
-  if (jlo > jhi) jlo = jhi;
-  if (jhi > jlo) GE__VK_PICK(p->isa, ge__vk_hmax)(p->is_max, xr + jlo * s - pb, jhi - jlo, s, p->k[1], h + jlo);
-  for (j = 0; j < jlo; j++) h[j] = ge__vk_edge_hmax(p, xr, j);
-  for (j = jhi; j < p->ow; j++) h[j] = ge__vk_edge_hmax(p, xr, j);
-}
-
 /* Output rows [o0, o0 + ob) of plane x into y by rows in place: the
- * column max of every input row they read into h (ow a row), then per
- * output row the row max of those of its kh rows that land inside (one
- * flattened run where every row has all kh at row stride 1). */
+ * column max of every input row they read into h (ow a row), then the
+ * row max of kh of them per output row (one flattened run at row stride 1). */
 static void ge__vk_rows_band(const ge__vk_pool *p, const float *x, float *h, int64_t o0, int64_t ob, float *y) {
-  int64_t r, first = o0 * p->s[0] - p->pb[0], end = first + (ob - 1) * p->s[0] + p->k[0], ow = p->ow, lo, hi;
+  int64_t r, rows = (ob - 1) * p->s[0] + p->k[0], ow = p->ow;
   int m = p->is_max, isa = p->isa;
-  if (first < 0) first = 0;
-  if (end > p->ih) end = p->ih;
-  for (r = first; r < end; r++) ge__vk_row_hmax(p, x + r * p->iw, h + (r - first) * ow);
-  if (p->s[0] == 1 && o0 - p->pb[0] >= 0 && o0 + ob - 1 - p->pb[0] + p->k[0] <= p->ih) {
+  const float *src = x + o0 * p->s[0] * p->iw;
+  for (r = 0; r < rows; r++) GE__VK_PICK(isa, ge__vk_hmax)(m, src + r * p->iw, ow, p->s[1], p->k[1], h + r * ow);
+  if (p->s[0] == 1) {
     GE__VK_PICK(isa, ge__vk_vmax)(m, h, ob * ow, ow, p->k[0], y);
     return;
   }
-  for (r = 0; r < ob; r++) {
-    int64_t o = o0 + r;
-    ge__vk_taps(o, p->s[0], 1, p->pb[0], p->k[0], p->ih, &lo, &hi);
-    GE__VK_PICK(isa, ge__vk_vmax)(m, h + (o * p->s[0] - p->pb[0] + lo - first) * ow, ow, ow, hi - lo, y + r * ow);
-  }
+  for (r = 0; r < ob; r++) GE__VK_PICK(isa, ge__vk_vmax)(m, h + r * p->s[0] * ow, ow, ow, p->k[0], y + r * ow);
 }
 
 /* Units [begin, end): band u % bands of plane u / bands. */
