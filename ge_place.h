@@ -482,10 +482,13 @@ static int ge__pl_keeps_place(const ge_node *n) {
          ge__pl_is_op(n, "NetOutput") || ge__pl_is_op(n, "PartitionedCall");
 }
 
-/* True when a (known-shape) tensor has at most `limit` elements. */
+/* True when a (known-shape) tensor has at most `limit` elements and no
+ * floats: shape math (int64 dims, bool masks). Small float tensors are
+ * data (a squeeze-excite gate's 8 channels): on the host CPU they would
+ * make their call dynamic (rule 5) for nothing. */
 static int ge__pl_small(const ge_tensor_desc *t, int64_t limit) {
   int64_t k = t ? ge_shape_numel(&t->shape) : -1;
-  return k >= 0 && k <= limit;
+  return k >= 0 && k <= limit && !(GE_DTYPE_BIT(t->dtype) & GE_DTYPES_FLOAT);
 }
 
 static ge_placed_by ge__pl_host_reason(const ge__pl_plan *p, const ge_graph *g, const ge_node *n) {

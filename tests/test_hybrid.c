@@ -351,9 +351,9 @@ GE_TEST(test_static_subgraph_plan) {
   ge_session_free(ref);
 }
 
-/* x [1,4,8,8] -> Relu -> GlobalAveragePool [1,4,1,1] -> Sigmoid (4 values:
- * moved to the host CPU, so its call is marked dynamic) -> Mul with the
- * Relu -> Neg -> Add the Relu: every shape static. */
+/* x [1,4,8,8] -> Relu -> GlobalAveragePool [1,4,1,1] -> Sigmoid (pinned to
+ * the host CPU, so its call is marked dynamic) -> Mul with the Relu -> Neg
+ * -> Add the Relu: every shape static. */
 static ge_graph *gate_graph(void) {
   ge_graph *g = tu_new_graph("gate");
   int64_t xd[4] = {1, 4, 8, 8};
@@ -363,6 +363,7 @@ static ge_graph *gate_graph(void) {
   { ge_edge in[1]; in[0] = tu_e(x, 0); r = tu_add_op(g, "Relu", "relu", 1, in); }
   { ge_edge in[1]; in[0] = tu_e(r, 0); gap = tu_add_op(g, "GlobalAveragePool", "gap", 1, in); }
   { ge_edge in[1]; in[0] = tu_e(gap, 0); sig = tu_add_op(g, "Sigmoid", "gate", 1, in); }
+  TU_OK(ge_node_set_attr_string(g, sig, GE_PLACE_ATTR_ENGINE, "DNN_VM_HOST_CPU", NULL));
   { ge_edge in[2]; in[0] = tu_e(r, 0), in[1] = tu_e(sig, 0); mul = tu_add_op(g, "Mul", "scale", 2, in); }
   { ge_edge in[1]; in[0] = tu_e(mul, 0); neg = tu_add_op(g, "Neg", "neg", 1, in); }
   { ge_edge in[2]; in[0] = tu_e(neg, 0), in[1] = tu_e(r, 0); add = tu_add_op(g, "Add", "add", 2, in); }

@@ -687,6 +687,32 @@ GE_TEST(test_data_flow_reassign) {
   ge_engine_registry_free(r);
 }
 
+/* The small-tensor pass moves shape math (int64, bool) to the host CPU, not
+ * small float data: a squeeze-excite gate's 8-channel Sigmoid stays on its
+ * engine, so it does not make its call dynamic. */
+GE_TEST(test_small_float_tensors_stay) {
+  ge_engine_registry *r = standard();
+  ge_place_desc d = desc_of(r);
+  ge_graph *g = tu_new_graph("small");
+  int64_t gate[4] = {1, 8, 1, 1}, two[1] = {2};
+  ge_node_id x, i, sig, add;
+  ge_edge outs[2];
+  TU_OK(ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, gate, &x, NULL));
+  TU_OK(ge_graph_add_data(g, "i", GE_DTYPE_INT64, 1, two, &i, NULL));
+  sig = node1(g, "Sigmoid", "sig", x);
+  add = node2(g, "Add", "add", i, i);
+  outs[0] = tu_e(sig, 0), outs[1] = tu_e(add, 0);
+  TU_OK(ge_graph_set_outputs(g, 2, outs, NULL, NULL));
+  TU_OK(ge_graph_infer_shapes(g, NULL));
+  GE_REQUIRE(ge_place(g, &d, NULL) == GE_OK);
+  GE_CHECK_STR(engine_of(r, g, "sig"), "AIcoreEngine");
+  GE_CHECK_EQ_INT(by_of(g, "sig"), GE_PLACED_COST);
+  GE_CHECK_STR(engine_of(r, g, "add"), "DNN_VM_HOST_CPU");
+  GE_CHECK_EQ_INT(by_of(g, "add"), GE_PLACED_SMALL_TENSOR);
+  ge_graph_free(g);
+  ge_engine_registry_free(r);
+}
+
 /* ----------------------------------------------------- constant folding */
 
 GE_TEST(test_constant_folding) {
@@ -871,6 +897,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_plugin);
   GE_RUN(test_custom_engine);
   GE_RUN(test_data_flow_reassign);
+  GE_RUN(test_small_float_tensors_stay);
   GE_RUN(test_constant_folding);
   GE_RUN(test_static_shape_folding);
   GE_RUN(test_folding_rounds);
