@@ -4667,7 +4667,7 @@ static int64_t ge__aic_w3_rows(const ge__aic_cv *p) {
 }
 static size_t ge__aic_w3_share(const ge__aic_kern *k, const ge__aic_cv *p) {
   int64_t tbp = ge__aic_round_up(ge__aic_w3_rows(p) * ge__aic_wino_tw(p), k->nr);
-  return (size_t)(16 * (p->kz * p->cg + p->mg) * tbp + 16 * (tbp + 32) + 128);
+  return (size_t)(16 * (p->kz * p->cg + ge__aic_round_up(p->mg, k->mr)) * tbp + 16 * (tbp + 32) + 128);
 }
 static size_t ge__aic_w3_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
   return 16 * ge__aic_prepack_a_floats(k, p->mg, p->kz * p->cg);
@@ -4711,7 +4711,8 @@ static void ge__aic_w3_block(const ge__aic_w3 *wn, int64_t u0, int64_t u1, float
   int64_t K = p->kz * p->cg, th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), nb = (u1 - u0) * tw;
   int64_t Np = ge__aic_round_up(nb, k->nr), fs = Np + 32, per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, K);
   int64_t kcs = ge__aic_kc(K), plane = p->h * p->w, oplane = p->oh * p->ow, P = p->oz * oplane, r, u, e, m, j;
-  float *V = sh, *Mb = V + ((16 * K * Np + 15) & ~(int64_t)15), *fl = Mb + ((16 * p->mg * Np + 32 + 15) & ~(int64_t)15);
+  int64_t Mp = ge__aic_round_up(p->mg, k->mr);
+  float *V = sh, *Mb = V + ((16 * K * Np + 15) & ~(int64_t)15), *fl = Mb + ((16 * Mp * Np + 32 + 15) & ~(int64_t)15);
   ge__aic_mm mm;
   for (r = 0; r < K; r++) { /* row r of K: depth tap kd, channel ch */
     int64_t kd = r / p->cg, ch = r % p->cg, s0 = r / kcs * kcs, kcd = ge__aic_min(kcs, K - s0);
@@ -4725,15 +4726,17 @@ static void ge__aic_w3_block(const ge__aic_w3 *wn, int64_t u0, int64_t u1, float
     ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (r - s0) * k->nr, K * Np, k->nr, k->nr * kcd);
   }
   memset(&mm, 0, sizeof mm);
-  mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = K, mm.alpha = 1.0f, mm.ldc = Np;
+  /* whole register tiles: the padding rows of the packed weights and the
+     zero columns of V make junk in rows and columns nobody reads */
+  mm.k = k, mm.M = Mp, mm.N = Np, mm.K = K, mm.alpha = 1.0f, mm.ldc = Np;
   for (e = 0; e < 16; e++) {
     mm.apack = wn->wpack + e * per;
     mm.bpack = V + e * K * Np;
-    mm.C = Mb + e * p->mg * Np;
-    ge__aic_mm_block(&mm, 0, p->mg, 0, nb, Mb); /* both operands packed: no packing scratch used */
+    mm.C = Mb + e * Mp * Np;
+    ge__aic_mm_block(&mm, 0, Mp, 0, Np, Mb); /* both operands packed: no packing scratch used */
   }
   for (m = 0; m < p->mg; m++) {
-    ge__aic_wino_out(k->level, Mb + m * Np, p->mg * Np, nb, fl, fs);
+    ge__aic_wino_out(k->level, Mb + m * Np, Mp * Np, nb, fl, fs);
     for (u = u0; u < u1; u++) {
       int64_t i = u % th, r0 = 2 * i, r1 = ge__aic_min(p->oh, 2 * i + 2), col0 = u / th * oplane + r0 * p->ow;
       float *ym = wn->y + m * P + col0;
@@ -4761,6 +4764,146 @@ static void ge__aic_w3_fn(void *arg, int64_t begin, int64_t end) {
   }
 }
 
+/* The same products with each input plane transformed once per block
+ * of tile rows instead of once per output plane reading it (kz times):
+ * a share walks the output planes of one block of tile rows in order,
+ * keeping the transformed planes in a ring of kz slots (an input plane
+ * stays while an output plane still reads it), and sums the depth taps
+ * as kz accumulating products of mg x cg weights (packed once per tap and
+ * transform element; taps in the depth padding are skipped). For planes
+ * with many tiles, where one block of tile rows per plane fills the
+ * register tiles' columns. */
+#define GE__AIC_W3_RING 8 /* depth taps at most */
+static int ge__aic_w3r_fits(const ge__aic_cv *p) {
+  return p->kz <= GE__AIC_W3_RING && ge__aic_wino_th(p) * ge__aic_wino_tw(p) >= 64;
+}
+/* Tile rows of a block (the last block of a plane takes the rest): the
+ * count up to GE__AIC_W3_TILES tiles whose blocks waste the fewest
+ * columns of NR-wide register tiles, the fewer rows on a tie. */
+#ifndef GE__AIC_W3_TILES
+#define GE__AIC_W3_TILES 256
+#endif
+static int64_t ge__aic_w3r_rows_nr(const ge__aic_cv *p, int64_t nr) {
+  int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), best = 1, r;
+  double best_fill = 0;
+  for (r = 1; r <= th && (r == 1 || r * tw <= GE__AIC_W3_TILES); r++) {
+    int64_t whole = th / r, rest = th % r;
+    double used = (double)(th * tw), padded = (double)(whole * ge__aic_round_up(r * tw, nr) + (rest ? ge__aic_round_up(rest * tw, nr) : 0));
+    if (used / padded > best_fill + 1e-9) best_fill = used / padded, best = r;
+  }
+  return best;
+}
+static size_t ge__aic_w3r_share(const ge__aic_kern *k, const ge__aic_cv *p) {
+  int64_t tbp = ge__aic_round_up(ge__aic_w3r_rows_nr(p, k->nr) * ge__aic_wino_tw(p), k->nr);
+  return (size_t)(p->kz * (16 * p->cg * tbp + 16) + 16 * ge__aic_round_up(p->mg, k->mr) * tbp + 16 * (tbp + 32) + 128);
+}
+static size_t ge__aic_w3r_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return (size_t)(16 * p->kz) * ge__aic_prepack_a_floats(k, p->mg, p->cg);
+}
+
+/* Matrix kd 16 + e: transform element e of depth tap kd, mg x cg as A. */
+static void ge__aic_w3r_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t Mp = ge__aic_round_up(p->mg, a->k->mr), per = (int64_t)ge__aic_prepack_a_floats(a->k, p->mg, p->cg);
+  int64_t g, m, ch, kd, e;
+  float u[16];
+  memset(dst, 0, (size_t)p->group * ge__aic_w3r_wfloats(a->k, p) * sizeof(float));
+  for (g = 0; g < p->group; g++)
+    for (m = 0; m < p->mg; m++)
+      for (ch = 0; ch < p->cg; ch++)
+        for (kd = 0; kd < p->kz; kd++) {
+          float *base = dst + (size_t)((g * p->kz + kd) * 16) * (size_t)per;
+          int64_t at = ge__aic_packed_at(m, ch, Mp, a->k->mr, p->cg);
+          ge__aic_wino_filter(a->w + (((g * p->mg + m) * p->cg + ch) * p->kz + kd) * 9, u);
+          for (e = 0; e < 16; e++) base[e * per + at] = u[e];
+        }
+}
+
+/* Input plane iz, tile rows [i0, i1), transformed into V (packed B of cg rows). */
+static void ge__aic_w3r_plane(const ge__aic_w3 *wn, int64_t iz, int64_t i0, int64_t i1, int64_t Np, float *V, float *fl) {
+  const ge__aic_cv *p = wn->p;
+  const ge__aic_kern *k = wn->k;
+  int64_t tw = ge__aic_wino_tw(p), nb = (i1 - i0) * tw, fs = Np + 32, kcs = ge__aic_kc(p->cg), ch, i, e;
+  for (ch = 0; ch < p->cg; ch++) {
+    const float *xc = wn->x + (ch * p->z + iz) * p->h * p->w;
+    int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+    for (i = i0; i < i1; i++) ge__aic_wino_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
+    for (e = 0; e < 16; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
+    ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, p->cg * Np, k->nr, k->nr * kcd);
+  }
+}
+
+/* Output planes [o0, o1) of tile rows [i0, i1). */
+static void ge__aic_w3r_run(const ge__aic_w3 *wn, int64_t i0, int64_t i1, int64_t o0, int64_t o1, float *sh) {
+  const ge__aic_cv *p = wn->p;
+  const ge__aic_kern *k = wn->k;
+  int64_t tw = ge__aic_wino_tw(p), nb = (i1 - i0) * tw, Np = ge__aic_round_up(nb, k->nr), fs = Np + 32;
+  int64_t slot_floats = (16 * p->cg * Np + 15) & ~(int64_t)15, per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, p->cg);
+  int64_t oplane = p->oh * p->ow, P = p->oz * oplane, tag[GE__AIC_W3_RING], oz, kd, e, m, r, j, q;
+  int64_t r0 = 2 * i0, r1 = ge__aic_min(p->oh, 2 * i1), Mp = ge__aic_round_up(p->mg, k->mr);
+  float *Mb = sh + p->kz * slot_floats, *fl = Mb + ((16 * Mp * Np + 32 + 15) & ~(int64_t)15);
+  ge__aic_mm mm;
+  memset(&mm, 0, sizeof mm);
+  /* whole register tiles (junk in the padding rows and zero columns) */
+  mm.k = k, mm.M = Mp, mm.N = Np, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
+  for (q = 0; q < p->kz; q++) tag[q] = INT64_MIN; /* empty: below every plane */
+  for (oz = o0; oz < o1; oz++) {
+    int64_t lo = oz * p->sz - p->pz, hi = lo + (p->kz - 1) * p->dz; /* the input planes it reads */
+    int first = 1;
+    for (kd = 0; kd < p->kz; kd++) {
+      int64_t iz = lo + kd * p->dz, at = -1;
+      if (iz < 0 || iz >= p->z) continue;
+      for (q = 0; q < p->kz && at < 0; q++)
+        if (tag[q] == iz) at = q;
+      if (at < 0) { /* a slot no tap of this output plane reads */
+        for (q = 0; q < p->kz && at < 0; q++)
+          if (tag[q] < lo || tag[q] > hi || (tag[q] - lo) % p->dz) at = q;
+        ge__aic_w3r_plane(wn, iz, i0, i1, Np, sh + at * slot_floats, fl);
+        tag[at] = iz;
+      }
+      mm.beta = first ? 0.0f : 1.0f;
+      for (e = 0; e < 16; e++) {
+        mm.apack = wn->wpack + (kd * 16 + e) * per;
+        mm.bpack = sh + at * slot_floats + e * p->cg * Np;
+        mm.C = Mb + e * Mp * Np;
+        ge__aic_mm_block(&mm, 0, Mp, 0, Np, Mb); /* both operands packed: no packing scratch used */
+      }
+      first = 0;
+    }
+    if (first) memset(Mb, 0, (size_t)(16 * Mp * Np) * sizeof(float)); /* every tap in the padding */
+    for (m = 0; m < p->mg; m++) {
+      float *ym = wn->y + m * P + oz * oplane;
+      ge__aic_wino_out(k->level, Mb + m * Np, Mp * Np, nb, fl, fs);
+      for (r = r0; r < r1; r++) {
+        float *d = ym + r * p->ow;
+        const float *a = fl + 2 * (r & 1) * fs + (r / 2 - i0) * tw, *b = a + fs;
+        for (j = ge__aic_zip2(k->level, a, b, p->ow / 2, d); 2 * j + 1 < p->ow; j++) d[2 * j] = a[j], d[2 * j + 1] = b[j];
+        if (2 * j < p->ow) d[2 * j] = a[j];
+      }
+      if (wn->epi) ge__aic_epilogue(wn->epi, ym + r0 * p->ow, 0, m, oz * oplane + r0 * p->ow, 1, (r1 - r0) * p->ow);
+    }
+  }
+}
+
+/* Share t: a run of the (block of tile rows, output plane) pairs, block-major. */
+static void ge__aic_w3r_fn(void *arg, int64_t begin, int64_t end) {
+  ge__aic_w3 *wn = (ge__aic_w3 *)arg;
+  const ge__aic_cv *p = wn->p;
+  int64_t t, th = ge__aic_wino_th(p), nbk = (th + wn->rows - 1) / wn->rows, units = nbk * p->oz;
+  for (t = begin; t < end; t++) {
+    int64_t slot = ge__aic_slot_claim(&wn->slots, t);
+    float *sh = (float *)(((uintptr_t)(wn->work + (size_t)slot * wn->share) + 63) & ~(uintptr_t)63);
+    int64_t u = units * t / wn->tasks, b = units * (t + 1) / wn->tasks;
+    while (u < b) {
+      int64_t blk = u / p->oz, o0 = u % p->oz, o1 = ge__aic_min(p->oz, o0 + (b - u));
+      ge__aic_w3r_run(wn, blk * wn->rows, ge__aic_min(th, (blk + 1) * wn->rows), o0, o1, sh);
+      u += o1 - o0;
+    }
+    ge__aic_slot_release(&wn->slots, slot);
+  }
+}
+
 /* One image and group by Winograd over H and W; work holds tasks *
  * ge__aic_w3_share(k, p) + 16 floats. */
 static void ge__aic_conv3d_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const float *x,
@@ -4771,6 +4914,15 @@ static void ge__aic_conv3d_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const g
   memset(&wn, 0, sizeof wn);
   wn.k = k, wn.p = p, wn.x = x, wn.wpack = wpack, wn.epi = ge__aic_epi_empty(epi) ? NULL : epi, wn.y = y;
   wn.work = work;
+  if (ge__aic_w3r_fits(p)) { /* (block, output plane) pairs */
+    wn.share = ge__aic_w3r_share(k, p);
+    wn.rows = ge__aic_w3r_rows_nr(p, k->nr);
+    units = (ge__aic_wino_th(p) + wn.rows - 1) / wn.rows * p->oz;
+    wn.tasks = c ? ge__aic_shares(tasks, units, 1, flops) : 1;
+    ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
+    ge__aic_on_tasks(c, wn.tasks, ge__aic_w3r_fn, &wn);
+    return;
+  }
   wn.share = ge__aic_w3_share(k, p);
   wn.rows = ge__aic_w3_rows(p);
   wn.tasks = c ? ge__aic_shares(tasks, units, (GE__AIC_WINO_MIN_TILES + tw - 1) / tw, flops) : 1;
@@ -4799,14 +4951,15 @@ static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_val
   P = p.oz * p.oh * p.ow;
   K = p.cg * p.kz * p.kh * p.kw;
   tasks = ge__aic_threads(c);
-  wino = ge__aic_w3_fits(&p);
-  per = wino ? ge__aic_w3_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
+  wino = ge__aic_w3_fits(&p) ? 1 + ge__aic_w3r_fits(&p) : 0; /* 2: planes transformed once a block */
+  per = wino == 2 ? ge__aic_w3r_wfloats(k, &p) : wino ? ge__aic_w3_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
-  /* the packing's tag tells the layouts apart (Winograd over H, W: level + 56) */
-  if (!(wpack = ge__aic_packed(c, 1, wino ? k->level + 56 : k->level, per * (size_t)p.group,
-                               wino ? ge__aic_w3_wpack_fn : ge__aic_wpack_fn, &wp,
-                               wino ? (size_t)tasks * ge__aic_w3_share(k, &p) + 16
-                                    : (size_t)tasks * ge__aic_mm_work_floats(),
+  /* the packing's tag tells the layouts apart (Winograd over H, W: level + 56, 64 by depth tap) */
+  if (!(wpack = ge__aic_packed(c, 1, k->level + (wino == 2 ? 64 : wino ? 56 : 0), per * (size_t)p.group,
+                               wino == 2 ? ge__aic_w3r_wpack_fn : wino ? ge__aic_w3_wpack_fn : ge__aic_wpack_fn, &wp,
+                               wino == 2 ? (size_t)tasks * ge__aic_w3r_share(k, &p) + 16
+                               : wino    ? (size_t)tasks * ge__aic_w3_share(k, &p) + 16
+                                         : (size_t)tasks * ge__aic_mm_work_floats(),
                                &work)))
     return ge__aic_nomem(c);
   if (ge_kernel_preparing(c)) return GE_OK;
