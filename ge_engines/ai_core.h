@@ -66,7 +66,12 @@
  *             whose taps read padding for most output pixels (atrous
  *             convs on small maps) run a GEMM per tap over just the
  *             output rectangle it reads inside the image.
- *             3-D and non-float32 convs run the host CPU reference kernel.
+ *             3-D (NCDHW): convs that are 3x3 stride-1 undilated in H and
+ *             W with enough channels by Winograd F(2x2, 3x3) over H and W,
+ *             the depth taps summed inside its products (any depth kernel,
+ *             stride, dilation, pads); others as a GEMM whose vol2col
+ *             panels are packed straight from the volume (section "3-D
+ *             Conv"). Non-float32 convs run the host CPU reference kernel.
  *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
  *             W_g^T x_g (weights packed once when Const) into columns, then
  *             col2im with the bias and activation, output channels over
@@ -118,7 +123,7 @@
  *   1. Conv or Gemm whose only consumer is an inference BatchNormalization
  *      (one output, Const scale/B/mean/var) with Const weights (and bias):
  *      the BN folds into new Const weights and bias; the BN goes.
- *   2. Add(Conv, other) where the Conv (2-D or 1-D, float32, no fused
+ *   2. Add(Conv, other) where the Conv (1-D, 2-D or 3-D, float32, no fused
  *      activation yet) has the Add as its only consumer and other has the
  *      sum's shape (equal dims; unknown ones only under the same symbol):
  *      other becomes the Conv's residual input; the Add goes. Add(MatMul,
@@ -4655,13 +4660,20 @@ static int ge__aic_conv_level_cap = 2;
  * of tile rows of the flattened (oz, tile row) range, so small planes
  * still fill the register tiles' columns; an input plane past the depth
  * padding transforms as zeros. 2.25x fewer multiplies than the GEMM. */
-static int ge__aic_w3_fits(const ge__aic_cv *p) { return ge__aic_wino_fits(p); }
+static int ge__aic_w3_fits(const ge__aic_cv *p) {
+  return p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 && p->cg >= 16 &&
+         p->mg >= 16 && p->cg + p->mg >= 48 && p->oh >= 2 && p->ow >= 4 &&
+         p->oz * ge__aic_wino_th(p) * ge__aic_wino_tw(p) >= 32;
+}
 
 /* Tile rows of the flattened (depth, tile row) range per block, and the
  * floats of one share's scratch (transformed input and products of a
  * block, then the transforms' row buffers). */
+#ifndef GE__AIC_W3_BLOCK
+#define GE__AIC_W3_BLOCK 16384 /* floats per transformed input and output channel pair of a block */
+#endif
 static int64_t ge__aic_w3_rows(const ge__aic_cv *p) {
-  int64_t tw = ge__aic_wino_tw(p), want = GE__AIC_WINO_BLOCK / (p->kz * p->cg + p->mg);
+  int64_t tw = ge__aic_wino_tw(p), want = GE__AIC_W3_BLOCK / (p->kz * p->cg + p->mg);
   if (want < GE__AIC_WINO_MIN_TILES) want = GE__AIC_WINO_MIN_TILES;
   return want / tw > 1 ? want / tw : 1;
 }
@@ -4698,14 +4710,16 @@ typedef struct ge__aic_w3 {
   const ge__aic_epi *epi; /* NULL: none */
   float *y, *work;
   int64_t rows, tasks;
+  int64_t mparts; /* flattened layout: shares split the output channels too, in this many parts */
   size_t share;
   ge__aic_slots slots;
 } ge__aic_w3;
 
-/* Tile rows [u0, u1) of the flattened range (u = oz th + i): the input
- * transform into V (packed B, K = kz cg rows), the 16 products into Mb,
- * the output transform into y with the epilogue, a tile row at a time. */
-static void ge__aic_w3_block(const ge__aic_w3 *wn, int64_t u0, int64_t u1, float *sh) {
+/* Tile rows [u0, u1) of the flattened range (u = oz th + i), output
+ * channels [m0, m1) (m0 a multiple of MR): the input transform into V
+ * (packed B, K = kz cg rows), the 16 products into Mb, the output transform
+ * into y with the epilogue, a tile row at a time. */
+static void ge__aic_w3_block(const ge__aic_w3 *wn, int64_t u0, int64_t u1, int64_t m0, int64_t m1, float *sh) {
   const ge__aic_cv *p = wn->p;
   const ge__aic_kern *k = wn->k;
   int64_t K = p->kz * p->cg, th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), nb = (u1 - u0) * tw;
@@ -4733,9 +4747,9 @@ static void ge__aic_w3_block(const ge__aic_w3 *wn, int64_t u0, int64_t u1, float
     mm.apack = wn->wpack + e * per;
     mm.bpack = V + e * K * Np;
     mm.C = Mb + e * Mp * Np;
-    ge__aic_mm_block(&mm, 0, Mp, 0, Np, Mb); /* both operands packed: no packing scratch used */
+    ge__aic_mm_block(&mm, m0, ge__aic_round_up(m1, k->mr), 0, Np, Mb); /* both operands packed: no packing scratch */
   }
-  for (m = 0; m < p->mg; m++) {
+  for (m = m0; m < m1; m++) {
     ge__aic_wino_out(k->level, Mb + m * Np, Mp * Np, nb, fl, fs);
     for (u = u0; u < u1; u++) {
       int64_t i = u % th, r0 = 2 * i, r1 = ge__aic_min(p->oh, 2 * i + 2), col0 = u / th * oplane + r0 * p->ow;
@@ -4751,15 +4765,18 @@ static void ge__aic_w3_block(const ge__aic_w3 *wn, int64_t u0, int64_t u1, float
   }
 }
 
-/* Share t: its tile rows of the flattened range, in blocks of at most wn->rows. */
+/* Share t: its tile rows of the flattened range, in blocks of at most
+ * wn->rows, and its part of the output channels (whole MR panels). */
 static void ge__aic_w3_fn(void *arg, int64_t begin, int64_t end) {
   ge__aic_w3 *wn = (ge__aic_w3 *)arg;
-  int64_t t, i, units = wn->p->oz * ge__aic_wino_th(wn->p);
+  int64_t t, i, units = wn->p->oz * ge__aic_wino_th(wn->p), cols = wn->tasks / wn->mparts, mr = wn->k->mr;
+  int64_t mu = (wn->p->mg + mr - 1) / mr;
   for (t = begin; t < end; t++) {
-    int64_t slot = ge__aic_slot_claim(&wn->slots, t);
+    int64_t slot = ge__aic_slot_claim(&wn->slots, t), tc = t / wn->mparts, tm = t % wn->mparts;
     float *sh = (float *)(((uintptr_t)(wn->work + (size_t)slot * wn->share) + 63) & ~(uintptr_t)63);
-    int64_t a = units * t / wn->tasks, b = units * (t + 1) / wn->tasks, nb = (b - a + wn->rows - 1) / wn->rows;
-    for (i = 0; i < nb; i++) ge__aic_w3_block(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, sh);
+    int64_t a = units * tc / cols, b = units * (tc + 1) / cols, nb = (b - a + wn->rows - 1) / wn->rows;
+    int64_t m0 = mu * tm / wn->mparts * mr, m1 = ge__aic_min(wn->p->mg, mu * (tm + 1) / wn->mparts * mr);
+    for (i = 0; i < nb; i++) ge__aic_w3_block(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, m0, m1, sh);
     ge__aic_slot_release(&wn->slots, slot);
   }
 }
@@ -4926,6 +4943,18 @@ static void ge__aic_conv3d_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const g
   wn.share = ge__aic_w3_share(k, p);
   wn.rows = ge__aic_w3_rows(p);
   wn.tasks = c ? ge__aic_shares(tasks, units, (GE__AIC_WINO_MIN_TILES + tw - 1) / tw, flops) : 1;
+  wn.mparts = 1;
+  if (c && tasks > 1 && units / ((GE__AIC_WINO_MIN_TILES + tw - 1) / tw) < tasks) /* no full block a thread */
+    wn.tasks = ge__aic_max(1, units / ((GE__AIC_WINO_MIN_TILES + tw - 1) / tw));
+  if (c && tasks > 1 && wn.tasks < tasks * GE__AIC_SHARES) {
+    /* too few tiles for the threads (the last stage's small planes): the
+       output channels split too, each part at least 8 register rows, every
+       part of a block transforming its input again (small next to the
+       weights it saves reading twice) */
+    int64_t cols = wn.tasks, want = (tasks * GE__AIC_SHARES + cols - 1) / cols, most = p->mg / (8 * k->mr);
+    wn.mparts = ge__aic_max(1, ge__aic_min(want, most));
+    wn.tasks = cols * wn.mparts;
+  }
   ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
   ge__aic_on_tasks(c, wn.tasks, ge__aic_w3_fn, &wn);
 }
@@ -6236,7 +6265,7 @@ static ge_status ge__aic_fuse_silu(ge_graph *g, ge_node_id id, int32_t self, int
   return GE_OK;
 }
 
-/* Conv -> Add(other) with other shaped like the sum and the Add the Conv's
+/* Conv (1-D, 2-D or 3-D) -> Add(other) with other shaped like the sum and the Add the Conv's
  * only consumer: other becomes the Conv's input 3 (input 2, the bias, left
  * absent if there was none) with _fused_inputs = 1, added in the GEMM
  * epilogue before the activation; the Add goes. */
@@ -6245,7 +6274,7 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
   uint32_t k;
   ge_status st;
   *done = 0;
-  if (!ge__aic_binary_to_fuse(g, a, "Add", self) || (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
+  if (!ge__aic_binary_to_fuse(g, a, "Add", self) || a->outputs[0].shape.rank < 3 || a->outputs[0].shape.rank > 5)
     return GE_OK;
   for (k = 0; k < 2; k++) {
     ge_edge ce = a->inputs[k], other = a->inputs[1 - k];

@@ -15,7 +15,8 @@
  *   - the GEMM with vol2col panels packed from the volume: strides 1 and 2,
  *     dilations, pads, groups, bias, 1x1x1 strided (downsample) and in
  *     place, K past one KC slice and columns past one NC block;
- * and checks which path packed the weights (the packing's tag). */
+ * and checks which path packed the weights (the packing's tag); and the
+ * optimiser's Conv3d -> Add -> Relu fusion, run through ge_exec.h. */
 #define GE_AI_CORE_IMPLEMENTATION /* its private ge__aic_* and test knobs; the rest from libge.a */
 #define GE_AI_CORE_TEST_KNOBS     /* Conv on every micro-kernel level */
 #define GE__AIC_SHARE_FLOPS 0     /* threaded products in 4 shares a thread even when small */
@@ -311,6 +312,111 @@ GE_TEST(test_conv3d_r3d_like) {
   }
 }
 
+/* ------------------------------------------------- residual fusion */
+
+static ge_kernel_fn lookup_host(const ge_node *n, void *user) {
+  (void)user;
+  return ge_host_cpu_kernel(n);
+}
+static ge_kernel_fn lookup_aic(const ge_node *n, void *user) {
+  (void)user;
+  return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
+}
+
+/* x -> Conv3d(Const w, b) -> Add(conv, r) -> Relu -> out (r is x, or a
+ * second input; kind 2: r broadcasts over the depth, not fused), as
+ * r3d_18's blocks end: host kernels on the graph as it is against AI Core
+ * kernels after its optimiser on `threads` threads (run twice). Returns the
+ * relative error (-1 on failure); *fused: the Add and the Relu went into
+ * the Conv. */
+static double run_residual_graph(int kind, int threads, int *fused) {
+  int64_t C = rint_in(16, 24), Z = rint_in(1, 4), H = rint_in(8, 14), W = rint_in(8, 14), k = 3;
+  int64_t xd[5] = {1, C, Z, H, W}, wd[5] = {C, C, k, k, k}, rd[5] = {1, C, Z, H, W}, pads[6] = {1, 1, 1, 1, 1, 1};
+  int64_t i, nw = C * C * k * k * k;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, r = GE_NONE, conv, add, relu;
+  ge_edge e[3], out;
+  ge_error err;
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_exec_desc d1, d2;
+  uint32_t id;
+  float *w = rand_floats(nw), *b = rand_floats(C);
+  ge_value vx, vr;
+  const ge_value *ins[2];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  if (kind == 2) rd[2] = 1, Z = xd[2] = Z < 2 ? 2 : Z;
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 5, xd, &x, NULL);
+  if (kind) ge_graph_add_data(g, "r", GE_DTYPE_FLOAT32, 5, rd, &r, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x, e[1].node = add_const(g, 5, wd, w, nw), e[2].node = add_const(g, 1, wd, b, C);
+  ge_graph_add_node(g, "Conv", "conv", 3, e, 1, &conv, NULL);
+  ge_node_set_attr_ints(g, conv, "pads", pads, 6, NULL);
+  e[0].node = tu_below(&R, 2) ? conv : (kind ? r : x), e[1].node = e[0].node == conv ? (kind ? r : x) : conv;
+  ge_graph_add_node(g, "Add", "add", 2, e, 1, &add, NULL);
+  e[0].node = add;
+  ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &relu, NULL);
+  out.node = relu, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  if (ge_graph_infer_shapes(g, &err) != GE_OK || ge_graph_clone(g, NULL, &h, &err) != GE_OK) goto done;
+  for (id = 0; id < ge_graph_id_bound(h); id++)
+    if (ge_graph_node(h, id)) ge_graph_node(h, id)->engine = 0;
+  if (ge_ai_core_engine()->optimize_subgraph(ge_ai_core_engine(), h, 0, &err) != GE_OK) goto done;
+  memset(&d1, 0, sizeof d1);
+  d1.lookup = lookup_host;
+  d2 = d1;
+  d2.lookup = lookup_aic;
+  d2.num_threads = threads;
+  if (ge_program_create(g, &d1, &p1, &err) != GE_OK || ge_program_create(h, &d2, &p2, &err) != GE_OK) goto done;
+  *fused = ge_graph_find(h, "add") == GE_NONE && ge_graph_find(h, "relu") == GE_NONE &&
+           ge_node_attr_int(ge_graph_node(h, ge_graph_find(h, "conv")), GE_ATTR_FUSED_INPUTS, 0) == 1;
+  vx = kh_value(GE_DTYPE_FLOAT32, 5, xd, NULL);
+  vr = kh_value(GE_DTYPE_FLOAT32, 5, rd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  for (i = 0; i < vr.numel; i++) ((float *)vr.data)[i] = rf();
+  ins[0] = &vx, ins[1] = &vr;
+  if (ge_program_run(p1, ins, kind ? 2 : 1, &err) == GE_OK && ge_program_run(p2, ins, kind ? 2 : 1, &err) == GE_OK &&
+      ge_program_run(p2, ins, kind ? 2 : 1, &err) == GE_OK) {
+    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
+    double m = 0, e2 = 0;
+    if (y1->numel != y2->numel) e2 = 1e9;
+    for (i = 0; i < y1->numel && e2 < 1e9; i++) {
+      float a = ((const float *)y2->data)[i], ref = ((const float *)y1->data)[i];
+      if (fabs(ref) > m) m = fabs(ref);
+      e2 = a != a ? 1e9 : fabs((double)a - ref) > e2 ? fabs((double)a - ref) : e2;
+    }
+    er = e2 / (m + 1e-6);
+  }
+  kh_free(&vx);
+  kh_free(&vr);
+done:
+  if (er < 0) printf("  residual graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  free(w);
+  free(b);
+  return er;
+}
+
+/* The optimiser fuses a 3-D Conv's residual Add and the Relu after it
+ * (not a broadcasting Add), and the fused graph computes what the plain
+ * one does, on 1 and 2 threads. */
+GE_TEST(test_conv3d_residual_fusion) {
+  int i, fused_n = 0, plain_n = 0;
+  tu_seed(&R, 3304);
+  for (i = 0; i < 12; i++) {
+    int kind = i % 3, fused = -1;
+    double er = run_residual_graph(kind, 1 + i % 2, &fused);
+    if (!GE_CHECK(er >= 0 && er < TOL)) printf("  residual graph kind %d: rel err %.3g\n", kind, er);
+    if (kind == 2) plain_n += GE_CHECK(fused == 0);
+    else fused_n += GE_CHECK(fused == 1);
+  }
+  printf("  residual fusion: %d fused, %d broadcasting Adds left alone\n", fused_n, plain_n);
+}
+
 int main(int argc, char **argv) {
   ge_runtime_desc rd;
   ge_error err;
@@ -324,6 +430,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_conv3d_winograd);
   GE_RUN(test_conv3d_gemm);
   GE_RUN(test_conv3d_r3d_like);
+  GE_RUN(test_conv3d_residual_fusion);
   ge_runtime_free(RT);
   return ge_test_main_end();
 }
