@@ -288,13 +288,15 @@ GE_TEST(test_conv3d_gemm) { run_kind(0, 120, 3302); }
 
 /* r3d_18's kinds of layer at a reduced size, on 1 and 2 threads: a
  * Winograd layer (64 channels, 4 planes of 14x14), a strided 3x3x3, a
- * 1x1x1/2 downsample, a 3x7x7/2 stem, and 96 channels on 2 planes of 9x9
- * (too few tiles for Winograd: the GEMM). */
+ * 1x1x1/2 downsample, a 3x7x7/2 stem, 96 channels on 2 planes of 9x9
+ * (Winograd's tiles counted over both planes), and the last stage's 2
+ * planes of 7x7 with 200 output channels (one block of tiles: on 2 threads
+ * the output channels split over the shares). */
 GE_TEST(test_conv3d_r3d_like) {
   static const int64_t g[][8] = {
       /* c, m, z, h, k (H, W), s, kz, pad */
       {64, 64, 4, 14, 3, 1, 3, 1}, {32, 64, 4, 14, 3, 2, 3, 1}, {32, 64, 4, 14, 1, 2, 1, 0},
-      {3, 16, 4, 20, 7, 2, 3, 3},  {96, 96, 2, 9, 3, 1, 3, 1},
+      {3, 16, 4, 20, 7, 2, 3, 3},  {96, 96, 2, 9, 3, 1, 3, 1},  {64, 200, 2, 7, 3, 1, 3, 1},
   };
   int i;
   tu_seed(&R, 3303);
