@@ -4953,6 +4953,7 @@ static void ge__aic_conv3d_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const g
        weights it saves reading twice) */
     int64_t cols = wn.tasks, want = (tasks * GE__AIC_SHARES + cols - 1) / cols, most = p->mg / (8 * k->mr);
     wn.mparts = ge__aic_max(1, ge__aic_min(want, most));
+    if (cols == 1 && wn.mparts > tasks) wn.mparts -= wn.mparts % tasks; /* as many parts a thread */
     wn.tasks = cols * wn.mparts;
   }
   ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
