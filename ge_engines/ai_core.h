@@ -4788,11 +4788,12 @@ static void ge__aic_w3_fn(void *arg, int64_t begin, int64_t end) {
  * stays while an output plane still reads it), and sums the depth taps
  * as kz accumulating products of mg x cg weights (packed once per tap and
  * transform element; taps in the depth padding are skipped). For planes
- * with many tiles, where one block of tile rows per plane fills the
- * register tiles' columns. */
+ * of at least 32 tiles, where blocks of tile rows within a plane fill the
+ * register tiles' columns (r3d_18: 28x28 to 7x7 tiles); smaller planes
+ * take the flattened blocks above. */
 #define GE__AIC_W3_RING 8 /* depth taps at most */
 static int ge__aic_w3r_fits(const ge__aic_cv *p) {
-  return p->kz <= GE__AIC_W3_RING && ge__aic_wino_th(p) * ge__aic_wino_tw(p) >= 64;
+  return p->kz <= GE__AIC_W3_RING && ge__aic_wino_th(p) * ge__aic_wino_tw(p) >= 32;
 }
 /* Tile rows of a block (the last block of a plane takes the rest): the
  * count up to GE__AIC_W3_TILES tiles whose blocks waste the fewest

@@ -84,19 +84,25 @@ typedef struct vcase {
 } vcase;
 
 /* Winograd kind: H, W 3x3 stride 1 undilated with enough channels and
- * 2x2 tiles per plane; the depth anything. */
+ * at least 32 2x2 tiles over the output planes (under 32 a plane: the
+ * flattened blocks); the depth anything. */
 static vcase rand_wino(void) {
   vcase v;
   int i;
+  int64_t oz, oh, ow;
+again:
   memset(&v, 0, sizeof v);
   v.n = rint_in(1, 2), v.group = tu_below(&R, 4) == 0 ? 2 : 1;
   v.c = rint_in(16, 40), v.m = rint_in(48 - v.c > 16 ? 48 - v.c : 16, 40) * v.group, v.c *= v.group;
   v.k[0] = rint_in(1, 3), v.s[0] = rint_in(1, 2), v.d[0] = rint_in(1, 2), v.x[0] = rint_in(1, 6) + (v.k[0] - 1) * v.d[0];
   v.pb[0] = rint_in(0, 2), v.pe[0] = rint_in(0, 2);
   for (i = 1; i < 3; i++) {
-    v.k[i] = 3, v.s[i] = v.d[i] = 1, v.x[i] = rint_in(13, 23); /* at least 6x6 tiles */
+    v.k[i] = 3, v.s[i] = v.d[i] = 1, v.x[i] = rint_in(6, 23);
     v.pb[i] = rint_in(0, 1), v.pe[i] = rint_in(0, 1);
   }
+  oz = out_dim(v.x[0], v.k[0], v.s[0], v.d[0], v.pb[0], v.pe[0]);
+  oh = out_dim(v.x[1], 3, 1, 1, v.pb[1], v.pe[1]), ow = out_dim(v.x[2], 3, 1, 1, v.pb[2], v.pe[2]);
+  if (oz < 1 || oh < 2 || ow < 4 || oz * ((oh + 1) / 2) * ((ow + 1) / 2) < 32) goto again; /* too few tiles */
   v.bias = (int)tu_below(&R, 2), v.residual = (int)tu_below(&R, 2), v.act = act_names[tu_below(&R, 8)];
   return v;
 }
