@@ -66,7 +66,12 @@
  *             whose taps read padding for most output pixels (atrous
  *             convs on small maps) run a GEMM per tap over just the
  *             output rectangle it reads inside the image.
- *             3-D and non-float32 convs run the host CPU reference kernel.
+ *             3-D (NCDHW): convs that are 3x3 stride-1 undilated in H and
+ *             W with enough channels by Winograd F(2x2, 3x3) over H and W,
+ *             the depth taps summed inside its products (any depth kernel,
+ *             stride, dilation, pads); others as a GEMM whose vol2col
+ *             panels are packed straight from the volume (section "3-D
+ *             Conv"). Non-float32 convs run the host CPU reference kernel.
  *   ConvTranspose  1-D and 2-D float32: per image and group a GEMM
  *             W_g^T x_g (weights packed once when Const) into columns, then
  *             col2im with the bias and activation, output channels over
@@ -118,7 +123,7 @@
  *   1. Conv or Gemm whose only consumer is an inference BatchNormalization
  *      (one output, Const scale/B/mean/var) with Const weights (and bias):
  *      the BN folds into new Const weights and bias; the BN goes.
- *   2. Add(Conv, other) where the Conv (2-D or 1-D, float32, no fused
+ *   2. Add(Conv, other) where the Conv (1-D, 2-D or 3-D, float32, no fused
  *      activation yet) has the Add as its only consumer and other has the
  *      sum's shape (equal dims; unknown ones only under the same symbol):
  *      other becomes the Conv's residual input; the Add goes. Add(MatMul,
@@ -826,21 +831,24 @@ static int64_t ge__aic_even(int level, const float *src, int64_t n, float *dst) 
 }
 
 /* Packs rows k0..k0+kc and columns j0..j0+nc of im2col(x) (x: the cg
- * channels of one group) like ge__aic_pack_b, without materialising the
- * columns: row k is (channel, ki, kj), column j the output pixel. Runs of
- * pixels inside the image with stride 1 are copied whole. */
+ * channels of one group; vol2col for a volume) like ge__aic_pack_b,
+ * without materialising the columns: row k is (channel, kd, ki, kj),
+ * column j the output pixel (od, oh, ow). Runs of pixels inside the image
+ * with stride 1 are copied whole. */
 static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
                                 int64_t nr, float *dst, int level) {
-  int64_t q, khw = p->kh * p->kw;
+  int64_t q, khw = p->kh * p->kw, kdhw = p->kz * khw;
   for (q = 0; q < kc; q++) {
-    int64_t k = k0 + q, ch = k / khw, ki = k % khw / p->kw, kj = k % p->kw;
-    int64_t off = kj * p->dw - p->pw, oh = j0 / p->ow, o = j0 % p->ow, j = 0, l = 0, lo, hi;
-    const float *xc = x + ch * p->h * p->w;
+    int64_t k = k0 + q, ch = k / kdhw, kd = k % kdhw / khw, ki = k % khw / p->kw, kj = k % p->kw;
+    int64_t off = kj * p->dw - p->pw, oh = j0 / p->ow % p->oh, od = j0 / (p->ow * p->oh), o = j0 % p->ow, j = 0, l = 0,
+            lo, hi;
+    const float *xc = x + ch * p->z * p->h * p->w;
     float *dp = dst + q * nr; /* this row of the current panel; lane l */
     ge__aic_span(off, p->sw, p->w, p->ow, &lo, &hi);
     while (j < nc) { /* one output row (or its part) at a time */
       int64_t end = o + ge__aic_min(p->ow - o, nc - j), ih = oh * p->sh - p->ph + ki * p->dh;
-      const float *src = ih >= 0 && ih < p->h ? xc + ih * p->w + off : NULL;
+      int64_t id = od * p->sz - p->pz + kd * p->dz;
+      const float *src = ih >= 0 && ih < p->h && id >= 0 && id < p->z ? xc + (id * p->h + ih) * p->w + off : NULL;
       while (o < end) {
         int64_t seg = ge__aic_min(nr - l, end - o), t;
         if (!src || o >= hi || o + seg <= lo) {
@@ -862,7 +870,7 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
         if (l == nr) l = 0, dp += nr * kc;
       }
       o = 0;
-      oh++;
+      if (++oh == p->oh) oh = 0, od++;
     }
     if (l) memset(dp + l, 0, (size_t)(nr - l) * sizeof(float));
   }
@@ -4635,59 +4643,322 @@ static int ge__aic_conv_level_cap = 2;
 /* ------------------------------------------------------------ 3-D Conv
  *
  * Volumes (rank 5) as GEMMs: per group the weights, packed once, are A
- * (M/group x C/group kz kh kw); B is a block of columns of the unfolded
- * input (vol2col: a row per weight tap, a column per output position),
- * built per block of output positions so it stays in cache; the epilogue
- * (bias, residual, activation) runs on each tile of C as it finishes. */
-#define GE__AIC_V2C_FLOATS ((int64_t)1 << 17) /* a block of unfolded input: 512 KB */
-
-typedef struct ge__aic_v2c {
-  const ge__aic_cv *p;
-  const float *x; /* the group's first input channel */
-  float *col;     /* K rows of np columns */
-  int64_t q0, np; /* the block: output positions [q0, q0 + np) */
-} ge__aic_v2c;
-
-/* Output columns [o0, o1) of one row of the image (src, or zeros when
- * NULL) for a tap at offset base: column o reads src[o * sw + base]. */
-static void ge__aic_v2c_run(const float *src, int64_t w, int64_t sw, int64_t base, int64_t o0, int64_t o1, float *dst) {
-  int64_t lo = base >= 0 ? 0 : (-base + sw - 1) / sw, hi = w - 1 - base >= 0 ? (w - 1 - base) / sw + 1 : 0, o;
-  if (!src) lo = hi = o1;
-  if (lo < o0) lo = o0;
-  if (hi > o1) hi = o1;
-  if (hi < lo) hi = lo;
-  for (o = o0; o < lo; o++) *dst++ = 0.0f;
-  if (sw == 1 && hi > lo) memcpy(dst, src + lo + base, (size_t)(hi - lo) * sizeof(float)), dst += hi - lo;
-  else
-    for (o = lo; o < hi; o++) *dst++ = src[o * sw + base];
-  for (o = hi; o < o1; o++) *dst++ = 0.0f;
+ * (M/group x C/group kz kh kw); B is the unfolded input (vol2col: a row per
+ * weight tap, a column per output position), never materialised: the
+ * GEMM packs each KC x NC panel of it straight from the volume
+ * (ge__aic_pack_b_conv), so the products run on full-size blocks, columns
+ * split over the threads; the epilogue (bias, residual, activation) runs
+ * on each tile of C as it finishes. A 1x1x1 stride-1 conv without pads
+ * reads the volume in place as B. */
+/* Convs whose H and W are a 3x3 stride-1 undilated conv with enough
+ * channels and tiles (ge__aic_wino_fits) run by Winograd F(2x2, 3x3) over
+ * H and W, the depth taps summed inside the products: a 2x2 tile of an
+ * output plane oz is the sum over depth taps kd and channels of the 2-D
+ * transforms of input plane oz sz - pz + kd dz, so the 16 products are
+ * GEMMs of mg x (kz cg) weights (transformed and packed once, rows of K in
+ * (kd, channel) order) times kz cg transformed input rows. Blocks are runs
+ * of tile rows of the flattened (oz, tile row) range, so small planes
+ * still fill the register tiles' columns; an input plane past the depth
+ * padding transforms as zeros. 2.25x fewer multiplies than the GEMM. */
+static int ge__aic_w3_fits(const ge__aic_cv *p) {
+  return p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 && p->cg >= 16 &&
+         p->mg >= 16 && p->cg + p->mg >= 48 && p->oh >= 2 && p->ow >= 4 &&
+         p->oz * ge__aic_wino_th(p) * ge__aic_wino_tw(p) >= 32;
 }
 
-/* Rows [begin, end) of the block: the row of tap (channel, kz, kh, kw)
- * holds, per output position, the input it multiplies (0 in the pads), a
- * run of an output row at a time. */
-static void ge__aic_vol2col_rows(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_v2c *v = (const ge__aic_v2c *)arg;
-  const ge__aic_cv *p = v->p;
-  int64_t row;
-  for (row = begin; row < end; row++) {
-    int64_t kw = row % p->kw, kh = row / p->kw % p->kh, kz = row / (p->kw * p->kh) % p->kz;
-    const float *xc = v->x + row / (p->kw * p->kh * p->kz) * p->z * p->h * p->w;
-    float *dst = v->col + row * v->np;
-    int64_t ox = v->q0 % p->ow, oy = v->q0 / p->ow % p->oh, oz = v->q0 / (p->ow * p->oh), j = 0;
-    while (j < v->np) {
-      int64_t run = p->ow - ox < v->np - j ? p->ow - ox : v->np - j;
-      int64_t iz = oz * p->sz - p->pz + kz * p->dz, iy = oy * p->sh - p->ph + kh * p->dh;
-      int inside = iz >= 0 && iz < p->z && iy >= 0 && iy < p->h;
-      ge__aic_v2c_run(inside ? xc + (iz * p->h + iy) * p->w : NULL, p->w, p->sw, kw * p->dw - p->pw, ox, ox + run,
-                      dst + j);
-      j += run, ox += run;
-      if (ox == p->ow) {
-        ox = 0;
-        if (++oy == p->oh) oy = 0, oz++;
+/* Tile rows of the flattened (depth, tile row) range per block, and the
+ * floats of one share's scratch (transformed input and products of a
+ * block, then the transforms' row buffers). */
+#ifndef GE__AIC_W3_BLOCK
+#define GE__AIC_W3_BLOCK 16384 /* floats per transformed input and output channel pair of a block */
+#endif
+static int64_t ge__aic_w3_rows(const ge__aic_cv *p) {
+  int64_t tw = ge__aic_wino_tw(p), want = GE__AIC_W3_BLOCK / (p->kz * p->cg + p->mg);
+  if (want < GE__AIC_WINO_MIN_TILES) want = GE__AIC_WINO_MIN_TILES;
+  return want / tw > 1 ? want / tw : 1;
+}
+static size_t ge__aic_w3_share(const ge__aic_kern *k, const ge__aic_cv *p) {
+  int64_t tbp = ge__aic_round_up(ge__aic_w3_rows(p) * ge__aic_wino_tw(p), k->nr);
+  return (size_t)(16 * (p->kz * p->cg + ge__aic_round_up(p->mg, k->mr)) * tbp + 16 * (tbp + 32) + 128);
+}
+static size_t ge__aic_w3_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return 16 * ge__aic_prepack_a_floats(k, p->mg, p->kz * p->cg);
+}
+
+static void ge__aic_w3_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t K = p->kz * p->cg, Mp = ge__aic_round_up(p->mg, a->k->mr), per = (int64_t)ge__aic_prepack_a_floats(a->k, p->mg, K);
+  int64_t g, m, ch, kd, e;
+  float u[16];
+  memset(dst, 0, (size_t)p->group * ge__aic_w3_wfloats(a->k, p) * sizeof(float));
+  for (g = 0; g < p->group; g++)
+    for (m = 0; m < p->mg; m++)
+      for (ch = 0; ch < p->cg; ch++)
+        for (kd = 0; kd < p->kz; kd++) {
+          float *base = dst + (size_t)(g * 16) * (size_t)per;
+          int64_t at = ge__aic_packed_at(m, kd * p->cg + ch, Mp, a->k->mr, K);
+          ge__aic_wino_filter(a->w + (((g * p->mg + m) * p->cg + ch) * p->kz + kd) * 9, u);
+          for (e = 0; e < 16; e++) base[e * per + at] = u[e];
+        }
+}
+
+typedef struct ge__aic_w3 {
+  const ge__aic_kern *k;
+  const ge__aic_cv *p;
+  const float *x, *wpack; /* the group's channels; its 16 packed matrices */
+  const ge__aic_epi *epi; /* NULL: none */
+  float *y, *work;
+  int64_t rows, tasks;
+  int64_t mparts; /* flattened layout: shares split the output channels too, in this many parts */
+  size_t share;
+  ge__aic_slots slots;
+} ge__aic_w3;
+
+/* Tile rows [u0, u1) of the flattened range (u = oz th + i), output
+ * channels [m0, m1) (m0 a multiple of MR): the input transform into V
+ * (packed B, K = kz cg rows), the 16 products into Mb, the output transform
+ * into y with the epilogue, a tile row at a time. */
+static void ge__aic_w3_block(const ge__aic_w3 *wn, int64_t u0, int64_t u1, int64_t m0, int64_t m1, float *sh) {
+  const ge__aic_cv *p = wn->p;
+  const ge__aic_kern *k = wn->k;
+  int64_t K = p->kz * p->cg, th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), nb = (u1 - u0) * tw;
+  int64_t Np = ge__aic_round_up(nb, k->nr), fs = Np + 32, per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, K);
+  int64_t kcs = ge__aic_kc(K), plane = p->h * p->w, oplane = p->oh * p->ow, P = p->oz * oplane, r, u, e, m, j;
+  int64_t Mp = ge__aic_round_up(p->mg, k->mr);
+  float *V = sh, *Mb = V + ((16 * K * Np + 15) & ~(int64_t)15), *fl = Mb + ((16 * Mp * Np + 32 + 15) & ~(int64_t)15);
+  ge__aic_mm mm;
+  for (r = 0; r < K; r++) { /* row r of K: depth tap kd, channel ch */
+    int64_t kd = r / p->cg, ch = r % p->cg, s0 = r / kcs * kcs, kcd = ge__aic_min(kcs, K - s0);
+    for (u = u0; u < u1; u++) {
+      int64_t iz = u / th * p->sz - p->pz + kd * p->dz;
+      if (iz >= 0 && iz < p->z) ge__aic_wino_split(p, wn->x + (ch * p->z + iz) * plane, u % th, fl + (u - u0) * tw, fs, k->level);
+      else
+        for (e = 0; e < 16; e++) memset(fl + e * fs + (u - u0) * tw, 0, (size_t)tw * sizeof(float));
+    }
+    for (e = 0; e < 16; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
+    ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (r - s0) * k->nr, K * Np, k->nr, k->nr * kcd);
+  }
+  memset(&mm, 0, sizeof mm);
+  /* whole register tiles: the padding rows of the packed weights and the
+     zero columns of V make junk in rows and columns nobody reads */
+  mm.k = k, mm.M = Mp, mm.N = Np, mm.K = K, mm.alpha = 1.0f, mm.ldc = Np;
+  for (e = 0; e < 16; e++) {
+    mm.apack = wn->wpack + e * per;
+    mm.bpack = V + e * K * Np;
+    mm.C = Mb + e * Mp * Np;
+    ge__aic_mm_block(&mm, m0, ge__aic_round_up(m1, k->mr), 0, Np, Mb); /* both operands packed: no packing scratch */
+  }
+  for (m = m0; m < m1; m++) {
+    ge__aic_wino_out(k->level, Mb + m * Np, Mp * Np, nb, fl, fs);
+    for (u = u0; u < u1; u++) {
+      int64_t i = u % th, r0 = 2 * i, r1 = ge__aic_min(p->oh, 2 * i + 2), col0 = u / th * oplane + r0 * p->ow;
+      float *ym = wn->y + m * P + col0;
+      for (r = r0; r < r1; r++) {
+        float *d = ym + (r - r0) * p->ow;
+        const float *a = fl + 2 * (r - r0) * fs + (u - u0) * tw, *b = a + fs;
+        for (j = ge__aic_zip2(k->level, a, b, p->ow / 2, d); 2 * j + 1 < p->ow; j++) d[2 * j] = a[j], d[2 * j + 1] = b[j];
+        if (2 * j < p->ow) d[2 * j] = a[j];
       }
+      if (wn->epi) ge__aic_epilogue(wn->epi, ym, 0, m, col0, 1, (r1 - r0) * p->ow);
     }
   }
+}
+
+/* Share t: its tile rows of the flattened range, in blocks of at most
+ * wn->rows, and its part of the output channels (whole MR panels). */
+static void ge__aic_w3_fn(void *arg, int64_t begin, int64_t end) {
+  ge__aic_w3 *wn = (ge__aic_w3 *)arg;
+  int64_t t, i, units = wn->p->oz * ge__aic_wino_th(wn->p), cols = wn->tasks / wn->mparts, mr = wn->k->mr;
+  int64_t mu = (wn->p->mg + mr - 1) / mr;
+  for (t = begin; t < end; t++) {
+    int64_t slot = ge__aic_slot_claim(&wn->slots, t), tc = t / wn->mparts, tm = t % wn->mparts;
+    float *sh = (float *)(((uintptr_t)(wn->work + (size_t)slot * wn->share) + 63) & ~(uintptr_t)63);
+    int64_t a = units * tc / cols, b = units * (tc + 1) / cols, nb = (b - a + wn->rows - 1) / wn->rows;
+    int64_t m0 = mu * tm / wn->mparts * mr, m1 = ge__aic_min(wn->p->mg, mu * (tm + 1) / wn->mparts * mr);
+    for (i = 0; i < nb; i++) ge__aic_w3_block(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, m0, m1, sh);
+    ge__aic_slot_release(&wn->slots, slot);
+  }
+}
+
+/* The same products with each input plane transformed once per block
+ * of tile rows instead of once per output plane reading it (kz times):
+ * a share walks the output planes of one block of tile rows in order,
+ * keeping the transformed planes in a ring of kz slots (an input plane
+ * stays while an output plane still reads it), and sums the depth taps
+ * as kz accumulating products of mg x cg weights (packed once per tap and
+ * transform element; taps in the depth padding are skipped). For planes
+ * of at least 32 tiles, where blocks of tile rows within a plane fill the
+ * register tiles' columns (r3d_18: 28x28 to 7x7 tiles); smaller planes
+ * take the flattened blocks above. */
+#define GE__AIC_W3_RING 8 /* depth taps at most */
+static int ge__aic_w3r_fits(const ge__aic_cv *p) {
+  return p->kz <= GE__AIC_W3_RING && ge__aic_wino_th(p) * ge__aic_wino_tw(p) >= 32;
+}
+/* Tile rows of a block (the last block of a plane takes the rest): the
+ * count up to GE__AIC_W3_TILES tiles whose blocks waste the fewest
+ * columns of NR-wide register tiles, the fewer rows on a tie. */
+#ifndef GE__AIC_W3_TILES
+#define GE__AIC_W3_TILES 256
+#endif
+static int64_t ge__aic_w3r_rows_nr(const ge__aic_cv *p, int64_t nr) {
+  int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), best = 1, r;
+  double best_fill = 0;
+  for (r = 1; r <= th && (r == 1 || r * tw <= GE__AIC_W3_TILES); r++) {
+    int64_t whole = th / r, rest = th % r;
+    double used = (double)(th * tw), padded = (double)(whole * ge__aic_round_up(r * tw, nr) + (rest ? ge__aic_round_up(rest * tw, nr) : 0));
+    if (used / padded > best_fill + 1e-9) best_fill = used / padded, best = r;
+  }
+  return best;
+}
+static size_t ge__aic_w3r_share(const ge__aic_kern *k, const ge__aic_cv *p) {
+  int64_t tbp = ge__aic_round_up(ge__aic_w3r_rows_nr(p, k->nr) * ge__aic_wino_tw(p), k->nr);
+  return (size_t)(p->kz * (16 * p->cg * tbp + 16) + 16 * ge__aic_round_up(p->mg, k->mr) * tbp + 16 * (tbp + 32) + 128);
+}
+static size_t ge__aic_w3r_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return (size_t)(16 * p->kz) * ge__aic_prepack_a_floats(k, p->mg, p->cg);
+}
+
+/* Matrix kd 16 + e: transform element e of depth tap kd, mg x cg as A. */
+static void ge__aic_w3r_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t Mp = ge__aic_round_up(p->mg, a->k->mr), per = (int64_t)ge__aic_prepack_a_floats(a->k, p->mg, p->cg);
+  int64_t g, m, ch, kd, e;
+  float u[16];
+  memset(dst, 0, (size_t)p->group * ge__aic_w3r_wfloats(a->k, p) * sizeof(float));
+  for (g = 0; g < p->group; g++)
+    for (m = 0; m < p->mg; m++)
+      for (ch = 0; ch < p->cg; ch++)
+        for (kd = 0; kd < p->kz; kd++) {
+          float *base = dst + (size_t)((g * p->kz + kd) * 16) * (size_t)per;
+          int64_t at = ge__aic_packed_at(m, ch, Mp, a->k->mr, p->cg);
+          ge__aic_wino_filter(a->w + (((g * p->mg + m) * p->cg + ch) * p->kz + kd) * 9, u);
+          for (e = 0; e < 16; e++) base[e * per + at] = u[e];
+        }
+}
+
+/* Input plane iz, tile rows [i0, i1), transformed into V (packed B of cg rows). */
+static void ge__aic_w3r_plane(const ge__aic_w3 *wn, int64_t iz, int64_t i0, int64_t i1, int64_t Np, float *V, float *fl) {
+  const ge__aic_cv *p = wn->p;
+  const ge__aic_kern *k = wn->k;
+  int64_t tw = ge__aic_wino_tw(p), nb = (i1 - i0) * tw, fs = Np + 32, kcs = ge__aic_kc(p->cg), ch, i, e;
+  for (ch = 0; ch < p->cg; ch++) {
+    const float *xc = wn->x + (ch * p->z + iz) * p->h * p->w;
+    int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+    for (i = i0; i < i1; i++) ge__aic_wino_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
+    for (e = 0; e < 16; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
+    ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, p->cg * Np, k->nr, k->nr * kcd);
+  }
+}
+
+/* Output planes [o0, o1) of tile rows [i0, i1). */
+static void ge__aic_w3r_run(const ge__aic_w3 *wn, int64_t i0, int64_t i1, int64_t o0, int64_t o1, float *sh) {
+  const ge__aic_cv *p = wn->p;
+  const ge__aic_kern *k = wn->k;
+  int64_t tw = ge__aic_wino_tw(p), nb = (i1 - i0) * tw, Np = ge__aic_round_up(nb, k->nr), fs = Np + 32;
+  int64_t slot_floats = (16 * p->cg * Np + 15) & ~(int64_t)15, per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, p->cg);
+  int64_t oplane = p->oh * p->ow, P = p->oz * oplane, tag[GE__AIC_W3_RING], oz, kd, e, m, r, j, q;
+  int64_t r0 = 2 * i0, r1 = ge__aic_min(p->oh, 2 * i1), Mp = ge__aic_round_up(p->mg, k->mr);
+  float *Mb = sh + p->kz * slot_floats, *fl = Mb + ((16 * Mp * Np + 32 + 15) & ~(int64_t)15);
+  ge__aic_mm mm;
+  memset(&mm, 0, sizeof mm);
+  /* whole register tiles (junk in the padding rows and zero columns) */
+  mm.k = k, mm.M = Mp, mm.N = Np, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
+  for (q = 0; q < p->kz; q++) tag[q] = INT64_MIN; /* empty: below every plane */
+  for (oz = o0; oz < o1; oz++) {
+    int64_t lo = oz * p->sz - p->pz, hi = lo + (p->kz - 1) * p->dz; /* the input planes it reads */
+    int first = 1;
+    for (kd = 0; kd < p->kz; kd++) {
+      int64_t iz = lo + kd * p->dz, at = -1;
+      if (iz < 0 || iz >= p->z) continue;
+      for (q = 0; q < p->kz && at < 0; q++)
+        if (tag[q] == iz) at = q;
+      if (at < 0) { /* a slot no tap of this output plane reads */
+        for (q = 0; q < p->kz && at < 0; q++)
+          if (tag[q] < lo || tag[q] > hi || (tag[q] - lo) % p->dz) at = q;
+        ge__aic_w3r_plane(wn, iz, i0, i1, Np, sh + at * slot_floats, fl);
+        tag[at] = iz;
+      }
+      mm.beta = first ? 0.0f : 1.0f;
+      for (e = 0; e < 16; e++) {
+        mm.apack = wn->wpack + (kd * 16 + e) * per;
+        mm.bpack = sh + at * slot_floats + e * p->cg * Np;
+        mm.C = Mb + e * Mp * Np;
+        ge__aic_mm_block(&mm, 0, Mp, 0, Np, Mb); /* both operands packed: no packing scratch used */
+      }
+      first = 0;
+    }
+    if (first) memset(Mb, 0, (size_t)(16 * Mp * Np) * sizeof(float)); /* every tap in the padding */
+    for (m = 0; m < p->mg; m++) {
+      float *ym = wn->y + m * P + oz * oplane;
+      ge__aic_wino_out(k->level, Mb + m * Np, Mp * Np, nb, fl, fs);
+      for (r = r0; r < r1; r++) {
+        float *d = ym + r * p->ow;
+        const float *a = fl + 2 * (r & 1) * fs + (r / 2 - i0) * tw, *b = a + fs;
+        for (j = ge__aic_zip2(k->level, a, b, p->ow / 2, d); 2 * j + 1 < p->ow; j++) d[2 * j] = a[j], d[2 * j + 1] = b[j];
+        if (2 * j < p->ow) d[2 * j] = a[j];
+      }
+      if (wn->epi) ge__aic_epilogue(wn->epi, ym + r0 * p->ow, 0, m, oz * oplane + r0 * p->ow, 1, (r1 - r0) * p->ow);
+    }
+  }
+}
+
+/* Share t: a run of the (block of tile rows, output plane) pairs, block-major. */
+static void ge__aic_w3r_fn(void *arg, int64_t begin, int64_t end) {
+  ge__aic_w3 *wn = (ge__aic_w3 *)arg;
+  const ge__aic_cv *p = wn->p;
+  int64_t t, th = ge__aic_wino_th(p), nbk = (th + wn->rows - 1) / wn->rows, units = nbk * p->oz;
+  for (t = begin; t < end; t++) {
+    int64_t slot = ge__aic_slot_claim(&wn->slots, t);
+    float *sh = (float *)(((uintptr_t)(wn->work + (size_t)slot * wn->share) + 63) & ~(uintptr_t)63);
+    int64_t u = units * t / wn->tasks, b = units * (t + 1) / wn->tasks;
+    while (u < b) {
+      int64_t blk = u / p->oz, o0 = u % p->oz, o1 = ge__aic_min(p->oz, o0 + (b - u));
+      ge__aic_w3r_run(wn, blk * wn->rows, ge__aic_min(th, (blk + 1) * wn->rows), o0, o1, sh);
+      u += o1 - o0;
+    }
+    ge__aic_slot_release(&wn->slots, slot);
+  }
+}
+
+/* One image and group by Winograd over H and W; work holds tasks *
+ * ge__aic_w3_share(k, p) + 16 floats. */
+static void ge__aic_conv3d_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const float *x,
+                                const float *wpack, const ge__aic_epi *epi, float *y, int64_t tasks, float *work) {
+  ge__aic_w3 wn;
+  int64_t units = p->oz * ge__aic_wino_th(p), tw = ge__aic_wino_tw(p);
+  double flops = 18.0 * (double)p->mg * (double)(p->kz * p->cg) * (double)(p->oz * p->oh * p->ow);
+  memset(&wn, 0, sizeof wn);
+  wn.k = k, wn.p = p, wn.x = x, wn.wpack = wpack, wn.epi = ge__aic_epi_empty(epi) ? NULL : epi, wn.y = y;
+  wn.work = work;
+  if (ge__aic_w3r_fits(p)) { /* (block, output plane) pairs */
+    wn.share = ge__aic_w3r_share(k, p);
+    wn.rows = ge__aic_w3r_rows_nr(p, k->nr);
+    units = (ge__aic_wino_th(p) + wn.rows - 1) / wn.rows * p->oz;
+    wn.tasks = c ? ge__aic_shares(tasks, units, 1, flops) : 1;
+    ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
+    ge__aic_on_tasks(c, wn.tasks, ge__aic_w3r_fn, &wn);
+    return;
+  }
+  wn.share = ge__aic_w3_share(k, p);
+  wn.rows = ge__aic_w3_rows(p);
+  wn.tasks = c ? ge__aic_shares(tasks, units, (GE__AIC_WINO_MIN_TILES + tw - 1) / tw, flops) : 1;
+  wn.mparts = 1;
+  if (c && tasks > 1 && units / ((GE__AIC_WINO_MIN_TILES + tw - 1) / tw) < tasks) /* no full block a thread */
+    wn.tasks = ge__aic_max(1, units / ((GE__AIC_WINO_MIN_TILES + tw - 1) / tw));
+  if (c && tasks > 1 && wn.tasks < tasks * GE__AIC_SHARES) {
+    /* too few tiles for the threads (the last stage's small planes): the
+       output channels split too, each part at least 8 register rows, every
+       part of a block transforming its input again (small next to the
+       weights it saves reading twice) */
+    int64_t cols = wn.tasks, want = (tasks * GE__AIC_SHARES + cols - 1) / cols, most = p->mg / (8 * k->mr);
+    wn.mparts = ge__aic_max(1, ge__aic_min(want, most));
+    if (cols == 1 && wn.mparts > tasks) wn.mparts -= wn.mparts % tasks; /* as many parts a thread */
+    wn.tasks = cols * wn.mparts;
+  }
+  ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
+  ge__aic_on_tasks(c, wn.tasks, ge__aic_w3_fn, &wn);
 }
 
 static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_value *x, const ge_value *w,
@@ -4697,12 +4968,12 @@ static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_val
   ge__aic_mm mm;
   ge__aic_epi epi;
   ge__aic_wpack wp;
-  ge__aic_v2c v;
   ge_value *y;
   const float *wpack, *res;
   float *work;
-  int64_t P, K, n, g, q0, tasks, block, mm_floats;
+  int64_t P, K, n, g, tasks;
   size_t per;
+  int wino;
   ge_status st;
   if ((st = ge__aic_conv_setup(c, s, x, w, b, &p)) != GE_OK) return st;
   if (!(y = ge__aic_conv_output(c, &p, 5))) return GE_ERR_NOMEM;
@@ -4711,37 +4982,33 @@ static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_val
   P = p.oz * p.oh * p.ow;
   K = p.cg * p.kz * p.kh * p.kw;
   tasks = ge__aic_threads(c);
-  block = GE__AIC_V2C_FLOATS / K / 16 * 16;
-  if (block < 16) block = 16;
-  if (block > P) block = P;
-  per = ge__aic_prepack_a_floats(k, p.mg, K);
+  wino = ge__aic_w3_fits(&p) ? 1 + ge__aic_w3r_fits(&p) : 0; /* 2: planes transformed once a block */
+  per = wino == 2 ? ge__aic_w3r_wfloats(k, &p) : wino ? ge__aic_w3_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
-  mm_floats = (tasks * (int64_t)ge__aic_mm_work_floats() + 15) / 16 * 16;
-  if (!(wpack = ge__aic_packed(c, 1, k->level, per * (size_t)p.group, ge__aic_wpack_fn, &wp,
-                               (size_t)(mm_floats + K * block), &work)))
+  /* the packing's tag tells the layouts apart (Winograd over H, W: level + 56, 64 by depth tap) */
+  if (!(wpack = ge__aic_packed(c, 1, k->level + (wino == 2 ? 64 : wino ? 56 : 0), per * (size_t)p.group,
+                               wino == 2 ? ge__aic_w3r_wpack_fn : wino ? ge__aic_w3_wpack_fn : ge__aic_wpack_fn, &wp,
+                               wino == 2 ? (size_t)tasks * ge__aic_w3r_share(k, &p) + 16
+                               : wino    ? (size_t)tasks * ge__aic_w3_share(k, &p) + 16
+                                         : (size_t)tasks * ge__aic_mm_work_floats(),
+                               &work)))
     return ge__aic_nomem(c);
   if (ge_kernel_preparing(c)) return GE_OK;
   s = (ge__aic_state *)c->state;
   memset(&mm, 0, sizeof mm);
   memset(&epi, 0, sizeof epi);
   epi.act = s->act, epi.ldr = P, epi.level = k->level;
-  mm.k = k, mm.M = p.mg, mm.K = K, mm.alpha = 1.0f, mm.ldc = P, mm.bcs = 1, mm.epi = &epi;
-  v.p = &p, v.col = work + mm_floats;
+  mm.k = k, mm.M = p.mg, mm.N = P, mm.K = K, mm.alpha = 1.0f, mm.ldc = P, mm.epi = &epi;
+  if (K == p.cg && p.sz == 1 && p.sh == 1 && p.sw == 1 && p.pz == 0 && p.ph == 0 && p.pw == 0 && P == p.z * p.h * p.w)
+    mm.brs = P, mm.bcs = 1; /* 1x1x1: the volume is B as it is */
+  else
+    mm.conv = &p;
   for (n = 0; n < p.n; n++)
     for (g = 0; g < p.group; g++) {
-      float *yg;
-      const float *res_g;
-      v.x = ge__aic_conv_group(&p, x, b, res, y, n, g, &epi, &yg);
-      res_g = epi.res;
+      mm.B = mm.x = ge__aic_conv_group(&p, x, b, res, y, n, g, &epi, &mm.C);
       mm.apack = wpack + (size_t)g * per;
-      for (q0 = 0; q0 < P; q0 += block) { /* the block's columns of the group's rows */
-        v.q0 = q0, v.np = P - q0 < block ? P - q0 : block;
-        ge_kernel_parallel_for(c, K, 1 + GE__AIC_V2C_FLOATS / 8 / v.np, ge__aic_vol2col_rows, &v);
-        mm.B = v.col, mm.brs = v.np, mm.N = v.np;
-        mm.C = yg + q0;
-        epi.res = res_g ? res_g + q0 : NULL;
-        ge__aic_mm_run(c, &mm, tasks, work);
-      }
+      if (wino) ge__aic_conv3d_wino(c, k, &p, mm.x, mm.apack, &epi, mm.C, tasks, work);
+      else ge__aic_mm_run(c, &mm, tasks, work);
     }
   return GE_OK;
 }
@@ -6000,7 +6267,7 @@ static ge_status ge__aic_fuse_silu(ge_graph *g, ge_node_id id, int32_t self, int
   return GE_OK;
 }
 
-/* Conv -> Add(other) with other shaped like the sum and the Add the Conv's
+/* Conv (1-D, 2-D or 3-D) -> Add(other) with other shaped like the sum and the Add the Conv's
  * only consumer: other becomes the Conv's input 3 (input 2, the bias, left
  * absent if there was none) with _fused_inputs = 1, added in the GEMM
  * epilogue before the activation; the Add goes. */
@@ -6009,7 +6276,7 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
   uint32_t k;
   ge_status st;
   *done = 0;
-  if (!ge__aic_binary_to_fuse(g, a, "Add", self) || (a->outputs[0].shape.rank != 3 && a->outputs[0].shape.rank != 4))
+  if (!ge__aic_binary_to_fuse(g, a, "Add", self) || a->outputs[0].shape.rank < 3 || a->outputs[0].shape.rank > 5)
     return GE_OK;
   for (k = 0; k < 2; k++) {
     ge_edge ce = a->inputs[k], other = a->inputs[1 - k];
