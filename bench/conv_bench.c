@@ -2,7 +2,9 @@
  * ConvTranspose kernels (ge_engines/ai_core.h) on the layers of ResNet-18
  * (batch 1, 224x224), MobileNet-v2's depthwise convs, SqueezeNet 1.1's and
  * AlexNet's convs, 3x3 convs near the Winograd / small-image direct conv
- * crossover ("w|d"), dilated and 1-D wide convs and a PP-OCR-like
+ * crossover ("w|d"), dilated and 1-D wide convs, DenseNet-121's ("dn":
+ * stem, 3x3 128->32 growth convs, 1x1 bottlenecks and transitions) and
+ * ResNeXt-50's ("rx": 1x1 and 32-group 3x3) layers, and a PP-OCR-like
  * ConvTranspose: the kernel runs on one node with
  * Const weights (packed once, on the warm-up run), on 1 thread and on 2
  * (ge_runtime's pool: bench/conv_layers.h), alternating within a round;

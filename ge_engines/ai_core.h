@@ -15,7 +15,13 @@
  *             (error within a few ulps of the sums), unless they have < 64
  *             input channels and input channels x output pixels <= 51200
  *             (SqueezeNet's expand convs): the small-image direct conv
- *             below is faster there at AVX-512; with >= 64 output
+ *             below is faster there at AVX-512; with 16..32 output
+ *             channels, >= 64 input channels and rows of >= 12 pixels
+ *             (DenseNet's growth convs) at AVX-512 a direct conv with the
+ *             output channels in vector lanes (32 channels x 12 pixels a
+ *             register tile, the pixels' inputs broadcast, 16 input
+ *             channels a pass over a row, input zero-padded once a run);
+ *             with >= 64 output
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
@@ -37,7 +43,9 @@
  *             register tiles (8 channels x 48 pixels on AVX-512, weights
  *             packed once in 8-row panels, the epilogue in registers, the
  *             pixels past the last whole vector -- 7x7 and 14x14 maps -- by
- *             a column kernel vectorised over channels); depthwise (one input channel
+ *             a column kernel vectorised over channels; pixel chunks
+ *             outermost when narrowing or when the image passes 1 MB,
+ *             else weight panels); depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: per
  *             channel, bands of output rows whose padded input rows, split
