@@ -3765,19 +3765,20 @@ static int ge__aic_dt_choice = 0; /* 0 by cost, 1 always where it fits, 2 never 
  * convs) fill the GEMM's 12-row tiles and Winograd's products badly: 32
  * rows leave a 12-row tile a third empty, and Winograd's input transform
  * over 128 channels outweighs its 32-row products. Here a register tile
- * holds 32 output channels (two vectors, channels in lanes) x up to 12
+ * holds 32 output channels (two vectors, channels in lanes) x up to 14
  * output pixels of one output row: per input channel and tap it loads two
- * weight vectors and broadcasts each pixel's input value, 24 FMAs per 2
- * loads and 12 broadcasts, with no transform and no junk columns. The
- * input is copied once per run into zero-padded planes (so no tap tests a
- * border); the weights are packed once as [group][32-channel block][input
- * channel][tap][32] (zeros past the group's channels). A row is summed 16
- * input channels at a time over all its tiles (those channels' weights stay
- * in L1), the sums kept in a row buffer, then transposed into y by gathers;
- * bias, residual and activation run on the row's block while it is in L1.
- * The tiles handle any stride and dilation (only stride 1 is taken today).
- * AVX-512 only. */
-#define GE__AIC_CL_NP 12 /* output pixels of a tile at most */
+ * weight vectors and broadcasts each pixel's input value, 28 FMAs per 2
+ * loads and 14 broadcasts, with no transform and no junk columns. A row's
+ * pixels are split into tiles of even widths (56 = 4 x 14: no narrow tail
+ * tile). The input is copied once per run into zero-padded planes (so no
+ * tap tests a border); the weights are packed once as [group][32-channel
+ * block][input channel][tap][32] (zeros past the group's channels). A row
+ * is summed 16 input channels at a time over all its tiles (those
+ * channels' weights stay in L1), the sums kept in a row buffer, then
+ * transposed into y by gathers; bias, residual and activation run on the
+ * row's block while it is in L1. The tiles read stride-1 rows (the
+ * broadcasts at fixed displacements; any dilation). AVX-512 only. */
+#define GE__AIC_CL_NP 14 /* output pixels of a tile at most (28 accumulators) */
 #define GE__AIC_CL_MB 32 /* output channels of a tile */
 
 typedef struct ge__aic_cl {
@@ -3806,9 +3807,10 @@ static size_t ge__aic_cl_floats(const ge__aic_cv *p) {
  * Winograd's input transform dominates (fewer input channels keep Winograd
  * or the small-image conv), on rows of at least 12 pixels (shorter rows
  * leave the tile's columns empty: 7x7 maps keep Winograd); a padded input
- * of at most 64 MB. Measured at 1 thread (bench/conv_bench.c, "dn 3x3"):
- * 128->32 on 28x28 and 14x14 1.2x Winograd, on 56x56 even; a 7x7/2 RGB stem
- * ran 0.7x the implicit GEMM and stays there. */
+ * of at most 64 MB. Measured at 1 thread (bench/conv_bench.c, "dn 3x3",
+ * best of 5): 128->32 on 56x56 145 GFLOP/s (Winograd 116), 28x28 150
+ * (120), 14x14 128 (103); 7x7 even. A 7x7/2 RGB stem ran 0.7x the implicit
+ * GEMM on 12-pixel tiles and stays there. */
 static int ge__aic_cl_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
 #ifndef GE__AIC_X86
   (void)k, (void)p;
@@ -3816,7 +3818,7 @@ static int ge__aic_cl_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
 #else
   return k->level >= 2 && p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 &&
          p->mg <= GE__AIC_CL_MB &&
-         p->mg >= 16 && p->cg >= 64 && p->ow >= GE__AIC_CL_NP && p->oh * p->ow > GE__AIC_FEW_PIXELS &&
+         p->mg >= 16 && p->cg >= 64 && p->ow >= 12 && p->oh * p->ow > GE__AIC_FEW_PIXELS &&
          (double)ge__aic_cl_floats(p) * sizeof(float) <= 64.0 * (1 << 20);
 #endif
 }
@@ -3860,13 +3862,14 @@ static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
 #ifdef GE__AIC_X86
 #define GE__AIC_CL_ATTR __attribute__((target("avx512f,fma")))
 #define GE__AIC_CL_CB 16  /* input channels a pass (their weights, 18 KB at 3x3, stay in L1) */
-#define GE__AIC_CL_SEG 96 /* output pixels of a row summed together (a 12 KB buffer) */
+#define GE__AIC_CL_SEG 112 /* output pixels of a row summed together (a 14 KB buffer) */
+#define GE__AIC_CL_R14(X) GE__AIC_R12(X) X(12) X(13)
 #define GE__AIC_CL_DECL(i) __m512 a##i = _mm512_setzero_ps(), b##i = a##i;
 #define GE__AIC_CL_LOAD(i)                                                                                             \
   if ((i) < NP_) a##i = _mm512_loadu_ps(t + (i) * GE__AIC_CL_MB), b##i = _mm512_loadu_ps(t + (i) * GE__AIC_CL_MB + 16);
 #define GE__AIC_CL_FMA(i)                                                                                              \
   if ((i) < NP_) {                                                                                                     \
-    __m512 v_ = _mm512_set1_ps(xt[(i) * sw]);                                                                          \
+    __m512 v_ = _mm512_set1_ps(xt[i]);                                                                                 \
     a##i = _mm512_fmadd_ps(w0, v_, a##i);                                                                              \
     b##i = _mm512_fmadd_ps(w1, v_, b##i);                                                                              \
   }
@@ -3879,20 +3882,20 @@ static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
   static GE__AIC_CL_ATTR void ge__aic_cl_tile##NP(const ge__aic_cl *s, const float *x, const float *w, int64_t nch,    \
                                                   int add, float *t) {                                                 \
     const ge__aic_cv *p = s->p;                                                                                        \
-    const int64_t NP_ = (NP), sw = p->sw, cs = s->hp * s->wp, rs = p->dh * s->wp;                                      \
+    const int64_t NP_ = (NP), cs = s->hp * s->wp, rs = p->dh * s->wp;                                                  \
     int64_t ch, ki, kj;                                                                                                \
-    GE__AIC_R12(GE__AIC_CL_DECL)                                                                                       \
+    GE__AIC_CL_R14(GE__AIC_CL_DECL)                                                                                    \
     if (add) {                                                                                                         \
-      GE__AIC_R12(GE__AIC_CL_LOAD)                                                                                     \
+      GE__AIC_CL_R14(GE__AIC_CL_LOAD)                                                                                  \
     }                                                                                                                  \
     for (ch = 0; ch < nch; ch++, x += cs)                                                                              \
       for (ki = 0; ki < p->kh; ki++)                                                                                   \
         for (kj = 0; kj < p->kw; kj++, w += GE__AIC_CL_MB) {                                                           \
           const float *xt = x + ki * rs + kj * p->dw;                                                                  \
           __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);                                                \
-          GE__AIC_R12(GE__AIC_CL_FMA)                                                                                  \
+          GE__AIC_CL_R14(GE__AIC_CL_FMA)                                                                               \
         }                                                                                                              \
-    GE__AIC_R12(GE__AIC_CL_SAVE)                                                                                       \
+    GE__AIC_CL_R14(GE__AIC_CL_SAVE)                                                                                    \
   }
 GE__AIC_CL_TILE(1)
 GE__AIC_CL_TILE(2)
@@ -3906,6 +3909,8 @@ GE__AIC_CL_TILE(9)
 GE__AIC_CL_TILE(10)
 GE__AIC_CL_TILE(11)
 GE__AIC_CL_TILE(12)
+GE__AIC_CL_TILE(13)
+GE__AIC_CL_TILE(14)
 
 /* y[j * P + i] = t[i * 32 + j] for j < rows, i < n: one gather of 16
  * pixels' sums of a channel and a masked store per channel and 16 pixels. */
@@ -3927,14 +3932,14 @@ static GE__AIC_CL_ATTR void ge__aic_cl_transpose(const float *t, int64_t n, int6
  * buffer, then transposed into y and the epilogue over the segment. */
 static void ge__aic_cl_row(const ge__aic_cl *s, int64_t n, int64_t g, int64_t mb, int64_t oy) {
   typedef void (*tile_fn)(const ge__aic_cl *, const float *, const float *, int64_t, int, float *);
-  static const tile_fn tiles[GE__AIC_CL_NP] = {ge__aic_cl_tile1, ge__aic_cl_tile2,  ge__aic_cl_tile3,
-                                               ge__aic_cl_tile4, ge__aic_cl_tile5,  ge__aic_cl_tile6,
-                                               ge__aic_cl_tile7, ge__aic_cl_tile8,  ge__aic_cl_tile9,
-                                               ge__aic_cl_tile10, ge__aic_cl_tile11, ge__aic_cl_tile12};
+  static const tile_fn tiles[GE__AIC_CL_NP] = {
+      ge__aic_cl_tile1, ge__aic_cl_tile2,  ge__aic_cl_tile3,  ge__aic_cl_tile4,  ge__aic_cl_tile5,
+      ge__aic_cl_tile6, ge__aic_cl_tile7,  ge__aic_cl_tile8,  ge__aic_cl_tile9,  ge__aic_cl_tile10,
+      ge__aic_cl_tile11, ge__aic_cl_tile12, ge__aic_cl_tile13, ge__aic_cl_tile14};
   const ge__aic_cv *p = s->p;
   int64_t P = p->oh * p->ow, rows = ge__aic_min(GE__AIC_CL_MB, p->mg - mb * GE__AIC_CL_MB), T = p->kh * p->kw;
   int64_t row0 = g * p->mg + mb * GE__AIC_CL_MB; /* the block's first output channel */
-  int64_t cs = s->hp * s->wp, s0, ox, c0;
+  int64_t cs = s->hp * s->wp, s0, c0;
   const float *x = s->xp + (n * p->c + g * p->cg) * cs + oy * p->sh * s->wp;
   const float *w = s->wpack + g * s->per + mb * (s->per / s->nb);
   float *y = s->y + (n * p->m + row0) * P + oy * p->ow;
@@ -3943,12 +3948,14 @@ static void ge__aic_cl_row(const ge__aic_cl *s, int64_t n, int64_t g, int64_t mb
   if (e.row_bias) e.row_bias += row0;
   if (e.res) e.res += (n * p->m + row0) * P + oy * p->ow;
   for (s0 = 0; s0 < p->ow; s0 += GE__AIC_CL_SEG) {
-    int64_t sn = ge__aic_min(GE__AIC_CL_SEG, p->ow - s0);
+    int64_t sn = ge__aic_min(GE__AIC_CL_SEG, p->ow - s0), nt = (sn + GE__AIC_CL_NP - 1) / GE__AIC_CL_NP, i;
     for (c0 = 0; c0 < p->cg; c0 += GE__AIC_CL_CB) {
       int64_t nch = ge__aic_min(GE__AIC_CL_CB, p->cg - c0);
-      for (ox = s0; ox < s0 + sn; ox += GE__AIC_CL_NP)
-        tiles[ge__aic_min(GE__AIC_CL_NP, s0 + sn - ox) - 1](s, x + c0 * cs + ox * p->sw, w + c0 * T * GE__AIC_CL_MB,
-                                                             nch, c0 > 0, t + (ox - s0) * GE__AIC_CL_MB);
+      for (i = 0; i < nt; i++) { /* nt tiles of even widths: no narrow tail tile (56 = 4 x 14, 100 = 4 x 13 + 4 x 12) */
+        int64_t a = s0 + sn * i / nt, z = s0 + sn * (i + 1) / nt;
+        tiles[z - a - 1](s, x + c0 * cs + a * p->sw, w + c0 * T * GE__AIC_CL_MB, nch, c0 > 0,
+                         t + (a - s0) * GE__AIC_CL_MB);
+      }
     }
     ge__aic_cl_transpose(t, sn, rows, y + s0, P);
     if (!ge__aic_epi_empty(&e)) ge__aic_epilogue(&e, y + s0, P, 0, s0, rows, sn);
