@@ -18,9 +18,11 @@
  *             below is faster there at AVX-512; with 16..32 output
  *             channels, >= 64 input channels and rows of >= 12 pixels
  *             (DenseNet's growth convs) at AVX-512 a direct conv with the
- *             output channels in vector lanes (32 channels x 12 pixels a
+ *             output channels in vector lanes (32 channels x 14 pixels a
  *             register tile, the pixels' inputs broadcast, 16 input
- *             channels a pass over a row, input zero-padded once a run);
+ *             channels a pass over a row, input zero-padded once a run),
+ *             as are stems of >= 5x5 kernels on <= 4 input channels
+ *             (strides <= 2);
  *             with >= 64 output
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
@@ -3776,8 +3778,9 @@ static int ge__aic_dt_choice = 0; /* 0 by cost, 1 always where it fits, 2 never 
  * is summed 16 input channels at a time over all its tiles (those
  * channels' weights stay in L1), the sums kept in a row buffer, then
  * transposed into y by gathers; bias, residual and activation run on the
- * row's block while it is in L1. The tiles read stride-1 rows (the
- * broadcasts at fixed displacements; any dilation). AVX-512 only. */
+ * row's block while it is in L1. Tiles for strides 1 and 2 (the
+ * broadcasts at fixed displacements; any dilation): the growth convs and
+ * 5x5/7x7 RGB stems (ResNet's and DenseNet's 7x7/2 3->64). AVX-512 only. */
 #define GE__AIC_CL_NP 14 /* output pixels of a tile at most (28 accumulators) */
 #define GE__AIC_CL_MB 32 /* output channels of a tile */
 
@@ -3802,24 +3805,31 @@ static size_t ge__aic_cl_floats(const ge__aic_cv *p) {
   return (size_t)(p->n * p->c * ge__aic_cl_hp(p) * ge__aic_cl_wp(p)) + 16;
 }
 
-/* Whether a conv takes this path (AVX-512): a 3x3 stride-1 conv with 16..32
- * output channels a group and at least 64 input channels, where
- * Winograd's input transform dominates (fewer input channels keep Winograd
- * or the small-image conv), on rows of at least 12 pixels (shorter rows
- * leave the tile's columns empty: 7x7 maps keep Winograd); a padded input
- * of at most 64 MB. Measured at 1 thread (bench/conv_bench.c, "dn 3x3",
- * best of 5): 128->32 on 56x56 145 GFLOP/s (Winograd 116), 28x28 150
- * (120), 14x14 128 (103); 7x7 even. A 7x7/2 RGB stem ran 0.7x the implicit
- * GEMM on 12-pixel tiles and stays there. */
+/* Whether a conv takes this path (AVX-512), undilated, rows of at least
+ * 12 output pixels (shorter rows leave the tile's columns empty: 7x7 maps
+ * keep Winograd), a padded input of at most 64 MB, and either
+ *   - a 3x3 stride-1 conv with 16..32 output channels a group and at least
+ *     64 input channels, where Winograd's input transform dominates (fewer
+ *     input channels keep Winograd or the small-image conv), or
+ *   - a stem: at most 4 input channels a group, a kernel of at least 5x5,
+ *     strides up to 2, at least 32 output channels a group in 32-channel
+ *     blocks at least half full (the implicit GEMM's short K wastes its
+ *     tiles there; a 3x3/2 RGB stem, K = 27, stays there).
+ * Measured at 1 thread (bench/conv_bench.c, best of 5): 128->32 on 56x56
+ * 145 GFLOP/s (Winograd 116), 28x28 150 (120), 14x14 128 (103), 7x7 even;
+ * the 7x7/2 3->64 stem 128-132 (implicit GEMM 104-122), SqueezeNet's 3x3/2
+ * stem 52 (56). */
 static int ge__aic_cl_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
 #ifndef GE__AIC_X86
   (void)k, (void)p;
   return 0;
 #else
-  return k->level >= 2 && p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 &&
-         p->mg <= GE__AIC_CL_MB &&
-         p->mg >= 16 && p->cg >= 64 && p->ow >= 12 && p->oh * p->ow > GE__AIC_FEW_PIXELS &&
-         (double)ge__aic_cl_floats(p) * sizeof(float) <= 64.0 * (1 << 20);
+  int growth = p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->mg <= GE__AIC_CL_MB && p->mg >= 16 &&
+               p->cg >= 64;
+  int stem = p->cg <= 4 && !(p->cg == 1 && p->group > 1) /* depthwise */ && p->kh * p->kw >= 25 && p->sh <= 2 && p->sw <= 2 && p->mg >= GE__AIC_CL_MB &&
+             (p->mg % GE__AIC_CL_MB == 0 || p->mg % GE__AIC_CL_MB >= GE__AIC_CL_MB / 2);
+  return k->level >= 2 && (growth || stem) && p->dh == 1 && p->dw == 1 && p->ow >= 12 &&
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && (double)ge__aic_cl_floats(p) * sizeof(float) <= 64.0 * (1 << 20);
 #endif
 }
 
@@ -3869,7 +3879,7 @@ static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
   if ((i) < NP_) a##i = _mm512_loadu_ps(t + (i) * GE__AIC_CL_MB), b##i = _mm512_loadu_ps(t + (i) * GE__AIC_CL_MB + 16);
 #define GE__AIC_CL_FMA(i)                                                                                              \
   if ((i) < NP_) {                                                                                                     \
-    __m512 v_ = _mm512_set1_ps(xt[i]);                                                                                 \
+    __m512 v_ = _mm512_set1_ps(xt[(i) * SW_]);                                                                         \
     a##i = _mm512_fmadd_ps(w0, v_, a##i);                                                                              \
     b##i = _mm512_fmadd_ps(w1, v_, b##i);                                                                              \
   }
@@ -3878,11 +3888,11 @@ static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
 /* t[i * 32 + j] (+)= sum over nch channels and the taps of w[.][j] x[tap +
  * i * sw] for the NP pixels i of a tile (x: the first pixel's window corner
  * in the first channel's padded plane; add: t holds earlier channels' sums). */
-#define GE__AIC_CL_TILE(NP)                                                                                            \
-  static GE__AIC_CL_ATTR void ge__aic_cl_tile##NP(const ge__aic_cl *s, const float *x, const float *w, int64_t nch,    \
-                                                  int add, float *t) {                                                 \
+#define GE__AIC_CL_TILE(NP, SW)                                                                                        \
+  static GE__AIC_CL_ATTR void ge__aic_cl_tile##NP##_##SW(const ge__aic_cl *s, const float *x, const float *w,          \
+                                                         int64_t nch, int add, float *t) {                             \
     const ge__aic_cv *p = s->p;                                                                                        \
-    const int64_t NP_ = (NP), cs = s->hp * s->wp, rs = p->dh * s->wp;                                                  \
+    const int64_t NP_ = (NP), SW_ = (SW), cs = s->hp * s->wp, rs = p->dh * s->wp;                                      \
     int64_t ch, ki, kj;                                                                                                \
     GE__AIC_CL_R14(GE__AIC_CL_DECL)                                                                                    \
     if (add) {                                                                                                         \
@@ -3897,20 +3907,34 @@ static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
         }                                                                                                              \
     GE__AIC_CL_R14(GE__AIC_CL_SAVE)                                                                                    \
   }
-GE__AIC_CL_TILE(1)
-GE__AIC_CL_TILE(2)
-GE__AIC_CL_TILE(3)
-GE__AIC_CL_TILE(4)
-GE__AIC_CL_TILE(5)
-GE__AIC_CL_TILE(6)
-GE__AIC_CL_TILE(7)
-GE__AIC_CL_TILE(8)
-GE__AIC_CL_TILE(9)
-GE__AIC_CL_TILE(10)
-GE__AIC_CL_TILE(11)
-GE__AIC_CL_TILE(12)
-GE__AIC_CL_TILE(13)
-GE__AIC_CL_TILE(14)
+GE__AIC_CL_TILE(1, 1)
+GE__AIC_CL_TILE(2, 1)
+GE__AIC_CL_TILE(3, 1)
+GE__AIC_CL_TILE(4, 1)
+GE__AIC_CL_TILE(5, 1)
+GE__AIC_CL_TILE(6, 1)
+GE__AIC_CL_TILE(7, 1)
+GE__AIC_CL_TILE(8, 1)
+GE__AIC_CL_TILE(9, 1)
+GE__AIC_CL_TILE(10, 1)
+GE__AIC_CL_TILE(11, 1)
+GE__AIC_CL_TILE(12, 1)
+GE__AIC_CL_TILE(13, 1)
+GE__AIC_CL_TILE(14, 1)
+GE__AIC_CL_TILE(1, 2)
+GE__AIC_CL_TILE(2, 2)
+GE__AIC_CL_TILE(3, 2)
+GE__AIC_CL_TILE(4, 2)
+GE__AIC_CL_TILE(5, 2)
+GE__AIC_CL_TILE(6, 2)
+GE__AIC_CL_TILE(7, 2)
+GE__AIC_CL_TILE(8, 2)
+GE__AIC_CL_TILE(9, 2)
+GE__AIC_CL_TILE(10, 2)
+GE__AIC_CL_TILE(11, 2)
+GE__AIC_CL_TILE(12, 2)
+GE__AIC_CL_TILE(13, 2)
+GE__AIC_CL_TILE(14, 2)
 
 /* y[j * P + i] = t[i * 32 + j] for j < rows, i < n: one gather of 16
  * pixels' sums of a channel and a masked store per channel and 16 pixels. */
@@ -3932,10 +3956,13 @@ static GE__AIC_CL_ATTR void ge__aic_cl_transpose(const float *t, int64_t n, int6
  * buffer, then transposed into y and the epilogue over the segment. */
 static void ge__aic_cl_row(const ge__aic_cl *s, int64_t n, int64_t g, int64_t mb, int64_t oy) {
   typedef void (*tile_fn)(const ge__aic_cl *, const float *, const float *, int64_t, int, float *);
-  static const tile_fn tiles[GE__AIC_CL_NP] = {
-      ge__aic_cl_tile1, ge__aic_cl_tile2,  ge__aic_cl_tile3,  ge__aic_cl_tile4,  ge__aic_cl_tile5,
-      ge__aic_cl_tile6, ge__aic_cl_tile7,  ge__aic_cl_tile8,  ge__aic_cl_tile9,  ge__aic_cl_tile10,
-      ge__aic_cl_tile11, ge__aic_cl_tile12, ge__aic_cl_tile13, ge__aic_cl_tile14};
+  static const tile_fn tiles[2][GE__AIC_CL_NP] = {
+      {ge__aic_cl_tile1_1, ge__aic_cl_tile2_1, ge__aic_cl_tile3_1, ge__aic_cl_tile4_1, ge__aic_cl_tile5_1,
+       ge__aic_cl_tile6_1, ge__aic_cl_tile7_1, ge__aic_cl_tile8_1, ge__aic_cl_tile9_1, ge__aic_cl_tile10_1,
+       ge__aic_cl_tile11_1, ge__aic_cl_tile12_1, ge__aic_cl_tile13_1, ge__aic_cl_tile14_1},
+      {ge__aic_cl_tile1_2, ge__aic_cl_tile2_2, ge__aic_cl_tile3_2, ge__aic_cl_tile4_2, ge__aic_cl_tile5_2,
+       ge__aic_cl_tile6_2, ge__aic_cl_tile7_2, ge__aic_cl_tile8_2, ge__aic_cl_tile9_2, ge__aic_cl_tile10_2,
+       ge__aic_cl_tile11_2, ge__aic_cl_tile12_2, ge__aic_cl_tile13_2, ge__aic_cl_tile14_2}};
   const ge__aic_cv *p = s->p;
   int64_t P = p->oh * p->ow, rows = ge__aic_min(GE__AIC_CL_MB, p->mg - mb * GE__AIC_CL_MB), T = p->kh * p->kw;
   int64_t row0 = g * p->mg + mb * GE__AIC_CL_MB; /* the block's first output channel */
@@ -3953,7 +3980,7 @@ static void ge__aic_cl_row(const ge__aic_cl *s, int64_t n, int64_t g, int64_t mb
       int64_t nch = ge__aic_min(GE__AIC_CL_CB, p->cg - c0);
       for (i = 0; i < nt; i++) { /* nt tiles of even widths: no narrow tail tile (56 = 4 x 14, 100 = 4 x 13 + 4 x 12) */
         int64_t a = s0 + sn * i / nt, z = s0 + sn * (i + 1) / nt;
-        tiles[z - a - 1](s, x + c0 * cs + a * p->sw, w + c0 * T * GE__AIC_CL_MB, nch, c0 > 0,
+        tiles[p->sw - 1][z - a - 1](s, x + c0 * cs + a * p->sw, w + c0 * T * GE__AIC_CL_MB, nch, c0 > 0,
                          t + (a - s0) * GE__AIC_CL_MB);
       }
     }

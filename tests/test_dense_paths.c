@@ -6,7 +6,8 @@
  *     convs): pads on any side, groups, batch, rows past whole tiles and
  *     segments, bias, residual, every fused activation; at AVX-512 the path
  *     must be taken (its packing tag 56 + level) and every micro-kernel
- *     level below it must stay correct on the other paths;
+ *     level below it must stay correct on the other paths; RGB-like stems
+ *     (1..4 input channels, 5x5 and 7x7 kernels, strides 1 and 2) on it too;
  *   - 1x1 convs whose image is too large for L2 (ResNeXt's 256->256 on
  *     56x56 and wider): the pointwise path's units chunk-major, counted
  *     against the ones that stay panel-major.
@@ -44,7 +45,7 @@ static float *rand_floats(int64_t n) {
 }
 
 typedef struct conv_case {
-  int64_t n, c, h, w, m, group, k, pads[4];
+  int64_t n, c, h, w, m, group, k, s, pads[4]; /* s: stride (0 as 1) */
   int bias, residual;
   const char *act;
   double alpha, beta;
@@ -120,7 +121,9 @@ static void poison_scratch(ge_kernel_ctx *c) {
   if (s && packed < s->cap) memset((char *)ge__aic_area_of(s) + packed, 0xff, s->cap - packed);
 }
 
-static int64_t out_dim(int64_t in, int64_t k, int64_t pb, int64_t pe) { return in + pb + pe - k + 1; }
+static int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe) {
+  return in + pb + pe < k ? 0 : (in + pb + pe - k) / (s > 0 ? s : 1) + 1;
+}
 
 static int last_packed_level; /* which path packed the weights in the last run_conv_case */
 
@@ -128,7 +131,7 @@ static int last_packed_level; /* which path packed the weights in the last run_c
  * twice on one context against the reference + residual + activation;
  * returns the worse relative error (-1: no output). */
 static double run_conv_case(const conv_case *cs, int threads) {
-  int64_t xd[4], wd[4], bd[1], yd[4], oh, ow, wn, xn, yn, one[2] = {1, 1}, pd[4];
+  int64_t xd[4], wd[4], bd[1], yd[4], oh, ow, wn, xn, yn, one[2] = {1, 1}, st[2], pd[4];
   float *w, *b;
   ge_value vx, vres, out, ref, vw, vb;
   ge_value *in[4];
@@ -137,8 +140,8 @@ static double run_conv_case(const conv_case *cs, int threads) {
   ctx_env ce;
   double worst = 0;
   int round;
-  oh = out_dim(cs->h, cs->k, cs->pads[0], cs->pads[2]);
-  ow = out_dim(cs->w, cs->k, cs->pads[1], cs->pads[3]);
+  oh = out_dim(cs->h, cs->k, cs->s, cs->pads[0], cs->pads[2]);
+  ow = out_dim(cs->w, cs->k, cs->s, cs->pads[1], cs->pads[3]);
   if (oh < 1 || ow < 1) return -1;
   xd[0] = cs->n, xd[1] = cs->c, xd[2] = cs->h, xd[3] = cs->w;
   wd[0] = cs->m, wd[1] = cs->c / cs->group, wd[2] = wd[3] = cs->k;
@@ -156,7 +159,8 @@ static double run_conv_case(const conv_case *cs, int threads) {
   e[0].index = e[1].index = e[2].index = e[3].index = 0;
   ge_graph_add_node(t.g, "Conv", "conv", cs->residual ? 4 : 3, e, 1, &t.id, &t.err);
   pd[0] = cs->pads[0], pd[1] = cs->pads[1], pd[2] = cs->pads[2], pd[3] = cs->pads[3];
-  ge_node_set_attr_ints(t.g, t.id, "strides", one, 2, NULL);
+  st[0] = st[1] = cs->s > 0 ? cs->s : 1;
+  ge_node_set_attr_ints(t.g, t.id, "strides", st, 2, NULL);
   ge_node_set_attr_ints(t.g, t.id, "dilations", one, 2, NULL);
   ge_node_set_attr_ints(t.g, t.id, "pads", pd, 4, NULL);
   ge_node_set_attr_int(t.g, t.id, "group", cs->group, NULL);
@@ -237,13 +241,31 @@ static conv_case rand_growth(void) {
   return with_epilogue(c);
 }
 
+/* An RGB-like stem: 1..4 input channels a group, 32..80 output channels,
+ * a 5x5 or 7x7 kernel (sometimes 3x3, which must not take the path),
+ * stride 1 or 2, pads 0..3 per side, maps 16..60 high, 16..90 wide (twice
+ * that at stride 2). */
+static conv_case rand_stem(void) {
+  conv_case c;
+  int64_t cg = rint_in(1, 4), mg = tu_below(&R, 2) ? 64 : rint_in(32, 80), i;
+  static const int64_t ks[] = {3, 5, 7, 7};
+  memset(&c, 0, sizeof c);
+  c.n = tu_below(&R, 6) == 0 ? 2 : 1;
+  c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+  c.c = cg * c.group, c.m = mg * c.group, c.k = ks[tu_below(&R, 4)], c.s = rint_in(1, 2);
+  c.h = rint_in(16, 60), c.w = rint_in(16, 90) * c.s;
+  for (i = 0; i < 4; i++) c.pads[i] = rint_in(0, 3);
+  return with_epilogue(c);
+}
+
 /* Whether the lanes path is expected for c at AVX-512. */
 static int lanes_expected(const conv_case *c) {
   ge__aic_cv p;
   memset(&p, 0, sizeof p);
   p.n = c->n, p.c = c->c, p.h = c->h, p.w = c->w, p.m = c->m, p.group = c->group, p.cg = c->c / c->group;
-  p.mg = c->m / c->group, p.kh = p.kw = c->k, p.sh = p.sw = p.dh = p.dw = 1, p.ph = c->pads[0], p.pw = c->pads[1];
-  p.oh = out_dim(c->h, c->k, c->pads[0], c->pads[2]), p.ow = out_dim(c->w, c->k, c->pads[1], c->pads[3]);
+  p.mg = c->m / c->group, p.kh = p.kw = c->k, p.dh = p.dw = 1, p.ph = c->pads[0], p.pw = c->pads[1];
+  p.sh = p.sw = c->s > 0 ? c->s : 1;
+  p.oh = out_dim(c->h, c->k, c->s, c->pads[0], c->pads[2]), p.ow = out_dim(c->w, c->k, c->s, c->pads[1], c->pads[3]);
   return ge__aic_cl_fits(ge__aic_kern_pick(2), &p);
 }
 
@@ -279,6 +301,44 @@ GE_TEST(test_growth_convs_in_lanes) {
   GE_CHECK(!avx512 || (lanes > 40 && other > 20));
   printf("  growth convs: %d cases (1 and 2 threads), %d in lanes, %d on other paths, worst rel err %.2g\n", done, lanes,
          other, worst);
+}
+
+/* Stems through the lanes conv at stride 1 and 2 (its second tile set),
+ * and the ones that must stay elsewhere (3x3, partial blocks), 1 and 2
+ * threads, AVX-512 and AVX2. */
+GE_TEST(test_stems_in_lanes) {
+  ge_runtime_desc rd;
+  ge_error err;
+  int i, done = 0, lanes = 0, strided = 0, other = 0, avx512 = __builtin_cpu_supports("avx512f");
+  double worst = 0;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  if (!GE_CHECK(ge_runtime_create(&rd, &RT, &err) == GE_OK)) return;
+  tu_seed(&R, 12103);
+  for (i = 0; done < 90; i++) {
+    conv_case c = rand_stem();
+    int level = i % 3 == 2 ? 1 : 2, threads = 1 + (i / 3) % 2, want = avx512 && level == 2 && lanes_expected(&c);
+    double er;
+    ge__aic_conv_level_cap = level;
+    er = run_conv_case(&c, threads);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL) || !GE_CHECK(want == (last_packed_level == 56 + 2 + 1)))
+      printf("  stem level %d threads %d: n %lld c %lld %lldx%lld m %lld g %lld k %lld s %lld pads %lld,%lld,%lld,%lld "
+             "act %s res %d bias %d: %.2g (packed %d)\n",
+             level, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.group, (long long)c.k, (long long)c.s, (long long)c.pads[0], (long long)c.pads[1],
+             (long long)c.pads[2], (long long)c.pads[3], c.act ? c.act : "-", c.residual, c.bias, er,
+             last_packed_level);
+    if (er > worst) worst = er;
+    lanes += want, strided += want && c.s == 2, other += !want;
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  ge_runtime_free(RT);
+  RT = NULL;
+  GE_CHECK(!avx512 || (lanes > 20 && strided > 10 && other > 10));
+  printf("  stems: %d cases (1 and 2 threads), %d in lanes (%d at stride 2), %d on other paths, worst rel err %.2g\n",
+         done, lanes, strided, other, worst);
 }
 
 /* 1x1 convs on images past L2 (chunk-major) and within it, widening and
@@ -329,6 +389,7 @@ GE_TEST(test_pointwise_large_images) {
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_growth_convs_in_lanes);
+  GE_RUN(test_stems_in_lanes);
   GE_RUN(test_pointwise_large_images);
   return ge_test_main_end();
 }
