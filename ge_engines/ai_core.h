@@ -15,7 +15,15 @@
  *             (error within a few ulps of the sums), unless they have < 64
  *             input channels and input channels x output pixels <= 51200
  *             (SqueezeNet's expand convs): the small-image direct conv
- *             below is faster there at AVX-512; with >= 64 output
+ *             below is faster there at AVX-512; with 16..32 output
+ *             channels, >= 64 input channels and rows of >= 12 pixels
+ *             (DenseNet's growth convs) at AVX-512 a direct conv with the
+ *             output channels in vector lanes (32 channels x 14 pixels a
+ *             register tile, the pixels' inputs broadcast, 16 input
+ *             channels a pass over a row, input zero-padded once a run),
+ *             as are stems of >= 5x5 kernels on <= 4 input channels
+ *             (strides <= 2);
+ *             with >= 64 output
  *             channels, >= 64 input channels (more than the small-image
  *             path takes) and 5..64 tiles (7x7 and 14x14 maps) the 16
  *             products run transposed, tiles as rows and output channels
@@ -37,7 +45,9 @@
  *             register tiles (8 channels x 48 pixels on AVX-512, weights
  *             packed once in 8-row panels, the epilogue in registers, the
  *             pixels past the last whole vector -- 7x7 and 14x14 maps -- by
- *             a column kernel vectorised over channels); depthwise (one input channel
+ *             a column kernel vectorised over channels; pixel chunks
+ *             outermost when narrowing or when the image passes 1 MB,
+ *             else weight panels); depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: per
  *             channel, bands of output rows whose padded input rows, split
@@ -2739,6 +2749,7 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
 
 #define GE__AIC_PW_NV 3     /* vectors of pixels per register tile */
 #define GE__AIC_PW_SHARES 4 /* shares of the work per thread */
+#define GE__AIC_PW_L2_IMAGE (1 << 20) /* bytes of one image at most for panel-major order */
 #define GE__AIC_PW_RUN 6144 /* floats of tiles whose late activation goes in one call a row (in L1) */
 
 #define GE__AIC_PW_R4(X) X(0) X(1) X(2) X(3)
@@ -2998,6 +3009,15 @@ static int ge__aic_pw_fits(const ge__aic_cv *p) {
          p->ow == p->w;
 }
 
+/* The units' order: chunk-major keeps a chunk's K x 48 pixels in cache
+ * while every panel reads it (narrowing convs); panel-major keeps a panel's
+ * weights while the whole image streams past it once per panel, which pays
+ * only while the image stays in L2 (ResNeXt's 256->256 on 56x56, a 3 MB
+ * image, ran 2x slower panel-major than chunk-major). */
+static int ge__aic_pw_chunk_major(const ge__aic_cv *p) {
+  return p->mg < p->cg || (double)p->cg * (double)(p->oh * p->ow) * sizeof(float) > GE__AIC_PW_L2_IMAGE;
+}
+
 static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *apack,
                                    const float *b, const float *res, const ge__aic_act *act, float *y, int level) {
   ge__aic_pw d;
@@ -3009,7 +3029,7 @@ static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   d.chunks = d.full + (d.nv_tail > 0) + (d.cols > 0);
   d.panels = (p->mg + d.mr - 1) / d.mr;
   d.units = p->n * p->group * d.panels * d.chunks;
-  d.cmajor = p->mg < p->cg;
+  d.cmajor = ge__aic_pw_chunk_major(p);
   /* GE__AIC_PW_SHARES shares a thread, claimed as threads come free: a thread
    * that starts late or is preempted (a shared machine) leaves its shares to
    * the others instead of holding the whole loop back */
@@ -3748,6 +3768,285 @@ static int ge__aic_dt_choice = 0; /* 0 by cost, 1 always where it fits, 2 never 
 #define ge__aic_dt_choice 0
 #define GE__AIC_PF_ON 1
 #endif
+
+/* ------------------------------ direct conv with output channels in lanes
+ *
+ * Convs with few output channels a group (DenseNet's 3x3 128->32 growth
+ * convs) fill the GEMM's 12-row tiles and Winograd's products badly: 32
+ * rows leave a 12-row tile a third empty, and Winograd's input transform
+ * over 128 channels outweighs its 32-row products. Here a register tile
+ * holds 32 output channels (two vectors, channels in lanes) x up to 14
+ * output pixels of one output row: per input channel and tap it loads two
+ * weight vectors and broadcasts each pixel's input value, 28 FMAs per 2
+ * loads and 14 broadcasts, with no transform and no junk columns. A row's
+ * pixels are split into tiles of even widths (56 = 4 x 14: no narrow tail
+ * tile). The input is copied once per run into zero-padded planes (so no
+ * tap tests a border); the weights are packed once as [group][32-channel
+ * block][input channel][tap][32] (zeros past the group's channels). A row
+ * is summed 16 input channels at a time over all its tiles (those
+ * channels' weights stay in L1), the sums kept in a row buffer, then
+ * transposed into y by gathers; bias, residual and activation run on the
+ * row's block while it is in L1. Tiles for strides 1 and 2 (the
+ * broadcasts at fixed displacements; any dilation): the growth convs and
+ * 5x5/7x7 RGB stems (ResNet's and DenseNet's 7x7/2 3->64). AVX-512 only. */
+#define GE__AIC_CL_NP 14 /* output pixels of a tile at most (28 accumulators) */
+#define GE__AIC_CL_MB 32 /* output channels of a tile */
+
+typedef struct ge__aic_cl {
+  const ge__aic_cv *p;
+  const float *x, *xp, *wpack; /* xp: the zero-padded planes [n][c][hp][wp] */
+  float *y;
+  ge__aic_epi epi;
+  int64_t hp, wp, nb, per, units, tasks; /* nb: 32-channel blocks a group; per: packed floats a group */
+} ge__aic_cl;
+
+static int64_t ge__aic_cl_nb(const ge__aic_cv *p) { return (p->mg + GE__AIC_CL_MB - 1) / GE__AIC_CL_MB; }
+static int64_t ge__aic_cl_per(const ge__aic_cv *p) { return ge__aic_cl_nb(p) * GE__AIC_CL_MB * p->cg * p->kh * p->kw; }
+/* Rows and columns of the padded planes: every tap of every output inside. */
+static int64_t ge__aic_cl_hp(const ge__aic_cv *p) {
+  return ge__aic_max(p->ph + p->h, (p->oh - 1) * p->sh + (p->kh - 1) * p->dh + 1);
+}
+static int64_t ge__aic_cl_wp(const ge__aic_cv *p) {
+  return ge__aic_max(p->pw + p->w, (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1);
+}
+static size_t ge__aic_cl_floats(const ge__aic_cv *p) {
+  return (size_t)(p->n * p->c * ge__aic_cl_hp(p) * ge__aic_cl_wp(p)) + 16;
+}
+
+/* Whether a conv takes this path (AVX-512), undilated, rows of at least
+ * 12 output pixels (shorter rows leave the tile's columns empty: 7x7 maps
+ * keep Winograd), a padded input of at most 64 MB, and either
+ *   - a 3x3 stride-1 conv with 16..32 output channels a group and at least
+ *     64 input channels, where Winograd's input transform dominates (fewer
+ *     input channels keep Winograd or the small-image conv), or
+ *   - a stem: at most 4 input channels a group, a kernel of at least 5x5,
+ *     strides up to 2, at least 32 output channels a group in 32-channel
+ *     blocks at least half full (the implicit GEMM's short K wastes its
+ *     tiles there; a 3x3/2 RGB stem, K = 27, stays there).
+ * Measured at 1 thread (bench/conv_bench.c, best of 5): 128->32 on 56x56
+ * 145 GFLOP/s (Winograd 116), 28x28 150 (120), 14x14 128 (103), 7x7 even;
+ * the 7x7/2 3->64 stem 128-132 (implicit GEMM 104-122), SqueezeNet's 3x3/2
+ * stem 52 (56). */
+static int ge__aic_cl_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
+#ifndef GE__AIC_X86
+  (void)k, (void)p;
+  return 0;
+#else
+  int growth = p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->mg <= GE__AIC_CL_MB && p->mg >= 16 &&
+               p->cg >= 64;
+  int stem = p->cg <= 4 && !(p->cg == 1 && p->group > 1) /* depthwise */ && p->kh * p->kw >= 25 && p->sh <= 2 && p->sw <= 2 && p->mg >= GE__AIC_CL_MB &&
+             (p->mg % GE__AIC_CL_MB == 0 || p->mg % GE__AIC_CL_MB >= GE__AIC_CL_MB / 2);
+  return k->level >= 2 && (growth || stem) && p->dh == 1 && p->dw == 1 && p->ow >= 12 &&
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && (double)ge__aic_cl_floats(p) * sizeof(float) <= 64.0 * (1 << 20);
+#endif
+}
+
+typedef struct ge__aic_clpack {
+  const ge__aic_cv *p;
+  const float *w;
+} ge__aic_clpack;
+
+static void ge__aic_cl_pack_fn(const void *arg, float *dst) {
+  const ge__aic_clpack *a = (const ge__aic_clpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t K = p->cg * p->kh * p->kw, per = ge__aic_cl_per(p), g, m, kk;
+  for (g = 0; g < p->group; g++)
+    for (m = 0; m < ge__aic_cl_nb(p) * GE__AIC_CL_MB; m++)
+      for (kk = 0; kk < K; kk++)
+        dst[g * per + (m / GE__AIC_CL_MB) * K * GE__AIC_CL_MB + kk * GE__AIC_CL_MB + m % GE__AIC_CL_MB] =
+            m < p->mg ? a->w[(g * p->mg + m) * K + kk] : 0.0f;
+}
+
+/* Share t of the (image, input channel) planes: zero-padded copies. */
+static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_cl *s = (const ge__aic_cl *)arg;
+  const ge__aic_cv *p = s->p;
+  int64_t planes = p->n * p->c, t, q, r;
+  for (t = begin; t < end; t++)
+    for (q = planes * t / s->tasks; q < planes * (t + 1) / s->tasks; q++) {
+      const float *src = s->x + q * p->h * p->w;
+      float *dst = (float *)(uintptr_t)s->xp + q * s->hp * s->wp;
+      memset(dst, 0, (size_t)(p->ph * s->wp) * sizeof(float));
+      for (r = 0; r < p->h; r++) {
+        float *d = dst + (p->ph + r) * s->wp;
+        memset(d, 0, (size_t)p->pw * sizeof(float));
+        memcpy(d + p->pw, src + r * p->w, (size_t)p->w * sizeof(float));
+        memset(d + p->pw + p->w, 0, (size_t)(s->wp - p->pw - p->w) * sizeof(float));
+      }
+      memset(dst + (p->ph + p->h) * s->wp, 0, (size_t)((s->hp - p->ph - p->h) * s->wp) * sizeof(float));
+    }
+}
+
+#ifdef GE__AIC_X86
+#define GE__AIC_CL_ATTR __attribute__((target("avx512f,fma")))
+#define GE__AIC_CL_CB 16  /* input channels a pass (their weights, 18 KB at 3x3, stay in L1) */
+#define GE__AIC_CL_SEG 112 /* output pixels of a row summed together (a 14 KB buffer) */
+#define GE__AIC_CL_R14(X) GE__AIC_R12(X) X(12) X(13)
+#define GE__AIC_CL_DECL(i) __m512 a##i = _mm512_setzero_ps(), b##i = a##i;
+#define GE__AIC_CL_LOAD(i)                                                                                             \
+  if ((i) < NP_) a##i = _mm512_loadu_ps(t + (i) * GE__AIC_CL_MB), b##i = _mm512_loadu_ps(t + (i) * GE__AIC_CL_MB + 16);
+#define GE__AIC_CL_FMA(i)                                                                                              \
+  if ((i) < NP_) {                                                                                                     \
+    __m512 v_ = _mm512_set1_ps(xt[(i) * SW_]);                                                                         \
+    a##i = _mm512_fmadd_ps(w0, v_, a##i);                                                                              \
+    b##i = _mm512_fmadd_ps(w1, v_, b##i);                                                                              \
+  }
+#define GE__AIC_CL_SAVE(i)                                                                                             \
+  if ((i) < NP_) _mm512_storeu_ps(t + (i) * GE__AIC_CL_MB, a##i), _mm512_storeu_ps(t + (i) * GE__AIC_CL_MB + 16, b##i);
+/* t[i * 32 + j] (+)= sum over nch channels and the taps of w[.][j] x[tap +
+ * i * sw] for the NP pixels i of a tile (x: the first pixel's window corner
+ * in the first channel's padded plane; add: t holds earlier channels' sums). */
+#define GE__AIC_CL_TILE(NP, SW)                                                                                        \
+  static GE__AIC_CL_ATTR void ge__aic_cl_tile##NP##_##SW(const ge__aic_cl *s, const float *x, const float *w,          \
+                                                         int64_t nch, int add, float *t) {                             \
+    const ge__aic_cv *p = s->p;                                                                                        \
+    const int64_t NP_ = (NP), SW_ = (SW), cs = s->hp * s->wp, rs = p->dh * s->wp;                                      \
+    int64_t ch, ki, kj;                                                                                                \
+    GE__AIC_CL_R14(GE__AIC_CL_DECL)                                                                                    \
+    if (add) {                                                                                                         \
+      GE__AIC_CL_R14(GE__AIC_CL_LOAD)                                                                                  \
+    }                                                                                                                  \
+    for (ch = 0; ch < nch; ch++, x += cs)                                                                              \
+      for (ki = 0; ki < p->kh; ki++)                                                                                   \
+        for (kj = 0; kj < p->kw; kj++, w += GE__AIC_CL_MB) {                                                           \
+          const float *xt = x + ki * rs + kj * p->dw;                                                                  \
+          __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);                                                \
+          GE__AIC_CL_R14(GE__AIC_CL_FMA)                                                                               \
+        }                                                                                                              \
+    GE__AIC_CL_R14(GE__AIC_CL_SAVE)                                                                                    \
+  }
+GE__AIC_CL_TILE(1, 1)
+GE__AIC_CL_TILE(2, 1)
+GE__AIC_CL_TILE(3, 1)
+GE__AIC_CL_TILE(4, 1)
+GE__AIC_CL_TILE(5, 1)
+GE__AIC_CL_TILE(6, 1)
+GE__AIC_CL_TILE(7, 1)
+GE__AIC_CL_TILE(8, 1)
+GE__AIC_CL_TILE(9, 1)
+GE__AIC_CL_TILE(10, 1)
+GE__AIC_CL_TILE(11, 1)
+GE__AIC_CL_TILE(12, 1)
+GE__AIC_CL_TILE(13, 1)
+GE__AIC_CL_TILE(14, 1)
+GE__AIC_CL_TILE(1, 2)
+GE__AIC_CL_TILE(2, 2)
+GE__AIC_CL_TILE(3, 2)
+GE__AIC_CL_TILE(4, 2)
+GE__AIC_CL_TILE(5, 2)
+GE__AIC_CL_TILE(6, 2)
+GE__AIC_CL_TILE(7, 2)
+GE__AIC_CL_TILE(8, 2)
+GE__AIC_CL_TILE(9, 2)
+GE__AIC_CL_TILE(10, 2)
+GE__AIC_CL_TILE(11, 2)
+GE__AIC_CL_TILE(12, 2)
+GE__AIC_CL_TILE(13, 2)
+GE__AIC_CL_TILE(14, 2)
+
+/* y[j * P + i] = t[i * 32 + j] for j < rows, i < n: one gather of 16
+ * pixels' sums of a channel and a masked store per channel and 16 pixels. */
+static GE__AIC_CL_ATTR void ge__aic_cl_transpose(const float *t, int64_t n, int64_t rows, float *y, int64_t P) {
+  const __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                         _mm512_set1_epi32(GE__AIC_CL_MB));
+  int64_t i, j;
+  for (i = 0; i < n; i += 16) {
+    __mmask16 m = (__mmask16)(n - i >= 16 ? 0xffff : (1u << (n - i)) - 1u);
+    for (j = 0; j < rows; j++)
+      _mm512_mask_storeu_ps(y + j * P + i, m,
+                            _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, idx, t + i * GE__AIC_CL_MB + j, 4));
+  }
+}
+
+/* One output row oy of image n, group g, channel block mb: per segment of
+ * the row, GE__AIC_CL_CB input channels at a time over all its tiles (the
+ * weights of those channels read from L1 by every tile), the sums in a
+ * buffer, then transposed into y and the epilogue over the segment. */
+static void ge__aic_cl_row(const ge__aic_cl *s, int64_t n, int64_t g, int64_t mb, int64_t oy) {
+  typedef void (*tile_fn)(const ge__aic_cl *, const float *, const float *, int64_t, int, float *);
+  static const tile_fn tiles[2][GE__AIC_CL_NP] = {
+      {ge__aic_cl_tile1_1, ge__aic_cl_tile2_1, ge__aic_cl_tile3_1, ge__aic_cl_tile4_1, ge__aic_cl_tile5_1,
+       ge__aic_cl_tile6_1, ge__aic_cl_tile7_1, ge__aic_cl_tile8_1, ge__aic_cl_tile9_1, ge__aic_cl_tile10_1,
+       ge__aic_cl_tile11_1, ge__aic_cl_tile12_1, ge__aic_cl_tile13_1, ge__aic_cl_tile14_1},
+      {ge__aic_cl_tile1_2, ge__aic_cl_tile2_2, ge__aic_cl_tile3_2, ge__aic_cl_tile4_2, ge__aic_cl_tile5_2,
+       ge__aic_cl_tile6_2, ge__aic_cl_tile7_2, ge__aic_cl_tile8_2, ge__aic_cl_tile9_2, ge__aic_cl_tile10_2,
+       ge__aic_cl_tile11_2, ge__aic_cl_tile12_2, ge__aic_cl_tile13_2, ge__aic_cl_tile14_2}};
+  const ge__aic_cv *p = s->p;
+  int64_t P = p->oh * p->ow, rows = ge__aic_min(GE__AIC_CL_MB, p->mg - mb * GE__AIC_CL_MB), T = p->kh * p->kw;
+  int64_t row0 = g * p->mg + mb * GE__AIC_CL_MB; /* the block's first output channel */
+  int64_t cs = s->hp * s->wp, s0, c0;
+  const float *x = s->xp + (n * p->c + g * p->cg) * cs + oy * p->sh * s->wp;
+  const float *w = s->wpack + g * s->per + mb * (s->per / s->nb);
+  float *y = s->y + (n * p->m + row0) * P + oy * p->ow;
+  float t[GE__AIC_CL_SEG * GE__AIC_CL_MB];
+  ge__aic_epi e = s->epi;
+  if (e.row_bias) e.row_bias += row0;
+  if (e.res) e.res += (n * p->m + row0) * P + oy * p->ow;
+  for (s0 = 0; s0 < p->ow; s0 += GE__AIC_CL_SEG) {
+    int64_t sn = ge__aic_min(GE__AIC_CL_SEG, p->ow - s0), nt = (sn + GE__AIC_CL_NP - 1) / GE__AIC_CL_NP, i;
+    for (c0 = 0; c0 < p->cg; c0 += GE__AIC_CL_CB) {
+      int64_t nch = ge__aic_min(GE__AIC_CL_CB, p->cg - c0);
+      for (i = 0; i < nt; i++) { /* nt tiles of even widths: no narrow tail tile (56 = 4 x 14, 100 = 4 x 13 + 4 x 12) */
+        int64_t a = s0 + sn * i / nt, z = s0 + sn * (i + 1) / nt;
+        tiles[p->sw - 1][z - a - 1](s, x + c0 * cs + a * p->sw, w + c0 * T * GE__AIC_CL_MB, nch, c0 > 0,
+                         t + (a - s0) * GE__AIC_CL_MB);
+      }
+    }
+    ge__aic_cl_transpose(t, sn, rows, y + s0, P);
+    if (!ge__aic_epi_empty(&e)) ge__aic_epilogue(&e, y + s0, P, 0, s0, rows, sn);
+  }
+}
+
+/* Share t of the units (image, group, output row, channel block; the
+ * block innermost, so the row's input is read from L1 by every block). */
+static void ge__aic_cl_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_cl *s = (const ge__aic_cl *)arg;
+  const ge__aic_cv *p = s->p;
+  int64_t t, u;
+  for (t = begin; t < end; t++)
+    for (u = s->units * t / s->tasks; u < s->units * (t + 1) / s->tasks; u++) {
+      int64_t mb = u % s->nb, oy = u / s->nb % p->oh, ng = u / s->nb / p->oh;
+      ge__aic_cl_row(s, ng / p->group, ng % p->group, mb, oy);
+    }
+}
+#endif
+
+/* The conv by this path (ge__aic_cl_fits said yes). Tag 56 + level. */
+static ge_status ge__aic_conv_lanes(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
+                                    const ge_value *w, const ge_value *b, const float *res, const ge__aic_act *act,
+                                    ge_value *y) {
+#ifdef GE__AIC_X86
+  ge__aic_cl s;
+  ge__aic_clpack cp;
+  ge__aic_act a = *act; /* act may live in c->state, which packing may move */
+  int64_t threads = ge__aic_threads(c), units;
+  float *scratch;
+  const float *pack;
+  double flops;
+  cp.p = p, cp.w = (const float *)w->data;
+  pack = ge__aic_packed(c, 1, 56 + k->level, (size_t)(p->group * ge__aic_cl_per(p)), ge__aic_cl_pack_fn, &cp,
+                        ge__aic_cl_floats(p), &scratch);
+  if (!pack) return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
+  memset(&s, 0, sizeof s);
+  s.p = p, s.x = (const float *)x->data, s.xp = scratch, s.wpack = pack, s.y = (float *)y->data;
+  s.epi.row_bias = b ? (const float *)b->data : NULL, s.epi.res = res, s.epi.ldr = p->oh * p->ow;
+  s.epi.act = a, s.epi.level = k->level;
+  s.hp = ge__aic_cl_hp(p), s.wp = ge__aic_cl_wp(p), s.nb = ge__aic_cl_nb(p), s.per = ge__aic_cl_per(p);
+  flops = 2.0 * (double)p->n * (double)p->m * (double)(p->oh * p->ow) * (double)(p->cg * p->kh * p->kw);
+  units = p->n * p->c;
+  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_min(threads, units) : 1;
+  ge__aic_on_tasks(c, s.tasks, ge__aic_cl_pad_fn, &s);
+  s.units = p->n * p->group * p->oh * s.nb;
+  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_shares(threads, s.units, 1, flops) : 1;
+  ge__aic_on_tasks(c, s.tasks, ge__aic_cl_fn, &s);
+  return GE_OK;
+#else
+  (void)c, (void)k, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y, (void)ge__aic_cl_pack_fn,
+      (void)ge__aic_cl_pad_fn;
+  return GE_ERR_UNSUPPORTED;
+#endif
+}
 
 /* ------------------------------------------ Winograd F(2x2, 3x3) conv
  *
@@ -5070,6 +5369,8 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     return GE_OK;
   }
 #endif
+  if (ge__aic_cl_fits(k, &p)) /* few output channels or a stem: channels in lanes */
+    return ge__aic_conv_lanes(c, k, &p, x, w, b, res, &s->act, y);
   if (ge__aic_dt_choice != 1 && ge__aic_taps_fits(&p)) /* taps mostly in the padding: a GEMM per tap */
     return ge__aic_conv_taps(c, k, &p, x, w, b, res, &s->act, y);
   if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p) && ge__aic_dt_choice != 1)
