@@ -247,6 +247,7 @@ extern "C" {
 #define GE__RT_SLOTS 64
 #define GE__RT_LOOP_POLLS 8        /* a loop's owner polls this many times the spin for its last ranges */
 #define GE__RT_WITHDRAW_POLLS 1000 /* then a withdrawing owner yields its CPU between polls */
+#define GE__RT_FEW_INDICES 64      /* loops of at most this many indices hand them out one grain at a time */
 
 /* Slow paths kept out of the per-task loops, so those stay small enough to inline. */
 #if defined(__GNUC__)
@@ -508,8 +509,10 @@ GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge
     fn(arg, 0, n);
     return;
   }
-  /* about four ranges per thread balance uneven ranges without much claiming */
-  want = (n + (int64_t)rt->num_threads * 4 - 1) / ((int64_t)rt->num_threads * 4);
+  /* about four ranges per thread balance uneven ranges without much
+   * claiming; a few indices (a kernel's shares, sized by it: guided ones
+   * shrink toward the end) go one grain at a time, in order */
+  want = n <= GE__RT_FEW_INDICES ? grain : (n + (int64_t)rt->num_threads * 4 - 1) / ((int64_t)rt->num_threads * 4);
   memset(&l, 0, sizeof l);
   l.job.work = ge__rt_loop_work;
   l.rt = rt, l.fn = fn, l.arg = arg, l.n = n;
