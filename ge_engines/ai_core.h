@@ -3224,6 +3224,7 @@ typedef struct ge__aic_xc {
   float *y, *work; /* work: per thread Mp x ldb floats (+ 16), claimed through slots */
   const ge__aic_epi *epi;
   ge__aic_slots slots;
+  ge__aic_guide guide; /* the shares' units (mr rows or nr columns) */
 } ge__aic_xc;
 
 static int64_t ge__aic_xc_wq(const ge__aic_cv *p) { return p->ow + (p->kw - 1) * p->dw / p->sw; }
@@ -3347,8 +3348,7 @@ static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
   int64_t t, Mp = ge__aic_round_up(x->M, k->mr), kcs = ge__aic_kc(x->K);
   for (t = begin; t < end; t++) {
     int64_t unit = x->split_m ? k->mr : k->nr, total = x->split_m ? x->M : x->Nw;
-    int64_t units = (total + unit - 1) / unit, a = units * t / x->tasks * unit;
-    int64_t b = ge__aic_min(total, units * (t + 1) / x->tasks * unit);
+    int64_t a = x->guide.at[t] * unit, b = ge__aic_min(total, x->guide.at[t + 1] * unit);
     int64_t m0 = x->split_m ? a : 0, m1 = x->split_m ? b : x->M, n0 = x->split_m ? 0 : a, n1 = x->split_m ? x->Nw : b;
     int64_t jc, pc, ic, slot = ge__aic_slot_claim(&x->slots, t);
     float *buf = x->work + (size_t)slot * (size_t)(Mp * x->ldb + 16), *bufa;
@@ -3401,8 +3401,12 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
     ge__aic_xc_pad(p, x, xp, 0, p->cg, k->level);
   }
   memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
-  xc.split_m = mu >= 2 * tasks || mu >= nu;
-  xc.tasks = ge__aic_shares(tasks, xc.split_m ? mu : nu, 1, flops); /* B is read in place: no repacking */
+  /* the rows when they give every thread its GE__AIC_SHARES shares (a
+   * 64-channel stem's 6 row panels did not: 2 threads ended up to a panel
+   * apart), else the columns; guided shares, B read in place either way */
+  xc.split_m = mu >= GE__AIC_SHARES * tasks || mu >= nu;
+  ge__aic_guide_make(&xc.guide, tasks, xc.split_m ? mu : nu, 1, flops);
+  xc.tasks = xc.guide.n;
   ge__aic_slots_init(&xc.slots, xc.tasks, tasks);
   ge__aic_on_tasks(c, xc.tasks, ge__aic_xc_fn, &xc);
 }
