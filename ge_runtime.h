@@ -56,8 +56,10 @@ GE_API int ge_runtime_num_threads(const ge_runtime *rt);
 
 /* Calls fn(arg, begin, end) over disjoint ranges covering [0, n), each at
  * least grain long but the last, on the calling thread and whichever
- * workers are free; returns when all are done. rt NULL, a budget of one,
- * or n <= grain: one call fn(arg, 0, n) on this thread. */
+ * workers are free; returns when all are done. Up to 64 indices (a
+ * kernel's shares) go out one grain at a time in increasing order, more
+ * in about four ranges a thread. rt NULL, a budget of one, or n <= grain:
+ * one call fn(arg, 0, n) on this thread. */
 GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg);
 
 /* Nanoseconds of a monotonic clock (microsecond steps where the including

@@ -95,8 +95,11 @@
  * and col2im channels) with ge_kernel_parallel_for over the executor's
  * threads (serially without a pool); depthwise, pointwise and the dense
  * products (GEMM, implicit, Winograd, small-image and transposed convs, when
- * an op has >= 4 MFLOP a share) in four shares a thread, claimed as threads
- * come free, scratch one buffer a thread claimed by the running share. With GE_USE_OPENBLAS, MatMul and Gemm
+ * an op has >= 4 MFLOP a share) in several shares a thread, claimed as
+ * threads come free (the convs' shares guided: shrinking toward the end, so
+ * the threads finish together), scratch one buffer a thread claimed by the
+ * running share; a few rows against >= 1 MB of packed weights (an fc layer)
+ * split over threads too. With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
