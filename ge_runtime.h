@@ -56,10 +56,10 @@ GE_API int ge_runtime_num_threads(const ge_runtime *rt);
 
 /* Calls fn(arg, begin, end) over disjoint ranges covering [0, n), each at
  * least grain long but the last, on the calling thread and whichever
- * workers are free; returns when all are done. Up to 64 indices (a
- * kernel's shares) go out one grain at a time in increasing order, more
- * in about four ranges a thread. rt NULL, a budget of one, or n <= grain:
- * one call fn(arg, 0, n) on this thread. */
+ * workers are free; returns when all are done. Up to four indices a
+ * thread (a kernel's shares) go out one grain at a time in increasing
+ * order, more in about four ranges a thread. rt NULL, a budget of one, or
+ * n <= grain: one call fn(arg, 0, n) on this thread. */
 GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg);
 
 /* Nanoseconds of a monotonic clock (microsecond steps where the including
@@ -249,7 +249,6 @@ extern "C" {
 #define GE__RT_SLOTS 64
 #define GE__RT_LOOP_POLLS 8        /* a loop's owner polls this many times the spin for its last ranges */
 #define GE__RT_WITHDRAW_POLLS 1000 /* then a withdrawing owner yields its CPU between polls */
-#define GE__RT_FEW_INDICES 64      /* loops of at most this many indices hand them out one grain at a time */
 
 /* Slow paths kept out of the per-task loops, so those stay small enough to inline. */
 #if defined(__GNUC__)
@@ -512,9 +511,8 @@ GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge
     return;
   }
   /* about four ranges per thread balance uneven ranges without much
-   * claiming; a few indices (a kernel's shares, sized by it: guided ones
-   * shrink toward the end) go one grain at a time, in order */
-  want = n <= GE__RT_FEW_INDICES ? grain : (n + (int64_t)rt->num_threads * 4 - 1) / ((int64_t)rt->num_threads * 4);
+   * claiming (up to four indices a thread: one at a time, in order) */
+  want = (n + (int64_t)rt->num_threads * 4 - 1) / ((int64_t)rt->num_threads * 4);
   memset(&l, 0, sizeof l);
   l.job.work = ge__rt_loop_work;
   l.rt = rt, l.fn = fn, l.arg = arg, l.n = n;

@@ -1494,41 +1494,44 @@ static int64_t ge__aic_shares(int64_t threads, int64_t units, int64_t min_units,
   return ge__aic_min(s, units);
 }
 
-/* Shares that shrink toward the end (guided self-scheduling): each takes
- * 1/(2 threads) of the units left, at least min_units, so the last ones
- * are short and whichever thread frees up first takes them (the pool hands
- * a few shares out one at a time, in order). With equal shares the loop's
- * end waited up to a whole share on the thread that claimed the last one:
- * in ResNet-18 at 2 threads a third of a conv's tail, as one vCPU often
- * ran its shares slower (measured per share: 1.3-2x). Below the flops of
- * ge__aic_shares' split (or on one thread) the shares stay one a thread,
- * equal. Share t is units [at[t], at[t + 1]). */
-#define GE__AIC_GUIDE_MAX 48
+/* Shares that shrink toward the end (trapezoid self-scheduling): up to
+ * GE__AIC_SHARES a thread (the pool hands those out one at a time, in
+ * order), their sizes falling linearly from the first to a quarter of it,
+ * each at least min_units, so the last ones are short and whichever thread
+ * frees up first takes them. With equal shares the loop's end waited up to
+ * a whole share on the thread that claimed the last one: in ResNet-18 at 2
+ * threads a third of a conv's tail, as one vCPU often ran its shares
+ * slower (measured per share: 1.3-2x). A few units (<= 4 a thread) stay
+ * one a share, and every thread gets one where there are units enough
+ * (below min_units then, as ge__aic_shares does); below the flops of ge__aic_shares' split (or on one thread)
+ * the shares stay one a thread, equal. Share t is units [at[t], at[t + 1]). */
+#define GE__AIC_GUIDE_MAX (GE__AIC_SHARES * GE__AIC_SLOTS)
 typedef struct ge__aic_guide {
   int64_t n;
   int64_t at[GE__AIC_GUIDE_MAX + 1];
 } ge__aic_guide;
 
 static void ge__aic_guide_make(ge__aic_guide *g, int64_t threads, int64_t units, int64_t min_units, double flops) {
-  int64_t left = units > 0 ? units : 0, n = 0, size, floor_;
+  int64_t left = units > 0 ? units : 0, n, t, w = 0, total, x;
   if (min_units < 1) min_units = 1;
   g->at[0] = 0;
   if (ge__aic_shares(threads, left, 1, flops) <= threads) { /* equal, one a thread */
-    int64_t t, m = ge__aic_max(1, ge__aic_min(threads, left));
-    for (t = 1; t <= m; t++) g->at[t] = left * t / m;
-    g->n = m;
+    n = ge__aic_max(1, ge__aic_min(threads, left));
+    for (t = 1; t <= n; t++) g->at[t] = left * t / n;
+    g->n = n;
     return;
   }
-  /* never more than GE__AIC_GUIDE_MAX shares (many threads: equal ones of this size first) */
-  floor_ = ge__aic_max(min_units, (units + GE__AIC_GUIDE_MAX / 2 - 1) / (GE__AIC_GUIDE_MAX / 2));
-  while (left > 0) {
-    size = ge__aic_max(floor_, (left + 2 * threads - 1) / (2 * threads));
-    if (left - size < floor_ || n + 1 == GE__AIC_GUIDE_MAX) size = left;
-    g->at[n + 1] = g->at[n] + size;
-    left -= size, n++;
+  /* every thread a share even where that leaves them below min_units */
+  n = ge__aic_max(ge__aic_min(threads, left), ge__aic_min(GE__AIC_SHARES * threads, left / min_units));
+  if (n > 1 && left / n < min_units) min_units = left / n;
+  total = n > 1 ? (5 * n * (n - 1)) / 2 : 1; /* weights 4(n-1) - 3t, t < n */
+  for (t = 0; t < n; t++) {
+    w += n > 1 ? 4 * (n - 1) - 3 * t : 1;
+    x = ge__aic_max(left * w / total, g->at[t] + min_units);
+    g->at[t + 1] = ge__aic_min(x, left - (n - 1 - t) * min_units);
   }
-  g->n = n ? n : 1;
-  if (!n) g->at[1] = 0;
+  g->at[n] = left;
+  g->n = n;
 }
 
 static void ge__aic_slots_init(ge__aic_slots *s, int64_t shares, int64_t threads) {
@@ -3452,7 +3455,7 @@ typedef struct ge__aic_sc {
   int64_t mr;                   /* output channels of a tile: 12 or 8 */
   int64_t cs;                   /* floats from one input channel to the next */
   int64_t units, tasks;
-  ge__aic_guide guide; /* the shares' pixel blocks (units / nmb) */
+  ge__aic_guide guide; /* the shares' units */
 } ge__aic_sc;
 
 /* Packed layout: weights (groups * per floats), then the geometry key, the
@@ -3714,7 +3717,7 @@ static void ge__aic_sc_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_sc *s = (const ge__aic_sc *)arg;
   int64_t t, u;
   for (t = begin; t < end; t++)
-    for (u = s->guide.at[t] * s->nmb; u < s->guide.at[t + 1] * s->nmb; u++) {
+    for (u = s->guide.at[t]; u < s->guide.at[t + 1]; u++) {
       int64_t mb = u % s->nmb, rest = u / s->nmb, blk = rest % s->nblk, ng = rest / s->nblk;
       if (s->mr == 8) ge__aic_sc_tile8_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
       else ge__aic_sc_tile_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
@@ -3760,8 +3763,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   s.mr = ge__aic_sc_mr(p);
   s.units = p->n * p->group * s.nblk * s.nmb;
   flops = 2.0 * (double)p->n * (double)p->m * (double)s.P * (double)(p->cg * s.T);
-  /* guided shares of whole pixel blocks (every channel block of one) */
-  ge__aic_guide_make(&s.guide, threads > 1 && flops >= 2e6 ? threads : 1, s.units / s.nmb, 1, flops);
+  ge__aic_guide_make(&s.guide, threads > 1 && flops >= 2e6 ? threads : 1, s.units, 1, flops); /* guided */
   s.tasks = s.guide.n;
   ge__aic_on_tasks(c, s.tasks, ge__aic_sc_fn, &s);
   return GE_OK;

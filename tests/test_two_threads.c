@@ -1,10 +1,11 @@
 /* Work split over two threads: the kernels' guided shares and the pool
  * that hands them out, on a real 2-thread runtime (ge_runtime.h).
- *   - ge__aic_guide_make: shares that cover the units once, in order,
- *     shrinking toward the end, each at least min_units, equal and one a
- *     thread below the split's flops;
- *   - ge_runtime_parallel_for hands a few indices (<= 64) out one grain at
- *     a time and still covers every index once (few and many);
+ *   - ge__aic_guide_make: shares that cover the units once, in order, at
+ *     most 4 a thread, shrinking toward the end (the last at most half the
+ *     first when there are enough units), each at least min_units, equal
+ *     and one a thread below the split's flops;
+ *   - ge_runtime_parallel_for hands up to 4 indices a thread out one grain
+ *     at a time (what guided shares need) and covers every index once;
  *   - ResNet-18's conv layers (Winograd on 56x56 and 28x28 maps, the
  *     tiles-as-rows Winograd on 14x14 and 7x7, the transposed direct conv
  *     and the small-image conv of the strided 3x3s, the stem's implicit
@@ -36,7 +37,7 @@ GE_TEST(test_guided_shares) {
   for (i = 0; i < 4000; i++) {
     ge__aic_guide g;
     int64_t threads = 1 + (int64_t)tu_below(&R, i % 3 ? 2 : 16), units = (int64_t)tu_below(&R, i % 5 ? 64 : 2000);
-    int64_t min_units = 1 + (int64_t)tu_below(&R, 6), t, floor_, last;
+    int64_t min_units = 1 + (int64_t)tu_below(&R, 6), t, last;
     double flops = i % 4 ? 1e9 : 1e5;
     int ok = 1, many;
     memset(&g, 0xcd, sizeof g); /* nothing read that was not written */
@@ -48,16 +49,13 @@ GE_TEST(test_guided_shares) {
       ok &= g.n == (units < threads ? (units > 0 ? units : 1) : threads);
       for (t = 0; ok && t < g.n; t++) ok &= g.at[t + 1] - g.at[t] <= (units + g.n - 1) / g.n;
     }
-    if (ok && many) {
-      floor_ = min_units > (units + GE__AIC_GUIDE_MAX / 2 - 1) / (GE__AIC_GUIDE_MAX / 2)
-                   ? min_units
-                   : (units + GE__AIC_GUIDE_MAX / 2 - 1) / (GE__AIC_GUIDE_MAX / 2);
-      for (t = 0; ok && t + 1 < g.n; t++) ok &= g.at[t + 1] - g.at[t] >= floor_; /* the last may be shorter only when alone */
-      for (t = 0; ok && t + 2 < g.n; t++) ok &= g.at[t + 2] - g.at[t + 1] <= g.at[t + 1] - g.at[t]; /* shrinking */
+    if (ok && many) { /* at most 4 a thread, none above the first (but rounding), a short tail */
+      int64_t first = g.at[1] - g.at[0];
       last = g.at[g.n] - g.at[g.n - 1];
-      ok &= g.n == 1 || (last >= floor_ && last < 2 * floor_ + 2); /* a short tail */
-      /* the first share leaves at least half the work to the others */
-      ok &= g.n == 1 || 2 * threads * (g.at[1] - g.at[0]) <= units + 2 * threads * floor_;
+      ok &= g.n <= GE__AIC_SHARES * threads && g.n >= (units < threads ? units : threads); /* every thread one */
+      for (t = 0; ok && t < g.n; t++) ok &= g.at[t + 1] - g.at[t] <= first + 1;
+      for (t = 0; ok && g.n > 1 && t < g.n; t++) ok &= g.at[t + 1] - g.at[t] >= (g.n * min_units <= units ? min_units : 1);
+      if (units >= 8 * threads * min_units) ok &= 2 * last <= first + 1 && g.n > threads;
       guided += g.n > threads;
     }
     if (!GE_CHECK(ok)) {
@@ -87,7 +85,7 @@ static void loop_fn(void *arg, int64_t b, int64_t e) {
   for (i = b; i < e; i++) __atomic_add_fetch(&l->hits[i], 1, __ATOMIC_RELAXED);
 }
 
-GE_TEST(test_pool_hands_few_indices_one_by_one) {
+GE_TEST(test_pool_hands_shares_one_by_one) {
   ge_runtime_desc rd;
   ge_runtime *rt;
   ge_error err;
@@ -104,15 +102,15 @@ GE_TEST(test_pool_hands_few_indices_one_by_one) {
       l.n = n, l.grain = g;
       ge_runtime_parallel_for(rt, n, g, loop_fn, &l);
       for (i = 0; i < n; i++) bad += l.hits[i] != 1;
-      if (n <= 64) bad += l.long_range; /* one grain at a time */
-      else long_many += l.long_range;   /* many: four ranges a thread */
+      if (n <= 8) bad += l.long_range; /* up to 4 a thread: one grain at a time */
+      else long_many += l.long_range;  /* more: about four ranges a thread */
       free(l.hits);
       loops++;
     }
   ge_runtime_free(rt);
   GE_CHECK_EQ_INT(bad, 0);
   GE_CHECK(long_many > 0);
-  printf("  pool: %d loops of 2..300 indices covered once; <= 64 one grain at a time\n", loops);
+  printf("  pool: %d loops of 2..300 indices covered once; <= 8 one grain at a time\n", loops);
 }
 
 /* ------------------------------------- ResNet-18's layers on 2 threads */
@@ -354,7 +352,7 @@ GE_TEST(test_fc_gemm_on_two_threads) {
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_guided_shares);
-  GE_RUN(test_pool_hands_few_indices_one_by_one);
+  GE_RUN(test_pool_hands_shares_one_by_one);
   GE_RUN(test_resnet18_layers_on_two_threads);
   GE_RUN(test_fc_gemm_on_two_threads);
   return ge_test_main_end();
