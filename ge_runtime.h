@@ -56,8 +56,10 @@ GE_API int ge_runtime_num_threads(const ge_runtime *rt);
 
 /* Calls fn(arg, begin, end) over disjoint ranges covering [0, n), each at
  * least grain long but the last, on the calling thread and whichever
- * workers are free; returns when all are done. rt NULL, a budget of one,
- * or n <= grain: one call fn(arg, 0, n) on this thread. */
+ * workers are free; returns when all are done. Up to four indices a
+ * thread (a kernel's shares) go out one grain at a time in increasing
+ * order, more in about four ranges a thread. rt NULL, a budget of one, or
+ * n <= grain: one call fn(arg, 0, n) on this thread. */
 GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg);
 
 /* Nanoseconds of a monotonic clock (microsecond steps where the including
@@ -508,7 +510,8 @@ GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge
     fn(arg, 0, n);
     return;
   }
-  /* about four ranges per thread balance uneven ranges without much claiming */
+  /* about four ranges per thread balance uneven ranges without much
+   * claiming (up to four indices a thread: one at a time, in order) */
   want = (n + (int64_t)rt->num_threads * 4 - 1) / ((int64_t)rt->num_threads * 4);
   memset(&l, 0, sizeof l);
   l.job.work = ge__rt_loop_work;

@@ -110,8 +110,11 @@
  * and col2im channels) with ge_kernel_parallel_for over the executor's
  * threads (serially without a pool); depthwise, pointwise and the dense
  * products (GEMM, implicit, Winograd, small-image and transposed convs, when
- * an op has >= 4 MFLOP a share) in four shares a thread, claimed as threads
- * come free, scratch one buffer a thread claimed by the running share. With GE_USE_OPENBLAS, MatMul and Gemm
+ * an op has >= 4 MFLOP a share) in several shares a thread, claimed as
+ * threads come free (the convs' shares guided: shrinking toward the end, so
+ * the threads finish together), scratch one buffer a thread claimed by the
+ * running share; a few rows against >= 1 MB of packed weights (an fc layer)
+ * split over threads too. With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
  * ge_ai_core_sgemm stay ours. Packed weights and scratch live in the
  * kernel's c->state, grown once and reused, so a static graph allocates
@@ -1509,6 +1512,46 @@ static int64_t ge__aic_shares(int64_t threads, int64_t units, int64_t min_units,
   return ge__aic_min(s, units);
 }
 
+/* Shares that shrink toward the end (trapezoid self-scheduling): up to
+ * GE__AIC_SHARES a thread (the pool hands those out one at a time, in
+ * order), their sizes falling linearly from the first to a quarter of it,
+ * each at least min_units, so the last ones are short and whichever thread
+ * frees up first takes them. With equal shares the loop's end waited up to
+ * a whole share on the thread that claimed the last one: in ResNet-18 at 2
+ * threads a third of a conv's tail, as one vCPU often ran its shares
+ * slower (measured per share: 1.3-2x). A few units (<= 4 a thread) stay
+ * one a share, and every thread gets one where there are units enough
+ * (below min_units then, as ge__aic_shares does); below the flops of ge__aic_shares' split (or on one thread)
+ * the shares stay one a thread, equal. Share t is units [at[t], at[t + 1]). */
+#define GE__AIC_GUIDE_MAX (GE__AIC_SHARES * GE__AIC_SLOTS)
+typedef struct ge__aic_guide {
+  int64_t n;
+  int64_t at[GE__AIC_GUIDE_MAX + 1];
+} ge__aic_guide;
+
+static void ge__aic_guide_make(ge__aic_guide *g, int64_t threads, int64_t units, int64_t min_units, double flops) {
+  int64_t left = units > 0 ? units : 0, n, t, w = 0, total, x;
+  if (min_units < 1) min_units = 1;
+  g->at[0] = 0;
+  if (ge__aic_shares(threads, left, 1, flops) <= threads) { /* equal, one a thread */
+    n = ge__aic_max(1, ge__aic_min(threads, left));
+    for (t = 1; t <= n; t++) g->at[t] = left * t / n;
+    g->n = n;
+    return;
+  }
+  /* every thread a share even where that leaves them below min_units */
+  n = ge__aic_max(ge__aic_min(threads, left), ge__aic_min(GE__AIC_SHARES * threads, left / min_units));
+  if (n > 1 && left / n < min_units) min_units = left / n;
+  total = n > 1 ? (5 * n * (n - 1)) / 2 : 1; /* weights 4(n-1) - 3t, t < n */
+  for (t = 0; t < n; t++) {
+    w += n > 1 ? 4 * (n - 1) - 3 * t : 1;
+    x = ge__aic_max(left * w / total, g->at[t] + min_units);
+    g->at[t + 1] = ge__aic_min(x, left - (n - 1 - t) * min_units);
+  }
+  g->at[n] = left;
+  g->n = n;
+}
+
 static void ge__aic_slots_init(ge__aic_slots *s, int64_t shares, int64_t threads) {
   memset(s, 0, sizeof *s);
   s->shares = shares, s->n = threads;
@@ -1575,11 +1618,19 @@ static void ge__aic_on_tasks(ge_kernel_ctx *c, int64_t tasks, ge_parallel_fn fn,
   else ge_kernel_parallel_for(c, tasks, 1, fn, arg);
 }
 
+/* A product of a few rows against a prepacked B of at least 1 MB (a
+ * classifier's fc layer: 1 x 512 x 1000) streams B's bytes rather than
+ * computes: below the flops that pay a hand-off, but its columns split
+ * over threads read B's halves at once (measured 1.5-1.8x on 2 threads). */
+static int ge__aic_mm_streams(const ge__aic_mm *g) {
+  return g->bpack && g->M <= GE__AIC_SKINNY_ROWS && (double)g->K * (double)g->N >= 262144.0;
+}
+
 static void ge__aic_mm_run(ge_kernel_ctx *c, const ge__aic_mm *g, int64_t tasks, float *work) {
   ge__aic_par p;
   int64_t mu = (g->M + g->k->mr - 1) / g->k->mr, nu = (g->N + g->k->nr - 1) / g->k->nr;
   double flops = 2.0 * (double)g->M * (double)g->N * (double)g->K;
-  if (tasks <= 1 || !c || flops < 2e6 || (mu < 2 && nu < 2)) {
+  if (tasks <= 1 || !c || (flops < 2e6 && !ge__aic_mm_streams(g)) || (mu < 2 && nu < 2)) {
     ge__aic_mm_block(g, 0, g->M, 0, g->N, work);
     return;
   }
@@ -3207,6 +3258,7 @@ typedef struct ge__aic_xc {
   float *y, *work; /* work: per thread Mp x ldb floats (+ 16), claimed through slots */
   const ge__aic_epi *epi;
   ge__aic_slots slots;
+  ge__aic_guide guide; /* the shares' units (mr rows or nr columns) */
 } ge__aic_xc;
 
 static int64_t ge__aic_xc_wq(const ge__aic_cv *p) { return p->ow + (p->kw - 1) * p->dw / p->sw; }
@@ -3330,8 +3382,7 @@ static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
   int64_t t, Mp = ge__aic_round_up(x->M, k->mr), kcs = ge__aic_kc(x->K);
   for (t = begin; t < end; t++) {
     int64_t unit = x->split_m ? k->mr : k->nr, total = x->split_m ? x->M : x->Nw;
-    int64_t units = (total + unit - 1) / unit, a = units * t / x->tasks * unit;
-    int64_t b = ge__aic_min(total, units * (t + 1) / x->tasks * unit);
+    int64_t a = x->guide.at[t] * unit, b = ge__aic_min(total, x->guide.at[t + 1] * unit);
     int64_t m0 = x->split_m ? a : 0, m1 = x->split_m ? b : x->M, n0 = x->split_m ? 0 : a, n1 = x->split_m ? x->Nw : b;
     int64_t jc, pc, ic, slot = ge__aic_slot_claim(&x->slots, t);
     float *buf = x->work + (size_t)slot * (size_t)(Mp * x->ldb + 16), *bufa;
@@ -3384,8 +3435,12 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
     ge__aic_xc_pad(p, x, xp, 0, p->cg, k->level);
   }
   memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
-  xc.split_m = mu >= 2 * tasks || mu >= nu;
-  xc.tasks = ge__aic_shares(tasks, xc.split_m ? mu : nu, 1, flops); /* B is read in place: no repacking */
+  /* the rows when they give every thread its GE__AIC_SHARES shares (a
+   * 64-channel stem's 6 row panels did not: 2 threads ended up to a panel
+   * apart), else the columns; guided shares, B read in place either way */
+  xc.split_m = mu >= GE__AIC_SHARES * tasks || mu >= nu;
+  ge__aic_guide_make(&xc.guide, tasks, xc.split_m ? mu : nu, 1, flops);
+  xc.tasks = xc.guide.n;
   ge__aic_slots_init(&xc.slots, xc.tasks, tasks);
   ge__aic_on_tasks(c, xc.tasks, ge__aic_xc_fn, &xc);
 }
@@ -3428,6 +3483,7 @@ typedef struct ge__aic_sc {
   int64_t mr;                   /* output channels of a tile: 12 or 8 */
   int64_t cs;                   /* floats from one input channel to the next */
   int64_t units, tasks;
+  ge__aic_guide guide; /* the shares' units */
 } ge__aic_sc;
 
 /* Packed layout: weights (groups * per floats), then the geometry key, the
@@ -3689,7 +3745,7 @@ static void ge__aic_sc_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_sc *s = (const ge__aic_sc *)arg;
   int64_t t, u;
   for (t = begin; t < end; t++)
-    for (u = s->units * t / s->tasks; u < s->units * (t + 1) / s->tasks; u++) {
+    for (u = s->guide.at[t]; u < s->guide.at[t + 1]; u++) {
       int64_t mb = u % s->nmb, rest = u / s->nmb, blk = rest % s->nblk, ng = rest / s->nblk;
       if (s->mr == 8) ge__aic_sc_tile8_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
       else ge__aic_sc_tile_avx512(s, ng / s->p->group, ng % s->p->group, blk, mb);
@@ -3735,7 +3791,8 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   s.mr = ge__aic_sc_mr(p);
   s.units = p->n * p->group * s.nblk * s.nmb;
   flops = 2.0 * (double)p->n * (double)p->m * (double)s.P * (double)(p->cg * s.T);
-  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_shares(threads, s.units, 1, flops) : 1;
+  ge__aic_guide_make(&s.guide, threads > 1 && flops >= 2e6 ? threads : 1, s.units, 1, flops); /* guided */
+  s.tasks = s.guide.n;
   ge__aic_on_tasks(c, s.tasks, ge__aic_sc_fn, &s);
   return GE_OK;
 #else
@@ -4236,6 +4293,7 @@ typedef struct ge__aic_wino {
   int64_t rows, tasks;
   size_t share;
   ge__aic_slots slots; /* work: a buffer of `share` floats a thread */
+  ge__aic_guide guide; /* the shares' tile rows */
 } ge__aic_wino;
 
 /* The 4 patch rows of tile row i of channel xc, split into even and odd
@@ -4311,26 +4369,28 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
   }
 }
 
-/* Share t: its tile rows (an even split), in blocks of at most wn->rows. */
+/* Share t: its tile rows (wn->guide), in blocks of at most wn->rows. */
 static void ge__aic_wino_fn(void *arg, int64_t begin, int64_t end) {
   ge__aic_wino *wn = (ge__aic_wino *)arg;
-  int64_t t, i, th = ge__aic_wino_th(wn->p);
+  int64_t t, i;
   for (t = begin; t < end; t++) {
     int64_t slot = ge__aic_slot_claim(&wn->slots, t);
     float *sh = (float *)(((uintptr_t)(wn->work + (size_t)slot * wn->share) + 63) & ~(uintptr_t)63);
-    int64_t a = th * t / wn->tasks, b = th * (t + 1) / wn->tasks, nb = (b - a + wn->rows - 1) / wn->rows;
+    int64_t a = wn->guide.at[t], b = wn->guide.at[t + 1], nb = (b - a + wn->rows - 1) / wn->rows;
     for (i = 0; i < nb; i++) /* blocks of equal height */
       ge__aic_wino_block(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, sh);
     ge__aic_slot_release(&wn->slots, slot);
   }
 }
 
-/* Shares of the tile rows on `tasks` threads: finer while a share keeps a
- * block of at least GE__AIC_WINO_MIN_TILES tiles (the products' columns). */
-static int64_t ge__aic_wino_shares(const ge__aic_cv *p, int64_t tasks) {
+/* Shares of the tile rows on `tasks` threads (guided: shrinking toward the
+ * end); the last ones keep a block of at least GE__AIC_WINO_MIN_TILES tiles
+ * (the products' columns; shorter blocks reread the transformed weights,
+ * 1 MB at 128 channels, too often: 28-tile blocks measured 20% slower). */
+static void ge__aic_wino_shares(ge__aic_guide *g, const ge__aic_cv *p, int64_t tasks) {
   int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p);
   double flops = 18.0 * (double)p->mg * (double)p->cg * (double)(p->oh * p->ow);
-  return ge__aic_shares(tasks, th, (GE__AIC_WINO_MIN_TILES + tw - 1) / tw, flops);
+  ge__aic_guide_make(g, tasks, th, (GE__AIC_WINO_MIN_TILES + tw - 1) / tw, flops);
 }
 
 /* One image and group by Winograd; work holds ge__aic_wino_floats(k, p,
@@ -4341,11 +4401,12 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
   memset(&wn, 0, sizeof wn);
   wn.k = k, wn.p = p, wn.x = x, wn.wpack = wpack, wn.epi = ge__aic_epi_empty(epi) ? NULL : epi, wn.y = y;
   wn.work = work;
-  wn.tasks = c ? ge__aic_wino_shares(p, tasks) : 1;
-  /* more shares than threads: shorter blocks, so a share's buffer fits in
-   * the ge__aic_wino_share(k, p, tasks) floats of one thread's */
+  ge__aic_wino_shares(&wn.guide, p, c ? tasks : 1);
+  wn.tasks = wn.guide.n;
+  /* a share runs in blocks of at most the rows one thread's buffer (its
+   * ge__aic_wino_share(k, p, tasks) floats) holds */
   wn.share = ge__aic_wino_share(k, p, c ? tasks : 1);
-  wn.rows = ge__aic_wino_rows(p, wn.tasks);
+  wn.rows = ge__aic_wino_rows(p, c ? tasks : 1);
   ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
   ge__aic_on_tasks(c, wn.tasks, ge__aic_wino_fn, &wn);
 }
@@ -4470,6 +4531,8 @@ typedef struct ge__aic_wt {
   float *y, *V, *Mb, *work;
   int64_t T, fs, perA, perB, tasks;
   size_t share;
+  ge__aic_slots slots; /* work: a transform buffer of `share` floats a thread */
+  ge__aic_guide guide; /* the running loop's shares: channels (in), panels (mm) */
 } ge__aic_wt;
 
 /* Per-thread scratch of the input transform: 16 rows of patch values and
@@ -4486,13 +4549,14 @@ static size_t ge__aic_wt_floats(const ge__aic_kern *k, const ge__aic_cv *p, int6
 /* Share t of the channels: their 16 transformed rows of tiles into the
  * packed A layout of the 16 V_e. */
 static void ge__aic_wt_in_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_wt *wt = (const ge__aic_wt *)arg;
+  ge__aic_wt *wt = (ge__aic_wt *)arg;
   const ge__aic_cv *p = wt->p;
   int64_t mr = wt->k->mr, T = wt->T, fs = wt->fs, Tp = ge__aic_round_up(T, mr), kcs = ge__aic_kc(p->cg);
   int64_t tw = ge__aic_wino_tw(p), t, ch, i, e, q;
   for (t = begin; t < end; t++) {
-    float *fl = (float *)(((uintptr_t)(wt->work + (size_t)t * wt->share) + 63) & ~(uintptr_t)63), *tv = fl + 16 * fs;
-    for (ch = p->cg * t / wt->tasks; ch < p->cg * (t + 1) / wt->tasks; ch++) {
+    int64_t slot = ge__aic_slot_claim(&wt->slots, t);
+    float *fl = (float *)(((uintptr_t)(wt->work + (size_t)slot * wt->share) + 63) & ~(uintptr_t)63), *tv = fl + 16 * fs;
+    for (ch = wt->guide.at[t]; ch < wt->guide.at[t + 1]; ch++) {
       int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
       for (i = 0; i < ge__aic_wino_th(p); i++) ge__aic_wino_split(p, wt->x + ch * p->h * p->w, i, fl + i * tw, fs, wt->k->level);
       for (e = 0; e < 16; e++) memset(fl + e * fs + T, 0, (size_t)(fs - T) * sizeof(float));
@@ -4505,6 +4569,7 @@ static void ge__aic_wt_in_fn(void *arg, int64_t begin, int64_t end) {
           if (h < mr) memset(d + h, 0, (size_t)(mr - h) * sizeof(float));
         }
     }
+    ge__aic_slot_release(&wt->slots, slot);
   }
 }
 
@@ -4549,13 +4614,12 @@ static void ge__aic_wt_place(const ge__aic_wt *wt, int64_t tile, int64_t m0, int
 static void ge__aic_wt_mm_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_wt *wt = (const ge__aic_wt *)arg;
   const ge__aic_cv *p = wt->p;
-  int64_t panels = (p->mg + wt->k->nr - 1) / wt->k->nr, P = p->oh * p->ow, t, e, tile;
+  int64_t P = p->oh * p->ow, t, e, tile;
   ge__aic_mm mm;
   memset(&mm, 0, sizeof mm);
   mm.k = wt->k, mm.M = wt->T, mm.N = p->mg, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = p->mg;
   for (t = begin; t < end; t++) {
-    int64_t m0 = ge__aic_min(p->mg, panels * t / wt->tasks * wt->k->nr);
-    int64_t m1 = ge__aic_min(p->mg, panels * (t + 1) / wt->tasks * wt->k->nr);
+    int64_t m0 = ge__aic_min(p->mg, wt->guide.at[t] * wt->k->nr), m1 = ge__aic_min(p->mg, wt->guide.at[t + 1] * wt->k->nr);
     if (m0 >= m1) continue;
     for (e = 0; e < 16; e++) {
       int64_t j;
@@ -4603,9 +4667,14 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       wt.x = ge__aic_conv_group(p, x, b, res, y, n, g, &epi, &wt.y);
       wt.wpack = wpack + (size_t)g * per;
       wt.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
-      wt.tasks = ge__aic_min(threads, p->cg);
+      /* the input transform in guided shares of at least 4 channels (a
+       * couple of us each), each in a free thread's buffer */
+      ge__aic_guide_make(&wt.guide, threads, p->cg, 4, 32.0 * (double)wt.T * (double)p->cg * (double)p->mg);
+      wt.tasks = wt.guide.n;
+      ge__aic_slots_init(&wt.slots, wt.tasks, threads);
       ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_in_fn, &wt);
-      wt.tasks = ge__aic_shares(threads, panels, 1, 32.0 * (double)wt.T * (double)p->cg * (double)p->mg);
+      ge__aic_guide_make(&wt.guide, threads, panels, 1, 32.0 * (double)wt.T * (double)p->cg * (double)p->mg);
+      wt.tasks = wt.guide.n;
       ge__aic_on_tasks(c, wt.tasks, ge__aic_wt_mm_fn, &wt);
     }
   return GE_OK;
@@ -4680,6 +4749,7 @@ typedef struct ge__aic_dt {
   const ge__aic_epi *epi; /* NULL: none */
   float *y, *A, *Ct;
   int64_t P, K, tasks;
+  ge__aic_guide guide; /* the products' shares of output panels */
 } ge__aic_dt;
 
 /* Row k = (ch, ki, kj) of im2col, pixels [0, Mp), into A's packed layout
@@ -4732,13 +4802,13 @@ static void ge__aic_dt_pack_fn(void *arg, int64_t begin, int64_t end) {
 static void ge__aic_dt_mm_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_dt *d = (const ge__aic_dt *)arg;
   const ge__aic_cv *p = d->p;
-  int64_t nr = d->k->nr, panels = (p->mg + nr - 1) / nr, t, j, m, i;
+  int64_t nr = d->k->nr, t, j, m, i;
   ge__aic_mm mm;
   memset(&mm, 0, sizeof mm);
   mm.k = d->k, mm.M = d->P, mm.N = p->mg, mm.K = d->K, mm.alpha = 1.0f, mm.ldc = p->mg;
   mm.apack = d->A, mm.bpack = d->wpack, mm.C = d->Ct;
   for (t = begin; t < end; t++) {
-    int64_t m0 = ge__aic_min(p->mg, panels * t / d->tasks * nr), m1 = ge__aic_min(p->mg, panels * (t + 1) / d->tasks * nr);
+    int64_t m0 = ge__aic_min(p->mg, d->guide.at[t] * nr), m1 = ge__aic_min(p->mg, d->guide.at[t + 1] * nr);
     for (j = m0; j < m1; j += nr) ge__aic_panel_mm(&mm, j, ge__aic_min(m1, j + nr), 0, m0, m1, d->Ct);
     for (m = m0; m < m1; m++) /* C transposed back: output channels as rows */
       for (i = 0; i < d->P; i++) d->y[m * d->P + i] = d->Ct[i * p->mg + m];
@@ -4778,7 +4848,8 @@ static ge_status ge__aic_conv_dt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       d.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       d.tasks = ge__aic_shares(threads, p->cg, 1, 2.0 * (double)P * (double)K * (double)p->mg);
       ge__aic_on_tasks(c, d.tasks, ge__aic_dt_pack_fn, &d);
-      d.tasks = ge__aic_shares(threads, panels, 1, 2.0 * (double)P * (double)K * (double)p->mg);
+      ge__aic_guide_make(&d.guide, threads, panels, 1, 2.0 * (double)P * (double)K * (double)p->mg);
+      d.tasks = d.guide.n;
       ge__aic_on_tasks(c, d.tasks, ge__aic_dt_mm_fn, &d);
     }
   return GE_OK;
