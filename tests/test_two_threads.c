@@ -8,8 +8,8 @@
  *     at a time (what guided shares need) and covers every index once;
  *   - ResNet-18's conv layers (Winograd on 56x56 and 28x28 maps, the
  *     tiles-as-rows Winograd on 14x14 and 7x7, the transposed direct conv
- *     and the small-image conv of the strided 3x3s, the stem's implicit
- *     GEMM) and its fc Gemm, each
+ *     and the small-image conv of the strided 3x3s, the stem's lanes
+ *     direct conv on AVX-512) and its fc Gemm, each
  *     on 1 thread and on the 2-thread pool: bit-identical to each other,
  *     within 1e-4 of the host reference, and the 2-thread run split into
  *     the shares expected (guided: more shares than threads; the fc layer's
@@ -256,7 +256,7 @@ static double run_layer(const layer *L, ge_runtime *rt, int level, int *same, in
 }
 
 GE_TEST(test_resnet18_layers_on_two_threads) {
-  /* tags: Winograd 24, tiles-as-rows Winograd 32, transposed direct 40, small-image 16, GEMM 0 (+ level) */
+  /* tags: Winograd 24, tiles-as-rows Winograd 32, transposed direct 40, small-image 16, lanes 56, GEMM 0 (+ level) */
   static const layer layers[] = {
       {"l1 3x3 64->64 56", 64, 56, 56, 64, 3, 1, 1, 1, 24, 5},
       {"l2 3x3 128->128 28", 128, 28, 28, 128, 3, 1, 1, 0, 24, 3},
@@ -265,7 +265,7 @@ GE_TEST(test_resnet18_layers_on_two_threads) {
       {"l4 3x3 512->512 7", 512, 7, 7, 512, 3, 1, 1, 0, 32, 5},
       {"l3 3x3/2 128->256 28", 128, 28, 28, 256, 3, 2, 1, 0, -1, 3},
       {"l2 3x3/2 64->128 56", 64, 56, 56, 128, 3, 2, 1, 0, -1, 3},
-      {"stem 7x7/2 3->64 112", 3, 112, 112, 64, 7, 2, 3, 0, 0, 5}, /* the implicit GEMM, its columns split */
+      {"stem 7x7/2 3->64 112", 3, 112, 112, 64, 7, 2, 3, 0, 56, 5}, /* the lanes direct conv (AVX-512), split */
   };
   ge_runtime_desc rd;
   ge_runtime *rt;
