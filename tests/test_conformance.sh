@@ -18,6 +18,11 @@ if [[ ! -d $DATA/node ]]; then
     echo "0 passed, 0 failed"
     exit 0
 fi
+if [[ ! -x $BUILD/conformance ]]; then
+    echo "FAIL: $BUILD/conformance is not built (make $BUILD/conformance, or make test)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
 pass=0 fail=0
 run() { # FLAGS...
     local log last rc
