@@ -45,6 +45,7 @@
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "tests/rng.h"
+#include "tests/conv_harness.h"
 #include "tests/test_pool.h"
 
 #include <math.h>
@@ -52,21 +53,9 @@
 
 #define TOL 1e-4
 
-static tu_rng R;
 static ge_runtime *RT; /* non-NULL: threaded contexts run on this pool (shares claimed as threads come free) */
 
-static void rt_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
-  ge_runtime_parallel_for((ge_runtime *)env->executor, n, grain, fn, arg);
-}
-static float rf(void) { return (float)((int)tu_below(&R, 2001) - 1000) / 1000.0f; }
 static int64_t rint_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below(&R, (uint32_t)(hi - lo + 1)); }
-
-static float *rand_floats(int64_t n) {
-  float *p = (float *)malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
-  int64_t i;
-  for (i = 0; i < n; i++) p[i] = rf();
-  return p;
-}
 
 /* A kernel context whose env has `threads` threads (1: no pool). */
 typedef struct ctx_env {
@@ -467,20 +456,6 @@ static conv_case rand_case(int kind) {
 static int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe) {
   int64_t eff = (k - 1) * d + 1;
   return in + pb + pe - eff < 0 ? 0 : (in + pb + pe - eff) / s + 1;
-}
-
-/* A Const node holding a copy of n floats of shape dims. */
-static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data, int64_t n) {
-  ge_tensor t;
-  ge_node_id id = GE_NONE;
-  memset(&t, 0, sizeof t);
-  t.dtype = GE_DTYPE_FLOAT32;
-  t.rank = rank;
-  t.dims = (int64_t *)dims;
-  t.data = (void *)data;
-  t.nbytes = (size_t)n * sizeof(float);
-  ge_graph_add_const(g, NULL, &t, &id, NULL);
-  return id;
 }
 
 /* The packed_level the last run_conv_case left (which path packed the weights). */
@@ -1924,7 +1899,6 @@ static ge_kernel_fn lookup_aic(const ge_node *n, void *user) {
   (void)user;
   return ge_ai_core_engine()->kernel(ge_ai_core_engine(), n);
 }
-
 
 /* g's clone *h with every node on AI Core and its optimiser run (fusions),
  * and the programs running g on host kernels (*p1) and *h on AI Core's

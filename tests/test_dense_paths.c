@@ -22,27 +22,16 @@
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "tests/rng.h"
+#include "tests/conv_harness.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #define TOL 1e-4
 
-static tu_rng R;
 static ge_runtime *RT; /* the 2-thread pool threaded contexts run on */
 
-static void rt_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
-  ge_runtime_parallel_for((ge_runtime *)env->executor, n, grain, fn, arg);
-}
-
-static float rf(void) { return (float)((int)tu_below(&R, 2001) - 1000) / 1000.0f; }
 static int64_t rint_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below(&R, (uint32_t)(hi - lo + 1)); }
-static float *rand_floats(int64_t n) {
-  float *p = (float *)malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
-  int64_t i;
-  for (i = 0; i < n; i++) p[i] = rf();
-  return p;
-}
 
 typedef struct conv_case {
   int64_t n, c, h, w, m, group, k, s, pads[4]; /* s: stride (0 as 1) */
@@ -76,19 +65,6 @@ static double rel_err(const float *a, const float *b, int64_t n) {
     else if (fabs((double)a[i] - b[i]) > e) e = fabs((double)a[i] - b[i]);
   }
   return e / (m + 1e-6);
-}
-
-static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data, int64_t n) {
-  ge_tensor t;
-  ge_node_id id = GE_NONE;
-  memset(&t, 0, sizeof t);
-  t.dtype = GE_DTYPE_FLOAT32;
-  t.rank = rank;
-  t.dims = (int64_t *)dims;
-  t.data = (void *)data;
-  t.nbytes = (size_t)n * sizeof(float);
-  ge_graph_add_const(g, NULL, &t, &id, NULL);
-  return id;
 }
 
 typedef struct ctx_env {

@@ -21,13 +21,12 @@
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "tests/rng.h"
+#include "tests/conv_harness.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #define TOL 1e-4
-
-static tu_rng R;
 
 /* ---------------------------------------------------- guided shares */
 
@@ -129,24 +128,6 @@ static void pool_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_p
   p->loops++;
   if (n > p->most) p->most = n;
   ge_runtime_parallel_for(p->rt, n, grain, fn, arg);
-}
-
-static float rf(void) { return (float)((int)tu_below(&R, 2001) - 1000) / 1000.0f; }
-static float *rand_floats(int64_t n) {
-  float *p = (float *)malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
-  int64_t i;
-  for (i = 0; i < n; i++) p[i] = rf();
-  return p;
-}
-
-static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data, int64_t n) {
-  ge_tensor t;
-  ge_node_id id = GE_NONE;
-  memset(&t, 0, sizeof t);
-  t.dtype = GE_DTYPE_FLOAT32, t.rank = rank, t.dims = (int64_t *)dims, t.data = (void *)data;
-  t.nbytes = (size_t)n * sizeof(float);
-  ge_graph_add_const(g, NULL, &t, &id, NULL);
-  return id;
 }
 
 /* max |a - b| / (max |b| + 1e-6) */
