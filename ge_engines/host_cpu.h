@@ -786,13 +786,17 @@ static ge_status ge__hc_fold_replace(ge_graph *g, ge_node_id id, const ge_value 
   return st;
 }
 
-/* Removes Const nodes left without consumers by folding n's inputs. */
+/* Removes the constants (ge__hc_fold_input) left without consumers by
+ * folding n's inputs. A graph input a folded Shape read stays: it is the
+ * graph's interface. */
 static ge_status ge__hc_drop_unused_inputs(ge_graph *g, const ge_node_id *srcs, uint32_t n, ge_error *err) {
   uint32_t i;
   for (i = 0; i < n; i++) {
     ge_node *s = srcs[i] == GE_NONE ? NULL : ge_graph_node(g, srcs[i]);
     ge_status st;
-    if (s && !s->num_uses && !s->num_control_outputs && (st = ge_graph_remove_node(g, srcs[i], err)) != GE_OK) return st;
+    if (!s || s->num_uses || s->num_control_outputs) continue;
+    if (strcmp(s->op, "Const") != 0 && !(!strcmp(s->op, "Data") && ge_node_attr(s, "parent_index"))) continue;
+    if ((st = ge_graph_remove_node(g, srcs[i], err)) != GE_OK) return st;
   }
   return GE_OK;
 }
