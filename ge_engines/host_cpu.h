@@ -62,7 +62,8 @@ GE_API const ge_engine *ge_host_cpu_engine(void);
 
 /* Constant folding (seed 000 §4.5.9): evaluates, in topological order, every
  * node whose inputs are all Const (or outer constants a subgraph reads
- * through parent_index Data nodes, as shape inference bound them) and
+ * through parent_index Data nodes, as shape inference bound them), and
+ * every Shape or Size whose input's inferred shape is static, and
  * replaces it by Const nodes, so chains fold. A node is left alone when its outputs would exceed both max_bytes
  * (0: GE_HOST_CPU_FOLD_MAX_BYTES) and the size of its inputs — weights are
  * not blown up — or when it has control edges, subgraphs, a pinned engine,
