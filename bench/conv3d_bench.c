@@ -64,28 +64,7 @@ static int vsetup_make(setup *s, const vlayer *l, int threads) {
   ge_node_set_attr_ints(s->t.g, s->t.id, "strides", st, 3, NULL);
   ge_node_set_attr_ints(s->t.g, s->t.id, "pads", pd, 6, NULL);
   if (l->act) ge_node_set_attr_string(s->t.g, s->t.id, "_fused_activation", l->act, NULL);
-  s->env.alloc_output = kh_alloc_output;
-  s->env.num_threads = threads;
-  if (threads > 1) {
-    ge_runtime_desc rd;
-    ge_runtime *rt = NULL;
-    memset(&rd, 0, sizeof rd);
-    rd.num_threads = threads;
-    if (ge_runtime_create(&rd, &rt, &s->t.err) != GE_OK) return 0;
-    s->env.executor = rt;
-    s->env.parallel_for = rt_parallel_for;
-  }
-  s->in[0] = &s->vx, s->in[1] = &s->vw, s->in[2] = &s->vb;
-  s->outs[0] = &s->out;
-  s->c.inputs = s->in;
-  s->c.outputs = s->outs;
-  s->c.num_inputs = 3;
-  s->c.num_outputs = 1;
-  s->c.env = &s->env;
-  s->c.node = ge_graph_node(s->t.g, s->t.id);
-  s->c.graph = s->t.g;
-  s->c.err = &s->t.err;
-  s->fn = ge_ai_core_engine()->kernel(ge_ai_core_engine(), s->c.node);
+  if (!setup_bind(s, threads)) return 0;
   s->flop = 2.0 * (double)(vout(l->z, l->kz, l->sz, l->pz) * vout(l->h, l->kh, l->sh, l->ph) *
                            vout(l->w, l->kw, l->sw, l->pw)) *
             (double)l->m * (double)l->c * (double)(l->kz * l->kh * l->kw);

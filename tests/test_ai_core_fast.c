@@ -55,8 +55,6 @@
 
 static ge_runtime *RT; /* non-NULL: threaded contexts run on this pool (shares claimed as threads come free) */
 
-static int64_t rint_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below(&R, (uint32_t)(hi - lo + 1)); }
-
 /* A kernel context whose env has `threads` threads (1: no pool). */
 typedef struct ctx_env {
   ge_kernel_env env;
@@ -94,17 +92,6 @@ static ge_status aic_prepare(kt *t, ge_kernel_ctx *c) {
   st = kh_prepare(e->prepare(e, n), c);
   c->flags = 0;
   return st;
-}
-
-/* max |a - b| / (max |b| + 1e-6) over n floats. */
-static double rel_err(const float *a, const float *b, int64_t n) {
-  double m = 0, e = 0;
-  int64_t i;
-  for (i = 0; i < n; i++) {
-    if (fabs(b[i]) > m) m = fabs(b[i]);
-    if (fabs((double)a[i] - b[i]) > e || a[i] != a[i]) e = a[i] != a[i] ? 1e9 : fabs((double)a[i] - b[i]);
-  }
-  return e / (m + 1e-6);
 }
 
 /* The fused activations, in double, as ONNX defines them. */

@@ -34,8 +34,6 @@
 
 static ge_runtime *RT; /* the 2-thread pool threaded contexts run on */
 
-static int64_t rint_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below(&R, (uint32_t)(hi - lo + 1)); }
-
 static int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe) {
   int64_t eff = (k - 1) * d + 1;
   return in + pb + pe - eff < 0 ? 0 : (in + pb + pe - eff) / s + 1;

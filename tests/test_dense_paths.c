@@ -31,8 +31,6 @@
 
 static ge_runtime *RT; /* the 2-thread pool threaded contexts run on */
 
-static int64_t rint_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below(&R, (uint32_t)(hi - lo + 1)); }
-
 typedef struct conv_case {
   int64_t n, c, h, w, m, group, k, s, pads[4]; /* s: stride (0 as 1) */
   int bias, residual;
@@ -53,18 +51,6 @@ static double act_ref(const char *k, double a, double b, double x) {
   if (!strcmp(k, "HardSigmoid")) return fmax(0.0, fmin(1.0, a * x + b));
   if (!strcmp(k, "Tanh")) return tanh(x);
   return x;
-}
-
-/* max |a - b| / (max |b| + 1e-6); a NaN in a counts as 1e9. */
-static double rel_err(const float *a, const float *b, int64_t n) {
-  double m = 0, e = 0;
-  int64_t i;
-  for (i = 0; i < n; i++) {
-    if (fabs(b[i]) > m) m = fabs(b[i]);
-    if (a[i] != a[i]) e = 1e9;
-    else if (fabs((double)a[i] - b[i]) > e) e = fabs((double)a[i] - b[i]);
-  }
-  return e / (m + 1e-6);
 }
 
 typedef struct ctx_env {

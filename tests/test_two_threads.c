@@ -130,18 +130,6 @@ static void pool_parallel_for(ge_kernel_env *env, int64_t n, int64_t grain, ge_p
   ge_runtime_parallel_for(p->rt, n, grain, fn, arg);
 }
 
-/* max |a - b| / (max |b| + 1e-6) */
-static double rel_err(const float *a, const float *b, int64_t n) {
-  double m = 0, e = 0;
-  int64_t i;
-  for (i = 0; i < n; i++) {
-    if (fabs(b[i]) > m) m = fabs(b[i]);
-    if (a[i] != a[i]) return 1e9;
-    if (fabs((double)a[i] - b[i]) > e) e = fabs((double)a[i] - b[i]);
-  }
-  return e / (m + 1e-6);
-}
-
 /* Runs the AI Core kernel of node id twice (weights packed at the first
  * run) on `threads` threads into out; *tag: the packing's tag (the path). */
 static int run_aic(kt *t, ge_value **in, uint32_t n_in, ge_runtime *rt, int threads, ge_value *out, pool_env *pe,
