@@ -677,15 +677,16 @@ static void ge__aic_epi_copy_row(const ge__aic_act *act, int level, float *r, co
                                  const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
-  if (!ge__aic_act_late(act->kind)) {
+  /* the sums in vector code; an activation that needs exp or erf after them */
+  int late = ge__aic_act_late(act->kind), kind = late ? GE__AIC_ACT_NONE : act->kind;
 #ifdef GE__AIC_X86
-    if (level >= 2) ge__aic_epi_row_avx512(r, src, n, bias, res, act->kind, act->alpha, act->beta);
-    else if (level == 1) ge__aic_epi_row_avx2(r, src, n, bias, res, act->kind, act->alpha, act->beta);
-    else
+  if (level >= 2) ge__aic_epi_row_avx512(r, src, n, bias, res, kind, act->alpha, act->beta);
+  else if (level == 1) ge__aic_epi_row_avx2(r, src, n, bias, res, kind, act->alpha, act->beta);
+  else
 #endif
-      ge__aic_epi_row_base(r, src, n, bias, res, act->kind, act->alpha, act->beta);
-    return;
-  }
+    ge__aic_epi_row_base(r, src, n, bias, res, kind, act->alpha, act->beta);
+  if (late) ge__aic_act_apply(act, r, n);
+  return;
 #endif
   (void)level;
   if (src != r) memcpy(r, src, (size_t)n * sizeof(float));
@@ -957,9 +958,39 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
     }                                                                                                                  \
   }
 
+/* Micro-kernel NAME reading A in place (no packing): row i of the tile at
+ * a + i lda, K contiguous; always MR full rows (ROWS); C as above. */
+#define GE__AIC_DSTEP(i)                                                                                               \
+  {                                                                                                                    \
+    const float a_ = a[(i) * lda];                                                                                     \
+    c##i##a += a_ * b0;                                                                                                \
+    c##i##b += a_ * b1;                                                                                                \
+  }
+#define GE__AIC_DMICRO(NAME, ATTR, VT, VL, ROWS)                                                                       \
+  static ATTR void NAME(int64_t kc, const float *a, int64_t lda, const float *b, float *t, float *cp, int64_t ldc,     \
+                        int mode, float beta) {                                                                        \
+    VT z_ = {0};                                                                                                       \
+    const int64_t vl_ = (VL);                                                                                          \
+    int64_t p;                                                                                                         \
+    ROWS(GE__AIC_DECL)                                                                                                 \
+    for (p = 0; p < kc; p++, a++, b += 2 * (VL)) {                                                                     \
+      VT b0, b1;                                                                                                       \
+      memcpy(&b0, b, sizeof b0);                                                                                       \
+      memcpy(&b1, b + (VL), sizeof b1);                                                                                \
+      ROWS(GE__AIC_DSTEP)                                                                                              \
+    }                                                                                                                  \
+    if (cp) {                                                                                                          \
+      ROWS(GE__AIC_STORE)                                                                                              \
+    } else {                                                                                                           \
+      ROWS(GE__AIC_TSTORE)                                                                                             \
+    }                                                                                                                  \
+  }
+
 /* The micro-kernels of one vector type and target (full height, and half
- * height for the last rows of a block) and the loop over the tiles of one
- * packed block. */
+ * height for the last rows of a block; full height reading A in place) and
+ * the loops over the tiles of one block: A packed (macro) or read in place
+ * (dmacro: mc a multiple of MR, alpha 1, A's rows lda apart; a product
+ * whose N fits few panels spends more on packing A than on multiplying). */
 #define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, HALF)                                                               \
   GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, MR, ROWS)                                                             \
   GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, MR, HALF)                                                              \
@@ -983,6 +1014,28 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
         }                                                                                                              \
       }                                                                                                                \
       if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols); /* rows still in L1 */          \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__AIC_DMICRO(ge__aic_dmicro_##S, ATTR, VT, VL, ROWS)                                                               \
+  static ATTR void ge__aic_dmacro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *A, int64_t lda,             \
+                                      const float *pb, float *C, int64_t ldc, int first, float beta,                   \
+                                      const ge__aic_epi *epi, int64_t row0, int64_t col0) {                            \
+    float t[(MR) * 2 * (VL)] GE__AIC_ALIGNED(64);                                                                      \
+    const int64_t mr = (MR);                                                                                           \
+    int64_t ir, jr;                                                                                                    \
+    int mode = !first ? 1 : beta == 0.0f ? 0 : 2;                                                                      \
+    for (ir = 0; ir < mc; ir += (MR)) {                                                                                \
+      for (jr = 0; jr < ncols; jr += 2 * (VL)) {                                                                       \
+        int64_t nr = ge__aic_min(2 * (VL), ncols - jr);                                                                \
+        float *cp = C + ir * ldc + jr;                                                                                 \
+        if (nr == 2 * (VL)) {                                                                                          \
+          ge__aic_dmicro_##S(kc, A + ir * lda, lda, pb + jr * kc, t, cp, ldc, mode, beta);                             \
+        } else {                                                                                                       \
+          ge__aic_dmicro_##S(kc, A + ir * lda, lda, pb + jr * kc, t, NULL, ldc, mode, beta);                           \
+          GE__AIC_UPDATE(2 * (VL))                                                                                     \
+        }                                                                                                              \
+      }                                                                                                                \
+      if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols);                                   \
     }                                                                                                                  \
   }
 
@@ -1123,6 +1176,9 @@ static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const floa
 typedef void (*ge__aic_macro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
                                  int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
                                  int64_t col0);
+typedef void (*ge__aic_dmacro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *A, int64_t lda, const float *pb,
+                                  float *C, int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
+                                  int64_t col0);
 typedef void (*ge__aic_xmacro_fn)(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa, const float *b,
                                   const int64_t *boff, float *C, int64_t ldc, int first);
 
@@ -1132,12 +1188,13 @@ typedef struct ge__aic_kern {
   int64_t mr, nr;
   ge__aic_macro_fn macro;
   ge__aic_xmacro_fn xmacro; /* implicit-GEMM conv blocks (NULL: none) */
+  ge__aic_dmacro_fn dmacro; /* blocks with A read in place (NULL: none) */
 } ge__aic_kern;
 
 #ifdef GE__AIC_VEC
-#define GE__AIC_XM(S) ge__aic_xmacro_##S
+#define GE__AIC_XM(S) ge__aic_xmacro_##S, ge__aic_dmacro_##S
 #else
-#define GE__AIC_XM(S) NULL
+#define GE__AIC_XM(S) NULL, NULL
 #endif
 static const ge__aic_kern ge__aic_kerns[] = {
     {0, 6, 8, ge__aic_macro_base, GE__AIC_XM(base)},
@@ -1422,7 +1479,7 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
   const ge__aic_kern *k = g->k;
   const ge__aic_epi *epi = ge__aic_epi_empty(g->epi) ? NULL : g->epi;
   int64_t Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), jc, pc, ic, bnr;
-  int skinny_rows, skinny_cols;
+  int skinny_rows, skinny_cols, in_place;
   float *pa_buf = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *pb_buf = pa_buf + GE__AIC_MC * GE__AIC_KC;
   if (m0 >= m1 || n0 >= n1) return;
   if (g->K <= 0 || (g->alpha == 0.0f && !g->apack)) {
@@ -1437,6 +1494,7 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
   skinny_rows = m1 - m0 <= GE__AIC_SKINNY_ROWS && (!g->apack || m1 <= k->mr);
   skinny_cols = !skinny_rows && !g->bpack && n1 - n0 <= GE__AIC_SKINNY_COLS && k->level >= 1;
   bnr = skinny_cols ? GE__AIC_SKINNY_COLS : k->nr;
+  in_place = !skinny_cols && !g->apack && k->dmacro && g->acs == 1 && g->alpha == 1.0f;
   for (jc = n0; jc < n1; jc += GE__AIC_NC) {
     int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc);
     for (pc = 0; pc < g->K; pc += ge__aic_kc(g->K)) {
@@ -1454,21 +1512,28 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
         continue;
       }
       for (ic = m0; ic < m1; ic += GE__AIC_MC) {
-        int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic);
+        int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic), i0 = ic;
         const float *pa = pa_buf;
-        if (g->apack) pa = g->apack + pc * Mp + ic * kc;
-        else ge__aic_pack_a(g->A + ic * g->ars + pc * g->acs, g->ars, g->acs, mc, kc, g->alpha, k->mr, pa_buf);
+        if (in_place && mc >= k->mr) { /* whole row panels read in place, the rest packed */
+          int64_t whole = mc / k->mr * k->mr;
+          k->dmacro(whole, nc, kc, g->A + ic * g->ars + pc, g->ars, pb, g->C + ic * g->ldc + jc, g->ldc, pc == 0,
+                    g->beta, pc + kc >= g->K ? epi : NULL, ic, jc);
+          if ((mc -= whole) == 0) continue;
+          i0 += whole;
+        }
+        if (g->apack) pa = g->apack + pc * Mp + i0 * kc;
+        else ge__aic_pack_a(g->A + i0 * g->ars + pc * g->acs, g->ars, g->acs, mc, kc, g->alpha, k->mr, pa_buf);
 #ifdef GE__AIC_X86
         if (skinny_cols) {
-          float *cb = g->C + ic * g->ldc + jc;
+          float *cb = g->C + i0 * g->ldc + jc;
           if (k->level >= 2) ge__aic_cols_avx512(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
           else ge__aic_cols_avx2(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
-          if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, ic, jc, mc, nc);
+          if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, i0, jc, mc, nc);
           continue;
         }
 #endif
-        k->macro(mc, nc, kc, pa, pb, g->C + ic * g->ldc + jc, g->ldc, pc == 0, g->beta,
-                 pc + kc >= g->K ? epi : NULL, ic, jc);
+        k->macro(mc, nc, kc, pa, pb, g->C + i0 * g->ldc + jc, g->ldc, pc == 0, g->beta,
+                 pc + kc >= g->K ? epi : NULL, i0, jc);
       }
     }
   }

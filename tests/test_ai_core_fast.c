@@ -111,10 +111,14 @@ static double act_ref(const char *k, double a, double b, double x) {
 /* ---------------------------------------------------------------- SGEMM */
 
 /* One product through ge__aic_mm_run (mode 0 plain, 1 prepacked A, 2
- * prepacked B) against a double-precision loop; returns its rel err. */
+ * prepacked B) against a double-precision loop; returns its rel err. Half
+ * the products have alpha 1, so a row-major A is read in place (the
+ * dmacro path); the epilogue's activation is Relu (in registers) or
+ * Sigmoid (applied after the sums). */
 static double sgemm_case(const ge__aic_kern *k, int64_t M, int64_t N, int64_t K, int ta, int tb, int mode, int threads,
                          int use_epi) {
-  float alpha = mode == 1 ? 1.0f : 0.5f + rf(), beta = tu_below(&R, 2) ? 0.0f : rf();
+  float alpha = mode == 1 || tu_below(&R, 2) ? 1.0f : 0.5f + rf(), beta = tu_below(&R, 2) ? 0.0f : rf();
+  int late = (int)tu_below(&R, 2);
   float *A = rand_floats(M * K), *B = rand_floats(K * N), *C = rand_floats(M * N), *bias = rand_floats(M);
   float *res = rand_floats(M * N), *pack = NULL, *work;
   float *want = (float *)malloc((size_t)(M * N) * sizeof(float));
@@ -128,12 +132,13 @@ static double sgemm_case(const ge__aic_kern *k, int64_t M, int64_t N, int64_t K,
       double s = 0;
       for (p = 0; p < K; p++) s += (double)A[ta ? p * M + r : r * K + p] * B[tb ? cc * K + p : p * N + cc];
       s = alpha * s + (beta == 0.0f ? 0.0 : (double)beta * C[r * N + cc]);
-      if (use_epi) s = act_ref("Relu", 0, 0, s + bias[r] + res[r * N + cc]);
+      if (use_epi) s = act_ref(late ? "Sigmoid" : "Relu", 0, 0, s + bias[r] + res[r * N + cc]);
       want[r * N + cc] = (float)s;
     }
   memset(&mm, 0, sizeof mm);
   memset(&epi, 0, sizeof epi);
-  epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU, epi.level = k->level;
+  epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.level = k->level;
+  epi.act.kind = late ? GE__AIC_ACT_SIGMOID : GE__AIC_ACT_RELU;
   mm.k = k, mm.M = M, mm.N = N, mm.K = K, mm.alpha = alpha, mm.beta = beta;
   mm.A = A, mm.ars = ta ? 1 : K, mm.acs = ta ? M : 1;
   mm.B = B, mm.brs = tb ? 1 : N, mm.bcs = tb ? K : 1;
