@@ -914,8 +914,8 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
 #define GE__AIC_R12(X) GE__AIC_R6(X) X(6) X(7) X(8) X(9) X(10) X(11)
 #define GE__AIC_DECL(i) __typeof__(z_) c##i##a = z_, c##i##b = z_;
 #define GE__AIC_STEP(i)                                                                                                \
-  c##i##a += a[i] * b0;                                                                                                \
-  c##i##b += a[i] * b1;
+  c##i##a += a[(i) * a_rs] * b0;                                                                                       \
+  c##i##b += a[(i) * a_rs] * b1;
 /* Row i of a full tile into C: mode 0 C = acc, 1 C += acc, 2 C = beta C + acc. */
 #define GE__AIC_STORE(i)                                                                                               \
   {                                                                                                                    \
@@ -937,15 +937,16 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
 
 /* Micro-kernel NAME: the first rows (ROWS) of an MR x 2 vectors of VT
  * tile; writes a full tile into C at cp, or into the tile buffer t when cp
- * is NULL. */
-#define GE__AIC_MICRO(NAME, ATTR, VT, VL, MR, ROWS)                                                                    \
-  static ATTR void NAME(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc, int mode,        \
-                        float beta) {                                                                                  \
+ * is NULL. Row i of A at a + i RS, the next k KS further: a packed panel
+ * (RS 1, KS MR) or A read in place (RS lda, KS 1). */
+#define GE__AIC_MICRO(NAME, ATTR, VT, VL, ROWS, RS, KS)                                                                \
+  static ATTR void NAME(int64_t kc, const float *a, int64_t lda, const float *b, float *t, float *cp, int64_t ldc,     \
+                        int mode, float beta) {                                                                        \
     VT z_ = {0};                                                                                                       \
-    const int64_t vl_ = (VL);                                                                                          \
+    const int64_t vl_ = (VL), a_rs = (RS);                                                                             \
     int64_t p;                                                                                                         \
     ROWS(GE__AIC_DECL)                                                                                                 \
-    for (p = 0; p < kc; p++, a += (MR), b += 2 * (VL)) {                                                               \
+    for (p = 0; p < kc; p++, a += (KS), b += 2 * (VL)) {                                                               \
       VT b0, b1;                                                                                                       \
       memcpy(&b0, b, sizeof b0);                                                                                       \
       memcpy(&b1, b + (VL), sizeof b1);                                                                                \
@@ -956,34 +957,7 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
     } else {                                                                                                           \
       ROWS(GE__AIC_TSTORE)                                                                                             \
     }                                                                                                                  \
-  }
-
-/* Micro-kernel NAME reading A in place (no packing): row i of the tile at
- * a + i lda, K contiguous; always MR full rows (ROWS); C as above. */
-#define GE__AIC_DSTEP(i)                                                                                               \
-  {                                                                                                                    \
-    const float a_ = a[(i) * lda];                                                                                     \
-    c##i##a += a_ * b0;                                                                                                \
-    c##i##b += a_ * b1;                                                                                                \
-  }
-#define GE__AIC_DMICRO(NAME, ATTR, VT, VL, ROWS)                                                                       \
-  static ATTR void NAME(int64_t kc, const float *a, int64_t lda, const float *b, float *t, float *cp, int64_t ldc,     \
-                        int mode, float beta) {                                                                        \
-    VT z_ = {0};                                                                                                       \
-    const int64_t vl_ = (VL);                                                                                          \
-    int64_t p;                                                                                                         \
-    ROWS(GE__AIC_DECL)                                                                                                 \
-    for (p = 0; p < kc; p++, a++, b += 2 * (VL)) {                                                                     \
-      VT b0, b1;                                                                                                       \
-      memcpy(&b0, b, sizeof b0);                                                                                       \
-      memcpy(&b1, b + (VL), sizeof b1);                                                                                \
-      ROWS(GE__AIC_DSTEP)                                                                                              \
-    }                                                                                                                  \
-    if (cp) {                                                                                                          \
-      ROWS(GE__AIC_STORE)                                                                                              \
-    } else {                                                                                                           \
-      ROWS(GE__AIC_TSTORE)                                                                                             \
-    }                                                                                                                  \
+    (void)lda;                                                                                                         \
   }
 
 /* The micro-kernels of one vector type and target (full height, and half
@@ -992,8 +966,8 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
  * (dmacro: mc a multiple of MR, alpha 1, A's rows lda apart; a product
  * whose N fits few panels spends more on packing A than on multiplying). */
 #define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, HALF)                                                               \
-  GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, MR, ROWS)                                                             \
-  GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, MR, HALF)                                                              \
+  GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, ROWS, 1, MR)                                                         \
+  GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, HALF, 1, MR)                                                           \
   static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
                                      float *C, int64_t ldc, int first, float beta, const ge__aic_epi *epi,             \
                                      int64_t row0, int64_t col0) {                                                     \
@@ -1006,17 +980,17 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
         int64_t nr = ge__aic_min(2 * (VL), ncols - jr);                                                                \
         float *cp = C + ir * ldc + jr;                                                                                 \
         if (mr == (MR) && nr == 2 * (VL)) {                                                                            \
-          ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, cp, ldc, mode, beta);                                   \
+          ge__aic_micro_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, cp, ldc, mode, beta);                                \
         } else {                                                                                                       \
-          if (2 * mr <= (MR)) ge__aic_half_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);              \
-          else ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);                            \
+          if (2 * mr <= (MR)) ge__aic_half_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, NULL, ldc, mode, beta);           \
+          else ge__aic_micro_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, NULL, ldc, mode, beta);                         \
           GE__AIC_UPDATE(2 * (VL))                                                                                     \
         }                                                                                                              \
       }                                                                                                                \
       if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols); /* rows still in L1 */          \
     }                                                                                                                  \
   }                                                                                                                    \
-  GE__AIC_DMICRO(ge__aic_dmicro_##S, ATTR, VT, VL, ROWS)                                                               \
+  GE__AIC_MICRO(ge__aic_dmicro_##S, ATTR, VT, VL, ROWS, lda, 1)                                                       \
   static ATTR void ge__aic_dmacro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *A, int64_t lda,             \
                                       const float *pb, float *C, int64_t ldc, int first, float beta,                   \
                                       const ge__aic_epi *epi, int64_t row0, int64_t col0) {                            \
@@ -1055,7 +1029,7 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
   static ATTR void NAME(int64_t kc, const float *a, const float *b, const int64_t *boff, float *cp, int64_t ldc,       \
                         int mode) {                                                                                    \
     VT z_ = {0};                                                                                                       \
-    const int64_t vl_ = (VL);                                                                                          \
+    const int64_t vl_ = (VL), a_rs = 1;                                                                                \
     const float beta = 0.0f;                                                                                           \
     int64_t p;                                                                                                         \
     ROWS(GE__AIC_DECL)                                                                                                 \
@@ -1101,7 +1075,7 @@ GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, 
   static ATTR void NAME(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc, int mode,        \
                         const float *pf) {                                                                             \
     VT z_ = {0};                                                                                                       \
-    const int64_t vl_ = (VL);                                                                                          \
+    const int64_t vl_ = (VL), a_rs = 1;                                                                                \
     const float beta = 0.0f;                                                                                           \
     int64_t p;                                                                                                         \
     ROWS(GE__AIC_DECL)                                                                                                 \
