@@ -12,7 +12,9 @@
  *             stride-1 undilated convs with >= 16 input and output channels
  *             and >= 32 2x2 output tiles run by Winograd F(2x2, 3x3): 16
  *             GEMMs on weights transformed once, 2.25x fewer multiplies
- *             (error within a few ulps of the sums), unless they have < 64
+ *             (error within a few ulps of the sums) -- at AVX2 and AVX-512
+ *             on maps of >= 24 4x4 tiles by F(4x4, 3x3): 36 GEMMs, 4x
+ *             fewer multiplies (error ~1e-6 of the sums) --, unless they have < 64
  *             input channels and input channels x output pixels <= 51200
  *             (SqueezeNet's expand convs): the small-image direct conv
  *             below is faster there at AVX-512; with 16..32 output
@@ -4455,7 +4457,7 @@ static int64_t ge__aic_w4_rows(const ge__aic_cv *p, int64_t tasks) {
  * block, then the 36 rows of the transforms. */
 static size_t ge__aic_w4_share(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
   int64_t tbp = ge__aic_round_up(ge__aic_w4_rows(p, tasks) * ge__aic_w4_tw(p), k->nr);
-  return (size_t)(36 * (p->cg + p->mg) * tbp + 36 * (tbp + 32) + 256);
+  return (size_t)(36 * ((p->cg + p->mg) * tbp + 32) + 36 * (tbp + 32) + 256);
 }
 static size_t ge__aic_w4_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
   return (size_t)tasks * ge__aic_w4_share(k, p, tasks) + 16;
@@ -4473,9 +4475,18 @@ static int ge__aic_w4_choice = 0;
 #else
 #define ge__aic_w4_choice 0
 #endif
+#ifndef GE__AIC_W4_MIN_TILES
+#define GE__AIC_W4_MIN_TILES 24 /* 4x4 tiles of a map at least */
+#endif
+/* Measured at 1 thread (CPU time, medians of 5-7 alternating rounds, 3x3
+ * convs of ResNet-18, GoogLeNet, Inception-v3, U-Net-like shapes): F(4x4)
+ * 1.2-1.6x F(2x2) at AVX-512 from 20x20 maps (25 tiles) up to 256x256
+ * (ResNet-18's 56x56 64->64 1.28x, 28x28 128->128 1.49x), and 1.15-1.6x
+ * at AVX2 (one shape 0.91x); 0.88x on a 14x14 map (16 tiles: half of the
+ * products' 32 columns empty). The SSE level keeps F(2x2) (unmeasured). */
 static int ge__aic_w4_pays(const ge__aic_kern *k, const ge__aic_cv *p) {
   if (ge__aic_w4_choice) return ge__aic_w4_choice == 1;
-  return k->level >= 2 && p->oh >= 8 && p->ow >= 8;
+  return k->level >= 1 && ge__aic_w4_th(p) * ge__aic_w4_tw(p) >= GE__AIC_W4_MIN_TILES;
 }
 
 /* G g G^T of one 3x3 filter w: u[6 i + j]. */
@@ -4588,95 +4599,85 @@ static void ge__aic_w4_out(int level, const float *m, int64_t ms, int64_t n, flo
   (void)level;
 }
 
-/* Column phases: ph[q fs + j] = src[4 j + q] for j < n, q < 4 (split),
- * and back: dst[4 j + q] = ph[q fs + j] (zip), 16 tiles at a time with
- * AVX-512 permutes (two rounds of even/odd); they return how many tiles
- * they did (the caller does the rest). */
-#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
-__attribute__((target("avx512f"))) static int64_t ge__aic_split4_avx512(const float *src, int64_t n, float *ph,
-                                                                         int64_t fs) {
-  int64_t j = 0;
-  for (; j + 16 <= n; j += 16) {
-    ge__aic_v16 a, b, c, d, ae, ao, ce, co, o[4];
-    int q;
-    memcpy(&a, src + 4 * j, sizeof a);
-    memcpy(&b, src + 4 * j + 16, sizeof b);
-    memcpy(&c, src + 4 * j + 32, sizeof c);
-    memcpy(&d, src + 4 * j + 48, sizeof d);
-    ae = __builtin_shufflevector(a, b, GE__AIC_EO16), ao = __builtin_shufflevector(a, b, GE__AIC_OD16);
-    ce = __builtin_shufflevector(c, d, GE__AIC_EO16), co = __builtin_shufflevector(c, d, GE__AIC_OD16);
-    o[0] = __builtin_shufflevector(ae, ce, GE__AIC_EO16), o[2] = __builtin_shufflevector(ae, ce, GE__AIC_OD16);
-    o[1] = __builtin_shufflevector(ao, co, GE__AIC_EO16), o[3] = __builtin_shufflevector(ao, co, GE__AIC_OD16);
-    for (q = 0; q < 4; q++) memcpy(ph + q * fs + j, &o[q], sizeof a);
+/* Column phases of a row, 16 tiles a step with AVX-512 masked loads and
+ * two rounds of even/odd permutes: ph[q fs + j] = row[4 j + q - pw], zero
+ * outside [0, w), for the n tiles j < n (and up to 15 more written: the
+ * caller's rows have the room). Back: d[4 j + q] = ph[q fs + j] for the
+ * columns 4 j + q < ow, stores masked past ow. Whole rows: no scalar edge
+ * loops (the 14 tiles of a 56-wide row were all edge and cost a quarter of
+ * the conv). */
+#ifdef GE__AIC_X86
+__attribute__((target("avx512f"))) static void ge__aic_w4_split_avx512(const float *row, int64_t pw, int64_t w,
+                                                                        int64_t n, float *ph, int64_t fs) {
+  const __m512i ie = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i io = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  int64_t j, k;
+  for (j = 0; j < n; j += 16) {
+    __m512 v[4], ae, ao, ce, co;
+    for (k = 0; k < 4; k++) {
+      int64_t c0 = 4 * j + 16 * k - pw, lo = c0 < 0 ? -c0 : 0, hi = w - c0 < 16 ? w - c0 : 16;
+      __mmask16 m = (__mmask16)(hi > lo ? ((1u << hi) - 1) & ~((1u << lo) - 1) : 0);
+      v[k] = _mm512_maskz_loadu_ps(m, row + c0);
+    }
+    ae = _mm512_permutex2var_ps(v[0], ie, v[1]), ao = _mm512_permutex2var_ps(v[0], io, v[1]);
+    ce = _mm512_permutex2var_ps(v[2], ie, v[3]), co = _mm512_permutex2var_ps(v[2], io, v[3]);
+    _mm512_storeu_ps(ph + j, _mm512_permutex2var_ps(ae, ie, ce));
+    _mm512_storeu_ps(ph + fs + j, _mm512_permutex2var_ps(ao, ie, co));
+    _mm512_storeu_ps(ph + 2 * fs + j, _mm512_permutex2var_ps(ae, io, ce));
+    _mm512_storeu_ps(ph + 3 * fs + j, _mm512_permutex2var_ps(ao, io, co));
   }
-  return j;
 }
-#define GE__AIC_ZIPLO 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23
-#define GE__AIC_ZIPHI 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31
-#define GE__AIC_ZIP2LO 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23
-#define GE__AIC_ZIP2HI 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31
-__attribute__((target("avx512f"))) static int64_t ge__aic_zip4_avx512(const float *ph, int64_t fs, int64_t n,
-                                                                       float *dst) {
-  int64_t j = 0;
-  for (; j + 16 <= n; j += 16) {
-    ge__aic_v16 x[4], lo01, hi01, lo23, hi23, o[4];
-    int q;
-    for (q = 0; q < 4; q++) memcpy(&x[q], ph + q * fs + j, sizeof x[0]);
-    lo01 = __builtin_shufflevector(x[0], x[1], GE__AIC_ZIPLO), hi01 = __builtin_shufflevector(x[0], x[1], GE__AIC_ZIPHI);
-    lo23 = __builtin_shufflevector(x[2], x[3], GE__AIC_ZIPLO), hi23 = __builtin_shufflevector(x[2], x[3], GE__AIC_ZIPHI);
-    o[0] = __builtin_shufflevector(lo01, lo23, GE__AIC_ZIP2LO), o[1] = __builtin_shufflevector(lo01, lo23, GE__AIC_ZIP2HI);
-    o[2] = __builtin_shufflevector(hi01, hi23, GE__AIC_ZIP2LO), o[3] = __builtin_shufflevector(hi01, hi23, GE__AIC_ZIP2HI);
-    for (q = 0; q < 4; q++) memcpy(dst + 4 * j + 16 * q, &o[q], sizeof x[0]);
+__attribute__((target("avx512f"))) static void ge__aic_w4_zip_avx512(const float *ph, int64_t fs, int64_t ow,
+                                                                      float *d) {
+  const __m512i lo = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+  const __m512i hi = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+  const __m512i lo2 = _mm512_set_epi32(23, 22, 7, 6, 21, 20, 5, 4, 19, 18, 3, 2, 17, 16, 1, 0);
+  const __m512i hi2 = _mm512_set_epi32(31, 30, 15, 14, 29, 28, 13, 12, 27, 26, 11, 10, 25, 24, 9, 8);
+  int64_t j, k;
+  for (j = 0; 4 * j < ow; j += 16) {
+    __m512 x0 = _mm512_loadu_ps(ph + j), x1 = _mm512_loadu_ps(ph + fs + j), x2 = _mm512_loadu_ps(ph + 2 * fs + j);
+    __m512 x3 = _mm512_loadu_ps(ph + 3 * fs + j), l01, h01, l23, h23, o[4];
+    l01 = _mm512_permutex2var_ps(x0, lo, x1), h01 = _mm512_permutex2var_ps(x0, hi, x1);
+    l23 = _mm512_permutex2var_ps(x2, lo, x3), h23 = _mm512_permutex2var_ps(x2, hi, x3);
+    o[0] = _mm512_permutex2var_ps(l01, lo2, l23), o[1] = _mm512_permutex2var_ps(l01, hi2, l23);
+    o[2] = _mm512_permutex2var_ps(h01, lo2, h23), o[3] = _mm512_permutex2var_ps(h01, hi2, h23);
+    for (k = 0; k < 4; k++) {
+      int64_t c0 = 4 * j + 16 * k, left = ow - c0;
+      if (left >= 16) _mm512_storeu_ps(d + c0, o[k]);
+      else if (left > 0) _mm512_mask_storeu_ps(d + c0, (__mmask16)((1u << left) - 1), o[k]);
+    }
   }
-  return j;
 }
 #endif
-static int64_t ge__aic_split4(int level, const float *src, int64_t n, float *ph, int64_t fs) {
-#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
-  if (level >= 2) return ge__aic_split4_avx512(src, n, ph, fs);
-#endif
-  (void)level, (void)src, (void)n, (void)ph, (void)fs;
-  return 0;
-}
-static int64_t ge__aic_zip4(int level, const float *ph, int64_t fs, int64_t n, float *dst) {
-#if defined(GE__AIC_X86) && (defined(__clang__) || __GNUC__ >= 12)
-  if (level >= 2) return ge__aic_zip4_avx512(ph, fs, n, dst);
-#endif
-  (void)level, (void)ph, (void)fs, (void)n, (void)dst;
-  return 0;
-}
 
 /* The 6 patch rows of tile row i of channel xc as 36 flat rows: row 6r+q
  * at fl + (6r+q) fs holds column 4j + q - pw of input row 4i - ph + r
  * (zero outside the image) for tiles j in [0, tw] (q < 4: the row split
- * by phase; q = 4, 5: phases 0, 1 one tile on). */
+ * by phase, up to 15 tiles more written at AVX-512; q = 4, 5: phases 0, 1
+ * one tile on). */
 static void ge__aic_w4_split(const ge__aic_cv *p, const float *xc, int64_t i, float *fl, int64_t fs, int level) {
-  int64_t tw = ge__aic_w4_tw(p), ja = (p->pw + 3) / 4, jb = (p->w + p->pw) / 4, r, j, q;
-  if (jb > tw + 1) jb = tw + 1;
-  if (ja > jb) ja = jb;
+  int64_t tw = ge__aic_w4_tw(p), r, j, q;
   for (r = 0; r < 6; r++) {
     int64_t ir = 4 * i - p->ph + r;
     float *ph = fl + 6 * r * fs;
-    const float *row = xc + ir * p->w - p->pw;
+    const float *row = xc + ir * p->w;
     if (ir < 0 || ir >= p->h) {
       for (q = 0; q < 4; q++) memset(ph + q * fs, 0, (size_t)(tw + 1) * sizeof(float));
-    } else {
-      for (j = 0; j <= tw; j++) {
-        if (j == ja) { /* the tiles inside the image */
-          j += ge__aic_split4(level, row + 4 * j, jb - j, ph + j, fs);
-          for (; j < jb; j++)
-            for (q = 0; q < 4; q++) ph[q * fs + j] = row[4 * j + q];
-          if (j > tw) break;
-        }
+    } else
+#ifdef GE__AIC_X86
+        if (level >= 2)
+      ge__aic_w4_split_avx512(row, p->pw, p->w, tw + 1, ph, fs);
+    else
+#endif
+      for (j = 0; j <= tw; j++)
         for (q = 0; q < 4; q++) {
           int64_t col = 4 * j + q - p->pw;
-          ph[q * fs + j] = col >= 0 && col < p->w ? row[4 * j + q] : 0.0f;
+          ph[q * fs + j] = col >= 0 && col < p->w ? row[col] : 0.0f;
         }
-      }
-    }
     memcpy(ph + 4 * fs, ph + 1, (size_t)tw * sizeof(float));
     memcpy(ph + 5 * fs, ph + fs + 1, (size_t)tw * sizeof(float));
   }
+  (void)level;
 }
 
 /* Tile rows [i0, i1): the input transform into V (packed B, nb tiles,
@@ -4688,33 +4689,42 @@ static void ge__aic_w4_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, flo
   int64_t tw = ge__aic_w4_tw(p), nb = (i1 - i0) * tw, Np = ge__aic_round_up(nb, k->nr), fs = Np + 32;
   int64_t per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, p->cg), kcs = ge__aic_kc(p->cg);
   int64_t P = p->oh * p->ow, ch, i, j, e, m, r0, r1;
-  float *V = sh, *Mb = V + ((36 * p->cg * Np + 15) & ~(int64_t)15), *fl = Mb + ((36 * p->mg * Np + 32 + 15) & ~(int64_t)15);
+  /* matrix strides 64 bytes past a multiple of 4 KB or so: the transforms touch all 36 matrices at one
+   * offset, which at a multiple of 4 KB (64 channels x 64 tiles) would share one L1 set */
+  int64_t vs = p->cg * Np + 16, ms = p->mg * Np + 16;
+  float *V = sh, *Mb = V + 36 * vs, *fl = Mb + 36 * ms + 32;
   ge__aic_mm mm;
   for (ch = 0; ch < p->cg; ch++) {
     const float *xc = wn->x + ch * p->h * p->w;
     int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
     for (i = i0; i < i1; i++) ge__aic_w4_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
     for (e = 0; e < 36; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
-    ge__aic_w4_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, p->cg * Np, k->nr, k->nr * kcd);
+    ge__aic_w4_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
   }
   memset(&mm, 0, sizeof mm);
   mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
   for (e = 0; e < 36; e++) {
     mm.apack = wn->wpack + e * per;
-    mm.bpack = V + e * p->cg * Np;
-    mm.C = Mb + e * p->mg * Np;
+    mm.bpack = V + e * vs;
+    mm.C = Mb + e * ms;
     ge__aic_mm_block(&mm, 0, p->mg, 0, nb, Mb); /* both operands packed: no packing scratch used */
   }
   r0 = 4 * i0, r1 = ge__aic_min(p->oh, 4 * i1);
   for (m = 0; m < p->mg; m++) {
     float *ym = wn->y + m * P;
-    ge__aic_w4_out(k->level, Mb + m * Np, p->mg * Np, nb, fl, fs);
+    ge__aic_w4_out(k->level, Mb + m * Np, ms, nb, fl, fs);
     for (i = i0; i < i1; i++)
       for (e = 0; e < 4 && 4 * i + e < p->oh; e++) { /* output row 4i+e from its 4 phases */
         float *d = ym + (4 * i + e) * p->ow;
         const float *ph = fl + 4 * e * fs + (i - i0) * tw;
         int64_t q;
-        for (j = ge__aic_zip4(k->level, ph, fs, p->ow / 4, d); 4 * j < p->ow; j++)
+#ifdef GE__AIC_X86
+        if (k->level >= 2) {
+          ge__aic_w4_zip_avx512(ph, fs, p->ow, d);
+          continue;
+        }
+#endif
+        for (j = 0; 4 * j < p->ow; j++)
           for (q = 0; q < 4 && 4 * j + q < p->ow; q++) d[4 * j + q] = ph[q * fs + j];
       }
     if (wn->epi) ge__aic_epilogue(wn->epi, ym + r0 * p->ow, 0, m, r0 * p->ow, 1, (r1 - r0) * p->ow);
