@@ -14,7 +14,7 @@
  *             GEMMs on weights transformed once, 2.25x fewer multiplies
  *             (error within a few ulps of the sums) -- at AVX2 and AVX-512
  *             on maps of >= 24 4x4 tiles by F(4x4, 3x3): 36 GEMMs, 4x
- *             fewer multiplies (error ~1e-6 of the sums) --, unless they have < 64
+ *             fewer multiplies (error ~1e-5 of the sums) --, unless they have < 64
  *             input channels and input channels x output pixels <= 51200
  *             (SqueezeNet's expand convs): the small-image direct conv
  *             below is faster there at AVX-512; with 16..32 output
@@ -4432,8 +4432,8 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
  * integers (no rounding in their factors), G holds 1/4, 1/6, 1/12, 1/24,
  * applied once to the weights in double. The transformed values grow
  * (B^T's rows sum up to 10 in magnitude, A^T's up to 18), so the
- * rounding error is larger than F(2x2)'s: about 1e-6 of the largest sum
- * (tests/test_wino43.c). Same blocks of whole tile rows, guided shares,
+ * rounding error is about 4x F(2x2)'s: at most 9e-6 of the largest sum
+ * over test_conv_wino43's cases (F(2x2): 2e-6). Same blocks of whole tile rows, guided shares,
  * scratch and packed layouts as F(2x2); the input rows of a tile row are
  * split by column phase (4j + q) before the transform, and the 4 phases
  * of an output row interleaved back into y after it. */

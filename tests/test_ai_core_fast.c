@@ -616,10 +616,11 @@ GE_TEST(test_conv_fast) {
  * threads: odd sizes and sizes past whole 4x4 tiles (partial tiles on the
  * right and bottom), pads 0..2 on each side, channels not multiples of 16,
  * past one K slice and one MC block, groups, batches, bias, residual and
- * activations. Its rounding grows with the transforms' factors (up to 10
- * in B^T, 18 in A^T, 1/24 in G): the error against the largest sum is
- * bounded by W4_TOL, 5x the worst measured over these cases (F(2x2)'s
- * ~1e-7 is checked against the looser TOL above). */
+ * activations. Its rounding grows with the transforms' factors (B^T's
+ * rows sum up to 10 in magnitude, A^T's up to 18): the worst error against
+ * the largest sum measured over these cases was 8.9e-6 (F(2x2) 2.1e-6 on
+ * the same cases, printed for the record), bounded here by W4_TOL, about
+ * twice that. */
 #define W4_TOL 2e-5
 static conv_case rand_case_wino43(void) {
   conv_case c;
@@ -638,8 +639,8 @@ static conv_case rand_case_wino43(void) {
 }
 
 GE_TEST(test_conv_wino43) {
-  int i, taken = 0, cases = 0;
-  double worst = 0;
+  int i, taken = 0;
+  double worst = 0, worst2 = 0;
   tu_seed(&R, 1643);
   ge__aic_w4_choice = 1;
   for (i = 0; i < 60; i++) {
@@ -657,13 +658,16 @@ GE_TEST(test_conv_wino43) {
              c.act ? c.act : "-", c.residual, level, er);
     if (er > worst) worst = er;
     taken++;
-    cases++;
+    ge__aic_w4_choice = 2; /* the same case by F(2x2), for the record */
+    er = run_conv_case(&c, 1, 1);
+    ge__aic_w4_choice = 1;
+    if (er > worst2) worst2 = er;
   }
   ge__aic_w4_choice = 0;
   ge__aic_conv_level_cap = 2;
   GE_CHECK(taken >= 40);
-  printf("  Winograd F(4x4, 3x3): 60 cases, %d took the path, worst rel err (of the sums) %.2g\n", taken, worst);
-  (void)cases;
+  printf("  Winograd F(4x4, 3x3): 60 cases, %d took the path, worst rel err (of the sums) %.2g (F(2x2): %.2g)\n", taken,
+         worst, worst2);
 }
 
 /* Conv kind 10: 3x3 stride-1 convs with many channels and a few tiles
