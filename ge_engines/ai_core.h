@@ -4160,7 +4160,7 @@ static int64_t ge__aic_wino_rows(const ge__aic_cv *p, int64_t tasks) {
  * block, then the row buffers of the transforms. */
 static size_t ge__aic_wino_share(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
   int64_t tbp = ge__aic_round_up(ge__aic_wino_rows(p, tasks) * ge__aic_wino_tw(p), k->nr);
-  return (size_t)(16 * (p->cg + p->mg) * tbp + 16 * (tbp + 32) + 128);
+  return (size_t)(16 * ((p->cg + p->mg) * tbp + 32) + 16 * (tbp + 32) + 128);
 }
 static size_t ge__aic_wino_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
   return (size_t)tasks * ge__aic_wino_share(k, p, tasks) + 16;
@@ -4340,27 +4340,30 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
   int64_t tw = ge__aic_wino_tw(p), nb = (i1 - i0) * tw, Np = ge__aic_round_up(nb, k->nr), fs = Np + 32;
   int64_t per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, p->cg), kcs = ge__aic_kc(p->cg);
   int64_t P = p->oh * p->ow, ch, i, j, e, m, r0, r1;
-  float *V = sh, *Mb = V + ((16 * p->cg * Np + 15) & ~(int64_t)15), *fl = Mb + ((16 * p->mg * Np + 32 + 15) & ~(int64_t)15);
+  /* matrix strides 64 bytes off a multiple of 4 KB (at 64 channels x 64 tiles they would be one): the
+   * transforms touch all 16 matrices at one offset, which would then share an L1 set */
+  int64_t vs = p->cg * Np + 16, ms = p->mg * Np + 16;
+  float *V = sh, *Mb = V + 16 * vs, *fl = Mb + 16 * ms + 32;
   ge__aic_mm mm;
   for (ch = 0; ch < p->cg; ch++) {
     const float *xc = wn->x + ch * p->h * p->w;
     int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
     for (i = i0; i < i1; i++) ge__aic_wino_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
     for (e = 0; e < 16; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
-    ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, p->cg * Np, k->nr, k->nr * kcd);
+    ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
   }
   memset(&mm, 0, sizeof mm);
   mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
   for (e = 0; e < 16; e++) {
     mm.apack = wn->wpack + e * per;
-    mm.bpack = V + e * p->cg * Np;
-    mm.C = Mb + e * p->mg * Np;
+    mm.bpack = V + e * vs;
+    mm.C = Mb + e * ms;
     ge__aic_mm_block(&mm, 0, p->mg, 0, nb, Mb); /* both operands packed: no packing scratch used */
   }
   r0 = 2 * i0, r1 = ge__aic_min(p->oh, 2 * i1);
   for (m = 0; m < p->mg; m++) {
     float *ym = wn->y + m * P;
-    ge__aic_wino_out(k->level, Mb + m * Np, p->mg * Np, nb, fl, fs);
+    ge__aic_wino_out(k->level, Mb + m * Np, ms, nb, fl, fs);
     for (i = i0; i < i1; i++)
       for (e = 0; e < 2 && 2 * i + e < p->oh; e++) {
         float *d = ym + (2 * i + e) * p->ow;
