@@ -4605,7 +4605,8 @@ static void ge__aic_w4_out(int level, const float *m, int64_t ms, int64_t n, flo
 /* Column phases of a row, 16 tiles a step with AVX-512 masked loads and
  * two rounds of even/odd permutes: ph[q fs + j] = row[4 j + q - pw], zero
  * outside [0, w), for the n tiles j < n (and up to 15 more written: the
- * caller's rows have the room). Back: d[4 j + q] = ph[q fs + j] for the
+ * caller's rows have the room), and ph[(4 + q) fs + j] = ph[q fs + j + 1]
+ * for q < 2, j < n - 1 (the patches' last two columns). Back: d[4 j + q] = ph[q fs + j] for the
  * columns 4 j + q < ow, stores masked past ow. Whole rows: no scalar edge
  * loops (the 14 tiles of a 56-wide row were all edge and cost a quarter of
  * the conv). */
@@ -4624,10 +4625,14 @@ __attribute__((target("avx512f"))) static void ge__aic_w4_split_avx512(const flo
     }
     ae = _mm512_permutex2var_ps(v[0], ie, v[1]), ao = _mm512_permutex2var_ps(v[0], io, v[1]);
     ce = _mm512_permutex2var_ps(v[2], ie, v[3]), co = _mm512_permutex2var_ps(v[2], io, v[3]);
-    _mm512_storeu_ps(ph + j, _mm512_permutex2var_ps(ae, ie, ce));
-    _mm512_storeu_ps(ph + fs + j, _mm512_permutex2var_ps(ao, ie, co));
+    v[0] = _mm512_permutex2var_ps(ae, ie, ce), v[1] = _mm512_permutex2var_ps(ao, ie, co);
+    _mm512_storeu_ps(ph + j, v[0]);
+    _mm512_storeu_ps(ph + fs + j, v[1]);
     _mm512_storeu_ps(ph + 2 * fs + j, _mm512_permutex2var_ps(ae, io, ce));
     _mm512_storeu_ps(ph + 3 * fs + j, _mm512_permutex2var_ps(ao, io, co));
+    /* rows 4, 5: phases 0, 1 one tile on (tile 0's lane dropped: it is the previous tile row's last) */
+    _mm512_mask_storeu_ps(ph + 4 * fs + j - 1, (__mmask16)(j ? 0xFFFF : 0xFFFE), v[0]);
+    _mm512_mask_storeu_ps(ph + 5 * fs + j - 1, (__mmask16)(j ? 0xFFFF : 0xFFFE), v[1]);
   }
 }
 __attribute__((target("avx512f"))) static void ge__aic_w4_zip_avx512(const float *ph, int64_t fs, int64_t ow,
@@ -4665,18 +4670,20 @@ static void ge__aic_w4_split(const ge__aic_cv *p, const float *xc, int64_t i, fl
     float *ph = fl + 6 * r * fs;
     const float *row = xc + ir * p->w;
     if (ir < 0 || ir >= p->h) {
-      for (q = 0; q < 4; q++) memset(ph + q * fs, 0, (size_t)(tw + 1) * sizeof(float));
-    } else
+      for (q = 0; q < 6; q++) memset(ph + q * fs, 0, (size_t)(tw + 1) * sizeof(float));
+      continue;
+    }
 #ifdef GE__AIC_X86
-        if (level >= 2)
+    if (level >= 2) {
       ge__aic_w4_split_avx512(row, p->pw, p->w, tw + 1, ph, fs);
-    else
+      continue;
+    }
 #endif
-      for (j = 0; j <= tw; j++)
-        for (q = 0; q < 4; q++) {
-          int64_t col = 4 * j + q - p->pw;
-          ph[q * fs + j] = col >= 0 && col < p->w ? row[col] : 0.0f;
-        }
+    for (j = 0; j <= tw; j++)
+      for (q = 0; q < 4; q++) {
+        int64_t col = 4 * j + q - p->pw;
+        ph[q * fs + j] = col >= 0 && col < p->w ? row[col] : 0.0f;
+      }
     memcpy(ph + 4 * fs, ph + 1, (size_t)tw * sizeof(float));
     memcpy(ph + 5 * fs, ph + fs + 1, (size_t)tw * sizeof(float));
   }
@@ -4697,12 +4704,15 @@ static void ge__aic_w4_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, flo
   int64_t vs = p->cg * Np + 16, ms = p->mg * Np + 16;
   float *V = sh, *Mb = V + 36 * vs, *fl = Mb + 36 * ms + 32;
   ge__aic_mm mm;
+  int64_t ra = ge__aic_max(0, 4 * i0 - p->ph), rb = ge__aic_min(p->h, 4 * i1 - p->ph + 2); /* input rows read */
   for (ch = 0; ch < p->cg; ch++) {
     const float *xc = wn->x + ch * p->h * p->w;
     int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+    if (ch + 1 < p->cg) /* the next channel's rows on their way while this one is split */
+      for (j = ra * p->w; j < rb * p->w; j += 16) __builtin_prefetch(xc + p->h * p->w + j);
     for (i = i0; i < i1; i++) ge__aic_w4_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
-    for (e = 0; e < 36; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
-    ge__aic_w4_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
+    /* columns past nb (to the vector) hold what was there: they reach only the products' unused columns */
+    ge__aic_w4_in(k->level, fl, fs, nb, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
   }
   memset(&mm, 0, sizeof mm);
   mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
