@@ -4705,11 +4705,14 @@ static void ge__aic_w4_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, flo
   float *V = sh, *Mb = V + 36 * vs, *fl = Mb + 36 * ms + 32;
   ge__aic_mm mm;
   int64_t ra = ge__aic_max(0, 4 * i0 - p->ph), rb = ge__aic_min(p->h, 4 * i1 - p->ph + 2); /* input rows read */
+  (void)ra, (void)rb;
   for (ch = 0; ch < p->cg; ch++) {
     const float *xc = wn->x + ch * p->h * p->w;
     int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+#ifdef GE__AIC_VEC
     if (ch + 1 < p->cg) /* the next channel's rows on their way while this one is split */
       for (j = ra * p->w; j < rb * p->w; j += 16) __builtin_prefetch(xc + p->h * p->w + j);
+#endif
     for (i = i0; i < i1; i++) ge__aic_w4_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
     /* columns past nb (to the vector) hold what was there: they reach only the products' unused columns */
     ge__aic_w4_in(k->level, fl, fs, nb, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
