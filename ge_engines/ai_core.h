@@ -4436,10 +4436,11 @@ static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge_
  * applied once to the weights in double. The transformed values grow
  * (B^T's rows sum up to 10 in magnitude, A^T's up to 18), so the
  * rounding error is about 4x F(2x2)'s: at most 9e-6 of the largest sum
- * over test_conv_wino43's cases (F(2x2): 2e-6). Same blocks of whole tile rows, guided shares,
- * scratch and packed layouts as F(2x2); the input rows of a tile row are
- * split by column phase (4j + q) before the transform, and the 4 phases
- * of an output row interleaved back into y after it. */
+ * over test_conv_wino43's cases (F(2x2): 2e-6). Same blocks of whole tile
+ * rows, guided shares, scratch and packed layouts as F(2x2); the input
+ * rows of a tile row are split by column phase (4j + q) before the
+ * transform, and the 4 phases of an output row interleaved back into y
+ * after it. Where it beats F(2x2): ge__aic_w4_pays (Conv's dispatch). */
 
 /* Tile rows, tile columns, and tile rows per block (about
  * GE__AIC_W4_BLOCK floats a channel pair of transformed input and
