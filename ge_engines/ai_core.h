@@ -3525,19 +3525,29 @@ static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
  * depthwise, K small enough that a pixel block's input stays in L1/L2
  * while every channel block reads it. */
 #define GE__AIC_SC_MAX_PIXELS 2560
-static int ge__aic_sc_fits_up_to(const ge__aic_kern *k, const ge__aic_cv *p, int64_t max_pixels) {
+#define GE__AIC_SC_MAX_K 1152 /* K where this path is preferred to the transposed ones */
+/* K up to which it still beats the implicit GEMM (the last choice), measured
+ * at 1 thread (bench/conv_bench.c): Inception's 1x7 and 7x1 192->192 on
+ * 17x17 (K = 1344) 137 -> 193 and 185 -> 207 GFLOP/s, its 5x5 48->64 on
+ * 35x35 (1200) 172 -> 196, AlexNet's 5x5 64->192 on 27x27 (1600) 171 -> 216. */
+#define GE__AIC_SC_MAX_K_LAST 2048
+static int ge__aic_sc_fits_up_to(const ge__aic_kern *k, const ge__aic_cv *p, int64_t max_pixels, int64_t max_k) {
   int64_t K = p->cg * p->kh * p->kw;
 #ifndef GE__AIC_X86
-  (void)k, (void)p, (void)K, (void)max_pixels;
+  (void)k, (void)p, (void)K, (void)max_pixels, (void)max_k;
   return 0;
 #else
   return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
-         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= max_pixels || p->mg <= 16) && K <= 1152 &&
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= max_pixels || p->mg <= 16) && K <= max_k &&
          p->mg >= 4 && p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
 #endif
 }
 static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
-  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS);
+  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS, GE__AIC_SC_MAX_K);
+}
+/* Whether it takes a conv no other path before the implicit GEMM took. */
+static int ge__aic_sc_fits_last(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS, GE__AIC_SC_MAX_K_LAST);
 }
 
 /* Whether this path beats Winograd on a conv both could take: with fewer
@@ -3550,7 +3560,7 @@ static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
 #define GE__AIC_SC_WINO_INPUT 51200 /* input channels x output pixels at most */
 static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p) {
   return p->cg < 64 && p->cg * p->oh * p->ow <= GE__AIC_SC_WINO_INPUT &&
-         ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT);
+         ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT, GE__AIC_SC_MAX_K);
 }
 
 static void ge__aic_sc_geom(const ge__aic_cv *p, int64_t *key) {
@@ -4720,11 +4730,14 @@ static int ge__aic_dt_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
  * each weight panel is read once, streamed by ge__aic_panel_mm, and the
  * pixel panels compute at least a ninth fewer lanes than the nr-pixel
  * column tiles of the paths that take the pixels as columns (49 pixels:
- * 54 rows against 64 columns at AVX-512). Winograd keeps the convs it
- * takes (ge__aic_conv tries it first). */
+ * 54 rows against 64 columns at AVX-512), counting the implicit GEMM's
+ * junk columns where it would run (Inception's valid 3x3/2 convs on 17x17,
+ * 8 outputs a row of 9 columns: 72 pixels as 66 rows against 96 columns,
+ * 192->320 measured 103 -> 150 GFLOP/s at 1 thread). Winograd keeps the
+ * convs it takes (ge__aic_conv tries it first). */
 static int ge__aic_dt_pays(const ge__aic_kern *k, const ge__aic_cv *p) {
-  int64_t P = p->oh * p->ow;
-  return P <= GE__AIC_MC && 9 * ge__aic_dt_rows(k, P) <= 8 * ge__aic_round_up(P, k->nr);
+  int64_t P = p->oh * p->ow, cols = ge__aic_xc_fits(k, p) ? p->oh * ge__aic_xc_wq(p) : P;
+  return P <= GE__AIC_MC && 9 * ge__aic_dt_rows(k, P) <= 8 * ge__aic_round_up(cols, k->nr);
 }
 
 static size_t ge__aic_dt_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
@@ -5451,7 +5464,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if (ge__aic_dt_fits(k, &p) && ge__aic_dt_choice != 2 &&
       (ge__aic_dt_choice == 1 || (!wino && !ge__aic_sc_fits(k, &p) && ge__aic_dt_pays(k, &p)))) /* pixels as rows */
     return ge__aic_conv_dt(c, k, &p, x, w, b, res, &s->act, y);
-  if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
+  if (!wino && ge__aic_sc_fits_last(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   per = wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
   implicit = !wino && ge__aic_xc_fits(k, &p);
