@@ -20,7 +20,8 @@
  *             (DenseNet's growth convs) at AVX-512 a direct conv with the
  *             output channels in vector lanes (32 channels x 14 pixels a
  *             register tile, the pixels' inputs broadcast, 16 input
- *             channels a pass over a row, input zero-padded once a run),
+ *             channels a pass over a row, input read in place: taps off
+ *             the image skipped, edge pixels by one-pixel tiles),
  *             as are stems of >= 5x5 kernels on <= 4 input channels
  *             (strides <= 2);
  *             with >= 64 output
@@ -32,7 +33,7 @@
              of them while it multiplies the current one. Convs with
              9..144 output pixels that Winograd and the small-image path
              do not take (strided 3x3 and 1x1 of the last stages), when
-             pixel panels waste fewer lanes than 32-pixel columns, run
+             pixel panels waste fewer lanes than 32-pixel columns (the implicit GEMM's junk columns counted), run
              transposed too: im2col^T packed per run as A, the weights
              prepacked as B, read once and streamed alike. With
  *             strides up to 4 (not 1x1 strided) the group's channels are
@@ -62,7 +63,8 @@
  *             over 16 lanes of channels, transposed back); small images
  *             (9..2560 output pixels, or any size with <= 16 output
  *             channels per group; not
- *             1x1, K <= 1152) whose output is as wide as the input at
+ *             1x1, K <= 1152, or up to 2048 where only the implicit
+ *             GEMM is left: Inception's 1x7 and 5x5) whose output is as wide as the input at
  *             stride 1, or whose input split by stride phase (strides <= 4)
  *             is no wider than the output, on AVX-512 as a direct conv:
  *             12 x 32 (or 8 x 32 for few output channels) register tiles
