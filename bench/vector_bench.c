@@ -118,12 +118,6 @@ static const bench_case cases[] = {
 };
 
 /* One timed call of fn (seconds). */
-static double bench_cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double bench_once(ge_kernel_fn fn, ge_kernel_ctx *c) {
   double t0 = bench_cpu_now();
   bench_ok(fn(c), c->err, c->node->op);
