@@ -1,5 +1,6 @@
-/* bench/bench_util.h — what the benchmarks share: a clock, a fail-fast
- * check and a comparison for sorting times. Include after the ge headers. */
+/* bench/bench_util.h — what the benchmarks share: clocks (wall, and this
+ * thread's CPU time), a fail-fast check and a comparison for sorting times.
+ * Include after the ge headers. */
 #ifndef GE_BENCH_UTIL_H
 #define GE_BENCH_UTIL_H
 
@@ -7,11 +8,14 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double bench_now(void) {
+/* static inline: a benchmark may use one clock and not the other */
+static inline double bench_clock(clockid_t id) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(id, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+static inline double bench_now(void) { return bench_clock(CLOCK_MONOTONIC); }
+static inline double bench_cpu_now(void) { return bench_clock(CLOCK_THREAD_CPUTIME_ID); }
 
 static void bench_ok(ge_status st, const ge_error *err, const char *what) {
   if (st == GE_OK) return;

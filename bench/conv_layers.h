@@ -33,10 +33,14 @@ typedef struct layer {
   const char *act; /* fused activation or NULL */
 } layer;
 
+/* The pad along an axis of kernel size k: pad < 0 pads each axis by
+ * (k - 1) / 2 (Inception's 1x7 and 7x1 convs keep the map's size). */
+static int64_t pad_of(const layer *l, int64_t k) { return l->pad < 0 ? (k - 1) / 2 : l->pad; }
+
 static int64_t out_dim(const layer *l, int64_t in, int64_t k) {
   int64_t eff = (k - 1) * l->d + 1;
-  if (l->transpose) return (in - 1) * l->s + eff - 2 * l->pad;
-  return (in + 2 * l->pad - eff) / l->s + 1;
+  if (l->transpose) return (in - 1) * l->s + eff - 2 * pad_of(l, k);
+  return (in + 2 * pad_of(l, k) - eff) / l->s + 1;
 }
 
 static ge_node_id add_const(ge_graph *g, int32_t rank, const int64_t *dims, const float *data, int64_t n) {
@@ -99,7 +103,7 @@ static int setup_bind(setup *s, int threads) {
 
 static GE_TEST__UNUSED int setup_make(setup *s, const layer *l, int threads) {
   int64_t xd[4] = {1, l->c, l->h, l->w}, wd[4], bd[1] = {l->m}, st[2] = {l->s, l->s}, dl[2] = {l->d, l->d};
-  int64_t pd[4] = {l->pad, l->pad, l->pad, l->pad}, oh = out_dim(l, l->h, l->kh), ow = out_dim(l, l->w, l->kw), wn, i;
+  int64_t pd[4] = {pad_of(l, l->kh), pad_of(l, l->kw), pad_of(l, l->kh), pad_of(l, l->kw)}, oh = out_dim(l, l->h, l->kh), ow = out_dim(l, l->w, l->kw), wn, i;
   float *w;
   ge_edge e[3];
   memset(s, 0, sizeof s[0]);

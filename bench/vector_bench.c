@@ -1,6 +1,7 @@
 /* bench/vector_bench.c — µs per op of the fast float32 kernels
  * (ge_engines/vector_kernels.h) against the reference kernels (host_cpu.h)
- * on typical CNN / transformer sizes, one thread. Runs alternate between
+ * on typical CNN / transformer sizes, one thread (this thread's CPU time,
+ * steadier than wall time on a shared machine). Runs alternate between
  * the two; medians after a warm-up.
  *   build/vector_bench [ROUNDS [OP]]   (default 15 rounds, every op) */
 #define _POSIX_C_SOURCE 200809L
@@ -52,6 +53,29 @@ static void attrs_pool_2x2(ge_graph *g, ge_node_id id) {
   ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
   ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
 }
+/* SqueezeNet's and GoogLeNet's pools: 3x3 stride 2 in ceil mode, no pads. */
+static void attrs_pool_ceil(ge_graph *g, ge_node_id id) {
+  const int64_t k[2] = {3, 3}, s[2] = {2, 2};
+  ge_error e;
+  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
+  ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
+  ge_node_set_attr_int(g, id, "ceil_mode", 1, &e);
+}
+/* Inception's reductions: 3x3 stride 2, no pads, floor mode. */
+static void attrs_pool_s2(ge_graph *g, ge_node_id id) {
+  const int64_t k[2] = {3, 3}, s[2] = {2, 2};
+  ge_error e;
+  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
+  ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
+}
+/* GoogLeNet's branch pools: 3x3 stride 1, pads 1, ceil mode. */
+static void attrs_pool_s1_ceil(ge_graph *g, ge_node_id id) {
+  const int64_t k[2] = {3, 3}, p[4] = {1, 1, 1, 1};
+  ge_error e;
+  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
+  ge_node_set_attr_ints(g, id, "pads", p, 4, &e);
+  ge_node_set_attr_int(g, id, "ceil_mode", 1, &e);
+}
 static void attrs_clip(ge_graph *g, ge_node_id id) {
   ge_error e;
   ge_node_set_attr_float(g, id, "min", 0.0, &e);
@@ -71,6 +95,17 @@ static const bench_case cases[] = {
     {"Mul", "1x64x56x56 * 1x64x1x1", 2, {4, 4}, {{1, 64, 56, 56}, {1, 64, 1, 1}}, NULL},
     {"Add", "1x128x768 + 768", 2, {3, 1}, {{1, 128, 768}, {768}}, NULL},
     {"MaxPool", "1x64x112x112 3x3 s2 p1", 1, {4}, {{1, 64, 112, 112}}, attrs_pool},
+    {"MaxPool", "1x64x111x111 3x3 s2 ceil", 1, {4}, {{1, 64, 111, 111}}, attrs_pool_ceil},
+    {"MaxPool", "1x128x55x55 3x3 s2 ceil", 1, {4}, {{1, 128, 55, 55}}, attrs_pool_ceil},
+    {"MaxPool", "1x256x27x27 3x3 s2 ceil", 1, {4}, {{1, 256, 27, 27}}, attrs_pool_ceil},
+    {"MaxPool", "1x64x112x112 3x3 s2 ceil", 1, {4}, {{1, 64, 112, 112}}, attrs_pool_ceil},
+    {"MaxPool", "1x192x56x56 3x3 s2 ceil", 1, {4}, {{1, 192, 56, 56}}, attrs_pool_ceil},
+    {"MaxPool", "1x480x28x28 3x3 s2 ceil", 1, {4}, {{1, 480, 28, 28}}, attrs_pool_ceil},
+    {"MaxPool", "1x256x28x28 3x3 s1 p1 ceil", 1, {4}, {{1, 256, 28, 28}}, attrs_pool_s1_ceil},
+    {"MaxPool", "1x512x14x14 3x3 s1 p1 ceil", 1, {4}, {{1, 512, 14, 14}}, attrs_pool_s1_ceil},
+    {"MaxPool", "1x64x147x147 3x3 s2", 1, {4}, {{1, 64, 147, 147}}, attrs_pool_s2},
+    {"MaxPool", "1x192x71x71 3x3 s2", 1, {4}, {{1, 192, 71, 71}}, attrs_pool_s2},
+    {"MaxPool", "1x768x17x17 3x3 s2", 1, {4}, {{1, 768, 17, 17}}, attrs_pool_s2},
     {"AveragePool", "1x64x112x112 3x3 s2 p1", 1, {4}, {{1, 64, 112, 112}}, attrs_pool},
     {"AveragePool", "1x288x35x35 3x3 s1 p1", 1, {4}, {{1, 288, 35, 35}}, attrs_pool_s1},
     {"AveragePool", "1x768x17x17 3x3 s1 p1", 1, {4}, {{1, 768, 17, 17}}, attrs_pool_s1},
@@ -84,9 +119,9 @@ static const bench_case cases[] = {
 
 /* One timed call of fn (seconds). */
 static double bench_once(ge_kernel_fn fn, ge_kernel_ctx *c) {
-  double t0 = bench_now();
+  double t0 = bench_cpu_now();
   bench_ok(fn(c), c->err, c->node->op);
-  return bench_now() - t0;
+  return bench_cpu_now() - t0;
 }
 
 static void bench_run(const bench_case *bc, int rounds) {

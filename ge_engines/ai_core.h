@@ -22,7 +22,8 @@
  *             (DenseNet's growth convs) at AVX-512 a direct conv with the
  *             output channels in vector lanes (32 channels x 14 pixels a
  *             register tile, the pixels' inputs broadcast, 16 input
- *             channels a pass over a row, input zero-padded once a run),
+ *             channels a pass over a row, input read in place: taps off
+ *             the image skipped, edge pixels by one-pixel tiles),
  *             as are stems of >= 5x5 kernels on <= 4 input channels
  *             (strides <= 2);
  *             with >= 64 output
@@ -34,7 +35,7 @@
              of them while it multiplies the current one. Convs with
              9..144 output pixels that Winograd and the small-image path
              do not take (strided 3x3 and 1x1 of the last stages), when
-             pixel panels waste fewer lanes than 32-pixel columns, run
+             pixel panels waste fewer lanes than 32-pixel columns (the implicit GEMM's junk columns counted), run
              transposed too: im2col^T packed per run as A, the weights
              prepacked as B, read once and streamed alike. With
  *             strides up to 4 (not 1x1 strided) the group's channels are
@@ -64,7 +65,8 @@
  *             over 16 lanes of channels, transposed back); small images
  *             (9..2560 output pixels, or any size with <= 16 output
  *             channels per group; not
- *             1x1, K <= 1152) whose output is as wide as the input at
+ *             1x1, K <= 1152, or up to 2048 where only the implicit
+ *             GEMM is left: Inception's 1x7 and 5x5) whose output is as wide as the input at
  *             stride 1, or whose input split by stride phase (strides <= 4)
  *             is no wider than the output, on AVX-512 as a direct conv:
  *             12 x 32 (or 8 x 32 for few output channels) register tiles
@@ -3566,19 +3568,29 @@ static int64_t ge__aic_sc_cs(const ge__aic_cv *p) {
  * depthwise, K small enough that a pixel block's input stays in L1/L2
  * while every channel block reads it. */
 #define GE__AIC_SC_MAX_PIXELS 2560
-static int ge__aic_sc_fits_up_to(const ge__aic_kern *k, const ge__aic_cv *p, int64_t max_pixels) {
+#define GE__AIC_SC_MAX_K 1152 /* K where this path is preferred to the transposed ones */
+/* K up to which it still beats the implicit GEMM (the last choice), measured
+ * at 1 thread (bench/conv_bench.c): Inception's 1x7 and 7x1 192->192 on
+ * 17x17 (K = 1344) 137 -> 193 and 185 -> 207 GFLOP/s, its 5x5 48->64 on
+ * 35x35 (1200) 172 -> 196, AlexNet's 5x5 64->192 on 27x27 (1600) 171 -> 216. */
+#define GE__AIC_SC_MAX_K_LAST 2048
+static int ge__aic_sc_fits_up_to(const ge__aic_kern *k, const ge__aic_cv *p, int64_t max_pixels, int64_t max_k) {
   int64_t K = p->cg * p->kh * p->kw;
 #ifndef GE__AIC_X86
-  (void)k, (void)p, (void)K, (void)max_pixels;
+  (void)k, (void)p, (void)K, (void)max_pixels, (void)max_k;
   return 0;
 #else
   return k->level >= 2 && p->sh <= 4 && p->sw <= 4 && (p->w + p->sw - 1) / p->sw <= p->ow &&
-         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= max_pixels || p->mg <= 16) && K <= 1152 &&
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && (p->oh * p->ow <= max_pixels || p->mg <= 16) && K <= max_k &&
          p->mg >= 4 && p->kh * p->kw > 1 && p->n * p->c * ge__aic_sc_cs(p) <= ((int64_t)1 << 26);
 #endif
 }
 static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
-  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS);
+  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS, GE__AIC_SC_MAX_K);
+}
+/* Whether it takes a conv no other path before the implicit GEMM took. */
+static int ge__aic_sc_fits_last(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS, GE__AIC_SC_MAX_K_LAST);
 }
 
 /* Whether this path beats Winograd on a conv both could take: with fewer
@@ -3591,7 +3603,7 @@ static int ge__aic_sc_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
 #define GE__AIC_SC_WINO_INPUT 51200 /* input channels x output pixels at most */
 static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p) {
   return p->cg < 64 && p->cg * p->oh * p->ow <= GE__AIC_SC_WINO_INPUT &&
-         ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT);
+         ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT, GE__AIC_SC_MAX_K);
 }
 
 static void ge__aic_sc_geom(const ge__aic_cv *p, int64_t *key) {
@@ -3878,8 +3890,11 @@ static int ge__aic_dt_choice = 0; /* 0 by cost, 1 always where it fits, 2 never 
  * weight vectors and broadcasts each pixel's input value, 28 FMAs per 2
  * loads and 14 broadcasts, with no transform and no junk columns. A row's
  * pixels are split into tiles of even widths (56 = 4 x 14: no narrow tail
- * tile). The input is copied once per run into zero-padded planes (so no
- * tap tests a border); the weights are packed once as [group][32-channel
+ * tile). The input is read in place: a row's taps above or below the image
+ * are skipped for the whole row, and the few output pixels whose window
+ * crosses the left or right edge (1 at 3x3 pad 1, 2 at 7x7/2 pad 3) take a
+ * one-pixel tile over their inside taps, so no padded copy is made per run
+ * (it cost DenseNet-121 1.5 ms a run); the weights are packed once as [group][32-channel
  * block][input channel][tap][32] (zeros past the group's channels). A row
  * is summed 16 input channels at a time over all its tiles (those
  * channels' weights stay in L1), the sums kept in a row buffer, then
@@ -3892,28 +3907,24 @@ static int ge__aic_dt_choice = 0; /* 0 by cost, 1 always where it fits, 2 never 
 
 typedef struct ge__aic_cl {
   const ge__aic_cv *p;
-  const float *x, *xp, *wpack; /* xp: the zero-padded planes [n][c][hp][wp] */
+  const float *x, *wpack;
   float *y;
   ge__aic_epi epi;
-  int64_t hp, wp, nb, per, units, tasks; /* nb: 32-channel blocks a group; per: packed floats a group */
+  int64_t nb, per, units, tasks; /* nb: 32-channel blocks a group; per: packed floats a group */
 } ge__aic_cl;
 
 static int64_t ge__aic_cl_nb(const ge__aic_cv *p) { return (p->mg + GE__AIC_CL_MB - 1) / GE__AIC_CL_MB; }
 static int64_t ge__aic_cl_per(const ge__aic_cv *p) { return ge__aic_cl_nb(p) * GE__AIC_CL_MB * p->cg * p->kh * p->kw; }
-/* Rows and columns of the padded planes: every tap of every output inside. */
-static int64_t ge__aic_cl_hp(const ge__aic_cv *p) {
-  return ge__aic_max(p->ph + p->h, (p->oh - 1) * p->sh + (p->kh - 1) * p->dh + 1);
-}
-static int64_t ge__aic_cl_wp(const ge__aic_cv *p) {
-  return ge__aic_max(p->pw + p->w, (p->ow - 1) * p->sw + (p->kw - 1) * p->dw + 1);
-}
-static size_t ge__aic_cl_floats(const ge__aic_cv *p) {
-  return (size_t)(p->n * p->c * ge__aic_cl_hp(p) * ge__aic_cl_wp(p)) + 16;
+/* Output columns [*lo, *hi) whose every tap is inside the image. */
+static void ge__aic_cl_inner(const ge__aic_cv *p, int64_t *lo, int64_t *hi) {
+  *lo = ge__aic_min((p->pw + p->sw - 1) / p->sw, p->ow);
+  *hi = p->w + p->pw - p->kw >= 0 ? ge__aic_min((p->w + p->pw - p->kw) / p->sw + 1, p->ow) : 0;
+  if (*hi < *lo) *hi = *lo;
 }
 
 /* Whether a conv takes this path (AVX-512), undilated, rows of at least
  * 12 output pixels (shorter rows leave the tile's columns empty: 7x7 maps
- * keep Winograd), a padded input of at most 64 MB, and either
+ * keep Winograd), every window reading some input row and column, and either
  *   - a 3x3 stride-1 conv with 16..32 output channels a group and at least
  *     64 input channels, where Winograd's input transform dominates (fewer
  *     input channels keep Winograd or the small-image conv), or
@@ -3934,8 +3945,10 @@ static int ge__aic_cl_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
                p->cg >= 64;
   int stem = p->cg <= 4 && !(p->cg == 1 && p->group > 1) /* depthwise */ && p->kh * p->kw >= 25 && p->sh <= 2 && p->sw <= 2 && p->mg >= GE__AIC_CL_MB &&
              (p->mg % GE__AIC_CL_MB == 0 || p->mg % GE__AIC_CL_MB >= GE__AIC_CL_MB / 2);
+  int inside = p->ph < p->kh && p->pw < p->kw && (p->oh - 1) * p->sh < p->h + p->ph &&
+               (p->ow - 1) * p->sw < p->w + p->pw;
   return k->level >= 2 && (growth || stem) && p->dh == 1 && p->dw == 1 && p->ow >= 12 &&
-         p->oh * p->ow > GE__AIC_FEW_PIXELS && (double)ge__aic_cl_floats(p) * sizeof(float) <= 64.0 * (1 << 20);
+         p->oh * p->ow > GE__AIC_FEW_PIXELS && inside;
 #endif
 }
 
@@ -3955,26 +3968,6 @@ static void ge__aic_cl_pack_fn(const void *arg, float *dst) {
             m < p->mg ? a->w[(g * p->mg + m) * K + kk] : 0.0f;
 }
 
-/* Share t of the (image, input channel) planes: zero-padded copies. */
-static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_cl *s = (const ge__aic_cl *)arg;
-  const ge__aic_cv *p = s->p;
-  int64_t planes = p->n * p->c, t, q, r;
-  for (t = begin; t < end; t++)
-    for (q = planes * t / s->tasks; q < planes * (t + 1) / s->tasks; q++) {
-      const float *src = s->x + q * p->h * p->w;
-      float *dst = (float *)(uintptr_t)s->xp + q * s->hp * s->wp;
-      memset(dst, 0, (size_t)(p->ph * s->wp) * sizeof(float));
-      for (r = 0; r < p->h; r++) {
-        float *d = dst + (p->ph + r) * s->wp;
-        memset(d, 0, (size_t)p->pw * sizeof(float));
-        memcpy(d + p->pw, src + r * p->w, (size_t)p->w * sizeof(float));
-        memset(d + p->pw + p->w, 0, (size_t)(s->wp - p->pw - p->w) * sizeof(float));
-      }
-      memset(dst + (p->ph + p->h) * s->wp, 0, (size_t)((s->hp - p->ph - p->h) * s->wp) * sizeof(float));
-    }
-}
-
 #ifdef GE__AIC_X86
 #define GE__AIC_CL_ATTR __attribute__((target("avx512f,fma")))
 #define GE__AIC_CL_CB 16  /* input channels a pass (their weights, 18 KB at 3x3, stay in L1) */
@@ -3991,22 +3984,26 @@ static void ge__aic_cl_pad_fn(void *arg, int64_t begin, int64_t end) {
   }
 #define GE__AIC_CL_SAVE(i)                                                                                             \
   if ((i) < NP_) _mm512_storeu_ps(t + (i) * GE__AIC_CL_MB, a##i), _mm512_storeu_ps(t + (i) * GE__AIC_CL_MB + 16, b##i);
-/* t[i * 32 + j] (+)= sum over nch channels and the taps of w[.][j] x[tap +
- * i * sw] for the NP pixels i of a tile (x: the first pixel's window corner
- * in the first channel's padded plane; add: t holds earlier channels' sums). */
+/* t[i * 32 + j] (+)= sum over nch channels and the taps ki < nki, kj <
+ * nkj of w[.][j] x[ki w + kj + i sw] for the NP pixels i of a tile (x: the
+ * first pixel's first inside tap in the first channel of the image, w: that
+ * tap's weights; the taps outside the image are left out; add: t holds
+ * earlier channels' sums). */
 #define GE__AIC_CL_TILE(NP, SW)                                                                                        \
   static GE__AIC_CL_ATTR void ge__aic_cl_tile##NP##_##SW(const ge__aic_cl *s, const float *x, const float *w,          \
-                                                         int64_t nch, int add, float *t) {                             \
+                                                         int64_t nch, int64_t nki, int64_t nkj, int add, float *t) {   \
     const ge__aic_cv *p = s->p;                                                                                        \
-    const int64_t NP_ = (NP), SW_ = (SW), cs = s->hp * s->wp, rs = p->dh * s->wp;                                      \
+    const int64_t NP_ = (NP), SW_ = (SW), cs = p->h * p->w, rs = p->w;                                                 \
+    const int64_t skip_row = (p->kw - nkj) * GE__AIC_CL_MB, skip_ch = (p->kh - nki) * p->kw * GE__AIC_CL_MB;           \
     int64_t ch, ki, kj;                                                                                                \
     GE__AIC_CL_R14(GE__AIC_CL_DECL)                                                                                    \
     if (add) {                                                                                                         \
       GE__AIC_CL_R14(GE__AIC_CL_LOAD)                                                                                  \
     }                                                                                                                  \
-    for (ch = 0; ch < nch; ch++, x += cs)                                                                              \
-      for (ki = 0; ki < p->kh; ki++)                                                                                   \
-        for (kj = 0; kj < p->kw; kj++, w += GE__AIC_CL_MB) {                                                           \
+    for (ch = 0; ch < nch; ch++, x += cs, w += skip_ch)                                                                \
+      for (ki = 0; ki < nki; ki++, w += skip_row)                                                                      \
+        for (kj = 0; kj < nkj; kj++, w += GE__AIC_CL_MB) {                                                             \
+          /* dw (1 here): a tap step the compiler cannot see keeps it from reusing loads across taps (spills) */     \
           const float *xt = x + ki * rs + kj * p->dw;                                                                  \
           __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);                                                \
           GE__AIC_CL_R14(GE__AIC_CL_FMA)                                                                               \
@@ -4061,7 +4058,7 @@ static GE__AIC_CL_ATTR void ge__aic_cl_transpose(const float *t, int64_t n, int6
  * weights of those channels read from L1 by every tile), the sums in a
  * buffer, then transposed into y and the epilogue over the segment. */
 static void ge__aic_cl_row(const ge__aic_cl *s, int64_t n, int64_t g, int64_t mb, int64_t oy) {
-  typedef void (*tile_fn)(const ge__aic_cl *, const float *, const float *, int64_t, int, float *);
+  typedef void (*tile_fn)(const ge__aic_cl *, const float *, const float *, int64_t, int64_t, int64_t, int, float *);
   static const tile_fn tiles[2][GE__AIC_CL_NP] = {
       {ge__aic_cl_tile1_1, ge__aic_cl_tile2_1, ge__aic_cl_tile3_1, ge__aic_cl_tile4_1, ge__aic_cl_tile5_1,
        ge__aic_cl_tile6_1, ge__aic_cl_tile7_1, ge__aic_cl_tile8_1, ge__aic_cl_tile9_1, ge__aic_cl_tile10_1,
@@ -4072,22 +4069,31 @@ static void ge__aic_cl_row(const ge__aic_cl *s, int64_t n, int64_t g, int64_t mb
   const ge__aic_cv *p = s->p;
   int64_t P = p->oh * p->ow, rows = ge__aic_min(GE__AIC_CL_MB, p->mg - mb * GE__AIC_CL_MB), T = p->kh * p->kw;
   int64_t row0 = g * p->mg + mb * GE__AIC_CL_MB; /* the block's first output channel */
-  int64_t cs = s->hp * s->wp, s0, c0;
-  const float *x = s->xp + (n * p->c + g * p->cg) * cs + oy * p->sh * s->wp;
-  const float *w = s->wpack + g * s->per + mb * (s->per / s->nb);
+  int64_t cs = p->h * p->w, s0, c0, lo, hi, r0 = oy * p->sh - p->ph;
+  int64_t ki0 = ge__aic_max(0, -r0), nki = ge__aic_min(p->kh, p->h - r0) - ki0; /* the window's rows inside */
+  const float *x = s->x + (n * p->c + g * p->cg) * cs + (r0 + ki0) * p->w;
+  const float *w = s->wpack + g * s->per + mb * (s->per / s->nb) + ki0 * p->kw * GE__AIC_CL_MB;
   float *y = s->y + (n * p->m + row0) * P + oy * p->ow;
   float t[GE__AIC_CL_SEG * GE__AIC_CL_MB];
   ge__aic_epi e = s->epi;
   if (e.row_bias) e.row_bias += row0;
   if (e.res) e.res += (n * p->m + row0) * P + oy * p->ow;
+  ge__aic_cl_inner(p, &lo, &hi);
   for (s0 = 0; s0 < p->ow; s0 += GE__AIC_CL_SEG) {
-    int64_t sn = ge__aic_min(GE__AIC_CL_SEG, p->ow - s0), nt = (sn + GE__AIC_CL_NP - 1) / GE__AIC_CL_NP, i;
+    int64_t sn = ge__aic_min(GE__AIC_CL_SEG, p->ow - s0), i0 = ge__aic_max(s0, lo), i1 = ge__aic_min(s0 + sn, hi);
+    int64_t ni = i1 > i0 ? i1 - i0 : 0, nt = (ni + GE__AIC_CL_NP - 1) / GE__AIC_CL_NP, i, ox;
     for (c0 = 0; c0 < p->cg; c0 += GE__AIC_CL_CB) {
       int64_t nch = ge__aic_min(GE__AIC_CL_CB, p->cg - c0);
+      const float *xc = x + c0 * cs, *wc = w + c0 * T * GE__AIC_CL_MB;
       for (i = 0; i < nt; i++) { /* nt tiles of even widths: no narrow tail tile (56 = 4 x 14, 100 = 4 x 13 + 4 x 12) */
-        int64_t a = s0 + sn * i / nt, z = s0 + sn * (i + 1) / nt;
-        tiles[p->sw - 1][z - a - 1](s, x + c0 * cs + a * p->sw, w + c0 * T * GE__AIC_CL_MB, nch, c0 > 0,
-                         t + (a - s0) * GE__AIC_CL_MB);
+        int64_t a = i0 + ni * i / nt, z = i0 + ni * (i + 1) / nt;
+        tiles[p->sw - 1][z - a - 1](s, xc + a * p->sw - p->pw, wc, nch, nki, p->kw, c0 > 0,
+                                    t + (a - s0) * GE__AIC_CL_MB);
+      }
+      for (ox = s0; ox < s0 + sn; ox++) { /* the edge pixels over their inside taps */
+        int64_t c = ox * p->sw - p->pw, kj0 = ge__aic_max(0, -c), kj1 = ge__aic_min(p->kw, p->w - c);
+        if (ox == i0 && ni > 0) ox = i1 - 1;
+        else tiles[0][0](s, xc + c + kj0, wc + kj0 * GE__AIC_CL_MB, nch, nki, kj1 - kj0, c0 > 0, t + (ox - s0) * GE__AIC_CL_MB);
       }
     }
     ge__aic_cl_transpose(t, sn, rows, y + s0, P);
@@ -4117,31 +4123,29 @@ static ge_status ge__aic_conv_lanes(ge_kernel_ctx *c, const ge__aic_kern *k, con
   ge__aic_cl s;
   ge__aic_clpack cp;
   ge__aic_act a = *act; /* act may live in c->state, which packing may move */
-  int64_t threads = ge__aic_threads(c), units;
+  int64_t threads = ge__aic_threads(c);
   float *scratch;
   const float *pack;
   double flops;
   cp.p = p, cp.w = (const float *)w->data;
-  pack = ge__aic_packed(c, 1, 56 + k->level, (size_t)(p->group * ge__aic_cl_per(p)), ge__aic_cl_pack_fn, &cp,
-                        ge__aic_cl_floats(p), &scratch);
+  pack = ge__aic_packed(c, 1, 56 + k->level, (size_t)(p->group * ge__aic_cl_per(p)), ge__aic_cl_pack_fn, &cp, 16,
+                        &scratch);
   if (!pack) return ge__aic_nomem(c);
   if (ge_kernel_preparing(c)) return GE_OK;
   memset(&s, 0, sizeof s);
-  s.p = p, s.x = (const float *)x->data, s.xp = scratch, s.wpack = pack, s.y = (float *)y->data;
+  (void)scratch;
+  s.p = p, s.x = (const float *)x->data, s.wpack = pack, s.y = (float *)y->data;
   s.epi.row_bias = b ? (const float *)b->data : NULL, s.epi.res = res, s.epi.ldr = p->oh * p->ow;
   s.epi.act = a, s.epi.level = k->level;
-  s.hp = ge__aic_cl_hp(p), s.wp = ge__aic_cl_wp(p), s.nb = ge__aic_cl_nb(p), s.per = ge__aic_cl_per(p);
+  s.nb = ge__aic_cl_nb(p), s.per = ge__aic_cl_per(p);
   flops = 2.0 * (double)p->n * (double)p->m * (double)(p->oh * p->ow) * (double)(p->cg * p->kh * p->kw);
-  units = p->n * p->c;
-  s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_min(threads, units) : 1;
-  ge__aic_on_tasks(c, s.tasks, ge__aic_cl_pad_fn, &s);
   s.units = p->n * p->group * p->oh * s.nb;
   s.tasks = threads > 1 && flops >= 2e6 ? ge__aic_shares(threads, s.units, 1, flops) : 1;
   ge__aic_on_tasks(c, s.tasks, ge__aic_cl_fn, &s);
   return GE_OK;
 #else
   (void)c, (void)k, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y, (void)ge__aic_cl_pack_fn,
-      (void)ge__aic_cl_pad_fn;
+      (void)ge__aic_cl_inner;
   return GE_ERR_UNSUPPORTED;
 #endif
 }
@@ -5096,11 +5100,14 @@ static int ge__aic_dt_fits(const ge__aic_kern *k, const ge__aic_cv *p) {
  * each weight panel is read once, streamed by ge__aic_panel_mm, and the
  * pixel panels compute at least a ninth fewer lanes than the nr-pixel
  * column tiles of the paths that take the pixels as columns (49 pixels:
- * 54 rows against 64 columns at AVX-512). Winograd keeps the convs it
- * takes (ge__aic_conv tries it first). */
+ * 54 rows against 64 columns at AVX-512), counting the implicit GEMM's
+ * junk columns where it would run (Inception's valid 3x3/2 convs on 17x17,
+ * 8 outputs a row of 9 columns: 72 pixels as 66 rows against 96 columns,
+ * 192->320 measured 103 -> 150 GFLOP/s at 1 thread). Winograd keeps the
+ * convs it takes (ge__aic_conv tries it first). */
 static int ge__aic_dt_pays(const ge__aic_kern *k, const ge__aic_cv *p) {
-  int64_t P = p->oh * p->ow;
-  return P <= GE__AIC_MC && 9 * ge__aic_dt_rows(k, P) <= 8 * ge__aic_round_up(P, k->nr);
+  int64_t P = p->oh * p->ow, cols = ge__aic_xc_fits(k, p) ? p->oh * ge__aic_xc_wq(p) : P;
+  return P <= GE__AIC_MC && 9 * ge__aic_dt_rows(k, P) <= 8 * ge__aic_round_up(cols, k->nr);
 }
 
 static size_t ge__aic_dt_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
@@ -5827,7 +5834,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   if (ge__aic_dt_fits(k, &p) && ge__aic_dt_choice != 2 &&
       (ge__aic_dt_choice == 1 || (!wino && !ge__aic_sc_fits(k, &p) && ge__aic_dt_pays(k, &p)))) /* pixels as rows */
     return ge__aic_conv_dt(c, k, &p, x, w, b, res, &s->act, y);
-  if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
+  if (!wino && ge__aic_sc_fits_last(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   if (wino && ge__aic_w4_pays(k, &p)) wino = 2; /* F(4x4, 3x3) */
   per = wino == 2 ? ge__aic_w4_wfloats(k, &p) : wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;

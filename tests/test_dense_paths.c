@@ -33,6 +33,7 @@ static ge_runtime *RT; /* the 2-thread pool threaded contexts run on */
 
 typedef struct conv_case {
   int64_t n, c, h, w, m, group, k, s, pads[4]; /* s: stride (0 as 1) */
+  int64_t kh, kw;                              /* a k x k kernel when 0 */
   int bias, residual;
   const char *act;
   double alpha, beta;
@@ -89,7 +90,10 @@ static int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe)
 
 static int last_packed_level; /* which path packed the weights in the last run_conv_case */
 
-/* One conv case (k x k, stride 1) on `threads` threads: the AI Core kernel
+static int64_t kh_of(const conv_case *c) { return c->kh ? c->kh : c->k; }
+static int64_t kw_of(const conv_case *c) { return c->kw ? c->kw : c->k; }
+
+/* One conv case (kh x kw, stride s) on `threads` threads: the AI Core kernel
  * twice on one context against the reference + residual + activation;
  * returns the worse relative error (-1: no output). */
 static double run_conv_case(const conv_case *cs, int threads) {
@@ -102,14 +106,14 @@ static double run_conv_case(const conv_case *cs, int threads) {
   ctx_env ce;
   double worst = 0;
   int round;
-  oh = out_dim(cs->h, cs->k, cs->s, cs->pads[0], cs->pads[2]);
-  ow = out_dim(cs->w, cs->k, cs->s, cs->pads[1], cs->pads[3]);
+  oh = out_dim(cs->h, kh_of(cs), cs->s, cs->pads[0], cs->pads[2]);
+  ow = out_dim(cs->w, kw_of(cs), cs->s, cs->pads[1], cs->pads[3]);
   if (oh < 1 || ow < 1) return -1;
   xd[0] = cs->n, xd[1] = cs->c, xd[2] = cs->h, xd[3] = cs->w;
-  wd[0] = cs->m, wd[1] = cs->c / cs->group, wd[2] = wd[3] = cs->k;
+  wd[0] = cs->m, wd[1] = cs->c / cs->group, wd[2] = kh_of(cs), wd[3] = kw_of(cs);
   yd[0] = cs->n, yd[1] = cs->m, yd[2] = oh, yd[3] = ow;
   bd[0] = cs->m;
-  wn = wd[0] * wd[1] * cs->k * cs->k, xn = cs->n * cs->c * cs->h * cs->w, yn = cs->n * cs->m * oh * ow;
+  wn = wd[0] * wd[1] * wd[2] * wd[3], xn = cs->n * cs->c * cs->h * cs->w, yn = cs->n * cs->m * oh * ow;
   w = rand_floats(wn), b = rand_floats(cs->m);
   memset(&t, 0, sizeof t);
   ge_graph_create(NULL, &t.g, &t.err);
@@ -355,10 +359,89 @@ GE_TEST(test_pointwise_large_images) {
          pmajor, worst);
 }
 
+/* Inception-like layers on the paths chosen for them at AVX-512: 1xN and
+ * Nx1 convs (N = 3, 5, 7; "same" pads along the long axis) and 5x5 convs
+ * whose K = input channels x taps is past the small-image direct conv's
+ * first limit (1152) but within its last-resort one (2048), which it takes
+ * before the implicit GEMM (packing tag 16 + level) unless the pixel rows
+ * below pay, and valid 3x3 stride-2
+ * convs on small odd maps, whose 9-column phase rows make the implicit
+ * GEMM's tiles a third junk, by the transposed direct conv (pixels as rows,
+ * tag 40 + level); K within the limits too, at both micro-kernel levels,
+ * on 1 and 2 threads, against the reference. */
+static conv_case rand_inception(int kind) {
+  conv_case c;
+  int64_t n = 3 + 2 * (int64_t)tu_below(&R, 3), i;
+  memset(&c, 0, sizeof c);
+  c.n = tu_below(&R, 8) == 0 ? 2 : 1;
+  c.group = 1;
+  c.m = tu_below(&R, 2) ? rint_in(16, 80) : rint_in(81, 200);
+  if (kind == 0) { /* 1xN or Nx1, same size */
+    int wide = (int)tu_below(&R, 2);
+    c.kh = wide ? 1 : n, c.kw = wide ? n : 1;
+    c.c = tu_below(&R, 3) ? rint_in(1153, 2048) / n : rint_in(16, 1152 / n);
+    c.h = rint_in(5, 17), c.w = rint_in(5, 17);
+    c.pads[0] = c.pads[2] = (c.kh - 1) / 2, c.pads[1] = c.pads[3] = (c.kw - 1) / 2;
+  } else if (kind == 1) { /* 5x5, pads 2 */
+    c.k = 5;
+    c.c = tu_below(&R, 3) ? rint_in(47, 81) : rint_in(8, 46);
+    c.h = rint_in(6, 24), c.w = rint_in(6, 24);
+    for (i = 0; i < 4; i++) c.pads[i] = 2;
+  } else { /* 3x3 stride 2 valid on odd maps */
+    c.k = 3, c.s = 2;
+    c.c = rint_in(16, 220);
+    c.h = 2 * rint_in(3, 9) + 1, c.w = 2 * rint_in(3, 9) + 1;
+    c.m = rint_in(32, 200);
+  }
+  return with_epilogue(c);
+}
+
+GE_TEST(test_inception_layers) {
+  ge_runtime_desc rd;
+  ge_error err;
+  int i, done = 0, small = 0, rows = 0, avx512 = __builtin_cpu_supports("avx512f");
+  double worst = 0;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  if (!GE_CHECK(ge_runtime_create(&rd, &RT, &err) == GE_OK)) return;
+  tu_seed(&R, 12107);
+  for (i = 0; done < 120; i++) {
+    int kind = i % 3;
+    conv_case c = rand_inception(kind);
+    int level = i % 4 == 3 ? 1 : 2, threads = 1 + (i / 4) % 2;
+    int64_t K = (c.c / c.group) * kh_of(&c) * kw_of(&c);
+    double er;
+    ge__aic_conv_level_cap = level;
+    er = run_conv_case(&c, threads);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL) ||
+        !GE_CHECK(!(avx512 && level == 2 && kind < 2 && K > 1152) || last_packed_level == 16 + 2 + 1 ||
+                  last_packed_level == 40 + 2 + 1)) /* the pixel rows where they pay, else the small-image conv */
+      printf("  inception layer level %d threads %d: n %lld c %lld %lldx%lld m %lld k %lldx%lld s %lld pads "
+             "%lld,%lld act %s res %d bias %d: %.2g (packed %d)\n",
+             level, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)kh_of(&c), (long long)kw_of(&c), (long long)c.s, (long long)c.pads[0], (long long)c.pads[1],
+             c.act ? c.act : "-", c.residual, c.bias, er, last_packed_level);
+    if (er > worst) worst = er;
+    small += last_packed_level == 16 + level + 1 && K > 1152;
+    rows += last_packed_level == 40 + level + 1 && kind == 2;
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  ge_runtime_free(RT);
+  RT = NULL;
+  GE_CHECK(!avx512 || (small > 15 && rows > 15));
+  printf("  inception layers: %d cases (1 and 2 threads), %d with K > 1152 by the small-image conv, %d strided by "
+         "pixel rows, worst rel err %.2g\n",
+         done, small, rows, worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_growth_convs_in_lanes);
   GE_RUN(test_stems_in_lanes);
   GE_RUN(test_pointwise_large_images);
+  GE_RUN(test_inception_layers);
   return ge_test_main_end();
 }
+
