@@ -885,6 +885,40 @@ GE_TEST(test_dw3_band_silu) {
   printf("  3x3 stride-1 depthwise with SiLU: %d cases, worst rel err %.2g\n", done, worst);
 }
 
+/* SiLU applied in the AVX-512 registers (GE__AIC_SILU_V16): depthwise 3x3
+ * and 5x5 (the channel-blocked kernel, the 3x3 band kernel on rows of at
+ * most 16, the tap-list kernel), pointwise (panel-major, chunk-major with
+ * its single columns merged into the last chunk: 7x7 and 14x14 maps) with
+ * and without a residual, 1 and 2 threads, against the reference. */
+GE_TEST(test_silu_in_registers) {
+  int i, done = 0, kinds[3] = {0, 0, 0}, narrow_cols = 0;
+  double worst = 0;
+  tu_seed(&R, 1631);
+  for (i = 0; done < 90; i++) {
+    static const int kind_of[3] = {20, 21, 22};
+    int k = i % 3, threads = 1 + (i / 3) % 2;
+    conv_case c = rand_case(kind_of[k]);
+    double er;
+    c.act = "Silu";
+    if (k == 0 && tu_below(&R, 2)) c.sh = c.sw = 1, c.h = c.w = 9 + (int64_t)tu_below(&R, 8); /* the band kernel */
+    ge__aic_conv_level_cap = 2;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  SiLU in registers kind %d threads %d: c %lld %lldx%lld m %lld s %lld res %d bias %d: %.2g\n",
+             kind_of[k], threads, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.sh,
+             c.residual, c.bias, er);
+    if (er > worst) worst = er;
+    kinds[k]++;
+    narrow_cols += k == 1 && c.m < c.c && c.h * c.w % 16 != 0;
+    done++;
+  }
+  GE_CHECK(kinds[0] > 20 && kinds[1] > 20 && kinds[2] > 20 && narrow_cols > 3);
+  printf("  SiLU in registers: %d depthwise 3x3, %d pointwise (%d narrowing with single columns), %d depthwise 5x5 "
+         "(1 and 2 threads), worst rel err %.2g\n",
+         kinds[0], kinds[1], narrow_cols, kinds[2], worst);
+}
+
 /* EfficientNet's 5x5 depthwise layers (kind 22) through the Conv kernel at
  * every micro-kernel level on 1 and 2 threads, and with the weights
  * prepared at load: the channel-blocked kernel at AVX-512 (small maps, any
@@ -2401,6 +2435,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_efficientnet_dw5);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
+  GE_RUN(test_silu_in_registers);
   GE_RUN(test_pointwise_levels);
   GE_RUN(test_conv_atrous);
   GE_RUN(test_convtranspose_fast);
