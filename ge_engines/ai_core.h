@@ -2306,13 +2306,14 @@ static void ge__aic_dwk(int level, int64_t vl, const ge__aic_dwjob *jb, int64_t 
 #ifdef GE__AIC_X86
 #define GE__AIC_DW3_ATTR __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT
 #define GE__AIC_DW3_ACC(o, a, b)                                                                                       \
-  if ((a) - (o) >= 0 && (a) - (o) < 3) {                                                                               \
-    acc[o][0] += w[((a) - (o)) * 3 + (b)] * v0;                                                                        \
-    if (NV > 1) acc[o][1] += w[((a) - (o)) * 3 + (b)] * v1;                                                            \
+  if ((a) - (o) >= 0 && (a) - (o) < K) {                                                                               \
+    acc[o][0] += w[((a) - (o)) * K + (b)] * v0;                                                                        \
+    if (NV > 1) acc[o][1] += w[((a) - (o)) * K + (b)] * v1;                                                            \
   }
+/* K x K taps (K 3 or 5: the 5x5 band kernel shares the step). */
 static inline __attribute__((always_inline)) GE__AIC_DW3_ATTR void
-ge__aic_dw3_step(const float *band, int64_t L, int64_t r, int64_t x, int64_t ow, const ge__aic_v16 *w, int R, int NV,
-                 float *y, const float *res, int kind, ge__aic_v16 vb, ge__aic_v16 vlo, ge__aic_v16 vhi) {
+ge__aic_dwk_step(const float *band, int64_t L, int64_t r, int64_t x, int64_t ow, const ge__aic_v16 *w, int K, int R,
+                 int NV, float *y, const float *res, int kind, ge__aic_v16 vb, ge__aic_v16 vlo, ge__aic_v16 vhi) {
   typedef ge__aic_v16 VZ_;
   typedef ge__aic_i16 VI_;
   const VZ_ z_ = {0}, vz = z_, vone = z_ + 1.0f;
@@ -2322,11 +2323,11 @@ ge__aic_dw3_step(const float *band, int64_t L, int64_t r, int64_t x, int64_t ow,
   if (silu_) kind = GE__AIC_ACT_NONE;
 #pragma GCC unroll 8
   for (o = 0; o < R; o++) acc[o][0] = acc[o][1] = z_;
-#pragma GCC unroll 10
-  for (a = 0; a < R + 2; a++) {
+#pragma GCC unroll 12
+  for (a = 0; a < R + K - 1; a++) {
     const float *s_ = band + (r + a) * L + x;
-#pragma GCC unroll 3
-    for (b = 0; b < 3; b++) {
+#pragma GCC unroll 5
+    for (b = 0; b < K; b++) {
       memcpy(&v0, s_ + b, sizeof v0);
       __asm__("" : "+v"(v0)); /* one load for the three rows (else the compiler folds it into each FMA) */
       if (NV > 1) {
@@ -2368,30 +2369,69 @@ static GE__AIC_DW3_ATTR void ge__aic_dw3_band(const float *band, int64_t L, int6
   if (ow > 16) { /* four rows by two vectors */
     for (; r + 4 <= rows; r += 4)
       for (x = 0; x < ow; x += 32) {
-        if (ow - x > 16) ge__aic_dw3_step(band, L, r, x, ow, w, 4, 2, y, res, kind, vb, vlo, vhi);
-        else ge__aic_dw3_step(band, L, r, x, ow, w, 4, 1, y, res, kind, vb, vlo, vhi);
+        if (ow - x > 16) ge__aic_dwk_step(band, L, r, x, ow, w, 3, 4, 2, y, res, kind, vb, vlo, vhi);
+        else ge__aic_dwk_step(band, L, r, x, ow, w, 3, 4, 1, y, res, kind, vb, vlo, vhi);
       }
   } else { /* one vector a row: eight rows */
-    for (; r + 8 <= rows; r += 8) ge__aic_dw3_step(band, L, r, 0, ow, w, 8, 1, y, res, kind, vb, vlo, vhi);
+    for (; r + 8 <= rows; r += 8) ge__aic_dwk_step(band, L, r, 0, ow, w, 3, 8, 1, y, res, kind, vb, vlo, vhi);
   }
   /* the last rows in one step a vector (a step takes the nine-FMA chain's
    * latency however few rows it has) */
   for (x = 0; r < rows && x < ow; x += 16) switch (rows - r) {
-    case 7: ge__aic_dw3_step(band, L, r, x, ow, w, 7, 1, y, res, kind, vb, vlo, vhi); break;
-    case 6: ge__aic_dw3_step(band, L, r, x, ow, w, 6, 1, y, res, kind, vb, vlo, vhi); break;
-    case 5: ge__aic_dw3_step(band, L, r, x, ow, w, 5, 1, y, res, kind, vb, vlo, vhi); break;
-    case 4: ge__aic_dw3_step(band, L, r, x, ow, w, 4, 1, y, res, kind, vb, vlo, vhi); break;
-    case 3: ge__aic_dw3_step(band, L, r, x, ow, w, 3, 1, y, res, kind, vb, vlo, vhi); break;
-    case 2: ge__aic_dw3_step(band, L, r, x, ow, w, 2, 1, y, res, kind, vb, vlo, vhi); break;
-    default: ge__aic_dw3_step(band, L, r, x, ow, w, 1, 1, y, res, kind, vb, vlo, vhi); break;
+    case 7: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 7, 1, y, res, kind, vb, vlo, vhi); break;
+    case 6: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 6, 1, y, res, kind, vb, vlo, vhi); break;
+    case 5: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 5, 1, y, res, kind, vb, vlo, vhi); break;
+    case 4: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 4, 1, y, res, kind, vb, vlo, vhi); break;
+    case 3: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 3, 1, y, res, kind, vb, vlo, vhi); break;
+    case 2: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 2, 1, y, res, kind, vb, vlo, vhi); break;
+    default: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 1, 1, y, res, kind, vb, vlo, vhi); break;
+    }
+}
+
+/* 5x5 stride-1 undilated depthwise over one band (AVX-512), as the 3x3
+ * band above: every input row's five shifted vectors loaded once for the
+ * up to five output rows that read them (a load per five FMAs where the
+ * tap-list kernel takes one per FMA); the 25 weights in registers, so
+ * four rows by one vector a step (two by two past 16 outputs a row, where
+ * ge__aic_dw3_fits does not send it). */
+static GE__AIC_DW3_ATTR void ge__aic_dw5_band(const float *band, int64_t L, int64_t rows, int64_t ow, const float *tw,
+                                              float bias, float *y, const float *res, int kind, float lo, float hi) {
+  const ge__aic_v16 z_ = {0}, vb = z_ + bias, vhi = z_ + hi, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo);
+  ge__aic_v16 w[25];
+  int64_t r = 0, x;
+  int t;
+  for (t = 0; t < 25; t++) w[t] = z_ + tw[t];
+  if (ow > 16) {
+    for (; r + 2 <= rows; r += 2)
+      for (x = 0; x < ow; x += 32) {
+        if (ow - x > 16) ge__aic_dwk_step(band, L, r, x, ow, w, 5, 2, 2, y, res, kind, vb, vlo, vhi);
+        else ge__aic_dwk_step(band, L, r, x, ow, w, 5, 2, 1, y, res, kind, vb, vlo, vhi);
+      }
+  } else {
+    for (; r + 4 <= rows; r += 4) ge__aic_dwk_step(band, L, r, 0, ow, w, 5, 4, 1, y, res, kind, vb, vlo, vhi);
+  }
+  for (x = 0; r < rows && x < ow; x += 16) switch (rows - r) {
+    case 3: ge__aic_dwk_step(band, L, r, x, ow, w, 5, 3, 1, y, res, kind, vb, vlo, vhi); break;
+    case 2: ge__aic_dwk_step(band, L, r, x, ow, w, 5, 2, 1, y, res, kind, vb, vlo, vhi); break;
+    default: ge__aic_dwk_step(band, L, r, x, ow, w, 5, 1, 1, y, res, kind, vb, vlo, vhi); break;
     }
 }
 #endif
 
-/* Whether a band of p runs on ge__aic_dw3_band at this level and vector length. */
+#ifdef GE_AI_CORE_TEST_KNOBS
+static int ge__aic_dw_choice = 0; /* 2: never the 5x5 band kernel (tests and benchmarks compare with it) */
+#else
+#define ge__aic_dw_choice 0
+#endif
+
+/* Whether a band of p runs on ge__aic_dw3_band (3) or ge__aic_dw5_band (5)
+ * at this level and vector length (else 0). */
 static int ge__aic_dw3_fits(const ge__aic_cv *p, int level, int64_t vl) {
 #ifdef GE__AIC_X86
-  return level >= 2 && vl == 16 && p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1;
+  if (!(level >= 2 && vl == 16 && p->kh == p->kw && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1)) return 0;
+  /* 5x5 on rows of at most 16 (measured on 28-wide rows: no faster than
+   * the tap-list kernel with its SiLU in registers) */
+  return p->kh == 3 ? 3 : p->kh == 5 && p->ow <= 16 && ge__aic_dw_choice != 2 ? 5 : 0;
 #else
   (void)p, (void)level, (void)vl;
   return 0;
@@ -2608,8 +2648,10 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
         last = src;
 #ifdef GE__AIC_X86
         if (dw3)
-          ge__aic_dw3_band(base, g.L, rows, p->ow, tw, bv, yp + r0 * p->ow, res ? res + r0 * p->ow : NULL,
-                           after ? GE__AIC_ACT_NONE : d->act->kind, d->act->alpha, d->act->beta);
+          (dw3 == 5 ? ge__aic_dw5_band : ge__aic_dw3_band)(base, g.L, rows, p->ow, tw, bv, yp + r0 * p->ow,
+                                                           res ? res + r0 * p->ow : NULL,
+                                                           after ? GE__AIC_ACT_NONE : d->act->kind, d->act->alpha,
+                                                           d->act->beta);
         else
 #endif
           ge__aic_dwk(d->level, g.vl, jb, rows * g.per, tp, tw, nt, bv, yp + r0 * p->ow,
