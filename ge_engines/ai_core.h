@@ -45,9 +45,10 @@
  *             register tiles (8 channels x 48 pixels on AVX-512, weights
  *             packed once in 8-row panels, the epilogue in registers, the
  *             pixels past the last whole vector -- 7x7 and 14x14 maps -- by
- *             a column kernel vectorised over channels; pixel chunks
+ *             a column kernel vectorised over channels, run with the last
+ *             chunk of vectors when chunks are outermost; pixel chunks
  *             outermost when narrowing or when the image passes 1 MB,
- *             else weight panels); depthwise (one input channel
+ *             else weight panels; SiLU in the registers at AVX-512); depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: per
  *             channel, bands of output rows whose padded input rows, split
@@ -56,8 +57,9 @@
  *             in registers, eight vectors at a time, with bias, residual and
  *             activation applied there and one store into y (3x3 stride 1
  *             at AVX-512: four or eight output rows a step, each input
- *             vector loaded once for the rows reading it; past 64 taps
- *             a row kernel; 3x3 on small strided or narrow maps at AVX-512,
+ *             vector loaded once for the rows reading it; 5x5 stride 1
+ *             on rows of at most 16 likewise, four rows a step; SiLU in
+ *             the registers too at AVX-512; past 64 taps a row kernel; 3x3 on small strided or narrow maps at AVX-512,
  *             16 channels transposed into a pixel-major block, the taps
  *             over 16 lanes of channels, transposed back); small images
  *             (9..2560 output pixels, or any size with <= 16 output

@@ -30,7 +30,9 @@
  * cancels), 8 ulp in its negative tail. Softmax takes e^(x - max) as 0
  * below e^-86 (a denormal result would cost a microcode assist per lane).
  * The SiLU of AI Core's conv epilogues has its own AVX-512 form (FMA,
- * rcp14): within 4 ulp, not the portable sets' bits.
+ * rcp14): within 4 ulp, not the portable sets' bits; ge_vector_silu_v16
+ * (declared with the API) hands it to those epilogues to inline on their
+ * output registers.
  *
  * Heavy loops split their work with ge_kernel_parallel_for (the executor's
  * threads; serial when it gives none).
