@@ -12,7 +12,9 @@
 # "mismatch" is above it; otherwise the head of ge's error message.
 # Environment: THREADS ("1"), REPEAT (3), WARMUP (1), TOL (1e-3; 2e-2 for the
 # fp16 and quantized models), GE (build/ge), GE_TIMEOUT (seconds, 600),
-# GE_OPTIONS (extra `ge run` arguments, e.g. "--option ge.exec.hostExecFlag=1").
+# GE_OPTIONS (extra `ge run` arguments, e.g. "--option ge.exec.hostExecFlag=1"),
+# CPU (0; 1: the medians of each run's CPU time instead of its wall time, for
+# a loaded machine at 1 thread).
 # Needs node and npm, python3 with numpy (Debian python3-numpy).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -23,6 +25,7 @@ WARMUP=${WARMUP:-1}
 GE=${GE:-build/ge}
 GE_TIMEOUT=${GE_TIMEOUT:-600}
 GE_OPTIONS=${GE_OPTIONS:-}
+CPU=${CPU:-0}
 MANIFEST=bench/real_models.txt
 ROOT=build/real_models
 OUT=build/bench_real_models
@@ -54,7 +57,8 @@ done
 
 wanted=("$@")
 selected() { ((${#wanted[@]} == 0)) && return 0; local w; for w in "${wanted[@]}"; do [[ $w == "$1" ]] && return 0; done; return 1; }
-ms() { sed -n 's/.*"median_ms":\([-0-9.eE+]*\).*/\1/p'; }
+if ((CPU)); then ort_key='"median_cpu_ms":' ge_key='cpu_ms='; else ort_key='"median_ms":' ge_key='median_ms='; fi
+ms() { sed -n "s/.*${ort_key}\([-0-9.eE+]*\).*/\1/p"; }
 
 rows=()
 for line in "${LINES[@]}"; do
@@ -75,7 +79,7 @@ for line in "${LINES[@]}"; do
         timeout "$GE_TIMEOUT" "$GE" run "$model" "${ge_in[@]}" --threads "$t" --repeat "$REPEAT" \
             --warmup "$WARMUP" --outdir "$d/ge" $GE_OPTIONS >"$d/ge.log" 2>&1
         rc=$?
-        ge_t=$(grep -o 'median_ms=[-0-9.eE+]*' "$d/ge.log" | head -n 1 | cut -d= -f2)
+        ge_t=$(grep -o "${ge_key}[-0-9.eE+]*" "$d/ge.log" | head -n 1 | cut -d= -f2)
         err=- ratio=-
         if ((rc == 124)); then
             status="timeout after ${GE_TIMEOUT}s"

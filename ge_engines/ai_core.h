@@ -12,7 +12,9 @@
  *             stride-1 undilated convs with >= 16 input and output channels
  *             and >= 32 2x2 output tiles run by Winograd F(2x2, 3x3): 16
  *             GEMMs on weights transformed once, 2.25x fewer multiplies
- *             (error within a few ulps of the sums), unless they have < 64
+ *             (error within a few ulps of the sums) -- at AVX2 and AVX-512
+ *             on maps of >= 24 4x4 tiles by F(4x4, 3x3): 36 GEMMs, 4x
+ *             fewer multiplies (error ~1e-5 of the sums) --, unless they have < 64
  *             input channels and input channels x output pixels <= 51200
  *             (SqueezeNet's expand convs): the small-image direct conv
  *             below is faster there at AVX-512; with 16..32 output
@@ -718,15 +720,17 @@ static void ge__aic_epi_copy_row(const ge__aic_act *act, int level, float *r, co
                                  const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
-  if (ge__aic_act_in_regs(act, level)) {
+  /* the sums in vector code (SiLU in them too at AVX-512: ge__aic_act_in_regs); an activation that needs exp or
+   * erf after them */
+  int late = !ge__aic_act_in_regs(act, level), kind = late ? GE__AIC_ACT_NONE : act->kind;
 #ifdef GE__AIC_X86
-    if (level >= 2) ge__aic_epi_row_avx512(r, src, n, bias, res, act->kind, act->alpha, act->beta);
-    else if (level == 1) ge__aic_epi_row_avx2(r, src, n, bias, res, act->kind, act->alpha, act->beta);
-    else
+  if (level >= 2) ge__aic_epi_row_avx512(r, src, n, bias, res, kind, act->alpha, act->beta);
+  else if (level == 1) ge__aic_epi_row_avx2(r, src, n, bias, res, kind, act->alpha, act->beta);
+  else
 #endif
-      ge__aic_epi_row_base(r, src, n, bias, res, act->kind, act->alpha, act->beta);
-    return;
-  }
+    ge__aic_epi_row_base(r, src, n, bias, res, kind, act->alpha, act->beta);
+  if (late) ge__aic_act_apply(act, r, n);
+  return;
 #endif
   (void)level;
   if (src != r) memcpy(r, src, (size_t)n * sizeof(float));
@@ -954,8 +958,8 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
 #define GE__AIC_R12(X) GE__AIC_R6(X) X(6) X(7) X(8) X(9) X(10) X(11)
 #define GE__AIC_DECL(i) __typeof__(z_) c##i##a = z_, c##i##b = z_;
 #define GE__AIC_STEP(i)                                                                                                \
-  c##i##a += a[i] * b0;                                                                                                \
-  c##i##b += a[i] * b1;
+  c##i##a += a[(i) * a_rs] * b0;                                                                                       \
+  c##i##b += a[(i) * a_rs] * b1;
 /* Row i of a full tile into C: mode 0 C = acc, 1 C += acc, 2 C = beta C + acc. */
 #define GE__AIC_STORE(i)                                                                                               \
   {                                                                                                                    \
@@ -977,15 +981,16 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
 
 /* Micro-kernel NAME: the first rows (ROWS) of an MR x 2 vectors of VT
  * tile; writes a full tile into C at cp, or into the tile buffer t when cp
- * is NULL. */
-#define GE__AIC_MICRO(NAME, ATTR, VT, VL, MR, ROWS)                                                                    \
-  static ATTR void NAME(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc, int mode,        \
-                        float beta) {                                                                                  \
+ * is NULL. Row i of A at a + i RS, the next k KS further: a packed panel
+ * (RS 1, KS MR) or A read in place (RS lda, KS 1). */
+#define GE__AIC_MICRO(NAME, ATTR, VT, VL, ROWS, RS, KS)                                                                \
+  static ATTR void NAME(int64_t kc, const float *a, int64_t lda, const float *b, float *t, float *cp, int64_t ldc,     \
+                        int mode, float beta) {                                                                        \
     VT z_ = {0};                                                                                                       \
-    const int64_t vl_ = (VL);                                                                                          \
+    const int64_t vl_ = (VL), a_rs = (RS);                                                                             \
     int64_t p;                                                                                                         \
     ROWS(GE__AIC_DECL)                                                                                                 \
-    for (p = 0; p < kc; p++, a += (MR), b += 2 * (VL)) {                                                               \
+    for (p = 0; p < kc; p++, a += (KS), b += 2 * (VL)) {                                                               \
       VT b0, b1;                                                                                                       \
       memcpy(&b0, b, sizeof b0);                                                                                       \
       memcpy(&b1, b + (VL), sizeof b1);                                                                                \
@@ -996,14 +1001,17 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
     } else {                                                                                                           \
       ROWS(GE__AIC_TSTORE)                                                                                             \
     }                                                                                                                  \
+    (void)lda;                                                                                                         \
   }
 
 /* The micro-kernels of one vector type and target (full height, and half
- * height for the last rows of a block) and the loop over the tiles of one
- * packed block. */
+ * height for the last rows of a block; full height reading A in place) and
+ * the loops over the tiles of one block: A packed (macro) or read in place
+ * (dmacro: mc a multiple of MR, alpha 1, A's rows lda apart; a product
+ * whose N fits few panels spends more on packing A than on multiplying). */
 #define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, HALF)                                                               \
-  GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, MR, ROWS)                                                             \
-  GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, MR, HALF)                                                              \
+  GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, ROWS, 1, MR)                                                         \
+  GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, HALF, 1, MR)                                                           \
   static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
                                      float *C, int64_t ldc, int first, float beta, const ge__aic_epi *epi,             \
                                      int64_t row0, int64_t col0) {                                                     \
@@ -1016,14 +1024,36 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
         int64_t nr = ge__aic_min(2 * (VL), ncols - jr);                                                                \
         float *cp = C + ir * ldc + jr;                                                                                 \
         if (mr == (MR) && nr == 2 * (VL)) {                                                                            \
-          ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, cp, ldc, mode, beta);                                   \
+          ge__aic_micro_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, cp, ldc, mode, beta);                                \
         } else {                                                                                                       \
-          if (2 * mr <= (MR)) ge__aic_half_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);              \
-          else ge__aic_micro_##S(kc, pa + ir * kc, pb + jr * kc, t, NULL, ldc, mode, beta);                            \
+          if (2 * mr <= (MR)) ge__aic_half_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, NULL, ldc, mode, beta);           \
+          else ge__aic_micro_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, NULL, ldc, mode, beta);                         \
           GE__AIC_UPDATE(2 * (VL))                                                                                     \
         }                                                                                                              \
       }                                                                                                                \
       if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols); /* rows still in L1 */          \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GE__AIC_MICRO(ge__aic_dmicro_##S, ATTR, VT, VL, ROWS, lda, 1)                                                       \
+  static ATTR void ge__aic_dmacro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *A, int64_t lda,             \
+                                      const float *pb, float *C, int64_t ldc, int first, float beta,                   \
+                                      const ge__aic_epi *epi, int64_t row0, int64_t col0) {                            \
+    float t[(MR) * 2 * (VL)] GE__AIC_ALIGNED(64);                                                                      \
+    const int64_t mr = (MR);                                                                                           \
+    int64_t ir, jr;                                                                                                    \
+    int mode = !first ? 1 : beta == 0.0f ? 0 : 2;                                                                      \
+    for (ir = 0; ir < mc; ir += (MR)) {                                                                                \
+      for (jr = 0; jr < ncols; jr += 2 * (VL)) {                                                                       \
+        int64_t nr = ge__aic_min(2 * (VL), ncols - jr);                                                                \
+        float *cp = C + ir * ldc + jr;                                                                                 \
+        if (nr == 2 * (VL)) {                                                                                          \
+          ge__aic_dmicro_##S(kc, A + ir * lda, lda, pb + jr * kc, t, cp, ldc, mode, beta);                             \
+        } else {                                                                                                       \
+          ge__aic_dmicro_##S(kc, A + ir * lda, lda, pb + jr * kc, t, NULL, ldc, mode, beta);                           \
+          GE__AIC_UPDATE(2 * (VL))                                                                                     \
+        }                                                                                                              \
+      }                                                                                                                \
+      if (epi) ge__aic_epilogue(epi, C + ir * ldc, ldc, row0 + ir, col0, mr, ncols);                                   \
     }                                                                                                                  \
   }
 
@@ -1043,7 +1073,7 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
   static ATTR void NAME(int64_t kc, const float *a, const float *b, const int64_t *boff, float *cp, int64_t ldc,       \
                         int mode) {                                                                                    \
     VT z_ = {0};                                                                                                       \
-    const int64_t vl_ = (VL);                                                                                          \
+    const int64_t vl_ = (VL), a_rs = 1;                                                                                \
     const float beta = 0.0f;                                                                                           \
     int64_t p;                                                                                                         \
     ROWS(GE__AIC_DECL)                                                                                                 \
@@ -1089,7 +1119,7 @@ GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, 
   static ATTR void NAME(int64_t kc, const float *a, const float *b, float *t, float *cp, int64_t ldc, int mode,        \
                         const float *pf) {                                                                             \
     VT z_ = {0};                                                                                                       \
-    const int64_t vl_ = (VL);                                                                                          \
+    const int64_t vl_ = (VL), a_rs = 1;                                                                                \
     const float beta = 0.0f;                                                                                           \
     int64_t p;                                                                                                         \
     ROWS(GE__AIC_DECL)                                                                                                 \
@@ -1164,6 +1194,9 @@ static void ge__aic_macro_base(int64_t mc, int64_t ncols, int64_t kc, const floa
 typedef void (*ge__aic_macro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb, float *C,
                                  int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
                                  int64_t col0);
+typedef void (*ge__aic_dmacro_fn)(int64_t mc, int64_t ncols, int64_t kc, const float *A, int64_t lda, const float *pb,
+                                  float *C, int64_t ldc, int first, float beta, const ge__aic_epi *epi, int64_t row0,
+                                  int64_t col0);
 typedef void (*ge__aic_xmacro_fn)(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa, const float *b,
                                   const int64_t *boff, float *C, int64_t ldc, int first);
 
@@ -1173,12 +1206,13 @@ typedef struct ge__aic_kern {
   int64_t mr, nr;
   ge__aic_macro_fn macro;
   ge__aic_xmacro_fn xmacro; /* implicit-GEMM conv blocks (NULL: none) */
+  ge__aic_dmacro_fn dmacro; /* blocks with A read in place (NULL: none) */
 } ge__aic_kern;
 
 #ifdef GE__AIC_VEC
-#define GE__AIC_XM(S) ge__aic_xmacro_##S
+#define GE__AIC_XM(S) ge__aic_xmacro_##S, ge__aic_dmacro_##S
 #else
-#define GE__AIC_XM(S) NULL
+#define GE__AIC_XM(S) NULL, NULL
 #endif
 static const ge__aic_kern ge__aic_kerns[] = {
     {0, 6, 8, ge__aic_macro_base, GE__AIC_XM(base)},
@@ -1463,7 +1497,7 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
   const ge__aic_kern *k = g->k;
   const ge__aic_epi *epi = ge__aic_epi_empty(g->epi) ? NULL : g->epi;
   int64_t Mp = ge__aic_round_up(g->M, k->mr), Np = ge__aic_round_up(g->N, k->nr), jc, pc, ic, bnr;
-  int skinny_rows, skinny_cols;
+  int skinny_rows, skinny_cols, in_place;
   float *pa_buf = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *pb_buf = pa_buf + GE__AIC_MC * GE__AIC_KC;
   if (m0 >= m1 || n0 >= n1) return;
   if (g->K <= 0 || (g->alpha == 0.0f && !g->apack)) {
@@ -1478,6 +1512,7 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
   skinny_rows = m1 - m0 <= GE__AIC_SKINNY_ROWS && (!g->apack || m1 <= k->mr);
   skinny_cols = !skinny_rows && !g->bpack && n1 - n0 <= GE__AIC_SKINNY_COLS && k->level >= 1;
   bnr = skinny_cols ? GE__AIC_SKINNY_COLS : k->nr;
+  in_place = !skinny_cols && !g->apack && k->dmacro && g->acs == 1 && g->alpha == 1.0f;
   for (jc = n0; jc < n1; jc += GE__AIC_NC) {
     int64_t nc = ge__aic_min(GE__AIC_NC, n1 - jc);
     for (pc = 0; pc < g->K; pc += ge__aic_kc(g->K)) {
@@ -1495,21 +1530,28 @@ static void ge__aic_mm_block(const ge__aic_mm *g, int64_t m0, int64_t m1, int64_
         continue;
       }
       for (ic = m0; ic < m1; ic += GE__AIC_MC) {
-        int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic);
+        int64_t mc = ge__aic_min(GE__AIC_MC, m1 - ic), i0 = ic;
         const float *pa = pa_buf;
-        if (g->apack) pa = g->apack + pc * Mp + ic * kc;
-        else ge__aic_pack_a(g->A + ic * g->ars + pc * g->acs, g->ars, g->acs, mc, kc, g->alpha, k->mr, pa_buf);
+        if (in_place && mc >= k->mr) { /* whole row panels read in place, the rest packed */
+          int64_t whole = mc / k->mr * k->mr;
+          k->dmacro(whole, nc, kc, g->A + ic * g->ars + pc, g->ars, pb, g->C + ic * g->ldc + jc, g->ldc, pc == 0,
+                    g->beta, pc + kc >= g->K ? epi : NULL, ic, jc);
+          if ((mc -= whole) == 0) continue;
+          i0 += whole;
+        }
+        if (g->apack) pa = g->apack + pc * Mp + i0 * kc;
+        else ge__aic_pack_a(g->A + i0 * g->ars + pc * g->acs, g->ars, g->acs, mc, kc, g->alpha, k->mr, pa_buf);
 #ifdef GE__AIC_X86
         if (skinny_cols) {
-          float *cb = g->C + ic * g->ldc + jc;
+          float *cb = g->C + i0 * g->ldc + jc;
           if (k->level >= 2) ge__aic_cols_avx512(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
           else ge__aic_cols_avx2(mc, k->mr, nc, kc, pa, pb, cb, g->ldc, mode, g->beta);
-          if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, ic, jc, mc, nc);
+          if (epi && pc + kc >= g->K) ge__aic_epilogue(epi, cb, g->ldc, i0, jc, mc, nc);
           continue;
         }
 #endif
-        k->macro(mc, nc, kc, pa, pb, g->C + ic * g->ldc + jc, g->ldc, pc == 0, g->beta,
-                 pc + kc >= g->K ? epi : NULL, ic, jc);
+        k->macro(mc, nc, kc, pa, pb, g->C + i0 * g->ldc + jc, g->ldc, pc == 0, g->beta,
+                 pc + kc >= g->K ? epi : NULL, i0, jc);
       }
     }
   }
@@ -4316,7 +4358,7 @@ static int64_t ge__aic_wino_rows(const ge__aic_cv *p, int64_t tasks) {
  * block, then the row buffers of the transforms. */
 static size_t ge__aic_wino_share(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
   int64_t tbp = ge__aic_round_up(ge__aic_wino_rows(p, tasks) * ge__aic_wino_tw(p), k->nr);
-  return (size_t)(16 * (p->cg + p->mg) * tbp + 16 * (tbp + 32) + 128);
+  return (size_t)(16 * ((p->cg + p->mg) * tbp + 32) + 16 * (tbp + 32) + 128);
 }
 static size_t ge__aic_wino_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
   return (size_t)tasks * ge__aic_wino_share(k, p, tasks) + 16;
@@ -4450,6 +4492,7 @@ typedef struct ge__aic_wino {
   float *y, *work;
   int64_t rows, tasks;
   size_t share;
+  int four;            /* F(4x4, 3x3) (section below), else F(2x2, 3x3) */
   ge__aic_slots slots; /* work: a buffer of `share` floats a thread */
   ge__aic_guide guide; /* the shares' tile rows */
 } ge__aic_wino;
@@ -4495,27 +4538,30 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
   int64_t tw = ge__aic_wino_tw(p), nb = (i1 - i0) * tw, Np = ge__aic_round_up(nb, k->nr), fs = Np + 32;
   int64_t per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, p->cg), kcs = ge__aic_kc(p->cg);
   int64_t P = p->oh * p->ow, ch, i, j, e, m, r0, r1;
-  float *V = sh, *Mb = V + ((16 * p->cg * Np + 15) & ~(int64_t)15), *fl = Mb + ((16 * p->mg * Np + 32 + 15) & ~(int64_t)15);
+  /* matrix strides 64 bytes off a multiple of 4 KB (at 64 channels x 64 tiles they would be one): the
+   * transforms touch all 16 matrices at one offset, which would then share an L1 set */
+  int64_t vs = p->cg * Np + 16, ms = p->mg * Np + 16;
+  float *V = sh, *Mb = V + 16 * vs, *fl = Mb + 16 * ms + 32;
   ge__aic_mm mm;
   for (ch = 0; ch < p->cg; ch++) {
     const float *xc = wn->x + ch * p->h * p->w;
     int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
     for (i = i0; i < i1; i++) ge__aic_wino_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
     for (e = 0; e < 16; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
-    ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, p->cg * Np, k->nr, k->nr * kcd);
+    ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
   }
   memset(&mm, 0, sizeof mm);
   mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
   for (e = 0; e < 16; e++) {
     mm.apack = wn->wpack + e * per;
-    mm.bpack = V + e * p->cg * Np;
-    mm.C = Mb + e * p->mg * Np;
+    mm.bpack = V + e * vs;
+    mm.C = Mb + e * ms;
     ge__aic_mm_block(&mm, 0, p->mg, 0, nb, Mb); /* both operands packed: no packing scratch used */
   }
   r0 = 2 * i0, r1 = ge__aic_min(p->oh, 2 * i1);
   for (m = 0; m < p->mg; m++) {
     float *ym = wn->y + m * P;
-    ge__aic_wino_out(k->level, Mb + m * Np, p->mg * Np, nb, fl, fs);
+    ge__aic_wino_out(k->level, Mb + m * Np, ms, nb, fl, fs);
     for (i = i0; i < i1; i++)
       for (e = 0; e < 2 && 2 * i + e < p->oh; e++) {
         float *d = ym + (2 * i + e) * p->ow;
@@ -4527,6 +4573,12 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
   }
 }
 
+static void ge__aic_w4_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, float *sh);
+static int64_t ge__aic_w4_th(const ge__aic_cv *p);
+static int64_t ge__aic_w4_tw(const ge__aic_cv *p);
+static int64_t ge__aic_w4_rows(const ge__aic_cv *p, int64_t tasks);
+static size_t ge__aic_w4_share(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks);
+
 /* Share t: its tile rows (wn->guide), in blocks of at most wn->rows. */
 static void ge__aic_wino_fn(void *arg, int64_t begin, int64_t end) {
   ge__aic_wino *wn = (ge__aic_wino *)arg;
@@ -4536,7 +4588,7 @@ static void ge__aic_wino_fn(void *arg, int64_t begin, int64_t end) {
     float *sh = (float *)(((uintptr_t)(wn->work + (size_t)slot * wn->share) + 63) & ~(uintptr_t)63);
     int64_t a = wn->guide.at[t], b = wn->guide.at[t + 1], nb = (b - a + wn->rows - 1) / wn->rows;
     for (i = 0; i < nb; i++) /* blocks of equal height */
-      ge__aic_wino_block(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, sh);
+      (wn->four ? ge__aic_w4_block : ge__aic_wino_block)(wn, a + (b - a) * i / nb, a + (b - a) * (i + 1) / nb, sh);
     ge__aic_slot_release(&wn->slots, slot);
   }
 }
@@ -4545,28 +4597,353 @@ static void ge__aic_wino_fn(void *arg, int64_t begin, int64_t end) {
  * end); the last ones keep a block of at least GE__AIC_WINO_MIN_TILES tiles
  * (the products' columns; shorter blocks reread the transformed weights,
  * 1 MB at 128 channels, too often: 28-tile blocks measured 20% slower). */
-static void ge__aic_wino_shares(ge__aic_guide *g, const ge__aic_cv *p, int64_t tasks) {
-  int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p);
+static void ge__aic_wino_shares(ge__aic_guide *g, const ge__aic_cv *p, int64_t tasks, int four) {
+  int64_t th = four ? ge__aic_w4_th(p) : ge__aic_wino_th(p), tw = four ? ge__aic_w4_tw(p) : ge__aic_wino_tw(p);
   double flops = 18.0 * (double)p->mg * (double)p->cg * (double)(p->oh * p->ow);
   ge__aic_guide_make(g, tasks, th, (GE__AIC_WINO_MIN_TILES + tw - 1) / tw, flops);
 }
 
-/* One image and group by Winograd; work holds ge__aic_wino_floats(k, p,
- * tasks) floats. */
+/* One image and group by Winograd F(4x4, 3x3) when four, else F(2x2,
+ * 3x3); work holds ge__aic_w4_floats or ge__aic_wino_floats(k, p, tasks)
+ * floats. */
 static void ge__aic_conv_wino(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const float *x,
-                              const float *wpack, const ge__aic_epi *epi, float *y, int64_t tasks, float *work) {
+                              const float *wpack, const ge__aic_epi *epi, float *y, int64_t tasks, float *work,
+                              int four) {
   ge__aic_wino wn;
   memset(&wn, 0, sizeof wn);
   wn.k = k, wn.p = p, wn.x = x, wn.wpack = wpack, wn.epi = ge__aic_epi_empty(epi) ? NULL : epi, wn.y = y;
-  wn.work = work;
-  ge__aic_wino_shares(&wn.guide, p, c ? tasks : 1);
+  wn.work = work, wn.four = four;
+  ge__aic_wino_shares(&wn.guide, p, c ? tasks : 1, four);
   wn.tasks = wn.guide.n;
   /* a share runs in blocks of at most the rows one thread's buffer (its
    * ge__aic_wino_share(k, p, tasks) floats) holds */
-  wn.share = ge__aic_wino_share(k, p, c ? tasks : 1);
-  wn.rows = ge__aic_wino_rows(p, c ? tasks : 1);
+  wn.share = four ? ge__aic_w4_share(k, p, c ? tasks : 1) : ge__aic_wino_share(k, p, c ? tasks : 1);
+  wn.rows = four ? ge__aic_w4_rows(p, c ? tasks : 1) : ge__aic_wino_rows(p, c ? tasks : 1);
   ge__aic_slots_init(&wn.slots, wn.tasks, c ? tasks : 1);
   ge__aic_on_tasks(c, wn.tasks, ge__aic_wino_fn, &wn);
+}
+
+/* ------------------------------------------ Winograd F(4x4, 3x3) conv
+ *
+ * As F(2x2, 3x3) above with 4x4 output tiles from 6x6 input patches: 36
+ * products per 16 outputs and channel pair, 4x fewer multiplies than the
+ * direct conv (F(2x2): 2.25x), so the products shrink by 1.78x while the
+ * transforms, over 6x6 tiles, grow. Interpolation points 0, 1, -1, 2, -2
+ * and infinity (Lavin and Gray's matrices): B^T and A^T hold small
+ * integers (no rounding in their factors), G holds 1/4, 1/6, 1/12, 1/24,
+ * applied once to the weights in double. The transformed values grow
+ * (B^T's rows sum up to 10 in magnitude, A^T's up to 18), so the
+ * rounding error is about 4x F(2x2)'s: at most 9e-6 of the largest sum
+ * over test_conv_wino43's cases (F(2x2): 2e-6). Same blocks of whole tile
+ * rows, guided shares, scratch and packed layouts as F(2x2); the input
+ * rows of a tile row are split by column phase (4j + q) before the
+ * transform, and the 4 phases of an output row interleaved back into y
+ * after it. Where it beats F(2x2): ge__aic_w4_pays (Conv's dispatch). */
+
+/* Tile rows, tile columns, and tile rows per block (about
+ * GE__AIC_W4_BLOCK floats a channel pair of transformed input and
+ * products, at least GE__AIC_WINO_MIN_TILES tiles). */
+static int64_t ge__aic_w4_th(const ge__aic_cv *p) { return (p->oh + 3) / 4; }
+static int64_t ge__aic_w4_tw(const ge__aic_cv *p) { return (p->ow + 3) / 4; }
+#ifndef GE__AIC_W4_BLOCK
+#define GE__AIC_W4_BLOCK 8192 /* tiles x (cg + mg) of a block (36 matrices of each: 1.1 MB, about F(2x2)'s) */
+#endif
+static int64_t ge__aic_w4_rows(const ge__aic_cv *p, int64_t tasks) {
+  int64_t th = ge__aic_w4_th(p), tw = ge__aic_w4_tw(p), want = GE__AIC_W4_BLOCK / (p->cg + p->mg), r;
+  if (want < GE__AIC_WINO_MIN_TILES) want = GE__AIC_WINO_MIN_TILES;
+  r = want / tw > 1 ? want / tw : 1;
+  if (tasks > 1 && r > (th + tasks - 1) / tasks) r = (th + tasks - 1) / tasks;
+  return r;
+}
+/* Floats of one share's scratch: transformed input and products of a
+ * block, then the 36 rows of the transforms. */
+static size_t ge__aic_w4_share(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
+  int64_t tbp = ge__aic_round_up(ge__aic_w4_rows(p, tasks) * ge__aic_w4_tw(p), k->nr);
+  return (size_t)(36 * ((p->cg + p->mg) * tbp + 32) + 36 * (tbp + 32) + 256);
+}
+static size_t ge__aic_w4_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
+  return (size_t)tasks * ge__aic_w4_share(k, p, tasks) + 16;
+}
+/* The 36 transformed weight matrices of every group, each packed as A. */
+static size_t ge__aic_w4_wfloats(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return 36 * ge__aic_prepack_a_floats(k, p->mg, p->cg);
+}
+
+/* Whether F(4x4) beats F(2x2) on a conv F(2x2) takes (measured below).
+ * GE_AI_CORE_TEST_KNOBS: ge__aic_w4_choice 1 takes it wherever F(2x2)
+ * would run, 2 never. */
+#ifdef GE_AI_CORE_TEST_KNOBS
+static int ge__aic_w4_choice = 0;
+#else
+#define ge__aic_w4_choice 0
+#endif
+#ifndef GE__AIC_W4_MIN_TILES
+#define GE__AIC_W4_MIN_TILES 24 /* 4x4 tiles of a map at least */
+#endif
+/* Measured at 1 thread (CPU time, medians of 5-7 alternating rounds, 3x3
+ * convs of ResNet-18, GoogLeNet, Inception-v3, U-Net-like shapes): F(4x4)
+ * 1.2-1.6x F(2x2) at AVX-512 from 20x20 maps (25 tiles) up to 256x256
+ * (ResNet-18's 56x56 64->64 1.28x, 28x28 128->128 1.49x), and 1.15-1.6x
+ * at AVX2 (one shape 0.91x); 0.88x on a 14x14 map (16 tiles: half of the
+ * products' 32 columns empty). The SSE level keeps F(2x2) (unmeasured). */
+static int ge__aic_w4_pays(const ge__aic_kern *k, const ge__aic_cv *p) {
+  if (ge__aic_w4_choice) return ge__aic_w4_choice == 1;
+  return k->level >= 1 && ge__aic_w4_th(p) * ge__aic_w4_tw(p) >= GE__AIC_W4_MIN_TILES;
+}
+
+/* G g G^T of one 3x3 filter w: u[6 i + j]. */
+static void ge__aic_w4_filter(const float *w, float *u) {
+  static const double G[6][3] = {{0.25, 0, 0},
+                                 {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                 {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                 {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                 {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                 {0, 0, 1}};
+  double t[6][3];
+  int i, j, r;
+  for (i = 0; i < 6; i++)
+    for (j = 0; j < 3; j++)
+      for (t[i][j] = 0, r = 0; r < 3; r++) t[i][j] += G[i][r] * w[3 * r + j];
+  for (i = 0; i < 6; i++)
+    for (j = 0; j < 6; j++) u[6 * i + j] = (float)(t[i][0] * G[j][0] + t[i][1] * G[j][1] + t[i][2] * G[j][2]);
+}
+
+static void ge__aic_w4_wpack_fn(const void *arg, float *dst) {
+  const ge__aic_wpack *a = (const ge__aic_wpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t Mp = ge__aic_round_up(p->mg, a->k->mr), per = (int64_t)ge__aic_prepack_a_floats(a->k, p->mg, p->cg);
+  int64_t g, m, ch, e;
+  float u[36];
+  memset(dst, 0, (size_t)p->group * ge__aic_w4_wfloats(a->k, p) * sizeof(float));
+  for (g = 0; g < p->group; g++)
+    for (m = 0; m < p->mg; m++)
+      for (ch = 0; ch < p->cg; ch++) {
+        float *base = dst + (size_t)(g * 36) * (size_t)per;
+        int64_t at = ge__aic_packed_at(m, ch, Mp, a->k->mr, p->cg);
+        ge__aic_w4_filter(a->w + ((g * p->mg + m) * p->cg + ch) * 9, u);
+        for (e = 0; e < 36; e++) base[e * per + at] = u[e];
+      }
+}
+
+/* The transforms, VL tiles at a time over one tile row (arrays padded so
+ * whole vectors stay inside), 1-D on 6 values s apart then on their rows.
+ * In: fl holds the 36 values d of each patch, row 6r+q at fl + (6r+q) fs;
+ * v gets B^T d B, value e of tile j at v + e vs + j/nr ps + j%nr (the
+ * packed B layout). Out: m holds the 36 products, row e at m + e ms; o
+ * gets the 4x4 outputs A^T m A, row 4a+b at o + (4a+b) os. */
+#define GE__AIC_W4(S, ATTR, VT, VL)                                                                                    \
+  static ATTR inline void ge__aic_w4_bt_##S(const VT *d, int s, VT *t) { /* B^T d: 4 d0 - 5 d2 + d4, ... */          \
+    VT a = d[4 * s] - 4.0f * d[2 * s], b = d[3 * s] - 4.0f * d[s], c = d[4 * s] - d[2 * s];                           \
+    VT e = 2.0f * (d[3 * s] - d[s]);                                                                                   \
+    t[0] = 4.0f * d[0] - 5.0f * d[2 * s] + d[4 * s];                                                                   \
+    t[s] = a + b, t[2 * s] = a - b, t[3 * s] = c + e, t[4 * s] = c - e;                                                \
+    t[5 * s] = 4.0f * d[s] - 5.0f * d[3 * s] + d[5 * s];                                                               \
+  }                                                                                                                    \
+  static ATTR inline void ge__aic_w4_at_##S(const VT *m, int s, VT *o) { /* A^T m: m0+..+m4, ... */                   \
+    VT a = m[s] + m[2 * s], b = m[s] - m[2 * s], c = m[3 * s] + m[4 * s], d = m[3 * s] - m[4 * s];                    \
+    o[0] = m[0] + a + c, o[s] = b + 2.0f * d, o[2 * s] = a + 4.0f * c, o[3 * s] = b + 8.0f * d + m[5 * s];            \
+  }                                                                                                                    \
+  static ATTR void ge__aic_w4_in_##S(const float *fl, int64_t fs, int64_t n, float *v, int64_t vs, int64_t nr,        \
+                                     int64_t ps) {                                                                     \
+    int64_t j, e;                                                                                                      \
+    for (j = 0; j < n; j += (VL)) {                                                                                    \
+      VT d[36], t[36], o[6];                                                                                           \
+      float *at = v + j / nr * ps + j % nr;                                                                            \
+      for (e = 0; e < 36; e++) memcpy(&d[e], fl + e * fs + j, sizeof o[0]);                                            \
+      for (e = 0; e < 6; e++) ge__aic_w4_bt_##S(d + e, 6, t + e); /* columns: t = B^T d */                             \
+      for (e = 0; e < 36; e += 6) {                                 /* rows: (B^T d) B */                              \
+        int q;                                                                                                         \
+        ge__aic_w4_bt_##S(t + e, 1, o);                                                                                \
+        for (q = 0; q < 6; q++) memcpy(at + (e + q) * vs, &o[q], sizeof o[0]);                                         \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  static ATTR void ge__aic_w4_out_##S(const float *m, int64_t ms, int64_t n, float *o, int64_t os) {                  \
+    int64_t j, e;                                                                                                      \
+    for (j = 0; j < n; j += (VL)) {                                                                                    \
+      VT x[36], s[24], y[4];                                                                                           \
+      for (e = 0; e < 36; e++) memcpy(&x[e], m + e * ms + j, sizeof y[0]);                                             \
+      for (e = 0; e < 6; e++) ge__aic_w4_at_##S(x + e, 6, s + e); /* columns: s = A^T m, 4 x 6 */                      \
+      for (e = 0; e < 4; e++) {                                     /* rows: (A^T m) A */                              \
+        int q;                                                                                                         \
+        ge__aic_w4_at_##S(s + 6 * e, 1, y);                                                                            \
+        for (q = 0; q < 4; q++) memcpy(o + (4 * e + q) * os + j, &y[q], sizeof y[0]);                                  \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+#ifdef GE__AIC_VEC
+GE__AIC_W4(base, , ge__aic_v4, 4)
+#ifdef GE__AIC_X86
+GE__AIC_W4(avx2, __attribute__((target("avx2,fma"))), ge__aic_v8, 8)
+GE__AIC_W4(avx512, __attribute__((target("avx512f"))), ge__aic_v16, 16)
+#endif
+#else
+GE__AIC_W4(base, , float, 1)
+#endif
+
+static void ge__aic_w4_in(int level, const float *fl, int64_t fs, int64_t n, float *v, int64_t vs, int64_t nr,
+                          int64_t ps) {
+#ifdef GE__AIC_X86
+  if (level >= 2) ge__aic_w4_in_avx512(fl, fs, n, v, vs, nr, ps);
+  else if (level == 1) ge__aic_w4_in_avx2(fl, fs, n, v, vs, nr, ps);
+  else
+#endif
+    ge__aic_w4_in_base(fl, fs, n, v, vs, nr, ps);
+  (void)level;
+}
+static void ge__aic_w4_out(int level, const float *m, int64_t ms, int64_t n, float *o, int64_t os) {
+#ifdef GE__AIC_X86
+  if (level >= 2) ge__aic_w4_out_avx512(m, ms, n, o, os);
+  else if (level == 1) ge__aic_w4_out_avx2(m, ms, n, o, os);
+  else
+#endif
+    ge__aic_w4_out_base(m, ms, n, o, os);
+  (void)level;
+}
+
+/* Column phases of a row, 16 tiles a step with AVX-512 masked loads and
+ * two rounds of even/odd permutes: ph[q fs + j] = row[4 j + q - pw], zero
+ * outside [0, w), for the n tiles j < n (and up to 15 more written: the
+ * caller's rows have the room), and ph[(4 + q) fs + j] = ph[q fs + j + 1]
+ * for q < 2, j < n - 1 (the patches' last two columns). Back: d[4 j + q] = ph[q fs + j] for the
+ * columns 4 j + q < ow, stores masked past ow. Whole rows: no scalar edge
+ * loops (the 14 tiles of a 56-wide row were all edge and cost a quarter of
+ * the conv). */
+#ifdef GE__AIC_X86
+__attribute__((target("avx512f"))) static void ge__aic_w4_split_avx512(const float *row, int64_t pw, int64_t w,
+                                                                        int64_t n, float *ph, int64_t fs) {
+  const __m512i ie = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i io = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  int64_t j, k;
+  for (j = 0; j < n; j += 16) {
+    __m512 v[4], ae, ao, ce, co;
+    for (k = 0; k < 4; k++) {
+      int64_t c0 = 4 * j + 16 * k - pw, lo = c0 < 0 ? -c0 : 0, hi = w - c0 < 16 ? w - c0 : 16;
+      __mmask16 m = (__mmask16)(hi > lo ? ((1u << hi) - 1) & ~((1u << lo) - 1) : 0);
+      v[k] = _mm512_maskz_loadu_ps(m, row + c0);
+    }
+    ae = _mm512_permutex2var_ps(v[0], ie, v[1]), ao = _mm512_permutex2var_ps(v[0], io, v[1]);
+    ce = _mm512_permutex2var_ps(v[2], ie, v[3]), co = _mm512_permutex2var_ps(v[2], io, v[3]);
+    v[0] = _mm512_permutex2var_ps(ae, ie, ce), v[1] = _mm512_permutex2var_ps(ao, ie, co);
+    _mm512_storeu_ps(ph + j, v[0]);
+    _mm512_storeu_ps(ph + fs + j, v[1]);
+    _mm512_storeu_ps(ph + 2 * fs + j, _mm512_permutex2var_ps(ae, io, ce));
+    _mm512_storeu_ps(ph + 3 * fs + j, _mm512_permutex2var_ps(ao, io, co));
+    /* rows 4, 5: phases 0, 1 one tile on (tile 0's lane dropped: it is the previous tile row's last) */
+    _mm512_mask_storeu_ps(ph + 4 * fs + j - 1, (__mmask16)(j ? 0xFFFF : 0xFFFE), v[0]);
+    _mm512_mask_storeu_ps(ph + 5 * fs + j - 1, (__mmask16)(j ? 0xFFFF : 0xFFFE), v[1]);
+  }
+}
+__attribute__((target("avx512f"))) static void ge__aic_w4_zip_avx512(const float *ph, int64_t fs, int64_t ow,
+                                                                      float *d) {
+  const __m512i lo = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+  const __m512i hi = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+  const __m512i lo2 = _mm512_set_epi32(23, 22, 7, 6, 21, 20, 5, 4, 19, 18, 3, 2, 17, 16, 1, 0);
+  const __m512i hi2 = _mm512_set_epi32(31, 30, 15, 14, 29, 28, 13, 12, 27, 26, 11, 10, 25, 24, 9, 8);
+  int64_t j, k;
+  for (j = 0; 4 * j < ow; j += 16) {
+    __m512 x0 = _mm512_loadu_ps(ph + j), x1 = _mm512_loadu_ps(ph + fs + j), x2 = _mm512_loadu_ps(ph + 2 * fs + j);
+    __m512 x3 = _mm512_loadu_ps(ph + 3 * fs + j), l01, h01, l23, h23, o[4];
+    l01 = _mm512_permutex2var_ps(x0, lo, x1), h01 = _mm512_permutex2var_ps(x0, hi, x1);
+    l23 = _mm512_permutex2var_ps(x2, lo, x3), h23 = _mm512_permutex2var_ps(x2, hi, x3);
+    o[0] = _mm512_permutex2var_ps(l01, lo2, l23), o[1] = _mm512_permutex2var_ps(l01, hi2, l23);
+    o[2] = _mm512_permutex2var_ps(h01, lo2, h23), o[3] = _mm512_permutex2var_ps(h01, hi2, h23);
+    for (k = 0; k < 4; k++) {
+      int64_t c0 = 4 * j + 16 * k, left = ow - c0;
+      if (left >= 16) _mm512_storeu_ps(d + c0, o[k]);
+      else if (left > 0) _mm512_mask_storeu_ps(d + c0, (__mmask16)((1u << left) - 1), o[k]);
+    }
+  }
+}
+#endif
+
+/* The 6 patch rows of tile row i of channel xc as 36 flat rows: row 6r+q
+ * at fl + (6r+q) fs holds column 4j + q - pw of input row 4i - ph + r
+ * (zero outside the image) for tiles j in [0, tw] (q < 4: the row split
+ * by phase, up to 15 tiles more written at AVX-512; q = 4, 5: phases 0, 1
+ * one tile on). */
+static void ge__aic_w4_split(const ge__aic_cv *p, const float *xc, int64_t i, float *fl, int64_t fs, int level) {
+  int64_t tw = ge__aic_w4_tw(p), r, j, q;
+  for (r = 0; r < 6; r++) {
+    int64_t ir = 4 * i - p->ph + r;
+    float *ph = fl + 6 * r * fs;
+    const float *row = xc + ir * p->w;
+    if (ir < 0 || ir >= p->h) {
+      for (q = 0; q < 6; q++) memset(ph + q * fs, 0, (size_t)(tw + 1) * sizeof(float));
+      continue;
+    }
+#ifdef GE__AIC_X86
+    if (level >= 2) {
+      ge__aic_w4_split_avx512(row, p->pw, p->w, tw + 1, ph, fs);
+      continue;
+    }
+#endif
+    for (j = 0; j <= tw; j++)
+      for (q = 0; q < 4; q++) {
+        int64_t col = 4 * j + q - p->pw;
+        ph[q * fs + j] = col >= 0 && col < p->w ? row[col] : 0.0f;
+      }
+    memcpy(ph + 4 * fs, ph + 1, (size_t)tw * sizeof(float));
+    memcpy(ph + 5 * fs, ph + fs + 1, (size_t)tw * sizeof(float));
+  }
+  (void)level;
+}
+
+/* Tile rows [i0, i1): the input transform into V (packed B, nb tiles,
+ * Np columns with zero padding), the 36 products into Mb (mg x Np each),
+ * the output transform into y, the epilogue on the block's output rows. */
+static void ge__aic_w4_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, float *sh) {
+  const ge__aic_cv *p = wn->p;
+  const ge__aic_kern *k = wn->k;
+  int64_t tw = ge__aic_w4_tw(p), nb = (i1 - i0) * tw, Np = ge__aic_round_up(nb, k->nr), fs = Np + 32;
+  int64_t per = (int64_t)ge__aic_prepack_a_floats(k, p->mg, p->cg), kcs = ge__aic_kc(p->cg);
+  int64_t P = p->oh * p->ow, ch, i, j, e, m, r0, r1;
+  /* matrix strides 64 bytes past a multiple of 4 KB or so: the transforms touch all 36 matrices at one
+   * offset, which at a multiple of 4 KB (64 channels x 64 tiles) would share one L1 set */
+  int64_t vs = p->cg * Np + 16, ms = p->mg * Np + 16;
+  float *V = sh, *Mb = V + 36 * vs, *fl = Mb + 36 * ms + 32;
+  ge__aic_mm mm;
+  int64_t ra = ge__aic_max(0, 4 * i0 - p->ph), rb = ge__aic_min(p->h, 4 * i1 - p->ph + 2); /* input rows read */
+  (void)ra, (void)rb;
+  for (ch = 0; ch < p->cg; ch++) {
+    const float *xc = wn->x + ch * p->h * p->w;
+    int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+#ifdef GE__AIC_VEC
+    if (ch + 1 < p->cg) /* the next channel's rows on their way while this one is split */
+      for (j = ra * p->w; j < rb * p->w; j += 16) __builtin_prefetch(xc + p->h * p->w + j);
+#endif
+    for (i = i0; i < i1; i++) ge__aic_w4_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
+    /* columns past nb (to the vector) hold what was there: they reach only the products' unused columns */
+    ge__aic_w4_in(k->level, fl, fs, nb, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
+  }
+  memset(&mm, 0, sizeof mm);
+  mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
+  for (e = 0; e < 36; e++) {
+    mm.apack = wn->wpack + e * per;
+    mm.bpack = V + e * vs;
+    mm.C = Mb + e * ms;
+    ge__aic_mm_block(&mm, 0, p->mg, 0, nb, Mb); /* both operands packed: no packing scratch used */
+  }
+  r0 = 4 * i0, r1 = ge__aic_min(p->oh, 4 * i1);
+  for (m = 0; m < p->mg; m++) {
+    float *ym = wn->y + m * P;
+    ge__aic_w4_out(k->level, Mb + m * Np, ms, nb, fl, fs);
+    for (i = i0; i < i1; i++)
+      for (e = 0; e < 4 && 4 * i + e < p->oh; e++) { /* output row 4i+e from its 4 phases */
+        float *d = ym + (4 * i + e) * p->ow;
+        const float *ph = fl + 4 * e * fs + (i - i0) * tw;
+        int64_t q;
+#ifdef GE__AIC_X86
+        if (k->level >= 2) {
+          ge__aic_w4_zip_avx512(ph, fs, p->ow, d);
+          continue;
+        }
+#endif
+        for (j = 0; 4 * j < p->ow; j++)
+          for (q = 0; q < 4 && 4 * j + q < p->ow; q++) d[4 * j + q] = ph[q * fs + j];
+      }
+    if (wn->epi) ge__aic_epilogue(wn->epi, ym + r0 * p->ow, 0, m, r0 * p->ow, 1, (r1 - r0) * p->ow);
+  }
 }
 
 /* ------------------------- Winograd F(2x2, 3x3) with tiles as GEMM rows
@@ -5610,15 +5987,18 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
       (ge__aic_dt_choice == 1 || (!wino && !ge__aic_sc_fits(k, &p) && ge__aic_dt_pays(k, &p)))) /* pixels as rows */
     return ge__aic_conv_dt(c, k, &p, x, w, b, res, &s->act, y);
   if (!wino && ge__aic_sc_fits(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
-  per = wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
+  if (wino && ge__aic_w4_pays(k, &p)) wino = 2; /* F(4x4, 3x3) */
+  per = wino == 2 ? ge__aic_w4_wfloats(k, &p) : wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
   implicit = !wino && ge__aic_xc_fits(k, &p);
-  scratch = wino       ? ge__aic_wino_floats(k, &p, tasks)
+  scratch = wino == 2  ? ge__aic_w4_floats(k, &p, tasks)
+            : wino     ? ge__aic_wino_floats(k, &p, tasks)
             : implicit ? ge__aic_xc_floats(k, &p, tasks)
                        : (size_t)tasks * ge__aic_mm_work_floats();
-  /* the packing's tag tells the layouts apart (Winograd: level + 24), should the shape change between runs */
-  if (!(wpack = ge__aic_packed(c, 1, wino ? k->level + 24 : k->level, per * (size_t)p.group,
-                               wino ? ge__aic_wino_wpack_fn : ge__aic_wpack_fn, &wp, scratch, &work)))
+  /* the packing's tag tells the layouts apart (Winograd: level + 24, F(4x4): + 72), should the shape change between runs */
+  if (!(wpack = ge__aic_packed(c, 1, k->level + (wino == 2 ? 72 : wino ? 24 : 0), per * (size_t)p.group,
+                               wino == 2 ? ge__aic_w4_wpack_fn : wino ? ge__aic_wino_wpack_fn : ge__aic_wpack_fn, &wp,
+                               scratch, &work)))
     return ge__aic_nomem(c);
   if (ge_kernel_preparing(c)) return GE_OK;
   s = (ge__aic_state *)c->state;
@@ -5640,7 +6020,7 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
       const float *xg = ge__aic_conv_group(&p, x, b, res, y, n, g, &epi, &mm.C);
       mm.apack = wpack + (size_t)g * per;
       mm.B = mm.x = xg;
-      if (wino) ge__aic_conv_wino(c, k, &p, xg, mm.apack, &epi, mm.C, tasks, work);
+      if (wino) ge__aic_conv_wino(c, k, &p, xg, mm.apack, &epi, mm.C, tasks, work, wino == 2);
       else if (implicit) ge__aic_conv_implicit(c, k, &p, xg, mm.apack, &epi, mm.C, tasks, work);
       else ge__aic_mm_run(c, &mm, tasks, work);
     }

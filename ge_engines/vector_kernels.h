@@ -176,6 +176,25 @@ typedef int32_t ge__vk_vi_avx512 __attribute__((vector_size(64)));
 #define GE__VK_EVEN_avx512(a, b)                                                                                       \
   __builtin_shuffle(a, b, (ge__vk_vi_avx512){0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30})
 #endif
+/* The halving steps of ge__vk_hfold_<isa> (v, max and w in scope). */
+#if defined(__clang__)
+#define GE__VK_HFOLD_STEPS(isa)                                                                                        \
+  float t[GE__VK_W_##isa];                                                                                             \
+  int k;                                                                                                               \
+  memcpy(t, &v, sizeof t);                                                                                             \
+  for (w = GE__VK_W_##isa / 2; w >= 1; w /= 2)                                                                         \
+    for (k = 0; k < w; k++)                                                                                            \
+      t[k] = max ? ((t[k + w] > t[k] || t[k + w] != t[k + w]) ? t[k + w] : t[k]) : t[k] + t[k + w];                    \
+  return t[0];
+#else
+#define GE__VK_HFOLD_STEPS(isa)                                                                                        \
+  const ge__vk_vi_##isa iota = GE__VK_IOTA_##isa;                                                                      \
+  _Pragma("GCC unroll 4") for (w = GE__VK_W_##isa / 2; w >= 1; w /= 2) {                                               \
+    ge__vk_v_##isa u = __builtin_shuffle(v, iota ^ w);                                                                 \
+    v = max ? ge__vk_binary_v_##isa(GE__VK_B_MAX, u, v) : v + u;                                                       \
+  }                                                                                                                    \
+  return v[0];
+#endif
 /* Forced inlining lets the switch on a constant op fold away; without optimisation nothing
  * folds, so forcing it would only copy every op's code into every caller (30 s to compile). */
 #ifdef __OPTIMIZE__
@@ -719,15 +738,12 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     return iota < (int32_t)n;                                                                                          \
   }                                                                                                                    \
   /* The sum (max 0) or the numpy max (max 1: NaN wins) of v's lanes, by                                               \
-   * halving: independent steps, not one chain through every lane. */                                                  \
+   * halving: independent steps, not one chain through every lane; lane k                                              \
+   * takes lane k + w at step w. With GCC the steps are lane shuffles of the                                           \
+   * whole vector: scalar compares would branch, mispredicted on most rows. */                                         \
   GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_hfold_##isa(ge__vk_v_##isa v, int max) {                                \
-    float t[GE__VK_W_##isa];                                                                                           \
-    int w, k;                                                                                                          \
-    memcpy(t, &v, sizeof t);                                                                                           \
-    _Pragma("GCC unroll 4") for (w = GE__VK_W_##isa / 2; w >= 1; w /= 2)                                               \
-      _Pragma("GCC unroll 8") for (k = 0; k < w; k++)                                                                  \
-        t[k] = max ? ((t[k + w] > t[k] || t[k + w] != t[k + w]) ? t[k + w] : t[k]) : t[k] + t[k + w];                  \
-    return t[0];                                                                                                       \
+    int w;                                                                                                             \
+    GE__VK_HFOLD_STEPS(isa)                                                                                            \
   }                                                                                                                    \
   /* The numpy max of x[0..n) (n >= 1): the tail as -inf lanes. */                                                     \
   GE__VK_INLINE GE__VK_ATTR_##isa float ge__vk_row_max_##isa(const float *x, int64_t n) {                              \

@@ -111,10 +111,14 @@ static double act_ref(const char *k, double a, double b, double x) {
 /* ---------------------------------------------------------------- SGEMM */
 
 /* One product through ge__aic_mm_run (mode 0 plain, 1 prepacked A, 2
- * prepacked B) against a double-precision loop; returns its rel err. */
+ * prepacked B) against a double-precision loop; returns its rel err. Half
+ * the products have alpha 1, so a row-major A is read in place (the
+ * dmacro path); the epilogue's activation is Relu (in registers) or
+ * Sigmoid (applied after the sums). */
 static double sgemm_case(const ge__aic_kern *k, int64_t M, int64_t N, int64_t K, int ta, int tb, int mode, int threads,
                          int use_epi) {
-  float alpha = mode == 1 ? 1.0f : 0.5f + rf(), beta = tu_below(&R, 2) ? 0.0f : rf();
+  float alpha = mode == 1 || tu_below(&R, 2) ? 1.0f : 0.5f + rf(), beta = tu_below(&R, 2) ? 0.0f : rf();
+  int late = (int)tu_below(&R, 2);
   float *A = rand_floats(M * K), *B = rand_floats(K * N), *C = rand_floats(M * N), *bias = rand_floats(M);
   float *res = rand_floats(M * N), *pack = NULL, *work;
   float *want = (float *)malloc((size_t)(M * N) * sizeof(float));
@@ -128,12 +132,13 @@ static double sgemm_case(const ge__aic_kern *k, int64_t M, int64_t N, int64_t K,
       double s = 0;
       for (p = 0; p < K; p++) s += (double)A[ta ? p * M + r : r * K + p] * B[tb ? cc * K + p : p * N + cc];
       s = alpha * s + (beta == 0.0f ? 0.0 : (double)beta * C[r * N + cc]);
-      if (use_epi) s = act_ref("Relu", 0, 0, s + bias[r] + res[r * N + cc]);
+      if (use_epi) s = act_ref(late ? "Sigmoid" : "Relu", 0, 0, s + bias[r] + res[r * N + cc]);
       want[r * N + cc] = (float)s;
     }
   memset(&mm, 0, sizeof mm);
   memset(&epi, 0, sizeof epi);
-  epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.act.kind = GE__AIC_ACT_RELU, epi.level = k->level;
+  epi.row_bias = bias, epi.res = res, epi.ldr = N, epi.level = k->level;
+  epi.act.kind = late ? GE__AIC_ACT_SIGMOID : GE__AIC_ACT_RELU;
   mm.k = k, mm.M = M, mm.N = N, mm.K = K, mm.alpha = alpha, mm.beta = beta;
   mm.A = A, mm.ars = ta ? 1 : K, mm.acs = ta ? M : 1;
   mm.B = B, mm.brs = tb ? 1 : N, mm.bcs = tb ? K : 1;
@@ -609,6 +614,65 @@ GE_TEST(test_conv_fast) {
          "dense, %d Winograd, %d same-width (%d at AVX-512: the small-image path)), worst rel err %.2g (same-width "
          "%.2g)\n",
          done, kinds[1], kinds[4], kinds[2], kinds[3], kinds[5], kinds[6], kinds[7], kinds[9], small, worst, worst9);
+}
+
+/* Winograd F(4x4, 3x3) (packing tag 72 + level), forced wherever F(2x2)
+ * runs (ge__aic_w4_choice 1), at every micro-kernel level, on 1 and 2
+ * threads: odd sizes and sizes past whole 4x4 tiles (partial tiles on the
+ * right and bottom), pads 0..2 on each side, channels not multiples of 16,
+ * past one K slice and one MC block, groups, batches, bias, residual and
+ * activations. Its rounding grows with the transforms' factors (B^T's
+ * rows sum up to 10 in magnitude, A^T's up to 18): the worst error against
+ * the largest sum measured over these cases was 8.9e-6 (F(2x2) 2.1e-6 on
+ * the same cases, printed for the record), bounded here by W4_TOL, about
+ * twice that. */
+#define W4_TOL 2e-5
+static conv_case rand_case_wino43(void) {
+  conv_case c;
+  int64_t cg = rint_in(24, 90), mg = rint_in(33, 72);
+  memset(&c, 0, sizeof c);
+  if (tu_below(&R, 6) == 0) cg = rint_in(250, 300); /* two K slices */
+  if (tu_below(&R, 6) == 0) mg = rint_in(140, 160); /* past one MC block */
+  c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+  c.n = tu_below(&R, 4) == 0 ? 2 : 1;
+  c.kh = c.kw = 3;
+  c.sh = c.sw = c.dh = c.dw = 1;
+  c.pads[0] = rint_in(0, 2), c.pads[1] = rint_in(0, 2), c.pads[2] = rint_in(0, 2), c.pads[3] = rint_in(0, 2);
+  c.h = rint_in(9, 45), c.w = rint_in(14, 70);
+  if (tu_below(&R, 4) == 0) c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = tu_below(&R, 2); /* 0 or 1 all round */
+  return case_channels_and_epilogue(c, cg, mg);
+}
+
+GE_TEST(test_conv_wino43) {
+  int i, taken = 0;
+  double worst = 0, worst2 = 0;
+  tu_seed(&R, 1643);
+  ge__aic_w4_choice = 1;
+  for (i = 0; i < 60; i++) {
+    conv_case c = rand_case_wino43();
+    int level;
+    double er;
+    ge__aic_conv_level_cap = i % 3;
+    level = ge__aic_kern_pick(ge__aic_conv_level_cap)->level;
+    er = run_conv_case(&c, 1 + (i / 3) % 2, 1);
+    if (last_packed_level != 72 + level + 1) continue; /* another path took it (the small-image or lanes conv) */
+    if (!GE_CHECK(er >= 0 && er < W4_TOL))
+      printf("  wino43 n %lld c %lld %lldx%lld m %lld g %lld pads %lld %lld %lld %lld act %s res %d level %d: %.2g\n",
+             (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.group,
+             (long long)c.pads[0], (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3],
+             c.act ? c.act : "-", c.residual, level, er);
+    if (er > worst) worst = er;
+    taken++;
+    ge__aic_w4_choice = 2; /* the same case by F(2x2), for the record */
+    er = run_conv_case(&c, 1, 1);
+    ge__aic_w4_choice = 1;
+    if (er > worst2) worst2 = er;
+  }
+  ge__aic_w4_choice = 0;
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(taken >= 40);
+  printf("  Winograd F(4x4, 3x3): 60 cases, %d took the path, worst rel err (of the sums) %.2g (F(2x2): %.2g)\n", taken,
+         worst, worst2);
 }
 
 /* Conv kind 10: 3x3 stride-1 convs with many channels and a few tiles
@@ -2429,6 +2493,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_shares_on_pool);
   GE_RUN(test_conv_fast);
   GE_RUN(test_conv_wino_rows);
+  GE_RUN(test_conv_wino43);
   GE_RUN(test_squeeze_expand);
   GE_RUN(test_conv_pixel_rows);
   GE_RUN(test_depthwise_levels);

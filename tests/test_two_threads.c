@@ -6,7 +6,7 @@
  *     and one a thread below the split's flops;
  *   - ge_runtime_parallel_for hands up to 4 indices a thread out one grain
  *     at a time (what guided shares need) and covers every index once;
- *   - ResNet-18's conv layers (Winograd on 56x56 and 28x28 maps, the
+ *   - ResNet-18's conv layers (Winograd F(4x4) on 56x56 and 28x28 maps, the
  *     tiles-as-rows Winograd on 14x14 and 7x7, the transposed direct conv
  *     and the small-image conv of the strided 3x3s, the stem's lanes
  *     direct conv on AVX-512) and its fc Gemm, each
@@ -225,10 +225,12 @@ static double run_layer(const layer *L, ge_runtime *rt, int level, int *same, in
 }
 
 GE_TEST(test_resnet18_layers_on_two_threads) {
-  /* tags: Winograd 24, tiles-as-rows Winograd 32, transposed direct 40, small-image 16, lanes 56, GEMM 0 (+ level) */
+  /* tags: Winograd 24 (F(4x4) 72), tiles-as-rows Winograd 32, transposed direct 40, small-image 16, lanes 56, GEMM 0
+   * (+ level); F(4x4) on 56x56: 14 tile rows in 4 shares (3 rows a share at least, the products' columns); on
+   * 28x28: 7 tile rows in 2 */
   static const layer layers[] = {
-      {"l1 3x3 64->64 56", 64, 56, 56, 64, 3, 1, 1, 1, 24, 5},
-      {"l2 3x3 128->128 28", 128, 28, 28, 128, 3, 1, 1, 0, 24, 3},
+      {"l1 3x3 64->64 56", 64, 56, 56, 64, 3, 1, 1, 1, 72, 4},
+      {"l2 3x3 128->128 28", 128, 28, 28, 128, 3, 1, 1, 0, 72, 2},
       {"odd 3x3 48->80 30x26", 48, 30, 26, 80, 3, 1, 1, 1, -1, 2},
       {"l3 3x3 256->256 14", 256, 14, 14, 256, 3, 1, 1, 1, 32, 5},
       {"l4 3x3 512->512 7", 512, 7, 7, 512, 3, 1, 1, 0, 32, 5},

@@ -11,7 +11,8 @@
 // sequential execution (--inter M: ORT's parallel execution mode with M inter-op
 // threads) and all graph optimizations. After W
 // warm-up runs (default 10) it times R runs (default 100), one at a time, and prints
-//   {"model":"...","threads":N,"repeat":R,"median_ms":..,"p10_ms":..,"p90_ms":..}
+//   {"model":"...","threads":N,"repeat":R,"median_ms":..,"median_cpu_ms":..,"p10_ms":..,"p90_ms":..}
+// (median_cpu_ms: the CPU time of a run, every thread of the process).
 // --output writes the first output of the last run; --outdir writes every output
 // as DIR/<name>.npy (characters outside [A-Za-z0-9._-] replaced by "_").
 // --profile turns on ORT's profiler and writes its trace (every node of every
@@ -181,19 +182,23 @@ async function main() {
 
   let out = null;
   for (let i = 0; i < args.warmup; i++) out = await session.run(feeds);
-  const times = new Float64Array(args.repeat);
+  const times = new Float64Array(args.repeat), cpu = new Float64Array(args.repeat);
   for (let i = 0; i < args.repeat; i++) {
-    const t0 = process.hrtime.bigint();
+    const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
     out = await session.run(feeds);
     times[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+    const c = process.cpuUsage(c0); // every thread of the process, microseconds
+    cpu[i] = (c.user + c.system) / 1e3;
   }
   const sorted = Array.from(times).sort((x, y) => x - y);
+  const sortedCpu = Array.from(cpu).sort((x, y) => x - y);
   const r = (x) => Number(x.toPrecision(6));
   console.log(JSON.stringify({
     model: path.basename(args.model),
     threads: args.threads,
     repeat: args.repeat,
     median_ms: r(quantile(sorted, 0.5)),
+    median_cpu_ms: r(quantile(sortedCpu, 0.5)),
     p10_ms: r(quantile(sorted, 0.1)),
     p90_ms: r(quantile(sorted, 0.9)),
   }));

@@ -5,10 +5,12 @@
 # Per model, one line: ONNX Runtime's and ge's median ms (THREADS, REPEAT
 # runs after WARMUP, each in its own process), ORT/ge, and every output's
 # max |ge - ORT| / max |ORT| (bench/npy_compare.py). Environment: THREADS
-# (1), REPEAT (5), WARMUP (2), GE (build/ge), ZOO (build/zoo).
+# (1), REPEAT (5), WARMUP (2), GE (build/ge), ZOO (build/zoo), CPU (0; 1:
+# the medians of each run's CPU time instead of its wall time, for a loaded
+# machine at 1 thread: median_cpu_ms of bench/ort/run.js, cpu_ms of ge run).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-THREADS=${THREADS:-1} REPEAT=${REPEAT:-5} WARMUP=${WARMUP:-2} GE=${GE:-build/ge} ZOO=${ZOO:-build/zoo}
+THREADS=${THREADS:-1} REPEAT=${REPEAT:-5} WARMUP=${WARMUP:-2} GE=${GE:-build/ge} ZOO=${ZOO:-build/zoo} CPU=${CPU:-0}
 OUT=build/bench_zoo
 die() { echo "zoo: $*" >&2; exit 1; }
 [[ -x $GE ]] || die "$GE not built (make build/ge)"
@@ -30,7 +32,8 @@ for n in "${names[@]}"; do
         --outdir "$d/ort" >"$d/ort.log" 2>&1
     "$GE" run "$ZOO/$n.onnx" "${ge_in[@]}" --threads "$THREADS" --repeat "$REPEAT" --warmup "$WARMUP" \
         --outdir "$d/ge" >"$d/ge.log" 2>&1
-    o=$(ms '"median_ms":[0-9.]*' "$d/ort.log"); g=$(ms 'median_ms=[0-9.]*' "$d/ge.log")
+    if ((CPU)); then o=$(ms '"median_cpu_ms":[0-9.]*' "$d/ort.log"); g=$(ms 'cpu_ms=[0-9.]*' "$d/ge.log")
+    else o=$(ms '"median_ms":[0-9.]*' "$d/ort.log"); g=$(ms 'median_ms=[0-9.]*' "$d/ge.log"); fi
     errs=""
     for f in "$d"/ort/*.npy; do
         [[ -e $f ]] || continue
