@@ -48,9 +48,10 @@
  *             register tiles (8 channels x 48 pixels on AVX-512, weights
  *             packed once in 8-row panels, the epilogue in registers, the
  *             pixels past the last whole vector -- 7x7 and 14x14 maps -- by
- *             a column kernel vectorised over channels; pixel chunks
+ *             a column kernel vectorised over channels, run with the last
+ *             chunk of vectors when chunks are outermost; pixel chunks
  *             outermost when narrowing or when the image passes 1 MB,
- *             else weight panels); depthwise (one input channel
+ *             else weight panels; SiLU in the registers at AVX-512); depthwise (one input channel
  *             per group, several groups or one output channel; a group-1
  *             conv of one input channel stays a GEMM) as a direct kernel: per
  *             channel, bands of output rows whose padded input rows, split
@@ -59,8 +60,9 @@
  *             in registers, eight vectors at a time, with bias, residual and
  *             activation applied there and one store into y (3x3 stride 1
  *             at AVX-512: four or eight output rows a step, each input
- *             vector loaded once for the rows reading it; past 64 taps
- *             a row kernel; 3x3 on small strided or narrow maps at AVX-512,
+ *             vector loaded once for the rows reading it; 5x5 stride 1
+ *             on rows of at most 16 likewise, four rows a step; SiLU in
+ *             the registers too at AVX-512; past 64 taps a row kernel; 3x3 on small strided or narrow maps at AVX-512,
  *             16 channels transposed into a pixel-major block, the taps
  *             over 16 lanes of channels, transposed back); small images
  *             (9..2560 output pixels, or any size with <= 16 output
@@ -595,6 +597,39 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
   return !e || (!e->row_bias && !e->res && e->act.kind == GE__AIC_ACT_NONE);
 }
 
+/* SiLU in AVX-512 register epilogues (ge_vector_silu_v16, vector_kernels.h:
+ * the bits of the activation pass it replaces): the depthwise and pointwise
+ * kernels and the epilogue rows apply it to a vector before its one store,
+ * where a pass over the rows after the store cost as much as the conv on
+ * 7x7 and 14x14 maps (a call per short row) and a second pass over a GEMM
+ * strip elsewhere. LATE hooks of the
+ * kernels' macros: GE__AIC_SILU_V16 where the kernel's flag silu_ is set. */
+#if defined(GE__AIC_X86) && defined(GE_VECTOR_SILU_V16)
+#define GE__AIC_SILU_REGS 1
+#define GE__AIC_SILU_V16(v)                                                                                            \
+  if (silu_) v = (__typeof__(v))ge_vector_silu_v16((__m512)v);
+#define GE__AIC_SILU_V8(v) /* 8 lanes (the pointwise column kernel's): the upper half is dropped */                  \
+  if (silu_) v = (__typeof__(v))_mm512_castps512_ps256(ge_vector_silu_v16(_mm512_castps256_ps512((__m256)v)));
+#else
+#define GE__AIC_SILU_V16(v)
+#define GE__AIC_SILU_V8(v)
+#endif
+#define GE__AIC_NO_LATE(v)
+
+/* Whether the register epilogues at this level apply act (the vector forms
+ * of ge__aic_act_late's complement, and SiLU at AVX-512). */
+static int ge__aic_act_in_regs(const ge__aic_act *a, int level) {
+#ifdef GE__AIC_SILU_REGS
+  if (a->kind == GE__AIC_ACT_SILU && level >= 2) return 1;
+#endif
+  (void)level;
+#ifdef GE__AIC_VEC
+  return !ge__aic_act_late(a->kind);
+#else
+  return a->kind == GE__AIC_ACT_NONE;
+#endif
+}
+
 /* r[0..n) = act(r + bias + res) (res may be NULL) for the activations
  * with a vector form (none, Relu, Clip, LeakyRelu, HardSigmoid, HardSwish:
  * kind; lo and hi are the activation's alpha and beta), per target, with
@@ -638,11 +673,13 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
       else v = t_;                                                                                                     \
     }                                                                                                                  \
   }
-#define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL)                                                                           \
+#define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL, LATE)                                                                     \
   static ATTR void ge__aic_epi_row_##S(float *r, const float *src, int64_t n, float bias, const float *res, int kind, \
                                        float lo, float hi) {                                                           \
     VT vb = {0}, vlo = {0}, vhi = {0}, vz = {0}, vone = {0}, v, q;                                                     \
     int64_t j = 0;                                                                                                     \
+    const int silu_ = kind == GE__AIC_ACT_SILU; /* kind SiLU: only where LATE applies it */                            \
+    if (silu_) kind = GE__AIC_ACT_NONE;                                                                                \
     vb += bias;                                                                                                        \
     vlo += kind == GE__AIC_ACT_RELU ? 0.0f : lo;                                                                       \
     vhi += hi;                                                                                                         \
@@ -650,6 +687,7 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
     for (; j + (VL) <= n; j += (VL)) {                                                                                 \
       memcpy(&v, src + j, sizeof v);                                                                                   \
       GE__AIC_EPI_VEC(VT, VI, v, q, res + j)                                                                           \
+      LATE(v)                                                                                                          \
       memcpy(r + j, &v, sizeof v);                                                                                     \
     }                                                                                                                  \
     if (j < n) { /* the tail through a full vector */                                                                  \
@@ -658,19 +696,22 @@ static int ge__aic_epi_empty(const ge__aic_epi *e) {
       if (res) memcpy(tq, res + j, (size_t)(n - j) * sizeof(float));                                                   \
       memcpy(&v, tv, sizeof v);                                                                                        \
       GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                \
+      LATE(v)                                                                                                          \
       memcpy(tv, &v, sizeof v);                                                                                        \
       memcpy(r + j, tv, (size_t)(n - j) * sizeof(float));                                                              \
     }                                                                                                                  \
+    (void)silu_;                                                                                                       \
   }
 
 #ifdef GE__AIC_VEC
 typedef int32_t ge__aic_i4 __attribute__((vector_size(16), may_alias));
-GE__AIC_EPI_ROW(base, , ge__aic_v4, ge__aic_i4, 4)
+GE__AIC_EPI_ROW(base, , ge__aic_v4, ge__aic_i4, 4, GE__AIC_NO_LATE)
 #ifdef GE__AIC_X86
 typedef int32_t ge__aic_i8 __attribute__((vector_size(32), may_alias));
 typedef int32_t ge__aic_i16 __attribute__((vector_size(64), may_alias));
-GE__AIC_EPI_ROW(avx2, __attribute__((target("avx2"))), ge__aic_v8, ge__aic_i8, 8)
-GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f"))), ge__aic_v16, ge__aic_i16, 16)
+GE__AIC_EPI_ROW(avx2, __attribute__((target("avx2"))), ge__aic_v8, ge__aic_i8, 8, GE__AIC_NO_LATE)
+/* fma for ge_vector_silu_v16 (no contraction elsewhere: -std=c99 keeps it off) */
+GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f,fma"))), ge__aic_v16, ge__aic_i16, 16, GE__AIC_SILU_V16)
 #endif
 #endif
 
@@ -681,8 +722,9 @@ static void ge__aic_epi_copy_row(const ge__aic_act *act, int level, float *r, co
                                  const float *res) {
   int64_t j;
 #ifdef GE__AIC_VEC
-  /* the sums in vector code; an activation that needs exp or erf after them */
-  int late = ge__aic_act_late(act->kind), kind = late ? GE__AIC_ACT_NONE : act->kind;
+  /* the sums in vector code (SiLU in them too at AVX-512: ge__aic_act_in_regs); an activation that needs exp or
+   * erf after them */
+  int late = !ge__aic_act_in_regs(act, level), kind = late ? GE__AIC_ACT_NONE : act->kind;
 #ifdef GE__AIC_X86
   if (level >= 2) ge__aic_epi_row_avx512(r, src, n, bias, res, kind, act->alpha, act->beta);
   else if (level == 1) ge__aic_epi_row_avx2(r, src, n, bias, res, kind, act->alpha, act->beta);
@@ -2198,11 +2240,12 @@ static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
 #define GE__AIC_DWK_FMA(u)                                                                                             \
   memcpy(&v_, s_ + s##u, sizeof v_);                                                                                   \
   a##u += w_ * v_;
-#define GE__AIC_DWK_OUT(u)                                                                                             \
+#define GE__AIC_DWK_OUTX(u, LATE)                                                                                      \
   {                                                                                                                    \
     const ge__aic_dwjob *j_ = jb + k + (u);                                                                            \
     if (j_->n == (int64_t)(sizeof(VZ_) / sizeof(float)) || j_->out + (int64_t)(sizeof(VZ_) / sizeof(float)) <= lim) { \
       GE__AIC_EPI_VEC(VZ_, VI_, a##u, q, res + j_->out)                                                                \
+      LATE(a##u)                                                                                                       \
       memcpy(y + j_->out, &a##u, sizeof a##u);                                                                         \
     } else {                                                                                                           \
       float tv_[sizeof(VZ_) / sizeof(float)], tq_[sizeof(VZ_) / sizeof(float)] = {0};                                  \
@@ -2210,11 +2253,15 @@ static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
       if (res)                                                                                                         \
         for (e_ = 0; e_ < j_->n; e_++) tq_[e_] = res[j_->out + e_];                                                    \
       GE__AIC_EPI_VEC(VZ_, VI_, a##u, q, tq_)                                                                          \
+      LATE(a##u)                                                                                                       \
       memcpy(tv_, &a##u, sizeof a##u);                                                                                 \
       for (e_ = 0; e_ < j_->n; e_++) y[j_->out + e_] = tv_[e_];                                                        \
     }                                                                                                                  \
   }
-#define GE__AIC_DWK_BLOCK(UNITS)                                                                                       \
+#define GE__AIC_DWK_OUT_avx512(u) GE__AIC_DWK_OUTX(u, GE__AIC_SILU_V16)
+#define GE__AIC_DWK_OUT_avx2(u) GE__AIC_DWK_OUTX(u, GE__AIC_NO_LATE)
+#define GE__AIC_DWK_OUT_base(u) GE__AIC_DWK_OUTX(u, GE__AIC_NO_LATE)
+#define GE__AIC_DWK_BLOCK(UNITS, OUT)                                                                                  \
   {                                                                                                                    \
     VZ_ v_, w_;                                                                                                        \
     UNITS(GE__AIC_DWK_DECL)                                                                                            \
@@ -2223,11 +2270,12 @@ static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
       w_ = z_ + tw[t];                                                                                                 \
       UNITS(GE__AIC_DWK_FMA)                                                                                           \
     }                                                                                                                  \
-    UNITS(GE__AIC_DWK_OUT)                                                                                             \
+    UNITS(OUT)                                                                                                         \
   }
 #define GE__AIC_DW_U1(X) X(0)
 #define GE__AIC_DW_U4(X) X(0) X(1) X(2) X(3)
 #define GE__AIC_DW_U8(X) GE__AIC_DW_U4(X) X(4) X(5) X(6) X(7)
+/* kind SiLU reaches only the AVX-512 copy (GE__AIC_SILU_V16 applies it). */
 #define GE__AIC_DWK(S, ATTR, VT, VI)                                                                                   \
   static ATTR void ge__aic_dwk_##S(const ge__aic_dwjob *jb, int64_t nj, const float *const *tp, const float *tw,      \
                                    int nt, float bias, float *y, const float *res, int kind, float lo, float hi) {     \
@@ -2235,22 +2283,25 @@ static size_t ge__aic_dw_floats(const ge__aic_cv *p, int level) {
     typedef VI VI_;                                                                                                    \
     const VT z_ = {0};                                                                                                 \
     const int64_t lim = res ? 0 : jb[nj - 1].out + jb[nj - 1].n; /* a residual may share y's bytes: no spill */     \
+    const int silu_ = kind == GE__AIC_ACT_SILU;                                                                        \
     VT vb = z_ + bias, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_, vone = z_ + 1.0f, q; \
     int64_t k = 0;                                                                                                     \
     int t;                                                                                                             \
-    for (; k + 8 <= nj; k += 8) GE__AIC_DWK_BLOCK(GE__AIC_DW_U8)                                                       \
+    if (silu_) kind = GE__AIC_ACT_NONE;                                                                                \
+    for (; k + 8 <= nj; k += 8) GE__AIC_DWK_BLOCK(GE__AIC_DW_U8, GE__AIC_DWK_OUT_##S)                                  \
     if (!res && nj >= 8 && nj - k > 4) { /* the last eight again: done ones store what they stored */                 \
       k = nj - 8;                                                                                                      \
-      GE__AIC_DWK_BLOCK(GE__AIC_DW_U8)                                                                                 \
+      GE__AIC_DWK_BLOCK(GE__AIC_DW_U8, GE__AIC_DWK_OUT_##S)                                                            \
       k = nj;                                                                                                          \
     }                                                                                                                  \
-    for (; k + 4 <= nj; k += 4) GE__AIC_DWK_BLOCK(GE__AIC_DW_U4)                                                       \
+    for (; k + 4 <= nj; k += 4) GE__AIC_DWK_BLOCK(GE__AIC_DW_U4, GE__AIC_DWK_OUT_##S)                                  \
     if (!res && nj >= 4 && k < nj) {                                                                                   \
       k = nj - 4;                                                                                                      \
-      GE__AIC_DWK_BLOCK(GE__AIC_DW_U4)                                                                                 \
+      GE__AIC_DWK_BLOCK(GE__AIC_DW_U4, GE__AIC_DWK_OUT_##S)                                                            \
       k = nj;                                                                                                          \
     }                                                                                                                  \
-    for (; k < nj; k++) GE__AIC_DWK_BLOCK(GE__AIC_DW_U1)                                                               \
+    for (; k < nj; k++) GE__AIC_DWK_BLOCK(GE__AIC_DW_U1, GE__AIC_DWK_OUT_##S)                                          \
+    (void)silu_;                                                                                                       \
   }
 #ifdef GE__AIC_VEC
 GE__AIC_DWK(base, , ge__aic_v4, ge__aic_i4)
@@ -2273,19 +2324,13 @@ static void ge__aic_dwk_base(const ge__aic_dwjob *jb, int64_t nj, const float *c
 }
 #endif
 
-/* The vector epilogue covers these activations; the others are applied
- * after the channel (ge__aic_act_apply). */
-static int ge__aic_dw_act_inline(const ge__aic_act *a) {
-#ifdef GE__AIC_VEC
-  return !ge__aic_act_late(a->kind);
-#else
-  return a->kind == GE__AIC_ACT_NONE;
-#endif
-}
+/* The vector epilogue covers these activations (SiLU too at AVX-512); the
+ * others are applied after the channel (ge__aic_act_apply). */
+static int ge__aic_dw_act_inline(const ge__aic_act *a, int level) { return ge__aic_act_in_regs(a, level); }
 
 static void ge__aic_dwk(int level, int64_t vl, const ge__aic_dwjob *jb, int64_t nj, const float *const *tp,
                         const float *tw, int nt, float bias, float *y, const float *res, const ge__aic_act *a) {
-  int kind = ge__aic_dw_act_inline(a) ? a->kind : GE__AIC_ACT_NONE;
+  int kind = ge__aic_dw_act_inline(a, level) ? a->kind : GE__AIC_ACT_NONE;
 #ifdef GE__AIC_X86
   if (level >= 2 && vl == 16) ge__aic_dwk_avx512(jb, nj, tp, tw, nt, bias, y, res, kind, a->alpha, a->beta);
   else if (level >= 1 && vl == 8) ge__aic_dwk_avx2(jb, nj, tp, tw, nt, bias, y, res, kind, a->alpha, a->beta);
@@ -2307,25 +2352,28 @@ static void ge__aic_dwk(int level, int64_t vl, const ge__aic_dwjob *jb, int64_t 
 #ifdef GE__AIC_X86
 #define GE__AIC_DW3_ATTR __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT
 #define GE__AIC_DW3_ACC(o, a, b)                                                                                       \
-  if ((a) - (o) >= 0 && (a) - (o) < 3) {                                                                               \
-    acc[o][0] += w[((a) - (o)) * 3 + (b)] * v0;                                                                        \
-    if (NV > 1) acc[o][1] += w[((a) - (o)) * 3 + (b)] * v1;                                                            \
+  if ((a) - (o) >= 0 && (a) - (o) < K) {                                                                               \
+    acc[o][0] += w[((a) - (o)) * K + (b)] * v0;                                                                        \
+    if (NV > 1) acc[o][1] += w[((a) - (o)) * K + (b)] * v1;                                                            \
   }
+/* K x K taps (K 3 or 5: the 5x5 band kernel shares the step). */
 static inline __attribute__((always_inline)) GE__AIC_DW3_ATTR void
-ge__aic_dw3_step(const float *band, int64_t L, int64_t r, int64_t x, int64_t ow, const ge__aic_v16 *w, int R, int NV,
-                 float *y, const float *res, int kind, ge__aic_v16 vb, ge__aic_v16 vlo, ge__aic_v16 vhi) {
+ge__aic_dwk_step(const float *band, int64_t L, int64_t r, int64_t x, int64_t ow, const ge__aic_v16 *w, int K, int R,
+                 int NV, float *y, const float *res, int kind, ge__aic_v16 vb, ge__aic_v16 vlo, ge__aic_v16 vhi) {
   typedef ge__aic_v16 VZ_;
   typedef ge__aic_i16 VI_;
   const VZ_ z_ = {0}, vz = z_, vone = z_ + 1.0f;
   VZ_ acc[8][2], v0 = z_, v1 = z_, q;
+  const int silu_ = kind == GE__AIC_ACT_SILU; /* applied by GE__AIC_SILU_V16 */
   int o, a, b, u;
+  if (silu_) kind = GE__AIC_ACT_NONE;
 #pragma GCC unroll 8
   for (o = 0; o < R; o++) acc[o][0] = acc[o][1] = z_;
-#pragma GCC unroll 10
-  for (a = 0; a < R + 2; a++) {
+#pragma GCC unroll 12
+  for (a = 0; a < R + K - 1; a++) {
     const float *s_ = band + (r + a) * L + x;
-#pragma GCC unroll 3
-    for (b = 0; b < 3; b++) {
+#pragma GCC unroll 5
+    for (b = 0; b < K; b++) {
       memcpy(&v0, s_ + b, sizeof v0);
       __asm__("" : "+v"(v0)); /* one load for the three rows (else the compiler folds it into each FMA) */
       if (NV > 1) {
@@ -2344,12 +2392,14 @@ ge__aic_dw3_step(const float *band, int64_t L, int64_t r, int64_t x, int64_t ow,
       VZ_ v = acc[o][u];
       if (n == 16) {
         GE__AIC_EPI_VEC(VZ_, VI_, v, q, res + at)
+        GE__AIC_SILU_V16(v)
         memcpy(y + at, &v, sizeof v);
       } else {
         __mmask16 m = (__mmask16)((1u << n) - 1);
         float tq[16];
         if (res) _mm512_storeu_ps(tq, _mm512_maskz_loadu_ps(m, res + at));
         GE__AIC_EPI_VEC(VZ_, VI_, v, q, tq)
+        GE__AIC_SILU_V16(v)
         _mm512_mask_storeu_ps(y + at, m, (__m512)v);
       }
     }
@@ -2365,30 +2415,69 @@ static GE__AIC_DW3_ATTR void ge__aic_dw3_band(const float *band, int64_t L, int6
   if (ow > 16) { /* four rows by two vectors */
     for (; r + 4 <= rows; r += 4)
       for (x = 0; x < ow; x += 32) {
-        if (ow - x > 16) ge__aic_dw3_step(band, L, r, x, ow, w, 4, 2, y, res, kind, vb, vlo, vhi);
-        else ge__aic_dw3_step(band, L, r, x, ow, w, 4, 1, y, res, kind, vb, vlo, vhi);
+        if (ow - x > 16) ge__aic_dwk_step(band, L, r, x, ow, w, 3, 4, 2, y, res, kind, vb, vlo, vhi);
+        else ge__aic_dwk_step(band, L, r, x, ow, w, 3, 4, 1, y, res, kind, vb, vlo, vhi);
       }
   } else { /* one vector a row: eight rows */
-    for (; r + 8 <= rows; r += 8) ge__aic_dw3_step(band, L, r, 0, ow, w, 8, 1, y, res, kind, vb, vlo, vhi);
+    for (; r + 8 <= rows; r += 8) ge__aic_dwk_step(band, L, r, 0, ow, w, 3, 8, 1, y, res, kind, vb, vlo, vhi);
   }
   /* the last rows in one step a vector (a step takes the nine-FMA chain's
    * latency however few rows it has) */
   for (x = 0; r < rows && x < ow; x += 16) switch (rows - r) {
-    case 7: ge__aic_dw3_step(band, L, r, x, ow, w, 7, 1, y, res, kind, vb, vlo, vhi); break;
-    case 6: ge__aic_dw3_step(band, L, r, x, ow, w, 6, 1, y, res, kind, vb, vlo, vhi); break;
-    case 5: ge__aic_dw3_step(band, L, r, x, ow, w, 5, 1, y, res, kind, vb, vlo, vhi); break;
-    case 4: ge__aic_dw3_step(band, L, r, x, ow, w, 4, 1, y, res, kind, vb, vlo, vhi); break;
-    case 3: ge__aic_dw3_step(band, L, r, x, ow, w, 3, 1, y, res, kind, vb, vlo, vhi); break;
-    case 2: ge__aic_dw3_step(band, L, r, x, ow, w, 2, 1, y, res, kind, vb, vlo, vhi); break;
-    default: ge__aic_dw3_step(band, L, r, x, ow, w, 1, 1, y, res, kind, vb, vlo, vhi); break;
+    case 7: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 7, 1, y, res, kind, vb, vlo, vhi); break;
+    case 6: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 6, 1, y, res, kind, vb, vlo, vhi); break;
+    case 5: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 5, 1, y, res, kind, vb, vlo, vhi); break;
+    case 4: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 4, 1, y, res, kind, vb, vlo, vhi); break;
+    case 3: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 3, 1, y, res, kind, vb, vlo, vhi); break;
+    case 2: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 2, 1, y, res, kind, vb, vlo, vhi); break;
+    default: ge__aic_dwk_step(band, L, r, x, ow, w, 3, 1, 1, y, res, kind, vb, vlo, vhi); break;
+    }
+}
+
+/* 5x5 stride-1 undilated depthwise over one band (AVX-512), as the 3x3
+ * band above: every input row's five shifted vectors loaded once for the
+ * up to five output rows that read them (a load per five FMAs where the
+ * tap-list kernel takes one per FMA); the 25 weights in registers, so
+ * four rows by one vector a step (two by two past 16 outputs a row, where
+ * ge__aic_dw3_fits does not send it). */
+static GE__AIC_DW3_ATTR void ge__aic_dw5_band(const float *band, int64_t L, int64_t rows, int64_t ow, const float *tw,
+                                              float bias, float *y, const float *res, int kind, float lo, float hi) {
+  const ge__aic_v16 z_ = {0}, vb = z_ + bias, vhi = z_ + hi, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo);
+  ge__aic_v16 w[25];
+  int64_t r = 0, x;
+  int t;
+  for (t = 0; t < 25; t++) w[t] = z_ + tw[t];
+  if (ow > 16) {
+    for (; r + 2 <= rows; r += 2)
+      for (x = 0; x < ow; x += 32) {
+        if (ow - x > 16) ge__aic_dwk_step(band, L, r, x, ow, w, 5, 2, 2, y, res, kind, vb, vlo, vhi);
+        else ge__aic_dwk_step(band, L, r, x, ow, w, 5, 2, 1, y, res, kind, vb, vlo, vhi);
+      }
+  } else {
+    for (; r + 4 <= rows; r += 4) ge__aic_dwk_step(band, L, r, 0, ow, w, 5, 4, 1, y, res, kind, vb, vlo, vhi);
+  }
+  for (x = 0; r < rows && x < ow; x += 16) switch (rows - r) {
+    case 3: ge__aic_dwk_step(band, L, r, x, ow, w, 5, 3, 1, y, res, kind, vb, vlo, vhi); break;
+    case 2: ge__aic_dwk_step(band, L, r, x, ow, w, 5, 2, 1, y, res, kind, vb, vlo, vhi); break;
+    default: ge__aic_dwk_step(band, L, r, x, ow, w, 5, 1, 1, y, res, kind, vb, vlo, vhi); break;
     }
 }
 #endif
 
-/* Whether a band of p runs on ge__aic_dw3_band at this level and vector length. */
+#ifdef GE_AI_CORE_TEST_KNOBS
+static int ge__aic_dw_choice = 0; /* 2: never the 5x5 band kernel (tests and benchmarks compare with it) */
+#else
+#define ge__aic_dw_choice 0
+#endif
+
+/* Whether a band of p runs on ge__aic_dw3_band (3) or ge__aic_dw5_band (5)
+ * at this level and vector length (else 0). */
 static int ge__aic_dw3_fits(const ge__aic_cv *p, int level, int64_t vl) {
 #ifdef GE__AIC_X86
-  return level >= 2 && vl == 16 && p->kh == 3 && p->kw == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1;
+  if (!(level >= 2 && vl == 16 && p->kh == p->kw && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1)) return 0;
+  /* 5x5 on rows of at most 16 (measured on 28-wide rows: no faster than
+   * the tap-list kernel with its SiLU in registers) */
+  return p->kh == 3 ? 3 : p->kh == 5 && p->ow <= 16 && ge__aic_dw_choice != 2 ? 5 : 0;
 #else
   (void)p, (void)level, (void)vl;
   return 0;
@@ -2560,10 +2649,14 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
   int64_t toff[GE__AIC_DW_TAPS];
   const float *tp[GE__AIC_DW_TAPS];
   float tw[GE__AIC_DW_TAPS];
-  int nt = (int)(p->kh * p->kw), after = !ge__aic_dw_act_inline(d->act), tap, dw3;
+  int nt = (int)(p->kh * p->kw), after = !ge__aic_dw_act_inline(d->act, d->level), tap, dw3;
   ge__aic_dwg g;
   ge__aic_dw_geom(p, d->level, &g);
   dw3 = ge__aic_dw3_fits(p, d->level, g.vl);
+  /* SiLU over the band's rows after it, not in the 3x3 steps' registers,
+   * on rows wider than a vector: there the steps hold 8 accumulators and
+   * nine weights and the pass runs over long rows (measured 5% faster) */
+  if (dw3 && p->ow > 16 && d->act->kind == GE__AIC_ACT_SILU) after = 1;
   for (i = 0, tap = 0; i < p->kh && d->work; i++)
     for (j = 0; j < p->kw; j++, tap++) {
       int64_t a = i * p->dh, b = j * p->dw;
@@ -2601,8 +2694,10 @@ static void ge__aic_dw_fn(void *arg, int64_t begin, int64_t end) {
         last = src;
 #ifdef GE__AIC_X86
         if (dw3)
-          ge__aic_dw3_band(base, g.L, rows, p->ow, tw, bv, yp + r0 * p->ow, res ? res + r0 * p->ow : NULL,
-                           after ? GE__AIC_ACT_NONE : d->act->kind, d->act->alpha, d->act->beta);
+          (dw3 == 5 ? ge__aic_dw5_band : ge__aic_dw3_band)(base, g.L, rows, p->ow, tw, bv, yp + r0 * p->ow,
+                                                           res ? res + r0 * p->ow : NULL,
+                                                           after ? GE__AIC_ACT_NONE : d->act->kind, d->act->alpha,
+                                                           d->act->beta);
         else
 #endif
           ge__aic_dwk(d->level, g.vl, jb, rows * g.per, tp, tw, nt, bv, yp + r0 * p->ow,
@@ -2660,10 +2755,42 @@ static GE__AIC_DW_ATTR512 void ge__aic_dwc_in(const ge__aic_cv *p, const float *
   }
 }
 
-/* ob[pixel] = bias + the nine taps of 16 channels (wv: tap-major, 16 lanes
- * each), three partial sums a pixel. */
-static GE__AIC_DW_ATTR512 void ge__aic_dwc_sum(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
-                                               __m512 bias, float *ob) {
+/* The activation of 16 output lanes in registers (a kind of
+ * ge__aic_dw_act_inline; SiLU as GE__AIC_SILU_V16). */
+typedef struct ge__aic_dwc_act {
+  int kind, silu_;
+  ge__aic_v16 vlo, vhi;
+} ge__aic_dwc_act;
+
+static ge__aic_dwc_act ge__aic_dwc_act_of(const ge__aic_act *a, int on) {
+  ge__aic_dwc_act r;
+  const ge__aic_v16 z_ = {0};
+  r.kind = on ? a->kind : GE__AIC_ACT_NONE;
+  r.silu_ = r.kind == GE__AIC_ACT_SILU;
+  if (r.silu_) r.kind = GE__AIC_ACT_NONE;
+  r.vlo = z_ + (r.kind == GE__AIC_ACT_RELU ? 0.0f : a->alpha), r.vhi = z_ + a->beta;
+  return r;
+}
+
+static inline __attribute__((always_inline)) GE__AIC_DW3_ATTR __m512 ge__aic_dwc_apply(const ge__aic_dwc_act *ac,
+                                                                                      __m512 x) {
+  typedef ge__aic_v16 VZ_;
+  typedef ge__aic_i16 VI_;
+  const VZ_ z_ = {0}, vz = z_, vone = z_ + 1.0f, vb = z_, vlo = ac->vlo, vhi = ac->vhi;
+  const float *res = NULL;
+  const int kind = ac->kind, silu_ = ac->silu_;
+  VZ_ v = (VZ_)x, q;
+  if (kind == GE__AIC_ACT_NONE && !silu_) return x;
+  GE__AIC_EPI_VEC(VZ_, VI_, v, q, res)
+  GE__AIC_SILU_V16(v)
+  (void)silu_;
+  return (__m512)v;
+}
+
+/* ob[pixel] = act(bias + the nine taps of 16 channels) (wv: tap-major, 16
+ * lanes each), three partial sums a pixel. */
+static GE__AIC_DW3_ATTR void ge__aic_dwc_sum(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
+                                             __m512 bias, const ge__aic_dwc_act *ac, float *ob) {
   const __m512 w0 = _mm512_loadu_ps(wv), w1 = _mm512_loadu_ps(wv + 16), w2 = _mm512_loadu_ps(wv + 32);
   const __m512 w3 = _mm512_loadu_ps(wv + 48), w4 = _mm512_loadu_ps(wv + 64), w5 = _mm512_loadu_ps(wv + 80);
   const __m512 w6 = _mm512_loadu_ps(wv + 96), w7 = _mm512_loadu_ps(wv + 112), w8 = _mm512_loadu_ps(wv + 128);
@@ -2682,17 +2809,17 @@ static GE__AIC_DW_ATTR512 void ge__aic_dwc_sum(const ge__aic_cv *p, const float 
       a = _mm512_fmadd_ps(w6, _mm512_loadu_ps(s2), a);
       b = _mm512_fmadd_ps(w7, _mm512_loadu_ps(s2 + cs), b);
       c = _mm512_fmadd_ps(w8, _mm512_loadu_ps(s2 + 2 * cs), c);
-      _mm512_storeu_ps(o + ow * 16, _mm512_add_ps(_mm512_add_ps(a, b), c));
+      _mm512_storeu_ps(o + ow * 16, ge__aic_dwc_apply(ac, _mm512_add_ps(_mm512_add_ps(a, b), c)));
     }
   }
 }
 
-/* ob[pixel] = bias + the 5x5 taps of 16 channels (wv: tap-major, 16 lanes
+/* ob[pixel] = act(bias + the 5x5 taps of 16 channels) (wv: tap-major, 16 lanes
  * each), four pixels of a row at a time (four FMA chains; the 25 weight
  * vectors loaded once, the tap loops of constant bounds), then the row's
  * last ones. */
-static GE__AIC_DW_ATTR512 void ge__aic_dwc_sum5(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
-                                                __m512 bias, float *ob) {
+static GE__AIC_DW3_ATTR void ge__aic_dwc_sum5(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
+                                              __m512 bias, const ge__aic_dwc_act *ac, float *ob) {
   const int64_t rs = p->dh * wp * 16, cs = p->dw * 16, ps = p->sw * 16;
   int64_t oh, ow, ki, kj;
   __m512 wk[25];
@@ -2710,14 +2837,16 @@ static GE__AIC_DW_ATTR512 void ge__aic_dwc_sum5(const ge__aic_cv *p, const float
           a2 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s + 2 * ps), a2);
           a3 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s + 3 * ps), a3);
         }
-      _mm512_storeu_ps(o + ow * 16, a0), _mm512_storeu_ps(o + ow * 16 + 16, a1);
-      _mm512_storeu_ps(o + ow * 16 + 32, a2), _mm512_storeu_ps(o + ow * 16 + 48, a3);
+      _mm512_storeu_ps(o + ow * 16, ge__aic_dwc_apply(ac, a0));
+      _mm512_storeu_ps(o + ow * 16 + 16, ge__aic_dwc_apply(ac, a1));
+      _mm512_storeu_ps(o + ow * 16 + 32, ge__aic_dwc_apply(ac, a2));
+      _mm512_storeu_ps(o + ow * 16 + 48, ge__aic_dwc_apply(ac, a3));
     }
     for (; ow < p->ow; ow++) {
       __m512 a = bias;
       for (ki = 0; ki < 5; ki++)
         for (kj = 0; kj < 5; kj++) a = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(row + ow * ps + ki * rs + kj * cs), a);
-      _mm512_storeu_ps(o + ow * 16, a);
+      _mm512_storeu_ps(o + ow * 16, ge__aic_dwc_apply(ac, a));
     }
   }
 }
@@ -2735,20 +2864,25 @@ static GE__AIC_DW_ATTR512 void ge__aic_dwc_out(const float *ob, int64_t P, int64
   }
 }
 
-/* One block of nc channels from c0 of image n into its planes of y. */
+/* One block of nc channels from c0 of image n into its planes of y: the
+ * activation on the pixel-major sums when it has a register form and no
+ * residual comes first (a pass per plane after the transpose cost as much
+ * as the taps on 7x7 maps), else per plane after it. */
 static GE__AIC_DW_ATTR512 void ge__aic_dwc_block(const ge__aic_dw *d, float *buf, int64_t n, int64_t c0, int64_t nc) {
   const ge__aic_cv *p = d->p;
   int64_t P = p->oh * p->ow, wp = ge__aic_dwc_wp(p), ch, t, nt = p->kh * p->kw;
   float wv[25 * 16], bv[16], *ob = buf + ge__aic_dwc_hp(p) * wp * 16, *y = d->y + (n * p->m + c0) * P;
   const float *res = d->res ? d->res + (n * p->m + c0) * P : NULL;
+  const int in_sum = !res && ge__aic_dw_act_inline(d->act, 2);
+  const ge__aic_dwc_act ac = ge__aic_dwc_act_of(d->act, in_sum);
   for (t = 0; t < nt; t++)
     for (ch = 0; ch < 16; ch++) wv[t * 16 + ch] = ch < nc ? d->w[(c0 + ch) * nt + t] : 0.0f;
   for (ch = 0; ch < 16; ch++) bv[ch] = ch < nc && d->b ? d->b[c0 + ch] : 0.0f;
   ge__aic_dwc_in(p, d->x + (n * p->c + c0) * p->h * p->w, nc, buf, wp);
-  if (nt == 9) ge__aic_dwc_sum(p, buf, wp, wv, _mm512_loadu_ps(bv), ob);
-  else ge__aic_dwc_sum5(p, buf, wp, wv, _mm512_loadu_ps(bv), ob);
+  if (nt == 9) ge__aic_dwc_sum(p, buf, wp, wv, _mm512_loadu_ps(bv), &ac, ob);
+  else ge__aic_dwc_sum5(p, buf, wp, wv, _mm512_loadu_ps(bv), &ac, ob);
   ge__aic_dwc_out(ob, P, nc, y);
-  if (res || d->act->kind != GE__AIC_ACT_NONE)
+  if (!in_sum && (res || d->act->kind != GE__AIC_ACT_NONE))
     for (ch = 0; ch < nc; ch++) ge__aic_epi_row(d->act, 2, y + ch * P, P, 0.0f, res ? res + ch * P : NULL);
 }
 
@@ -2855,22 +2989,28 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
     if (nv_ > 1) c##r##_1 += ak[r] * b1;                                                                               \
     if (nv_ > 2) c##r##_2 += ak[r] * b2;                                                                               \
   }
-#define GE__AIC_PW_OUT(r)                                                                                              \
+#define GE__AIC_PW_OUTX(r, LATE)                                                                                       \
   if ((r) < rows) {                                                                                                    \
     float *cr = c + (r) * ldc;                                                                                         \
     const float *res = resb ? resb + (r) * ldr : NULL, *rp = res ? res : cr; /* rp: read only with res */            \
     vb = z_ + (bias ? bias[r] : 0.0f);                                                                                 \
     GE__AIC_EPI_VEC(VZ_, VI_, c##r##_0, q, rp)                                                                        \
+    LATE(c##r##_0)                                                                                                     \
     memcpy(cr, &c##r##_0, sizeof q);                                                                                   \
     if (nv_ > 1) {                                                                                                     \
       GE__AIC_EPI_VEC(VZ_, VI_, c##r##_1, q, rp + vl_)                                                                \
+      LATE(c##r##_1)                                                                                                   \
       memcpy(cr + vl_, &c##r##_1, sizeof q);                                                                           \
     }                                                                                                                  \
     if (nv_ > 2) {                                                                                                     \
       GE__AIC_EPI_VEC(VZ_, VI_, c##r##_2, q, rp + 2 * vl_)                                                            \
+      LATE(c##r##_2)                                                                                                   \
       memcpy(cr + 2 * vl_, &c##r##_2, sizeof q);                                                                       \
     }                                                                                                                  \
   }
+#define GE__AIC_PW_OUT_avx512(r) GE__AIC_PW_OUTX(r, GE__AIC_SILU_V16)
+#define GE__AIC_PW_OUT_avx2(r) GE__AIC_PW_OUTX(r, GE__AIC_NO_LATE)
+#define GE__AIC_PW_OUT_base(r) GE__AIC_PW_OUTX(r, GE__AIC_NO_LATE)
 /* c[r * ldc + j] = act(bias[r] + sum_k a[k * MR + r] b[k * ldb + j] +
  * resb[r * ldr + j]) for r < rows, j < NV * VL (bias, resb may be NULL). */
 #define GE__AIC_PWK(S, NV, ATTR, VT, VI, MR, ROWS)                                                                     \
@@ -2883,7 +3023,9 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
     const VT z_ = {0};                                                                                                 \
     VT b0 = z_, b1 = z_, b2 = z_, vb, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_;     \
     VT vone = z_ + 1.0f, q;                                                                                            \
+    const int silu_ = kind == GE__AIC_ACT_SILU; /* kind SiLU: the AVX-512 copies only */                               \
     int64_t k;                                                                                                         \
+    if (silu_) kind = GE__AIC_ACT_NONE;                                                                                \
     ROWS(GE__AIC_PW_DECL)                                                                                              \
     for (k = 0; k < K; k++) {                                                                                          \
       const float *bk = b + k * ldb, *ak = a + k * (MR);                                                               \
@@ -2892,21 +3034,25 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
       if (nv_ > 2) memcpy(&b2, bk + 2 * vl_, sizeof b2);                                                               \
       ROWS(GE__AIC_PW_FMA)                                                                                             \
     }                                                                                                                  \
-    ROWS(GE__AIC_PW_OUT)                                                                                               \
-    (void)b1, (void)b2, (void)vz, (void)vone;                                                                          \
+    ROWS(GE__AIC_PW_OUT_##S)                                                                                           \
+    (void)b1, (void)b2, (void)vz, (void)vone, (void)silu_;                                                             \
   }
 /* The same for `cols` single columns (any count), vectors over the panel's
  * MR rows (VH holds MR floats): four columns at a time over two phases of
  * k, or the last one or two over four phases (eight FMA chains either way,
  * so a lone column is not bound by the FMA latency). */
-#define GE__AIC_PWC_OUT(u, acc)                                                                                        \
+#define GE__AIC_PWC_OUTX(u, acc, LATE)                                                                                       \
   if (j + (u) < cols) {                                                                                                \
     const float *res = resb ? tq : NULL;                                                                               \
     for (i = 0; i < rows && resb; i++) tq[i] = resb[i * ldr + j + (u)];                                                \
     GE__AIC_EPI_VEC(VH, VIH, acc, q, tq)                                                                               \
+    LATE(acc)                                                                                                          \
     memcpy(tv, &acc, sizeof tv);                                                                                       \
     for (i = 0; i < rows; i++) c[i * ldc + j + (u)] = tv[i];                                                           \
   }
+#define GE__AIC_PWC_OUT_avx512(u, acc) GE__AIC_PWC_OUTX(u, acc, GE__AIC_SILU_V8)
+#define GE__AIC_PWC_OUT_avx2(u, acc) GE__AIC_PWC_OUTX(u, acc, GE__AIC_NO_LATE)
+#define GE__AIC_PWC_OUT_base(u, acc) GE__AIC_PWC_OUTX(u, acc, GE__AIC_NO_LATE)
 #define GE__AIC_PWC_LD(d, kk) memcpy(&d, a + (kk) * mr_, sizeof d);
 #define GE__AIC_PWC(S, ATTR, VH_, VIH_, MR)                                                                            \
   static ATTR void ge__aic_pwc_##S(const float *a, const float *b, int64_t ldb, int64_t K, float *c, int64_t ldc,    \
@@ -2919,7 +3065,9 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
                                                                                                    v2, v3;            \
     float tb[MR] = {0}, tq[MR] = {0}, tv[MR];                                                                          \
     const int64_t mr_ = (MR);                                                                                          \
+    const int silu_ = kind == GE__AIC_ACT_SILU; /* kind SiLU: the AVX-512 copy only */                                 \
     int64_t i, j, k;                                                                                                   \
+    if (silu_) kind = GE__AIC_ACT_NONE;                                                                                \
     for (i = 0; i < rows && bias; i++) tb[i] = bias[i];                                                                \
     memcpy(&vb, tb, sizeof vb);                                                                                        \
     for (j = 0; j < cols; j += 4) {                                                                                    \
@@ -2953,9 +3101,10 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
         }                                                                                                              \
         a0 = (a0 + a2) + (e0 + e2), a1 = (a1 + a3) + (e1 + e3);                                                        \
       }                                                                                                                \
-      GE__AIC_PWC_OUT(0, a0) GE__AIC_PWC_OUT(1, a1) GE__AIC_PWC_OUT(2, a2) GE__AIC_PWC_OUT(3, a3)                      \
+      GE__AIC_PWC_OUT_##S(0, a0) GE__AIC_PWC_OUT_##S(1, a1) GE__AIC_PWC_OUT_##S(2, a2)                                 \
+      GE__AIC_PWC_OUT_##S(3, a3)                                                                                       \
     }                                                                                                                  \
-    (void)vz, (void)vone;                                                                                              \
+    (void)vz, (void)vone, (void)silu_;                                                                                 \
   }
 #ifdef GE__AIC_VEC
 #define GE__AIC_PW_BASE_ATTR
@@ -3040,6 +3189,7 @@ typedef struct ge__aic_pw {
   int64_t cols, chunks;    /* cols: single columns at the end (the column kernel) */
   int64_t panels, units, tasks;
   int cmajor; /* units chunk-major (panel fastest); else panel-major */
+  int merged; /* the single columns go with the last chunk of vectors (chunk-major) */
 } ge__aic_pw;
 
 /* The activation the register epilogue leaves (SiLU, Sigmoid, Tanh) over
@@ -3073,7 +3223,7 @@ static void ge__aic_pw_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_pw *d = (const ge__aic_pw *)arg;
   const ge__aic_cv *p = d->p;
   int64_t P = p->oh * p->ow, K = p->cg, t, u, w = GE__AIC_PW_NV * d->vl;
-  int inl = ge__aic_dw_act_inline(d->act), kind = inl ? d->act->kind : GE__AIC_ACT_NONE;
+  int inl = ge__aic_dw_act_inline(d->act, d->level), kind = inl ? d->act->kind : GE__AIC_ACT_NONE;
   size_t per = ge__aic_pw_floats(p, d->level);
   ge__aic_pwrun run;
   run.y = NULL, run.rows = run.j0 = run.j1 = 0;
@@ -3092,6 +3242,12 @@ static void ge__aic_pw_fn(void *arg, int64_t begin, int64_t end) {
       ge__aic_pw_tile(d->level, nv, a, x + j0, P, K, y + j0, P, rows, cols, d->b ? d->b + m0 : NULL,
                       res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta);
       if (!inl) ge__aic_pw_run_add(d, &run, y, rows, j0, nv ? nv * d->vl : cols);
+      if (d->merged && ch == d->chunks - 1) { /* the columns while the panel is in L1 */
+        j0 = d->full * w + d->nv_tail * d->vl;
+        ge__aic_pw_tile(d->level, 0, a, x + j0, P, K, y + j0, P, rows, d->cols, d->b ? d->b + m0 : NULL,
+                        res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta);
+        if (!inl) ge__aic_pw_run_add(d, &run, y, rows, j0, d->cols);
+      }
     }
     ge__aic_pw_run_flush(d, &run);
   }
@@ -3120,10 +3276,13 @@ static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   d.mr = ge__aic_pw_mr(level), d.vl = ge__aic_pw_vl(level), w = GE__AIC_PW_NV * d.vl;
   d.full = P / w, rest = P % w;
   d.nv_tail = (int)(rest / d.vl), d.cols = rest % d.vl;
-  d.chunks = d.full + (d.nv_tail > 0) + (d.cols > 0);
+  d.cmajor = ge__aic_pw_chunk_major(p);
+  /* chunk-major, a chunk of single columns would read every panel again
+   * (7x7 maps: 48 pixels then 1, the weights streamed twice) */
+  d.merged = d.cmajor && d.cols > 0 && d.full + (d.nv_tail > 0) > 0;
+  d.chunks = d.full + (d.nv_tail > 0) + (d.cols > 0 && !d.merged);
   d.panels = (p->mg + d.mr - 1) / d.mr;
   d.units = p->n * p->group * d.panels * d.chunks;
-  d.cmajor = ge__aic_pw_chunk_major(p);
   /* GE__AIC_PW_SHARES shares a thread, claimed as threads come free: a thread
    * that starts late or is preempted (a shared machine) leaves its shares to
    * the others instead of holding the whole loop back */

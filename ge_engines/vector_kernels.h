@@ -30,7 +30,9 @@
  * cancels), 8 ulp in its negative tail. Softmax takes e^(x - max) as 0
  * below e^-86 (a denormal result would cost a microcode assist per lane).
  * The SiLU of AI Core's conv epilogues has its own AVX-512 form (FMA,
- * rcp14): within 4 ulp, not the portable sets' bits.
+ * rcp14): within 4 ulp, not the portable sets' bits; ge_vector_silu_v16
+ * (declared with the API) hands it to those epilogues to inline on their
+ * output registers.
  *
  * Heavy loops split their work with ge_kernel_parallel_for (the executor's
  * threads; serial when it gives none).
@@ -68,6 +70,40 @@ enum { GE_VECTOR_ACT_RELU = 1, GE_VECTOR_ACT_LEAKYRELU, GE_VECTOR_ACT_CLIP, GE_V
  * node (approximate "none" or "tanh"). NaN stays NaN.
  * Returns 0 (and does nothing) without the SIMD kernels or for another act. */
 GE_API int ge_vector_activation(int act, float alpha, float beta, float *y, int64_t n);
+
+/* SiLU of 16 lanes at AVX-512 (GE_VECTOR_SILU_V16 defined where it
+ * exists), inline for other engines' register epilogues (AI Core's convs
+ * apply it to an output vector before its one store; a call per row cost
+ * as much as the math on 7x7 maps): the form of ge_vector_activation's
+ * SiLU at AVX-512 (the same bits), described in the implementation. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && !defined(GE_VECTOR_NO_SIMD)
+#include <immintrin.h>
+#define GE_VECTOR_SILU_V16 1
+static inline __attribute__((always_inline, target("avx512f,fma"))) __m512 ge_vector_silu_v16(__m512 x) {
+  const __m512i sign = _mm512_set1_epi32((int32_t)0x80000000u);
+  __m512 t = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(x), sign)); /* -|x| */
+  __m512 n, r, p, e, d, q, num;
+  t = _mm512_max_ps(t, _mm512_set1_ps(-104.0f)); /* NaN lanes take -104: the product with x keeps NaN */
+  n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(1.44269504088896341f)),
+                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), t);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187e-06f), r);
+  p = _mm512_fmadd_ps(r, _mm512_set1_ps(1.0f / 40320), _mm512_set1_ps(1.0f / 5040));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  e = _mm512_scalef_ps(p, n);
+  d = _mm512_add_ps(e, _mm512_set1_ps(1.0f));
+  q = _mm512_rcp14_ps(d);
+  q = _mm512_fmadd_ps(q, _mm512_fnmadd_ps(d, q, _mm512_set1_ps(1.0f)), q);
+  num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ), _mm512_set1_ps(1.0f), e);
+  return _mm512_mul_ps(x, _mm512_mul_ps(num, q));
+}
+#endif
 
 #ifdef __cplusplus
 }
@@ -1063,36 +1099,12 @@ GE__VK_SILU_ISA(avx2)
  * (inf, NaN); |x| past 104 takes e^-104 (0 after the product at -104: the
  * reference's sigmoid rounds to 0 there too, below 1e-45). */
 #define GE__VK_SILU512_ATTR __attribute__((target("avx512f,fma")))
-GE__VK_INLINE GE__VK_SILU512_ATTR __m512 ge__vk_silu_fast_v_avx512(__m512 x) {
-  const __m512i sign = _mm512_set1_epi32((int32_t)0x80000000u);
-  __m512 t = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(x), sign)); /* -|x| */
-  __m512 n, r, p, e, d, q, num;
-  t = _mm512_max_ps(t, _mm512_set1_ps(-104.0f)); /* NaN lanes take -104: the product with x keeps NaN */
-  n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(1.44269504088896341f)),
-                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), t);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187e-06f), r);
-  p = _mm512_fmadd_ps(r, _mm512_set1_ps(1.0f / 40320), _mm512_set1_ps(1.0f / 5040));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-  e = _mm512_scalef_ps(p, n);
-  d = _mm512_add_ps(e, _mm512_set1_ps(1.0f));
-  q = _mm512_rcp14_ps(d);
-  q = _mm512_fmadd_ps(q, _mm512_fnmadd_ps(d, q, _mm512_set1_ps(1.0f)), q);
-  num = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ), _mm512_set1_ps(1.0f), e);
-  return _mm512_mul_ps(x, _mm512_mul_ps(num, q));
-}
-static GE__VK_SILU512_ATTR void ge__vk_silu_avx512(float *y, int64_t n) {
+static GE__VK_SILU512_ATTR void ge__vk_silu_avx512(float *y, int64_t n) { /* ge_vector_silu_v16: the header */
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, ge__vk_silu_fast_v_avx512(_mm512_loadu_ps(y + i)));
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, ge_vector_silu_v16(_mm512_loadu_ps(y + i)));
   if (i < n) {
     __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
-    _mm512_mask_storeu_ps(y + i, m, ge__vk_silu_fast_v_avx512(_mm512_maskz_loadu_ps(m, y + i)));
+    _mm512_mask_storeu_ps(y + i, m, ge_vector_silu_v16(_mm512_maskz_loadu_ps(m, y + i)));
   }
 }
 #else

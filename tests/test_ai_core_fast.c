@@ -949,6 +949,40 @@ GE_TEST(test_dw3_band_silu) {
   printf("  3x3 stride-1 depthwise with SiLU: %d cases, worst rel err %.2g\n", done, worst);
 }
 
+/* SiLU applied in the AVX-512 registers (GE__AIC_SILU_V16): depthwise 3x3
+ * and 5x5 (the channel-blocked kernel, the 3x3 band kernel on rows of at
+ * most 16, the tap-list kernel), pointwise (panel-major, chunk-major with
+ * its single columns merged into the last chunk: 7x7 and 14x14 maps) with
+ * and without a residual, 1 and 2 threads, against the reference. */
+GE_TEST(test_silu_in_registers) {
+  int i, done = 0, kinds[3] = {0, 0, 0}, narrow_cols = 0;
+  double worst = 0;
+  tu_seed(&R, 1631);
+  for (i = 0; done < 90; i++) {
+    static const int kind_of[3] = {20, 21, 22};
+    int k = i % 3, threads = 1 + (i / 3) % 2;
+    conv_case c = rand_case(kind_of[k]);
+    double er;
+    c.act = "Silu";
+    if (k == 0 && tu_below(&R, 2)) c.sh = c.sw = 1, c.h = c.w = 9 + (int64_t)tu_below(&R, 8); /* the band kernel */
+    ge__aic_conv_level_cap = 2;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  SiLU in registers kind %d threads %d: c %lld %lldx%lld m %lld s %lld res %d bias %d: %.2g\n",
+             kind_of[k], threads, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.sh,
+             c.residual, c.bias, er);
+    if (er > worst) worst = er;
+    kinds[k]++;
+    narrow_cols += k == 1 && c.m < c.c && c.h * c.w % 16 != 0;
+    done++;
+  }
+  GE_CHECK(kinds[0] > 20 && kinds[1] > 20 && kinds[2] > 20 && narrow_cols > 3);
+  printf("  SiLU in registers: %d depthwise 3x3, %d pointwise (%d narrowing with single columns), %d depthwise 5x5 "
+         "(1 and 2 threads), worst rel err %.2g\n",
+         kinds[0], kinds[1], narrow_cols, kinds[2], worst);
+}
+
 /* EfficientNet's 5x5 depthwise layers (kind 22) through the Conv kernel at
  * every micro-kernel level on 1 and 2 threads, and with the weights
  * prepared at load: the channel-blocked kernel at AVX-512 (small maps, any
@@ -956,7 +990,7 @@ GE_TEST(test_dw3_band_silu) {
  * elsewhere; SiLU, residuals and biases as drawn (half prepared at load:
  * run_conv_case). */
 GE_TEST(test_efficientnet_dw5) {
-  int i, done = 0, blocked = 0;
+  int i, done = 0, blocked = 0, banded5 = 0;
   double worst = 0;
   tu_seed(&R, 1622);
   for (i = 0; done < 120; i++) {
@@ -977,14 +1011,15 @@ GE_TEST(test_efficientnet_dw5) {
       p.h = c.h, p.w = c.w, p.kh = p.kw = 5, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = 2;
       p.oh = out_dim(c.h, 5, c.sh, 1, 2, c.pads[2]), p.ow = out_dim(c.w, 5, c.sw, 1, 2, c.pads[3]), p.cg = p.mg = 1;
       blocked += ge__aic_dwc_fits(&p, 2);
+      banded5 += !ge__aic_dwc_fits(&p, 2) && ge__aic_dw3_fits(&p, 2, ge__aic_dw_vl(2, p.ow)) == 5; /* dw5_band */
     }
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  GE_CHECK(blocked > 10 || !__builtin_cpu_supports("avx512f"));
+  GE_CHECK((blocked > 10 && banded5 > 3) || !__builtin_cpu_supports("avx512f"));
   printf("  EfficientNet 5x5 depthwise: %d cases at 3 levels (1 and 2 threads), %d "
-         "channel-blocked, worst rel err %.2g\n",
-         done, blocked, worst);
+         "channel-blocked, %d by the 5x5 band kernel, worst rel err %.2g\n",
+         done, blocked, banded5, worst);
 }
 
 /* SqueezeNet's expand convs (kind 31) at every micro-kernel level on 1 and 2
@@ -2466,6 +2501,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_efficientnet_dw5);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
+  GE_RUN(test_silu_in_registers);
   GE_RUN(test_pointwise_levels);
   GE_RUN(test_conv_atrous);
   GE_RUN(test_convtranspose_fast);
