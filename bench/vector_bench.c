@@ -31,51 +31,29 @@ static ge_value *bench_alloc(ge_kernel_ctx *c, uint32_t i, ge_dtype dtype, int32
   return v->data ? v : NULL;
 }
 
-static void attrs_pool(ge_graph *g, ge_node_id id) {
-  const int64_t k[2] = {3, 3}, s[2] = {2, 2}, p[4] = {1, 1, 1, 1};
+/* A square pool: kernel k, stride st, pad on every side, ceil_mode and
+ * count_include_pad (0 leaves the attribute at its default). */
+static void set_pool(ge_graph *g, ge_node_id id, int64_t k, int64_t st, int64_t pad, int ceil, int count_pad) {
+  const int64_t ks[2] = {k, k}, s[2] = {st, st}, p[4] = {pad, pad, pad, pad};
   ge_error e;
-  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
-  ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
-  ge_node_set_attr_ints(g, id, "pads", p, 4, &e);
+  ge_node_set_attr_ints(g, id, "kernel_shape", ks, 2, &e);
+  if (st != 1) ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
+  if (pad) ge_node_set_attr_ints(g, id, "pads", p, 4, &e);
+  if (ceil) ge_node_set_attr_int(g, id, "ceil_mode", 1, &e);
+  if (count_pad) ge_node_set_attr_int(g, id, "count_include_pad", 1, &e);
 }
+/* ResNet's stem pool: 3x3 stride 2, pads 1. */
+static void attrs_pool(ge_graph *g, ge_node_id id) { set_pool(g, id, 3, 2, 1, 0, 0); }
 /* Inception's branch pools: 3x3 stride 1, pads 1, the pads counted. */
-static void attrs_pool_s1(ge_graph *g, ge_node_id id) {
-  const int64_t k[2] = {3, 3}, p[4] = {1, 1, 1, 1};
-  ge_error e;
-  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
-  ge_node_set_attr_ints(g, id, "pads", p, 4, &e);
-  ge_node_set_attr_int(g, id, "count_include_pad", 1, &e);
-}
+static void attrs_pool_s1(ge_graph *g, ge_node_id id) { set_pool(g, id, 3, 1, 1, 0, 1); }
 /* DenseNet's transitions: 2x2 stride 2. */
-static void attrs_pool_2x2(ge_graph *g, ge_node_id id) {
-  const int64_t k[2] = {2, 2}, s[2] = {2, 2};
-  ge_error e;
-  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
-  ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
-}
+static void attrs_pool_2x2(ge_graph *g, ge_node_id id) { set_pool(g, id, 2, 2, 0, 0, 0); }
 /* SqueezeNet's and GoogLeNet's pools: 3x3 stride 2 in ceil mode, no pads. */
-static void attrs_pool_ceil(ge_graph *g, ge_node_id id) {
-  const int64_t k[2] = {3, 3}, s[2] = {2, 2};
-  ge_error e;
-  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
-  ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
-  ge_node_set_attr_int(g, id, "ceil_mode", 1, &e);
-}
+static void attrs_pool_ceil(ge_graph *g, ge_node_id id) { set_pool(g, id, 3, 2, 0, 1, 0); }
 /* Inception's reductions: 3x3 stride 2, no pads, floor mode. */
-static void attrs_pool_s2(ge_graph *g, ge_node_id id) {
-  const int64_t k[2] = {3, 3}, s[2] = {2, 2};
-  ge_error e;
-  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
-  ge_node_set_attr_ints(g, id, "strides", s, 2, &e);
-}
+static void attrs_pool_s2(ge_graph *g, ge_node_id id) { set_pool(g, id, 3, 2, 0, 0, 0); }
 /* GoogLeNet's branch pools: 3x3 stride 1, pads 1, ceil mode. */
-static void attrs_pool_s1_ceil(ge_graph *g, ge_node_id id) {
-  const int64_t k[2] = {3, 3}, p[4] = {1, 1, 1, 1};
-  ge_error e;
-  ge_node_set_attr_ints(g, id, "kernel_shape", k, 2, &e);
-  ge_node_set_attr_ints(g, id, "pads", p, 4, &e);
-  ge_node_set_attr_int(g, id, "ceil_mode", 1, &e);
-}
+static void attrs_pool_s1_ceil(ge_graph *g, ge_node_id id) { set_pool(g, id, 3, 1, 1, 1, 0); }
 static void attrs_clip(ge_graph *g, ge_node_id id) {
   ge_error e;
   ge_node_set_attr_float(g, id, "min", 0.0, &e);

@@ -4350,12 +4350,17 @@ static int64_t ge__aic_wino_tw(const ge__aic_cv *p) { return (p->ow + 1) / 2; }
 #ifndef GE__AIC_WINO_MIN_TILES
 #define GE__AIC_WINO_MIN_TILES 32 /* tiles of a block at least (the products' columns) */
 #endif
-static int64_t ge__aic_wino_rows(const ge__aic_cv *p, int64_t tasks) {
-  int64_t th = ge__aic_wino_th(p), tw = ge__aic_wino_tw(p), want = GE__AIC_WINO_BLOCK / (p->cg + p->mg), r;
+/* Tile rows per block of a th x tw tile grid: about `block` tiles x (cg +
+ * mg), at least GE__AIC_WINO_MIN_TILES tiles, at most a thread's share. */
+static int64_t ge__aic_block_rows(const ge__aic_cv *p, int64_t th, int64_t tw, int64_t block, int64_t tasks) {
+  int64_t want = block / (p->cg + p->mg), r;
   if (want < GE__AIC_WINO_MIN_TILES) want = GE__AIC_WINO_MIN_TILES;
   r = want / tw > 1 ? want / tw : 1;
   if (tasks > 1 && r > (th + tasks - 1) / tasks) r = (th + tasks - 1) / tasks;
   return r;
+}
+static int64_t ge__aic_wino_rows(const ge__aic_cv *p, int64_t tasks) {
+  return ge__aic_block_rows(p, ge__aic_wino_th(p), ge__aic_wino_tw(p), GE__AIC_WINO_BLOCK, tasks);
 }
 
 /* Floats of one share's scratch: transformed input and products of a
@@ -4653,11 +4658,7 @@ static int64_t ge__aic_w4_tw(const ge__aic_cv *p) { return (p->ow + 3) / 4; }
 #define GE__AIC_W4_BLOCK 8192 /* tiles x (cg + mg) of a block (36 matrices of each: 1.1 MB, about F(2x2)'s) */
 #endif
 static int64_t ge__aic_w4_rows(const ge__aic_cv *p, int64_t tasks) {
-  int64_t th = ge__aic_w4_th(p), tw = ge__aic_w4_tw(p), want = GE__AIC_W4_BLOCK / (p->cg + p->mg), r;
-  if (want < GE__AIC_WINO_MIN_TILES) want = GE__AIC_WINO_MIN_TILES;
-  r = want / tw > 1 ? want / tw : 1;
-  if (tasks > 1 && r > (th + tasks - 1) / tasks) r = (th + tasks - 1) / tasks;
-  return r;
+  return ge__aic_block_rows(p, ge__aic_w4_th(p), ge__aic_w4_tw(p), GE__AIC_W4_BLOCK, tasks);
 }
 /* Floats of one share's scratch: transformed input and products of a
  * block, then the 36 rows of the transforms. */
