@@ -673,7 +673,32 @@ static int ge__aic_act_in_regs(const ge__aic_act *a, int level) {
       else v = t_;                                                                                                     \
     }                                                                                                                  \
   }
-#define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL, LATE)                                                                     \
+/* The last n - j < VL floats of a row through one full vector: copied in
+ * and out of a zeroed buffer, or at AVX-512 by masked loads and stores (the
+ * two copies of variable length cost a 111-pixel stem's 7104 rows a fifth
+ * of the conv: 0.44 -> 0.35 ms). */
+#define GE__AIC_EPI_COPIED(VT, VI, VL, LATE)                                                                           \
+  {                                                                                                                    \
+    float tv[VL] = {0}, tq[VL] = {0};                                                                                  \
+    memcpy(tv, src + j, (size_t)(n - j) * sizeof(float));                                                             \
+    if (res) memcpy(tq, res + j, (size_t)(n - j) * sizeof(float));                                                     \
+    memcpy(&v, tv, sizeof v);                                                                                          \
+    GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                  \
+    LATE(v)                                                                                                            \
+    memcpy(tv, &v, sizeof v);                                                                                          \
+    memcpy(r + j, tv, (size_t)(n - j) * sizeof(float));                                                                \
+  }
+#define GE__AIC_EPI_MASKED(VT, VI, VL, LATE)                                                                           \
+  {                                                                                                                    \
+    const __mmask16 mk_ = (__mmask16)((1u << (n - j)) - 1u);                                                           \
+    VT tq[1];                                                                                                          \
+    v = (VT)_mm512_maskz_loadu_ps(mk_, src + j);                                                                       \
+    if (res) tq[0] = (VT)_mm512_maskz_loadu_ps(mk_, res + j);                                                          \
+    GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                  \
+    LATE(v)                                                                                                            \
+    _mm512_mask_storeu_ps(r + j, mk_, (__m512)v);                                                                      \
+  }
+#define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL, LATE, TAIL)                                                               \
   static ATTR void ge__aic_epi_row_##S(float *r, const float *src, int64_t n, float bias, const float *res, int kind, \
                                        float lo, float hi) {                                                           \
     VT vb = {0}, vlo = {0}, vhi = {0}, vz = {0}, vone = {0}, v, q;                                                     \
@@ -690,28 +715,20 @@ static int ge__aic_act_in_regs(const ge__aic_act *a, int level) {
       LATE(v)                                                                                                          \
       memcpy(r + j, &v, sizeof v);                                                                                     \
     }                                                                                                                  \
-    if (j < n) { /* the tail through a full vector */                                                                  \
-      float tv[VL] = {0}, tq[VL] = {0};                                                                                \
-      memcpy(tv, src + j, (size_t)(n - j) * sizeof(float));                                                           \
-      if (res) memcpy(tq, res + j, (size_t)(n - j) * sizeof(float));                                                   \
-      memcpy(&v, tv, sizeof v);                                                                                        \
-      GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                \
-      LATE(v)                                                                                                          \
-      memcpy(tv, &v, sizeof v);                                                                                        \
-      memcpy(r + j, tv, (size_t)(n - j) * sizeof(float));                                                              \
-    }                                                                                                                  \
+    if (j < n) TAIL(VT, VI, VL, LATE)                                                                                  \
     (void)silu_;                                                                                                       \
   }
 
 #ifdef GE__AIC_VEC
 typedef int32_t ge__aic_i4 __attribute__((vector_size(16), may_alias));
-GE__AIC_EPI_ROW(base, , ge__aic_v4, ge__aic_i4, 4, GE__AIC_NO_LATE)
+GE__AIC_EPI_ROW(base, , ge__aic_v4, ge__aic_i4, 4, GE__AIC_NO_LATE, GE__AIC_EPI_COPIED)
 #ifdef GE__AIC_X86
 typedef int32_t ge__aic_i8 __attribute__((vector_size(32), may_alias));
 typedef int32_t ge__aic_i16 __attribute__((vector_size(64), may_alias));
-GE__AIC_EPI_ROW(avx2, __attribute__((target("avx2"))), ge__aic_v8, ge__aic_i8, 8, GE__AIC_NO_LATE)
+GE__AIC_EPI_ROW(avx2, __attribute__((target("avx2"))), ge__aic_v8, ge__aic_i8, 8, GE__AIC_NO_LATE, GE__AIC_EPI_COPIED)
 /* fma for ge_vector_silu_v16 (no contraction elsewhere: -std=c99 keeps it off) */
-GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f,fma"))), ge__aic_v16, ge__aic_i16, 16, GE__AIC_SILU_V16)
+GE__AIC_EPI_ROW(avx512, __attribute__((target("avx512f,fma"))), ge__aic_v16, ge__aic_i16, 16, GE__AIC_SILU_V16,
+                GE__AIC_EPI_MASKED)
 #endif
 #endif
 
