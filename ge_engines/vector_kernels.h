@@ -1084,6 +1084,27 @@ GE__VK_ROWS_ISA(avx512)
       if (r == GE__VK_W_##isa) ge__vk_store_##isa(y + o, acc);                                                         \
       else ge__vk_store_part_##isa(y + o, acc, r);                                                                     \
     }                                                                                                                  \
+  }                                                                                                                    \
+  /* Rows [r0, r0 + n) of a plane padded into d (wpad floats a row): fill,                                             \
+   * then the plane's row r - pb0 at column pb1 where it exists, in whole                                              \
+   * vectors and one masked tail a run instead of scalar fills and a memcpy                                            \
+   * a row (ResNet's 3x3/2 pool on 64 planes of 112x112: 315 -> 240 us). */                                            \
+  GE__VK_ATTR_##isa static void ge__vk_pad_rows_##isa(const float *x, int64_t ih, int64_t iw, int64_t pb0,            \
+                                                      int64_t pb1, int64_t r0, int64_t n, int64_t wpad, float fill,   \
+                                                      float *d) {                                                      \
+    const ge__vk_v_##isa f = ge__vk_splat_##isa(fill);                                                                 \
+    int64_t r, i;                                                                                                      \
+    for (r = 0; r < n; r++, d += wpad) {                                                                               \
+      int64_t ir = r0 + r - pb0;                                                                                       \
+      const float *src;                                                                                                \
+      float *o = d + pb1;                                                                                              \
+      for (i = 0; i + GE__VK_W_##isa <= wpad; i += GE__VK_W_##isa) ge__vk_store_##isa(d + i, f);                       \
+      if (i < wpad) ge__vk_store_part_##isa(d + i, f, wpad - i);                                                       \
+      if (ir < 0 || ir >= ih) continue;                                                                                \
+      src = x + ir * iw;                                                                                               \
+      for (i = 0; i + GE__VK_W_##isa <= iw; i += GE__VK_W_##isa) ge__vk_store_##isa(o + i, ge__vk_load_##isa(src + i)); \
+      if (i < iw) ge__vk_store_part_##isa(o + i, ge__vk_load_part_##isa(src + i, iw - i), iw - i);                     \
+    }                                                                                                                  \
   }
 GE__VK_MAXPOOL_ISA(base)
 GE__VK_MAXPOOL_ISA(avx2)
@@ -1855,7 +1876,7 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   const ge__vk_pool *p = j->p;
   const ge__vk_mpg *g = &j->g;
   float buf[GE__VK_PLANE_FLOATS];
-  int64_t u, r, i;
+  int64_t u;
   int isa = p->isa;
   float fill = p->is_max ? -HUGE_VALF : 0.0f; /* changes no max or sum */
   for (u = begin; u < end; u++) {
@@ -1874,16 +1895,7 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
     bg.rows = (ob - 1) * p->s[0] + p->k[0];
     h = buf + (g->direct ? 0 : bg.rows * g->wpad), v = h + bg.rows * g->hq;
     if (!g->direct) { /* the fill around the rows */
-      for (r = 0; r < bg.rows; r++) {
-        float *d = pad + r * g->wpad;
-        int64_t lo = 0, ir = r0 + r - p->pb[0];
-        if (ir >= 0 && ir < p->ih) {
-          for (; lo < p->pb[1]; lo++) d[lo] = fill;
-          memcpy(d + lo, x + ir * p->iw, (size_t)p->iw * sizeof(float));
-          lo += p->iw;
-        }
-        for (i = lo; i < g->wpad; i++) d[i] = fill;
-      }
+      GE__VK_PICK(isa, ge__vk_pad_rows)(x, p->ih, p->iw, p->pb[0], p->pb[1], r0, bg.rows, g->wpad, fill, pad);
       src = pad;
     }
     ge__vk_plane_passes(&bp, &bg, isa, src, h, v, y);
