@@ -136,6 +136,9 @@ $(BUILD)/vector_bench: bench/vector_bench.c | $(BUILD)
 # AI Core's Conv/ConvTranspose kernels, GFLOP/s per layer at 1 and 2 threads.
 $(BUILD)/conv_bench: bench/conv_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) -lpthread $(LDLIBS)
+# One conv's 2-thread shares: concurrent against one after another.
+$(BUILD)/conv_shares: bench/conv_shares.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) -lpthread $(LDLIBS)
 # AI Core's Winograd F(4x4, 3x3) against F(2x2, 3x3) per 3x3 layer.
 $(BUILD)/wino_bench: bench/wino_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) -lpthread $(LDLIBS)

@@ -169,7 +169,7 @@ static void cold_sweep(size_t bytes) {
 }
 
 /* Seconds per run: repeats for ~20 ms (cold: at least 10 runs). */
-static double time_runs(setup *s) {
+static GE_TEST__UNUSED double time_runs(setup *s) {
   int64_t reps = (int64_t)(4e8 / s->flop) + 1, i;
   size_t cold = cold_bytes();
   double t0, sum = 0;
