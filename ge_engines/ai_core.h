@@ -3147,7 +3147,7 @@ GE__AIC_PWC(avx512, GE__AIC_PW_AVX512_ATTR, ge__aic_v8, ge__aic_i8, 8)
  * pixels (AVX-512, MR 8): eight FMA chains a k like the tile kernels, where
  * the column kernel needs a broadcast and an FMA of 8 lanes per column
  * pair; from GE__AIC_PW_MASKED_COLS columns on it is the cheaper (a
- * 13x13 map leaves 9: 512->1000 1.02 -> 0.90 ms). */
+ * 13x13 map leaves 9: 512->1000 1.02 -> 0.94 ms). */
 #define GE__AIC_PW_MASKED_COLS 8
 #define GE__AIC_PWM_DECL(r) VT c##r = z_;
 #define GE__AIC_PWM_FMA(r) c##r += ak[r] * bv;
