@@ -5,8 +5,11 @@
  * every share run one after another on the calling thread. Prints the
  * medians: the 1-thread time, the 2-thread time and gain, each share's time
  * run concurrently (m: main thread, w: worker), and the serial plan's time
- * and shares. A share slower when both threads run than alone is time the
- * split costs beyond its work (the "2 threads" section of bench/README.md).
+ * and shares, and last two independent 1-thread copies of the layer (inputs,
+ * weights, outputs of their own) run at once on two threads. A share slower
+ * when both threads run than alone is time the split costs beyond its
+ * work; copies that do not slow each other put it on what the shares share
+ * (the "2 threads" section of bench/README.md).
  *
  *   make build/conv_shares
  *   build/conv_shares C HW M STRIDE [ROUNDS]   e.g. build/conv_shares 64 56 64 1
@@ -18,6 +21,8 @@
 #include "tests/test.h"
 #include "tests/kernel_harness.h"
 #include "bench/conv_layers.h"
+
+#include <pthread.h>
 
 #define MAX_ROUNDS 101
 #define MAX_SHARES 16
@@ -83,6 +88,29 @@ static double time_setup(setup *s, int rounds) {
   return median(t, rounds);
 }
 
+/* One copy's runs on its own thread: the median µs once *go is set. */
+typedef struct copy_job {
+  setup *s;
+  int rounds;
+  volatile int *go;
+  double median_us;
+} copy_job;
+
+static void *run_copy(void *arg) {
+  copy_job *j = (copy_job *)arg;
+  double t[MAX_ROUNDS];
+  int r;
+  while (!*j->go) {
+  }
+  for (r = 0; r < j->rounds; r++) {
+    double t0 = usec();
+    j->s->fn(&j->s->c);
+    t[r] = usec() - t0;
+  }
+  j->median_us = median(t, j->rounds);
+  return NULL;
+}
+
 static void print_shares(int rounds, int with_thread) {
   int64_t i;
   for (i = 0; i < shares && i < MAX_SHARES; i++) {
@@ -124,6 +152,27 @@ int main(int argc, char **argv) {
   ts = time_setup(&two, rounds);
   printf("  the same plan on one thread: %.1f us, shares:", ts);
   print_shares(rounds, 0);
+  {
+    setup other;
+    copy_job a, b;
+    volatile int go = 0;
+    pthread_t th;
+    if (!setup_make(&other, &l, 1)) {
+      fprintf(stderr, "conv_shares: cannot set the layer up\n");
+      return 1;
+    }
+    time_setup(&other, 5); /* warm */
+    a.s = &one, b.s = &other, a.rounds = b.rounds = rounds, a.go = b.go = &go;
+    if (pthread_create(&th, NULL, run_copy, &b)) {
+      fprintf(stderr, "conv_shares: cannot start a thread\n");
+      return 1;
+    }
+    go = 1;
+    run_copy(&a);
+    pthread_join(th, NULL);
+    printf("  two 1-thread copies at once: %.1f and %.1f us (alone: %.1f)\n", a.median_us, b.median_us, t1);
+    setup_free(&other);
+  }
   setup_free(&one);
   setup_free(&two);
   return 0;
