@@ -673,6 +673,19 @@ static int ge__aic_act_in_regs(const ge__aic_act *a, int level) {
       else v = t_;                                                                                                     \
     }                                                                                                                  \
   }
+/* An AVX-512 vector's epilogue into the lanes of mask mk (a row's or a
+ * tile's last < 16 floats): the residual's lanes from resp (read only when
+ * res is set) by a masked load, the vector epilogue with SiLU in
+ * registers, a masked store at dst; bias, res, kind and the silu_ flag in
+ * scope as for GE__AIC_EPI_VEC. */
+#define GE__AIC_EPI_MASKED_V16(v, mk, resp, dst)                                                                       \
+  {                                                                                                                    \
+    ge__aic_v16 rq_[1];                                                                                                \
+    if (res) rq_[0] = (ge__aic_v16)_mm512_maskz_loadu_ps(mk, resp);                                                    \
+    GE__AIC_EPI_VEC(ge__aic_v16, ge__aic_i16, v, q, rq_)                                                               \
+    GE__AIC_SILU_V16(v)                                                                                                \
+    _mm512_mask_storeu_ps(dst, mk, (__m512)(v));                                                                       \
+  }
 /* The last n - j < VL floats of a row through one full vector: copied in
  * and out of a zeroed buffer, or at AVX-512 by masked loads and stores (the
  * two copies of variable length cost a 111-pixel stem's 7104 rows a fifth
@@ -688,15 +701,11 @@ static int ge__aic_act_in_regs(const ge__aic_act *a, int level) {
     memcpy(tv, &v, sizeof v);                                                                                          \
     memcpy(r + j, tv, (size_t)(n - j) * sizeof(float));                                                                \
   }
-#define GE__AIC_EPI_MASKED(VT, VI, VL, LATE)                                                                           \
+#define GE__AIC_EPI_MASKED(VT, VI, VL, LATE) /* AVX-512 only: its LATE is SiLU in registers */                     \
   {                                                                                                                    \
     const __mmask16 mk_ = (__mmask16)((1u << (n - j)) - 1u);                                                           \
-    VT tq[1];                                                                                                          \
     v = (VT)_mm512_maskz_loadu_ps(mk_, src + j);                                                                       \
-    if (res) tq[0] = (VT)_mm512_maskz_loadu_ps(mk_, res + j);                                                          \
-    GE__AIC_EPI_VEC(VT, VI, v, q, tq)                                                                                  \
-    LATE(v)                                                                                                            \
-    _mm512_mask_storeu_ps(r + j, mk_, (__m512)v);                                                                      \
+    GE__AIC_EPI_MASKED_V16(v, mk_, res + j, r + j)                                                                     \
   }
 #define GE__AIC_EPI_ROW(S, ATTR, VT, VI, VL, LATE, TAIL)                                                               \
   static ATTR void ge__aic_epi_row_##S(float *r, const float *src, int64_t n, float bias, const float *res, int kind, \
@@ -2413,11 +2422,7 @@ ge__aic_dwk_step(const float *band, int64_t L, int64_t r, int64_t x, int64_t ow,
         memcpy(y + at, &v, sizeof v);
       } else {
         __mmask16 m = (__mmask16)((1u << n) - 1);
-        float tq[16];
-        if (res) _mm512_storeu_ps(tq, _mm512_maskz_loadu_ps(m, res + at));
-        GE__AIC_EPI_VEC(VZ_, VI_, v, q, tq)
-        GE__AIC_SILU_V16(v)
-        _mm512_mask_storeu_ps(y + at, m, (__m512)v);
+        GE__AIC_EPI_MASKED_V16(v, m, res + at, y + at)
       }
     }
 }
@@ -3154,11 +3159,8 @@ GE__AIC_PWC(avx512, GE__AIC_PW_AVX512_ATTR, ge__aic_v8, ge__aic_i8, 8)
 #define GE__AIC_PWM_OUT(r)                                                                                             \
   if ((r) < rows) {                                                                                                    \
     const float *res = resb ? resb + (r) * ldr : NULL;                                                                 \
-    if (res) tq[0] = (VT)_mm512_maskz_loadu_ps(mk, res);                                                               \
     vb = z_ + (bias ? bias[r] : 0.0f);                                                                                 \
-    GE__AIC_EPI_VEC(VT, ge__aic_i16, c##r, q, tq)                                                                      \
-    GE__AIC_SILU_V16(c##r)                                                                                             \
-    _mm512_mask_storeu_ps(c + (r) * ldc, mk, (__m512)c##r);                                                            \
+    GE__AIC_EPI_MASKED_V16(c##r, mk, res, c + (r) * ldc)                                                               \
   }
 static GE__AIC_PW_AVX512_ATTR void ge__aic_pwm_avx512(const float *a, const float *b, int64_t ldb, int64_t K, float *c,
                                                       int64_t ldc, int64_t rows, int64_t cols, const float *bias,
@@ -3166,7 +3168,7 @@ static GE__AIC_PW_AVX512_ATTR void ge__aic_pwm_avx512(const float *a, const floa
   typedef ge__aic_v16 VT;
   const __mmask16 mk = (__mmask16)((1u << cols) - 1u);
   const VT z_ = {0};
-  VT vb, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_, vone = z_ + 1.0f, q, bv, tq[1];
+  VT vb, vlo = z_ + (kind == GE__AIC_ACT_RELU ? 0.0f : lo), vhi = z_ + hi, vz = z_, vone = z_ + 1.0f, q, bv;
   const int silu_ = kind == GE__AIC_ACT_SILU; /* in registers, as the tile kernels */
   int64_t k;
   if (silu_) kind = GE__AIC_ACT_NONE;

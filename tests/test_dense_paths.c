@@ -31,6 +31,19 @@
 
 static ge_runtime *RT; /* the 2-thread pool threaded contexts run on */
 
+/* RT for one test (pool_start, then pool_stop at its end); 0 on failure. */
+static int pool_start(void) {
+  ge_runtime_desc rd;
+  ge_error err;
+  memset(&rd, 0, sizeof rd);
+  rd.num_threads = 2;
+  return ge_runtime_create(&rd, &RT, &err) == GE_OK;
+}
+static void pool_stop(void) {
+  ge_runtime_free(RT);
+  RT = NULL;
+}
+
 typedef struct conv_case {
   int64_t n, c, h, w, m, group, k, s, pads[4]; /* s: stride (0 as 1) */
   int64_t kh, kw;                              /* a k x k kernel when 0 */
@@ -243,13 +256,9 @@ static int lanes_expected(const conv_case *c) {
 }
 
 GE_TEST(test_growth_convs_in_lanes) {
-  ge_runtime_desc rd;
-  ge_error err;
   int i, done = 0, lanes = 0, other = 0, avx512 = __builtin_cpu_supports("avx512f");
   double worst = 0;
-  memset(&rd, 0, sizeof rd);
-  rd.num_threads = 2;
-  if (!GE_CHECK(ge_runtime_create(&rd, &RT, &err) == GE_OK)) return;
+  if (!GE_CHECK(pool_start())) return;
   tu_seed(&R, 12101);
   for (i = 0; done < 90; i++) {
     conv_case c = rand_growth();
@@ -269,8 +278,7 @@ GE_TEST(test_growth_convs_in_lanes) {
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  ge_runtime_free(RT);
-  RT = NULL;
+  pool_stop();
   GE_CHECK(!avx512 || (lanes > 40 && other > 20));
   printf("  growth convs: %d cases (1 and 2 threads), %d in lanes, %d on other paths, worst rel err %.2g\n", done, lanes,
          other, worst);
@@ -280,13 +288,9 @@ GE_TEST(test_growth_convs_in_lanes) {
  * and the ones that must stay elsewhere (3x3, partial blocks), 1 and 2
  * threads, AVX-512 and AVX2. */
 GE_TEST(test_stems_in_lanes) {
-  ge_runtime_desc rd;
-  ge_error err;
   int i, done = 0, lanes = 0, strided = 0, other = 0, avx512 = __builtin_cpu_supports("avx512f");
   double worst = 0;
-  memset(&rd, 0, sizeof rd);
-  rd.num_threads = 2;
-  if (!GE_CHECK(ge_runtime_create(&rd, &RT, &err) == GE_OK)) return;
+  if (!GE_CHECK(pool_start())) return;
   tu_seed(&R, 12103);
   for (i = 0; done < 90; i++) {
     conv_case c = rand_stem();
@@ -307,8 +311,7 @@ GE_TEST(test_stems_in_lanes) {
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  ge_runtime_free(RT);
-  RT = NULL;
+  pool_stop();
   GE_CHECK(!avx512 || (lanes > 20 && strided > 10 && other > 10));
   printf("  stems: %d cases (1 and 2 threads), %d in lanes (%d at stride 2), %d on other paths, worst rel err %.2g\n",
          done, lanes, strided, other, worst);
@@ -317,13 +320,9 @@ GE_TEST(test_stems_in_lanes) {
 /* 1x1 convs on images past L2 (chunk-major) and within it, widening and
  * narrowing, at every level on 1 and 2 threads. */
 GE_TEST(test_pointwise_large_images) {
-  ge_runtime_desc rd;
-  ge_error err;
   int i, done = 0, cmajor = 0, pmajor = 0;
   double worst = 0;
-  memset(&rd, 0, sizeof rd);
-  rd.num_threads = 2;
-  if (!GE_CHECK(ge_runtime_create(&rd, &RT, &err) == GE_OK)) return;
+  if (!GE_CHECK(pool_start())) return;
   tu_seed(&R, 12102);
   for (i = 0; done < 24; i++) {
     conv_case c;
@@ -352,8 +351,7 @@ GE_TEST(test_pointwise_large_images) {
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  ge_runtime_free(RT);
-  RT = NULL;
+  pool_stop();
   GE_CHECK(cmajor > 5 && pmajor > 5);
   printf("  pointwise, large images: %d cases (%d chunk-major, %d panel-major), worst rel err %.2g\n", done, cmajor,
          pmajor, worst);
@@ -397,13 +395,9 @@ static conv_case rand_inception(int kind) {
 }
 
 GE_TEST(test_inception_layers) {
-  ge_runtime_desc rd;
-  ge_error err;
   int i, done = 0, small = 0, rows = 0, avx512 = __builtin_cpu_supports("avx512f");
   double worst = 0;
-  memset(&rd, 0, sizeof rd);
-  rd.num_threads = 2;
-  if (!GE_CHECK(ge_runtime_create(&rd, &RT, &err) == GE_OK)) return;
+  if (!GE_CHECK(pool_start())) return;
   tu_seed(&R, 12107);
   for (i = 0; done < 120; i++) {
     int kind = i % 3;
@@ -428,8 +422,7 @@ GE_TEST(test_inception_layers) {
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  ge_runtime_free(RT);
-  RT = NULL;
+  pool_stop();
   GE_CHECK(!avx512 || (small > 15 && rows > 15));
   printf("  inception layers: %d cases (1 and 2 threads), %d with K > 1152 by the small-image conv, %d strided by "
          "pixel rows, worst rel err %.2g\n",
