@@ -382,6 +382,18 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     x = ge__vk_sel_##isa(x < lo, ge__vk_splat_##isa(lo), x);                                                           \
     return ge__vk_sel_##isa(x > hi, ge__vk_splat_##isa(hi), x);                                                        \
   }                                                                                                                    \
+  /* c[0] + c[1] x + ... + c[n] x^n (n >= 1) by Horner's rule in x^2 over the                                         \
+   * pairs c[2k] + c[2k+1] x: the pairs do not wait on each other, so the                                               \
+   * dependent chain is half Horner's (the latency, not the operations, bounds                                         \
+   * these kernels). */                                                                                                \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_poly_##isa(ge__vk_v_##isa x, const float *c, int n) {          \
+    ge__vk_v_##isa x2 = x * x, acc;                                                                                    \
+    int k;                                                                                                             \
+    acc = n & 1 ? ge__vk_mad_##isa(x, ge__vk_splat_##isa(c[n]), c[n - 1]) : ge__vk_splat_##isa(c[n]);                  \
+    _Pragma("GCC unroll 8") for (k = n / 2 - 1; k >= 0; k--)                                                                \
+      acc = GE__VK_FMA_##isa(x2, acc, ge__vk_mad_##isa(x, ge__vk_splat_##isa(c[2 * k + 1]), c[2 * k]));                \
+    return acc;                                                                                                        \
+  }                                                                                                                    \
   /* Rounds x*log2(e) to an integer n (|n| < 2^22) by the 1.5*2^23 trick:                                              \
    * returns n as float and as int lanes. */                                                                           \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_round_log2e_##isa(ge__vk_v_##isa x, ge__vk_vi_##isa *ni) {     \
@@ -515,18 +527,8 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     ge__vk_v_##isa t2 = t * t, e_small, u = 1.0f / ge__vk_clamp_##isa(t, 1.0f, 10.5f),                                 \
                    z = (u - 0.55f) * (1.0f / 0.45f), q, ec;                                                            \
     ge__vk_vi_##isa small = t < 1.0f, far;                                                                             \
-    int k;                                                                                                             \
-    /* the two Horner chains advance together, unrolled: each step's latency                                          \
-     * overlaps the other's (and the next lanes'), not a loop's branch */                                              \
-    e_small = ge__vk_splat_##isa(ts[10]);                                                                              \
-    q = ge__vk_splat_##isa(ps[12]);                                                                                    \
-    q = ge__vk_mad_##isa(z, q, ps[11]);                                                                                \
-    _Pragma("GCC unroll 10") for (k = 10; k >= 1; k--) {                                                               \
-      q = ge__vk_mad_##isa(z, q, ps[k]);                                                                               \
-      e_small = ge__vk_mad_##isa(t2, e_small, ts[k - 1]);                                                              \
-    }                                                                                                                  \
-    q = ge__vk_mad_##isa(z, q, ps[0]);                                                                                 \
-    e_small = t * e_small;                                                                                             \
+    q = ge__vk_poly_##isa(z, ps, 12);                                                                                  \
+    e_small = t * ge__vk_poly_##isa(t2, ts, 10);                                                                       \
     far = sq_hi > 84.5f;                                                                                               \
     ec = ge__vk_exp_##isa(-ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), sq_hi)) * ((1.0f - sq_lo) * q * u);        \
     ec = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), ec);                                                          \

@@ -429,12 +429,58 @@ GE_TEST(test_inception_layers) {
          done, small, rows, worst);
 }
 
+/* RegNet- and ResNeXt-like grouped strided convs: 3x3 stride 2 (or 3),
+ * "same" pads, 2..32 groups of 4..16 channels, 1 or 2 images, 1 and 2
+ * threads, against the reference. At AVX-512 they take the small-image
+ * direct conv on phase planes (tag 16 + level): with at least two (image,
+ * group) pairs a thread, each share makes its own groups' planes; with
+ * fewer, the planes are made first, split over the threads. */
+static conv_case rand_grouped_strided(void) {
+  conv_case c;
+  int i;
+  memset(&c, 0, sizeof c);
+  c.n = tu_below(&R, 4) == 0 ? 2 : 1;
+  c.group = tu_below(&R, 3) == 0 ? rint_in(2, 3) : rint_in(4, 32);
+  c.c = c.group * rint_in(4, 16), c.m = c.group * rint_in(4, 16);
+  c.k = 3, c.s = tu_below(&R, 4) == 0 ? 3 : 2;
+  c.h = rint_in(8, 40), c.w = rint_in(8, 40);
+  for (i = 0; i < 4; i++) c.pads[i] = 1;
+  return with_epilogue(c);
+}
+
+GE_TEST(test_grouped_strided_convs) {
+  int i, done = 0, own = 0, split = 0, avx512 = __builtin_cpu_supports("avx512f");
+  double worst = 0;
+  if (!GE_CHECK(pool_start())) return;
+  tu_seed(&R, 7219);
+  for (i = 0; done < 80; i++) {
+    conv_case c = rand_grouped_strided();
+    int threads = 1 + i % 2;
+    double er = run_conv_case(&c, threads);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL) || !GE_CHECK(!avx512 || last_packed_level == 16 + 2 + 1))
+      printf("  grouped strided conv threads %d: n %lld c %lld %lldx%lld m %lld group %lld s %lld act %s res %d bias "
+             "%d: %.2g (packed %d)\n",
+             threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.group, (long long)c.s, c.act ? c.act : "-", c.residual, c.bias, er, last_packed_level);
+    if (er > worst) worst = er;
+    own += c.n * c.group >= 2 * threads, split += c.n * c.group < 2 * threads;
+    done++;
+  }
+  pool_stop();
+  GE_CHECK(own > 20 && split > 5);
+  printf("  grouped strided convs: %d cases (1 and 2 threads), %d with each share's own phase planes, %d with the "
+         "planes split first, worst rel err %.2g\n",
+         done, own, split, worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_growth_convs_in_lanes);
   GE_RUN(test_stems_in_lanes);
   GE_RUN(test_pointwise_large_images);
   GE_RUN(test_inception_layers);
+  GE_RUN(test_grouped_strided_convs);
   return ge_test_main_end();
 }
 
