@@ -16,7 +16,8 @@
  * (a hand-off costs ~44 ns to a polling thread, 12-15 us to a sleeping
  * one), and only then sleeps on a condition variable until something
  * changes; the owner of a parallel loop, whose last ranges are running,
- * polls longer before it sleeps. There are no globals: two runtimes are
+ * polls longer before it sleeps. A loop's caller claims its ranges from
+ * the front, the workers from the back. There are no globals: two runtimes are
  * fully independent.
  *
  * Streams come from the runtime's stream pool (seed 002 §4.7): made once,
@@ -484,22 +485,39 @@ typedef struct ge__rt_loop {
   ge_parallel_fn fn;
   void *arg;
   int64_t n, chunk;
-  int64_t next; /* first index not yet claimed */
+  int64_t ends; /* chunks claimed: from the front (low 32 bits) and from the back (high) */
   int64_t done; /* indices finished */
 } ge__rt_loop;
 
-static int ge__rt_loop_work(ge_runtime_job *job) {
-  ge__rt_loop *l = (ge__rt_loop *)job;
+/* Claims the next chunk from the front or the back; -1 when none is left. */
+static int64_t ge__rt_loop_claim(ge__rt_loop *l, int back) {
+  int64_t chunks = (l->n + l->chunk - 1) / l->chunk, e = GE__RT_LOAD(&l->ends);
+  for (;;) {
+    int64_t front = e & 0xffffffff, taken = e >> 32;
+    if (front + taken >= chunks) return -1;
+    if (GE__RT_CAS(&l->ends, &e, back ? e + ((int64_t)1 << 32) : e + 1)) return back ? chunks - 1 - taken : front;
+  }
+}
+
+static int ge__rt_loop_run(ge__rt_loop *l, int back) {
   int did = 0;
   for (;;) {
-    int64_t b = GE__RT_ADD(&l->next, l->chunk), e;
-    if (b >= l->n) return did;
+    int64_t k = ge__rt_loop_claim(l, back), b, e;
+    if (k < 0) return did;
+    b = k * l->chunk;
     e = l->n - b < l->chunk ? l->n : b + l->chunk;
     l->fn(l->arg, b, e);
     did = 1;
     if (GE__RT_ADD(&l->done, e - b) + (e - b) == l->n) ge_runtime_notify(l->rt);
   }
 }
+
+/* Workers claim from the back, the caller from the front: a loop's first
+ * ranges stay on the caller and its last on the workers from one loop to
+ * the next, so a thread mostly reads what it wrote (lines another vCPU
+ * wrote came 3x slower on this VM; DenseNet and EfficientNet-B0 ran 6-8%
+ * faster on 2 threads than with one shared counter). */
+static int ge__rt_loop_work(ge_runtime_job *job) { return ge__rt_loop_run((ge__rt_loop *)job, 1); }
 
 GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge_parallel_fn fn, void *arg) {
   ge__rt_loop l;
@@ -521,7 +539,7 @@ GE_API void ge_runtime_parallel_for(ge_runtime *rt, int64_t n, int64_t grain, ge
     fn(arg, 0, n);
     return;
   }
-  ge__rt_loop_work(&l.job);
+  ge__rt_loop_run(&l, 0);
   for (;;) { /* the others finish the ranges they claimed */
     unsigned stamp = ge_runtime_stamp(rt);
     if (GE__RT_LOAD(&l.done) == n) break;

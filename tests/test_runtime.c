@@ -101,6 +101,51 @@ GE_TEST(test_worker_takes_part) {
   ge_runtime_free(rt);
 }
 
+/* The caller claims ranges from the front and the workers from the back,
+ * so a loop's first ranges stay on the caller and its last on the worker
+ * from one loop to the next (what a thread wrote is in its own cache when
+ * the next loop reads it): every caller range lies before every worker's. */
+typedef struct sides {
+  pthread_t caller;
+  int64_t caller_last, worker_first;
+} sides;
+
+static void note_side(void *arg, int64_t b, int64_t e) {
+  sides *s = (sides *)arg;
+  volatile double x = 0;
+  int64_t k;
+  for (k = 0; k < 20000 * (e - b); k++) x += (double)k * 0.5;
+  if (pthread_equal(pthread_self(), s->caller)) {
+    int64_t seen = __atomic_load_n(&s->caller_last, __ATOMIC_RELAXED);
+    while (b > seen && !__atomic_compare_exchange_n(&s->caller_last, &seen, b, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+  } else {
+    int64_t seen = __atomic_load_n(&s->worker_first, __ATOMIC_RELAXED);
+    while (b < seen && !__atomic_compare_exchange_n(&s->worker_first, &seen, b, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+  }
+}
+
+GE_TEST(test_caller_front_workers_back) {
+  int threads;
+  for (threads = 2; threads <= 3; threads++) {
+    ge_runtime_desc d;
+    ge_runtime *rt;
+    ge_error err;
+    int round, both = 0;
+    memset(&d, 0, sizeof d);
+    d.num_threads = threads;
+    OK(ge_runtime_create(&d, &rt, &err));
+    for (round = 0; round < 50; round++) {
+      sides s;
+      s.caller = pthread_self(), s.caller_last = -1, s.worker_first = 1000;
+      ge_runtime_parallel_for(rt, 37, 1, note_side, &s);
+      GE_CHECK(s.caller_last < s.worker_first);
+      both += s.worker_first < 1000;
+    }
+    GE_CHECK(both > 0);
+    ge_runtime_free(rt);
+  }
+}
+
 /* Nested loops: each range of an outer loop runs an inner loop. */
 typedef struct nest {
   ge_runtime *rt;
@@ -188,6 +233,7 @@ int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_loops_cover_once);
   GE_RUN(test_worker_takes_part);
+  GE_RUN(test_caller_front_workers_back);
   GE_RUN(test_nested_loops);
   GE_RUN(test_concurrent_callers);
   GE_RUN(test_bad_budget);
