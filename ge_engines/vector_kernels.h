@@ -26,8 +26,7 @@
  *
  * Math accuracy (float32, measured by tests/test_vector_fast.c against the
  * reference in double): exp, expm1, log within 2 ulp; sigmoid, tanh, erf
- * within 3 ulp; gelu within 16 ulp (x in (-1.42, 0) takes 1 - erf, which
- * cancels), 8 ulp in its negative tail. Softmax takes e^(x - max) as 0
+ * within 3 ulp; gelu within 6 ulp, 8 in its negative tail. Softmax takes e^(x - max) as 0
  * below e^-86 (a denormal result would cost a microcode assist per lane).
  * The SiLU of AI Core's conv epilogues has its own AVX-512 form (FMA,
  * rcp14): within 4 ulp, not the portable sets' bits; ge_vector_silu_v16
@@ -259,11 +258,16 @@ GE__VK_INLINE GE__VK_ATTR_avx2 __m256i ge__vk_tail_mask_avx2(int64_t n) {
 #if GE__VK_X86
 #define GE__VK_FMA_avx512(a, b, c) ((ge__vk_v_avx512)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))
 #define GE__VK_FMA_avx2(a, b, c) ((ge__vk_v_avx2)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
+#define GE__VK_FUSED_avx512 1
+#define GE__VK_FUSED_avx2 1
 #else
 #define GE__VK_FMA_avx512(a, b, c) ((a) * (b) + (c))
 #define GE__VK_FMA_avx2(a, b, c) ((a) * (b) + (c))
+#define GE__VK_FUSED_avx512 0
+#define GE__VK_FUSED_avx2 0
 #endif
 #define GE__VK_FMA_base(a, b, c) ((a) * (b) + (c))
+#define GE__VK_FUSED_base 0
 #define GE__VK_LOAD_PART_base(p, n) ge__vk_load_copy_base(p, n)
 #define GE__VK_STORE_PART_base(p, v, n) ge__vk_store_copy_base(p, v, n)
 
@@ -434,6 +438,12 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
                    r = ge__vk_reduce_ln2_##isa(xc, n);                                                                 \
     return ge__vk_sel_##isa(x != x, x, ge__vk_ldexp_##isa(ge__vk_exp_reduced_##isa(r), ni));                           \
   }                                                                                                                    \
+  /* e^x for x in [-87, 0] (no NaN): one power of two, nothing clamped. */                                              \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_exp_nonpos_##isa(ge__vk_v_##isa x) {                           \
+    ge__vk_vi_##isa ni;                                                                                                \
+    ge__vk_v_##isa n = ge__vk_round_log2e_##isa(x, &ni), r = ge__vk_reduce_ln2_##isa(x, n);                            \
+    return ge__vk_exp_reduced_##isa(r) * ge__vk_from_bits_##isa((ni + 127) << 23);                                     \
+  }                                                                                                                    \
   /* e^x - 1 for x <= 0 (positive lanes give e^0 - 1 = 0) without                                                      \
    * cancellation near 0: 2^n (e^r - 1) + (2^n - 1), where e^r - 1 is the                                              \
    * Taylor series to r^9 (remainder < 1e-9 relative); below -30 it is -1. */                                          \
@@ -499,13 +509,14 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     ge__vk_v_##isa m = ge__vk_expm1_neg_##isa(-2.0f * ge__vk_abs_##isa(x)), t = -m / (2.0f + m);                       \
     return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(t, x));                                                   \
   }                                                                                                                    \
-  /* a^2 = hi + lo exactly, hi = a*a rounded (Dekker's product without FMA:                                            \
-   * a splits at 12 significant bits, so the partial products are exact). */                                           \
+  /* a^2 = hi + lo exactly, hi = a*a rounded: lo by one FMA, else by                                                  \
+   * Dekker's product (a splits at 12 significant bits, so the partial                                                  \
+   * products are exact); the same bits either way. */                                                                 \
   GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_square_split_##isa(ge__vk_v_##isa a, ge__vk_v_##isa *hi,                 \
                                                                  ge__vk_v_##isa *lo) {                                 \
     ge__vk_v_##isa ah = ge__vk_from_bits_##isa(ge__vk_bits_##isa(a) & (int32_t)0xfffff000u), al = a - ah, p = a * a;   \
     *hi = p;                                                                                                           \
-    *lo = ((ah * ah - p) + 2.0f * ah * al) + al * al;                                                                  \
+    *lo = GE__VK_FUSED_##isa ? GE__VK_FMA_##isa(a, a, -p) : ((ah * ah - p) + 2.0f * ah * al) + al * al;                \
   }                                                                                                                    \
   /* erf and erfc of t >= 0 at once; sq_hi + sq_lo is t^2 for t clamped to                                             \
    * [1, 10.5] (the caller computes it, more exactly than from a rounded t).                                           \
@@ -541,15 +552,28 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     ge__vk_erf_erfc_##isa(t, hi, lo, &e, &ec);                                                                         \
     return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(e, x));                                                   \
   }                                                                                                                    \
-  /* x/2 (1 + erf(x/sqrt 2)); for x < 0, 1 + erf(-t) = erfc(t) exactly. The                                            \
-   * square t^2 = x^2/2 comes from x itself: erfc(t) moves by 2t^2 times the                                           \
-   * relative error of t, which the rounded t/sqrt(2) would bring. */                                                  \
+  /* x/2 erfc(-x/sqrt 2), from erfc(t) = e^-t^2 R(t) for t = |x|/sqrt 2:                                                \
+   * x/2 erfc(t) for x < 0, x/2 (2 - erfc(t)) else. R = erfc e^(t^2) is a                                               \
+   * (4,5) rational in t/10.5 (relative error 6e-9 on [0, 10.5]; one                                                   \
+   * exp, a division and ten FMAs, half the work of erf's two series). The                                              \
+   * square t^2 = x^2/2 = hi + lo comes from x itself, exactly: e^-t^2 moves                                           \
+   * by 2t^2 times the relative error of t, which the rounded x/sqrt(2) would                                          \
+   * bring. Past t^2 = 84.5 erfc is taken as 0, so that no lane computes a                                             \
+   * denormal (a microcode assist, ~100 cycles). */                                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_##isa(ge__vk_v_##isa x) {                                 \
-    ge__vk_v_##isa ax = ge__vk_abs_##isa(x), hi, lo, e, ec, s;                                                         \
-    ge__vk_square_split_##isa(ge__vk_clamp_##isa(ax, 1.41421356f, 14.8492424f), &hi, &lo);                             \
-    ge__vk_erf_erfc_##isa(ax * 0.70710678118654752f, 0.5f * hi, 0.5f * lo, &e, &ec);                                   \
-    s = ge__vk_sel_##isa(x < 0.0f, ec, 1.0f + e);                                                                      \
-    return ge__vk_sel_##isa(x != x, x, 0.5f * x * s);                                                                  \
+    static const float rp[5] = {1.0f, 13.037488f, 81.0357971f, 267.235626f, 402.808472f};                              \
+    static const float rq[6] = {1.0f, 24.8854771f, 265.62735f, 1541.65894f, 4973.76123f, 7496.4917f};                  \
+    ge__vk_v_##isa ax = ge__vk_abs_##isa(x), hi, lo, z, ec;                                                            \
+    ge__vk_vi_##isa far;                                                                                               \
+    ge__vk_square_split_##isa(ge__vk_sel_##isa(ax > 14.8492424f, ge__vk_splat_##isa(14.8492424f), ax), &hi, &lo);     \
+    hi = 0.5f * hi, lo = 0.5f * lo;                                                                                    \
+    far = (hi > 84.5f) | (x != x);                                                                                     \
+    z = ax * (0.70710678118654752f / 10.5f);                                                                           \
+    z = ge__vk_sel_##isa(z > 1.0f, ge__vk_splat_##isa(1.0f), z);                                                       \
+    ec = (1.0f - lo) * ge__vk_poly_##isa(z, rp, 4) / ge__vk_poly_##isa(z, rq, 5);                                      \
+    ec = ge__vk_exp_nonpos_##isa(-ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), hi)) * ec;                          \
+    ec = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), ec);                                                          \
+    return ge__vk_sel_##isa(x != x, x, 0.5f * x * ge__vk_sel_##isa(x < 0.0f, ec, 2.0f - ec));                         \
   }                                                                                                                    \
   /* The tanh form: x/2 (1 + tanh(k(x + 0.044715 x^3))) = x sigmoid(2k(...)). */                                       \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_tanh_##isa(ge__vk_v_##isa x) {                            \
