@@ -139,6 +139,9 @@ $(BUILD)/conv_bench: bench/conv_bench.c | $(BUILD)
 # One conv's 2-thread shares: concurrent against one after another.
 $(BUILD)/conv_shares: bench/conv_shares.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) -lpthread $(LDLIBS)
+# Reading cache lines the other CPU wrote against lines this one wrote.
+$(BUILD)/xcore: bench/xcore.c | $(BUILD)
+	$(COMPILE) -O2 -DNDEBUG $< -o $@ -lpthread
 # AI Core's Winograd F(4x4, 3x3) against F(2x2, 3x3) per 3x3 layer.
 $(BUILD)/wino_bench: bench/wino_bench.c | $(BUILD)
 	$(COMPILE) -O2 -DNDEBUG $< -o $@ $(LINK) -lpthread $(LDLIBS)
