@@ -3588,6 +3588,7 @@ static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64
       }
 }
 
+/* A padded or phase-plane copy split over threads. */
 typedef struct ge__aic_xpad {
   const ge__aic_cv *p;
   const float *x;
@@ -4040,17 +4041,9 @@ static void ge__aic_sc_fn(void *arg, int64_t begin, int64_t end) {
     }
 }
 
-/* Phase planes of channels [n c t / tasks, n c (t + 1) / tasks) a share. */
-typedef struct ge__aic_scph {
-  const ge__aic_cv *p;
-  const float *x;
-  float *xp;
-  int64_t tasks;
-  int level;
-} ge__aic_scph;
-
+/* Share t: the phase planes of channels [n c t / tasks, n c (t + 1) / tasks). */
 static void ge__aic_sc_phase_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_scph *a = (const ge__aic_scph *)arg;
+  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
   int64_t t, chans = a->p->n * a->p->c;
   for (t = begin; t < end; t++)
     ge__aic_sc_phases(a->p, a->x, a->xp, a->level, chans * t / a->tasks, chans * (t + 1) / a->tasks);
@@ -4088,7 +4081,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
     s.in = s.x;
     s.units = p->n * p->group;
   } else if (phase_floats) { /* every tile reads every channel: the planes first, split over the threads */
-    ge__aic_scph ph;
+    ge__aic_xpad ph;
     ph.p = p, ph.x = s.x, ph.xp = scratch, ph.level = k->level;
     ph.tasks = threads > 1 && phase_floats >= GE__AIC_SC_PHASE_SPLIT ? threads : 1;
     ge__aic_on_tasks(c, ph.tasks, ge__aic_sc_phase_fn, &ph);
