@@ -1931,16 +1931,16 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
 
 /* 3x3 stride-1 pools with one pad on every side, whose output is as large
  * as the input, on small planes (Inception's 8x8 average and GoogLeNet's
- * 14x14 and 7x7 max branch pools): each output vector of 16 consecutive
- * pixels of the flattened plane reads its nine taps straight from x, the
- * lanes whose tap falls in the padding (first or last row or column, known
- * per vector from the masks made once a call) take -inf or 0 instead: no
+ * 14x14 and 7x7 max branch pools): two passes of whole vectors over the
+ * flattened plane, each pixel's row of three (left, itself, right) into
+ * h, then each output's three rows of h (above, its own, below). The lanes
+ * whose tap falls in the padding (first or last row or column, known per
+ * vector from the masks made once a call) take -inf or 0 instead: no
  * padded copy and no pass per row, which cost more than the taps on such
- * planes (2048x8x8 average: ~180 -> ~105 us, `build/vector_bench 15
- * AveragePool`). Past 256 pixels the plane passes' six loads a vector beat
- * these nine (17x17 and 35x35 ran 15-40% slower this way). The taps fold
- * by rows, each row's three left to right, as the plane passes do.
- * AVX-512 only. */
+ * planes (2048x8x8 average ~2x faster, `build/vector_bench 15
+ * AveragePool`). On 17x17 and larger planes the plane passes were as fast
+ * or faster in alternating runs, so they keep them. The same fold order
+ * as the plane passes. AVX-512 only. */
 #define GE__VK_POOL3_PIXELS 256 /* plane pixels at most */
 
 typedef struct ge__vk_pool3 {
@@ -1969,8 +1969,14 @@ static void ge__vk_pool3_masks(ge__vk_pool3 *j) {
 }
 
 #if GE__VK_X86
-static GE__VK_ATTR_avx512 void ge__vk_pool3_plane_avx512(const ge__vk_pool3 *j, const float *x, const float *inv,
-                                                          float *y) {
+/* op(op(a, b), c): the max (NaN wins) or the sum. */
+static inline __attribute__((always_inline)) GE__VK_ATTR_avx512 __m512 ge__vk_fold3_avx512(int m, __m512 a, __m512 b,
+                                                                                            __m512 c) {
+  if (m) return (__m512)GE__VK_MAX_avx512(GE__VK_MAX_avx512(a, b), c);
+  return _mm512_add_ps(_mm512_add_ps(a, b), c);
+}
+
+static GE__VK_ATTR_avx512 void ge__vk_pool3_plane_avx512(const ge__vk_pool3 *j, const float *x, float *h, float *y) {
   const ge__vk_pool *p = j->p;
   const int64_t w = p->iw, P = p->ih * w;
   const int m = p->is_max;
@@ -1978,28 +1984,21 @@ static GE__VK_ATTR_avx512 void ge__vk_pool3_plane_avx512(const ge__vk_pool3 *j, 
   int64_t v;
   for (v = 0; v * 16 < P; v++) {
     int64_t at = v * 16, n = P - at < 16 ? P - at : 16;
-    __mmask16 all = (__mmask16)(n == 16 ? 0xffffu : (1u << n) - 1u), l = (__mmask16)~j->left[v],
-              r = (__mmask16)~j->right[v];
-    __mmask16 top = all, bottom = all; /* lanes with a row above, below */
-    __m512 acc = fill;
-    int dr;
-    if (at < w) top &= (__mmask16)(at + 16 <= w ? 0 : ~((1u << (w - at)) - 1u));
-    if (at + n > P - w) bottom &= (__mmask16)(at >= P - w ? 0 : (1u << (P - w - at)) - 1u);
-    for (dr = -1; dr <= 1; dr++) {
-      __mmask16 rows = dr < 0 ? top : dr > 0 ? bottom : all;
-      const float *q = x + at + dr * w;
-      __m512 a = _mm512_mask_loadu_ps(fill, rows & l, q - 1), b = _mm512_mask_loadu_ps(fill, rows, q),
-             c = _mm512_mask_loadu_ps(fill, rows & r, q + 1), s;
-      if (m) {
-        s = (__m512)GE__VK_MAX_avx512(GE__VK_MAX_avx512(a, b), c);
-        acc = dr < 0 ? s : (__m512)GE__VK_MAX_avx512(acc, s);
-      } else {
-        s = _mm512_add_ps(_mm512_add_ps(a, b), c);
-        acc = dr < 0 ? s : _mm512_add_ps(acc, s);
-      }
-    }
-    if (!m) acc = _mm512_mul_ps(acc, _mm512_maskz_loadu_ps(all, inv + at));
-    _mm512_mask_storeu_ps(y + at, all, acc);
+    __mmask16 all = (__mmask16)(n == 16 ? 0xffffu : (1u << n) - 1u);
+    __m512 a = _mm512_mask_loadu_ps(fill, all & (__mmask16)~j->left[v], x + at - 1);
+    __m512 c = _mm512_mask_loadu_ps(fill, all & (__mmask16)~j->right[v], x + at + 1);
+    _mm512_mask_storeu_ps(h + at, all, ge__vk_fold3_avx512(m, a, _mm512_maskz_loadu_ps(all, x + at), c));
+  }
+  for (v = 0; v * 16 < P; v++) {
+    int64_t at = v * 16, n = P - at < 16 ? P - at : 16;
+    __mmask16 all = (__mmask16)(n == 16 ? 0xffffu : (1u << n) - 1u), up = all, down = all; /* a row above, below */
+    __m512 r;
+    if (at < w) up &= (__mmask16)(at + 16 <= w ? 0 : ~((1u << (w - at)) - 1u));
+    if (at + n > P - w) down &= (__mmask16)(at >= P - w ? 0 : (1u << (P - w - at)) - 1u);
+    r = ge__vk_fold3_avx512(m, _mm512_mask_loadu_ps(fill, up, h + at - w), _mm512_maskz_loadu_ps(all, h + at),
+                            _mm512_mask_loadu_ps(fill, down, h + at + w));
+    if (!m) r = _mm512_mul_ps(r, _mm512_maskz_loadu_ps(all, p->inv + at));
+    _mm512_mask_storeu_ps(y + at, all, r);
   }
 }
 #endif
@@ -2009,8 +2008,9 @@ static void ge__vk_pool3_planes(void *arg, int64_t begin, int64_t end) {
 #if GE__VK_X86
   const ge__vk_pool3 *j = (const ge__vk_pool3 *)arg;
   const int64_t P = j->p->ih * j->p->iw;
+  float h[GE__VK_POOL3_PIXELS];
   int64_t pl;
-  for (pl = begin; pl < end; pl++) ge__vk_pool3_plane_avx512(j, j->p->x + pl * P, j->p->inv, j->p->y + pl * P);
+  for (pl = begin; pl < end; pl++) ge__vk_pool3_plane_avx512(j, j->p->x + pl * P, h, j->p->y + pl * P);
 #else
   (void)arg, (void)begin, (void)end;
 #endif
