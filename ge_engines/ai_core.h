@@ -4074,13 +4074,11 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   if (ge_kernel_preparing(c)) return GE_OK;
   memset(&s, 0, sizeof s);
   s.x = (const float *)x->data;
-  s.units = p->n * p->group * ge__aic_sc_nblk(p) * ge__aic_sc_nmb(p);
   flops = 2.0 * (double)p->n * (double)p->m * (double)(p->oh * p->ow) * (double)(p->cg * p->kh * p->kw);
   threads = threads > 1 && flops >= 2e6 ? threads : 1;
-  if (phase_floats && p->n * p->group >= 2 * threads) { /* each share its groups' planes */
-    s.in = s.x;
-    s.units = p->n * p->group;
-  } else if (phase_floats) { /* every tile reads every channel: the planes first, split over the threads */
+  s.in = phase_floats && p->n * p->group >= 2 * threads ? s.x : NULL; /* each share its groups' planes */
+  s.units = s.in ? p->n * p->group : p->n * p->group * ge__aic_sc_nblk(p) * ge__aic_sc_nmb(p);
+  if (phase_floats && !s.in) { /* every tile reads every channel: the planes first, split over the threads */
     ge__aic_xpad ph;
     ph.p = p, ph.x = s.x, ph.xp = scratch, ph.level = k->level;
     ph.tasks = threads > 1 && phase_floats >= GE__AIC_SC_PHASE_SPLIT ? threads : 1;

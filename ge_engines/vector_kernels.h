@@ -518,40 +518,32 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
     *hi = p;                                                                                                           \
     *lo = GE__VK_FUSED_##isa ? GE__VK_FMA_##isa(a, a, -p) : ((ah * ah - p) + 2.0f * ah * al) + al * al;                \
   }                                                                                                                    \
-  /* erf and erfc of t >= 0 at once; sq_hi + sq_lo is t^2 for t clamped to                                             \
-   * [1, 10.5] (the caller computes it, more exactly than from a rounded t).                                           \
-   * t < 1: erf by its Taylor series (to t^21, remainder < 2e-9). t >= 1:                                              \
-   * erfc = e^-t^2 P(1/t) / t, P a degree-12 Chebyshev fit of erfc(x) x e^(x^2)                                        \
-   * on x in [1, 10] (relative error 2e-9); e^-t^2 = e^-hi (1 - lo). Past                                              \
-   * t^2 = 84.5 erfc is taken as 0 (below 1.3e-38: Gelu's tail below 1e-37)                                           \
-   * and those lanes take e^0, so that no lane computes a denormal (a                                                  \
-   * microcode assist, ~100 cycles: 5x the time of the whole function). */                                            \
-  GE__VK_INLINE GE__VK_ATTR_##isa void ge__vk_erf_erfc_##isa(                                                          \
-      ge__vk_v_##isa t, ge__vk_v_##isa sq_hi, ge__vk_v_##isa sq_lo, ge__vk_v_##isa *erf, ge__vk_v_##isa *erfc) {       \
-    static const float ps[13] = {5.0235342335e-01f,  -7.6515807991e-02f, -4.1236878954e-03f, 8.9629385674e-03f,        \
-                                 -3.9782159160e-03f, 9.1957131919e-04f,  9.7820819311e-05f,  -2.2517972716e-04f,       \
-                                 1.4341899871e-04f,  -7.3140302019e-05f, 1.4239107230e-05f,  1.8441852979e-05f,        \
-                                 -1.0246770912e-05f};                                                                  \
-    static const float ts[11] = {1.1283791671e+00f, -3.7612638903e-01f, 1.1283791671e-01f, -2.6866170645e-02f,         \
-                                 5.2239776254e-03f, -8.5483270235e-04f, 1.2055332982e-04f, -1.4925650358e-05f,         \
-                                 1.6462114366e-06f, -1.6365844691e-07f, 1.4807192816e-08f};                            \
-    ge__vk_v_##isa t2 = t * t, e_small, u = 1.0f / ge__vk_clamp_##isa(t, 1.0f, 10.5f),                                 \
-                   z = (u - 0.55f) * (1.0f / 0.45f), q, ec;                                                            \
-    ge__vk_vi_##isa small = t < 1.0f, far;                                                                             \
-    q = ge__vk_poly_##isa(z, ps, 12);                                                                                  \
-    e_small = t * ge__vk_poly_##isa(t2, ts, 10);                                                                       \
-    far = sq_hi > 84.5f;                                                                                               \
-    ec = ge__vk_exp_##isa(-ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), sq_hi)) * ((1.0f - sq_lo) * q * u);        \
-    ec = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), ec);                                                          \
-    *erf = ge__vk_sel_##isa(small, e_small, 1.0f - ec);                                                                \
-    *erfc = ge__vk_sel_##isa(small, 1.0f - e_small, ec);                                                               \
-  }                                                                                                                    \
-  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_erf_##isa(ge__vk_v_##isa x) {                                  \
-    ge__vk_v_##isa t = ge__vk_abs_##isa(x), hi, lo, e, ec;                                                             \
-    ge__vk_square_split_##isa(ge__vk_clamp_##isa(t, 1.0f, 10.5f), &hi, &lo);                                           \
-    ge__vk_erf_erfc_##isa(t, hi, lo, &e, &ec);                                                                         \
-    return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(e, x));                                                   \
-  }                                                                                                                    \
+  /* erf(x), odd: for t = |x| < 1 by its Taylor series (to t^21, remainder                                              \
+   * < 2e-9); t >= 1 as 1 - erfc(t), erfc = e^-t^2 P(1/t) / t, P a degree-12                                            \
+   * Chebyshev fit of erfc(x) x e^(x^2) on x in [1, 10] (relative error                                                 \
+   * 2e-9), e^-t^2 = e^-hi (1 - lo) for hi + lo = t^2 exactly (t clamped to                                             \
+   * [1, 10.5]). Past t^2 = 84.5 erfc is taken as 0 and those lanes take                                                \
+   * e^0, so that no lane computes a denormal (a microcode assist, ~100                                                 \
+   * cycles: 5x the time of the whole function). */                                                                     \
+  GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_erf_##isa(ge__vk_v_##isa x) {                                   \
+    static const float ps[13] = {5.0235342335e-01f,  -7.6515807991e-02f, -4.1236878954e-03f, 8.9629385674e-03f,         \
+                                 -3.9782159160e-03f, 9.1957131919e-04f,  9.7820819311e-05f,  -2.2517972716e-04f,        \
+                                 1.4341899871e-04f,  -7.3140302019e-05f, 1.4239107230e-05f,  1.8441852979e-05f,         \
+                                 -1.0246770912e-05f};                                                                   \
+    static const float ts[11] = {1.1283791671e+00f, -3.7612638903e-01f, 1.1283791671e-01f, -2.6866170645e-02f,          \
+                                 5.2239776254e-03f, -8.5483270235e-04f, 1.2055332982e-04f, -1.4925650358e-05f,          \
+                                 1.6462114366e-06f, -1.6365844691e-07f, 1.4807192816e-08f};                             \
+    ge__vk_v_##isa t = ge__vk_abs_##isa(x), tc = ge__vk_clamp_##isa(t, 1.0f, 10.5f), u = 1.0f / tc,                     \
+                   z = (u - 0.55f) * (1.0f / 0.45f), hi, lo, e_small, ec;                                               \
+    ge__vk_vi_##isa far;                                                                                                \
+    ge__vk_square_split_##isa(tc, &hi, &lo);                                                                            \
+    e_small = t * ge__vk_poly_##isa(t * t, ts, 10);                                                                     \
+    far = hi > 84.5f;                                                                                                   \
+    ec = ge__vk_exp_##isa(-ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), hi)) *                                       \
+         ((1.0f - lo) * ge__vk_poly_##isa(z, ps, 12) * u);                                                              \
+    ec = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), ec);                                                           \
+    return ge__vk_sel_##isa(x != x, x, ge__vk_copysign_##isa(ge__vk_sel_##isa(t < 1.0f, e_small, 1.0f - ec), x));       \
+  }                                                                                                                     \
   /* x/2 erfc(-x/sqrt 2), from erfc(t) = e^-t^2 R(t) for t = |x|/sqrt 2:                                                \
    * x/2 erfc(t) for x < 0, x/2 (2 - erfc(t)) else. R = erfc e^(t^2) is a                                               \
    * (4,5) rational in t/10.5 (relative error 6e-9 on [0, 10.5]; one                                                   \
