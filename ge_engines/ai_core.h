@@ -2997,9 +2997,11 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
  * threads each read only their own pixels of the wide image (measured:
  * MobileNet-v2's 144->24 at 56x56 12% faster on one thread). */
 
-#ifndef GE__AIC_PW_PF /* k steps a tile prefetches its weight panel ahead (at its end, the next panel's) */
-#define GE__AIC_PW_PF 64 /* weights from memory then stream in under the multiplies (ResNeXt's 2048->1024 on 7x7 */
-#endif                   /* with cold weights, COLD=96 build/conv_bench: 1.76 -> 1.20 ms) */
+/* k steps a tile asks for its weight panel ahead (at its end, the next
+ * panel's), so weights coming from memory stream in under the multiplies
+ * (ResNeXt's 2048->1024 on 7x7, cold weights: 1.76 -> 1.20 ms, COLD=96
+ * build/conv_bench). */
+#define GE__AIC_PW_PF 64
 #define GE__AIC_PW_NV 3     /* vectors of pixels per register tile */
 #define GE__AIC_PW_SHARES 4 /* shares of the work per thread */
 #define GE__AIC_PW_L2_IMAGE (1 << 20) /* bytes of one image at most for panel-major order */
@@ -3054,7 +3056,7 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
     ROWS(GE__AIC_PW_DECL)                                                                                              \
     for (k = 0; k < K; k++) {                                                                                          \
       const float *bk = b + k * ldb, *ak = a + k * (MR);                                                               \
-      if (GE__AIC_PW_PF) __builtin_prefetch(ak + GE__AIC_PW_PF * (MR));                                                \
+      __builtin_prefetch(ak + GE__AIC_PW_PF * (MR));                                                                   \
       memcpy(&b0, bk, sizeof b0);                                                                                      \
       if (nv_ > 1) memcpy(&b1, bk + vl_, sizeof b1);                                                                   \
       if (nv_ > 2) memcpy(&b2, bk + 2 * vl_, sizeof b2);                                                               \
@@ -3701,14 +3703,12 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
     ge__aic_xc_pad(p, x, xp, 0, p->cg, k->level);
   }
   memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
-  /* the columns when they give every thread its GE__AIC_SHARES shares:
-   * each thread then reads only the plane rows under its own output rows
-   * and writes its own pixels, where split by rows both threads read every
-   * plane row, half of them written by the other vCPU (Inception's 3x3/2
-   * 288->384 on 35x35, 2 threads: 2.8 -> 2.2-2.7 ms); else the rows when
-   * they give the shares (a 64-channel stem's 6 row panels did not: 2
-   * threads ended up to a panel apart), else the columns; guided shares,
-   * B read in place either way */
+  /* the columns when they give every thread its GE__AIC_SHARES shares
+   * (each thread reads only the plane rows under its own pixels; by rows
+   * both read every plane row, half written by the other vCPU: Inception's
+   * 3x3/2 288->384 on 35x35 at 2 threads 2.8 -> 2.2 ms), else the rows when
+   * they do (a 64-channel stem's 6 row panels did not), else the columns;
+   * guided shares, B read in place either way */
   xc.split_m = nu < GE__AIC_SHARES * tasks && (mu >= GE__AIC_SHARES * tasks || mu >= nu);
   ge__aic_guide_make(&xc.guide, tasks, xc.split_m ? mu : nu, 1, flops);
   xc.tasks = xc.guide.n;
@@ -3939,7 +3939,7 @@ static void ge__aic_sc_phases(const ge__aic_cv *p, const float *x, float *xp, in
 #define GE__AIC_SC_ATTR __attribute__((target("avx512f,fma")))
 
 /* Bias, residual and activation of one output row's two vectors, then the
- * masked store (Sigmoid and Tanh are applied after the store). */
+ * masked store (an activation not in registers, ge__aic_act_in_regs, after it). */
 static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0, __m512 v1, int64_t row,
                                                  int64_t q0, __mmask16 s0, __mmask16 s1) {
   const ge__aic_act *a = &s->act;
