@@ -1845,6 +1845,11 @@ typedef struct ge__aic_state {
   signed char in_const[4]; /* per input: 0 not known yet, 1 varies, 2 a Const (found once) */
   ge__aic_act act;
   int fused_res; /* _fused_inputs: Conv's input 3 is a residual to add, MatMul's input 2 a bias */
+  /* Conv's input prologue (_pre_affine [2, pre_c]: scale, shift; then Relu
+   * if pre_relu); pre_bad: the attributes are malformed */
+  const float *pre;
+  int64_t pre_c;
+  int pre_relu, pre_bad;
   /* Conv */
   int64_t group, s[3], d[3], pads[6], ks[3]; /* up to 3 spatial dims */
   int32_t n_s, n_d, n_pads, n_ks;
@@ -1865,6 +1870,18 @@ static int32_t ge__aic_ints(const ge_node *n, const char *name, int64_t *out, in
   return cnt;
 }
 
+/* A Conv's input prologue, made by the optimiser (ge__aic_fuse_pre). */
+static void ge__aic_pre_parse(const ge_node *n, ge__aic_state *s) {
+  const ge_attr *a = ge_node_attr(n, "_pre_affine");
+  const char *act = ge_node_attr_string(n, "_pre_activation", "");
+  const ge_tensor *t = a && a->type == GE_ATTR_TENSOR ? a->v.t : NULL;
+  if (!a && !*act) return;
+  s->pre_bad = !t || !t->data || t->dtype != GE_DTYPE_FLOAT32 || t->rank != 2 || t->dims[0] != 2 ||
+               t->nbytes != (size_t)(2 * t->dims[1]) * sizeof(float) || (*act && strcmp(act, "Relu"));
+  if (s->pre_bad) return;
+  s->pre = (const float *)t->data, s->pre_c = t->dims[1], s->pre_relu = *act != 0;
+}
+
 static ge__aic_state *ge__aic_state_new(ge_kernel_ctx *c) {
   ge__aic_state *s = (ge__aic_state *)malloc(sizeof(ge__aic_state) + 64);
   const ge_node *n = c->node;
@@ -1873,6 +1890,7 @@ static ge__aic_state *ge__aic_state_new(ge_kernel_ctx *c) {
   memset(s, 0, sizeof *s);
   ge__aic_act_parse(n, &s->act);
   s->fused_res = ge_node_attr_int(n, GE_ATTR_FUSED_INPUTS, 0) != 0;
+  ge__aic_pre_parse(n, s);
   s->group = ge_node_attr_int(n, "group", 1);
   s->n_s = ge__aic_ints(n, "strides", s->s, 3);
   s->n_d = ge__aic_ints(n, "dilations", s->d, 3);
@@ -3038,12 +3056,32 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
 #define GE__AIC_PW_OUT_avx512(r) GE__AIC_PW_OUTX(r, GE__AIC_SILU_V16)
 #define GE__AIC_PW_OUT_avx2(r) GE__AIC_PW_OUTX(r, GE__AIC_NO_LATE)
 #define GE__AIC_PW_OUT_base(r) GE__AIC_PW_OUTX(r, GE__AIC_NO_LATE)
+/* A tile's input prologue (ge__aic_pw_tile_pre): b[k * ldb + j] becomes
+ * act(b scale[k] + shift[k]) (act Relu if relu, else none), also stored
+ * at dst[k * ldd + j] for the panels that read the chunk after it. */
+typedef struct ge__aic_pre_tile {
+  const float *scale, *shift;
+  int relu;
+  float *dst;
+  int64_t ldd;
+} ge__aic_pre_tile;
+#define GE__AIC_PW_PRE1(v, off)                                                                                        \
+  {                                                                                                                    \
+    v = v * ps_ + pt_;                                                                                                 \
+    if (pre->relu) {                                                                                                   \
+      VI_ m_ = v < z_;                                                                                                 \
+      GE__AIC_SEL(VI_, v, m_, z_)                                                                                      \
+    }                                                                                                                  \
+    memcpy(pre->dst + k * pre->ldd + (off), &v, sizeof v);                                                             \
+  }
 /* c[r * ldc + j] = act(bias[r] + sum_k a[k * MR + r] b[k * ldb + j] +
- * resb[r * ldr + j]) for r < rows, j < NV * VL (bias, resb may be NULL). */
-#define GE__AIC_PWK(S, NV, ATTR, VT, VI, MR, ROWS)                                                                     \
-  static ATTR void ge__aic_pwk_##S##_##NV(const float *a, const float *b, int64_t ldb, int64_t K, float *c,           \
+ * resb[r * ldr + j]) for r < rows, j < NV * VL (bias, resb may be NULL);
+ * the _pre copies (PRE 1) run the prologue `pre` on b first. */
+#define GE__AIC_PWK(S, NV, ATTR, VT, VI, MR, ROWS) GE__AIC_PWKX(S, NV, ATTR, VT, VI, MR, ROWS, , 0)
+#define GE__AIC_PWKX(S, NV, ATTR, VT, VI, MR, ROWS, SUF, PRE)                                                          \
+  static ATTR void ge__aic_pwk##SUF##_##S##_##NV(const float *a, const float *b, int64_t ldb, int64_t K, float *c,    \
                                           int64_t ldc, int64_t rows, const float *bias, const float *resb,            \
-                                          int64_t ldr, int kind, float lo, float hi) {                                 \
+                                          int64_t ldr, int kind, float lo, float hi, const ge__aic_pre_tile *pre) {    \
     typedef VT VZ_;                                                                                                    \
     typedef VI VI_;                                                                                                    \
     const int nv_ = NV, vl_ = (int)(sizeof(VT) / sizeof(float));                                                       \
@@ -3060,10 +3098,16 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
       memcpy(&b0, bk, sizeof b0);                                                                                      \
       if (nv_ > 1) memcpy(&b1, bk + vl_, sizeof b1);                                                                   \
       if (nv_ > 2) memcpy(&b2, bk + 2 * vl_, sizeof b2);                                                               \
+      if (PRE) {                                                                                                       \
+        VT ps_ = z_ + pre->scale[k], pt_ = z_ + pre->shift[k];                                                         \
+        GE__AIC_PW_PRE1(b0, 0)                                                                                         \
+        if (nv_ > 1) GE__AIC_PW_PRE1(b1, vl_)                                                                          \
+        if (nv_ > 2) GE__AIC_PW_PRE1(b2, 2 * vl_)                                                                      \
+      }                                                                                                                \
       ROWS(GE__AIC_PW_FMA)                                                                                             \
     }                                                                                                                  \
     ROWS(GE__AIC_PW_OUT_##S)                                                                                           \
-    (void)b1, (void)b2, (void)vz, (void)vone, (void)silu_;                                                             \
+    (void)b1, (void)b2, (void)vz, (void)vone, (void)silu_, (void)pre;                                                  \
   }
 /* The same for `cols` single columns (any count), vectors over the panel's
  * MR rows (VH holds MR floats): four columns at a time over two phases of
@@ -3136,20 +3180,23 @@ static void ge__aic_conv_depthwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   }
 #ifdef GE__AIC_VEC
 #define GE__AIC_PW_BASE_ATTR
-GE__AIC_PWK(base, 1, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
-GE__AIC_PWK(base, 2, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
-GE__AIC_PWK(base, 3, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
+#define GE__AIC_PWK2(S, NV, ATTR, VT, VI, MR, ROWS)                                                                    \
+  GE__AIC_PWK(S, NV, ATTR, VT, VI, MR, ROWS)                                                                           \
+  GE__AIC_PWKX(S, NV, ATTR, VT, VI, MR, ROWS, _pre, 1)
+GE__AIC_PWK2(base, 1, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
+GE__AIC_PWK2(base, 2, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
+GE__AIC_PWK2(base, 3, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4, GE__AIC_PW_R4)
 GE__AIC_PWC(base, GE__AIC_PW_BASE_ATTR, ge__aic_v4, ge__aic_i4, 4)
 #ifdef GE__AIC_X86
 #define GE__AIC_PW_AVX2_ATTR __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT
 #define GE__AIC_PW_AVX512_ATTR __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT
-GE__AIC_PWK(avx2, 1, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
-GE__AIC_PWK(avx2, 2, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
-GE__AIC_PWK(avx2, 3, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
+GE__AIC_PWK2(avx2, 1, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
+GE__AIC_PWK2(avx2, 2, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
+GE__AIC_PWK2(avx2, 3, GE__AIC_PW_AVX2_ATTR, ge__aic_v8, ge__aic_i8, 4, GE__AIC_PW_R4)
 GE__AIC_PWC(avx2, GE__AIC_PW_AVX2_ATTR, ge__aic_v4, ge__aic_i4, 4)
-GE__AIC_PWK(avx512, 1, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
-GE__AIC_PWK(avx512, 2, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
-GE__AIC_PWK(avx512, 3, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
+GE__AIC_PWK2(avx512, 1, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
+GE__AIC_PWK2(avx512, 2, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
+GE__AIC_PWK2(avx512, 3, GE__AIC_PW_AVX512_ATTR, ge__aic_v16, ge__aic_i16, 8, GE__AIC_PW_R8)
 GE__AIC_PWC(avx512, GE__AIC_PW_AVX512_ATTR, ge__aic_v8, ge__aic_i8, 8)
 #endif
 
@@ -3193,29 +3240,33 @@ static GE__AIC_PW_AVX512_ATTR void ge__aic_pwm_avx512(const float *a, const floa
 static int64_t ge__aic_pw_mr(int level) { return level >= 2 ? 8 : 4; }
 static int64_t ge__aic_pw_vl(int level) { return level >= 2 ? 16 : level == 1 ? 8 : 4; }
 
-/* One tile: nv vectors of pixels (0: `cols` single columns). */
+/* One tile: nv vectors of pixels (0: `cols` single columns); pre (NULL:
+ * none; nv > 0 only) runs the input prologue on the tile's pixels. */
 static void ge__aic_pw_tile(int level, int nv, const float *a, const float *b, int64_t ldb, int64_t K, float *c,
                             int64_t ldc, int64_t rows, int64_t cols, const float *bias, const float *res, int64_t ldr,
-                            int kind, float lo, float hi) {
+                            int kind, float lo, float hi, const ge__aic_pre_tile *pre) {
   typedef void (*tile_fn)(const float *, const float *, int64_t, int64_t, float *, int64_t, int64_t, const float *,
-                          const float *, int64_t, int, float, float);
-  static const tile_fn base[3] = {ge__aic_pwk_base_1, ge__aic_pwk_base_2, ge__aic_pwk_base_3};
+                          const float *, int64_t, int, float, float, const ge__aic_pre_tile *);
+  static const tile_fn base[2][3] = {{ge__aic_pwk_base_1, ge__aic_pwk_base_2, ge__aic_pwk_base_3},
+                                     {ge__aic_pwk_pre_base_1, ge__aic_pwk_pre_base_2, ge__aic_pwk_pre_base_3}};
 #ifdef GE__AIC_X86
-  static const tile_fn avx2[3] = {ge__aic_pwk_avx2_1, ge__aic_pwk_avx2_2, ge__aic_pwk_avx2_3};
-  static const tile_fn avx512[3] = {ge__aic_pwk_avx512_1, ge__aic_pwk_avx512_2, ge__aic_pwk_avx512_3};
+  static const tile_fn avx2[2][3] = {{ge__aic_pwk_avx2_1, ge__aic_pwk_avx2_2, ge__aic_pwk_avx2_3},
+                                     {ge__aic_pwk_pre_avx2_1, ge__aic_pwk_pre_avx2_2, ge__aic_pwk_pre_avx2_3}};
+  static const tile_fn avx512[2][3] = {{ge__aic_pwk_avx512_1, ge__aic_pwk_avx512_2, ge__aic_pwk_avx512_3},
+                                       {ge__aic_pwk_pre_avx512_1, ge__aic_pwk_pre_avx512_2, ge__aic_pwk_pre_avx512_3}};
   if (level >= 2) {
-    if (nv) avx512[nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi);
+    if (nv) avx512[pre != NULL][nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi, pre);
     else if (cols >= GE__AIC_PW_MASKED_COLS) ge__aic_pwm_avx512(a, b, ldb, K, c, ldc, rows, cols, bias, res, ldr, kind, lo, hi);
     else ge__aic_pwc_avx512(a, b, ldb, K, c, ldc, rows, cols, bias, res, ldr, kind, lo, hi);
     return;
   }
   if (level == 1) {
-    if (nv) avx2[nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi);
+    if (nv) avx2[pre != NULL][nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi, pre);
     else ge__aic_pwc_avx2(a, b, ldb, K, c, ldc, rows, cols, bias, res, ldr, kind, lo, hi);
     return;
   }
 #endif
-  if (nv) base[nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi);
+  if (nv) base[pre != NULL][nv - 1](a, b, ldb, K, c, ldc, rows, bias, res, ldr, kind, lo, hi, pre);
   else ge__aic_pwc_base(a, b, ldb, K, c, ldc, rows, cols, bias, res, ldr, kind, lo, hi);
 }
 
@@ -3244,9 +3295,46 @@ static void ge__aic_pw_pack_fn(const void *arg, float *dst) {
   }
 }
 
+/* The input prologue of a Conv that took in the BatchNormalization (+
+ * Relu) before it (_pre_affine): dst[j] = act(src[j] scale + shift) for
+ * j < n, act Relu or none. */
+#ifdef GE__AIC_X86
+static GE__AIC_DW_ATTR512 void ge__aic_pre_row_avx512(const float *src, int64_t n, float scale, float shift, int relu,
+                                                      float *dst) {
+  const __m512 vs = _mm512_set1_ps(scale), vt = _mm512_set1_ps(shift), z = _mm512_setzero_ps();
+  int64_t j;
+  for (j = 0; j < n; j += 16) {
+    __mmask16 m = n - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - j)) - 1u);
+    __m512 v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, src + j), vs, vt);
+    if (relu) v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, z, _CMP_LT_OQ), z); /* NaN stays, as in the tiles */
+    _mm512_mask_storeu_ps(dst + j, m, v);
+  }
+}
+#endif
+
+static void ge__aic_pre_row(int level, const float *src, int64_t n, float scale, float shift, int relu, float *dst) {
+  int64_t j;
+#ifdef GE__AIC_X86
+  if (level >= 2) {
+    ge__aic_pre_row_avx512(src, n, scale, shift, relu, dst);
+    return;
+  }
+#endif
+  (void)level;
+  for (j = 0; j < n; j++) {
+    float v = src[j] * scale + shift;
+    dst[j] = relu && v < 0.0f ? 0.0f : v;
+  }
+}
+
 typedef struct ge__aic_pw {
   const ge__aic_cv *p;
   const float *x, *apack, *b, *res;
+  const float *pre; /* the input prologue: scale[c] then shift[c] (NULL: none) */
+  int pre_relu;
+  float *work;      /* pre: a buffer of K x lb floats a thread (the chunk after the prologue) */
+  int64_t lb;
+  ge__aic_slots slots;
   float *y;
   const ge__aic_act *act;
   int level, nv_tail;      /* nv_tail: vectors of the chunk after the full ones (0: none) */
@@ -3283,9 +3371,42 @@ static void ge__aic_pw_run_add(const ge__aic_pw *d, ge__aic_pwrun *r, float *y, 
   r->j1 = j0 + n;
 }
 
-/* Share t of the units (image, group, panel, chunk), chunk fastest. */
+/* Pixels [j, j + n) of the K channels at x (row stride P) through the
+ * prologue pt into pt->dst + off (the single columns, which no tile with
+ * a prologue covers). */
+#ifdef GE__AIC_X86
+static GE__AIC_DW_ATTR512 void ge__aic_pw_pre_cols_avx512(const ge__aic_pre_tile *pt, const float *x, int64_t P,
+                                                          int64_t K, int64_t n, float *dst) {
+  const __mmask16 m = (__mmask16)((1u << n) - 1u); /* n < 16 */
+  const __m512 z = _mm512_setzero_ps();
+  int64_t k;
+  for (k = 0; k < K; k++) {
+    __m512 v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, x + k * P), _mm512_set1_ps(pt->scale[k]), _mm512_set1_ps(pt->shift[k]));
+    if (pt->relu) v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, z, _CMP_LT_OQ), z);
+    _mm512_mask_storeu_ps(dst + k * pt->ldd, m, v);
+  }
+}
+#endif
+
+static void ge__aic_pw_pre_cols(int level, const ge__aic_pre_tile *pt, const float *x, int64_t P, int64_t K, int64_t j,
+                                int64_t n, int64_t off) {
+  int64_t k;
+#ifdef GE__AIC_X86
+  if (level >= 2 && n < 16) {
+    ge__aic_pw_pre_cols_avx512(pt, x + j, P, K, n, pt->dst + off);
+    return;
+  }
+#endif
+  for (k = 0; k < K; k++)
+    ge__aic_pre_row(level, x + k * P + j, n, pt->scale[k], pt->shift[k], pt->relu, pt->dst + k * pt->ldd + off);
+}
+
+/* Share t of the units (image, group, panel, chunk), chunk fastest. With
+ * a prologue (chunk-major), the first tile of a chunk in the share runs
+ * it and keeps the result in the share's buffer (pixel j of channel k at
+ * buf[k * lb + j - jb]), which the chunk's other panels then read. */
 static void ge__aic_pw_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_pw *d = (const ge__aic_pw *)arg;
+  ge__aic_pw *d = (ge__aic_pw *)arg;
   const ge__aic_cv *p = d->p;
   int64_t P = p->oh * p->ow, K = p->cg, t, u, w = GE__AIC_PW_NV * d->vl;
   int inl = ge__aic_dw_act_inline(d->act, d->level), kind = inl ? d->act->kind : GE__AIC_ACT_NONE;
@@ -3293,28 +3414,42 @@ static void ge__aic_pw_fn(void *arg, int64_t begin, int64_t end) {
   ge__aic_pwrun run;
   run.y = NULL, run.rows = run.j0 = run.j1 = 0;
   for (t = begin; t < end; t++) {
+    int64_t slot = d->pre ? ge__aic_slot_claim(&d->slots, t) : 0, have = -1, jb = 0;
+    float *buf = d->pre ? d->work + (size_t)slot * (size_t)(K * d->lb) : NULL;
+    ge__aic_pre_tile pt;
     for (u = d->units * t / d->tasks; u < d->units * (t + 1) / d->tasks; u++) {
       int64_t ch = d->cmajor ? u / d->panels % d->chunks : u % d->chunks;
       int64_t pn = d->cmajor ? u % d->panels : u / d->chunks % d->panels, ig = u / d->chunks / d->panels;
       int64_t n = ig / p->group, g = ig % p->group, m0 = g * p->mg + pn * d->mr, rows = ge__aic_min(d->mr, p->mg - pn * d->mr);
       int64_t j0 = ch * w, cols = 0;
-      int nv = GE__AIC_PW_NV;
+      int nv = GE__AIC_PW_NV, first = 0;
       const float *a = d->apack + (size_t)g * per + pn * d->mr * K, *x = d->x + (n * p->c + g * p->cg) * P;
       const float *res = d->res ? d->res + (n * p->m + m0) * P : NULL;
       float *y = d->y + (n * p->m + m0) * P;
       if (ch == d->full && d->nv_tail) nv = d->nv_tail;
       else if (ch >= d->full) nv = 0, j0 = d->full * w + d->nv_tail * d->vl, cols = d->cols;
-      ge__aic_pw_tile(d->level, nv, a, x + j0, P, K, y + j0, P, rows, cols, d->b ? d->b + m0 : NULL,
-                      res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta);
+      if (buf && have != ig * d->chunks + ch) {
+        first = 1, have = ig * d->chunks + ch, jb = j0;
+        pt.scale = d->pre + g * K, pt.shift = d->pre + p->c + g * K, pt.relu = d->pre_relu, pt.dst = buf, pt.ldd = d->lb;
+        if (!nv) ge__aic_pw_pre_cols(d->level, &pt, x, P, K, j0, cols, 0);
+      }
+      if (first && nv)
+        ge__aic_pw_tile(d->level, nv, a, x + j0, P, K, y + j0, P, rows, cols, d->b ? d->b + m0 : NULL,
+                        res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta, &pt);
+      else
+        ge__aic_pw_tile(d->level, nv, a, buf ? buf + (j0 - jb) : x + j0, buf ? d->lb : P, K, y + j0, P, rows, cols,
+                        d->b ? d->b + m0 : NULL, res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta, NULL);
       if (!inl) ge__aic_pw_run_add(d, &run, y, rows, j0, nv ? nv * d->vl : cols);
       if (d->merged && ch == d->chunks - 1) { /* the columns while the panel is in L1 */
         j0 = d->full * w + d->nv_tail * d->vl;
-        ge__aic_pw_tile(d->level, 0, a, x + j0, P, K, y + j0, P, rows, d->cols, d->b ? d->b + m0 : NULL,
-                        res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta);
+        if (first) ge__aic_pw_pre_cols(d->level, &pt, x, P, K, j0, d->cols, j0 - jb);
+        ge__aic_pw_tile(d->level, 0, a, buf ? buf + (j0 - jb) : x + j0, buf ? d->lb : P, K, y + j0, P, rows, d->cols,
+                        d->b ? d->b + m0 : NULL, res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta, NULL);
         if (!inl) ge__aic_pw_run_add(d, &run, y, rows, j0, d->cols);
       }
     }
     ge__aic_pw_run_flush(d, &run);
+    if (buf) ge__aic_slot_release(&d->slots, slot);
   }
 }
 
@@ -3333,15 +3468,27 @@ static int ge__aic_pw_chunk_major(const ge__aic_cv *p) {
   return p->mg < p->cg || (double)p->cg * (double)(p->oh * p->ow) * sizeof(float) > GE__AIC_PW_L2_IMAGE;
 }
 
+/* Row stride of a thread's prologue buffer: a chunk and its merged columns. */
+static int64_t ge__aic_pw_lb(int level) { return (GE__AIC_PW_NV + 1) * ge__aic_pw_vl(level); }
+
+/* Floats of the prologue buffers of `threads` threads. */
+static size_t ge__aic_pw_pre_floats(const ge__aic_cv *p, int level, int64_t threads) {
+  return (size_t)threads * (size_t)p->cg * (size_t)ge__aic_pw_lb(level);
+}
+
+/* pre: the input prologue (scale[c], shift[c]; NULL: none), Relu after it
+ * if pre_relu; work: ge__aic_pw_pre_floats for ge__aic_threads(c). */
 static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *apack,
-                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level) {
+                                   const float *b, const float *res, const ge__aic_act *act, float *y, int level,
+                                   const float *pre, int pre_relu, float *work) {
   ge__aic_pw d;
   int64_t P = p->oh * p->ow, w, rest;
   d.p = p, d.x = x, d.apack = apack, d.b = b, d.res = res, d.y = y, d.act = act, d.level = level;
+  d.pre = pre, d.pre_relu = pre_relu, d.work = work, d.lb = ge__aic_pw_lb(level);
   d.mr = ge__aic_pw_mr(level), d.vl = ge__aic_pw_vl(level), w = GE__AIC_PW_NV * d.vl;
   d.full = P / w, rest = P % w;
   d.nv_tail = (int)(rest / d.vl), d.cols = rest % d.vl;
-  d.cmajor = ge__aic_pw_chunk_major(p);
+  d.cmajor = pre || ge__aic_pw_chunk_major(p); /* a prologue goes once a chunk */
   /* chunk-major, a chunk of single columns would read every panel again
    * (7x7 maps: 48 pixels then 1, the weights streamed twice) */
   d.merged = d.cmajor && d.cols > 0 && d.full + (d.nv_tail > 0) > 0;
@@ -3351,8 +3498,10 @@ static void ge__aic_conv_pointwise(ge_kernel_ctx *c, const ge__aic_cv *p, const 
   /* GE__AIC_PW_SHARES shares a thread, claimed as threads come free: a thread
    * that starts late or is preempted (a shared machine) leaves its shares to
    * the others instead of holding the whole loop back */
-  d.tasks = ge__aic_min(ge__aic_threads(c) * GE__AIC_PW_SHARES, d.units);
+  d.tasks = ge__aic_min(ge__aic_threads(c) * (ge__aic_threads(c) <= GE__AIC_SLOTS ? GE__AIC_PW_SHARES : 1), d.units);
+  if (pre) d.tasks = ge__aic_min(d.tasks, ge__aic_max(ge__aic_threads(c), p->n * p->group * d.chunks));
   if (2.0 * (double)p->n * (double)p->m * (double)P * (double)p->cg < 1e6 || ge__aic_threads(c) <= 1) d.tasks = 1;
+  ge__aic_slots_init(&d.slots, d.tasks, ge__aic_threads(c));
   ge__aic_on_tasks(c, d.tasks, ge__aic_pw_fn, &d);
 }
 #endif /* GE__AIC_VEC */
@@ -6029,7 +6178,61 @@ static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_val
   return GE_OK;
 }
 
-static ge_status ge__aic_conv(ge_kernel_ctx *c) {
+/* Whether Conv p takes the pointwise kernel (the one that runs an input
+ * prologue itself): the same tests, in the same order, as ge__aic_conv_with. */
+static int ge__aic_conv_is_pw(const ge__aic_cv *p) {
+#ifdef GE__AIC_VEC
+  return !(p->cg == 1 && (p->group > 1 || p->m == 1)) && p->oh * p->ow > GE__AIC_FEW_PIXELS && ge__aic_pw_fits(p);
+#else
+  (void)p;
+  return 0;
+#endif
+}
+
+static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on);
+
+/* A Conv whose input prologue its path does not run: the input through the
+ * prologue into a buffer of its own (this run's), then the Conv without. */
+static ge_status ge__aic_conv_pre_apart(ge_kernel_ctx *c) {
+  const ge__aic_state *s = (const ge__aic_state *)c->state;
+  const ge_value *x = c->inputs[0];
+  ge_value xv, *ins[8];
+  ge_kernel_ctx rc = *c;
+  int64_t planes, hw, i, k;
+  uint32_t j;
+  ge_status st;
+  if (x->dtype != GE_DTYPE_FLOAT32 || x->rank < 3 || x->dims[1] != s->pre_c)
+    return ge_kernel_error(c, GE_ERR_SHAPE, "_pre_affine holds %lld channels; input 0 must be float32 [N, %lld, ...]",
+                           (long long)s->pre_c, (long long)s->pre_c);
+  if (c->num_inputs > 8) return ge_kernel_error(c, GE_ERR_INVALID, "%u inputs: too many for a Conv", c->num_inputs);
+  xv = *x;
+  xv.capacity = 0;
+  if (!ge_kernel_preparing(c) && x->numel > 0) {
+    if (!(xv.data = malloc(x->nbytes))) return ge__aic_nomem(c);
+    planes = x->dims[0] * x->dims[1], hw = x->numel / planes;
+    for (i = 0; i < planes; i++) {
+      const float *src = (const float *)x->data + i * hw;
+      float *dst = (float *)xv.data + i * hw, sc = s->pre[i % s->pre_c], sh = s->pre[s->pre_c + i % s->pre_c];
+      for (k = 0; k < hw; k++) {
+        float v = src[k] * sc + sh;
+        dst[k] = s->pre_relu && v < 0.0f ? 0.0f : v;
+      }
+    }
+  }
+  for (j = 0; j < c->num_inputs; j++) ins[j] = j ? c->inputs[j] : &xv;
+  rc.inputs = ins;
+  st = ge__aic_conv_with(&rc, 0);
+  rc.inputs = c->inputs;
+  *c = rc; /* the state may have moved */
+  if (xv.data != x->data) free(xv.data);
+  return st;
+}
+
+static ge_status ge__aic_conv(ge_kernel_ctx *c) { return ge__aic_conv_with(c, 1); }
+
+/* pre_on: run the input prologue if the node has one (0: its input has
+ * been through it). */
+static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on) {
   const ge_value *x = ge__aic_in(c, 0), *w = ge__aic_in(c, 1), *b = ge__aic_in(c, 2);
   const ge__aic_kern *k = ge__aic_kern_pick(ge__aic_conv_level_cap);
   ge__aic_state *s;
@@ -6045,11 +6248,15 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
   int implicit, wino;
   ge_status st;
   if (!x || !w) return ge_kernel_error(c, GE_ERR_INVALID, "required input %d is missing", x ? 1 : 0);
-  if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || x->rank < 3 || x->rank > 5) return ge__aic_reference(c);
   if (!(s = ge__aic_state_get(c))) return ge__aic_nomem(c);
+  if (s->pre_bad) return ge_kernel_error(c, GE_ERR_INVALID, "malformed _pre_affine or _pre_activation");
+  pre_on = pre_on && s->pre;
+  if (pre_on && (!ge__aic_f32(x) || x->rank < 3 || x->rank > 4 || x->dims[1] != s->pre_c)) return ge__aic_conv_pre_apart(c);
+  if (!ge__aic_f32(x) || !ge__aic_f32(w) || !ge__aic_f32(b) || x->rank < 3 || x->rank > 5) return ge__aic_reference(c);
   if (s->act.kind == GE__AIC_ACT_BAD) return ge_kernel_error(c, GE_ERR_INVALID, "unknown _fused_activation");
   if (x->rank == 5) return ge__aic_conv3d(c, s, x, w, b);
   if ((st = ge__aic_conv_setup(c, s, x, w, b, &p)) != GE_OK) return st;
+  if (pre_on && !ge__aic_conv_is_pw(&p)) return ge__aic_conv_pre_apart(c);
   if (!(y = ge__aic_conv_output(c, &p, x->rank))) return GE_ERR_NOMEM;
   if (y->numel == 0) return GE_OK;
   if ((st = ge__aic_residual(c, s->fused_res, y, &res)) != GE_OK) return st;
@@ -6077,12 +6284,13 @@ static ge_status ge__aic_conv(ge_kernel_ctx *c) {
     ge__aic_pwpack pp;
     pp.p = &p, pp.w = (const float *)w->data, pp.level = k->level;
     if (!(wpack = ge__aic_packed(c, 1, k->level + 8, ge__aic_pw_floats(&p, k->level) * (size_t)p.group,
-                                 ge__aic_pw_pack_fn, &pp, 16, &work)))
+                                 ge__aic_pw_pack_fn, &pp, (pre_on ? ge__aic_pw_pre_floats(&p, k->level, tasks) : 0) + 16,
+                                 &work)))
       return ge__aic_nomem(c);
     if (ge_kernel_preparing(c)) return GE_OK;
     s = (ge__aic_state *)c->state;
     ge__aic_conv_pointwise(c, &p, (const float *)x->data, wpack, b ? (const float *)b->data : NULL, res, &s->act,
-                           (float *)y->data, k->level);
+                           (float *)y->data, k->level, pre_on ? s->pre : NULL, s->pre_relu, work);
     return GE_OK;
   }
 #endif
@@ -7322,6 +7530,88 @@ static ge_status ge__aic_fuse_residual(ge_graph *g, ge_node_id id, int32_t self,
   return GE_OK;
 }
 
+/* Whether Conv n reads every input pixel once, as it is: a 1x1 kernel
+ * (Const weights of x's rank), strides 1, no pads. */
+static int ge__aic_conv_1x1(const ge_graph *g, const ge_node *n, int32_t rank) {
+  const ge_tensor *w = ge__aic_const_in(g, n, 1);
+  const int64_t *v = NULL;
+  int32_t i, cnt;
+  if (!w || w->rank != rank) return 0;
+  for (i = 2; i < rank; i++)
+    if (w->dims[i] != 1) return 0;
+  cnt = ge_node_attr(n, "strides") ? ge_node_attr_ints(n, "strides", &v) : 0;
+  for (i = 0; i < cnt; i++)
+    if (v[i] != 1) return 0;
+  cnt = ge_node_attr(n, "pads") ? ge_node_attr_ints(n, "pads", &v) : 0;
+  for (i = 0; i < cnt; i++)
+    if (v[i] != 0) return 0;
+  return cnt >= 0;
+}
+
+/* BatchNormalization (inference, Const parameters; its fused activation
+ * Relu or none) -> a 1x1 Conv (strides 1, no pads) that alone reads it:
+ * the BN becomes the Conv's input prologue, _pre_affine (float32 [2, C]:
+ * scale, then shift) and _pre_activation (Relu or absent), which the
+ * pointwise kernel applies to each chunk of the input as it reads it (any
+ * other path to a copy of the input first); the BN goes. DenseNet's
+ * pre-activation BN + ReLU before every 1x1 conv: its output never goes to
+ * memory (at 2 threads its planes, half written by the other vCPU, cost
+ * more than the convs that read them again). */
+static ge_status ge__aic_fuse_pre(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *n = ge_graph_node(g, id), *bn;
+  const ge_tensor_desc *xd;
+  const char *act;
+  ge_node_id bid, old[4];
+  ge_tensor t;
+  int64_t C, i, dims[2];
+  double *st_ = NULL;
+  float *aff = NULL;
+  ge_status st = GE_OK;
+  *done = 0;
+  if (!ge__aic_is(n, "Conv") || n->engine != self || n->num_inputs < 2 || n->inputs[0].index != 0 ||
+      ge_node_attr(n, "_pre_affine") || !ge__aic_all_f32(g, n))
+    return GE_OK;
+  bid = n->inputs[0].node;
+  bn = bid == GE_NONE ? NULL : ge_graph_node(g, bid);
+  if (!bn || !ge__aic_is(bn, "BatchNormalization") || bn->engine != self || ge__aic_only_use(bn) != id ||
+      bn->num_inputs != 5 || ge_node_attr_int(bn, "training_mode", 0) != 0 || bn->num_control_inputs ||
+      bn->num_control_outputs || !ge__aic_all_f32(g, bn))
+    return GE_OK;
+  act = ge_node_attr_string(bn, "_fused_activation", "");
+  xd = ge_node_input_desc(g, bn, 0);
+  if ((*act && strcmp(act, "Relu")) || !xd || xd->shape.rank < 3 || xd->shape.rank > 4 || xd->shape.dims[1] <= 0 ||
+      !ge__aic_conv_1x1(g, n, xd->shape.rank))
+    return GE_OK;
+  C = xd->shape.dims[1];
+  st_ = (double *)malloc((size_t)C * 2 * sizeof(double));
+  aff = (float *)malloc((size_t)C * 2 * sizeof(float));
+  if (!st_ || !aff) {
+    st = GE_ERR_NOMEM;
+    if (err) {
+      err->code = st;
+      snprintf(err->message, sizeof err->message, "out of memory folding BatchNormalization into '%s'", n->name);
+    }
+    goto done;
+  }
+  if (!ge__aic_bn_params(g, bn, C, st_, st_ + C)) goto done;
+  for (i = 0; i < 2 * C; i++) aff[i] = (float)st_[i];
+  memset(&t, 0, sizeof t);
+  dims[0] = 2, dims[1] = C;
+  t.dtype = GE_DTYPE_FLOAT32, t.rank = 2, t.dims = dims, t.data = aff, t.nbytes = (size_t)(2 * C) * sizeof(float);
+  if ((st = ge_node_set_attr_tensor(g, id, "_pre_affine", &t, err)) != GE_OK) goto done;
+  if (*act && (st = ge_node_set_attr_string(g, id, "_pre_activation", "Relu", err)) != GE_OK) goto done;
+  bn = ge_graph_node(g, bid);
+  for (i = 0; i < 4; i++) old[i] = bn->inputs[i + 1].node;
+  if ((st = ge_graph_set_input(g, id, 0, bn->inputs[0], err)) != GE_OK) goto done;
+  if ((st = ge_graph_remove_node(g, bid, err)) != GE_OK) goto done;
+  for (i = 0; i < 4; i++) ge__aic_drop_orphan(g, old[i]);
+  *done = 1;
+done:
+  free(st_);
+  free(aff);
+  return st;
+}
+
 /* The values of a Const bias along the last dim of an output of n dims
  * (shape [N] or [1, .., 1, N], numel N); NULL otherwise. */
 static const ge_tensor *ge__aic_last_dim_bias(const ge_graph *g, const ge_node *a, uint32_t i, int64_t N, int32_t rank) {
@@ -7486,6 +7776,11 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
     if (!n || n->engine != self) continue;
     if ((st = ge__aic_fuse_act(g, id, self, &done, err)) != GE_OK) return st;
     if (!done && (st = ge__aic_fuse_silu(g, id, self, &done, err)) != GE_OK) return st;
+  }
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) { /* 4: BatchNormalization (+ Relu) into the 1x1 Conv after it */
+    ge_node *n = ge_graph_node(g, id);
+    if (n && n->engine == self && (st = ge__aic_fuse_pre(g, id, self, &done, err)) != GE_OK) return st;
   }
   return GE_OK;
 }

@@ -2486,6 +2486,151 @@ GE_TEST(test_bn_relu_fusion) {
   printf("  BatchNormalization + Relu: 40 graphs, %d fused, worst rel err %.2g\n", n_fused, worst);
 }
 
+/* ------------------------------------------- BN (+ Relu) into the 1x1 Conv after it */
+
+/* x -> BatchNormalization (Const) -> [Relu] -> Conv (Const w, [b]) ->
+ * [Relu] -> out, run by host kernels as it is and by AI Core's after its
+ * optimiser, at micro-kernel level `level`, on 1 or 2 threads. kind 0: a
+ * 1x1 Conv, strides 1, no pads: the BN (and its Relu) becomes the Conv's
+ * prologue (maps of every width: single columns, partial vectors, a few
+ * pixels; groups, depthwise, 1-D; the depthwise and few-pixel paths run
+ * it on a copy of the input); 1: the BN is read twice (also a graph
+ * output); 2: a 3x3 Conv with pads; 3: a 1x1 Conv of stride 2: none
+ * fuses. Returns the worst relative error (-1 on failure). */
+static double run_pre_graph(int kind, int level, int threads, int *fused) {
+  static const int64_t sides[] = {1, 2, 3, 4, 7, 9, 13, 14, 17, 28};
+  int64_t N = rint_in(1, 2), C = rint_in(1, 40), M = rint_in(1, 40), G = 1, xd[4], wd[4], cd[1], i;
+  int32_t rank = rint_in(0, 4) ? 4 : 3, k, relu_pre = (int)rint_in(0, 3) != 0, relu_post = (int)rint_in(0, 1);
+  int64_t ks = kind == 2 ? 3 : 1, st[2] = {kind == 3 ? 2 : 1, kind == 3 ? 2 : 1}, pads[4] = {1, 1, 1, 1};
+  float *par[4], *wv, *bv;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, bn, prev, conv, last, cid;
+  ge_edge e[5], outs[2];
+  ge_error err;
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_value vx;
+  const ge_value *ins[1];
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  if (rint_in(0, 3) == 0 && C % 2 == 0 && M % 2 == 0) G = 2;
+  else if (rint_in(0, 5) == 0) G = C, M = C * rint_in(1, 2); /* depthwise */
+  xd[0] = N, xd[1] = C, xd[2] = sides[rint_in(0, 9)], xd[3] = sides[rint_in(0, 9)];
+  if (rank == 3) xd[2] = xd[3] * sides[rint_in(0, 9)];
+  wd[0] = M, wd[1] = C / G, wd[2] = wd[3] = ks;
+  cd[0] = C;
+  for (k = 0; k < 4; k++) par[k] = rand_floats(C);
+  for (i = 0; i < C; i++) par[3][i] = 0.1f + fabsf(par[3][i]); /* variances */
+  wv = rand_floats(M * (C / G) * ks * ks), bv = rand_floats(M);
+  ge_graph_create(NULL, &g, &err);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, rank, xd, &x, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x;
+  for (k = 0; k < 4; k++) e[1 + k].node = add_const(g, 1, cd, par[k], C);
+  ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, &bn, NULL);
+  prev = bn;
+  if (relu_pre) e[0].node = bn, ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &prev, NULL);
+  e[0].node = prev;
+  e[1].node = add_const(g, rank, wd, wv, M * (C / G) * (rank == 4 ? ks * ks : ks));
+  cid = add_const(g, 1, wd, bv, M);
+  e[2].node = rint_in(0, 1) ? cid : GE_NONE;
+  ge_graph_add_node(g, "Conv", "conv", e[2].node != GE_NONE ? 3 : 2, e, 1, &conv, NULL);
+  if (e[2].node == GE_NONE) ge_graph_remove_node(g, cid, NULL);
+  ge_node_set_attr_int(g, conv, "group", G, NULL);
+  ge_node_set_attr_ints(g, conv, "strides", st, rank - 2, NULL);
+  if (kind == 2) ge_node_set_attr_ints(g, conv, "pads", pads, 2 * (rank - 2), NULL);
+  last = conv;
+  if (relu_post) e[0].node = conv, ge_graph_add_node(g, "Relu", "relu2", 1, e, 1, &last, NULL);
+  outs[0].node = last, outs[0].index = 0, outs[1].node = bn, outs[1].index = 0;
+  ge_graph_set_outputs(g, kind == 1 ? 2 : 1, outs, NULL, NULL);
+  ge__aic_conv_level_cap = level;
+  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
+  *fused = ge_graph_find(h, "bn") == GE_NONE && ge_node_attr(ge_graph_node(h, ge_graph_find(h, "conv")), "_pre_affine");
+  vx = kh_value(GE_DTYPE_FLOAT32, rank, xd, NULL);
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  ins[0] = &vx;
+  for (k = 0; k < 2; k++) /* twice: the kernel's state and buffers reused */
+    if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
+      uint32_t o;
+      for (o = 0; o < ge_program_num_outputs(p1); o++) {
+        const ge_value *y1 = ge_program_output(p1, o), *y2 = ge_program_output(p2, o);
+        double e1 = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+        if (e1 > er) er = e1;
+      }
+    } else {
+      er = -1;
+      break;
+    }
+  kh_free(&vx);
+done:
+  if (er < 0) printf("  pre graph: %s\n", err.message);
+  ge__aic_conv_level_cap = 2;
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  for (k = 0; k < 4; k++) free(par[k]);
+  free(wv), free(bv);
+  return er;
+}
+
+/* A Conv whose _pre_affine does not fit its input, or names an activation
+ * other than Relu: an error naming the attribute. */
+static void check_pre_malformed(int which) {
+  ge_graph *g = NULL;
+  ge_node_id x, conv;
+  ge_edge e[2];
+  ge_tensor t;
+  int64_t xd[4] = {1, 3, 4, 4}, wd[4] = {2, 3, 1, 1}, td[2] = {2, 4};
+  float w[6] = {1, 2, 3, 4, 5, 6}, aff[8] = {1, 1, 1, 1, 0, 0, 0, 0};
+  ge_program *p = NULL;
+  ge_error err;
+  ge_exec_desc d;
+  ge_value vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
+  const ge_value *ins[1] = {&vx};
+  memset(&err, 0, sizeof err);
+  ge_graph_create(NULL, &g, NULL);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x;
+  e[1].node = add_const(g, 4, wd, w, 6);
+  ge_graph_add_node(g, "Conv", "conv", 2, e, 1, &conv, NULL);
+  memset(&t, 0, sizeof t);
+  t.dtype = GE_DTYPE_FLOAT32, t.rank = 2, t.dims = td, t.data = aff, t.nbytes = sizeof aff;
+  if (which == 1) td[1] = 3; /* right size, wrong activation */
+  ge_node_set_attr_tensor(g, conv, "_pre_affine", &t, NULL);
+  if (which == 1) ge_node_set_attr_string(g, conv, "_pre_activation", "Tanh", NULL);
+  e[0].node = conv;
+  ge_graph_set_outputs(g, 1, e, NULL, NULL);
+  ge_graph_infer_shapes(g, NULL);
+  ge_graph_node(g, conv)->engine = 0;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup_aic;
+  if (GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_OK)) {
+    GE_CHECK(ge_program_run(p, ins, 1, &err) != GE_OK);
+    if (!GE_CHECK(strstr(err.message, "_pre_") != NULL)) printf("  malformed prologue %d: %s\n", which, err.message);
+  }
+  ge_program_free(p);
+  ge_graph_free(g);
+  kh_free(&vx);
+}
+
+GE_TEST(test_bn_conv_prologue) {
+  int i, n_fused = 0, bad = 0;
+  double worst = 0;
+  tu_seed(&R, 2711);
+  for (i = 0; i < 160; i++) {
+    int kind = i % 8 < 5 ? 0 : i % 8 - 4, fused = -1, level = (i / 8) % 3, threads = 1 + (i / 24) % 2;
+    double er = run_pre_graph(kind, level, threads, &fused);
+    if (!GE_CHECK(er >= 0 && er < TOL) || !GE_CHECK_EQ_INT(fused, kind == 0))
+      printf("  prologue kind %d level %d threads %d: %.2g fused %d\n", kind, level, threads, er, fused), bad++;
+    if (er > worst) worst = er;
+    n_fused += fused == 1;
+  }
+  check_pre_malformed(0);
+  check_pre_malformed(1);
+  printf("  BatchNormalization (+ Relu) into a 1x1 Conv: 160 graphs, %d fused, worst rel err %.2g\n", n_fused, worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
@@ -2515,6 +2660,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_residual_fusion);
   GE_RUN(test_pad_fold);
   GE_RUN(test_bn_relu_fusion);
+  GE_RUN(test_bn_conv_prologue);
   GE_RUN(test_silu_fusion);
   GE_RUN(test_branch_weights_packed_once);
   return ge_test_main_end();
