@@ -156,7 +156,16 @@
  *      activation (so Conv -> Add -> Relu ends as one Conv); a Relu after
  *      an inference BatchNormalization (that the vector kernel runs) too; SiLU written
  *      as Mul(x, Sigmoid(x)) of such a producer read by just the two (the
- *      YOLO convs) becomes its fused activation Silu.
+ *      YOLO convs) becomes its fused activation Silu;
+ *   4. an inference BatchNormalization (Const parameters; its fused
+ *      activation Relu or none) read only by a 1x1 Conv (strides 1, no
+ *      pads): the BN becomes the Conv's input prologue, the attributes
+ *      _pre_affine (float32 tensor [2, C]: scale, then shift per input
+ *      channel) and _pre_activation ("Relu" or absent); the BN goes. The
+ *      pointwise kernel runs it on each chunk of the input in the chunk's
+ *      first tile and keeps the result for the other panels (DenseNet's
+ *      pre-activation BN + ReLU never goes to memory); any other path runs
+ *      it on a copy of the input.
  * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
