@@ -3982,16 +3982,21 @@ static int ge__aic_sc_fits_last(const ge__aic_kern *k, const ge__aic_cv *p) {
   return ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_MAX_PIXELS, GE__AIC_SC_MAX_K_LAST);
 }
 
-/* Whether this path beats Winograd on a conv both could take: with fewer
- * than 64 input channels the 16 transformed products have a short depth
- * (cg multiply-adds per C element between its load and store) and the
- * transforms weigh more next to them. Measured at 1 thread: 1.2-1.3x on
- * SqueezeNet's expand convs (16..48 input channels, 13x13..55x55 maps) and
- * on cg x pixels up to 51200; slower past it (24->96 on 48x48, 32->32 on
- * 64x64), where Winograd stays. */
+/* Whether this path beats Winograd on a conv both could take (four: the
+ * Winograd would be F(4x4)): with fewer than 64 input channels the 16
+ * transformed products have a short depth (cg multiply-adds per C element
+ * between its load and store) and the transforms weigh more next to them.
+ * Measured at 1 thread: 1.2-1.3x on SqueezeNet's expand convs (16..48
+ * input channels, 13x13..55x55 maps) and on cg x pixels up to 51200;
+ * slower past it (24->96 on 48x48, 32->32 on 64x64), where Winograd stays.
+ * At 64 channels against F(2x2) (maps below 17x17): as fast at 1 thread,
+ * 1.55x at 2, where F(2x2)'s two shares (4 and 3 of 7 tile rows) each
+ * took 3/4 of the 1-thread time (SqueezeNet's 64->256 on 13x13: 0.248 -> 0.160 ms,
+ * build/conv_bench 7 "sq e3x3 64"); F(4x4) stays (64->64 on 28x28: 0.20
+ * against 0.32 ms at 1 thread). */
 #define GE__AIC_SC_WINO_INPUT 51200 /* input channels x output pixels at most */
-static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p) {
-  return p->cg < 64 && p->cg * p->oh * p->ow <= GE__AIC_SC_WINO_INPUT &&
+static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p, int four) {
+  return (p->cg < 64 || (p->cg == 64 && !four)) && p->cg * p->oh * p->ow <= GE__AIC_SC_WINO_INPUT &&
          ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT, GE__AIC_SC_MAX_K);
 }
 
@@ -6310,12 +6315,13 @@ static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on) {
   if (tasks <= GE__AIC_WT_MAX_THREADS && ge__aic_wt_fits(&p) && !ge__aic_sc_fits(k, &p) && ge__aic_dt_choice != 1)
     return ge__aic_conv_wt(c, k, &p, x, w, b, res, &s->act, y);
   wino = ge__aic_wino_fits(&p);
-  if (wino && ge__aic_dt_choice != 1 && ge__aic_sc_beats_wino(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
+  if (wino && ge__aic_w4_pays(k, &p)) wino = 2; /* F(4x4, 3x3) */
+  if (wino && ge__aic_dt_choice != 1 && ge__aic_sc_beats_wino(k, &p, wino == 2))
+    return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
   if (ge__aic_dt_fits(k, &p) && ge__aic_dt_choice != 2 &&
       (ge__aic_dt_choice == 1 || (!wino && !ge__aic_sc_fits(k, &p) && ge__aic_dt_pays(k, &p)))) /* pixels as rows */
     return ge__aic_conv_dt(c, k, &p, x, w, b, res, &s->act, y);
   if (!wino && ge__aic_sc_fits_last(k, &p)) return ge__aic_conv_small(c, k, &p, x, w, b, res, &s->act, y);
-  if (wino && ge__aic_w4_pays(k, &p)) wino = 2; /* F(4x4, 3x3) */
   per = wino == 2 ? ge__aic_w4_wfloats(k, &p) : wino ? ge__aic_wino_wfloats(k, &p) : ge__aic_prepack_a_floats(k, p.mg, K);
   wp.k = k, wp.p = &p, wp.w = (const float *)w->data, wp.K = K, wp.per = per;
   implicit = !wino && ge__aic_xc_fits(k, &p);
