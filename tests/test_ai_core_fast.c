@@ -34,6 +34,10 @@
  *     cases that must not fold), run through ge_exec.h;
  *   - a Relu after an inference BatchNormalization fused into it (ranks
  *     2..5; not when the BN is read twice), run through ge_exec.h;
+ *   - a BatchNormalization (+ Relu) before a 1x1 Conv made the Conv's
+ *     input prologue (every level, 1 and 2 threads, maps of single columns
+ *     and partial vectors, groups, depthwise, 1-D; not for 3x3 or strided
+ *     convs or a BN read twice), and malformed prologue attributes refused;
  *   - Gemm and Conv in If branches whose weights are Consts of the outer
  *     graph (read through parent_index Data): packed once, right results. */
 #define GE_AI_CORE_IMPLEMENTATION /* its private ge__aic_* and test knobs; the rest from libge.a */
@@ -2385,6 +2389,28 @@ GE_TEST(test_pad_fold) {
   printf("  Pad into AveragePool / Conv: 96 graphs, %d folded, worst rel err %.2g\n", n_folded, worst);
 }
 
+/* A new graph with a float32 input "x" of shape xd[0..rank) and
+ * x -> BatchNormalization "bn" over its xd[1] channels, the parameters
+ * random Consts (variances > 0); *bn is the BN. */
+static ge_graph *graph_x_bn(int32_t rank, const int64_t *xd, ge_node_id *bn) {
+  int64_t C = xd[1], i;
+  ge_graph *g = NULL;
+  ge_edge e[5];
+  int k;
+  ge_graph_create(NULL, &g, NULL);
+  memset(e, 0, sizeof e);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, rank, xd, &e[0].node, NULL);
+  for (k = 0; k < 4; k++) {
+    float *par = rand_floats(C);
+    if (k == 3)
+      for (i = 0; i < C; i++) par[i] = 0.1f + fabsf(par[i]); /* variances */
+    e[1 + k].node = add_const(g, 1, &C, par, C);
+    free(par);
+  }
+  ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, bn, NULL);
+  return g;
+}
+
 /* x -> BatchNormalization (inference, Const parameters) -> Relu -> out
  * (DenseNet's pre-activation), run by host kernels as it is and by AI
  * Core's after its optimiser: the Relu becomes the BN's fused activation,
@@ -2392,11 +2418,10 @@ GE_TEST(test_pad_fold) {
  * 2..5. kind 1: the BN's output is read twice (by the Relu and an Add): no
  * fusion. Returns the relative error (-1 on failure). */
 static double run_bn_relu_graph(int kind, int threads, int *fused) {
-  int64_t C = rint_in(1, 24), xd[5], i, cd[1];
+  int64_t C = rint_in(1, 24), xd[5], i;
   int32_t rank = (int32_t)rint_in(2, 5), k;
-  float *par[4];
   ge_graph *g = NULL, *h = NULL;
-  ge_node_id x, bn, relu, last;
+  ge_node_id bn, relu, last;
   ge_edge e[5], out;
   ge_error err;
   ge_program *p1 = NULL, *p2 = NULL;
@@ -2406,15 +2431,8 @@ static double run_bn_relu_graph(int kind, int threads, int *fused) {
   memset(&err, 0, sizeof err);
   xd[0] = rint_in(1, 2), xd[1] = C;
   for (k = 2; k < rank; k++) xd[k] = rint_in(1, 30);
-  cd[0] = C;
-  for (k = 0; k < 4; k++) par[k] = rand_floats(C);
-  for (i = 0; i < C; i++) par[3][i] = 0.1f + fabsf(par[3][i]); /* variances */
-  ge_graph_create(NULL, &g, &err);
-  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, rank, xd, &x, NULL);
+  g = graph_x_bn(rank, xd, &bn);
   memset(e, 0, sizeof e);
-  e[0].node = x;
-  for (k = 0; k < 4; k++) e[1 + k].node = add_const(g, 1, cd, par[k], C);
-  ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, &bn, NULL);
   e[0].node = bn;
   ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &relu, NULL);
   last = relu;
@@ -2441,7 +2459,6 @@ done:
   ge_program_free(p2);
   ge_graph_free(g);
   ge_graph_free(h);
-  for (k = 0; k < 4; k++) free(par[k]);
   return er;
 }
 
@@ -2499,12 +2516,12 @@ GE_TEST(test_bn_relu_fusion) {
  * fuses. Returns the worst relative error (-1 on failure). */
 static double run_pre_graph(int kind, int level, int threads, int *fused) {
   static const int64_t sides[] = {1, 2, 3, 4, 7, 9, 13, 14, 17, 28};
-  int64_t N = rint_in(1, 2), C = rint_in(1, 40), M = rint_in(1, 40), G = 1, xd[4], wd[4], cd[1], i;
+  int64_t N = rint_in(1, 2), C = rint_in(1, 40), M = rint_in(1, 40), G = 1, xd[4], wd[4], i;
   int32_t rank = rint_in(0, 4) ? 4 : 3, k, relu_pre = (int)rint_in(0, 3) != 0, relu_post = (int)rint_in(0, 1);
   int64_t ks = kind == 2 ? 3 : 1, st[2] = {kind == 3 ? 2 : 1, kind == 3 ? 2 : 1}, pads[4] = {1, 1, 1, 1};
-  float *par[4], *wv, *bv;
+  float *wv, *bv;
   ge_graph *g = NULL, *h = NULL;
-  ge_node_id x, bn, prev, conv, last, cid;
+  ge_node_id bn, prev, conv, last, cid;
   ge_edge e[5], outs[2];
   ge_error err;
   ge_program *p1 = NULL, *p2 = NULL;
@@ -2517,16 +2534,9 @@ static double run_pre_graph(int kind, int level, int threads, int *fused) {
   xd[0] = N, xd[1] = C, xd[2] = sides[rint_in(0, 9)], xd[3] = sides[rint_in(0, 9)];
   if (rank == 3) xd[2] = xd[3] * sides[rint_in(0, 9)];
   wd[0] = M, wd[1] = C / G, wd[2] = wd[3] = ks;
-  cd[0] = C;
-  for (k = 0; k < 4; k++) par[k] = rand_floats(C);
-  for (i = 0; i < C; i++) par[3][i] = 0.1f + fabsf(par[3][i]); /* variances */
   wv = rand_floats(M * (C / G) * ks * ks), bv = rand_floats(M);
-  ge_graph_create(NULL, &g, &err);
-  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, rank, xd, &x, NULL);
+  g = graph_x_bn(rank, xd, &bn);
   memset(e, 0, sizeof e);
-  e[0].node = x;
-  for (k = 0; k < 4; k++) e[1 + k].node = add_const(g, 1, cd, par[k], C);
-  ge_graph_add_node(g, "BatchNormalization", "bn", 5, e, 1, &bn, NULL);
   prev = bn;
   if (relu_pre) e[0].node = bn, ge_graph_add_node(g, "Relu", "relu", 1, e, 1, &prev, NULL);
   e[0].node = prev;
@@ -2568,7 +2578,6 @@ done:
   ge_program_free(p2);
   ge_graph_free(g);
   ge_graph_free(h);
-  for (k = 0; k < 4; k++) free(par[k]);
   free(wv), free(bv);
   return er;
 }
