@@ -3304,38 +3304,6 @@ static void ge__aic_pw_pack_fn(const void *arg, float *dst) {
   }
 }
 
-/* The input prologue of a Conv that took in the BatchNormalization (+
- * Relu) before it (_pre_affine): dst[j] = act(src[j] scale + shift) for
- * j < n, act Relu or none. */
-#ifdef GE__AIC_X86
-static GE__AIC_DW_ATTR512 void ge__aic_pre_row_avx512(const float *src, int64_t n, float scale, float shift, int relu,
-                                                      float *dst) {
-  const __m512 vs = _mm512_set1_ps(scale), vt = _mm512_set1_ps(shift), z = _mm512_setzero_ps();
-  int64_t j;
-  for (j = 0; j < n; j += 16) {
-    __mmask16 m = n - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - j)) - 1u);
-    __m512 v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, src + j), vs, vt);
-    if (relu) v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, z, _CMP_LT_OQ), z); /* NaN stays, as in the tiles */
-    _mm512_mask_storeu_ps(dst + j, m, v);
-  }
-}
-#endif
-
-static void ge__aic_pre_row(int level, const float *src, int64_t n, float scale, float shift, int relu, float *dst) {
-  int64_t j;
-#ifdef GE__AIC_X86
-  if (level >= 2) {
-    ge__aic_pre_row_avx512(src, n, scale, shift, relu, dst);
-    return;
-  }
-#endif
-  (void)level;
-  for (j = 0; j < n; j++) {
-    float v = src[j] * scale + shift;
-    dst[j] = relu && v < 0.0f ? 0.0f : v;
-  }
-}
-
 typedef struct ge__aic_pw {
   const ge__aic_cv *p;
   const float *x, *apack, *b, *res;
@@ -3381,8 +3349,9 @@ static void ge__aic_pw_run_add(const ge__aic_pw *d, ge__aic_pwrun *r, float *y, 
 }
 
 /* Pixels [j, j + n) of the K channels at x (row stride P) through the
- * prologue pt into pt->dst + off (the single columns, which no tile with
- * a prologue covers). */
+ * prologue pt into pt->dst + off: the single columns past the chunk's
+ * vectors (n < the vector length), which no tile with a prologue covers.
+ * act(v) = v < 0 ? 0 : v for Relu, so NaN stays NaN as in the tiles. */
 #ifdef GE__AIC_X86
 static GE__AIC_DW_ATTR512 void ge__aic_pw_pre_cols_avx512(const ge__aic_pre_tile *pt, const float *x, int64_t P,
                                                           int64_t K, int64_t n, float *dst) {
@@ -3399,15 +3368,19 @@ static GE__AIC_DW_ATTR512 void ge__aic_pw_pre_cols_avx512(const ge__aic_pre_tile
 
 static void ge__aic_pw_pre_cols(int level, const ge__aic_pre_tile *pt, const float *x, int64_t P, int64_t K, int64_t j,
                                 int64_t n, int64_t off) {
-  int64_t k;
+  int64_t k, i;
 #ifdef GE__AIC_X86
-  if (level >= 2 && n < 16) {
+  if (level >= 2) {
     ge__aic_pw_pre_cols_avx512(pt, x + j, P, K, n, pt->dst + off);
     return;
   }
 #endif
+  (void)level;
   for (k = 0; k < K; k++)
-    ge__aic_pre_row(level, x + k * P + j, n, pt->scale[k], pt->shift[k], pt->relu, pt->dst + k * pt->ldd + off);
+    for (i = 0; i < n; i++) {
+      float v = x[k * P + j + i] * pt->scale[k] + pt->shift[k];
+      pt->dst[k * pt->ldd + off + i] = pt->relu && v < 0.0f ? 0.0f : v;
+    }
 }
 
 /* Share t of the units (image, group, panel, chunk), chunk fastest. With
