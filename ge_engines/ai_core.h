@@ -3893,11 +3893,13 @@ typedef struct ge__aic_sc {
 
 /* Packed layout: weights (groups * per floats), then the geometry key, the
  * tap offsets and the masks. */
-/* Output channels of a tile: 12, or 8 when 8-channel blocks waste at least
- * a fifth fewer rows (mg 4..8, 13..16: the few-channel convs of U-Net
- * style blocks, whose 12-row tiles would be a third or half empty). */
+/* Output channels of a tile: 12, or 8 when 12-row tiles would compute
+ * over a tenth more rows (mg 4..8, 13..16: the few-channel convs of U-Net
+ * style blocks, whose 12-row tiles would be a third or half empty; 32 and
+ * 64, an eleventh: SqueezeNet's 16->64 on 55x55 0.33 -> 0.28 ms, 32->32 on
+ * 40x40 0.16 -> 0.15 at 1 thread, build/conv_bench; 128 and 256 stay 12). */
 static int64_t ge__aic_sc_mr(const ge__aic_cv *p) {
-  return ge__aic_round_up(p->mg, 8) * 5 < ge__aic_round_up(p->mg, GE__AIC_SC_MR) * 4 ? 8 : GE__AIC_SC_MR;
+  return ge__aic_round_up(p->mg, 8) * 10 < ge__aic_round_up(p->mg, GE__AIC_SC_MR) * 9 ? 8 : GE__AIC_SC_MR;
 }
 static int64_t ge__aic_sc_nmb(const ge__aic_cv *p) { return (p->mg + ge__aic_sc_mr(p) - 1) / ge__aic_sc_mr(p); }
 static int64_t ge__aic_sc_per(const ge__aic_cv *p) {
