@@ -37,7 +37,8 @@
  *   - a BatchNormalization (+ Relu) before a 1x1 Conv made the Conv's
  *     input prologue (every level, 1 and 2 threads, maps of single columns
  *     and partial vectors, groups, depthwise, 1-D; not for 3x3 or strided
- *     convs or a BN read twice), and malformed prologue attributes refused;
+ *     convs or a BN read twice), also run from the optimised graph's
+ *     serialized copy, and malformed prologue attributes refused;
  *   - Gemm and Conv in If branches whose weights are Consts of the outer
  *     graph (read through parent_index Data): packed once, right results. */
 #define GE_AI_CORE_IMPLEMENTATION /* its private ge__aic_* and test knobs; the rest from libge.a */
@@ -2513,8 +2514,31 @@ GE_TEST(test_bn_relu_fusion) {
  * pixels; groups, depthwise, 1-D; the depthwise and few-pixel paths run
  * it on a copy of the input); 1: the BN is read twice (also a graph
  * output); 2: a 3x3 Conv with pads; 3: a 1x1 Conv of stride 2: none
- * fuses. Returns the worst relative error (-1 on failure). */
-static double run_pre_graph(int kind, int level, int threads, int *fused) {
+ * fuses. roundtrip: the optimised graph runs from its serialized copy.
+ * Returns the worst relative error (-1 on failure). */
+/* *h through its binary form (a compiled model file's graph) and *p made
+ * again from the copy (AI Core kernels, `threads` threads); 0 on failure. */
+static int roundtrip_program(ge_graph **h, int threads, ge_program **p, ge_error *err) {
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  ge_graph *h2 = NULL;
+  ge_exec_desc d;
+  int ok;
+  if (ge_graph_serialize(*h, &bytes, &size, err) != GE_OK) return 0;
+  ok = ge_graph_deserialize(bytes, size, NULL, &h2, err) == GE_OK;
+  ge_graph_free_bytes(*h, bytes, size);
+  if (!ok) return 0;
+  ge_program_free(*p);
+  *p = NULL;
+  ge_graph_free(*h);
+  *h = h2;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup_aic;
+  d.num_threads = threads;
+  return ge_program_create(h2, &d, p, err) == GE_OK;
+}
+
+static double run_pre_graph(int kind, int level, int threads, int roundtrip, int *fused) {
   static const int64_t sides[] = {1, 2, 3, 4, 7, 9, 13, 14, 17, 28};
   int64_t N = rint_in(1, 2), C = rint_in(1, 40), M = rint_in(1, 40), G = 1, xd[4], wd[4], i;
   int32_t rank = rint_in(0, 4) ? 4 : 3, k, relu_pre = (int)rint_in(0, 3) != 0, relu_post = (int)rint_in(0, 1);
@@ -2554,6 +2578,7 @@ static double run_pre_graph(int kind, int level, int threads, int *fused) {
   ge_graph_set_outputs(g, kind == 1 ? 2 : 1, outs, NULL, NULL);
   ge__aic_conv_level_cap = level;
   if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
+  if (roundtrip && !roundtrip_program(&h, threads, &p2, &err)) goto done;
   *fused = ge_graph_find(h, "bn") == GE_NONE && ge_node_attr(ge_graph_node(h, ge_graph_find(h, "conv")), "_pre_affine");
   vx = kh_value(GE_DTYPE_FLOAT32, rank, xd, NULL);
   for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
@@ -2629,7 +2654,7 @@ GE_TEST(test_bn_conv_prologue) {
   tu_seed(&R, 2711);
   for (i = 0; i < 160; i++) {
     int kind = i % 8 < 5 ? 0 : i % 8 - 4, fused = -1, level = (i / 8) % 3, threads = 1 + (i / 24) % 2;
-    double er = run_pre_graph(kind, level, threads, &fused);
+    double er = run_pre_graph(kind, level, threads, i % 16 == 3, &fused);
     if (!GE_CHECK(er >= 0 && er < TOL) || !GE_CHECK_EQ_INT(fused, kind == 0))
       printf("  prologue kind %d level %d threads %d: %.2g fused %d\n", kind, level, threads, er, fused), bad++;
     if (er > worst) worst = er;
