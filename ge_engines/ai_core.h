@@ -3074,6 +3074,13 @@ typedef struct ge__aic_pre_tile {
   float *dst;
   int64_t ldd;
 } ge__aic_pre_tile;
+/* The input prologue on one value: v scale + shift, then Relu if relu
+ * (v < 0 ? 0 : v, so NaN stays NaN as in the tiles). */
+static float ge__aic_pre1(float v, float scale, float shift, int relu) {
+  v = v * scale + shift;
+  return relu && v < 0.0f ? 0.0f : v;
+}
+
 #define GE__AIC_PW_PRE1(v, off)                                                                                        \
   {                                                                                                                    \
     v = v * ps_ + pt_;                                                                                                 \
@@ -3350,8 +3357,7 @@ static void ge__aic_pw_run_add(const ge__aic_pw *d, ge__aic_pwrun *r, float *y, 
 
 /* Pixels [j, j + n) of the K channels at x (row stride P) through the
  * prologue pt into pt->dst + off: the single columns past the chunk's
- * vectors (n < the vector length), which no tile with a prologue covers.
- * act(v) = v < 0 ? 0 : v for Relu, so NaN stays NaN as in the tiles. */
+ * vectors (n < the vector length), which no tile with a prologue covers. */
 #ifdef GE__AIC_X86
 static GE__AIC_DW_ATTR512 void ge__aic_pw_pre_cols_avx512(const ge__aic_pre_tile *pt, const float *x, int64_t P,
                                                           int64_t K, int64_t n, float *dst) {
@@ -3377,10 +3383,7 @@ static void ge__aic_pw_pre_cols(int level, const ge__aic_pre_tile *pt, const flo
 #endif
   (void)level;
   for (k = 0; k < K; k++)
-    for (i = 0; i < n; i++) {
-      float v = x[k * P + j + i] * pt->scale[k] + pt->shift[k];
-      pt->dst[k * pt->ldd + off + i] = pt->relu && v < 0.0f ? 0.0f : v;
-    }
+    for (i = 0; i < n; i++) pt->dst[k * pt->ldd + off + i] = ge__aic_pre1(x[k * P + j + i], pt->scale[k], pt->shift[k], pt->relu);
 }
 
 /* Share t of the units (image, group, panel, chunk), chunk fastest. With
@@ -3403,9 +3406,9 @@ static void ge__aic_pw_fn(void *arg, int64_t begin, int64_t end) {
       int64_t ch = d->cmajor ? u / d->panels % d->chunks : u % d->chunks;
       int64_t pn = d->cmajor ? u % d->panels : u / d->chunks % d->panels, ig = u / d->chunks / d->panels;
       int64_t n = ig / p->group, g = ig % p->group, m0 = g * p->mg + pn * d->mr, rows = ge__aic_min(d->mr, p->mg - pn * d->mr);
-      int64_t j0 = ch * w, cols = 0;
+      int64_t j0 = ch * w, cols = 0, ldb;
       int nv = GE__AIC_PW_NV, first = 0;
-      const float *a = d->apack + (size_t)g * per + pn * d->mr * K, *x = d->x + (n * p->c + g * p->cg) * P;
+      const float *a = d->apack + (size_t)g * per + pn * d->mr * K, *x = d->x + (n * p->c + g * p->cg) * P, *src;
       const float *res = d->res ? d->res + (n * p->m + m0) * P : NULL;
       float *y = d->y + (n * p->m + m0) * P;
       if (ch == d->full && d->nv_tail) nv = d->nv_tail;
@@ -3415,12 +3418,10 @@ static void ge__aic_pw_fn(void *arg, int64_t begin, int64_t end) {
         pt.scale = d->pre + g * K, pt.shift = d->pre + p->c + g * K, pt.relu = d->pre_relu, pt.dst = buf, pt.ldd = d->lb;
         if (!nv) ge__aic_pw_pre_cols(d->level, &pt, x, P, K, j0, cols, 0);
       }
-      if (first && nv)
-        ge__aic_pw_tile(d->level, nv, a, x + j0, P, K, y + j0, P, rows, cols, d->b ? d->b + m0 : NULL,
-                        res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta, &pt);
-      else
-        ge__aic_pw_tile(d->level, nv, a, buf ? buf + (j0 - jb) : x + j0, buf ? d->lb : P, K, y + j0, P, rows, cols,
-                        d->b ? d->b + m0 : NULL, res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta, NULL);
+      src = x + j0, ldb = P;
+      if (buf && !(first && nv)) src = buf + (j0 - jb), ldb = d->lb; /* the chunk after the prologue */
+      ge__aic_pw_tile(d->level, nv, a, src, ldb, K, y + j0, P, rows, cols, d->b ? d->b + m0 : NULL,
+                      res ? res + j0 : NULL, P, kind, d->act->alpha, d->act->beta, first && nv ? &pt : NULL);
       if (!inl) ge__aic_pw_run_add(d, &run, y, rows, j0, nv ? nv * d->vl : cols);
       if (d->merged && ch == d->chunks - 1) { /* the columns while the panel is in L1 */
         j0 = d->full * w + d->nv_tail * d->vl;
@@ -6168,7 +6169,7 @@ static ge_status ge__aic_conv3d(ge_kernel_ctx *c, ge__aic_state *s, const ge_val
 }
 
 /* Whether Conv p takes the pointwise kernel (the one that runs an input
- * prologue itself): the same tests, in the same order, as ge__aic_conv_with. */
+ * prologue itself): not depthwise, more than a few pixels, 1x1. */
 static int ge__aic_conv_is_pw(const ge__aic_cv *p) {
 #ifdef GE__AIC_VEC
   return !(p->cg == 1 && (p->group > 1 || p->m == 1)) && p->oh * p->ow > GE__AIC_FEW_PIXELS && ge__aic_pw_fits(p);
@@ -6202,10 +6203,7 @@ static ge_status ge__aic_conv_pre_apart(ge_kernel_ctx *c) {
     for (i = 0; i < planes; i++) {
       const float *src = (const float *)x->data + i * hw;
       float *dst = (float *)xv.data + i * hw, sc = s->pre[i % s->pre_c], sh = s->pre[s->pre_c + i % s->pre_c];
-      for (k = 0; k < hw; k++) {
-        float v = src[k] * sc + sh;
-        dst[k] = s->pre_relu && v < 0.0f ? 0.0f : v;
-      }
+      for (k = 0; k < hw; k++) dst[k] = ge__aic_pre1(src[k], sc, sh, s->pre_relu);
     }
   }
   for (j = 0; j < c->num_inputs; j++) ins[j] = j ? c->inputs[j] : &xv;
@@ -6269,7 +6267,7 @@ static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on) {
     return GE_OK;
   }
 #ifdef GE__AIC_VEC
-  if (ge__aic_pw_fits(&p)) { /* 1x1: the image read in place, weights in panels (own layout: level + 8) */
+  if (ge__aic_conv_is_pw(&p)) { /* 1x1: the image read in place, weights in panels (own layout: level + 8) */
     ge__aic_pwpack pp;
     pp.p = &p, pp.w = (const float *)w->data, pp.level = k->level;
     if (!(wpack = ge__aic_packed(c, 1, k->level + 8, ge__aic_pw_floats(&p, k->level) * (size_t)p.group,
@@ -7205,6 +7203,10 @@ static ge_status ge__aic_bypass(ge_graph *g, ge_node_id gone, ge_node_id keep, g
   return GE_OK;
 }
 
+static ge_status ge__aic_fold_nomem(const ge_node *n, ge_error *err) {
+  return ge_error_set(err, GE_ERR_NOMEM, "out of memory folding BatchNormalization into '%s'", n->name);
+}
+
 /* BN scale s and shift t per channel (length ch), from its Const inputs. */
 static int ge__aic_bn_params(const ge_graph *g, const ge_node *bn, int64_t ch, double *s, double *t) {
   const ge_tensor *sc = ge__aic_const_in(g, bn, 1), *bi = ge__aic_const_in(g, bn, 2);
@@ -7260,11 +7262,7 @@ static ge_status ge__aic_fold_conv(ge_graph *g, ge_node_id id, int32_t self, int
   nw = (float *)malloc((size_t)numel * sizeof(float));
   nbias = (float *)malloc((size_t)m * sizeof(float));
   if (!s || !nw || !nbias) {
-    st = GE_ERR_NOMEM;
-    if (err) {
-      err->code = st;
-      snprintf(err->message, sizeof err->message, "out of memory folding BatchNormalization into '%s'", n->name);
-    }
+    st = ge__aic_fold_nomem(n, err);
     goto done;
   }
   t = s + m;
@@ -7325,11 +7323,7 @@ static ge_status ge__aic_fold_gemm(ge_graph *g, ge_node_id id, int32_t self, int
   nbm = (float *)malloc((size_t)(N * K > 0 ? N * K : 1) * sizeof(float));
   nc = (float *)malloc((size_t)(rows * N) * sizeof(float));
   if (!s || !nbm || !nc) {
-    st = GE_ERR_NOMEM;
-    if (err) {
-      err->code = st;
-      snprintf(err->message, sizeof err->message, "out of memory folding BatchNormalization into '%s'", n->name);
-    }
+    st = ge__aic_fold_nomem(n, err);
     goto done;
   }
   t = s + N;
@@ -7535,7 +7529,7 @@ static int ge__aic_conv_1x1(const ge_graph *g, const ge_node *n, int32_t rank) {
   cnt = ge_node_attr(n, "pads") ? ge_node_attr_ints(n, "pads", &v) : 0;
   for (i = 0; i < cnt; i++)
     if (v[i] != 0) return 0;
-  return cnt >= 0;
+  return 1;
 }
 
 /* BatchNormalization (inference, Const parameters; its fused activation
@@ -7576,11 +7570,7 @@ static ge_status ge__aic_fuse_pre(ge_graph *g, ge_node_id id, int32_t self, int 
   st_ = (double *)malloc((size_t)C * 2 * sizeof(double));
   aff = (float *)malloc((size_t)C * 2 * sizeof(float));
   if (!st_ || !aff) {
-    st = GE_ERR_NOMEM;
-    if (err) {
-      err->code = st;
-      snprintf(err->message, sizeof err->message, "out of memory folding BatchNormalization into '%s'", n->name);
-    }
+    st = ge__aic_fold_nomem(n, err);
     goto done;
   }
   if (!ge__aic_bn_params(g, bn, C, st_, st_ + C)) goto done;

@@ -2412,6 +2412,33 @@ static ge_graph *graph_x_bn(int32_t rank, const int64_t *xd, ge_node_id *bn) {
   return g;
 }
 
+/* p1 and p2 run `runs` times on one random float32 input of shape
+ * xd[0..rank): the worst relative error of p2's outputs against p1's (-1
+ * when a run fails; err says why). */
+static double pair_error(ge_program *p1, ge_program *p2, int32_t rank, const int64_t *xd, int runs, ge_error *err) {
+  ge_value vx = kh_value(GE_DTYPE_FLOAT32, rank, xd, NULL);
+  const ge_value *ins[1];
+  double er = 0;
+  int64_t i;
+  int r;
+  uint32_t o;
+  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
+  ins[0] = &vx;
+  for (r = 0; r < runs; r++) {
+    if (ge_program_run(p1, ins, 1, err) != GE_OK || ge_program_run(p2, ins, 1, err) != GE_OK) {
+      er = -1;
+      break;
+    }
+    for (o = 0; o < ge_program_num_outputs(p1); o++) {
+      const ge_value *y1 = ge_program_output(p1, o), *y2 = ge_program_output(p2, o);
+      double e1 = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
+      if (e1 > er) er = e1;
+    }
+  }
+  kh_free(&vx);
+  return er;
+}
+
 /* x -> BatchNormalization (inference, Const parameters) -> Relu -> out
  * (DenseNet's pre-activation), run by host kernels as it is and by AI
  * Core's after its optimiser: the Relu becomes the BN's fused activation,
@@ -2419,15 +2446,13 @@ static ge_graph *graph_x_bn(int32_t rank, const int64_t *xd, ge_node_id *bn) {
  * 2..5. kind 1: the BN's output is read twice (by the Relu and an Add): no
  * fusion. Returns the relative error (-1 on failure). */
 static double run_bn_relu_graph(int kind, int threads, int *fused) {
-  int64_t C = rint_in(1, 24), xd[5], i;
+  int64_t C = rint_in(1, 24), xd[5];
   int32_t rank = (int32_t)rint_in(2, 5), k;
   ge_graph *g = NULL, *h = NULL;
   ge_node_id bn, relu, last;
   ge_edge e[5], out;
   ge_error err;
   ge_program *p1 = NULL, *p2 = NULL;
-  ge_value vx;
-  const ge_value *ins[1];
   double er = -1;
   memset(&err, 0, sizeof err);
   xd[0] = rint_in(1, 2), xd[1] = C;
@@ -2446,14 +2471,7 @@ static double run_bn_relu_graph(int kind, int threads, int *fused) {
   if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
   *fused = ge_graph_find(h, "relu") == GE_NONE &&
            !strcmp(ge_node_attr_string(ge_graph_node(h, ge_graph_find(h, "bn")), "_fused_activation", ""), "Relu");
-  vx = kh_value(GE_DTYPE_FLOAT32, rank, xd, NULL);
-  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
-  ins[0] = &vx;
-  if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
-    const ge_value *y1 = ge_program_output(p1, 0), *y2 = ge_program_output(p2, 0);
-    er = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
-  }
-  kh_free(&vx);
+  er = pair_error(p1, p2, rank, xd, 1, &err);
 done:
   if (er < 0) printf("  bn relu graph: %s\n", err.message);
   ge_program_free(p1);
@@ -2506,16 +2524,6 @@ GE_TEST(test_bn_relu_fusion) {
 
 /* ------------------------------------------- BN (+ Relu) into the 1x1 Conv after it */
 
-/* x -> BatchNormalization (Const) -> [Relu] -> Conv (Const w, [b]) ->
- * [Relu] -> out, run by host kernels as it is and by AI Core's after its
- * optimiser, at micro-kernel level `level`, on 1 or 2 threads. kind 0: a
- * 1x1 Conv, strides 1, no pads: the BN (and its Relu) becomes the Conv's
- * prologue (maps of every width: single columns, partial vectors, a few
- * pixels; groups, depthwise, 1-D; the depthwise and few-pixel paths run
- * it on a copy of the input); 1: the BN is read twice (also a graph
- * output); 2: a 3x3 Conv with pads; 3: a 1x1 Conv of stride 2: none
- * fuses. roundtrip: the optimised graph runs from its serialized copy.
- * Returns the worst relative error (-1 on failure). */
 /* *h through its binary form (a compiled model file's graph) and *p made
  * again from the copy (AI Core kernels, `threads` threads); 0 on failure. */
 static int roundtrip_program(ge_graph **h, int threads, ge_program **p, ge_error *err) {
@@ -2538,10 +2546,20 @@ static int roundtrip_program(ge_graph **h, int threads, ge_program **p, ge_error
   return ge_program_create(h2, &d, p, err) == GE_OK;
 }
 
+/* x -> BatchNormalization (Const) -> [Relu] -> Conv (Const w, [b]) ->
+ * [Relu] -> out, run by host kernels as it is and by AI Core's after its
+ * optimiser, at micro-kernel level `level`, on 1 or 2 threads. kind 0: a
+ * 1x1 Conv, strides 1, no pads: the BN (and its Relu) becomes the Conv's
+ * prologue (maps of every width: single columns, partial vectors, a few
+ * pixels; groups, depthwise, 1-D; the depthwise and few-pixel paths run
+ * it on a copy of the input); 1: the BN is read twice (also a graph
+ * output); 2: a 3x3 Conv with pads; 3: a 1x1 Conv of stride 2: none
+ * fuses. roundtrip: the optimised graph runs from its serialized copy.
+ * Returns the worst relative error (-1 on failure). */
 static double run_pre_graph(int kind, int level, int threads, int roundtrip, int *fused) {
   static const int64_t sides[] = {1, 2, 3, 4, 7, 9, 13, 14, 17, 28};
-  int64_t N = rint_in(1, 2), C = rint_in(1, 40), M = rint_in(1, 40), G = 1, xd[4], wd[4], i;
-  int32_t rank = rint_in(0, 4) ? 4 : 3, k, relu_pre = (int)rint_in(0, 3) != 0, relu_post = (int)rint_in(0, 1);
+  int64_t N = rint_in(1, 2), C = rint_in(1, 40), M = rint_in(1, 40), G = 1, xd[4], wd[4];
+  int32_t rank = rint_in(0, 4) ? 4 : 3, relu_pre = (int)rint_in(0, 3) != 0, relu_post = (int)rint_in(0, 1);
   int64_t ks = kind == 2 ? 3 : 1, st[2] = {kind == 3 ? 2 : 1, kind == 3 ? 2 : 1}, pads[4] = {1, 1, 1, 1};
   float *wv, *bv;
   ge_graph *g = NULL, *h = NULL;
@@ -2549,8 +2567,6 @@ static double run_pre_graph(int kind, int level, int threads, int roundtrip, int
   ge_edge e[5], outs[2];
   ge_error err;
   ge_program *p1 = NULL, *p2 = NULL;
-  ge_value vx;
-  const ge_value *ins[1];
   double er = -1;
   memset(&err, 0, sizeof err);
   if (rint_in(0, 3) == 0 && C % 2 == 0 && M % 2 == 0) G = 2;
@@ -2580,22 +2596,7 @@ static double run_pre_graph(int kind, int level, int threads, int roundtrip, int
   if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
   if (roundtrip && !roundtrip_program(&h, threads, &p2, &err)) goto done;
   *fused = ge_graph_find(h, "bn") == GE_NONE && ge_node_attr(ge_graph_node(h, ge_graph_find(h, "conv")), "_pre_affine");
-  vx = kh_value(GE_DTYPE_FLOAT32, rank, xd, NULL);
-  for (i = 0; i < vx.numel; i++) ((float *)vx.data)[i] = rf();
-  ins[0] = &vx;
-  for (k = 0; k < 2; k++) /* twice: the kernel's state and buffers reused */
-    if (ge_program_run(p1, ins, 1, &err) == GE_OK && ge_program_run(p2, ins, 1, &err) == GE_OK) {
-      uint32_t o;
-      for (o = 0; o < ge_program_num_outputs(p1); o++) {
-        const ge_value *y1 = ge_program_output(p1, o), *y2 = ge_program_output(p2, o);
-        double e1 = y1->numel == y2->numel ? rel_err((const float *)y2->data, (const float *)y1->data, y1->numel) : 1e9;
-        if (e1 > er) er = e1;
-      }
-    } else {
-      er = -1;
-      break;
-    }
-  kh_free(&vx);
+  er = pair_error(p1, p2, rank, xd, 2, &err); /* twice: the kernel's state and buffers reused */
 done:
   if (er < 0) printf("  pre graph: %s\n", err.message);
   ge__aic_conv_level_cap = 2;
