@@ -166,6 +166,13 @@
  *      first tile and keeps the result for the other panels (DenseNet's
  *      pre-activation BN + ReLU never goes to memory); any other path runs
  *      it on a copy of the input.
+ *   5. an AveragePool that keeps the map's size read only by a 1x1 Conv
+ *      (group 1, no residual or prologue, Relu or no activation) with
+ *      fewer output than input channels: the Conv moves before the pool
+ *      (both linear, they commute), so the pool averages the fewer
+ *      channels (Inception's pool branches: 288 -> 64, 2048 -> 192); the
+ *      pool ends with the Conv's bias (input 1, _fused_inputs = 1) and its
+ *      Relu (_fused_activation), which the vector kernel applies per plane.
  * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
@@ -7592,6 +7599,72 @@ done:
   return st;
 }
 
+/* AveragePool -> a 1x1 Conv (group 1, no residual, no prologue; Relu or
+ * no activation) that alone reads it, where the pool keeps the map's size
+ * and the Conv has fewer output than input channels (Inception's pool
+ * branches: 288 -> 64, 768 -> 192 channels): both are linear, one over
+ * pixels and one over channels, so they commute, and the pool runs over
+ * the fewer channels. The Conv reads the pool's input, without bias and
+ * activation; the pool reads the Conv and ends with them (the bias as its
+ * input 1 with _fused_inputs = 1, after the average: a padded border
+ * counted in would scale it) and takes the Conv's readers and output
+ * name. */
+static ge_status ge__aic_conv_before_pool(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *q = ge_graph_node(g, id), *cv;
+  const ge_tensor_desc *xd;
+  const ge_tensor *w, *b;
+  const char *act;
+  const char *qname, *cname; /* in the graph's arena: they outlive the renaming */
+  ge_node_id cid;
+  ge_edge x, bias, from, to;
+  ge_tensor_desc yd;
+  ge_status st;
+  int32_t i;
+  *done = 0;
+  if (!ge__aic_is(q, "AveragePool") || q->engine != self || q->num_inputs != 1 || q->num_control_inputs ||
+      q->num_control_outputs || ge_node_attr(q, "_fused_inputs") || ge_node_attr(q, "_fused_activation") ||
+      (cid = ge__aic_only_use(q)) == GE_NONE || !ge__aic_all_f32(g, q))
+    return GE_OK;
+  cv = ge_graph_node(g, cid);
+  xd = ge_node_input_desc(g, q, 0);
+  w = ge__aic_const_in(g, cv, 1);
+  b = cv->num_inputs > 2 && cv->inputs[2].node != GE_NONE ? ge__aic_const_in(g, cv, 2) : NULL;
+  act = ge_node_attr_string(cv, "_fused_activation", "");
+  if (!ge__aic_is(cv, "Conv") || cv->engine != self || cv->inputs[0].index != 0 || cv->num_inputs > 3 ||
+      (cv->num_inputs > 2 && cv->inputs[2].node != GE_NONE && !b) || cv->num_control_inputs || cv->num_control_outputs ||
+      ge_node_attr_int(cv, "group", 1) != 1 || ge_node_attr(cv, "_fused_inputs") || ge_node_attr(cv, "_pre_affine") ||
+      (*act && strcmp(act, "Relu")) || !ge__aic_all_f32(g, cv) || !xd || xd->shape.rank != 4 || !w ||
+      !ge__aic_conv_1x1(g, cv, 4) || w->dims[0] >= w->dims[1] || (b && ge_tensor_numel(b) != w->dims[0]) ||
+      !ge__aic_same_desc(xd, &q->outputs[0]))
+    return GE_OK;
+  for (i = 0; i < 4; i++)
+    if (xd->shape.dims[i] <= 0) return GE_OK;
+  x = q->inputs[0];
+  bias = b ? cv->inputs[2] : x;
+  yd = cv->outputs[0];
+  qname = q->outputs[0].name, cname = cv->outputs[0].name;
+  from.node = cid, from.index = 0, to.node = id, to.index = 0;
+  if ((st = ge_graph_replace_uses(g, from, to, err)) != GE_OK || (st = ge_graph_set_input(g, cid, 0, x, err)) != GE_OK ||
+      (st = ge_graph_set_input(g, id, 0, from, err)) != GE_OK)
+    return st;
+  if (b) {
+    ge_edge none;
+    none.node = GE_NONE, none.index = 0;
+    if ((st = ge_graph_set_input(g, cid, 2, none, err)) != GE_OK || (st = ge_graph_add_input(g, id, bias, err)) != GE_OK ||
+        (st = ge_node_set_attr_int(g, id, "_fused_inputs", 1, err)) != GE_OK)
+      return st;
+  }
+  if (*act && ((st = ge_node_set_attr_string(g, id, "_fused_activation", "Relu", err)) != GE_OK ||
+               (st = ge_node_remove_attr(g, cid, "_fused_activation", err)) != GE_OK))
+    return st;
+  if ((st = ge_node_set_output(g, id, 0, yd.dtype, yd.shape.rank, yd.shape.dims, yd.shape.info, err)) != GE_OK ||
+      (st = ge_node_set_output_name(g, id, 0, cname, err)) != GE_OK ||
+      (st = ge_node_set_output_name(g, cid, 0, qname, err)) != GE_OK)
+    return st;
+  *done = 1;
+  return GE_OK;
+}
+
 /* The values of a Const bias along the last dim of an output of n dims
  * (shape [N] or [1, .., 1, N], numel N); NULL otherwise. */
 static const ge_tensor *ge__aic_last_dim_bias(const ge_graph *g, const ge_node *a, uint32_t i, int64_t N, int32_t rank) {
@@ -7761,6 +7834,11 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
   for (id = 0; id < bound; id++) { /* 4: BatchNormalization (+ Relu) into the 1x1 Conv after it */
     ge_node *n = ge_graph_node(g, id);
     if (n && n->engine == self && (st = ge__aic_fuse_pre(g, id, self, &done, err)) != GE_OK) return st;
+  }
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) { /* 5: a channel-narrowing 1x1 Conv before the AveragePool it reads */
+    ge_node *n = ge_graph_node(g, id);
+    if (n && n->engine == self && (st = ge__aic_conv_before_pool(g, id, self, &done, err)) != GE_OK) return st;
   }
   return GE_OK;
 }

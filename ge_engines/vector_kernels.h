@@ -1224,7 +1224,8 @@ typedef struct ge__vk_attrs {
   int64_t axis;      /* Softmax, LayerNormalization */
   double eps;        /* the norms */
   int flag, flag2;   /* BatchNormalization training_mode; Reduce keepdims, noop_with_empty_axes */
-  int relu;          /* BatchNormalization: _fused_activation Relu (1), none (0), another (-1) */
+  int relu;          /* BatchNormalization, pools: _fused_activation Relu (1), none (0), another (-1) */
+  int fused_bias;    /* pools: _fused_inputs 1 (input 1 a bias per channel), 0, or another (-1) */
   int32_t n_ints;    /* Transpose perm, Reduce axes: how many (-1: absent; > GE_MAX_RANK: the reference) */
   int64_t ints[GE_MAX_RANK];
   /* 2-D pools */
@@ -1661,6 +1662,10 @@ static void ge__vk_parse_pool(const ge_node *n, ge__vk_attrs *a) {
   a->ceil_mode = ge_node_attr_int(n, "ceil_mode", 0) != 0;
   a->include_pad = ge_node_attr_int(n, "count_include_pad", 0) != 0;
   a->s[0] = a->s[1] = a->d[0] = a->d[1] = 1;
+  int64_t fused = ge_node_attr_int(n, "_fused_inputs", 0);
+  const char *act = ge_node_attr_string(n, "_fused_activation", "");
+  a->relu = !*act ? 0 : !strcmp(act, "Relu") ? 1 : -1; /* AI Core's optimiser moves a Conv's bias and Relu here */
+  a->fused_bias = fused == 0 || fused == 1 ? (int)fused : -1;
   a->pool_ok = a->auto_pad >= 0 && ge_node_attr_int(n, "storage_order", 0) == 0 && ge_node_attr(n, "kernel_shape") &&
                ge__vk_parse_fixed(n, "kernel_shape", 2, a->k) && ge__vk_parse_fixed(n, "strides", 2, a->s) &&
                ge__vk_parse_fixed(n, "dilations", 2, a->d) && ge__vk_parse_fixed(n, "pads", 4, a->pads);
@@ -1921,6 +1926,64 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
   }
 }
 
+/* A pool's epilogue, made by AI Core's optimiser when it moves a 1x1 Conv
+ * before the pool (ai_core.h, step 5): the Conv's bias per channel (input
+ * 1, _fused_inputs = 1), then its Relu. */
+typedef struct ge__vk_post {
+  int isa, relu;
+  int64_t channels, plane; /* plane: floats of one output channel */
+  const float *bias;
+  float *y;
+} ge__vk_post;
+
+/* Output planes [begin, end) of n*C. */
+static void ge__vk_post_planes(const ge__vk_post *q, int64_t begin, int64_t end) {
+  int64_t pl;
+  for (pl = begin; pl < end; pl++) {
+    float *y = q->y + pl * q->plane;
+    if (q->bias) {
+      ge__vk_upar b;
+      memset(&b, 0, sizeof b);
+      b.alpha = 1.0f, b.beta = q->bias[pl % q->channels];
+      ge__vk_unary_rows(q->isa, GE__VK_U_AFFINE, &b, y, y, q->plane);
+    }
+    if (q->relu) ge__vk_unary_rows(q->isa, GE__VK_U_RELU, &ge__vk_no_par, y, y, q->plane);
+  }
+}
+static void ge__vk_post_share(void *arg, int64_t begin, int64_t end) {
+  ge__vk_post_planes((const ge__vk_post *)arg, begin, end);
+}
+
+/* q for c's output y (q->y NULL: no epilogue); an error when the bias does
+ * not fit y's channels. */
+static ge_status ge__vk_post_setup(ge_kernel_ctx *c, const ge__vk_attrs *a, const ge_value *y, ge__vk_post *q) {
+  const ge_value *b = a->fused_bias == 1 && c->num_inputs > 1 ? c->inputs[1] : NULL;
+  memset(q, 0, sizeof *q);
+  if (!a->relu && !a->fused_bias) return GE_OK;
+  if (!y || y->dtype != GE_DTYPE_FLOAT32 || y->rank < 2)
+    return ge_kernel_error(c, GE_ERR_UNSUPPORTED, "a pool's fused bias or Relu needs a float32 output of rank >= 2");
+  if (a->fused_bias && (!ge__vk_f32_in(c, 1) || b->numel != y->dims[1]))
+    return ge_kernel_error(c, GE_ERR_INVALID, "_fused_inputs = 1 needs input 1: a float32 bias of %lld values",
+                           (long long)y->dims[1]);
+  q->isa = ge__vk_isa();
+  q->relu = a->relu;
+  q->bias = b ? (const float *)b->data : NULL;
+  q->channels = y->dims[1];
+  q->plane = y->dims[0] > 0 && y->dims[1] > 0 ? y->numel / (y->dims[0] * y->dims[1]) : 0;
+  q->y = (float *)y->data;
+  return GE_OK;
+}
+
+/* The reference pool, then the epilogue. */
+static ge_status ge__vk_pool_reference(ge_kernel_ctx *c, const ge__vk_attrs *a) {
+  ge__vk_post q;
+  ge_status st = ge__vk_reference(c);
+  if (st != GE_OK || (!a->relu && !a->fused_bias)) return st;
+  if ((st = ge__vk_post_setup(c, a, c->outputs[0], &q)) != GE_OK) return st;
+  if (q.plane) ge__vk_post_planes(&q, 0, q.channels * c->outputs[0]->dims[0]);
+  return GE_OK;
+}
+
 /* 3x3 stride-1 pools with one pad on every side, whose output is as large
  * as the input, on small planes (Inception's 8x8 average and GoogLeNet's
  * 14x14 and 7x7 max branch pools): two passes of whole vectors over the
@@ -1938,6 +2001,7 @@ static void ge__vk_maxpool_planes(void *arg, int64_t begin, int64_t end) {
 typedef struct ge__vk_pool3 {
   const ge__vk_pool *p;
   uint16_t left[GE__VK_POOL3_PIXELS / 16], right[GE__VK_POOL3_PIXELS / 16]; /* lanes in column 0, column w - 1 */
+  const ge__vk_post *post; /* the epilogue, or NULL */
 } ge__vk_pool3;
 
 static int ge__vk_pool3_fits(const ge__vk_pool *p) {
@@ -2002,7 +2066,10 @@ static void ge__vk_pool3_planes(void *arg, int64_t begin, int64_t end) {
   const int64_t P = j->p->ih * j->p->iw;
   float h[GE__VK_POOL3_PIXELS];
   int64_t pl;
-  for (pl = begin; pl < end; pl++) ge__vk_pool3_plane_avx512(j, j->p->x + pl * P, h, j->p->y + pl * P);
+  for (pl = begin; pl < end; pl++) {
+    ge__vk_pool3_plane_avx512(j, j->p->x + pl * P, h, j->p->y + pl * P);
+    if (j->post) ge__vk_post_planes(j->post, pl, pl + 1);
+  }
 #else
   (void)arg, (void)begin, (void)end;
 #endif
@@ -2012,29 +2079,35 @@ static void ge__vk_pool3_planes(void *arg, int64_t begin, int64_t end) {
 static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_pool);
   ge__vk_pool p;
+  ge__vk_post post;
   const ge_value *x;
   ge_value *y;
   int64_t yd[4];
+  ge_status st;
   if (!a) return GE_ERR_NOMEM;
+  if (a->relu < 0 || a->fused_bias < 0)
+    return ge_kernel_error(c, GE_ERR_INVALID, "a pool's _fused_activation can only be Relu, its _fused_inputs 0 or 1");
   if (ge_kernel_preparing(c)) return GE_OK;
-  if (!ge__vk_f32_in(c, 0) || (is_max && c->num_outputs > 1 && c->outputs[1])) return ge__vk_reference(c);
+  if (!ge__vk_f32_in(c, 0) || (is_max && c->num_outputs > 1 && c->outputs[1])) return ge__vk_pool_reference(c, a);
   x = c->inputs[0];
   memset(&p, 0, sizeof p);
-  if (!ge__vk_pool_setup(a, x, &p)) return ge__vk_reference(c);
+  if (!ge__vk_pool_setup(a, x, &p)) return ge__vk_pool_reference(c, a);
   yd[0] = x->dims[0];
   yd[1] = x->dims[1];
   yd[2] = p.oh;
   yd[3] = p.ow;
   if (!(y = ge_kernel_output(c, 0, GE_DTYPE_FLOAT32, 4, yd))) return ge__vk_out_failed(c);
+  if ((st = ge__vk_post_setup(c, a, y, &post)) != GE_OK) return st;
   p.isa = ge__vk_isa();
   p.is_max = is_max;
   p.include_pad = a->include_pad;
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
   if (!is_max && !(p.inv = ge__vk_pool_inv(c, &p))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
-  if (ge__vk_pool3_fits(&p)) {
+  if (ge__vk_pool3_fits(&p)) { /* the epilogue on each plane while it is in L1 */
     ge__vk_pool3 j;
     j.p = &p;
+    j.post = post.y ? &post : NULL;
     ge__vk_pool3_masks(&j);
     ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (9 * p.ih * p.iw), ge__vk_pool3_planes, &j);
     return GE_OK;
@@ -2042,13 +2115,13 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   {
     ge__vk_mpjob mj;
     mj.p = &p;
-    if (ge__vk_maxpool_geom(&p, &mj.g)) {
+    if (ge__vk_maxpool_geom(&p, &mj.g))
       ge_kernel_parallel_for(c, p.planes * mj.g.bands, 1 + GE__VK_GRAIN / (mj.g.band * p.ow * p.k[0] * p.k[1]),
                              ge__vk_maxpool_planes, &mj);
-      return GE_OK;
-    }
+    else
+      ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
   }
-  ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
+  if (post.y && post.plane) ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / post.plane, ge__vk_post_share, &post);
   return GE_OK;
 }
 

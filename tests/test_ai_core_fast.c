@@ -2666,6 +2666,171 @@ GE_TEST(test_bn_conv_prologue) {
   printf("  BatchNormalization (+ Relu) into a 1x1 Conv: 160 graphs, %d fused, worst rel err %.2g\n", n_fused, worst);
 }
 
+/* ------------------------------- a 1x1 Conv moved before the AveragePool it reads */
+
+/* x -> AveragePool -> Conv 1x1 (Const w, [b]) -> [Relu or Sigmoid] -> out,
+ * run by host kernels as it is and by AI Core's after its optimiser, on 1
+ * or 2 threads. kind 0: a 3x3 pool, pads 1 (Inception's pool branches);
+ * 1: kh x kw in 1..3 with the pads that keep the map's size (asymmetric
+ * for even sides), ceil_mode at random; both with count_include_pad at
+ * random and fewer output than input channels: the Conv moves before the
+ * pool, which ends with its bias and Relu. Not moved: 2: a pool of stride
+ * 2; 3: as many output channels as input ones or more; 4: a 3x3 Conv; 5:
+ * a Sigmoid after the Conv; 6: the pool's output read twice (a graph
+ * output too). roundtrip: the optimised graph runs from its serialized
+ * copy. Returns the worst relative error (-1 on failure). */
+static double run_pool_conv_graph(int kind, int threads, int roundtrip, int *moved) {
+  static const int64_t sides[] = {1, 2, 3, 5, 8, 13, 17, 35};
+  int64_t N = rint_in(1, 2), C = rint_in(2, 48), M = kind == 3 ? C + rint_in(0, 4) : rint_in(1, C - 1), xd[4], wd[4];
+  int64_t k[2] = {3, 3}, pads[4] = {1, 1, 1, 1}, st[2] = {1, 1}, ks = kind == 4 ? 3 : 1;
+  int act = kind == 5 ? 2 : (int)rint_in(0, 1), a;
+  float *wv, *bv;
+  ge_graph *g = NULL, *h = NULL;
+  ge_node_id x, pool, conv, last, bid;
+  ge_edge e[3], outs[2];
+  ge_error err;
+  ge_program *p1 = NULL, *p2 = NULL;
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  xd[0] = N, xd[1] = C, xd[2] = sides[rint_in(kind == 2, 7)], xd[3] = sides[rint_in(kind == 2, 7)]; /* 1x1 keeps its size */
+  if (kind == 1)
+    for (a = 0; a < 2; a++) k[a] = rint_in(1, 3), pads[a] = (k[a] - 1) / 2, pads[a + 2] = k[a] - 1 - pads[a];
+  if (kind == 2) st[0] = st[1] = 2;
+  wd[0] = M, wd[1] = C, wd[2] = wd[3] = ks;
+  wv = rand_floats(M * C * ks * ks), bv = rand_floats(M);
+  ge_graph_create(NULL, &g, NULL);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x;
+  ge_graph_add_node(g, "AveragePool", "pool", 1, e, 1, &pool, NULL);
+  ge_node_set_attr_ints(g, pool, "kernel_shape", k, 2, NULL);
+  ge_node_set_attr_ints(g, pool, "pads", pads, 4, NULL);
+  ge_node_set_attr_ints(g, pool, "strides", st, 2, NULL);
+  ge_node_set_attr_int(g, pool, "count_include_pad", rint_in(0, 1), NULL);
+  if (kind == 1) ge_node_set_attr_int(g, pool, "ceil_mode", rint_in(0, 1), NULL);
+  e[0].node = pool;
+  e[1].node = add_const(g, 4, wd, wv, M * C * ks * ks);
+  bid = add_const(g, 1, wd, bv, M);
+  e[2].node = rint_in(0, 1) ? bid : GE_NONE;
+  ge_graph_add_node(g, "Conv", "conv", e[2].node != GE_NONE ? 3 : 2, e, 1, &conv, NULL);
+  if (e[2].node == GE_NONE) ge_graph_remove_node(g, bid, NULL);
+  if (kind == 4) ge_node_set_attr_ints(g, conv, "pads", pads, 4, NULL);
+  last = conv;
+  if (act) e[0].node = conv, ge_graph_add_node(g, act == 1 ? "Relu" : "Sigmoid", "act", 1, e, 1, &last, NULL);
+  outs[0].node = last, outs[0].index = 0, outs[1].node = pool, outs[1].index = 0;
+  ge_graph_set_outputs(g, kind == 6 ? 2 : 1, outs, NULL, NULL);
+  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
+  if (roundtrip && !roundtrip_program(&h, threads, &p2, &err)) goto done;
+  *moved = ge_graph_node(h, ge_graph_find(h, "pool"))->inputs[0].node == ge_graph_find(h, "conv");
+  er = pair_error(p1, p2, 4, xd, 2, &err);
+done:
+  if (er < 0) printf("  pool conv graph: %s\n", err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  ge_graph_free(g);
+  ge_graph_free(h);
+  free(wv), free(bv);
+  return er;
+}
+
+/* An AveragePool whose fused bias does not fit its channels, or whose
+ * _fused_activation is not Relu: an error naming the attribute. */
+static void check_pool_post_malformed(int which) {
+  ge_graph *g = NULL;
+  ge_node_id x, pool;
+  ge_edge e[2];
+  int64_t xd[4] = {1, 3, 4, 4}, k[2] = {3, 3}, pads[4] = {1, 1, 1, 1}, bd[1] = {which == 0 ? 2 : 3};
+  float b[3] = {1, 2, 3};
+  ge_program *p = NULL;
+  ge_error err;
+  ge_exec_desc d;
+  ge_value vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
+  const ge_value *ins[1] = {&vx};
+  memset(&err, 0, sizeof err);
+  ge_graph_create(NULL, &g, NULL);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x;
+  e[1].node = add_const(g, 1, bd, b, bd[0]);
+  ge_graph_add_node(g, "AveragePool", "pool", 2, e, 1, &pool, NULL);
+  ge_node_set_attr_ints(g, pool, "kernel_shape", k, 2, NULL);
+  ge_node_set_attr_ints(g, pool, "pads", pads, 4, NULL);
+  ge_node_set_attr_int(g, pool, "_fused_inputs", 1, NULL);
+  ge_node_set_attr_string(g, pool, "_fused_activation", which == 0 ? "Relu" : "Tanh", NULL);
+  e[0].node = pool;
+  ge_graph_set_outputs(g, 1, e, NULL, NULL);
+  ge_graph_infer_shapes(g, NULL);
+  ge_graph_node(g, pool)->engine = 0;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup_aic;
+  if (GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_OK)) {
+    GE_CHECK(ge_program_run(p, ins, 1, &err) != GE_OK);
+    if (!GE_CHECK(strstr(err.message, "_fused_") != NULL)) printf("  malformed pool epilogue %d: %s\n", which, err.message);
+  }
+  ge_program_free(p);
+  ge_graph_free(g);
+  kh_free(&vx);
+}
+
+/* A 1-D AveragePool (the reference kernel's) with the epilogue: x [1, 2,
+ * 4] = 0..7, kernel 3, pads 1 counted in, bias {1, -100}, Relu. */
+static void check_pool_post_reference(void) {
+  ge_graph *g = NULL;
+  ge_node_id x, pool;
+  ge_edge e[2];
+  int64_t xd[3] = {1, 2, 4}, k[1] = {3}, pads[2] = {1, 1}, bd[1] = {2};
+  float b[2] = {1, -100}, xv[8] = {0, 1, 2, 3, 4, 5, 6, 7}, want[4] = {4.0f / 3, 2, 3, 8.0f / 3};
+  ge_program *p = NULL;
+  ge_error err;
+  ge_exec_desc d;
+  ge_value vx = kh_value(GE_DTYPE_FLOAT32, 3, xd, xv);
+  const ge_value *ins[1] = {&vx};
+  int i;
+  memset(&err, 0, sizeof err);
+  ge_graph_create(NULL, &g, NULL);
+  ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 3, xd, &x, NULL);
+  memset(e, 0, sizeof e);
+  e[0].node = x;
+  e[1].node = add_const(g, 1, bd, b, 2);
+  ge_graph_add_node(g, "AveragePool", "pool", 2, e, 1, &pool, NULL);
+  ge_node_set_attr_ints(g, pool, "kernel_shape", k, 1, NULL);
+  ge_node_set_attr_ints(g, pool, "pads", pads, 2, NULL);
+  ge_node_set_attr_int(g, pool, "count_include_pad", 1, NULL);
+  ge_node_set_attr_int(g, pool, "_fused_inputs", 1, NULL);
+  ge_node_set_attr_string(g, pool, "_fused_activation", "Relu", NULL);
+  e[0].node = pool;
+  ge_graph_set_outputs(g, 1, e, NULL, NULL);
+  ge_graph_infer_shapes(g, NULL);
+  ge_graph_node(g, pool)->engine = 0;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup_aic;
+  if (GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_OK) && GE_CHECK_EQ_INT(ge_program_run(p, ins, 1, &err), GE_OK)) {
+    const float *y = (const float *)ge_program_output(p, 0)->data;
+    for (i = 0; i < 8; i++) GE_CHECK(fabsf(y[i] - (i < 4 ? want[i] : 0.0f)) < 1e-5f);
+  }
+  ge_program_free(p);
+  ge_graph_free(g);
+  kh_free(&vx);
+}
+
+GE_TEST(test_conv_before_pool) {
+  int i, n_moved = 0;
+  double worst = 0;
+  tu_seed(&R, 2712);
+  for (i = 0; i < 112; i++) {
+    int kind = i % 7, moved = -1, threads = 1 + (i / 7) % 2;
+    double er = run_pool_conv_graph(kind, threads, i % 14 == 5, &moved);
+    if (!GE_CHECK(er >= 0 && er < TOL) || !GE_CHECK_EQ_INT(moved, kind < 2))
+      printf("  pool conv kind %d threads %d: %.2g moved %d\n", kind, threads, er, moved);
+    if (er > worst) worst = er;
+    n_moved += moved == 1;
+  }
+  check_pool_post_malformed(0);
+  check_pool_post_malformed(1);
+  check_pool_post_reference();
+  printf("  a 1x1 Conv before the AveragePool it reads: 112 graphs, %d moved, worst rel err %.2g\n", n_moved, worst);
+}
+
 int main(int argc, char **argv) {
   ge_test_init(argc, argv);
   GE_RUN(test_sgemm_kernels);
@@ -2696,6 +2861,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_pad_fold);
   GE_RUN(test_bn_relu_fusion);
   GE_RUN(test_bn_conv_prologue);
+  GE_RUN(test_conv_before_pool);
   GE_RUN(test_silu_fusion);
   GE_RUN(test_branch_weights_packed_once);
   return ge_test_main_end();
