@@ -173,6 +173,13 @@
  *      channels (Inception's pool branches: 288 -> 64, 2048 -> 192); the
  *      pool ends with the Conv's bias (input 1, _fused_inputs = 1) and its
  *      Relu (_fused_activation), which the vector kernel applies per plane.
+ *   6. a 1x1 Conv (group 1, no residual or activation) read only by an
+ *      AveragePool that at least halves the pixels: the pool moves before
+ *      the Conv, which then multiplies over its fewer pixels (DenseNet's
+ *      transitions, 2x2 stride 2: a quarter); the Conv's prologue moves
+ *      to the pool (_pre_affine, _pre_activation), which runs it per plane
+ *      into a stack buffer before averaging. A bias stays on the Conv (no
+ *      move where pads counted in would scale it).
  * All only when every tensor involved is float32, shapes agree, and the
  * removed node has no control edges. New Const nodes get engine -1 (the
  * placer places them again); Consts left without consumers are removed.
@@ -7665,6 +7672,76 @@ static ge_status ge__aic_conv_before_pool(ge_graph *g, ge_node_id id, int32_t se
   return GE_OK;
 }
 
+/* A 1x1 Conv (group 1, no residual, no activation; its prologue, if any,
+ * with it) read only by an AveragePool that at least halves the pixels
+ * (DenseNet's transitions: BN, ReLU, 1x1 Conv, 2x2 stride-2 average):
+ * they commute, so the pool runs first and the Conv multiplies over a
+ * quarter of the pixels. The pool reads the Conv's input and takes its
+ * prologue; the Conv reads the pool and takes its readers and output
+ * name. A bias stays on the Conv unless pads counted in would scale it
+ * (then no move). */
+static ge_status ge__aic_pool_before_conv(ge_graph *g, ge_node_id id, int32_t self, int *done, ge_error *err) {
+  ge_node *cv = ge_graph_node(g, id), *q;
+  const ge_tensor_desc *xd;
+  const ge_attr *pre;
+  const char *qname, *cname, *pre_act;
+  const int64_t *pads = NULL;
+  ge_node_id qid;
+  ge_edge x, from, to;
+  ge_tensor_desc zd, yd;
+  int64_t qdims[4], cdims[4]; /* the new outputs: the pool's [N, C, oh, ow], the Conv's [N, M, oh, ow] */
+  int32_t i, n_pads;
+  int padded = 0;
+  ge_status st;
+  *done = 0;
+  if (!ge__aic_is(cv, "Conv") || cv->engine != self || cv->num_inputs < 2 || cv->num_inputs > 3 ||
+      cv->num_control_inputs || cv->num_control_outputs || ge_node_attr_int(cv, "group", 1) != 1 ||
+      ge_node_attr(cv, "_fused_inputs") || ge_node_attr(cv, "_fused_activation") || !ge__aic_all_f32(g, cv) ||
+      !ge__aic_conv_1x1(g, cv, 4) || (qid = ge__aic_only_use(cv)) == GE_NONE)
+    return GE_OK;
+  q = ge_graph_node(g, qid);
+  xd = ge_node_input_desc(g, cv, 0);
+  if (!ge__aic_is(q, "AveragePool") || q->engine != self || q->num_inputs != 1 || q->num_control_inputs ||
+      q->num_control_outputs || ge_node_attr(q, "_fused_inputs") || ge_node_attr(q, "_fused_activation") ||
+      ge_node_attr(q, "_pre_affine") || !ge__aic_all_f32(g, q) || !xd || xd->shape.rank != 4 ||
+      q->outputs[0].shape.rank != 4)
+    return GE_OK;
+  for (i = 0; i < 4; i++)
+    if (xd->shape.dims[i] <= 0 || q->outputs[0].shape.dims[i] <= 0) return GE_OK;
+  if (2 * q->outputs[0].shape.dims[2] * q->outputs[0].shape.dims[3] > xd->shape.dims[2] * xd->shape.dims[3]) return GE_OK;
+  n_pads = ge_node_attr(q, "pads") ? ge_node_attr_ints(q, "pads", &pads) : 0;
+  for (i = 0; i < n_pads; i++) padded |= pads[i] != 0;
+  if (strcmp(ge_node_attr_string(q, "auto_pad", "NOTSET"), "NOTSET") && strcmp(ge_node_attr_string(q, "auto_pad", ""), "VALID"))
+    padded = 1;
+  if (cv->num_inputs > 2 && cv->inputs[2].node != GE_NONE && padded && ge_node_attr_int(q, "count_include_pad", 0))
+    return GE_OK;
+  x = cv->inputs[0];
+  yd = q->outputs[0], zd = cv->outputs[0];
+  qname = yd.name, cname = zd.name;
+  for (i = 0; i < 4; i++) qdims[i] = cdims[i] = yd.shape.dims[i];
+  qdims[1] = xd->shape.dims[1];
+  from.node = qid, from.index = 0, to.node = id, to.index = 0;
+  if ((st = ge_graph_replace_uses(g, from, to, err)) != GE_OK || (st = ge_graph_set_input(g, qid, 0, x, err)) != GE_OK ||
+      (st = ge_graph_set_input(g, id, 0, from, err)) != GE_OK)
+    return st;
+  cv = ge_graph_node(g, id);
+  if ((pre = ge_node_attr(cv, "_pre_affine")) != NULL) {
+    pre_act = ge_node_attr_string(cv, "_pre_activation", "");
+    if ((st = ge_node_copy_attr(g, qid, pre, err)) != GE_OK ||
+        (*pre_act && (st = ge_node_set_attr_string(g, qid, "_pre_activation", pre_act, err)) != GE_OK) ||
+        (st = ge_node_remove_attr(g, id, "_pre_affine", err)) != GE_OK ||
+        (*pre_act && (st = ge_node_remove_attr(g, id, "_pre_activation", err)) != GE_OK))
+      return st;
+  }
+  if ((st = ge_node_set_output(g, qid, 0, yd.dtype, 4, qdims, NULL, err)) != GE_OK ||
+      (st = ge_node_set_output(g, id, 0, zd.dtype, 4, cdims, NULL, err)) != GE_OK)
+    return st;
+  if ((st = ge_node_set_output_name(g, id, 0, qname, err)) != GE_OK || (st = ge_node_set_output_name(g, qid, 0, cname, err)) != GE_OK)
+    return st;
+  *done = 1;
+  return GE_OK;
+}
+
 /* The values of a Const bias along the last dim of an output of n dims
  * (shape [N] or [1, .., 1, N], numel N); NULL otherwise. */
 static const ge_tensor *ge__aic_last_dim_bias(const ge_graph *g, const ge_node *a, uint32_t i, int64_t N, int32_t rank) {
@@ -7839,6 +7916,11 @@ static ge_status ge__aic_optimize(const ge_engine *e, ge_graph *g, int32_t self,
   for (id = 0; id < bound; id++) { /* 5: a channel-narrowing 1x1 Conv before the AveragePool it reads */
     ge_node *n = ge_graph_node(g, id);
     if (n && n->engine == self && (st = ge__aic_conv_before_pool(g, id, self, &done, err)) != GE_OK) return st;
+  }
+  bound = ge_graph_id_bound(g);
+  for (id = 0; id < bound; id++) { /* 6: an AveragePool that shrinks the map before the 1x1 Conv it reads */
+    ge_node *n = ge_graph_node(g, id);
+    if (n && n->engine == self && (st = ge__aic_pool_before_conv(g, id, self, &done, err)) != GE_OK) return st;
   }
   return GE_OK;
 }

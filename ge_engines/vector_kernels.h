@@ -1226,6 +1226,10 @@ typedef struct ge__vk_attrs {
   int flag, flag2;   /* BatchNormalization training_mode; Reduce keepdims, noop_with_empty_axes */
   int relu;          /* BatchNormalization, pools: _fused_activation Relu (1), none (0), another (-1) */
   int fused_bias;    /* pools: _fused_inputs 1 (input 1 a bias per channel), 0, or another (-1) */
+  const float *pre;  /* pools: _pre_affine, scale and shift per input channel (NULL: none) */
+  int64_t pre_c;     /* its channels */
+  int pre_relu;      /* _pre_activation Relu (1), none (0); pre_bad: malformed */
+  int pre_bad;
   int32_t n_ints;    /* Transpose perm, Reduce axes: how many (-1: absent; > GE_MAX_RANK: the reference) */
   int64_t ints[GE_MAX_RANK];
   /* 2-D pools */
@@ -1654,6 +1658,24 @@ static int ge__vk_parse_fixed(const ge_node *n, const char *name, int32_t want, 
 
 /* A 2-D pool's attributes; pool_ok 0 for bad or unusual ones (the
  * reference's). */
+/* What AI Core's optimiser fused into a pool (ai_core.h, steps 5 and 6):
+ * an input prologue (_pre_affine, _pre_activation, as a Conv's) and an
+ * epilogue (a bias per channel as input 1 with _fused_inputs = 1, then
+ * _fused_activation Relu). */
+static void ge__vk_parse_pool_fused(const ge_node *n, ge__vk_attrs *a) {
+  int64_t fused = ge_node_attr_int(n, "_fused_inputs", 0);
+  const char *act = ge_node_attr_string(n, "_fused_activation", ""), *pre_act = ge_node_attr_string(n, "_pre_activation", "");
+  const ge_attr *pa = ge_node_attr(n, "_pre_affine");
+  const ge_tensor *t = pa && pa->type == GE_ATTR_TENSOR ? pa->v.t : NULL;
+  a->relu = !*act ? 0 : !strcmp(act, "Relu") ? 1 : -1;
+  a->fused_bias = fused == 0 || fused == 1 ? (int)fused : -1;
+  if (!pa && !*pre_act) return;
+  a->pre_bad = !t || !t->data || t->dtype != GE_DTYPE_FLOAT32 || t->rank != 2 || t->dims[0] != 2 ||
+               t->nbytes != (size_t)(2 * t->dims[1]) * sizeof(float) || (*pre_act && strcmp(pre_act, "Relu"));
+  if (a->pre_bad) return;
+  a->pre = (const float *)t->data, a->pre_c = t->dims[1], a->pre_relu = *pre_act != 0;
+}
+
 static void ge__vk_parse_pool(const ge_node *n, ge__vk_attrs *a) {
   const char *ap = ge_node_attr_string(n, "auto_pad", "NOTSET");
   a->auto_pad = !strcmp(ap, "NOTSET") ? 0 : !strcmp(ap, "SAME_UPPER") ? 1 : !strcmp(ap, "SAME_LOWER") ? 2
@@ -1662,10 +1684,7 @@ static void ge__vk_parse_pool(const ge_node *n, ge__vk_attrs *a) {
   a->ceil_mode = ge_node_attr_int(n, "ceil_mode", 0) != 0;
   a->include_pad = ge_node_attr_int(n, "count_include_pad", 0) != 0;
   a->s[0] = a->s[1] = a->d[0] = a->d[1] = 1;
-  int64_t fused = ge_node_attr_int(n, "_fused_inputs", 0);
-  const char *act = ge_node_attr_string(n, "_fused_activation", "");
-  a->relu = !*act ? 0 : !strcmp(act, "Relu") ? 1 : -1; /* AI Core's optimiser moves a Conv's bias and Relu here */
-  a->fused_bias = fused == 0 || fused == 1 ? (int)fused : -1;
+  ge__vk_parse_pool_fused(n, a);
   a->pool_ok = a->auto_pad >= 0 && ge_node_attr_int(n, "storage_order", 0) == 0 && ge_node_attr(n, "kernel_shape") &&
                ge__vk_parse_fixed(n, "kernel_shape", 2, a->k) && ge__vk_parse_fixed(n, "strides", 2, a->s) &&
                ge__vk_parse_fixed(n, "dilations", 2, a->d) && ge__vk_parse_fixed(n, "pads", 4, a->pads);
@@ -2075,23 +2094,107 @@ static void ge__vk_pool3_planes(void *arg, int64_t begin, int64_t end) {
 #endif
 }
 
-/* MaxPool (is_max) and AveragePool, 2-D float32 without indices. */
-static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
+/* A pool with an input prologue: each plane of a share goes through the
+ * prologue into a buffer on the thread's stack (L1 or L2), which the
+ * pool's own path then reads as its input (DenseNet's transitions: BN and
+ * ReLU, then the average, with the 1x1 Conv moved after it). */
+typedef struct ge__vk_prejob {
+  const ge__vk_pool *p;
+  const ge__vk_attrs *a;
+  int path;               /* 0 whole small planes (j3), 1 bands (g), 2 rows */
+  const ge__vk_pool3 *j3;
+  const ge__vk_mpg *g;
+  const ge__vk_post *post; /* or NULL */
+} ge__vk_prejob;
+
+/* Plane pl of x (n*C planes of hw floats) through the prologue into dst. */
+static void ge__vk_pre_plane(const ge__vk_attrs *a, int isa, const float *x, int64_t pl, int64_t hw, float *dst) {
+  ge__vk_upar u;
+  memset(&u, 0, sizeof u);
+  u.alpha = a->pre[pl % a->pre_c], u.beta = a->pre[a->pre_c + pl % a->pre_c];
+  ge__vk_unary_rows(isa, GE__VK_U_AFFINE, &u, x + pl * hw, dst, hw);
+  if (a->pre_relu) ge__vk_unary_rows(isa, GE__VK_U_RELU, &ge__vk_no_par, dst, dst, hw);
+}
+
+static void ge__vk_pool_pre_share(void *arg, int64_t begin, int64_t end) {
+  const ge__vk_prejob *j = (const ge__vk_prejob *)arg;
+  const ge__vk_pool *p = j->p;
+  float buf[GE__VK_PLANE_FLOATS];
+  int64_t pl;
+  for (pl = begin; pl < end; pl++) {
+    ge__vk_pool bp = *p;
+    ge__vk_pre_plane(j->a, p->isa, p->x, pl, p->ih * p->iw, buf);
+    bp.planes = 1, bp.x = buf, bp.y = p->y + pl * p->oh * p->ow;
+    if (j->path == 0) {
+      ge__vk_pool3 j3 = *j->j3;
+      j3.p = &bp, j3.post = NULL;
+      ge__vk_pool3_planes(&j3, 0, 1);
+    } else if (j->path == 1) {
+      ge__vk_mpjob mj;
+      mj.p = &bp, mj.g = *j->g;
+      ge__vk_maxpool_planes(&mj, 0, mj.g.bands);
+    } else {
+      ge__vk_pool_share(&bp, 0, p->oh);
+    }
+    if (j->post) ge__vk_post_planes(j->post, pl, pl + 1);
+  }
+}
+
+static ge_status ge__vk_pool2d_with(ge_kernel_ctx *c, int is_max, int pre_on);
+
+/* The prologue on a copy of the whole input (planes too big for the
+ * stack buffer, or the reference's cases), then the pool without it. */
+static ge_status ge__vk_pool_pre_apart(ge_kernel_ctx *c, int is_max) {
+  const ge__vk_attrs *a = (const ge__vk_attrs *)c->state;
+  const ge_value *x = c->inputs[0];
+  ge_value xv, *ins[2];
+  ge_kernel_ctx rc = *c;
+  int64_t planes, hw, i;
+  uint32_t k;
+  ge_status st;
+  xv = *x;
+  xv.capacity = 0;
+  if (!ge_kernel_preparing(c) && x->numel > 0) {
+    if (!(xv.data = malloc(x->nbytes))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+    planes = x->dims[0] * x->dims[1], hw = x->numel / planes;
+    for (i = 0; i < planes; i++) ge__vk_pre_plane(a, ge__vk_isa(), (const float *)x->data, i, hw, (float *)xv.data + i * hw);
+  }
+  for (k = 0; k < c->num_inputs && k < 2; k++) ins[k] = k ? c->inputs[k] : &xv;
+  rc.inputs = ins;
+  st = ge__vk_pool2d_with(&rc, is_max, 0);
+  rc.inputs = c->inputs;
+  *c = rc; /* the state may have moved */
+  if (xv.data != x->data) free(xv.data);
+  return st;
+}
+
+/* MaxPool (is_max) and AveragePool, 2-D float32 without indices; pre_on:
+ * run the input prologue, if the node has one. */
+static ge_status ge__vk_pool2d_with(ge_kernel_ctx *c, int is_max, int pre_on) {
   const ge__vk_attrs *a = ge__vk_attrs_of(c, ge__vk_parse_pool);
   ge__vk_pool p;
   ge__vk_post post;
+  ge__vk_pool3 j3;
+  ge__vk_mpjob mj;
   const ge_value *x;
   ge_value *y;
   int64_t yd[4];
+  int path;
   ge_status st;
   if (!a) return GE_ERR_NOMEM;
   if (a->relu < 0 || a->fused_bias < 0)
     return ge_kernel_error(c, GE_ERR_INVALID, "a pool's _fused_activation can only be Relu, its _fused_inputs 0 or 1");
+  if (a->pre_bad) return ge_kernel_error(c, GE_ERR_INVALID, "malformed _pre_affine or _pre_activation");
+  pre_on = pre_on && a->pre;
+  x = c->num_inputs > 0 ? c->inputs[0] : NULL;
+  if (pre_on && (!ge__vk_f32_in(c, 0) || x->rank < 3 || x->dims[1] != a->pre_c || c->num_inputs > 2))
+    return ge_kernel_error(c, GE_ERR_SHAPE, "_pre_affine holds %lld channels; input 0 must be float32 [N, %lld, ...]",
+                           (long long)a->pre_c, (long long)a->pre_c);
   if (ge_kernel_preparing(c)) return GE_OK;
-  if (!ge__vk_f32_in(c, 0) || (is_max && c->num_outputs > 1 && c->outputs[1])) return ge__vk_pool_reference(c, a);
-  x = c->inputs[0];
   memset(&p, 0, sizeof p);
-  if (!ge__vk_pool_setup(a, x, &p)) return ge__vk_pool_reference(c, a);
+  if (!ge__vk_f32_in(c, 0) || (is_max && c->num_outputs > 1 && c->outputs[1]) || !ge__vk_pool_setup(a, x, &p))
+    return pre_on ? ge__vk_pool_pre_apart(c, is_max) : ge__vk_pool_reference(c, a);
+  if (pre_on && p.ih * p.iw > GE__VK_PLANE_FLOATS) return ge__vk_pool_pre_apart(c, is_max);
   yd[0] = x->dims[0];
   yd[1] = x->dims[1];
   yd[2] = p.oh;
@@ -2104,29 +2207,31 @@ static ge_status ge__vk_pool2d(ge_kernel_ctx *c, int is_max) {
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
   if (!is_max && !(p.inv = ge__vk_pool_inv(c, &p))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
-  if (ge__vk_pool3_fits(&p)) { /* the epilogue on each plane while it is in L1 */
-    ge__vk_pool3 j;
-    j.p = &p;
-    j.post = post.y ? &post : NULL;
-    ge__vk_pool3_masks(&j);
-    ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (9 * p.ih * p.iw), ge__vk_pool3_planes, &j);
+  j3.p = mj.p = &p;
+  j3.post = post.y ? &post : NULL; /* whole small planes: the epilogue on each while it is in L1 */
+  path = ge__vk_pool3_fits(&p) ? 0 : ge__vk_maxpool_geom(&p, &mj.g) ? 1 : 2;
+  if (path == 0) ge__vk_pool3_masks(&j3);
+  if (pre_on) {
+    ge__vk_prejob pj;
+    pj.p = &p, pj.a = a, pj.path = path, pj.j3 = &j3, pj.g = &mj.g, pj.post = j3.post;
+    ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (2 * p.ih * p.iw), ge__vk_pool_pre_share, &pj);
     return GE_OK;
   }
-  {
-    ge__vk_mpjob mj;
-    mj.p = &p;
-    if (ge__vk_maxpool_geom(&p, &mj.g))
-      ge_kernel_parallel_for(c, p.planes * mj.g.bands, 1 + GE__VK_GRAIN / (mj.g.band * p.ow * p.k[0] * p.k[1]),
-                             ge__vk_maxpool_planes, &mj);
-    else
-      ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
+  if (path == 0) {
+    ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / (9 * p.ih * p.iw), ge__vk_pool3_planes, &j3);
+    return GE_OK;
   }
+  if (path == 1)
+    ge_kernel_parallel_for(c, p.planes * mj.g.bands, 1 + GE__VK_GRAIN / (mj.g.band * p.ow * p.k[0] * p.k[1]),
+                           ge__vk_maxpool_planes, &mj);
+  else
+    ge_kernel_parallel_for(c, p.planes * p.oh, 1 + GE__VK_GRAIN / (p.ow * p.k[0] * p.k[1]), ge__vk_pool_share, &p);
   if (post.y && post.plane) ge_kernel_parallel_for(c, p.planes, 1 + GE__VK_GRAIN / post.plane, ge__vk_post_share, &post);
   return GE_OK;
 }
 
-static ge_status ge__vk_k_maxpool(ge_kernel_ctx *c) { return ge__vk_pool2d(c, 1); }
-static ge_status ge__vk_k_averagepool(ge_kernel_ctx *c) { return ge__vk_pool2d(c, 0); }
+static ge_status ge__vk_k_maxpool(ge_kernel_ctx *c) { return ge__vk_pool2d_with(c, 1, 1); }
+static ge_status ge__vk_k_averagepool(ge_kernel_ctx *c) { return ge__vk_pool2d_with(c, 0, 1); }
 
 /* GlobalMaxPool / GlobalAveragePool over the trailing dims of each plane. */
 typedef struct ge__vk_planes {
