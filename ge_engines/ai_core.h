@@ -4147,6 +4147,12 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
 #define GE__AIC_SC_OUT(i)                                                                                              \
   if ((i) < rows) ge__aic_sc_out_avx512(s, c##i##a, c##i##b, row0 + (i), q0, s0, s1);
 
+/* Weights read ahead of the FMAs, in floats: a model's weights come from
+ * DRAM, and the hardware prefetcher stops at each 4 KB page of the
+ * stream (2 KB ahead: Inception-v3 at 1 thread, CPU time of 5
+ * alternating runs, 62.3 -> 61.0 ms). */
+#define GE__AIC_SC_PF 512
+
 /* One tile: image n, group g, pixel block blk, channel block mb; MR
  * output channels (RN repeats a step MR times). */
 #define GE__AIC_SC_TILE(NAME, MR, RN)                                                                                  \
@@ -4170,6 +4176,7 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
       }                                                                                                                \
       for (ch = 0; ch < p->cg; ch++, xp += HW, wp += (MR)) {                                                           \
         __m512 b0 = _mm512_maskz_loadu_ps(m0, xp), b1 = _mm512_maskz_loadu_ps(m1, xp + 16);                            \
+        _mm_prefetch((const char *)(wp + GE__AIC_SC_PF), _MM_HINT_T0);                                                 \
         RN(GE__AIC_SC_STEP)                                                                                            \
       }                                                                                                                \
     }                                                                                                                  \
