@@ -14,6 +14,13 @@
  * (other dtypes, rare attributes, bad inputs, whose errors the reference
  * words), so the answers are the reference's up to float rounding.
  *
+ * Attributes beyond ONNX that AI Core's optimiser sets (ai_core.h): a
+ * BatchNormalization's _fused_activation Relu; on a pool, an input
+ * prologue (_pre_affine, a float32 [2, C] of scale and shift per channel,
+ * and _pre_activation Relu, applied to each plane on the way in) and an
+ * epilogue (_fused_inputs = 1: input 1 a bias per output channel; then
+ * _fused_activation Relu). The reference's cases run them apart.
+ *
  * SIMD is chosen at run time (no -march needed): the loops are written once
  * with GCC/clang vector types and compiled three times (GE__VK_HELPERS),
  * for AVX-512 (16 lanes), AVX2+FMA (8) and the base target (4);

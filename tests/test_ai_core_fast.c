@@ -2546,6 +2546,50 @@ static int roundtrip_program(ge_graph **h, int threads, ge_program **p, ge_error
   return ge_program_create(h2, &d, p, err) == GE_OK;
 }
 
+/* g (input x [1, 3, 4, 4], output node id alone on AI Core) must fail
+ * to run with an error naming `needle`; frees g. */
+static void expect_run_error(ge_graph *g, ge_node_id id, const char *needle, const char *what, int which) {
+  int64_t xd[4] = {1, 3, 4, 4};
+  ge_program *p = NULL;
+  ge_error err;
+  ge_exec_desc d;
+  ge_value vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
+  const ge_value *ins[1] = {&vx};
+  ge_edge out;
+  memset(&err, 0, sizeof err);
+  out.node = id, out.index = 0;
+  ge_graph_set_outputs(g, 1, &out, NULL, NULL);
+  ge_graph_infer_shapes(g, NULL);
+  ge_graph_node(g, id)->engine = 0;
+  memset(&d, 0, sizeof d);
+  d.lookup = lookup_aic;
+  if (GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_OK)) {
+    GE_CHECK(ge_program_run(p, ins, 1, &err) != GE_OK);
+    if (!GE_CHECK(strstr(err.message, needle) != NULL)) printf("  %s %d: %s\n", what, which, err.message);
+  }
+  ge_program_free(p);
+  ge_graph_free(g);
+  kh_free(&vx);
+}
+
+/* g's host run against AI Core's after its optimiser (*h, kept for the
+ * caller to inspect; through its serialized copy when roundtrip), twice
+ * on one random input of shape xd[0..rank): the worst relative error, -1
+ * on failure (printed with `what`). */
+static double optimized_error(ge_graph *g, int threads, int roundtrip, int32_t rank, const int64_t *xd, ge_graph **h,
+                              const char *what) {
+  ge_program *p1 = NULL, *p2 = NULL;
+  ge_error err;
+  double er = -1;
+  memset(&err, 0, sizeof err);
+  if (optimized_pair(g, threads, h, &p1, &p2, &err) && (!roundtrip || roundtrip_program(h, threads, &p2, &err)))
+    er = pair_error(p1, p2, rank, xd, 2, &err); /* twice: the kernel's state and buffers reused */
+  if (er < 0) printf("  %s: %s\n", what, err.message);
+  ge_program_free(p1);
+  ge_program_free(p2);
+  return er;
+}
+
 /* x -> BatchNormalization (Const) -> [Relu] -> Conv (Const w, [b]) ->
  * [Relu] -> out, run by host kernels as it is and by AI Core's after its
  * optimiser, at micro-kernel level `level`, on 1 or 2 threads. kind 0: a
@@ -2565,10 +2609,7 @@ static double run_pre_graph(int kind, int level, int threads, int roundtrip, int
   ge_graph *g = NULL, *h = NULL;
   ge_node_id bn, prev, conv, last, cid;
   ge_edge e[5], outs[2];
-  ge_error err;
-  ge_program *p1 = NULL, *p2 = NULL;
   double er = -1;
-  memset(&err, 0, sizeof err);
   if (rint_in(0, 3) == 0 && C % 2 == 0 && M % 2 == 0) G = 2;
   else if (rint_in(0, 5) == 0) G = C, M = C * rint_in(1, 2); /* depthwise */
   xd[0] = N, xd[1] = C, xd[2] = sides[rint_in(0, 9)], xd[3] = sides[rint_in(0, 9)];
@@ -2593,15 +2634,10 @@ static double run_pre_graph(int kind, int level, int threads, int roundtrip, int
   outs[0].node = last, outs[0].index = 0, outs[1].node = bn, outs[1].index = 0;
   ge_graph_set_outputs(g, kind == 1 ? 2 : 1, outs, NULL, NULL);
   ge__aic_conv_level_cap = level;
-  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
-  if (roundtrip && !roundtrip_program(&h, threads, &p2, &err)) goto done;
-  *fused = ge_graph_find(h, "bn") == GE_NONE && ge_node_attr(ge_graph_node(h, ge_graph_find(h, "conv")), "_pre_affine");
-  er = pair_error(p1, p2, rank, xd, 2, &err); /* twice: the kernel's state and buffers reused */
-done:
-  if (er < 0) printf("  pre graph: %s\n", err.message);
+  er = optimized_error(g, threads, roundtrip, rank, xd, &h, "pre graph");
+  if (er >= 0)
+    *fused = ge_graph_find(h, "bn") == GE_NONE && ge_node_attr(ge_graph_node(h, ge_graph_find(h, "conv")), "_pre_affine");
   ge__aic_conv_level_cap = 2;
-  ge_program_free(p1);
-  ge_program_free(p2);
   ge_graph_free(g);
   ge_graph_free(h);
   free(wv), free(bv);
@@ -2617,12 +2653,6 @@ static void check_pre_malformed(int which) {
   ge_tensor t;
   int64_t xd[4] = {1, 3, 4, 4}, wd[4] = {2, 3, 1, 1}, td[2] = {2, 4};
   float w[6] = {1, 2, 3, 4, 5, 6}, aff[8] = {1, 1, 1, 1, 0, 0, 0, 0};
-  ge_program *p = NULL;
-  ge_error err;
-  ge_exec_desc d;
-  ge_value vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
-  const ge_value *ins[1] = {&vx};
-  memset(&err, 0, sizeof err);
   ge_graph_create(NULL, &g, NULL);
   ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
   memset(e, 0, sizeof e);
@@ -2634,19 +2664,7 @@ static void check_pre_malformed(int which) {
   if (which == 1) td[1] = 3; /* right size, wrong activation */
   ge_node_set_attr_tensor(g, conv, "_pre_affine", &t, NULL);
   if (which == 1) ge_node_set_attr_string(g, conv, "_pre_activation", "Tanh", NULL);
-  e[0].node = conv;
-  ge_graph_set_outputs(g, 1, e, NULL, NULL);
-  ge_graph_infer_shapes(g, NULL);
-  ge_graph_node(g, conv)->engine = 0;
-  memset(&d, 0, sizeof d);
-  d.lookup = lookup_aic;
-  if (GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_OK)) {
-    GE_CHECK(ge_program_run(p, ins, 1, &err) != GE_OK);
-    if (!GE_CHECK(strstr(err.message, "_pre_") != NULL)) printf("  malformed prologue %d: %s\n", which, err.message);
-  }
-  ge_program_free(p);
-  ge_graph_free(g);
-  kh_free(&vx);
+  expect_run_error(g, conv, "_pre_", "malformed prologue", which);
 }
 
 GE_TEST(test_bn_conv_prologue) {
@@ -2688,10 +2706,7 @@ static double run_pool_conv_graph(int kind, int threads, int roundtrip, int *mov
   ge_graph *g = NULL, *h = NULL;
   ge_node_id x, pool, conv, last, bid;
   ge_edge e[3], outs[2];
-  ge_error err;
-  ge_program *p1 = NULL, *p2 = NULL;
   double er = -1;
-  memset(&err, 0, sizeof err);
   xd[0] = N, xd[1] = C, xd[2] = sides[rint_in(kind == 2, 7)], xd[3] = sides[rint_in(kind == 2, 7)]; /* 1x1 keeps its size */
   if (kind == 1)
     for (a = 0; a < 2; a++) k[a] = rint_in(1, 3), pads[a] = (k[a] - 1) / 2, pads[a + 2] = k[a] - 1 - pads[a];
@@ -2719,14 +2734,8 @@ static double run_pool_conv_graph(int kind, int threads, int roundtrip, int *mov
   if (act) e[0].node = conv, ge_graph_add_node(g, act == 1 ? "Relu" : "Sigmoid", "act", 1, e, 1, &last, NULL);
   outs[0].node = last, outs[0].index = 0, outs[1].node = pool, outs[1].index = 0;
   ge_graph_set_outputs(g, kind == 6 ? 2 : 1, outs, NULL, NULL);
-  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
-  if (roundtrip && !roundtrip_program(&h, threads, &p2, &err)) goto done;
-  *moved = ge_graph_node(h, ge_graph_find(h, "pool"))->inputs[0].node == ge_graph_find(h, "conv");
-  er = pair_error(p1, p2, 4, xd, 2, &err);
-done:
-  if (er < 0) printf("  pool conv graph: %s\n", err.message);
-  ge_program_free(p1);
-  ge_program_free(p2);
+  er = optimized_error(g, threads, roundtrip, 4, xd, &h, "pool conv graph");
+  if (er >= 0) *moved = ge_graph_node(h, ge_graph_find(h, "pool"))->inputs[0].node == ge_graph_find(h, "conv");
   ge_graph_free(g);
   ge_graph_free(h);
   free(wv), free(bv);
@@ -2742,12 +2751,6 @@ static void check_pool_post_malformed(int which) {
   ge_edge e[2];
   int64_t xd[4] = {1, 3, 4, 4}, k[2] = {3, 3}, pads[4] = {1, 1, 1, 1}, bd[1] = {which == 0 ? 2 : 3};
   float b[3] = {1, 2, 3};
-  ge_program *p = NULL;
-  ge_error err;
-  ge_exec_desc d;
-  ge_value vx = kh_value(GE_DTYPE_FLOAT32, 4, xd, NULL);
-  const ge_value *ins[1] = {&vx};
-  memset(&err, 0, sizeof err);
   ge_graph_create(NULL, &g, NULL);
   ge_graph_add_data(g, "x", GE_DTYPE_FLOAT32, 4, xd, &x, NULL);
   memset(e, 0, sizeof e);
@@ -2766,20 +2769,7 @@ static void check_pool_post_malformed(int which) {
     t.dtype = GE_DTYPE_FLOAT32, t.rank = 2, t.dims = td, t.data = aff, t.nbytes = sizeof aff;
     ge_node_set_attr_tensor(g, pool, "_pre_affine", &t, NULL);
   }
-  e[0].node = pool;
-  ge_graph_set_outputs(g, 1, e, NULL, NULL);
-  ge_graph_infer_shapes(g, NULL);
-  ge_graph_node(g, pool)->engine = 0;
-  memset(&d, 0, sizeof d);
-  d.lookup = lookup_aic;
-  if (GE_CHECK_EQ_INT(ge_program_create(g, &d, &p, &err), GE_OK)) {
-    GE_CHECK(ge_program_run(p, ins, 1, &err) != GE_OK);
-    if (!GE_CHECK(strstr(err.message, which == 2 ? "_pre_affine" : "_fused_") != NULL))
-      printf("  malformed pool epilogue %d: %s\n", which, err.message);
-  }
-  ge_program_free(p);
-  ge_graph_free(g);
-  kh_free(&vx);
+  expect_run_error(g, pool, which == 2 ? "_pre_affine" : "_fused_", "malformed pool epilogue", which);
 }
 
 /* A 1-D AveragePool (the reference kernel's) with the epilogue: x [1, 2,
@@ -2861,11 +2851,8 @@ static double run_conv_pool_graph(int kind, int threads, int roundtrip, int *mov
   ge_graph *g = NULL, *h = NULL;
   ge_node_id x, prev, conv, pool, last, bid;
   ge_edge e[3], outs[2];
-  ge_error err;
-  ge_program *p1 = NULL, *p2 = NULL;
   double er = -1;
   int a;
-  memset(&err, 0, sizeof err);
   xd[0] = N, xd[1] = C, xd[2] = sides[rint_in(kind == 1 ? 3 : 0, 7)], xd[3] = sides[rint_in(kind == 1 ? 3 : 0, 7)];
   wd[0] = M, wd[1] = C, wd[2] = wd[3] = 1;
   wv = rand_floats(M * C), bv = rand_floats(M);
@@ -2900,14 +2887,8 @@ static double run_conv_pool_graph(int kind, int threads, int roundtrip, int *mov
   if (kind == 1) ge_node_set_attr_int(g, pool, "ceil_mode", rint_in(0, 1), NULL);
   outs[0].node = pool, outs[0].index = 0, outs[1].node = conv, outs[1].index = 0;
   ge_graph_set_outputs(g, kind == 5 ? 2 : 1, outs, NULL, NULL);
-  if (!optimized_pair(g, threads, &h, &p1, &p2, &err)) goto done;
-  if (roundtrip && !roundtrip_program(&h, threads, &p2, &err)) goto done;
-  *moved = ge_graph_node(h, ge_graph_find(h, "conv"))->inputs[0].node == ge_graph_find(h, "pool");
-  er = pair_error(p1, p2, 4, xd, 2, &err);
-done:
-  if (er < 0) printf("  conv pool graph: %s\n", err.message);
-  ge_program_free(p1);
-  ge_program_free(p2);
+  er = optimized_error(g, threads, roundtrip, 4, xd, &h, "conv pool graph");
+  if (er >= 0) *moved = ge_graph_node(h, ge_graph_find(h, "conv"))->inputs[0].node == ge_graph_find(h, "pool");
   ge_graph_free(g);
   ge_graph_free(h);
   free(wv), free(bv);
