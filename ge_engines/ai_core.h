@@ -7694,7 +7694,7 @@ static ge_status ge__aic_pool_before_conv(ge_graph *g, ge_node_id id, int32_t se
   ge_node *cv = ge_graph_node(g, id), *q;
   const ge_tensor_desc *xd;
   const ge_attr *pre;
-  const char *qname, *cname, *pre_act;
+  const char *qname, *cname, *pre_act, *ap;
   const int64_t *pads = NULL;
   ge_node_id qid;
   ge_edge x, from, to;
@@ -7721,8 +7721,8 @@ static ge_status ge__aic_pool_before_conv(ge_graph *g, ge_node_id id, int32_t se
   if (2 * q->outputs[0].shape.dims[2] * q->outputs[0].shape.dims[3] > xd->shape.dims[2] * xd->shape.dims[3]) return GE_OK;
   n_pads = ge_node_attr(q, "pads") ? ge_node_attr_ints(q, "pads", &pads) : 0;
   for (i = 0; i < n_pads; i++) padded |= pads[i] != 0;
-  if (strcmp(ge_node_attr_string(q, "auto_pad", "NOTSET"), "NOTSET") && strcmp(ge_node_attr_string(q, "auto_pad", ""), "VALID"))
-    padded = 1;
+  ap = ge_node_attr_string(q, "auto_pad", "NOTSET");
+  padded |= strcmp(ap, "NOTSET") && strcmp(ap, "VALID");
   if (cv->num_inputs > 2 && cv->inputs[2].node != GE_NONE && padded && ge_node_attr_int(q, "count_include_pad", 0))
     return GE_OK;
   x = cv->inputs[0];

@@ -1663,8 +1663,6 @@ static int ge__vk_parse_fixed(const ge_node *n, const char *name, int32_t want, 
   return 1;
 }
 
-/* A 2-D pool's attributes; pool_ok 0 for bad or unusual ones (the
- * reference's). */
 /* What AI Core's optimiser fused into a pool (ai_core.h, steps 5 and 6):
  * an input prologue (_pre_affine, _pre_activation, as a Conv's) and an
  * epilogue (a bias per channel as input 1 with _fused_inputs = 1, then
@@ -1683,6 +1681,8 @@ static void ge__vk_parse_pool_fused(const ge_node *n, ge__vk_attrs *a) {
   a->pre = (const float *)t->data, a->pre_c = t->dims[1], a->pre_relu = *pre_act != 0;
 }
 
+/* A 2-D pool's attributes; pool_ok 0 for bad or unusual ones (the
+ * reference's). */
 static void ge__vk_parse_pool(const ge_node *n, ge__vk_attrs *a) {
   const char *ap = ge_node_attr_string(n, "auto_pad", "NOTSET");
   a->auto_pad = !strcmp(ap, "NOTSET") ? 0 : !strcmp(ap, "SAME_UPPER") ? 1 : !strcmp(ap, "SAME_LOWER") ? 2
@@ -2167,9 +2167,9 @@ static ge_status ge__vk_pool_pre_apart(ge_kernel_ctx *c, int is_max) {
     for (i = 0; i < planes; i++) ge__vk_pre_plane(a, ge__vk_isa(), (const float *)x->data, i, hw, (float *)xv.data + i * hw);
   }
   for (k = 0; k < c->num_inputs && k < 2; k++) ins[k] = k ? c->inputs[k] : &xv;
-  rc.inputs = ins;
+  rc.inputs = ins, rc.num_inputs = k; /* a pool reads no input past 1 */
   st = ge__vk_pool2d_with(&rc, is_max, 0);
-  rc.inputs = c->inputs;
+  rc.inputs = c->inputs, rc.num_inputs = c->num_inputs;
   *c = rc; /* the state may have moved */
   if (xv.data != x->data) free(xv.data);
   return st;
@@ -2194,7 +2194,7 @@ static ge_status ge__vk_pool2d_with(ge_kernel_ctx *c, int is_max, int pre_on) {
   if (a->pre_bad) return ge_kernel_error(c, GE_ERR_INVALID, "malformed _pre_affine or _pre_activation");
   pre_on = pre_on && a->pre;
   x = c->num_inputs > 0 ? c->inputs[0] : NULL;
-  if (pre_on && (!ge__vk_f32_in(c, 0) || x->rank < 3 || x->dims[1] != a->pre_c || c->num_inputs > 2))
+  if (pre_on && (!ge__vk_f32_in(c, 0) || x->rank < 3 || x->dims[1] != a->pre_c))
     return ge_kernel_error(c, GE_ERR_SHAPE, "_pre_affine holds %lld channels; input 0 must be float32 [N, %lld, ...]",
                            (long long)a->pre_c, (long long)a->pre_c);
   if (ge_kernel_preparing(c)) return GE_OK;
