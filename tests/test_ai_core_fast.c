@@ -390,6 +390,19 @@ static conv_case rand_case(int kind) {
     c.h = c.w = tu_below(&R, 2) ? sizes[tu_below(&R, 3)] : rint_in(3, 33);
     if (tu_below(&R, 8) == 0) c.h = c.w = 56, c.group = rint_in(8, 24);
     if (tu_below(&R, 6) == 0) c.w = rint_in(3, 20); /* not square */
+  } else if (kind == 23) { /* ConvNeXt's depthwise: 7x7, pad 3, mostly stride 1, its map sizes or near them (the
+                               channel-blocked kernel up to 56x56, the band kernel past it) */
+    static const int64_t sizes[] = {7, 14, 28, 56};
+    c.group = rint_in(8, 80);
+    cg = 1, mg = 1;
+    c.kh = c.kw = 7;
+    c.sh = c.sw = tu_below(&R, 4) ? 1 : 2;
+    c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 3;
+    if (tu_below(&R, 8) == 0) c.pads[2 + tu_below(&R, 2)] = 1; /* a short trailing pad */
+    c.h = c.w = tu_below(&R, 2) ? sizes[tu_below(&R, 4)] : rint_in(3, 64);
+    if (c.h > 28) c.group = rint_in(8, 24);
+    if (tu_below(&R, 6) == 0) c.w = rint_in(3, 20); /* not square */
   } else if (kind == 21) { /* MobileNet-v2's pointwise: 1x1 on its small maps, wide */
     static const int64_t sizes[] = {7, 14, 28};
     c.group = 1;
@@ -1025,6 +1038,43 @@ GE_TEST(test_efficientnet_dw5) {
   printf("  EfficientNet 5x5 depthwise: %d cases at 3 levels (1 and 2 threads), %d "
          "channel-blocked, %d by the 5x5 band kernel, worst rel err %.2g\n",
          done, blocked, banded5, worst);
+}
+
+/* ConvNeXt's 7x7 depthwise layers (kind 23) through the Conv kernel at
+ * every micro-kernel level on 1 and 2 threads: the channel-blocked kernel
+ * at AVX-512 on maps up to 56x56 (any stride, partial 16-channel blocks,
+ * a short trailing pad, rows shorter than four pixels), the band kernel
+ * on larger ones and elsewhere; activations, residuals and biases as
+ * drawn. */
+GE_TEST(test_convnext_dw7) {
+  int i, done = 0, blocked = 0;
+  double worst = 0;
+  tu_seed(&R, 1623);
+  for (i = 0; done < 90; i++) {
+    int threads = 1 + (i / 3) % 2;
+    conv_case c = rand_case(23);
+    double er;
+    ge__aic_conv_level_cap = i % 3;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  dw7 level %d threads %d: c %lld %lldx%lld s %lld pads %lld,%lld act %s res %d bias %d: %.2g\n", i % 3,
+             threads, (long long)c.group, (long long)c.h, (long long)c.w, (long long)c.sh, (long long)c.pads[2],
+             (long long)c.pads[3], c.act ? c.act : "-", c.residual, c.bias, er);
+    if (er > worst) worst = er;
+    if (i % 3 == 2) {
+      ge__aic_cv p;
+      memset(&p, 0, sizeof p);
+      p.h = c.h, p.w = c.w, p.kh = p.kw = 7, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = 3;
+      p.oh = out_dim(c.h, 7, c.sh, 1, 3, c.pads[2]), p.ow = out_dim(c.w, 7, c.sw, 1, 3, c.pads[3]), p.cg = p.mg = 1;
+      blocked += ge__aic_dwc_fits(&p, 2);
+    }
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(blocked > 10 || !__builtin_cpu_supports("avx512f"));
+  printf("  ConvNeXt 7x7 depthwise: %d cases at 3 levels (1 and 2 threads), %d channel-blocked, worst rel err %.2g\n",
+         done, blocked, worst);
 }
 
 /* SqueezeNet's expand convs (kind 31) at every micro-kernel level on 1 and 2
@@ -2923,6 +2973,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_depthwise_levels);
   GE_RUN(test_mobilenet_layers);
   GE_RUN(test_efficientnet_dw5);
+  GE_RUN(test_convnext_dw7);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_silu_in_registers);
