@@ -6246,6 +6246,61 @@ static int ge__aic_conv_is_pw(const ge__aic_cv *p) {
 #endif
 }
 
+#ifdef GE__AIC_VEC
+/* A patchify conv: kernel = stride, no pads or dilation, the map a whole
+ * number of patches, one group (ConvNeXt's 4x4/4 stem and 2x2/2
+ * downsamplings, ViT's patch embeddings). Its patches do not overlap, so
+ * it is a 1x1 conv over the input split into its kh x kw phase planes
+ * (channel c's plane (a, b) is channel (c kh + a) kw + b, the order of the
+ * weights' [M, C, kh, kw]): one copy of the input, then the pointwise
+ * kernel. */
+static int ge__aic_conv_is_patchify(const ge__aic_cv *p) {
+  return p->group == 1 && p->kh == p->sh && p->kw == p->sw && p->kh * p->kw > 1 && p->dh == 1 && p->dw == 1 &&
+         p->ph == 0 && p->pw == 0 && p->h == p->oh * p->sh && p->w == p->ow * p->sw && p->z == 1;
+}
+
+/* The 1x1 conv over the phase planes of a patchify conv p. */
+static ge__aic_cv ge__aic_patch_cv(const ge__aic_cv *p) {
+  ge__aic_cv q = *p;
+  q.c = q.cg = p->c * p->kh * p->kw;
+  q.h = p->oh, q.w = p->ow;
+  q.kh = q.kw = q.sh = q.sw = 1;
+  return q;
+}
+
+/* Share t: the phase planes of channels [n c t / tasks, n c (t + 1) / tasks). */
+static void ge__aic_patch_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
+  int64_t t, chans = a->p->n * a->p->c;
+  for (t = begin; t < end; t++)
+    ge__aic_sc_phases(a->p, a->x, a->xp, a->level, chans * t / a->tasks, chans * (t + 1) / a->tasks);
+}
+
+static ge_status ge__aic_conv_patchify(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
+                                       const ge_value *w, const ge_value *b, const float *res, ge_value *y) {
+  ge__aic_cv q = ge__aic_patch_cv(p);
+  ge__aic_pwpack pp;
+  ge__aic_xpad ph;
+  const ge__aic_state *s;
+  const float *wpack;
+  float *work;
+  int64_t tasks = ge__aic_threads(c);
+  size_t planes = (size_t)(p->n * q.c * q.h * q.w);
+  pp.p = &q, pp.w = (const float *)w->data, pp.level = k->level;
+  if (!(wpack = ge__aic_packed(c, 1, k->level + 8, ge__aic_pw_floats(&q, k->level), ge__aic_pw_pack_fn, &pp,
+                               planes + 32, &work)))
+    return ge__aic_nomem(c);
+  if (ge_kernel_preparing(c)) return GE_OK;
+  s = (const ge__aic_state *)c->state; /* the packing may have moved the state */
+  ph.p = p, ph.x = (const float *)x->data, ph.xp = work, ph.level = k->level;
+  ph.tasks = tasks > 1 && planes >= GE__AIC_SC_PHASE_SPLIT ? tasks : 1;
+  ge__aic_on_tasks(c, ph.tasks, ge__aic_patch_fn, &ph);
+  ge__aic_conv_pointwise(c, &q, work, wpack, b ? (const float *)b->data : NULL, res, &s->act, (float *)y->data,
+                         k->level, NULL, 0, work + planes + 16);
+  return GE_OK;
+}
+#endif
+
 static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on);
 
 /* A Conv whose input prologue its path does not run: the input through the
@@ -6347,6 +6402,7 @@ static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on) {
                            (float *)y->data, k->level, pre_on ? s->pre : NULL, s->pre_relu, work);
     return GE_OK;
   }
+  if (ge__aic_conv_is_patchify(&p)) return ge__aic_conv_patchify(c, k, &p, x, w, b, res, y);
 #endif
   if (ge__aic_cl_fits(k, &p)) /* few output channels or a stem: channels in lanes */
     return ge__aic_conv_lanes(c, k, &p, x, w, b, res, &s->act, y);

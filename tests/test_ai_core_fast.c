@@ -403,6 +403,16 @@ static conv_case rand_case(int kind) {
     c.h = c.w = tu_below(&R, 2) ? sizes[tu_below(&R, 4)] : rint_in(3, 64);
     if (c.h > 28) c.group = rint_in(8, 24);
     if (tu_below(&R, 6) == 0) c.w = rint_in(3, 20); /* not square */
+  } else if (kind == 24) { /* patchify convs (kernel = stride, no pads: ConvNeXt's stem and downsamplings), the map
+                               a whole number of patches (the 1x1 path over phase planes) or not (the others) */
+    c.group = tu_below(&R, 6) ? 1 : 2;
+    c.kh = c.sh = rint_in(1, 4), c.kw = c.sw = rint_in(1, 4);
+    if (c.kh * c.kw == 1) c.kh = c.sh = 2;
+    c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
+    c.h = c.kh * rint_in(1, 20), c.w = c.kw * rint_in(1, 20);
+    if (tu_below(&R, 8) == 0) c.h += rint_in(1, c.kh); /* a partial patch */
+    cg = tu_below(&R, 4) ? rint_in(1, 48) : 3, mg = rint_in(1, 64);
   } else if (kind == 21) { /* MobileNet-v2's pointwise: 1x1 on its small maps, wide */
     static const int64_t sizes[] = {7, 14, 28};
     c.group = 1;
@@ -1075,6 +1085,35 @@ GE_TEST(test_convnext_dw7) {
   GE_CHECK(blocked > 10 || !__builtin_cpu_supports("avx512f"));
   printf("  ConvNeXt 7x7 depthwise: %d cases at 3 levels (1 and 2 threads), %d channel-blocked, worst rel err %.2g\n",
          done, blocked, worst);
+}
+
+/* Patchify convs (kind 24) at every micro-kernel level on 1 and 2
+ * threads: the 1x1 path over the input's phase planes where the map is a
+ * whole number of patches in one group, the other paths elsewhere. */
+GE_TEST(test_conv_patchify) {
+  int i, done = 0, patch = 0;
+  double worst = 0;
+  tu_seed(&R, 1624);
+  for (i = 0; done < 120; i++) {
+    int threads = 1 + (i / 3) % 2;
+    conv_case c = rand_case(24);
+    double er;
+    ge__aic_conv_level_cap = i % 3;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  patchify level %d threads %d: n %lld c %lld %lldx%lld m %lld k %lldx%lld group %lld: %.2g\n", i % 3,
+             threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.kh,
+             (long long)c.kw, (long long)c.group, er);
+    if (er > worst) worst = er;
+    patch += c.group == 1 && c.h % c.kh == 0 && c.w % c.kw == 0;
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(patch > 60);
+  printf("  patchify convs: %d cases at 3 levels (1 and 2 threads), %d as 1x1 convs over phase planes, worst rel err "
+         "%.2g\n",
+         done, patch, worst);
 }
 
 /* SqueezeNet's expand convs (kind 31) at every micro-kernel level on 1 and 2
@@ -2974,6 +3013,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_mobilenet_layers);
   GE_RUN(test_efficientnet_dw5);
   GE_RUN(test_convnext_dw7);
+  GE_RUN(test_conv_patchify);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_silu_in_registers);
