@@ -2883,6 +2883,16 @@ static GE__AIC_DW3_ATTR void ge__aic_dwc_sum(const ge__aic_cv *p, const float *x
   }
 }
 
+/* Four pixels' sums through the activation into o. */
+static inline __attribute__((always_inline)) GE__AIC_DW3_ATTR void ge__aic_dwc_store4(const ge__aic_dwc_act *ac, float *o,
+                                                                                     __m512 a0, __m512 a1, __m512 a2,
+                                                                                     __m512 a3) {
+  _mm512_storeu_ps(o, ge__aic_dwc_apply(ac, a0));
+  _mm512_storeu_ps(o + 16, ge__aic_dwc_apply(ac, a1));
+  _mm512_storeu_ps(o + 32, ge__aic_dwc_apply(ac, a2));
+  _mm512_storeu_ps(o + 48, ge__aic_dwc_apply(ac, a3));
+}
+
 /* ob[pixel] = act(bias + the 5x5 taps of 16 channels) (wv: tap-major, 16 lanes
  * each), four pixels of a row at a time (four FMA chains; the 25 weight
  * vectors loaded once, the tap loops of constant bounds), then the row's
@@ -2906,10 +2916,7 @@ static GE__AIC_DW3_ATTR void ge__aic_dwc_sum5(const ge__aic_cv *p, const float *
           a2 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s + 2 * ps), a2);
           a3 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s + 3 * ps), a3);
         }
-      _mm512_storeu_ps(o + ow * 16, ge__aic_dwc_apply(ac, a0));
-      _mm512_storeu_ps(o + ow * 16 + 16, ge__aic_dwc_apply(ac, a1));
-      _mm512_storeu_ps(o + ow * 16 + 32, ge__aic_dwc_apply(ac, a2));
-      _mm512_storeu_ps(o + ow * 16 + 48, ge__aic_dwc_apply(ac, a3));
+      ge__aic_dwc_store4(ac, o + ow * 16, a0, a1, a2, a3);
     }
     for (; ow < p->ow; ow++) {
       __m512 a = bias;
@@ -2941,10 +2948,7 @@ static GE__AIC_DW3_ATTR void ge__aic_dwc_sum7(const ge__aic_cv *p, const float *
           a2 = _mm512_fmadd_ps(w, _mm512_loadu_ps(s + 2 * ps), a2);
           a3 = _mm512_fmadd_ps(w, _mm512_loadu_ps(s + 3 * ps), a3);
         }
-      _mm512_storeu_ps(o + ow * 16, ge__aic_dwc_apply(ac, a0));
-      _mm512_storeu_ps(o + ow * 16 + 16, ge__aic_dwc_apply(ac, a1));
-      _mm512_storeu_ps(o + ow * 16 + 32, ge__aic_dwc_apply(ac, a2));
-      _mm512_storeu_ps(o + ow * 16 + 48, ge__aic_dwc_apply(ac, a3));
+      ge__aic_dwc_store4(ac, o + ow * 16, a0, a1, a2, a3);
     }
     for (; ow < p->ow; ow++) {
       __m512 a = bias;

@@ -1011,80 +1011,66 @@ GE_TEST(test_silu_in_registers) {
          kinds[0], kinds[1], narrow_cols, kinds[2], worst);
 }
 
-/* EfficientNet's 5x5 depthwise layers (kind 22) through the Conv kernel at
- * every micro-kernel level on 1 and 2 threads, and with the weights
- * prepared at load: the channel-blocked kernel at AVX-512 (small maps, any
- * stride, partial 16-channel blocks, a short trailing pad), the band kernel
- * elsewhere; SiLU, residuals and biases as drawn (half prepared at load:
- * run_conv_case). */
-GE_TEST(test_efficientnet_dw5) {
-  int i, done = 0, blocked = 0, banded5 = 0;
+/* n depthwise cases of kind (k x k taps, pad k / 2) through the Conv
+ * kernel at every micro-kernel level on 1 and 2 threads (run_conv_case:
+ * activations, residuals and biases as drawn, half the weights prepared
+ * at load); *blocked counts the level-2 cases the channel-blocked kernel
+ * takes, *banded those the 5x5 band kernel does. The worst error. */
+static double run_dw_cases(int kind, int64_t k, int n, int *blocked, int *banded) {
+  int i, done = 0;
   double worst = 0;
-  tu_seed(&R, 1622);
-  for (i = 0; done < 120; i++) {
+  for (i = 0; done < n; i++) {
     int threads = 1 + (i / 3) % 2;
-    conv_case c = rand_case(22);
+    conv_case c = rand_case(kind);
     double er;
     ge__aic_conv_level_cap = i % 3;
     er = run_conv_case(&c, threads, 0);
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL))
-      printf("  dw5 level %d threads %d: c %lld %lldx%lld s %lld pads %lld,%lld act %s res %d bias %d: %.2g\n", i % 3,
-             threads, (long long)c.group, (long long)c.h, (long long)c.w, (long long)c.sh, (long long)c.pads[2],
-             (long long)c.pads[3], c.act ? c.act : "-", c.residual, c.bias, er);
+      printf("  dw%lld level %d threads %d: c %lld %lldx%lld s %lld pads %lld,%lld act %s res %d bias %d: %.2g\n",
+             (long long)k, i % 3, threads, (long long)c.group, (long long)c.h, (long long)c.w, (long long)c.sh,
+             (long long)c.pads[2], (long long)c.pads[3], c.act ? c.act : "-", c.residual, c.bias, er);
     if (er > worst) worst = er;
     if (i % 3 == 2) {
       ge__aic_cv p;
       memset(&p, 0, sizeof p);
-      p.h = c.h, p.w = c.w, p.kh = p.kw = 5, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = 2;
-      p.oh = out_dim(c.h, 5, c.sh, 1, 2, c.pads[2]), p.ow = out_dim(c.w, 5, c.sw, 1, 2, c.pads[3]), p.cg = p.mg = 1;
-      blocked += ge__aic_dwc_fits(&p, 2);
-      banded5 += !ge__aic_dwc_fits(&p, 2) && ge__aic_dw3_fits(&p, 2, ge__aic_dw_vl(2, p.ow)) == 5; /* dw5_band */
+      p.h = c.h, p.w = c.w, p.kh = p.kw = k, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = k / 2;
+      p.oh = out_dim(c.h, k, c.sh, 1, k / 2, c.pads[2]), p.ow = out_dim(c.w, k, c.sw, 1, k / 2, c.pads[3]), p.cg = p.mg = 1;
+      *blocked += ge__aic_dwc_fits(&p, 2);
+      *banded += !ge__aic_dwc_fits(&p, 2) && ge__aic_dw3_fits(&p, 2, ge__aic_dw_vl(2, p.ow)) == 5; /* dw5_band */
     }
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  GE_CHECK((blocked > 10 && banded5 > 3) || !__builtin_cpu_supports("avx512f"));
-  printf("  EfficientNet 5x5 depthwise: %d cases at 3 levels (1 and 2 threads), %d "
-         "channel-blocked, %d by the 5x5 band kernel, worst rel err %.2g\n",
-         done, blocked, banded5, worst);
+  return worst;
 }
 
-/* ConvNeXt's 7x7 depthwise layers (kind 23) through the Conv kernel at
- * every micro-kernel level on 1 and 2 threads: the channel-blocked kernel
+/* EfficientNet's 5x5 depthwise layers (kind 22): the channel-blocked
+ * kernel at AVX-512 (small maps, any stride, partial 16-channel blocks, a
+ * short trailing pad), the band kernel elsewhere. */
+GE_TEST(test_efficientnet_dw5) {
+  int blocked = 0, banded5 = 0;
+  double worst;
+  tu_seed(&R, 1622);
+  worst = run_dw_cases(22, 5, 120, &blocked, &banded5);
+  GE_CHECK((blocked > 10 && banded5 > 3) || !__builtin_cpu_supports("avx512f"));
+  printf("  EfficientNet 5x5 depthwise: 120 cases at 3 levels (1 and 2 threads), %d "
+         "channel-blocked, %d by the 5x5 band kernel, worst rel err %.2g\n",
+         blocked, banded5, worst);
+}
+
+/* ConvNeXt's 7x7 depthwise layers (kind 23): the channel-blocked kernel
  * at AVX-512 on maps up to 56x56 (any stride, partial 16-channel blocks,
  * a short trailing pad, rows shorter than four pixels), the band kernel
- * on larger ones and elsewhere; activations, residuals and biases as
- * drawn. */
+ * on larger ones and elsewhere. */
 GE_TEST(test_convnext_dw7) {
-  int i, done = 0, blocked = 0;
-  double worst = 0;
+  int blocked = 0, banded = 0;
+  double worst;
   tu_seed(&R, 1623);
-  for (i = 0; done < 90; i++) {
-    int threads = 1 + (i / 3) % 2;
-    conv_case c = rand_case(23);
-    double er;
-    ge__aic_conv_level_cap = i % 3;
-    er = run_conv_case(&c, threads, 0);
-    if (er < 0) continue;
-    if (!GE_CHECK(er < TOL))
-      printf("  dw7 level %d threads %d: c %lld %lldx%lld s %lld pads %lld,%lld act %s res %d bias %d: %.2g\n", i % 3,
-             threads, (long long)c.group, (long long)c.h, (long long)c.w, (long long)c.sh, (long long)c.pads[2],
-             (long long)c.pads[3], c.act ? c.act : "-", c.residual, c.bias, er);
-    if (er > worst) worst = er;
-    if (i % 3 == 2) {
-      ge__aic_cv p;
-      memset(&p, 0, sizeof p);
-      p.h = c.h, p.w = c.w, p.kh = p.kw = 7, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = 3;
-      p.oh = out_dim(c.h, 7, c.sh, 1, 3, c.pads[2]), p.ow = out_dim(c.w, 7, c.sw, 1, 3, c.pads[3]), p.cg = p.mg = 1;
-      blocked += ge__aic_dwc_fits(&p, 2);
-    }
-    done++;
-  }
-  ge__aic_conv_level_cap = 2;
+  worst = run_dw_cases(23, 7, 90, &blocked, &banded);
   GE_CHECK(blocked > 10 || !__builtin_cpu_supports("avx512f"));
-  printf("  ConvNeXt 7x7 depthwise: %d cases at 3 levels (1 and 2 threads), %d channel-blocked, worst rel err %.2g\n",
-         done, blocked, worst);
+  printf("  ConvNeXt 7x7 depthwise: 90 cases at 3 levels (1 and 2 threads), %d channel-blocked, worst rel err %.2g\n",
+         blocked, worst);
 }
 
 /* Patchify convs (kind 24) at every micro-kernel level on 1 and 2
