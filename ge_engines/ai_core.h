@@ -4135,6 +4135,16 @@ static void ge__aic_sc_phases(const ge__aic_cv *p, const float *x, float *xp, in
     }
 }
 
+#ifdef GE__AIC_VEC
+/* Share t: the phase planes of channels [n c t / tasks, n c (t + 1) / tasks). */
+static void ge__aic_sc_phase_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
+  int64_t t, chans = a->p->n * a->p->c;
+  for (t = begin; t < end; t++)
+    ge__aic_sc_phases(a->p, a->x, a->xp, a->level, chans * t / a->tasks, chans * (t + 1) / a->tasks);
+}
+#endif
+
 #ifdef GE__AIC_X86
 #define GE__AIC_SC_ATTR __attribute__((target("avx512f,fma")))
 
@@ -4263,13 +4273,6 @@ static void ge__aic_sc_fn(void *arg, int64_t begin, int64_t end) {
     }
 }
 
-/* Share t: the phase planes of channels [n c t / tasks, n c (t + 1) / tasks). */
-static void ge__aic_sc_phase_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
-  int64_t t, chans = a->p->n * a->p->c;
-  for (t = begin; t < end; t++)
-    ge__aic_sc_phases(a->p, a->x, a->xp, a->level, chans * t / a->tasks, chans * (t + 1) / a->tasks);
-}
 #endif
 
 /* The conv by this path (ge__aic_sc_fits said yes). */
@@ -6272,14 +6275,6 @@ static ge__aic_cv ge__aic_patch_cv(const ge__aic_cv *p) {
   return q;
 }
 
-/* Share t: the phase planes of channels [n c t / tasks, n c (t + 1) / tasks). */
-static void ge__aic_patch_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
-  int64_t t, chans = a->p->n * a->p->c;
-  for (t = begin; t < end; t++)
-    ge__aic_sc_phases(a->p, a->x, a->xp, a->level, chans * t / a->tasks, chans * (t + 1) / a->tasks);
-}
-
 static ge_status ge__aic_conv_patchify(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
                                        const ge_value *w, const ge_value *b, const float *res, ge_value *y) {
   ge__aic_cv q = ge__aic_patch_cv(p);
@@ -6298,7 +6293,7 @@ static ge_status ge__aic_conv_patchify(ge_kernel_ctx *c, const ge__aic_kern *k, 
   s = (const ge__aic_state *)c->state; /* the packing may have moved the state */
   ph.p = p, ph.x = (const float *)x->data, ph.xp = work, ph.level = k->level;
   ph.tasks = tasks > 1 && planes >= GE__AIC_SC_PHASE_SPLIT ? tasks : 1;
-  ge__aic_on_tasks(c, ph.tasks, ge__aic_patch_fn, &ph);
+  ge__aic_on_tasks(c, ph.tasks, ge__aic_sc_phase_fn, &ph);
   ge__aic_conv_pointwise(c, &q, work, wpack, b ? (const float *)b->data : NULL, res, &s->act, (float *)y->data,
                          k->level, NULL, 0, work + planes + 16);
   return GE_OK;
