@@ -1,9 +1,12 @@
 /* Work split over two threads: the kernels' guided shares and the pool
  * that hands them out, on a real 2-thread runtime (ge_runtime.h).
  *   - ge__aic_guide_make: shares that cover the units once, in order, at
- *     most 4 a thread, shrinking toward the end (the last at most half the
- *     first when there are enough units), each at least min_units, equal
- *     and one a thread below the split's flops;
+ *     most 4 a thread, shrinking from both ends toward the middle (the
+ *     middle one at most half the larger end when there are enough units,
+ *     the two halves within a unit of each other: the caller claims from
+ *     the front, the workers from the back), each at least min_units, equal
+ *     and one a thread below the split's flops, never more than the guide
+ *     holds however many threads;
  *   - ge_runtime_parallel_for hands up to 4 indices a thread out one grain
  *     at a time (what guided shares need) and covers every index once;
  *   - ResNet-18's conv layers (Winograd F(4x4) on 56x56 and 28x28 maps, the
@@ -48,13 +51,15 @@ GE_TEST(test_guided_shares) {
       ok &= g.n == (units < threads ? (units > 0 ? units : 1) : threads);
       for (t = 0; ok && t < g.n; t++) ok &= g.at[t + 1] - g.at[t] <= (units + g.n - 1) / g.n;
     }
-    if (ok && many) { /* at most 4 a thread, none above the first (but rounding), a short tail */
-      int64_t first = g.at[1] - g.at[0];
+    if (ok && many) { /* at most 4 a thread, none above the ends (but rounding), short ones in the middle */
+      int64_t first = g.at[1] - g.at[0], end, mid = g.at[g.n / 2 + 1] - g.at[g.n / 2], half = g.n / 2;
       last = g.at[g.n] - g.at[g.n - 1];
+      end = first > last ? first : last;
       ok &= g.n <= GE__AIC_SHARES * threads && g.n >= (units < threads ? units : threads); /* every thread one */
-      for (t = 0; ok && t < g.n; t++) ok &= g.at[t + 1] - g.at[t] <= first + 1;
+      for (t = 0; ok && t < g.n; t++) ok &= g.at[t + 1] - g.at[t] <= end + 1;
       for (t = 0; ok && g.n > 1 && t < g.n; t++) ok &= g.at[t + 1] - g.at[t] >= (g.n * min_units <= units ? min_units : 1);
-      if (units >= 8 * threads * min_units) ok &= 2 * last <= first + 1 && g.n > threads;
+      ok &= llabs((g.at[half] - g.at[0]) - (g.at[g.n] - g.at[g.n - half])) <= 1; /* the halves balance */
+      if (units >= 8 * threads * min_units) ok &= 2 * mid <= end + 1 && g.n > threads;
       guided += g.n > threads;
     }
     if (!GE_CHECK(ok)) {
@@ -64,6 +69,11 @@ GE_TEST(test_guided_shares) {
       printf("\n");
       break;
     }
+  }
+  for (i = 0; i < 2; i++) { /* more threads than the guide holds: fewer shares, all the units */
+    ge__aic_guide g;
+    ge__aic_guide_make(&g, 3 * GE__AIC_GUIDE_MAX, 5000, 1, i ? 1e5 : 1e9);
+    GE_CHECK(g.n >= 1 && g.n <= GE__AIC_GUIDE_MAX && g.at[0] == 0 && g.at[g.n] == 5000);
   }
   GE_CHECK(guided > 1000);
   printf("  guided shares: 4000 splits checked, %d with more shares than threads\n", guided);
