@@ -6285,44 +6285,73 @@ static int ge__aic_conv_is_pw(const ge__aic_cv *p) {
  * downsamplings, ViT's patch embeddings). Its patches do not overlap, so
  * it is a 1x1 conv over the input split into its kh x kw phase planes
  * (channel c's plane (a, b) is channel (c kh + a) kw + b, the order of the
- * weights' [M, C, kh, kw]): one copy of the input, then the pointwise
- * kernel. */
+ * weights' [M, C, kh, kw]). */
 static int ge__aic_conv_is_patchify(const ge__aic_cv *p) {
   return p->group == 1 && p->kh == p->sh && p->kw == p->sw && p->kh * p->kw > 1 && p->dh == 1 && p->dw == 1 &&
          p->ph == 0 && p->pw == 0 && p->h == p->oh * p->sh && p->w == p->ow * p->sw && p->z == 1;
 }
 
-/* The 1x1 conv over the phase planes of a patchify conv p. */
-static ge__aic_cv ge__aic_patch_cv(const ge__aic_cv *p) {
-  ge__aic_cv q = *p;
-  q.c = q.cg = p->c * p->kh * p->kw;
-  q.h = p->oh, q.w = p->ow;
-  q.kh = q.kw = q.sh = q.sw = 1;
-  return q;
+/* A strided 1x1 conv without pads (ResNet's downsampling shortcuts): a 1x1
+ * conv over every sh-th row and sw-th column of the input. */
+static int ge__aic_conv_is_strided_1x1(const ge__aic_cv *p) {
+  return p->kh == 1 && p->kw == 1 && p->sh * p->sw > 1 && p->ph == 0 && p->pw == 0 && p->z == 1 &&
+         p->oh == (p->h - 1) / p->sh + 1 && p->ow == (p->w - 1) / p->sw + 1;
 }
 
-static ge_status ge__aic_conv_patchify(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
-                                       const ge_value *w, const ge_value *b, const float *res, ge_value *y) {
-  ge__aic_cv q = ge__aic_patch_cv(p);
+/* Share t of the channels: every sh-th row and sw-th column of the input
+ * into xp (n c oh ow floats). */
+static void ge__aic_subsample_fn(void *arg, int64_t begin, int64_t end) {
+  const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t t, ch, i, j, chans = p->n * p->c;
+  for (t = begin; t < end; t++)
+    for (ch = chans * t / a->tasks; ch < chans * (t + 1) / a->tasks; ch++)
+      for (i = 0; i < p->oh; i++) {
+        const float *src = a->x + (ch * p->h + i * p->sh) * p->w;
+        float *dst = a->xp + (ch * p->oh + i) * p->ow;
+        for (j = 0; j < p->ow; j++) dst[j] = src[j * p->sw];
+      }
+}
+
+/* The 1x1 conv q (kernel, strides and pads 1, 1, 0) over the copy of the
+ * input that fn makes of x for conv p (q.c channels of q.h x q.w): the
+ * copy split over the threads where it is big, then the pointwise kernel
+ * with the weights read as [M, q.c]. */
+static ge_status ge__aic_conv_copied_1x1(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p,
+                                         const ge__aic_cv *q, ge_parallel_fn fn, const ge_value *x, const ge_value *w,
+                                         const ge_value *b, const float *res, ge_value *y) {
   ge__aic_pwpack pp;
   ge__aic_xpad ph;
   const ge__aic_state *s;
   const float *wpack;
   float *work;
   int64_t tasks = ge__aic_threads(c);
-  size_t planes = (size_t)(p->n * q.c * q.h * q.w);
-  pp.p = &q, pp.w = (const float *)w->data, pp.level = k->level;
-  if (!(wpack = ge__aic_packed(c, 1, k->level + 8, ge__aic_pw_floats(&q, k->level), ge__aic_pw_pack_fn, &pp,
-                               planes + 32, &work)))
+  size_t planes = (size_t)(p->n * q->c * q->h * q->w);
+  pp.p = q, pp.w = (const float *)w->data, pp.level = k->level;
+  if (!(wpack = ge__aic_packed(c, 1, k->level + 8, ge__aic_pw_floats(q, k->level) * (size_t)q->group,
+                               ge__aic_pw_pack_fn, &pp, planes + 32, &work)))
     return ge__aic_nomem(c);
   if (ge_kernel_preparing(c)) return GE_OK;
   s = (const ge__aic_state *)c->state; /* the packing may have moved the state */
   ph.p = p, ph.x = (const float *)x->data, ph.xp = work, ph.level = k->level;
   ph.tasks = tasks > 1 && planes >= GE__AIC_SC_PHASE_SPLIT ? tasks : 1;
-  ge__aic_on_tasks(c, ph.tasks, ge__aic_sc_phase_fn, &ph);
-  ge__aic_conv_pointwise(c, &q, work, wpack, b ? (const float *)b->data : NULL, res, &s->act, (float *)y->data,
+  ge__aic_on_tasks(c, ph.tasks, fn, &ph);
+  ge__aic_conv_pointwise(c, q, work, wpack, b ? (const float *)b->data : NULL, res, &s->act, (float *)y->data,
                          k->level, NULL, 0, work + planes + 16);
   return GE_OK;
+}
+
+/* Conv p, patchify or a strided 1x1, as a 1x1 conv over a copy of its input. */
+static ge_status ge__aic_conv_as_1x1(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const ge_value *x,
+                                     const ge_value *w, const ge_value *b, const float *res, ge_value *y) {
+  ge__aic_cv q = *p;
+  q.h = p->oh, q.w = p->ow;
+  q.kh = q.kw = q.sh = q.sw = 1;
+  if (ge__aic_conv_is_patchify(p)) {
+    q.c = q.cg = p->c * p->kh * p->kw;
+    return ge__aic_conv_copied_1x1(c, k, p, &q, ge__aic_sc_phase_fn, x, w, b, res, y);
+  }
+  return ge__aic_conv_copied_1x1(c, k, p, &q, ge__aic_subsample_fn, x, w, b, res, y);
 }
 #endif
 
@@ -6427,7 +6456,8 @@ static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on) {
                            (float *)y->data, k->level, pre_on ? s->pre : NULL, s->pre_relu, work);
     return GE_OK;
   }
-  if (ge__aic_conv_is_patchify(&p)) return ge__aic_conv_patchify(c, k, &p, x, w, b, res, y);
+  if (ge__aic_dt_choice != 1 && (ge__aic_conv_is_patchify(&p) || ge__aic_conv_is_strided_1x1(&p)))
+    return ge__aic_conv_as_1x1(c, k, &p, x, w, b, res, y);
 #endif
   if (ge__aic_cl_fits(k, &p)) /* few output channels or a stem: channels in lanes */
     return ge__aic_conv_lanes(c, k, &p, x, w, b, res, &s->act, y);

@@ -413,6 +413,14 @@ static conv_case rand_case(int kind) {
     c.h = c.kh * rint_in(1, 20), c.w = c.kw * rint_in(1, 20);
     if (tu_below(&R, 8) == 0) c.h += rint_in(1, c.kh); /* a partial patch */
     cg = tu_below(&R, 4) ? rint_in(1, 48) : 3, mg = rint_in(1, 64);
+  } else if (kind == 25) { /* strided 1x1 convs (ResNet's downsampling shortcuts): without pads the 1x1 path
+                               over the subsampled input, with pads the others */
+    c.kh = c.kw = c.dh = c.dw = 1;
+    c.sh = rint_in(1, 4), c.sw = rint_in(1, 4);
+    if (c.sh * c.sw == 1) c.sh = c.sw = 2;
+    if (tu_below(&R, 6)) c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
+    c.h = rint_in(1, 40), c.w = rint_in(1, 40);
+    cg = rint_in(1, 70), mg = rint_in(1, 70);
   } else if (kind == 21) { /* MobileNet-v2's pointwise: 1x1 on its small maps, wide */
     static const int64_t sizes[] = {7, 14, 28};
     c.group = 1;
@@ -1100,6 +1108,37 @@ GE_TEST(test_conv_patchify) {
   printf("  patchify convs: %d cases at 3 levels (1 and 2 threads), %d as 1x1 convs over phase planes, worst rel err "
          "%.2g\n",
          done, patch, worst);
+}
+
+/* Strided 1x1 convs (kind 25) at every micro-kernel level on 1 and 2
+ * threads: without pads the 1x1 path over every sh-th row and sw-th
+ * column of the input (past a few output pixels), the other paths else. */
+GE_TEST(test_conv_strided_1x1) {
+  int i, done = 0, sub = 0;
+  double worst = 0;
+  tu_seed(&R, 2525);
+  for (i = 0; done < 120; i++) {
+    int threads = 1 + (i / 3) % 2;
+    conv_case c = rand_case(25);
+    int64_t oh = (c.h + c.pads[0] + c.pads[2] - 1) / c.sh + 1, ow = (c.w + c.pads[1] + c.pads[3] - 1) / c.sw + 1;
+    double er;
+    ge__aic_conv_level_cap = i % 3;
+    er = run_conv_case(&c, threads, 0);
+    if (er < 0) continue;
+    if (!GE_CHECK(er < TOL))
+      printf("  strided 1x1 level %d threads %d: n %lld c %lld %lldx%lld m %lld strides %lld,%lld pads %lld,%lld,%lld,%lld "
+             "group %lld: %.2g\n",
+             i % 3, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.sh, (long long)c.sw, (long long)c.pads[0], (long long)c.pads[1], (long long)c.pads[2],
+             (long long)c.pads[3], (long long)c.group, er);
+    if (er > worst) worst = er;
+    sub += !c.pads[0] && !c.pads[1] && !c.pads[2] && !c.pads[3] && oh * ow > GE__AIC_FEW_PIXELS;
+    done++;
+  }
+  ge__aic_conv_level_cap = 2;
+  GE_CHECK(sub > 60);
+  printf("  strided 1x1 convs: %d cases at 3 levels (1 and 2 threads), %d over the subsampled input, worst rel err %.2g\n",
+         done, sub, worst);
 }
 
 /* SqueezeNet's expand convs (kind 31) at every micro-kernel level on 1 and 2
@@ -3000,6 +3039,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_efficientnet_dw5);
   GE_RUN(test_convnext_dw7);
   GE_RUN(test_conv_patchify);
+  GE_RUN(test_conv_strided_1x1);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_silu_in_registers);
