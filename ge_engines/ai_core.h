@@ -3768,8 +3768,10 @@ static size_t ge__aic_xc_floats(const ge__aic_kern *k, const ge__aic_cv *p, int6
          (size_t)tasks * (size_t)(ge__aic_round_up(p->mg, k->mr) * ldb + 16);
 }
 
-/* Channels [c0, c1) of the group (x) into the zero-padded phase planes xp. */
-static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64_t c0, int64_t c1, int level) {
+/* Plane rows [ra, rb) of channels [c0, c1) of the group (x) into the
+ * zero-padded phase planes xp. */
+static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64_t c0, int64_t c1, int64_t ra, int64_t rb,
+                           int level) {
   int64_t wq = ge__aic_xc_wq(p), hq = ge__aic_xc_hq(p), ch, a, b, r, q;
   for (ch = c0; ch < c1; ch++)
     for (a = 0; a < p->sh; a++)
@@ -3778,17 +3780,18 @@ static void ge__aic_xc_pad(const ge__aic_cv *p, const float *x, float *xp, int64
         int64_t lo, hi; /* plane columns q inside the image: 0 <= q sw + b - pw < w */
         ge__aic_span(b - p->pw, p->sw, p->w, wq, &lo, &hi);
         if (p->sw == 1 && lo == 0 && hi == wq && wq == p->w && b == p->pw) { /* whole rows: one run */
-          int64_t r0, r1; /* plane rows inside the image */
+          int64_t r0, r1; /* plane rows inside the image, then inside [ra, rb) */
           ge__aic_span(a - p->ph, p->sh, p->h, hq, &r0, &r1);
-          memset(d, 0, (size_t)(r0 * wq) * sizeof(float));
+          r0 = ge__aic_min(ge__aic_max(r0, ra), rb), r1 = ge__aic_max(ge__aic_min(r1, rb), r0);
+          memset(d + ra * wq, 0, (size_t)((r0 - ra) * wq) * sizeof(float));
           if (p->sh == 1) memcpy(d + r0 * wq, x + (ch * p->h + r0 + a - p->ph) * p->w, (size_t)((r1 - r0) * wq) * sizeof(float));
           else
             for (r = r0; r < r1; r++)
               memcpy(d + r * wq, x + (ch * p->h + r * p->sh + a - p->ph) * p->w, (size_t)wq * sizeof(float));
-          memset(d + r1 * wq, 0, (size_t)((hq - r1) * wq) * sizeof(float));
+          memset(d + r1 * wq, 0, (size_t)((rb - r1) * wq) * sizeof(float));
           continue;
         }
-        for (r = 0; r < hq; r++, d += wq) {
+        for (r = ra, d += ra * wq; r < rb; r++, d += wq) {
           int64_t ir = r * p->sh + a - p->ph;
           const float *src = x + (ch * p->h + ir) * p->w + b - p->pw;
           if (ir < 0 || ir >= p->h || hi <= lo) {
@@ -3813,14 +3816,17 @@ typedef struct ge__aic_xpad {
   float *xp;
   int64_t tasks;
   int level;
+  const int64_t *rows; /* NULL: share t makes its channels' planes; else plane rows [rows[t], rows[t + 1]) of all */
 } ge__aic_xpad;
 
-/* Share t of the channels. */
+/* Share t of the channels, or of the plane rows. */
 static void ge__aic_xpad_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_xpad *a = (const ge__aic_xpad *)arg;
+  const ge__aic_cv *p = a->p;
   int64_t t;
   for (t = begin; t < end; t++)
-    ge__aic_xc_pad(a->p, a->x, a->xp, a->p->cg * t / a->tasks, a->p->cg * (t + 1) / a->tasks, a->level);
+    if (a->rows) ge__aic_xc_pad(p, a->x, a->xp, 0, p->cg, a->rows[t], a->rows[t + 1], a->level);
+    else ge__aic_xc_pad(p, a->x, a->xp, p->cg * t / a->tasks, p->cg * (t + 1) / a->tasks, 0, ge__aic_xc_hq(p), a->level);
 }
 
 /* Rows [m0, m1) and wide columns [jc, jc + nc) of the block buf (row m0 at
@@ -3907,14 +3913,6 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   mu = (xc.M + k->mr - 1) / k->mr, nu = (xc.Nw + k->nr - 1) / k->nr;
   flops = 2.0 * (double)xc.M * (double)xc.Nw * (double)xc.K;
   if (tasks <= 1 || !c || flops < 2e6 || (mu < 2 && nu < 2)) tasks = 1;
-  if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads too */
-    ge__aic_xpad xa;
-    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = ge__aic_shares(tasks, p->cg, 1, flops), xa.level = k->level;
-    ge_kernel_parallel_for(c, xa.tasks, 1, ge__aic_xpad_fn, &xa);
-  } else {
-    ge__aic_xc_pad(p, x, xp, 0, p->cg, k->level);
-  }
-  memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
   /* the columns when they give every thread its GE__AIC_SHARES shares
    * (each thread reads only the plane rows under its own pixels; by rows
    * both read every plane row, half written by the other vCPU: Inception's
@@ -3924,6 +3922,23 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   xc.split_m = nu < GE__AIC_SHARES * tasks && (mu >= GE__AIC_SHARES * tasks || mu >= nu);
   ge__aic_guide_make(&xc.guide, tasks, xc.split_m ? mu : nu, 1, flops);
   xc.tasks = xc.guide.n;
+  if (tasks > 1 && !xc.split_m) { /* each column share makes the plane rows under its pixels first, so that the
+                                     thread that runs it reads them from its own cache (RGB stems: 3 channels) */
+    int64_t rows[GE__AIC_GUIDE_MAX + 1];
+    ge__aic_xpad xa;
+    for (q = 0; q < xc.tasks; q++) rows[q] = q ? xc.guide.at[q] * k->nr / xc.wq : 0;
+    rows[xc.tasks] = hq;
+    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = xc.tasks, xa.level = k->level, xa.rows = rows;
+    ge_kernel_parallel_for(c, xa.tasks, 1, ge__aic_xpad_fn, &xa);
+  } else if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads too */
+    ge__aic_xpad xa;
+    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = ge__aic_shares(tasks, p->cg, 1, flops), xa.level = k->level;
+    xa.rows = NULL;
+    ge_kernel_parallel_for(c, xa.tasks, 1, ge__aic_xpad_fn, &xa);
+  } else {
+    ge__aic_xc_pad(p, x, xp, 0, p->cg, 0, hq, k->level);
+  }
+  memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
   ge__aic_slots_init(&xc.slots, xc.tasks, tasks);
   ge__aic_on_tasks(c, xc.tasks, ge__aic_xc_fn, &xc);
 }
