@@ -1081,64 +1081,67 @@ GE_TEST(test_convnext_dw7) {
          blocked, worst);
 }
 
-/* Patchify convs (kind 24) at every micro-kernel level on 1 and 2
- * threads: the 1x1 path over the input's phase planes where the map is a
- * whole number of patches in one group, the other paths elsewhere. */
-GE_TEST(test_conv_patchify) {
-  int i, done = 0, patch = 0;
+/* 120 cases of `kind` at every micro-kernel level on 1 and 2 threads
+ * against the reference; *taken counts those `as_1x1` says run as a 1x1
+ * conv over a copy of the input. */
+static double run_as_1x1_cases(int kind, const char *what, int (*as_1x1)(const conv_case *), int *taken) {
+  int i, done = 0;
   double worst = 0;
-  tu_seed(&R, 1624);
+  *taken = 0;
   for (i = 0; done < 120; i++) {
     int threads = 1 + (i / 3) % 2;
-    conv_case c = rand_case(24);
+    conv_case c = rand_case(kind);
     double er;
     ge__aic_conv_level_cap = i % 3;
     er = run_conv_case(&c, threads, 0);
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL))
-      printf("  patchify level %d threads %d: n %lld c %lld %lldx%lld m %lld k %lldx%lld group %lld: %.2g\n", i % 3,
-             threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m, (long long)c.kh,
-             (long long)c.kw, (long long)c.group, er);
+      printf("  %s level %d threads %d: n %lld c %lld %lldx%lld m %lld k %lldx%lld strides %lld,%lld pads "
+             "%lld,%lld,%lld,%lld group %lld: %.2g\n",
+             what, i % 3, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.pads[0],
+             (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3], (long long)c.group, er);
     if (er > worst) worst = er;
-    patch += c.group == 1 && c.h % c.kh == 0 && c.w % c.kw == 0;
+    *taken += as_1x1(&c);
     done++;
   }
   ge__aic_conv_level_cap = 2;
-  GE_CHECK(patch > 60);
-  printf("  patchify convs: %d cases at 3 levels (1 and 2 threads), %d as 1x1 convs over phase planes, worst rel err "
-         "%.2g\n",
-         done, patch, worst);
+  return worst;
 }
 
-/* Strided 1x1 convs (kind 25) at every micro-kernel level on 1 and 2
- * threads: without pads the 1x1 path over every sh-th row and sw-th
- * column of the input (past a few output pixels), the other paths else. */
+static int patchify_as_1x1(const conv_case *c) { return c->group == 1 && c->h % c->kh == 0 && c->w % c->kw == 0; }
+
+static int strided_as_1x1(const conv_case *c) {
+  int64_t oh = (c->h - 1) / c->sh + 1, ow = (c->w - 1) / c->sw + 1;
+  return !c->pads[0] && !c->pads[1] && !c->pads[2] && !c->pads[3] && oh * ow > GE__AIC_FEW_PIXELS;
+}
+
+/* Patchify convs (kind 24): the 1x1 path over the input's phase planes
+ * where the map is a whole number of patches in one group, the other
+ * paths elsewhere. */
+GE_TEST(test_conv_patchify) {
+  int patch;
+  double worst;
+  tu_seed(&R, 1624);
+  worst = run_as_1x1_cases(24, "patchify", patchify_as_1x1, &patch);
+  GE_CHECK(patch > 60);
+  printf("  patchify convs: 120 cases at 3 levels (1 and 2 threads), %d as 1x1 convs over phase planes, worst rel err "
+         "%.2g\n",
+         patch, worst);
+}
+
+/* Strided 1x1 convs (kind 25): without pads the 1x1 path over every sh-th
+ * row and sw-th column of the input (past a few output pixels), the other
+ * paths else. */
 GE_TEST(test_conv_strided_1x1) {
-  int i, done = 0, sub = 0;
-  double worst = 0;
+  int sub;
+  double worst;
   tu_seed(&R, 2525);
-  for (i = 0; done < 120; i++) {
-    int threads = 1 + (i / 3) % 2;
-    conv_case c = rand_case(25);
-    int64_t oh = (c.h + c.pads[0] + c.pads[2] - 1) / c.sh + 1, ow = (c.w + c.pads[1] + c.pads[3] - 1) / c.sw + 1;
-    double er;
-    ge__aic_conv_level_cap = i % 3;
-    er = run_conv_case(&c, threads, 0);
-    if (er < 0) continue;
-    if (!GE_CHECK(er < TOL))
-      printf("  strided 1x1 level %d threads %d: n %lld c %lld %lldx%lld m %lld strides %lld,%lld pads %lld,%lld,%lld,%lld "
-             "group %lld: %.2g\n",
-             i % 3, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
-             (long long)c.sh, (long long)c.sw, (long long)c.pads[0], (long long)c.pads[1], (long long)c.pads[2],
-             (long long)c.pads[3], (long long)c.group, er);
-    if (er > worst) worst = er;
-    sub += !c.pads[0] && !c.pads[1] && !c.pads[2] && !c.pads[3] && oh * ow > GE__AIC_FEW_PIXELS;
-    done++;
-  }
-  ge__aic_conv_level_cap = 2;
+  worst = run_as_1x1_cases(25, "strided 1x1", strided_as_1x1, &sub);
   GE_CHECK(sub > 60);
-  printf("  strided 1x1 convs: %d cases at 3 levels (1 and 2 threads), %d over the subsampled input, worst rel err %.2g\n",
-         done, sub, worst);
+  printf("  strided 1x1 convs: 120 cases at 3 levels (1 and 2 threads), %d over the subsampled input, worst rel err "
+         "%.2g\n",
+         sub, worst);
 }
 
 /* SqueezeNet's expand convs (kind 31) at every micro-kernel level on 1 and 2
