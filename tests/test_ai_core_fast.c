@@ -1116,32 +1116,21 @@ static int strided_as_1x1(const conv_case *c) {
   return !c->pads[0] && !c->pads[1] && !c->pads[2] && !c->pads[3] && oh * ow > GE__AIC_FEW_PIXELS;
 }
 
-/* Patchify convs (kind 24): the 1x1 path over the input's phase planes
- * where the map is a whole number of patches in one group, the other
+/* Convs run as a 1x1 conv over a copy of the input: patchify convs (kind
+ * 24) over the input's phase planes where the map is a whole number of
+ * patches in one group, strided 1x1 convs (kind 25) without pads over
+ * every sh-th row and sw-th column (past a few output pixels); the other
  * paths elsewhere. */
-GE_TEST(test_conv_patchify) {
-  int patch;
-  double worst;
+GE_TEST(test_conv_as_1x1) {
+  int patch, sub;
+  double worst[2];
   tu_seed(&R, 1624);
-  worst = run_as_1x1_cases(24, "patchify", patchify_as_1x1, &patch);
-  GE_CHECK(patch > 60);
-  printf("  patchify convs: 120 cases at 3 levels (1 and 2 threads), %d as 1x1 convs over phase planes, worst rel err "
-         "%.2g\n",
-         patch, worst);
-}
-
-/* Strided 1x1 convs (kind 25): without pads the 1x1 path over every sh-th
- * row and sw-th column of the input (past a few output pixels), the other
- * paths else. */
-GE_TEST(test_conv_strided_1x1) {
-  int sub;
-  double worst;
-  tu_seed(&R, 2525);
-  worst = run_as_1x1_cases(25, "strided 1x1", strided_as_1x1, &sub);
-  GE_CHECK(sub > 60);
-  printf("  strided 1x1 convs: 120 cases at 3 levels (1 and 2 threads), %d over the subsampled input, worst rel err "
-         "%.2g\n",
-         sub, worst);
+  worst[0] = run_as_1x1_cases(24, "patchify", patchify_as_1x1, &patch);
+  worst[1] = run_as_1x1_cases(25, "strided 1x1", strided_as_1x1, &sub);
+  GE_CHECK(patch > 60 && sub > 60);
+  printf("  patchify and strided 1x1 convs: 120 cases each at 3 levels (1 and 2 threads), %d over phase planes and %d "
+         "over the subsampled input, worst rel err %.2g and %.2g\n",
+         patch, sub, worst[0], worst[1]);
 }
 
 /* SqueezeNet's expand convs (kind 31) at every micro-kernel level on 1 and 2
@@ -3041,8 +3030,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_mobilenet_layers);
   GE_RUN(test_efficientnet_dw5);
   GE_RUN(test_convnext_dw7);
-  GE_RUN(test_conv_patchify);
-  GE_RUN(test_conv_strided_1x1);
+  GE_RUN(test_conv_as_1x1);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
   GE_RUN(test_silu_in_registers);
