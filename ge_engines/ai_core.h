@@ -1652,9 +1652,10 @@ static int64_t ge__aic_shares(int64_t threads, int64_t units, int64_t min_units,
  * caller claims shares from the front and its workers from the back, so
  * each starts on a long share and whichever thread frees up first takes
  * the short ones in the middle (shrinking toward the end only, the worker
- * began with the shortest and the caller ran 70% of a 4-share loop:
- * ResNet-18's 3x3 64->64 at 2 threads 1.35x -> 1.6x its 1-thread speed,
- * build/conv_shares). With equal shares the loop's end waited up to
+ * began on the shortest, so the caller ran the larger part of a loop:
+ * ResNet-18's 3x3 64->64 split its 14 tile rows 5, 3, 3, 3 and now 4, 3,
+ * 3, 4; the model at 2 threads 13.77 -> 13.20 ms, alternating builds).
+ * With equal shares the loop's end waited up to
  * a whole share on the thread that claimed the last one: in ResNet-18 at 2
  * threads a third of a conv's tail, as one vCPU often ran its shares
  * slower (measured per share: 1.3-2x). A few units (<= 4 a thread) stay
