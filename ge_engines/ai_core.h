@@ -117,8 +117,9 @@
  * threads (serially without a pool); depthwise, pointwise and the dense
  * products (GEMM, implicit, Winograd, small-image and transposed convs, when
  * an op has >= 4 MFLOP a share) in several shares a thread, claimed as
- * threads come free (the convs' shares guided: shrinking toward the end, so
- * the threads finish together), scratch one buffer a thread claimed by the
+ * threads come free (the convs' shares guided: shrinking from both ends
+ * toward the middle, as the caller claims from the front and the workers
+ * from the back, so the threads finish together), scratch one buffer a thread claimed by the
  * running share; a few rows against >= 1 MB of packed weights (an fc layer)
  * split over threads too. With GE_USE_OPENBLAS, MatMul and Gemm
  * on non-constant operands call cblas_sgemm (link -lopenblas); Conv and
