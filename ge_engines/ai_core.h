@@ -2271,7 +2271,7 @@ static void ge__aic_dw_geom(const ge__aic_cv *p, int level, ge__aic_dwg *g) {
  * per-row work: strided (the phase split of every row) or rows of at most
  * 8 (half-width vectors); on stride-1 14x14 and 28x28 maps the two
  * transposes cost more than they save (measured). 5x5 (EfficientNet's,
- * MnasNet's) the same way (ge__aic_dwc_sum5; measured on EfficientNet-B0:
+ * MnasNet's) the same way (ge__aic_dwc_sumk; measured on EfficientNet-B0:
  * 10-15% faster strided and on 7x7, 40% slower on stride-1 14x14). */
 #define GE__AIC_DWC_PIXELS 1024
 /* 7x7 (ConvNeXt's) at any stride and on maps up to 62x62 padded (a 440 KB
@@ -2914,45 +2914,15 @@ static inline __attribute__((always_inline)) GE__AIC_DW3_ATTR void ge__aic_dwc_s
   _mm512_storeu_ps(o + 48, ge__aic_dwc_apply(ac, a3));
 }
 
-/* ob[pixel] = act(bias + the 5x5 taps of 16 channels) (wv: tap-major, 16 lanes
- * each), four pixels of a row at a time (four FMA chains; the 25 weight
- * vectors loaded once, the tap loops of constant bounds), then the row's
- * last ones. */
-static GE__AIC_DW3_ATTR void ge__aic_dwc_sum5(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
-                                              __m512 bias, const ge__aic_dwc_act *ac, float *ob) {
-  const int64_t rs = p->dh * wp * 16, cs = p->dw * 16, ps = p->sw * 16;
-  int64_t oh, ow, ki, kj;
-  __m512 wk[25];
-  for (ki = 0; ki < 25; ki++) wk[ki] = _mm512_loadu_ps(wv + ki * 16);
-  for (oh = 0; oh < p->oh; oh++) {
-    const float *row = xb + oh * p->sh * wp * 16;
-    float *o = ob + oh * p->ow * 16;
-    for (ow = 0; ow + 4 <= p->ow; ow += 4) {
-      __m512 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
-      for (ki = 0; ki < 5; ki++)
-        for (kj = 0; kj < 5; kj++) {
-          const float *s = row + ow * ps + ki * rs + kj * cs;
-          a0 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s), a0);
-          a1 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s + ps), a1);
-          a2 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s + 2 * ps), a2);
-          a3 = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(s + 3 * ps), a3);
-        }
-      ge__aic_dwc_store4(ac, o + ow * 16, a0, a1, a2, a3);
-    }
-    for (; ow < p->ow; ow++) {
-      __m512 a = bias;
-      for (ki = 0; ki < 5; ki++)
-        for (kj = 0; kj < 5; kj++) a = _mm512_fmadd_ps(wk[ki * 5 + kj], _mm512_loadu_ps(row + ow * ps + ki * rs + kj * cs), a);
-      _mm512_storeu_ps(o + ow * 16, ge__aic_dwc_apply(ac, a));
-    }
-  }
-}
-
-/* ob[pixel] = act(bias + the 7x7 taps of 16 channels) (wv: tap-major, 16
- * lanes each), four pixels of a row at a time: 49 weight vectors do not
- * fit the registers, so each is loaded once a tap for its four FMAs. */
-static GE__AIC_DW3_ATTR void ge__aic_dwc_sum7(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
-                                              __m512 bias, const ge__aic_dwc_act *ac, float *ob) {
+/* ob[pixel] = act(bias + the k x k taps of 16 channels) (wv: tap-major,
+ * 16 lanes each), four pixels of a row at a time (four FMA chains, each
+ * weight vector loaded once a tap for its four FMAs; 49 of them would not
+ * fit the registers), then the row's last ones. Inlined with k a constant
+ * (ge__aic_dwc_sum5: EfficientNet's, ge__aic_dwc_sum7: ConvNeXt's), so
+ * the tap loops unroll. */
+static inline __attribute__((always_inline)) GE__AIC_DW3_ATTR void
+ge__aic_dwc_sumk(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv, __m512 bias,
+                 const ge__aic_dwc_act *ac, float *ob, const int k) {
   const int64_t rs = p->dh * wp * 16, cs = p->dw * 16, ps = p->sw * 16;
   int64_t oh, ow, ki, kj;
   for (oh = 0; oh < p->oh; oh++) {
@@ -2960,10 +2930,10 @@ static GE__AIC_DW3_ATTR void ge__aic_dwc_sum7(const ge__aic_cv *p, const float *
     float *o = ob + oh * p->ow * 16;
     for (ow = 0; ow + 4 <= p->ow; ow += 4) {
       __m512 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
-      for (ki = 0; ki < 7; ki++)
-        for (kj = 0; kj < 7; kj++) {
+      for (ki = 0; ki < k; ki++)
+        for (kj = 0; kj < k; kj++) {
           const float *s = row + ow * ps + ki * rs + kj * cs;
-          const __m512 w = _mm512_loadu_ps(wv + (ki * 7 + kj) * 16);
+          const __m512 w = _mm512_loadu_ps(wv + (ki * k + kj) * 16);
           a0 = _mm512_fmadd_ps(w, _mm512_loadu_ps(s), a0);
           a1 = _mm512_fmadd_ps(w, _mm512_loadu_ps(s + ps), a1);
           a2 = _mm512_fmadd_ps(w, _mm512_loadu_ps(s + 2 * ps), a2);
@@ -2973,12 +2943,20 @@ static GE__AIC_DW3_ATTR void ge__aic_dwc_sum7(const ge__aic_cv *p, const float *
     }
     for (; ow < p->ow; ow++) {
       __m512 a = bias;
-      for (ki = 0; ki < 7; ki++)
-        for (kj = 0; kj < 7; kj++)
-          a = _mm512_fmadd_ps(_mm512_loadu_ps(wv + (ki * 7 + kj) * 16), _mm512_loadu_ps(row + ow * ps + ki * rs + kj * cs), a);
+      for (ki = 0; ki < k; ki++)
+        for (kj = 0; kj < k; kj++)
+          a = _mm512_fmadd_ps(_mm512_loadu_ps(wv + (ki * k + kj) * 16), _mm512_loadu_ps(row + ow * ps + ki * rs + kj * cs), a);
       _mm512_storeu_ps(o + ow * 16, ge__aic_dwc_apply(ac, a));
     }
   }
+}
+static GE__AIC_DW3_ATTR void ge__aic_dwc_sum5(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
+                                              __m512 bias, const ge__aic_dwc_act *ac, float *ob) {
+  ge__aic_dwc_sumk(p, xb, wp, wv, bias, ac, ob, 5);
+}
+static GE__AIC_DW3_ATTR void ge__aic_dwc_sum7(const ge__aic_cv *p, const float *xb, int64_t wp, const float *wv,
+                                              __m512 bias, const ge__aic_dwc_act *ac, float *ob) {
+  ge__aic_dwc_sumk(p, xb, wp, wv, bias, ac, ob, 7);
 }
 
 /* The output block ob (P pixels) into nc planes of y. */
@@ -3896,7 +3874,8 @@ static void ge__aic_xc_fn(void *arg, int64_t begin, int64_t end) {
 static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const ge__aic_cv *p, const float *x,
                                   const float *apack, const ge__aic_epi *epi, float *y, int64_t tasks, float *work) {
   ge__aic_xc xc;
-  int64_t hq = ge__aic_xc_hq(p), q, mu, nu;
+  ge__aic_xpad xa;
+  int64_t hq = ge__aic_xc_hq(p), q, mu, nu, rows[GE__AIC_GUIDE_MAX + 1];
   int64_t *boff;
   float *xp = work;
   double flops;
@@ -3924,22 +3903,16 @@ static void ge__aic_conv_implicit(ge_kernel_ctx *c, const ge__aic_kern *k, const
   xc.split_m = nu < GE__AIC_SHARES * tasks && (mu >= GE__AIC_SHARES * tasks || mu >= nu);
   ge__aic_guide_make(&xc.guide, tasks, xc.split_m ? mu : nu, 1, flops);
   xc.tasks = xc.guide.n;
+  xa.p = p, xa.x = x, xa.xp = xp, xa.level = k->level, xa.rows = NULL, xa.tasks = 1;
   if (tasks > 1 && !xc.split_m) { /* each column share makes the plane rows under its pixels first, so that the
                                      thread that runs it reads them from its own cache (RGB stems: 3 channels) */
-    int64_t rows[GE__AIC_GUIDE_MAX + 1];
-    ge__aic_xpad xa;
     for (q = 0; q < xc.tasks; q++) rows[q] = q ? xc.guide.at[q] * k->nr / xc.wq : 0;
     rows[xc.tasks] = hq;
-    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = xc.tasks, xa.level = k->level, xa.rows = rows;
-    ge_kernel_parallel_for(c, xa.tasks, 1, ge__aic_xpad_fn, &xa);
-  } else if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads too */
-    ge__aic_xpad xa;
-    xa.p = p, xa.x = x, xa.xp = xp, xa.tasks = ge__aic_shares(tasks, p->cg, 1, flops), xa.level = k->level;
-    xa.rows = NULL;
-    ge_kernel_parallel_for(c, xa.tasks, 1, ge__aic_xpad_fn, &xa);
-  } else {
-    ge__aic_xc_pad(p, x, xp, 0, p->cg, 0, hq, k->level);
+    xa.tasks = xc.tasks, xa.rows = rows;
+  } else if (tasks > 1 && p->cg >= tasks) { /* the planes over the threads by channels */
+    xa.tasks = ge__aic_shares(tasks, p->cg, 1, flops);
   }
+  ge__aic_on_tasks(c, xa.tasks, ge__aic_xpad_fn, &xa);
   memset(xp + p->cg * ge__aic_xc_plane(p), 0, (size_t)ge__aic_xc_slack(p) * sizeof(float));
   ge__aic_slots_init(&xc.slots, xc.tasks, tasks);
   ge__aic_on_tasks(c, xc.tasks, ge__aic_xc_fn, &xc);

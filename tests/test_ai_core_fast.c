@@ -1019,12 +1019,12 @@ GE_TEST(test_silu_in_registers) {
          kinds[0], kinds[1], narrow_cols, kinds[2], worst);
 }
 
-/* n depthwise cases of kind (k x k taps, pad k / 2) through the Conv
- * kernel at every micro-kernel level on 1 and 2 threads (run_conv_case:
- * activations, residuals and biases as drawn, half the weights prepared
- * at load); *blocked counts the level-2 cases the channel-blocked kernel
- * takes, *banded those the 5x5 band kernel does. The worst error. */
-static double run_dw_cases(int kind, int64_t k, int n, int *blocked, int *banded) {
+/* n cases of kind through the Conv kernel at every micro-kernel level on
+ * 1 and 2 threads against the reference (run_conv_case: activations,
+ * residuals and biases as drawn, half the weights prepared at load); each
+ * case passed to tally with its level and acc. The worst error. */
+static double run_kind_cases(int kind, int n, const char *what, void (*tally)(const conv_case *, int, void *),
+                             void *acc) {
   int i, done = 0;
   double worst = 0;
   for (i = 0; done < n; i++) {
@@ -1035,36 +1035,51 @@ static double run_dw_cases(int kind, int64_t k, int n, int *blocked, int *banded
     er = run_conv_case(&c, threads, 0);
     if (er < 0) continue;
     if (!GE_CHECK(er < TOL))
-      printf("  dw%lld level %d threads %d: c %lld %lldx%lld s %lld pads %lld,%lld act %s res %d bias %d: %.2g\n",
-             (long long)k, i % 3, threads, (long long)c.group, (long long)c.h, (long long)c.w, (long long)c.sh,
-             (long long)c.pads[2], (long long)c.pads[3], c.act ? c.act : "-", c.residual, c.bias, er);
+      printf("  %s level %d threads %d: n %lld c %lld %lldx%lld m %lld k %lldx%lld strides %lld,%lld pads "
+             "%lld,%lld,%lld,%lld group %lld act %s res %d bias %d: %.2g\n",
+             what, i % 3, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
+             (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.pads[0],
+             (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3], (long long)c.group,
+             c.act ? c.act : "-", c.residual, c.bias, er);
     if (er > worst) worst = er;
-    if (i % 3 == 2) {
-      ge__aic_cv p;
-      memset(&p, 0, sizeof p);
-      p.h = c.h, p.w = c.w, p.kh = p.kw = k, p.sh = c.sh, p.sw = c.sw, p.dh = p.dw = 1, p.ph = p.pw = k / 2;
-      p.oh = out_dim(c.h, k, c.sh, 1, k / 2, c.pads[2]), p.ow = out_dim(c.w, k, c.sw, 1, k / 2, c.pads[3]), p.cg = p.mg = 1;
-      *blocked += ge__aic_dwc_fits(&p, 2);
-      *banded += !ge__aic_dwc_fits(&p, 2) && ge__aic_dw3_fits(&p, 2, ge__aic_dw_vl(2, p.ow)) == 5; /* dw5_band */
-    }
+    tally(&c, i % 3, acc);
     done++;
   }
   ge__aic_conv_level_cap = 2;
   return worst;
 }
 
+/* Depthwise tallies (k x k taps, pad k / 2) at level 2: the cases the
+ * channel-blocked kernel takes, and those the 5x5 band kernel does. */
+typedef struct dw_tally {
+  int64_t k;
+  int blocked, banded;
+} dw_tally;
+
+static void tally_dw(const conv_case *c, int level, void *acc) {
+  dw_tally *t = (dw_tally *)acc;
+  ge__aic_cv p;
+  if (level != 2) return;
+  memset(&p, 0, sizeof p);
+  p.h = c->h, p.w = c->w, p.kh = p.kw = t->k, p.sh = c->sh, p.sw = c->sw, p.dh = p.dw = 1, p.ph = p.pw = t->k / 2;
+  p.oh = out_dim(c->h, t->k, c->sh, 1, t->k / 2, c->pads[2]), p.ow = out_dim(c->w, t->k, c->sw, 1, t->k / 2, c->pads[3]);
+  p.cg = p.mg = 1;
+  t->blocked += ge__aic_dwc_fits(&p, 2);
+  t->banded += !ge__aic_dwc_fits(&p, 2) && ge__aic_dw3_fits(&p, 2, ge__aic_dw_vl(2, p.ow)) == 5; /* dw5_band */
+}
+
 /* EfficientNet's 5x5 depthwise layers (kind 22): the channel-blocked
  * kernel at AVX-512 (small maps, any stride, partial 16-channel blocks, a
  * short trailing pad), the band kernel elsewhere. */
 GE_TEST(test_efficientnet_dw5) {
-  int blocked = 0, banded5 = 0;
+  dw_tally t = {5, 0, 0};
   double worst;
   tu_seed(&R, 1622);
-  worst = run_dw_cases(22, 5, 120, &blocked, &banded5);
-  GE_CHECK((blocked > 10 && banded5 > 3) || !__builtin_cpu_supports("avx512f"));
+  worst = run_kind_cases(22, 120, "dw5", tally_dw, &t);
+  GE_CHECK((t.blocked > 10 && t.banded > 3) || !__builtin_cpu_supports("avx512f"));
   printf("  EfficientNet 5x5 depthwise: 120 cases at 3 levels (1 and 2 threads), %d "
          "channel-blocked, %d by the 5x5 band kernel, worst rel err %.2g\n",
-         blocked, banded5, worst);
+         t.blocked, t.banded, worst);
 }
 
 /* ConvNeXt's 7x7 depthwise layers (kind 23): the channel-blocked kernel
@@ -1072,48 +1087,25 @@ GE_TEST(test_efficientnet_dw5) {
  * a short trailing pad, rows shorter than four pixels), the band kernel
  * on larger ones and elsewhere. */
 GE_TEST(test_convnext_dw7) {
-  int blocked = 0, banded = 0;
+  dw_tally t = {7, 0, 0};
   double worst;
   tu_seed(&R, 1623);
-  worst = run_dw_cases(23, 7, 90, &blocked, &banded);
-  GE_CHECK(blocked > 10 || !__builtin_cpu_supports("avx512f"));
+  worst = run_kind_cases(23, 90, "dw7", tally_dw, &t);
+  GE_CHECK(t.blocked > 10 || !__builtin_cpu_supports("avx512f"));
   printf("  ConvNeXt 7x7 depthwise: 90 cases at 3 levels (1 and 2 threads), %d channel-blocked, worst rel err %.2g\n",
-         blocked, worst);
+         t.blocked, worst);
 }
 
-/* 120 cases of `kind` at every micro-kernel level on 1 and 2 threads
- * against the reference; *taken counts those `as_1x1` says run as a 1x1
- * conv over a copy of the input. */
-static double run_as_1x1_cases(int kind, const char *what, int (*as_1x1)(const conv_case *), int *taken) {
-  int i, done = 0;
-  double worst = 0;
-  *taken = 0;
-  for (i = 0; done < 120; i++) {
-    int threads = 1 + (i / 3) % 2;
-    conv_case c = rand_case(kind);
-    double er;
-    ge__aic_conv_level_cap = i % 3;
-    er = run_conv_case(&c, threads, 0);
-    if (er < 0) continue;
-    if (!GE_CHECK(er < TOL))
-      printf("  %s level %d threads %d: n %lld c %lld %lldx%lld m %lld k %lldx%lld strides %lld,%lld pads "
-             "%lld,%lld,%lld,%lld group %lld: %.2g\n",
-             what, i % 3, threads, (long long)c.n, (long long)c.c, (long long)c.h, (long long)c.w, (long long)c.m,
-             (long long)c.kh, (long long)c.kw, (long long)c.sh, (long long)c.sw, (long long)c.pads[0],
-             (long long)c.pads[1], (long long)c.pads[2], (long long)c.pads[3], (long long)c.group, er);
-    if (er > worst) worst = er;
-    *taken += as_1x1(&c);
-    done++;
-  }
-  ge__aic_conv_level_cap = 2;
-  return worst;
+/* Tallies of the cases run as a 1x1 conv over a copy of the input. */
+static void tally_patchify(const conv_case *c, int level, void *acc) {
+  (void)level;
+  *(int *)acc += c->group == 1 && c->h % c->kh == 0 && c->w % c->kw == 0;
 }
 
-static int patchify_as_1x1(const conv_case *c) { return c->group == 1 && c->h % c->kh == 0 && c->w % c->kw == 0; }
-
-static int strided_as_1x1(const conv_case *c) {
+static void tally_strided_1x1(const conv_case *c, int level, void *acc) {
   int64_t oh = (c->h - 1) / c->sh + 1, ow = (c->w - 1) / c->sw + 1;
-  return !c->pads[0] && !c->pads[1] && !c->pads[2] && !c->pads[3] && oh * ow > GE__AIC_FEW_PIXELS;
+  (void)level;
+  *(int *)acc += !c->pads[0] && !c->pads[1] && !c->pads[2] && !c->pads[3] && oh * ow > GE__AIC_FEW_PIXELS;
 }
 
 /* Convs run as a 1x1 conv over a copy of the input: patchify convs (kind
@@ -1122,11 +1114,11 @@ static int strided_as_1x1(const conv_case *c) {
  * every sh-th row and sw-th column (past a few output pixels); the other
  * paths elsewhere. */
 GE_TEST(test_conv_as_1x1) {
-  int patch, sub;
+  int patch = 0, sub = 0;
   double worst[2];
   tu_seed(&R, 1624);
-  worst[0] = run_as_1x1_cases(24, "patchify", patchify_as_1x1, &patch);
-  worst[1] = run_as_1x1_cases(25, "strided 1x1", strided_as_1x1, &sub);
+  worst[0] = run_kind_cases(24, 120, "patchify", tally_patchify, &patch);
+  worst[1] = run_kind_cases(25, 120, "strided 1x1", tally_strided_1x1, &sub);
   GE_CHECK(patch > 60 && sub > 60);
   printf("  patchify and strided 1x1 convs: 120 cases each at 3 levels (1 and 2 threads), %d over phase planes and %d "
          "over the subsampled input, worst rel err %.2g and %.2g\n",
