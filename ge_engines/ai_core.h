@@ -5395,27 +5395,159 @@ static void ge__aic_panel_mm(const ge__aic_mm *g, int64_t j0, int64_t j1, int64_
   ge__aic_mm_block(g, 0, g->M, j0, j1, work); /* both packed: no scratch used */
 }
 
+/* At AVX-512 the input transform takes a channel in 16-tile chunks, one
+ * tile a lane: each of a patch's 16 values is fetched for all 16 tiles at
+ * once (by permutes from the plane held in 4 registers when it has at most
+ * 64 floats, else by a gather) and transformed in registers; each of the
+ * chunk's pieces (its tiles in one A panel) is moved to its place in the
+ * panel and stored under a mask. The plan, made once a call: */
+#define GE__AIC_WT_CHUNKS ((GE__AIC_WT_MAX_TILES + 15) / 16)
+#define GE__AIC_WT_PIECES (3 * GE__AIC_WT_CHUNKS + 1) /* a chunk spans at most 3 panels of mr >= 8 */
+typedef struct ge__aic_wt_piece {
+  int64_t chunk, panel; /* chunk -1: the zeros past the last tile */
+  int32_t lane[16];     /* the chunk's lane for each position in the panel */
+  uint16_t mask;        /* the panel positions it writes */
+} ge__aic_wt_piece;
+typedef struct ge__aic_wt_plan {
+  int64_t chunks, pieces;
+  int in_regs;                                /* the plane fits 4 registers */
+  int32_t offset[16];                         /* of value 4r+q from the corner: r w + q */
+  int32_t corner[GE__AIC_WT_CHUNKS][16];      /* plane offset of each lane's patch corner */
+  uint16_t valid[GE__AIC_WT_CHUNKS][16];      /* lanes whose value 4r+q lies in the image */
+  uint16_t high[GE__AIC_WT_CHUNKS][16];       /* ... and in the plane's second 32 floats */
+  ge__aic_wt_piece piece[GE__AIC_WT_PIECES];
+} ge__aic_wt_plan;
+
 typedef struct ge__aic_wt {
   const ge__aic_kern *k;
   const ge__aic_cv *p;
   const float *x, *wpack; /* the group's channels; its 16 packed matrices */
   const ge__aic_epi *epi; /* NULL: none */
   float *y, *V, *Mb, *work;
-  int64_t T, fs, perA, perB, tasks;
+  int64_t T, fs, vs, ms, perB, tasks; /* vs, ms: the strides of V_e and of the products */
   size_t share;
-  ge__aic_slots slots; /* work: a transform buffer of `share` floats a thread */
-  ge__aic_guide guide; /* the running loop's shares: channels (in), panels (mm) */
+  ge__aic_slots slots;  /* work: a transform buffer of `share` floats a thread */
+  ge__aic_guide guide;  /* the running loop's shares: channels (in), panels (mm) */
+  ge__aic_wt_plan plan; /* level 2's input transform */
 } ge__aic_wt;
+
+static void ge__aic_wt_plan_make(ge__aic_wt_plan *pl, const ge__aic_cv *p, int64_t T, int64_t mr) {
+  int64_t tw = ge__aic_wino_tw(p), Tp = ge__aic_round_up(T, mr), c, l, v, pi, j;
+  memset(pl, 0, sizeof *pl);
+  pl->chunks = (T + 15) / 16;
+  pl->in_regs = p->h * p->w <= 64;
+  for (v = 0; v < 16; v++) pl->offset[v] = (int32_t)(v / 4 * p->w + v % 4);
+  for (c = 0; c < pl->chunks; c++)
+    for (l = 0; l < 16 && 16 * c + l < T; l++) {
+      int64_t t = 16 * c + l, r0 = 2 * (t / tw) - p->ph, c0 = 2 * (t % tw) - p->pw;
+      pl->corner[c][l] = (int32_t)(r0 * p->w + c0);
+      for (v = 0; v < 16; v++) {
+        int64_t r = r0 + v / 4, q = c0 + v % 4;
+        if (r < 0 || r >= p->h || q < 0 || q >= p->w) continue;
+        pl->valid[c][v] |= (uint16_t)(1u << l);
+        if (r * p->w + q >= 32) pl->high[c][v] |= (uint16_t)(1u << l);
+      }
+    }
+  for (c = 0; c < pl->chunks; c++) /* a piece per panel a chunk's tiles touch */
+    for (pi = 16 * c / mr; pi * mr < ge__aic_min(T, 16 * c + 16); pi++) {
+      ge__aic_wt_piece *pc = &pl->piece[pl->pieces++];
+      pc->chunk = c, pc->panel = pi;
+      for (j = 0; j < mr; j++) {
+        int64_t t = pi * mr + j;
+        if (t < 16 * c || t >= ge__aic_min(T, 16 * c + 16)) continue;
+        pc->lane[j] = (int32_t)(t - 16 * c);
+        pc->mask |= (uint16_t)(1u << j);
+      }
+    }
+  if (Tp > T) { /* the last panel's rows past the tiles: zeros */
+    ge__aic_wt_piece *pc = &pl->piece[pl->pieces++];
+    pc->chunk = -1, pc->panel = T / mr;
+    for (j = T % mr; j < mr; j++) pc->mask |= (uint16_t)(1u << j);
+  }
+}
+
+#ifdef GE__AIC_X86
+/* Value v of the patches whose corners are `corner` (plane offsets) for
+ * the lanes in `ok` (zero elsewhere): gathered, or by permutes from the
+ * plane in 4 registers (hi: the lanes in its second 32 floats). */
+static GE__AIC_DW_ATTR512 inline __m512 ge__aic_wt_fetch(const ge__aic_wt_plan *pl, const float *xc, __m512i corner,
+                                                          __m512 r0, __m512 r1, __m512 r2, __m512 r3, int v,
+                                                          __mmask16 ok, __mmask16 hi) {
+  __m512i at = _mm512_add_epi32(corner, _mm512_set1_epi32(pl->offset[v]));
+  if (!pl->in_regs) return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), ok, at, xc, 4);
+  return _mm512_mask_mov_ps(_mm512_maskz_permutex2var_ps((__mmask16)(ok & ~hi), r0, at, r1), hi,
+                            _mm512_permutex2var_ps(r2, at, r3));
+}
+
+static GE__AIC_DW_ATTR512 inline __m512 ge__aic_load_upto(const float *x, int64_t n) {
+  return n <= 0 ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps((__mmask16)(n >= 16 ? 0xffff : (1u << n) - 1), x);
+}
+
+/* Channel ch: B^T d B of every tile into its rows of the 16 V_e. */
+static GE__AIC_DW_ATTR512 void ge__aic_wt_in512(const ge__aic_wt *wt, int64_t ch) {
+  const ge__aic_wt_plan *pl = &wt->plan;
+  const ge__aic_cv *p = wt->p;
+  const float *xc = wt->x + ch * p->h * p->w;
+  int64_t mr = wt->k->mr, kcs = ge__aic_kc(p->cg), s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+  int64_t plane = p->h * p->w, vs = wt->vs, c, i;
+  float *rows = wt->V + s0 * ge__aic_round_up(wt->T, mr) + (ch - s0) * mr; /* + e vs + panel mr kcd */
+  __m512 r0 = _mm512_setzero_ps(), r1 = r0, r2 = r0, r3 = r0, d[16], t[16], v[16];
+  int e;
+  if (pl->in_regs)
+    r0 = ge__aic_load_upto(xc, plane), r1 = ge__aic_load_upto(xc + 16, plane - 16),
+    r2 = ge__aic_load_upto(xc + 32, plane - 32), r3 = ge__aic_load_upto(xc + 48, plane - 48);
+  for (c = 0; c < pl->chunks; c++) {
+    __m512i corner = _mm512_loadu_si512(pl->corner[c]);
+#pragma GCC unroll 16
+    for (e = 0; e < 16; e++) d[e] = ge__aic_wt_fetch(pl, xc, corner, r0, r1, r2, r3, e, pl->valid[c][e], pl->high[c][e]);
+#pragma GCC unroll 4
+    for (e = 0; e < 4; e++) { /* B^T d, then (B^T d) B: as ge__aic_wino_in */
+      t[e] = _mm512_sub_ps(d[e], d[8 + e]);
+      t[4 + e] = _mm512_add_ps(d[4 + e], d[8 + e]);
+      t[8 + e] = _mm512_sub_ps(d[8 + e], d[4 + e]);
+      t[12 + e] = _mm512_sub_ps(d[4 + e], d[12 + e]);
+    }
+#pragma GCC unroll 4
+    for (e = 0; e < 16; e += 4) {
+      v[e] = _mm512_sub_ps(t[e], t[e + 2]);
+      v[e + 1] = _mm512_add_ps(t[e + 1], t[e + 2]);
+      v[e + 2] = _mm512_sub_ps(t[e + 2], t[e + 1]);
+      v[e + 3] = _mm512_sub_ps(t[e + 1], t[e + 3]);
+    }
+    for (i = 0; i < pl->pieces; i++) {
+      const ge__aic_wt_piece *pc = &pl->piece[i];
+      __m512i lane = _mm512_loadu_si512(pc->lane);
+      float *at = rows + pc->panel * mr * kcd;
+      __mmask16 m = pc->mask;
+      if (pc->chunk != c) continue;
+#pragma GCC unroll 16
+      for (e = 0; e < 16; e++) _mm512_mask_storeu_ps(at + e * vs, m, _mm512_permutexvar_ps(lane, v[e]));
+    }
+  }
+  for (i = 0; i < pl->pieces; i++)
+    if (pl->piece[i].chunk < 0) {
+      float *at = rows + pl->piece[i].panel * mr * kcd;
+      __mmask16 m = pl->piece[i].mask;
+#pragma GCC unroll 16
+      for (e = 0; e < 16; e++) _mm512_mask_storeu_ps(at + e * vs, m, _mm512_setzero_ps());
+    }
+}
+#endif
 
 /* Per-thread scratch of the input transform: 16 rows of patch values and
  * 16 rows of transformed values, fs floats each. */
 static int64_t ge__aic_wt_fs(const ge__aic_cv *p) { return ge__aic_round_up(ge__aic_wt_tiles(p), 16) + 32; }
 static size_t ge__aic_wt_share(const ge__aic_cv *p) { return (size_t)(32 * ge__aic_wt_fs(p) + 64); }
+/* The strides of the 16 V_e and of the 16 products: a line past a
+ * multiple of 16 floats, so the transforms' 16 streams (often 4 KB apart
+ * otherwise) fall in different cache sets. */
+static int64_t ge__aic_wt_vs(const ge__aic_kern *k, const ge__aic_cv *p) {
+  return ge__aic_round_up((int64_t)ge__aic_prepack_a_floats(k, ge__aic_wt_tiles(p), p->cg), 16) + 16;
+}
+static int64_t ge__aic_wt_ms(const ge__aic_cv *p) { return ge__aic_round_up(ge__aic_wt_tiles(p) * p->mg, 16) + 16; }
 /* Scratch floats: V, Mb, the shares. */
 static size_t ge__aic_wt_floats(const ge__aic_kern *k, const ge__aic_cv *p, int64_t tasks) {
-  int64_t T = ge__aic_wt_tiles(p);
-  return 16 * ge__aic_prepack_a_floats(k, T, p->cg) + (size_t)(16 * T * p->mg) + 64 +
-         (size_t)tasks * ge__aic_wt_share(p);
+  return (size_t)(16 * (ge__aic_wt_vs(k, p) + ge__aic_wt_ms(p)) + 64) + (size_t)tasks * ge__aic_wt_share(p);
 }
 
 /* Share t of the channels: their 16 transformed rows of tiles into the
@@ -5430,12 +5562,18 @@ static void ge__aic_wt_in_fn(void *arg, int64_t begin, int64_t end) {
     float *fl = (float *)(((uintptr_t)(wt->work + (size_t)slot * wt->share) + 63) & ~(uintptr_t)63), *tv = fl + 16 * fs;
     for (ch = wt->guide.at[t]; ch < wt->guide.at[t + 1]; ch++) {
       int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
+#ifdef GE__AIC_X86
+      if (wt->k->level >= 2) {
+        ge__aic_wt_in512(wt, ch);
+        continue;
+      }
+#endif
       for (i = 0; i < ge__aic_wino_th(p); i++) ge__aic_wino_split(p, wt->x + ch * p->h * p->w, i, fl + i * tw, fs, wt->k->level);
       for (e = 0; e < 16; e++) memset(fl + e * fs + T, 0, (size_t)(fs - T) * sizeof(float));
       ge__aic_wino_in(wt->k->level, fl, fs, T, tv, fs, fs, 0);
       for (e = 0; e < 16; e++) /* row e: mr tiles a panel, zeros past the last tile */
         for (q = 0; q < Tp; q += mr) {
-          float *d = wt->V + e * wt->perA + s0 * Tp + q * kcd + (ch - s0) * mr;
+          float *d = wt->V + e * wt->vs + s0 * Tp + q * kcd + (ch - s0) * mr;
           int64_t h = ge__aic_min(mr, T - q);
           memcpy(d, tv + e * fs + q, (size_t)h * sizeof(float));
           if (h < mr) memset(d + h, 0, (size_t)(mr - h) * sizeof(float));
@@ -5448,7 +5586,7 @@ static void ge__aic_wt_in_fn(void *arg, int64_t begin, int64_t end) {
 /* Output channels [m0, m1) of one tile from the products (ldm = mg). */
 static void ge__aic_wt_place(const ge__aic_wt *wt, int64_t tile, int64_t m0, int64_t m1) {
   const ge__aic_cv *p = wt->p;
-  int64_t tw = ge__aic_wino_tw(p), oi = 2 * (tile / tw), oj = 2 * (tile % tw), P = p->oh * p->ow, ms = wt->T * p->mg;
+  int64_t tw = ge__aic_wino_tw(p), oi = 2 * (tile / tw), oj = 2 * (tile % tw), P = p->oh * p->ow, ms = wt->ms;
   int64_t m = m0, c, ab;
   const float *src = wt->Mb + tile * p->mg;
   float o[4 * 16];
@@ -5495,9 +5633,9 @@ static void ge__aic_wt_mm_fn(void *arg, int64_t begin, int64_t end) {
     if (m0 >= m1) continue;
     for (e = 0; e < 16; e++) {
       int64_t j;
-      mm.apack = wt->V + e * wt->perA;
+      mm.apack = wt->V + e * wt->vs;
       mm.bpack = wt->wpack + e * wt->perB;
-      mm.C = wt->Mb + e * wt->T * p->mg;
+      mm.C = wt->Mb + e * wt->ms;
       for (j = m0; j < m1; j += wt->k->nr) /* one panel of weights at a time: in L1 for all the tiles */
         ge__aic_panel_mm(&mm, j, ge__aic_min(m1, j + wt->k->nr), e + 1 < 16 ? wt->perB : 0, m0, m1, wt->Mb);
     }
@@ -5528,12 +5666,13 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
   memset(&epi, 0, sizeof epi);
   epi.act = a, epi.ldr = P, epi.level = k->level;
   wt.k = k, wt.p = p, wt.T = ge__aic_wt_tiles(p), wt.fs = ge__aic_wt_fs(p);
-  wt.perA = (int64_t)ge__aic_prepack_a_floats(k, wt.T, p->cg);
+  wt.vs = ge__aic_wt_vs(k, p), wt.ms = ge__aic_wt_ms(p);
   wt.perB = (int64_t)ge__aic_prepack_b_floats(k, p->mg, p->cg);
   wt.V = (float *)(((uintptr_t)work + 63) & ~(uintptr_t)63);
-  wt.Mb = wt.V + 16 * wt.perA;
-  wt.work = wt.Mb + 16 * wt.T * p->mg;
+  wt.Mb = wt.V + 16 * wt.vs;
+  wt.work = wt.Mb + 16 * wt.ms;
   wt.share = ge__aic_wt_share(p);
+  if (k->level >= 2) ge__aic_wt_plan_make(&wt.plan, p, wt.T, k->mr);
   for (n = 0; n < p->n; n++)
     for (g = 0; g < p->group; g++) {
       wt.x = ge__aic_conv_group(p, x, b, res, y, n, g, &epi, &wt.y);
