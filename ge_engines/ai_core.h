@@ -4389,7 +4389,7 @@ static int ge__aic_dt_choice = 0; /* 0 by cost, 1 always where it fits, 2 never 
  * block][input channel][tap][32] (zeros past the group's channels). A row
  * is summed 16 input channels at a time over all its tiles (those
  * channels' weights stay in L1), the sums kept in a row buffer, then
- * transposed into y by gathers; bias, residual and activation run on the
+ * transposed into y in registers; bias, residual and activation run on the
  * row's block while it is in L1. Tiles for strides 1 and 2 (the
  * broadcasts at fixed displacements; any dilation): the growth convs and
  * 5x5/7x7 RGB stems (ResNet's and DenseNet's 7x7/2 3->64). AVX-512 only. */
@@ -4533,14 +4533,16 @@ GE__AIC_CL_TILE(14, 2)
 /* y[j * P + i] = t[i * 32 + j] for j < rows, i < n: one gather of 16
  * pixels' sums of a channel and a masked store per channel and 16 pixels. */
 static GE__AIC_CL_ATTR void ge__aic_cl_transpose(const float *t, int64_t n, int64_t rows, float *y, int64_t P) {
-  const __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                         _mm512_set1_epi32(GE__AIC_CL_MB));
-  int64_t i, j;
-  for (i = 0; i < n; i += 16) {
+  int64_t i, j0, q;
+  __m512 r[16];
+  for (i = 0; i < n; i += 16) { /* 16 pixels x 16 channels at a time, transposed in registers */
     __mmask16 m = (__mmask16)(n - i >= 16 ? 0xffff : (1u << (n - i)) - 1u);
-    for (j = 0; j < rows; j++)
-      _mm512_mask_storeu_ps(y + j * P + i, m,
-                            _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, idx, t + i * GE__AIC_CL_MB + j, 4));
+    for (j0 = 0; j0 < rows; j0 += 16) {
+      for (q = 0; q < 16; q++)
+        r[q] = i + q < n ? _mm512_loadu_ps(t + (i + q) * GE__AIC_CL_MB + j0) : _mm512_setzero_ps();
+      ge__aic_tr16_avx512(r);
+      for (q = 0; q < 16 && j0 + q < rows; q++) _mm512_mask_storeu_ps(y + (j0 + q) * P + i, m, r[q]);
+    }
   }
 }
 
