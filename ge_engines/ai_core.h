@@ -4872,6 +4872,25 @@ static void ge__aic_wino_split(const ge__aic_cv *p, const float *xc, int64_t i, 
   }
 }
 
+/* The n products M_e (mg x Np, stride ms) = U_e (packed A, stride per)
+ * V_e (packed B, stride vs) of a block over all Np columns: the padding
+ * columns past its tiles, computed and dropped, keep the micro-kernel on
+ * whole tiles (odd widths leave a part-filled last panel, which took the
+ * slow edge path: a 63x65 map ran 1.5x a 64x64 one's time). */
+static void ge__aic_wino_products(const ge__aic_kern *k, const ge__aic_cv *p, const float *wpack, int64_t per,
+                                  const float *V, int64_t vs, float *Mb, int64_t ms, int64_t Np, int n) {
+  ge__aic_mm mm;
+  int e;
+  memset(&mm, 0, sizeof mm);
+  mm.k = k, mm.M = p->mg, mm.N = Np, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
+  for (e = 0; e < n; e++) {
+    mm.apack = wpack + e * per;
+    mm.bpack = V + e * vs;
+    mm.C = Mb + e * ms;
+    ge__aic_mm_block(&mm, 0, mm.M, 0, Np, Mb); /* both operands packed: no packing scratch used */
+  }
+}
+
 /* Tile rows [i0, i1): the input transform into V (packed B, nb tiles,
  * Np columns with zero padding), the 16 products into Mb (mg x Np each),
  * the output transform into y, the epilogue on the block's output rows. */
@@ -4885,7 +4904,6 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
    * transforms touch all 16 matrices at one offset, which would then share an L1 set */
   int64_t vs = p->cg * Np + 16, ms = p->mg * Np + 16;
   float *V = sh, *Mb = V + 16 * vs, *fl = Mb + 16 * ms + 32;
-  ge__aic_mm mm;
   for (ch = 0; ch < p->cg; ch++) {
     const float *xc = wn->x + ch * p->h * p->w;
     int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
@@ -4893,14 +4911,7 @@ static void ge__aic_wino_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, f
     for (e = 0; e < 16; e++) memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
     ge__aic_wino_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
   }
-  memset(&mm, 0, sizeof mm);
-  mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
-  for (e = 0; e < 16; e++) {
-    mm.apack = wn->wpack + e * per;
-    mm.bpack = V + e * vs;
-    mm.C = Mb + e * ms;
-    ge__aic_mm_block(&mm, 0, p->mg, 0, nb, Mb); /* both operands packed: no packing scratch used */
-  }
+  ge__aic_wino_products(k, p, wn->wpack, per, V, vs, Mb, ms, Np, 16);
   r0 = 2 * i0, r1 = ge__aic_min(p->oh, 2 * i1);
   for (m = 0; m < p->mg; m++) {
     float *ym = wn->y + m * P;
@@ -5241,9 +5252,10 @@ static void ge__aic_w4_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, flo
    * offset, which at a multiple of 4 KB (64 channels x 64 tiles) would share one L1 set */
   int64_t vs = p->cg * Np + 16, ms = p->mg * Np + 16;
   float *V = sh, *Mb = V + 36 * vs, *fl = Mb + 36 * ms + 32;
-  ge__aic_mm mm;
   int64_t ra = ge__aic_max(0, 4 * i0 - p->ph), rb = ge__aic_min(p->h, 4 * i1 - p->ph + 2); /* input rows read */
   (void)ra, (void)rb;
+  for (e = 0; e < 36; e++) /* past the tiles zeros (or a split's spill): all Np columns of V hold numbers */
+    memset(fl + e * fs + nb, 0, (size_t)(fs - nb) * sizeof(float));
   for (ch = 0; ch < p->cg; ch++) {
     const float *xc = wn->x + ch * p->h * p->w;
     int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
@@ -5252,17 +5264,9 @@ static void ge__aic_w4_block(const ge__aic_wino *wn, int64_t i0, int64_t i1, flo
       for (j = ra * p->w; j < rb * p->w; j += 16) __builtin_prefetch(xc + p->h * p->w + j);
 #endif
     for (i = i0; i < i1; i++) ge__aic_w4_split(p, xc, i, fl + (i - i0) * tw, fs, k->level);
-    /* columns past nb (to the vector) hold what was there: they reach only the products' unused columns */
-    ge__aic_w4_in(k->level, fl, fs, nb, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
+    ge__aic_w4_in(k->level, fl, fs, Np, V + s0 * Np + (ch - s0) * k->nr, vs, k->nr, k->nr * kcd);
   }
-  memset(&mm, 0, sizeof mm);
-  mm.k = k, mm.M = p->mg, mm.N = nb, mm.K = p->cg, mm.alpha = 1.0f, mm.ldc = Np;
-  for (e = 0; e < 36; e++) {
-    mm.apack = wn->wpack + e * per;
-    mm.bpack = V + e * vs;
-    mm.C = Mb + e * ms;
-    ge__aic_mm_block(&mm, 0, p->mg, 0, nb, Mb); /* both operands packed: no packing scratch used */
-  }
+  ge__aic_wino_products(k, p, wn->wpack, per, V, vs, Mb, ms, Np, 36);
   r0 = 4 * i0, r1 = ge__aic_min(p->oh, 4 * i1);
   for (m = 0; m < p->mg; m++) {
     float *ym = wn->y + m * P;
