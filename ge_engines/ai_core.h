@@ -4530,8 +4530,7 @@ GE__AIC_CL_TILE(12, 2)
 GE__AIC_CL_TILE(13, 2)
 GE__AIC_CL_TILE(14, 2)
 
-/* y[j * P + i] = t[i * 32 + j] for j < rows, i < n: one gather of 16
- * pixels' sums of a channel and a masked store per channel and 16 pixels. */
+/* y[j * P + i] = t[i * 32 + j] for j < rows, i < n. */
 static GE__AIC_CL_ATTR void ge__aic_cl_transpose(const float *t, int64_t n, int64_t rows, float *y, int64_t P) {
   int64_t i, j0, q;
   __m512 r[16];
