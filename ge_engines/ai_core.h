@@ -5407,9 +5407,9 @@ static void ge__aic_panel_mm(const ge__aic_mm *g, int64_t j0, int64_t j1, int64_
  * chunk's pieces (its tiles in one A panel) is moved to its place in the
  * panel and stored under a mask. The plan, made once a call: */
 #define GE__AIC_WT_CHUNKS ((GE__AIC_WT_MAX_TILES + 15) / 16)
-#define GE__AIC_WT_PIECES (3 * GE__AIC_WT_CHUNKS + 1) /* a chunk spans at most 3 panels of mr >= 8 */
+#define GE__AIC_WT_PIECES (3 * GE__AIC_WT_CHUNKS) /* a chunk spans at most 3 panels of mr >= 8 */
 typedef struct ge__aic_wt_piece {
-  int64_t chunk, panel; /* chunk -1: the zeros past the last tile */
+  int64_t chunk, panel;
   int32_t lane[16];     /* the chunk's lane for each position in the panel */
   uint16_t mask;        /* the panel positions it writes */
 } ge__aic_wt_piece;
@@ -5420,7 +5420,9 @@ typedef struct ge__aic_wt_plan {
   int32_t corner[GE__AIC_WT_CHUNKS][16];      /* plane offset of each lane's patch corner */
   uint16_t valid[GE__AIC_WT_CHUNKS][16];      /* lanes whose value 4r+q lies in the image */
   uint16_t high[GE__AIC_WT_CHUNKS][16];       /* ... and in the plane's second 32 floats */
-  ge__aic_wt_piece piece[GE__AIC_WT_PIECES];
+  ge__aic_wt_piece piece[GE__AIC_WT_PIECES]; /* in chunk order */
+  int64_t tail_panel;                        /* the last panel, whose positions */
+  uint16_t tail_mask;                        /* past the last tile hold zeros (0: none) */
 } ge__aic_wt_plan;
 
 typedef struct ge__aic_wt {
@@ -5437,7 +5439,7 @@ typedef struct ge__aic_wt {
 } ge__aic_wt;
 
 static void ge__aic_wt_plan_make(ge__aic_wt_plan *pl, const ge__aic_cv *p, int64_t T, int64_t mr) {
-  int64_t tw = ge__aic_wino_tw(p), Tp = ge__aic_round_up(T, mr), c, l, v, pi, j;
+  int64_t tw = ge__aic_wino_tw(p), c, l, v, pi, j;
   memset(pl, 0, sizeof *pl);
   pl->chunks = (T + 15) / 16;
   pl->in_regs = p->h * p->w <= 64;
@@ -5464,11 +5466,8 @@ static void ge__aic_wt_plan_make(ge__aic_wt_plan *pl, const ge__aic_cv *p, int64
         pc->mask |= (uint16_t)(1u << j);
       }
     }
-  if (Tp > T) { /* the last panel's rows past the tiles: zeros */
-    ge__aic_wt_piece *pc = &pl->piece[pl->pieces++];
-    pc->chunk = -1, pc->panel = T / mr;
-    for (j = T % mr; j < mr; j++) pc->mask |= (uint16_t)(1u << j);
-  }
+  pl->tail_panel = T / mr;
+  for (j = T % mr; T % mr && j < mr; j++) pl->tail_mask |= (uint16_t)(1u << j);
 }
 
 #ifdef GE__AIC_X86
@@ -5501,7 +5500,7 @@ static GE__AIC_DW_ATTR512 void ge__aic_wt_in512(const ge__aic_wt *wt, int64_t ch
   if (pl->in_regs)
     r0 = ge__aic_load_upto(xc, plane), r1 = ge__aic_load_upto(xc + 16, plane - 16),
     r2 = ge__aic_load_upto(xc + 32, plane - 32), r3 = ge__aic_load_upto(xc + 48, plane - 48);
-  for (c = 0; c < pl->chunks; c++) {
+  for (c = 0, i = 0; c < pl->chunks; c++) {
     __m512i corner = _mm512_loadu_si512(pl->corner[c]);
 #pragma GCC unroll 16
     for (e = 0; e < 16; e++) d[e] = ge__aic_wt_fetch(pl, xc, corner, r0, r1, r2, r3, e, pl->valid[c][e], pl->high[c][e]);
@@ -5519,23 +5518,19 @@ static GE__AIC_DW_ATTR512 void ge__aic_wt_in512(const ge__aic_wt *wt, int64_t ch
       v[e + 2] = _mm512_sub_ps(t[e + 2], t[e + 1]);
       v[e + 3] = _mm512_sub_ps(t[e + 1], t[e + 3]);
     }
-    for (i = 0; i < pl->pieces; i++) {
+    for (; i < pl->pieces && pl->piece[i].chunk == c; i++) {
       const ge__aic_wt_piece *pc = &pl->piece[i];
       __m512i lane = _mm512_loadu_si512(pc->lane);
       float *at = rows + pc->panel * mr * kcd;
-      __mmask16 m = pc->mask;
-      if (pc->chunk != c) continue;
 #pragma GCC unroll 16
-      for (e = 0; e < 16; e++) _mm512_mask_storeu_ps(at + e * vs, m, _mm512_permutexvar_ps(lane, v[e]));
+      for (e = 0; e < 16; e++) _mm512_mask_storeu_ps(at + e * vs, pc->mask, _mm512_permutexvar_ps(lane, v[e]));
     }
   }
-  for (i = 0; i < pl->pieces; i++)
-    if (pl->piece[i].chunk < 0) {
-      float *at = rows + pl->piece[i].panel * mr * kcd;
-      __mmask16 m = pl->piece[i].mask;
+  if (pl->tail_mask) {
+    float *at = rows + pl->tail_panel * mr * kcd;
 #pragma GCC unroll 16
-      for (e = 0; e < 16; e++) _mm512_mask_storeu_ps(at + e * vs, m, _mm512_setzero_ps());
-    }
+    for (e = 0; e < 16; e++) _mm512_mask_storeu_ps(at + e * vs, pl->tail_mask, _mm512_setzero_ps());
+  }
 }
 #endif
 
@@ -5563,16 +5558,18 @@ static void ge__aic_wt_in_fn(void *arg, int64_t begin, int64_t end) {
   int64_t mr = wt->k->mr, T = wt->T, fs = wt->fs, Tp = ge__aic_round_up(T, mr), kcs = ge__aic_kc(p->cg);
   int64_t tw = ge__aic_wino_tw(p), t, ch, i, e, q;
   for (t = begin; t < end; t++) {
-    int64_t slot = ge__aic_slot_claim(&wt->slots, t);
-    float *fl = (float *)(((uintptr_t)(wt->work + (size_t)slot * wt->share) + 63) & ~(uintptr_t)63), *tv = fl + 16 * fs;
+    int64_t slot;
+    float *fl, *tv;
+#ifdef GE__AIC_X86
+    if (wt->k->level >= 2) { /* in registers: no buffer */
+      for (ch = wt->guide.at[t]; ch < wt->guide.at[t + 1]; ch++) ge__aic_wt_in512(wt, ch);
+      continue;
+    }
+#endif
+    slot = ge__aic_slot_claim(&wt->slots, t);
+    fl = (float *)(((uintptr_t)(wt->work + (size_t)slot * wt->share) + 63) & ~(uintptr_t)63), tv = fl + 16 * fs;
     for (ch = wt->guide.at[t]; ch < wt->guide.at[t + 1]; ch++) {
       int64_t s0 = ch / kcs * kcs, kcd = ge__aic_min(kcs, p->cg - s0);
-#ifdef GE__AIC_X86
-      if (wt->k->level >= 2) {
-        ge__aic_wt_in512(wt, ch);
-        continue;
-      }
-#endif
       for (i = 0; i < ge__aic_wino_th(p); i++) ge__aic_wino_split(p, wt->x + ch * p->h * p->w, i, fl + i * tw, fs, wt->k->level);
       for (e = 0; e < 16; e++) memset(fl + e * fs + T, 0, (size_t)(fs - T) * sizeof(float));
       ge__aic_wino_in(wt->k->level, fl, fs, T, tv, fs, fs, 0);
