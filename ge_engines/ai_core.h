@@ -5433,7 +5433,7 @@ typedef struct ge__aic_wt {
   float *y, *V, *Mb, *work;
   int64_t T, fs, vs, ms, perB, tasks; /* vs, ms: the strides of V_e and of the products */
   size_t share;
-  ge__aic_slots slots;  /* work: a transform buffer of `share` floats a thread */
+  ge__aic_slots slots;  /* work: below AVX-512, a transform buffer of `share` floats a thread */
   ge__aic_guide guide;  /* the running loop's shares: channels (in), panels (mm) */
   ge__aic_wt_plan plan; /* level 2's input transform */
 } ge__aic_wt;
@@ -5681,7 +5681,7 @@ static ge_status ge__aic_conv_wt(ge_kernel_ctx *c, const ge__aic_kern *k, const 
       wt.wpack = wpack + (size_t)g * per;
       wt.epi = ge__aic_epi_empty(&epi) ? NULL : &epi;
       /* the input transform in guided shares of at least 4 channels (a
-       * couple of us each), each in a free thread's buffer */
+       * couple of us each), each (below AVX-512) in a free thread's buffer */
       ge__aic_guide_make(&wt.guide, threads, p->cg, 4, 32.0 * (double)wt.T * (double)p->cg * (double)p->mg);
       wt.tasks = wt.guide.n;
       ge__aic_slots_init(&wt.slots, wt.tasks, threads);
