@@ -403,6 +403,19 @@ static conv_case rand_case(int kind) {
     c.h = c.w = tu_below(&R, 2) ? sizes[tu_below(&R, 4)] : rint_in(3, 64);
     if (c.h > 28) c.group = rint_in(8, 24);
     if (tu_below(&R, 6) == 0) c.w = rint_in(3, 20); /* not square */
+  } else if (kind == 26) { /* depthwise on narrow maps at stride 1 with "same" columns (ow == w: the flat
+                               kernel at AVX-512): 3x3, 5x5, 7x7 and 1xk / kx1, dilations 1 or 2, channel
+                               multipliers, channels not a multiple of four, batches, any rows of padding */
+    static const int64_t ks[] = {3, 5, 7, 1};
+    c.n = tu_below(&R, 5) == 0 ? 2 : 1;
+    c.group = tu_below(&R, 3) == 0 ? rint_in(1, 9) : rint_in(8, 70);
+    cg = 1, mg = tu_below(&R, 6) == 0 ? 2 : 1;
+    c.kh = ks[tu_below(&R, 4)], c.kw = ks[tu_below(&R, 3)];
+    c.sh = c.sw = 1;
+    c.dh = c.dw = tu_below(&R, 5) == 0 ? 2 : 1;
+    c.pads[1] = rint_in(0, (c.kw - 1) * c.dw), c.pads[3] = (c.kw - 1) * c.dw - c.pads[1];
+    c.pads[0] = rint_in(0, c.kh - 1), c.pads[2] = rint_in(0, c.kh - 1);
+    c.h = rint_in(c.kh, 24), c.w = rint_in(2, c.kw == 3 ? 16 : c.kw == 5 ? 32 : 8);
   } else if (kind == 24) { /* patchify convs (kernel = stride, no pads: ConvNeXt's stem and downsamplings), the map
                                a whole number of patches (the 1x1 path over phase planes) or not (the others) */
     c.group = tu_below(&R, 6) ? 1 : 2;
@@ -1080,6 +1093,31 @@ GE_TEST(test_efficientnet_dw5) {
   printf("  EfficientNet 5x5 depthwise: 120 cases at 3 levels (1 and 2 threads), %d "
          "channel-blocked, %d by the 5x5 band kernel, worst rel err %.2g\n",
          t.blocked, t.banded, worst);
+}
+
+/* Tallies of the cases the flat depthwise kernel takes at level 2. */
+static void tally_dwf(const conv_case *c, int level, void *acc) {
+  ge__aic_cv p;
+  if (level != 2) return;
+  memset(&p, 0, sizeof p);
+  p.h = c->h, p.w = c->w, p.kh = c->kh, p.kw = c->kw, p.sh = p.sw = 1, p.dh = c->dh, p.dw = c->dw;
+  p.ph = c->pads[0], p.pw = c->pads[1];
+  p.oh = out_dim(c->h, c->kh, 1, c->dh, c->pads[0], c->pads[2]), p.ow = out_dim(c->w, c->kw, 1, c->dw, c->pads[1], c->pads[3]);
+  p.cg = 1, p.mg = c->m / c->group;
+  *(int *)acc += ge__aic_dwf_fits(&p, 2);
+}
+
+/* Depthwise on narrow maps (kind 26): the flat kernel at AVX-512 (plain
+ * loads with masked FMAs in the middle planes, masked loads in the first
+ * and last, four planes at a time and single ones), the others elsewhere. */
+GE_TEST(test_dw_flat) {
+  int flat = 0;
+  double worst;
+  tu_seed(&R, 1626);
+  worst = run_kind_cases(26, 150, "dwf", tally_dwf, &flat);
+  GE_CHECK(flat > 30 || !__builtin_cpu_supports("avx512f"));
+  printf("  flat depthwise: 150 cases at 3 levels (1 and 2 threads), %d by the flat kernel, worst rel err %.2g\n", flat,
+         worst);
 }
 
 /* ConvNeXt's 7x7 depthwise layers (kind 23): the channel-blocked kernel
@@ -3022,6 +3060,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_mobilenet_layers);
   GE_RUN(test_efficientnet_dw5);
   GE_RUN(test_convnext_dw7);
+  GE_RUN(test_dw_flat);
   GE_RUN(test_conv_as_1x1);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
