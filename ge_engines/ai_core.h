@@ -3637,18 +3637,79 @@ static void ge__aic_dots_base(int64_t i0, int64_t i1, int64_t N, int64_t K, cons
 }
 #endif
 
+/* Constant weights of a few-pixel conv packed once for AVX-512 as
+ * [group][64-row panel][k][64] (zeros past mg): the panel's rows in lanes,
+ * so a pixel's sums are vertical FMAs over one contiguous weight stream
+ * (a squeeze-excite gate, one pixel against 960 x 240 weights, spent as
+ * long summing its dot products' lanes as multiplying). */
+#define GE__AIC_DOTP_MR 64
+typedef struct ge__aic_dotpack {
+  const ge__aic_cv *p;
+  const float *w;
+} ge__aic_dotpack;
+
+static size_t ge__aic_dotp_floats(const ge__aic_cv *p) {
+  return (size_t)(p->group * ge__aic_round_up(p->mg, GE__AIC_DOTP_MR) * p->cg * p->kh * p->kw);
+}
+static void ge__aic_dotp_pack_fn(const void *arg, float *dst) {
+  const ge__aic_dotpack *a = (const ge__aic_dotpack *)arg;
+  const ge__aic_cv *p = a->p;
+  int64_t K = p->cg * p->kh * p->kw, g, i0, k, r;
+  for (g = 0; g < p->group; g++)
+    for (i0 = 0; i0 < p->mg; i0 += GE__AIC_DOTP_MR)
+      for (k = 0; k < K; k++)
+        for (r = 0; r < GE__AIC_DOTP_MR; r++)
+          *dst++ = i0 + r < p->mg ? a->w[(g * p->mg + i0 + r) * K + k] : 0.0f;
+}
+
+#ifdef GE__AIC_X86
+/* Rows [i0, i0 + 64) of C (ldc P) from panel wp: two pixels at a time,
+ * eight FMA chains, rows past M not stored. */
+static __attribute__((target("avx512f"))) void ge__aic_dotp_avx512(const float *wp, int64_t i0, int64_t M, int64_t P,
+                                                                  int64_t K, const float *cols, float *C) {
+  int64_t j, k, r, rows = ge__aic_min(GE__AIC_DOTP_MR, M - i0);
+  float t[2][GE__AIC_DOTP_MR];
+  for (j = 0; j < P; j += 2) {
+    const float *c0 = cols + j * K, *c1 = j + 1 < P ? c0 + K : c0;
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    for (k = 0; k < K; k++) {
+      const float *w = wp + k * GE__AIC_DOTP_MR;
+      const __m512 x0 = _mm512_set1_ps(c0[k]), x1 = _mm512_set1_ps(c1[k]);
+      const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16), w2 = _mm512_loadu_ps(w + 32);
+      const __m512 w3 = _mm512_loadu_ps(w + 48);
+      a0 = _mm512_fmadd_ps(w0, x0, a0), a1 = _mm512_fmadd_ps(w1, x0, a1);
+      a2 = _mm512_fmadd_ps(w2, x0, a2), a3 = _mm512_fmadd_ps(w3, x0, a3);
+      b0 = _mm512_fmadd_ps(w0, x1, b0), b1 = _mm512_fmadd_ps(w1, x1, b1);
+      b2 = _mm512_fmadd_ps(w2, x1, b2), b3 = _mm512_fmadd_ps(w3, x1, b3);
+    }
+    _mm512_storeu_ps(t[0], a0), _mm512_storeu_ps(t[0] + 16, a1), _mm512_storeu_ps(t[0] + 32, a2);
+    _mm512_storeu_ps(t[0] + 48, a3), _mm512_storeu_ps(t[1], b0), _mm512_storeu_ps(t[1] + 16, b1);
+    _mm512_storeu_ps(t[1] + 32, b2), _mm512_storeu_ps(t[1] + 48, b3);
+    for (r = 0; r < rows; r++) {
+      C[(i0 + r) * P + j] = t[0][r];
+      if (j + 1 < P) C[(i0 + r) * P + j + 1] = t[1][r];
+    }
+  }
+}
+#endif
+
 typedef struct ge__aic_dotjob {
   int level;
   int64_t M, N, K;
-  const float *w, *cols;
+  const float *w, *cols, *wpack; /* wpack: 64-row panels (ge__aic_dotp_pack_fn) or NULL */
   float *C;
 } ge__aic_dotjob;
 
-/* Rows [4 begin, 4 end) of a dot job. */
+/* Rows [4 begin, 4 end) of a dot job (panels [begin, end) when packed). */
 static void ge__aic_dots_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_dotjob *d = (const ge__aic_dotjob *)arg;
-  int64_t i0 = 4 * begin, i1 = ge__aic_min(d->M, 4 * end);
+  int64_t i0 = 4 * begin, i1 = ge__aic_min(d->M, 4 * end), u;
 #ifdef GE__AIC_X86
+  if (d->wpack) {
+    for (u = begin; u < end; u++)
+      ge__aic_dotp_avx512(d->wpack + u * 64 * d->K, u * 64, d->M, d->N, d->K, d->cols, d->C);
+    return;
+  }
   if (d->level >= 2) ge__aic_dots_avx512(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
   else if (d->level == 1) ge__aic_dots_avx2(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
   else
@@ -3674,12 +3735,14 @@ static void ge__aic_dots_epilogue(const ge__aic_epi *e, float *c, int64_t rows, 
 }
 
 /* The conv of every image and group as dot products (P <= GE__AIC_FEW_PIXELS);
- * cols: P * K floats of scratch. Row blocks go to threads only when each
- * share has about a million multiply-adds. */
-static void ge__aic_conv_dots(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w, const float *b,
-                              const float *res, const ge__aic_act *act, float *y, int level, float *cols) {
-  int64_t P = p->oh * p->ow, K = p->cg * p->kh * p->kw, n, g, blocks = (p->mg + 3) / 4;
-  int64_t grain = 1 + (int64_t)(1e6 / (4.0 * (double)P * (double)K));
+ * cols: P * K floats of scratch; wpack: the weights packed by
+ * ge__aic_dotp_pack_fn (AVX-512) or NULL. Row blocks go to threads only
+ * when each share has about a million multiply-adds. */
+static void ge__aic_conv_dots(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w, const float *wpack,
+                              const float *b, const float *res, const ge__aic_act *act, float *y, int level,
+                              float *cols) {
+  int64_t P = p->oh * p->ow, K = p->cg * p->kh * p->kw, n, g, mr = wpack ? GE__AIC_DOTP_MR : 4;
+  int64_t blocks = (p->mg + mr - 1) / mr, grain = 1 + (int64_t)(1e6 / ((double)mr * (double)P * (double)K));
   ge__aic_epi epi;
   ge__aic_dotjob d;
   memset(&epi, 0, sizeof epi);
@@ -3689,6 +3752,7 @@ static void ge__aic_conv_dots(ge_kernel_ctx *c, const ge__aic_cv *p, const float
     for (g = 0; g < p->group; g++) {
       ge__aic_im2col_t(p, x + (n * p->c + g * p->cg) * p->h * p->w, K, cols);
       d.w = w + g * p->mg * K;
+      d.wpack = wpack ? wpack + g * (ge__aic_dotp_floats(p) / (size_t)p->group) : NULL;
       d.C = y + (n * p->m + g * p->mg) * P;
       ge_kernel_parallel_for(c, blocks, grain, ge__aic_dots_fn, &d);
       epi.row_bias = b ? b + g * p->mg : NULL;
@@ -6753,12 +6817,21 @@ static ge_status ge__aic_conv_with(ge_kernel_ctx *c, int pre_on) {
                            res, &act, (float *)y->data, k->level, work);
     return GE_OK;
   }
-  if (P <= GE__AIC_FEW_PIXELS) { /* a few pixels: dot products, no packing */
-    if (!(work = ge__aic_scratch(c, (size_t)(P * K) + 16))) return ge__aic_nomem(c);
+  if (P <= GE__AIC_FEW_PIXELS) { /* a few pixels: dot products, constant weights packed at AVX-512 */
+    ge__aic_dotpack dp;
+    wpack = NULL;
+    dp.p = &p, dp.w = (const float *)w->data;
+    if (k->level >= 2 && ge__aic_input_const(c, 1)) {
+      /* tag 120 + level: no other path's packing */
+      if (!(wpack = ge__aic_packed(c, 1, 120 + k->level, ge__aic_dotp_floats(&p), ge__aic_dotp_pack_fn, &dp,
+                                   (size_t)(P * K) + 16, &work)))
+        return ge__aic_nomem(c);
+    } else if (!(work = ge__aic_scratch(c, (size_t)(P * K) + 16)))
+      return ge__aic_nomem(c);
     if (ge_kernel_preparing(c)) return GE_OK;
     s = (ge__aic_state *)c->state; /* the scratch may have moved the state */
-    ge__aic_conv_dots(c, &p, (const float *)x->data, (const float *)w->data, b ? (const float *)b->data : NULL, res,
-                      &s->act, (float *)y->data, k->level, work);
+    ge__aic_conv_dots(c, &p, (const float *)x->data, (const float *)w->data, wpack, b ? (const float *)b->data : NULL,
+                      res, &s->act, (float *)y->data, k->level, work);
     return GE_OK;
   }
 #ifdef GE__AIC_VEC

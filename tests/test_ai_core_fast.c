@@ -416,6 +416,18 @@ static conv_case rand_case(int kind) {
     c.pads[1] = rint_in(0, (c.kw - 1) * c.dw), c.pads[3] = (c.kw - 1) * c.dw - c.pads[1];
     c.pads[0] = rint_in(0, c.kh - 1), c.pads[2] = rint_in(0, c.kh - 1);
     c.h = rint_in(c.kh, 24), c.w = rint_in(2, c.kw == 3 ? 16 : c.kw == 5 ? 32 : 8);
+  } else if (kind == 27) { /* squeeze-excite gates and frame convs: a few output pixels, wide (the 64-row
+                               panels of packed constant weights at AVX-512, the dot products elsewhere) */
+    c.n = tu_below(&R, 5) == 0 ? 2 : 1;
+    c.group = tu_below(&R, 6) == 0 ? 2 : 1;
+    cg = rint_in(8, 300), mg = rint_in(1, 300);
+    c.kh = c.kw = c.sh = c.sw = c.dh = c.dw = 1;
+    c.pads[0] = c.pads[1] = c.pads[2] = c.pads[3] = 0;
+    c.h = c.w = 1;
+    if (tu_below(&R, 3) == 0) { /* 1-D frames: up to eight outputs of a k=3 conv */
+      c.one_d = 1;
+      c.kw = 3, c.w = rint_in(3, 10);
+    }
   } else if (kind == 24) { /* patchify convs (kernel = stride, no pads: ConvNeXt's stem and downsamplings), the map
                                a whole number of patches (the 1x1 path over phase planes) or not (the others) */
     c.group = tu_below(&R, 6) ? 1 : 2;
@@ -1118,6 +1130,25 @@ GE_TEST(test_dw_flat) {
   GE_CHECK(flat > 30 || !__builtin_cpu_supports("avx512f"));
   printf("  flat depthwise: 150 cases at 3 levels (1 and 2 threads), %d by the flat kernel, worst rel err %.2g\n", flat,
          worst);
+}
+
+/* Few-pixel wide convs (kind 27) at level 2 past one 64-row panel. */
+static void tally_wide_few(const conv_case *c, int level, void *acc) {
+  *(int *)acc += level == 2 && c->m / c->group > 64;
+}
+
+/* Squeeze-excite gates and frame convs (kind 27): constant weights in
+ * 64-row panels at AVX-512 (half the cases prepare them at load), two
+ * pixels at a time, partial panels; dot products otherwise. */
+GE_TEST(test_few_pixels_wide) {
+  int wide = 0;
+  double worst;
+  tu_seed(&R, 1627);
+  worst = run_kind_cases(27, 120, "few", tally_wide_few, &wide);
+  GE_CHECK(wide > 15);
+  printf("  few-pixel wide convs: 120 cases at 3 levels (1 and 2 threads), %d past a panel at level 2, worst rel err "
+         "%.2g\n",
+         wide, worst);
 }
 
 /* ConvNeXt's 7x7 depthwise layers (kind 23): the channel-blocked kernel
@@ -3061,6 +3092,7 @@ int main(int argc, char **argv) {
   GE_RUN(test_efficientnet_dw5);
   GE_RUN(test_convnext_dw7);
   GE_RUN(test_dw_flat);
+  GE_RUN(test_few_pixels_wide);
   GE_RUN(test_conv_as_1x1);
   GE_RUN(test_dw3_band_silu);
   GE_RUN(test_depthwise_oversubscribed);
