@@ -1806,6 +1806,18 @@ typedef struct ge__vk_mpg {
   int rowwise;                    /* wide rows without pads: row by row in place (ge__vk_rows_band) */
 } ge__vk_mpg;
 
+/* Whether ge__vk_pool_s2_avx512 takes a pool's rows: column stride 2 and
+ * 2- or 3-wide windows (the 3x3 stride-2 pools of SqueezeNet, GoogLeNet,
+ * Inception), at AVX-512. */
+static int ge__vk_pool_s2_fits(const ge__vk_pool *p) {
+#if GE__VK_X86
+  return p->isa == GE__VK_ISA_AVX512 && p->s[1] == 2 && (p->k[1] == 2 || p->k[1] == 3);
+#else
+  (void)p;
+  return 0;
+#endif
+}
+
 /* Wide rows (a vector or more of outputs) with every window inside the
  * plane (no pads, or ceil mode's extra window not needed) need no padded
  * copy: the column max of each input row goes straight from x, ow a row
@@ -1813,7 +1825,7 @@ typedef struct ge__vk_mpg {
  * line up flattened). */
 static int ge__vk_rowwise_geom(const ge__vk_pool *p, ge__vk_mpg *g) {
   int64_t per;
-  if (p->pb[0] || p->pb[1] || p->ow < 16 || (p->oh - 1) * p->s[0] + p->k[0] > p->ih ||
+  if (p->pb[0] || p->pb[1] || (p->ow < 16 && !ge__vk_pool_s2_fits(p)) || (p->oh - 1) * p->s[0] + p->k[0] > p->ih ||
       (p->ow - 1) * p->s[1] + p->k[1] > p->iw)
     return 0;
   per = p->ow * p->s[0]; /* h floats an output row adds */
@@ -1892,6 +1904,63 @@ typedef struct ge__vk_mpjob {
   ge__vk_mpg g;
 } ge__vk_mpjob;
 
+#if GE__VK_X86
+/* Output rows [0, ob) of a band whose first input row is src, every window
+ * inside the plane (ge__vk_rowwise_geom): per 16 outputs of a row, the
+ * max (sum) over the window's kh input rows of its 2 x 16 + 1 input
+ * columns in registers, then the even columns and the odd ones by two
+ * permutes and the third tap's (the even ones a column on) by an align. No
+ * row buffer and no call per row: the two passes of ge__vk_rows_band took
+ * SqueezeNet's 3x3 stride-2 pools 2-3x ONNX Runtime's time. Interior
+ * vectors load whole (a masked load costs Zen 4 half again). */
+GE__VK_ATTR_avx512 static void ge__vk_pool_s2_avx512(const ge__vk_pool *p, const float *src, int64_t ob, float *y) {
+  const __m512i ie = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i io = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  const int m = p->is_max, three = p->k[1] == 3;
+  const int64_t iw = p->iw, ow = p->ow, kh = p->k[0];
+  int64_t r, c0, t;
+  for (r = 0; r < ob; r++, y += ow) {
+    const float *row = src + r * p->s[0] * iw;
+    for (c0 = 0; c0 < ow; c0 += 16) {
+      const int64_t n = ow - c0 < 16 ? ow - c0 : 16, need = 2 * (n - 1) + p->k[1]; /* input columns read */
+      const float *x = row + 2 * c0;
+      ge__vk_v_avx512 a, b, c = {0}, v, e, o;
+      if (need >= 32) {
+        a = (ge__vk_v_avx512)_mm512_loadu_ps(x), b = (ge__vk_v_avx512)_mm512_loadu_ps(x + 16);
+        if (need > 32) c = (ge__vk_v_avx512)_mm512_maskz_loadu_ps(1, x + 32);
+        for (t = 1; t < kh; t++) {
+          const float *xt = x + t * iw;
+          a = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, (ge__vk_v_avx512)_mm512_loadu_ps(xt), a);
+          b = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, (ge__vk_v_avx512)_mm512_loadu_ps(xt + 16), b);
+          if (need > 32)
+            c = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD,
+                                       (ge__vk_v_avx512)_mm512_maskz_loadu_ps(1, xt + 32), c);
+        }
+      } else {
+        const __mmask16 ma = (__mmask16)(need >= 16 ? 0xffffu : (1u << need) - 1u);
+        const __mmask16 mb = (__mmask16)(need <= 16 ? 0u : (1u << (need - 16)) - 1u);
+        a = (ge__vk_v_avx512)_mm512_maskz_loadu_ps(ma, x), b = (ge__vk_v_avx512)_mm512_maskz_loadu_ps(mb, x + 16);
+        for (t = 1; t < kh; t++) {
+          const float *xt = x + t * iw;
+          a = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, (ge__vk_v_avx512)_mm512_maskz_loadu_ps(ma, xt), a);
+          b = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, (ge__vk_v_avx512)_mm512_maskz_loadu_ps(mb, xt + 16),
+                                     b);
+        }
+      }
+      e = (ge__vk_v_avx512)_mm512_permutex2var_ps((__m512)a, ie, (__m512)b);
+      o = (ge__vk_v_avx512)_mm512_permutex2var_ps((__m512)a, io, (__m512)b);
+      v = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, o, e);
+      if (three) /* column 2j + 2: the even ones from lane 1, then c's */
+        v = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD,
+                                   (ge__vk_v_avx512)_mm512_castsi512_ps(_mm512_alignr_epi32(
+                                       _mm512_castps_si512((__m512)c), _mm512_castps_si512((__m512)e), 1)),
+                                   v);
+      _mm512_mask_storeu_ps(y + c0, (__mmask16)((1u << n) - 1u), (__m512)v);
+    }
+  }
+}
+#endif
+
 /* Output rows [o0, o0 + ob) of plane x into y by rows in place: the
  * column max of every input row they read into h (ow a row), then the
  * row max of kh of them per output row (one flattened run at row stride 1). */
@@ -1899,6 +1968,12 @@ static void ge__vk_rows_band(const ge__vk_pool *p, const float *x, float *h, int
   int64_t r, rows = (ob - 1) * p->s[0] + p->k[0], ow = p->ow;
   int m = p->is_max, isa = p->isa;
   const float *src = x + o0 * p->s[0] * p->iw;
+#if GE__VK_X86
+  if (ge__vk_pool_s2_fits(p)) {
+    ge__vk_pool_s2_avx512(p, src, ob, y);
+    return;
+  }
+#endif
   /* rows a stride apart: the max (sum) over each window's kh rows first, a
    * contiguous pass over whole input rows, then the strided column pass
    * once an output row instead of once an input row (at stride 2 it loads
