@@ -3707,7 +3707,7 @@ static void ge__aic_dots_fn(void *arg, int64_t begin, int64_t end) {
 #ifdef GE__AIC_X86
   if (d->wpack) {
     for (u = begin; u < end; u++)
-      ge__aic_dotp_avx512(d->wpack + u * 64 * d->K, u * 64, d->M, d->N, d->K, d->cols, d->C);
+      ge__aic_dotp_avx512(d->wpack + u * GE__AIC_DOTP_MR * d->K, u * GE__AIC_DOTP_MR, d->M, d->N, d->K, d->cols, d->C);
     return;
   }
   if (d->level >= 2) ge__aic_dots_avx512(i0, i1, d->N, d->K, d->w, d->cols, d->C, d->N);
@@ -4118,27 +4118,18 @@ static void ge__aic_sc_geom(const ge__aic_cv *p, int64_t *key) {
 }
 
 /* The key, tap offsets and lane masks after the packed weights. */
-/* Tap t's offset from an output pixel to its input pixel in the phase
- * planes (or the input read in place); g: the row and column shifts dr, dc
- * and the rows and columns of the tap's phase plane that hold input. The
- * tap's input row ri = a + sh dr: phase a, shift dr (columns alike). */
-static int64_t ge__aic_sc_tap(const ge__aic_cv *p, int64_t t, int64_t g[4]) {
-  int64_t ri = t / p->kw * p->dh - p->ph, ci = t % p->kw * p->dw - p->pw;
-  int64_t a = (ri % p->sh + p->sh) % p->sh, b = (ci % p->sw + p->sw) % p->sw;
-  g[0] = (ri - a) / p->sh, g[1] = (ci - b) / p->sw;
-  g[2] = (p->h - a + p->sh - 1) / p->sh, g[3] = (p->w - b + p->sw - 1) / p->sw;
-  return (a * p->sw + b) * ge__aic_sc_hp(p) * p->ow + g[0] * p->ow + g[1];
-}
-
 static void ge__aic_sc_masks_at(const ge__aic_cv *p, int64_t *key) {
   int64_t *toff = key + GE__AIC_SC_KEY, T = p->kh * p->kw, P = p->oh * p->ow;
   int64_t nblk = ge__aic_sc_nblk(p), blk, t, l;
   uint16_t *masks = (uint16_t *)(void *)(toff + T);
   ge__aic_sc_geom(p, key);
   for (t = 0; t < T; t++) {
-    int64_t g[4], dr, dc, hpa, wpb;
-    toff[t] = ge__aic_sc_tap(p, t, g);
-    dr = g[0], dc = g[1], hpa = g[2], wpb = g[3];
+    /* the tap's input row ri = a + sh dr: phase a, shift dr (columns alike);
+     * the phase plane has hpa rows and wpb columns of the input */
+    int64_t ri = t / p->kw * p->dh - p->ph, ci = t % p->kw * p->dw - p->pw;
+    int64_t a = (ri % p->sh + p->sh) % p->sh, b = (ci % p->sw + p->sw) % p->sw, dr = (ri - a) / p->sh;
+    int64_t dc = (ci - b) / p->sw, hpa = (p->h - a + p->sh - 1) / p->sh, wpb = (p->w - b + p->sw - 1) / p->sw;
+    toff[t] = (a * p->sw + b) * ge__aic_sc_hp(p) * p->ow + dr * p->ow + dc;
     for (blk = 0; blk < nblk; blk++) {
       int64_t q = blk * GE__AIC_SC_NP, r = q / p->ow, col = q % p->ow;
       uint32_t bits = 0;
@@ -4296,7 +4287,7 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
 #define GE__AIC_SC_PF 512
 
 /* A tap's sums over the group's channels, its two input vectors loaded by L0 and L1. */
-#define GE__AIC_SC_CHANNELS(MR, RN, L0, L1)                                                                                \
+#define GE__AIC_SC_CHANNELS(MR, RN, L0, L1)                                                                            \
   for (ch = 0; ch < p->cg; ch++, xp += HW, wp += (MR)) {                                                               \
     __m512 b0 = L0, b1 = L1;                                                                                           \
     _mm_prefetch((const char *)(wp + GE__AIC_SC_PF), _MM_HINT_T0);                                                     \
@@ -4325,9 +4316,9 @@ static GE__AIC_SC_ATTR void ge__aic_sc_out_avx512(const ge__aic_sc *s, __m512 v0
         continue;                                                                                                      \
       }                                                                                                                \
       if ((m0 & m1) == 0xffff) /* plain loads: a masked one costs Zen 4 half again */                               \
-        GE__AIC_SC_CHANNELS(MR, RN, _mm512_loadu_ps(xp), _mm512_loadu_ps(xp + 16))                                       \
+        GE__AIC_SC_CHANNELS(MR, RN, _mm512_loadu_ps(xp), _mm512_loadu_ps(xp + 16))                                     \
       else                                                                                                             \
-        GE__AIC_SC_CHANNELS(MR, RN, _mm512_maskz_loadu_ps(m0, xp), _mm512_maskz_loadu_ps(m1, xp + 16))                   \
+        GE__AIC_SC_CHANNELS(MR, RN, _mm512_maskz_loadu_ps(m0, xp), _mm512_maskz_loadu_ps(m1, xp + 16))                 \
     }                                                                                                                  \
     RN(GE__AIC_SC_OUT)                                                                                                 \
   }
@@ -4438,9 +4429,9 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
  * falls in the padding masked off (ge__aic_sc_masks_at's offsets and
  * masks, made once with the packing). No band copy, no transposes and no
  * part-empty vector at every row's end: a 14x14 plane is 13 vectors where
- * its rows take 14. Four blocks at a time (eight FMA chains), the sums
- * start from the bias, the residual and the activation follow in
- * registers before the masked store. AVX-512 only. Taken on narrow maps,
+ * its rows take 14. Four planes at a time, block by block (eight FMA
+ * chains), the sums start from the bias, the residual and the activation
+ * follow in registers before the masked store. AVX-512 only. Taken on narrow maps,
  * where the band kernel's rows leave vectors part empty: 3x3 up to 16
  * columns, 5x5 up to 32 and 7x7 up to 8 (build/conv_bench 5 "dw", 1
  * thread, against the band and channel-blocked kernels: 960 channels on
@@ -4465,7 +4456,8 @@ static int ge__aic_dwf_fits(const ge__aic_cv *p, int level) {
 #ifdef GE__AIC_X86
   const int64_t T = p->kh * p->kw;
   return level >= 2 && p->cg == 1 && ge__aic_sc_direct(p) && p->oh * p->ow > GE__AIC_FEW_PIXELS &&
-         p->oh * p->ow <= GE__AIC_DWF_MAX_PIXELS && (T <= 9 ? p->ow <= 16 : T <= 25 ? p->ow <= 32 : T <= 49 && p->ow <= 8);
+         p->oh * p->ow <= GE__AIC_DWF_MAX_PIXELS &&
+         (T <= 9 ? p->ow <= 16 : T <= 25 ? p->ow <= 32 : T <= 49 && p->ow <= 8);
 #else
   (void)p, (void)level;
   return 0;

@@ -1942,9 +1942,10 @@ GE__VK_ATTR_avx512 static void ge__vk_pool_s2_avx512(const ge__vk_pool *p, const
         a = (ge__vk_v_avx512)_mm512_maskz_loadu_ps(ma, x), b = (ge__vk_v_avx512)_mm512_maskz_loadu_ps(mb, x + 16);
         for (t = 1; t < kh; t++) {
           const float *xt = x + t * iw;
-          a = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, (ge__vk_v_avx512)_mm512_maskz_loadu_ps(ma, xt), a);
-          b = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, (ge__vk_v_avx512)_mm512_maskz_loadu_ps(mb, xt + 16),
-                                     b);
+          a = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD, (ge__vk_v_avx512)_mm512_maskz_loadu_ps(ma, xt),
+                                     a);
+          b = ge__vk_binary_v_avx512(m ? GE__VK_B_MAX : GE__VK_B_ADD,
+                                     (ge__vk_v_avx512)_mm512_maskz_loadu_ps(mb, xt + 16), b);
         }
       }
       e = (ge__vk_v_avx512)_mm512_permutex2var_ps((__m512)a, ie, (__m512)b);

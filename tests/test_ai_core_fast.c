@@ -1114,7 +1114,8 @@ static void tally_dwf(const conv_case *c, int level, void *acc) {
   memset(&p, 0, sizeof p);
   p.h = c->h, p.w = c->w, p.kh = c->kh, p.kw = c->kw, p.sh = p.sw = 1, p.dh = c->dh, p.dw = c->dw;
   p.ph = c->pads[0], p.pw = c->pads[1];
-  p.oh = out_dim(c->h, c->kh, 1, c->dh, c->pads[0], c->pads[2]), p.ow = out_dim(c->w, c->kw, 1, c->dw, c->pads[1], c->pads[3]);
+  p.oh = out_dim(c->h, c->kh, 1, c->dh, c->pads[0], c->pads[2]);
+  p.ow = out_dim(c->w, c->kw, 1, c->dw, c->pads[1], c->pads[3]);
   p.cg = 1, p.mg = c->m / c->group;
   *(int *)acc += ge__aic_dwf_fits(&p, 2);
 }
