@@ -2290,6 +2290,7 @@ static ge_status ge__vk_pool2d_with(ge_kernel_ctx *c, int is_max, int pre_on) {
   p.x = (const float *)x->data;
   p.y = (float *)y->data;
   if (!is_max && !(p.inv = ge__vk_pool_inv(c, &p))) return ge_kernel_error(c, GE_ERR_NOMEM, "out of memory");
+  a = (const ge__vk_attrs *)c->state; /* the reciprocal counts may have moved the state */
   j3.p = mj.p = &p;
   j3.post = post.y ? &post : NULL; /* whole small planes: the epilogue on each while it is in L1 */
   path = ge__vk_pool3_fits(&p) ? 0 : ge__vk_maxpool_geom(&p, &mj.g) ? 1 : 2;
