@@ -4042,13 +4042,17 @@ static int64_t ge__aic_sc_per(const ge__aic_cv *p) {
   return ge__aic_sc_nmb(p) * p->kh * p->kw * p->cg * ge__aic_sc_mr(p);
 }
 static int64_t ge__aic_sc_nblk(const ge__aic_cv *p) { return (p->oh * p->ow + GE__AIC_SC_NP - 1) / GE__AIC_SC_NP; }
-static size_t ge__aic_sc_floats(const ge__aic_cv *p) {
+/* Floats of the geometry key, tap offsets and lane masks (ge__aic_sc_masks_at), and where they start. */
+static size_t ge__aic_sc_masks_floats(const ge__aic_cv *p) {
   int64_t T = p->kh * p->kw;
-  return (size_t)(p->group * ge__aic_sc_per(p) + 2 * (GE__AIC_SC_KEY + T) + (ge__aic_sc_nblk(p) * T * 2 + 1) / 2 + 16);
+  return (size_t)(2 * (GE__AIC_SC_KEY + T) + (ge__aic_sc_nblk(p) * T * 2 + 1) / 2 + 16);
+}
+static int64_t *ge__aic_key_at(float *at) { return (int64_t *)(void *)(((uintptr_t)at + 7) & ~(uintptr_t)7); }
+static size_t ge__aic_sc_floats(const ge__aic_cv *p) {
+  return (size_t)(p->group * ge__aic_sc_per(p)) + ge__aic_sc_masks_floats(p);
 }
 static int64_t *ge__aic_sc_key(const ge__aic_cv *p, float *pack) {
-  uintptr_t a = (uintptr_t)(pack + p->group * ge__aic_sc_per(p));
-  return (int64_t *)(void *)((a + 7) & ~(uintptr_t)7);
+  return ge__aic_key_at(pack + p->group * ge__aic_sc_per(p));
 }
 
 /* Whether the input is read in place (else split into phase planes). */
@@ -4144,6 +4148,18 @@ static void ge__aic_sc_masks_at(const ge__aic_cv *p, int64_t *key) {
 }
 
 static void ge__aic_sc_masks(const ge__aic_cv *p, float *pack) { ge__aic_sc_masks_at(p, ge__aic_sc_key(p, pack)); }
+
+/* The masks at key made again when they were made for another image shape
+ * (the packing is kept while its size stays). */
+static void ge__aic_sc_masks_fresh(const ge__aic_cv *p, int64_t *key) {
+  int64_t now[GE__AIC_SC_KEY], i;
+  ge__aic_sc_geom(p, now);
+  for (i = 0; i < GE__AIC_SC_KEY; i++)
+    if (key[i] != now[i]) {
+      ge__aic_sc_masks_at(p, key);
+      return;
+    }
+}
 
 typedef struct ge__aic_scpack {
   const ge__aic_cv *p;
@@ -4371,7 +4387,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   ge__aic_sc s;
   ge__aic_scpack sp;
   ge__aic_act a = *act; /* act may live in c->state, which packing may move */
-  int64_t key[GE__AIC_SC_KEY], i, threads = ge__aic_threads(c);
+  int64_t threads = ge__aic_threads(c);
   float *pack, *scratch;
   double flops;
   size_t phase_floats = ge__aic_sc_direct(p) ? 0 : (size_t)(p->n * p->c * ge__aic_sc_cs(p)) + 16;
@@ -4380,10 +4396,7 @@ static ge_status ge__aic_conv_small(ge_kernel_ctx *c, const ge__aic_kern *k, con
   pack = (float *)(uintptr_t)ge__aic_packed(c, 1, 16 + k->level, ge__aic_sc_floats(p), ge__aic_sc_pack_fn, &sp,
                                             phase_floats, &scratch);
   if (!pack) return ge__aic_nomem(c);
-  ge__aic_sc_geom(p, key);
-  for (i = 0; i < GE__AIC_SC_KEY; i++)
-    if (ge__aic_sc_key(p, pack)[i] != key[i]) break;
-  if (i < GE__AIC_SC_KEY) ge__aic_sc_masks(p, pack); /* same sizes, another image shape */
+  ge__aic_sc_masks_fresh(p, ge__aic_sc_key(p, pack));
   if (ge_kernel_preparing(c)) return GE_OK;
   memset(&s, 0, sizeof s);
   s.x = (const float *)x->data;
@@ -4450,6 +4463,7 @@ typedef struct ge__aic_dwf {
   float *y;
   const ge__aic_act *act;
   int64_t T, P, nblk, tasks;
+  int64_t tmin, tmax; /* the least tap offset (<= 0) and the largest (>= 0) */
 } ge__aic_dwf;
 
 static int ge__aic_dwf_fits(const ge__aic_cv *p, int level) {
@@ -4464,13 +4478,8 @@ static int ge__aic_dwf_fits(const ge__aic_cv *p, int level) {
 #endif
 }
 /* The packing: the geometry key, tap offsets and masks of ge__aic_sc_masks_at. */
-static int64_t *ge__aic_dwf_key(float *pack) { return (int64_t *)(void *)(((uintptr_t)pack + 7) & ~(uintptr_t)7); }
-static size_t ge__aic_dwf_floats(const ge__aic_cv *p) {
-  int64_t T = p->kh * p->kw;
-  return (size_t)(2 * (GE__AIC_SC_KEY + T) + (ge__aic_sc_nblk(p) * T * 2 + 1) / 2 + 16);
-}
 static void ge__aic_dwf_pack_fn(const void *arg, float *dst) {
-  ge__aic_sc_masks_at((const ge__aic_cv *)arg, ge__aic_dwf_key(dst));
+  ge__aic_sc_masks_at((const ge__aic_cv *)arg, ge__aic_key_at(dst));
 }
 
 #ifdef GE__AIC_X86
@@ -4543,9 +4552,8 @@ static void ge__aic_dwf_fn(void *arg, int64_t begin, int64_t end) {
   const int in_regs = ge__aic_dw_act_inline(f->act, 2);
   const ge__aic_dwc_act ac = ge__aic_dwc_act_of(f->act, in_regs);
   const int64_t total = p->n * p->m, HW = p->h * p->w, in_floats = p->n * p->c * HW;
-  int64_t t, q, q1, tmin = 0, tmax = 0, i;
+  int64_t t, q, q1, i;
   ge__aic_dwf_unit un;
-  for (i = 0; i < f->T; i++) tmin = ge__aic_min(tmin, f->toff[i]), tmax = f->toff[i] > tmax ? f->toff[i] : tmax;
   for (t = begin; t < end; t++)
     for (q = total * t / f->tasks, q1 = total * (t + 1) / f->tasks; q < q1;) {
       const int n = q1 - q >= 4 ? 4 : 1;
@@ -4556,7 +4564,7 @@ static void ge__aic_dwf_fn(void *arg, int64_t begin, int64_t end) {
         un.y[i] = f->y + (q + i) * f->P, un.res[i] = f->res ? f->res + (q + i) * f->P : NULL;
         lo = ge__aic_min(lo, src * HW), hi = src * HW > hi ? src * HW : hi;
       }
-      ge__aic_dwf_planes(f, &ac, &un, n, lo + tmin >= 0 && hi + f->nblk * 32 + tmax <= in_floats);
+      ge__aic_dwf_planes(f, &ac, &un, n, lo + f->tmin >= 0 && hi + f->nblk * 32 + f->tmax <= in_floats);
       for (i = 0; i < n && !in_regs; i++) ge__aic_act_apply(f->act, un.y[i], f->P);
       q += n;
     }
@@ -4569,23 +4577,22 @@ static ge_status ge__aic_conv_dwf(ge_kernel_ctx *c, const ge__aic_cv *p, const g
 #ifdef GE__AIC_X86
   ge__aic_dwf f;
   ge__aic_act a;
-  int64_t key[GE__AIC_SC_KEY], i, threads = ge__aic_threads(c), total = p->n * p->m;
+  int64_t i, threads = ge__aic_threads(c), total = p->n * p->m;
   float *pack, *scratch;
-  ge__aic_sc_geom(p, key);
   /* tag 96 + level: no other path's packing */
-  pack = (float *)(uintptr_t)ge__aic_packed(c, 1, 96 + level, ge__aic_dwf_floats(p), ge__aic_dwf_pack_fn, p, 0,
+  pack = (float *)(uintptr_t)ge__aic_packed(c, 1, 96 + level, ge__aic_sc_masks_floats(p), ge__aic_dwf_pack_fn, p, 0,
                                             &scratch);
   if (!pack) return ge__aic_nomem(c);
-  for (i = 0; i < GE__AIC_SC_KEY; i++)
-    if (ge__aic_dwf_key(pack)[i] != key[i]) break;
-  if (i < GE__AIC_SC_KEY) ge__aic_dwf_pack_fn(p, pack); /* same sizes, another image shape */
+  ge__aic_sc_masks_fresh(p, ge__aic_key_at(pack));
   if (ge_kernel_preparing(c)) return GE_OK;
   a = ((ge__aic_state *)c->state)->act; /* the packing may have moved the state */
   f.p = p, f.x = (const float *)x->data, f.w = (const float *)w->data, f.b = b ? (const float *)b->data : NULL;
   f.res = res, f.y = (float *)y->data, f.act = &a;
   f.T = p->kh * p->kw, f.P = p->oh * p->ow, f.nblk = ge__aic_sc_nblk(p);
-  f.toff = ge__aic_dwf_key(pack) + GE__AIC_SC_KEY;
+  f.toff = ge__aic_key_at(pack) + GE__AIC_SC_KEY;
   f.masks = (const uint16_t *)(const void *)(f.toff + f.T);
+  for (i = 0, f.tmin = f.tmax = 0; i < f.T; i++)
+    f.tmin = ge__aic_min(f.tmin, f.toff[i]), f.tmax = f.toff[i] > f.tmax ? f.toff[i] : f.tmax;
   f.tasks = ge__aic_min(threads > 1 ? 4 * threads : 1, total);
   if ((double)f.P * (double)f.T * (double)total < 65536.0) f.tasks = 1;
   ge_kernel_parallel_for(c, f.tasks, 1, ge__aic_dwf_fn, &f);
