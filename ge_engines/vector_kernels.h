@@ -409,14 +409,15 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
    * returns n as float and as int lanes. */                                                                           \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_round_log2e_##isa(ge__vk_v_##isa x, ge__vk_vi_##isa *ni) {     \
     const float magic = 12582912.0f;                                                                                   \
-    ge__vk_v_##isa t = x * 1.44269504088896341f + magic;                                                               \
+    ge__vk_v_##isa t = ge__vk_mad_##isa(x, ge__vk_splat_##isa(1.44269504088896341f), magic);                           \
     *ni = ge__vk_bits_##isa(t) - ge__vk_bits_##isa(ge__vk_splat_##isa(magic));                                         \
     return t - magic;                                                                                                  \
   }                                                                                                                    \
   /* x - n*ln2 with ln2 in two parts (the first has trailing zero bits, so                                             \
-   * n*hi is exact for |n| < 2^10). */                                                                                 \
+   * n*hi is exact for |n| < 2^10); fused where the set has FMA. */                                                    \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_reduce_ln2_##isa(ge__vk_v_##isa x, ge__vk_v_##isa n) {         \
-    return (x - n * 0.693145751953125f) - n * 1.428606765330187e-06f;                                                  \
+    ge__vk_v_##isa r = GE__VK_FMA_##isa(-n, ge__vk_splat_##isa(0.693145751953125f), x);                                \
+    return GE__VK_FMA_##isa(-n, ge__vk_splat_##isa(1.428606765330187e-06f), r);                                        \
   }                                                                                                                    \
   /* 2^n for int lanes n in [-150, 128] applied to p: two halves so that each                                          \
    * power is a normal float and the product rounds once into denormals or                                             \
@@ -557,22 +558,24 @@ enum { GE__VK_R_SUM, GE__VK_R_MAX, GE__VK_R_SSD, GE__VK_R_DEV };
    * exp, a division and ten FMAs, half the work of erf's two series). The                                              \
    * square t^2 = x^2/2 = hi + lo comes from x itself, exactly: e^-t^2 moves                                           \
    * by 2t^2 times the relative error of t, which the rounded x/sqrt(2) would                                          \
-   * bring. Past t^2 = 84.5 erfc is taken as 0, so that no lane computes a                                             \
-   * denormal (a microcode assist, ~100 cycles). */                                                                    \
+   * bring. Past |x| = 13 (t^2 = 84.5) erfc is taken as 0 and those lanes                                              \
+   * compute with x = 0, so that none computes a denormal (a microcode                                                 \
+   * assist, ~100 cycles) or a NaN. Each selection is made on an input of                                              \
+   * the division, not on its result: gcc folds a selection's mask into the                                            \
+   * ops behind it, which had the division run twice a vector (0.87 -> 0.77                                            \
+   * ns an element at AVX-512 with the exp's reduction fused). */                                                      \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_##isa(ge__vk_v_##isa x) {                                 \
     static const float rp[5] = {1.0f, 13.037488f, 81.0357971f, 267.235626f, 402.808472f};                              \
     static const float rq[6] = {1.0f, 24.8854771f, 265.62735f, 1541.65894f, 4973.76123f, 7496.4917f};                  \
-    ge__vk_v_##isa ax = ge__vk_abs_##isa(x), hi, lo, z, ec;                                                            \
-    ge__vk_vi_##isa far;                                                                                               \
-    ge__vk_square_split_##isa(ge__vk_sel_##isa(ax > 14.8492424f, ge__vk_splat_##isa(14.8492424f), ax), &hi, &lo);     \
-    hi = 0.5f * hi, lo = 0.5f * lo;                                                                                    \
-    far = (hi > 84.5f) | (x != x);                                                                                     \
-    z = ax * (0.70710678118654752f / 10.5f);                                                                           \
-    z = ge__vk_sel_##isa(z > 1.0f, ge__vk_splat_##isa(1.0f), z);                                                       \
-    ec = (1.0f - lo) * ge__vk_poly_##isa(z, rp, 4) / ge__vk_poly_##isa(z, rq, 5);                                      \
-    ec = ge__vk_exp_nonpos_##isa(-ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), hi)) * ec;                          \
-    ec = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), ec);                                                          \
-    return ge__vk_sel_##isa(x != x, x, 0.5f * x * ge__vk_sel_##isa(x < 0.0f, ec, 2.0f - ec));                         \
+    ge__vk_v_##isa ax = ge__vk_abs_##isa(x), hi, lo, e;                                                                \
+    ge__vk_vi_##isa far = ax > 13.0f;                                                                                  \
+    ax = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), ax);                                                          \
+    ge__vk_square_split_##isa(ax, &hi, &lo);                                                                           \
+    e = ge__vk_exp_nonpos_##isa(-0.5f * hi) * (1.0f - 0.5f * lo);                                                      \
+    e = ge__vk_sel_##isa(far, ge__vk_splat_##isa(0.0f), e);                                                            \
+    ax = ax * (0.70710678118654752f / 10.5f);                                                                          \
+    e = e * ge__vk_poly_##isa(ax, rp, 4) / ge__vk_poly_##isa(ax, rq, 5);                                               \
+    return 0.5f * x * ge__vk_sel_##isa(x < 0.0f, e, 2.0f - e);                                                         \
   }                                                                                                                    \
   /* The tanh form: x/2 (1 + tanh(k(x + 0.044715 x^3))) = x sigmoid(2k(...)). */                                       \
   GE__VK_INLINE GE__VK_ATTR_##isa ge__vk_v_##isa ge__vk_gelu_tanh_##isa(ge__vk_v_##isa x) {                            \
