@@ -1005,8 +1005,12 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
 
 /* Per-row pieces of the micro-kernel (z_ is a zero vector of its type, VL
  * floats, vl_; each row holds two vectors). */
+#define GE__AIC_R1(X) X(0)
+#define GE__AIC_R2(X) X(0) X(1)
 #define GE__AIC_R3(X) X(0) X(1) X(2)
+#define GE__AIC_R4(X) GE__AIC_R3(X) X(3)
 #define GE__AIC_R6(X) GE__AIC_R3(X) X(3) X(4) X(5)
+#define GE__AIC_R8(X) GE__AIC_R6(X) X(6) X(7)
 #define GE__AIC_R12(X) GE__AIC_R6(X) X(6) X(7) X(8) X(9) X(10) X(11)
 #define GE__AIC_DECL(i) __typeof__(z_) c##i##a = z_, c##i##b = z_;
 #define GE__AIC_STEP(i)                                                                                                \
@@ -1061,9 +1065,27 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
  * the loops over the tiles of one block: A packed (macro) or read in place
  * (dmacro: mc a multiple of MR, alpha 1, A's rows lda apart; a product
  * whose N fits few panels spends more on packing A than on multiplying). */
-#define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, HALF)                                                               \
+#define GE__AIC_TIER_MICRO(n, S, ATTR, VT, VL, MR) GE__AIC_MICRO(ge__aic_r##n##_##S, ATTR, VT, VL, GE__AIC_R##n, 1, MR)
+#define GE__AIC_TIER_CALL(n, S)                                                                                        \
+  if (mr <= (n)) {                                                                                                     \
+    ge__aic_r##n##_##S(kc, a, 1, b, t, NULL, 0, mode, beta);                                                           \
+    return;                                                                                                            \
+  }
+/* The row counts of the kernels for a tile's last rows, smallest first:
+ * the tile's height modulo 12 is 4 for most products (196, 784 or 3136
+ * pixels, 64 or 256 channels) and 1 for 49 (ConvNeXt's last stage). */
+#define GE__AIC_TIERS12(X, ...) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(6, __VA_ARGS__) X(8, __VA_ARGS__)
+#define GE__AIC_TIERS6(X, ...) X(1, __VA_ARGS__) X(3, __VA_ARGS__)
+#define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, TIERS)                                                              \
   GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, ROWS, 1, MR)                                                         \
-  GE__AIC_MICRO(ge__aic_half_##S, ATTR, VT, VL, HALF, 1, MR)                                                           \
+  TIERS(GE__AIC_TIER_MICRO, S, ATTR, VT, VL, MR)                                                                       \
+  /* The first mr rows of a packed panel into the tile buffer t, by the                                                \
+   * smallest kernel that covers them. */                                                                              \
+  static ATTR void ge__aic_part_##S(int64_t mr, int64_t kc, const float *a, const float *b, float *t, int mode,       \
+                                    float beta) {                                                                      \
+    TIERS(GE__AIC_TIER_CALL, S)                                                                                        \
+    ge__aic_micro_##S(kc, a, 1, b, t, NULL, 0, mode, beta);                                                            \
+  }                                                                                                                    \
   static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
                                      float *C, int64_t ldc, int first, float beta, const ge__aic_epi *epi,             \
                                      int64_t row0, int64_t col0) {                                                     \
@@ -1078,8 +1100,7 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
         if (mr == (MR) && nr == 2 * (VL)) {                                                                            \
           ge__aic_micro_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, cp, ldc, mode, beta);                                \
         } else {                                                                                                       \
-          if (2 * mr <= (MR)) ge__aic_half_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, NULL, ldc, mode, beta);           \
-          else ge__aic_micro_##S(kc, pa + ir * kc, 1, pb + jr * kc, t, NULL, ldc, mode, beta);                         \
+          ge__aic_part_##S(mr, kc, pa + ir * kc, pb + jr * kc, t, mode, beta);                                        \
           GE__AIC_UPDATE(2 * (VL))                                                                                     \
         }                                                                                                              \
       }                                                                                                                \
@@ -1110,11 +1131,12 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
   }
 
 #ifdef GE__AIC_VEC
-GE__AIC_KERNELS(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_KERNELS(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_TIERS6)
 #ifdef GE__AIC_X86
-GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_KERNELS(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6,
+                GE__AIC_TIERS6)
 GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
-                GE__AIC_R6)
+                GE__AIC_TIERS12)
 #endif
 
 /* Implicit-GEMM kernels for stride-1 convs: row p of B is the 2 VL floats
