@@ -1296,6 +1296,19 @@ static const ge__aic_kern ge__aic_kerns[] = {
 #endif
 };
 
+/* Whether the CPU runs a 512-bit FMA as two 256-bit halves (AMD family
+ * 19h with AVX-512: Zen 4), one a cycle where Intel's AVX-512 cores issue
+ * two: there kernels bound by their FMAs lose ground to ones whose other
+ * work runs on the adders (ge__aic_sc_beats_wino). libgcc caches the
+ * answer. */
+static int ge__aic_fma512_half(void) {
+#ifdef GE__AIC_X86
+  return __builtin_cpu_is("amdfam19h") && __builtin_cpu_supports("avx512f");
+#else
+  return 0;
+#endif
+}
+
 /* The best kernel this CPU runs, at most level `cap` (tests force lower ones). */
 static const ge__aic_kern *ge__aic_kern_pick(int cap) {
 #ifdef GE__AIC_X86
@@ -4133,6 +4146,7 @@ static int ge__aic_sc_fits_last(const ge__aic_kern *k, const ge__aic_cv *p) {
  * against 0.32 ms at 1 thread). */
 #define GE__AIC_SC_WINO_INPUT 51200 /* input channels x output pixels at most */
 static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p, int four) {
+  if (four && ge__aic_fma512_half()) return 0;
   return (p->cg < 64 || (p->cg == 64 && !four)) && p->cg * p->oh * p->ow <= GE__AIC_SC_WINO_INPUT &&
          ge__aic_sc_fits_up_to(k, p, GE__AIC_SC_WINO_INPUT, GE__AIC_SC_MAX_K);
 }
