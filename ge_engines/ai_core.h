@@ -4641,9 +4641,10 @@ static ge_status ge__aic_conv_dwf(ge_kernel_ctx *c, const ge__aic_cv *p, const g
 
 /* ------------------------------------- stride-2 3x3 depthwise in registers
  *
- * The strided 3x3 depthwise convs of MobileNets and EfficientNets on the
- * maps the channel-blocked kernel leaves to the band kernel (which splits
- * every input row into its even and odd columns first): 16 output columns
+ * The strided 3x3 depthwise convs of MobileNets and EfficientNets with more
+ * than 4 output columns (before, the band kernel split every input row into
+ * its even and odd columns first, and the channel-blocked kernel took the
+ * small maps with two transposes): 16 output columns
  * of a row read 33 input columns, two vectors and one lane, from the input
  * plane in place; two permutes give the even and the odd columns (the
  * taps at column offsets 0 and 1) and an align of the evens with the lone
@@ -4652,13 +4653,15 @@ static ge_status ge__aic_conv_dwf(ge_kernel_ctx *c, const ge__aic_cv *p, const g
  * start from the bias and get the residual and activation in registers
  * before the masked store. AVX-512 only. build/conv_bench 9 "mb2 dw3x3/2",
  * 1 thread, against the band kernel: 144 channels on 56x56 0.116 -> 0.077
- * ms, 96 on 112x112 0.259 -> 0.213; its time did not move with the
+ * ms, 96 on 112x112 0.259 -> 0.213; against the channel-blocked kernel
+ * 192 on 28x28 0.055 -> 0.026, 576 on 14x14 0.046 -> 0.040. Its time did
+ * not move with the
  * permutes taken out (timing only), nor with a partial sum per kernel row,
  * nor with the next rows prefetched (slower). */
 static int ge__aic_dws_fits(const ge__aic_cv *p, int level) {
 #ifdef GE__AIC_X86
   return level >= 2 && p->cg == 1 && p->kh == 3 && p->kw == 3 && p->sh == 2 && p->sw == 2 && p->dh == 1 &&
-         p->dw == 1 && p->ph <= 1 && p->pw <= 1 && p->ow > 8 && !ge__aic_dwc_fits(p, level);
+         p->dw == 1 && p->ph <= 1 && p->pw <= 1 && p->ow > 4;
 #else
   (void)p, (void)level;
   return 0;
