@@ -4639,29 +4639,30 @@ static ge_status ge__aic_conv_dwf(ge_kernel_ctx *c, const ge__aic_cv *p, const g
 #endif
 }
 
-/* ------------------------------------- stride-2 3x3 depthwise in registers
+/* ------------------------------- stride-2 3x3 and 5x5 depthwise in registers
  *
- * The strided 3x3 depthwise convs of MobileNets and EfficientNets with more
- * than 4 output columns (before, the band kernel split every input row into
- * its even and odd columns first, and the channel-blocked kernel took the
- * small maps with two transposes): 16 output columns
- * of a row read 33 input columns, two vectors and one lane, from the input
- * plane in place; two permutes give the even and the odd columns (the
- * taps at column offsets 0 and 1) and an align of the evens with the lone
- * lane the offset-2 tap. Masked loads give the padding's zeros; rows in the
+ * The strided 3x3 and 5x5 depthwise convs of MobileNets and EfficientNets
+ * with more than 4 output columns (before, the band kernel split every
+ * input row into its even and odd columns first, and the channel-blocked
+ * kernel took the small maps with two transposes): 16 output columns of a
+ * row read 33 (35) input columns, two vectors and a few lanes, from the
+ * input plane in place; two permutes give the even and the odd columns (the
+ * taps at column offsets 0 and 1) and aligns with the next lanes the
+ * shifted ones (offsets 2, 3, 4). Masked loads give the padding's zeros; rows in the
  * padding are skipped. Four planes at a time (four FMA chains), the sums
  * start from the bias and get the residual and activation in registers
  * before the masked store. AVX-512 only. build/conv_bench 9 "mb2 dw3x3/2",
  * 1 thread, against the band kernel: 144 channels on 56x56 0.116 -> 0.077
  * ms, 96 on 112x112 0.259 -> 0.213; against the channel-blocked kernel
- * 192 on 28x28 0.055 -> 0.026, 576 on 14x14 0.046 -> 0.040. Its time did
+ * 192 on 28x28 0.055 -> 0.026, 576 on 14x14 0.046 -> 0.040, 5x5 240 on
+ * 28x28 (SiLU) 0.104 -> 0.074. Its time did
  * not move with the
  * permutes taken out (timing only), nor with a partial sum per kernel row,
  * nor with the next rows prefetched (slower). */
 static int ge__aic_dws_fits(const ge__aic_cv *p, int level) {
 #ifdef GE__AIC_X86
-  return level >= 2 && p->cg == 1 && p->kh == 3 && p->kw == 3 && p->sh == 2 && p->sw == 2 && p->dh == 1 &&
-         p->dw == 1 && p->ph <= 1 && p->pw <= 1 && p->ow > 4;
+  return level >= 2 && p->cg == 1 && (p->kh == 3 || p->kh == 5) && p->kw == p->kh && p->sh == 2 && p->sw == 2 &&
+         p->dh == 1 && p->dw == 1 && p->ph <= p->kh / 2 && p->pw <= p->kw / 2 && p->ow > 4;
 #else
   (void)p, (void)level;
   return 0;
@@ -4684,15 +4685,24 @@ static inline __attribute__((always_inline)) __mmask16 ge__aic_dws_mask(int64_t 
 }
 
 #define GE__AIC_DWS_DECL(u) __m512 a##u = _mm512_set1_ps(un->b[u]);
+/* One kernel row of K taps: offsets 0 and 1 the evens and odds, 2 and 3
+ * those shifted by one lane, 4 the evens by two (the lanes shifted in are
+ * the next vector's: nx's even and odd columns). */
 #define GE__AIC_DWS_TAPS(u)                                                                                            \
   {                                                                                                                    \
-    const float *r_ = un->x[u] + ih * p->w + c0, *w_ = un->w[u] + ki * 3;                                              \
+    const float *r_ = un->x[u] + ih * p->w + c0, *w_ = un->w[u] + ki * K;                                              \
     const __m512 lo_ = _mm512_maskz_loadu_ps(m0, r_), hi_ = _mm512_maskz_loadu_ps(m1, r_ + 16);                        \
+    const __m512 nx_ = _mm512_maskz_loadu_ps(m2, r_ + 32);                                                             \
     const __m512 ev_ = _mm512_permutex2var_ps(lo_, ie, hi_), od_ = _mm512_permutex2var_ps(lo_, io, hi_);               \
-    const __m512 e2_ = (__m512)_mm512_alignr_epi32((__m512i)_mm512_maskz_loadu_ps(m2, r_ + 32), (__m512i)ev_, 1);      \
+    const __m512 ne_ = K == 5 ? _mm512_permutexvar_ps(ie, nx_) : nx_;                                                  \
     a##u = _mm512_fmadd_ps(_mm512_set1_ps(w_[0]), ev_, a##u);                                                          \
     a##u = _mm512_fmadd_ps(_mm512_set1_ps(w_[1]), od_, a##u);                                                          \
-    a##u = _mm512_fmadd_ps(_mm512_set1_ps(w_[2]), e2_, a##u);                                                          \
+    a##u = _mm512_fmadd_ps(_mm512_set1_ps(w_[2]), (__m512)_mm512_alignr_epi32((__m512i)ne_, (__m512i)ev_, 1), a##u);   \
+    if (K == 5) {                                                                                                      \
+      const __m512 no_ = _mm512_permutexvar_ps(io, nx_);                                                               \
+      a##u = _mm512_fmadd_ps(_mm512_set1_ps(w_[3]), (__m512)_mm512_alignr_epi32((__m512i)no_, (__m512i)od_, 1), a##u); \
+      a##u = _mm512_fmadd_ps(_mm512_set1_ps(w_[4]), (__m512)_mm512_alignr_epi32((__m512i)ne_, (__m512i)ev_, 2), a##u); \
+    }                                                                                                                  \
   }
 #define GE__AIC_DWS_OUT(u)                                                                                             \
   {                                                                                                                    \
@@ -4705,27 +4715,30 @@ static inline __attribute__((always_inline)) __mmask16 ge__aic_dws_mask(int64_t 
     for (j0 = 0; j0 < p->ow; j0 += 16) {                                                                               \
       const int64_t c0 = 2 * j0 - p->pw;                                                                               \
       const __mmask16 m0 = ge__aic_dws_mask(c0, p->w), m1 = ge__aic_dws_mask(c0 + 16, p->w);                           \
-      const __mmask16 m2 = (__mmask16)(ge__aic_dws_mask(c0 + 32, p->w) & 1u);                                          \
+      const __mmask16 m2 = (__mmask16)(ge__aic_dws_mask(c0 + 32, p->w) & ((1u << (K - 2)) - 1u));                      \
       const __mmask16 ms = (__mmask16)(p->ow - j0 >= 16 ? 0xffffu : (1u << (p->ow - j0)) - 1u);                        \
       int64_t ki;                                                                                                      \
       UNITS(GE__AIC_DWS_DECL)                                                                                          \
-      for (ki = 0; ki < 3; ki++) {                                                                                     \
+      for (ki = 0; ki < K; ki++) {                                                                                     \
         const int64_t ih = 2 * oi - p->ph + ki;                                                                        \
         if (ih < 0 || ih >= p->h) continue;                                                                            \
         UNITS(GE__AIC_DWS_TAPS)                                                                                        \
       }                                                                                                                \
       UNITS(GE__AIC_DWS_OUT)                                                                                           \
     }
-
-/* n planes (4 or 1) of one unit (ge__aic_dwf_unit's fields). */
-static GE__AIC_DW3_ATTR void ge__aic_dws_planes(const ge__aic_cv *p, const ge__aic_dwc_act *ac,
-                                                const ge__aic_dwf_unit *un, int n) {
-  const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i io = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-  int64_t oi, j0;
-  if (n == 4) GE__AIC_DWS_PLANES(GE__AIC_DW_U4)
-  else GE__AIC_DWS_PLANES(GE__AIC_DW_U1)
-}
+/* n planes (4 or 1) of one unit (ge__aic_dwf_unit's fields), K x K taps. */
+#define GE__AIC_DWS_PLANES_FN(NAME, KS)                                                                                \
+  static GE__AIC_DW3_ATTR void NAME(const ge__aic_cv *p, const ge__aic_dwc_act *ac, const ge__aic_dwf_unit *un,        \
+                                    int n) {                                                                           \
+    const int64_t K = (KS);                                                                                            \
+    const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);                   \
+    const __m512i io = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);                   \
+    int64_t oi, j0;                                                                                                    \
+    if (n == 4) GE__AIC_DWS_PLANES(GE__AIC_DW_U4)                                                                      \
+    else GE__AIC_DWS_PLANES(GE__AIC_DW_U1)                                                                             \
+  }
+GE__AIC_DWS_PLANES_FN(ge__aic_dws_planes3, 3)
+GE__AIC_DWS_PLANES_FN(ge__aic_dws_planes5, 5)
 
 /* Shares of the output planes (index n * m + channel), four at a time. */
 static void ge__aic_dws_fn(void *arg, int64_t begin, int64_t end) {
@@ -4741,10 +4754,11 @@ static void ge__aic_dws_fn(void *arg, int64_t begin, int64_t end) {
       const int n = q1 - q >= 4 ? 4 : 1;
       for (i = 0; i < n; i++) {
         int64_t m = (q + i) % p->m, src = (q + i) / p->m * p->c + m / p->mg;
-        un.x[i] = d->x + src * HW, un.w[i] = d->w + m * 9, un.b[i] = d->b ? d->b[m] : 0.0f;
+        un.x[i] = d->x + src * HW, un.w[i] = d->w + m * p->kh * p->kw, un.b[i] = d->b ? d->b[m] : 0.0f;
         un.y[i] = d->y + (q + i) * P, un.res[i] = d->res ? d->res + (q + i) * P : NULL;
       }
-      ge__aic_dws_planes(p, &ac, &un, n);
+      if (p->kw == 5) ge__aic_dws_planes5(p, &ac, &un, n);
+      else ge__aic_dws_planes3(p, &ac, &un, n);
       for (i = 0; i < n && !in_regs; i++) ge__aic_act_apply(d->act, un.y[i], P);
       q += n;
     }
@@ -4759,7 +4773,7 @@ static void ge__aic_conv_dws(ge_kernel_ctx *c, const ge__aic_cv *p, const float 
   const int64_t threads = ge__aic_threads(c), total = p->n * p->m;
   d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act;
   d.tasks = ge__aic_min(threads > 1 ? 4 * threads : 1, total);
-  if ((double)p->oh * (double)p->ow * 9.0 * (double)total < 65536.0) d.tasks = 1;
+  if ((double)p->oh * (double)p->ow * (double)(p->kh * p->kw) * (double)total < 65536.0) d.tasks = 1;
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dws_fn, &d);
 #else
   (void)c, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y;
