@@ -1161,25 +1161,38 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
     ROWS(GE__AIC_STORE)                                                                                                \
     (void)beta;                                                                                                        \
   }
-/* The full-height and half-height kernels and the loop over one block: mc
- * rows (the last panel's rows past m are junk a half-height kernel leaves
- * alone when it has MR/2 rows or fewer) and ncols whole tiles. */
-#define GE__AIC_XMICRO(S, ATTR, VT, VL, MR, ROWS, HALF)                                                                \
+#define GE__AIC_XTIER_MICRO(n, S, ATTR, VT, VL, MR) GE__AIC_XMICRO1(ge__aic_xr##n##_##S, ATTR, VT, VL, MR, GE__AIC_R##n)
+#define GE__AIC_XTIER_CALL(n, S)                                                                                       \
+  if (mr <= (n)) {                                                                                                     \
+    ge__aic_xr##n##_##S(kc, a, b, boff, cp, ldc, mode);                                                                \
+    return;                                                                                                            \
+  }
+/* The full-height kernel, the smaller ones for a last panel's mr rows (its
+ * rows past them are junk they leave alone; GE__AIC_TIERS12: a grouped
+ * conv's 16 rows a group are a panel and 4) and the loop over one block:
+ * mc rows and ncols whole tiles. */
+#define GE__AIC_XMICRO(S, ATTR, VT, VL, MR, ROWS, TIERS)                                                               \
   GE__AIC_XMICRO1(ge__aic_xmicro_##S, ATTR, VT, VL, MR, ROWS)                                                          \
-  GE__AIC_XMICRO1(ge__aic_xhalf_##S, ATTR, VT, VL, MR, HALF)                                                           \
+  TIERS(GE__AIC_XTIER_MICRO, S, ATTR, VT, VL, MR)                                                                      \
+  static ATTR void ge__aic_xpart_##S(int64_t mr, int64_t kc, const float *a, const float *b, const int64_t *boff,     \
+                                     float *cp, int64_t ldc, int mode) {                                               \
+    TIERS(GE__AIC_XTIER_CALL, S)                                                                                       \
+    ge__aic_xmicro_##S(kc, a, b, boff, cp, ldc, mode);                                                                 \
+  }                                                                                                                    \
   static ATTR void ge__aic_xmacro_##S(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa,              \
                                       const float *b, const int64_t *boff, float *C, int64_t ldc, int first) {         \
     int64_t ir, jr;                                                                                                    \
     for (ir = 0; ir < mc; ir += (MR))                                                                                  \
       for (jr = 0; jr < ncols; jr += 2 * (VL))                                                                         \
-        if (2 * (m - ir) <= (MR)) ge__aic_xhalf_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);  \
+        if (m - ir < (MR)) ge__aic_xpart_##S(m - ir, kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first); \
         else ge__aic_xmicro_##S(kc, pa + ir * kc, b + jr, boff, C + ir * ldc + jr, ldc, !first);                      \
   }
-GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_XMICRO(base, , ge__aic_v4, 4, 6, GE__AIC_R6, GE__AIC_TIERS6)
 #ifdef GE__AIC_X86
-GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6, GE__AIC_R3)
+GE__AIC_XMICRO(avx2, __attribute__((target("avx2,fma"))) GE__AIC_CONTRACT, ge__aic_v8, 8, 6, GE__AIC_R6,
+               GE__AIC_TIERS6)
 GE__AIC_XMICRO(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT, ge__aic_v16, 16, 12, GE__AIC_R12,
-               GE__AIC_R6)
+               GE__AIC_TIERS12)
 #endif
 
 /* Streaming kernels for products whose B (weights, prepacked) is read once
