@@ -1120,15 +1120,22 @@ GE_TEST(test_efficientnet_dw5) {
          t.blocked, t.banded, worst);
 }
 
+/* The geometry of a depthwise case (one input channel a group). */
+static ge__aic_cv depthwise_cv(const conv_case *c) {
+  ge__aic_cv p;
+  memset(&p, 0, sizeof p);
+  p.h = c->h, p.w = c->w, p.kh = c->kh, p.kw = c->kw, p.sh = c->sh, p.sw = c->sw, p.dh = c->dh, p.dw = c->dw;
+  p.ph = c->pads[0], p.pw = c->pads[1];
+  p.oh = out_dim(c->h, c->kh, c->sh, c->dh, c->pads[0], c->pads[2]);
+  p.ow = out_dim(c->w, c->kw, c->sw, c->dw, c->pads[1], c->pads[3]);
+  p.cg = 1, p.mg = c->m / c->group;
+  return p;
+}
+
 /* The cases the stride-2 depthwise kernel takes at level 2. */
 static void tally_dws(const conv_case *c, int level, void *acc) {
-  ge__aic_cv p;
-  if (level != 2) return;
-  memset(&p, 0, sizeof p);
-  p.h = c->h, p.w = c->w, p.kh = p.kw = c->kh, p.sh = p.sw = 2, p.dh = p.dw = 1, p.ph = c->pads[0], p.pw = c->pads[1];
-  p.oh = out_dim(c->h, c->kh, 2, 1, c->pads[0], c->pads[2]), p.ow = out_dim(c->w, c->kw, 2, 1, c->pads[1], c->pads[3]);
-  p.cg = 1, p.mg = c->m / c->group;
-  *(int *)acc += ge__aic_dws_fits(&p, ge__aic_kern_pick(2)->level);
+  ge__aic_cv p = depthwise_cv(c);
+  *(int *)acc += level == 2 && ge__aic_dws_fits(&p, 2);
 }
 
 /* Strided 3x3 and 5x5 depthwise convs (kind 28): at AVX-512 past 4 output columns
@@ -1148,15 +1155,8 @@ GE_TEST(test_dw_stride2) {
 
 /* Tallies of the cases the flat depthwise kernel takes at level 2. */
 static void tally_dwf(const conv_case *c, int level, void *acc) {
-  ge__aic_cv p;
-  if (level != 2) return;
-  memset(&p, 0, sizeof p);
-  p.h = c->h, p.w = c->w, p.kh = c->kh, p.kw = c->kw, p.sh = p.sw = 1, p.dh = c->dh, p.dw = c->dw;
-  p.ph = c->pads[0], p.pw = c->pads[1];
-  p.oh = out_dim(c->h, c->kh, 1, c->dh, c->pads[0], c->pads[2]);
-  p.ow = out_dim(c->w, c->kw, 1, c->dw, c->pads[1], c->pads[3]);
-  p.cg = 1, p.mg = c->m / c->group;
-  *(int *)acc += ge__aic_dwf_fits(&p, 2);
+  ge__aic_cv p = depthwise_cv(c);
+  *(int *)acc += level == 2 && ge__aic_dwf_fits(&p, 2);
 }
 
 /* Depthwise on narrow maps (kind 26): the flat kernel at AVX-512 (plain
