@@ -1074,7 +1074,8 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
 /* The row counts of the kernels for a tile's last rows, smallest first:
  * the tile's height modulo 12 is 4 for most products (196, 784 or 3136
  * pixels, 64 or 256 channels) and 1 for 49 (ConvNeXt's last stage). */
-#define GE__AIC_TIERS12(X, ...) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(6, __VA_ARGS__) X(8, __VA_ARGS__)
+#define GE__AIC_TIERS12(X, ...)                                                                                        \
+  X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(6, __VA_ARGS__) X(8, __VA_ARGS__)
 #define GE__AIC_TIERS6(X, ...) X(1, __VA_ARGS__) X(3, __VA_ARGS__)
 #define GE__AIC_KERNELS(S, ATTR, VT, VL, MR, ROWS, TIERS)                                                              \
   GE__AIC_MICRO(ge__aic_micro_##S, ATTR, VT, VL, ROWS, 1, MR)                                                         \
