@@ -4157,7 +4157,13 @@ static int ge__aic_sc_fits_last(const ge__aic_kern *k, const ge__aic_cv *p) {
  * 1.55x at 2, where F(2x2)'s two shares (4 and 3 of 7 tile rows) each
  * took 3/4 of the 1-thread time (SqueezeNet's 64->256 on 13x13: 0.248 -> 0.160 ms,
  * build/conv_bench 7 "sq e3x3 64"); F(4x4) stays (64->64 on 28x28: 0.20
- * against 0.32 ms at 1 thread). */
+ * against 0.32 ms at 1 thread). Where a 512-bit FMA runs as two halves
+ * (ge__aic_fma512_half) F(4x4) wins instead, its transforms on the adders:
+ * SqueezeNet's 16->64 on 55x55 0.545 -> 0.370 ms and 32->128 on 27x27
+ * 0.519 -> 0.298 at 1 thread (build/conv_bench 7 "sq e3x3"; in the model,
+ * whose F(4x4) weights, 4x the direct conv's, come from memory, 0.54 ->
+ * 0.49 and 0.51 -> 0.40); F(2x2)'s maps stay here (48->192 on 13x13 in the
+ * model 0.281 against 0.293). */
 #define GE__AIC_SC_WINO_INPUT 51200 /* input channels x output pixels at most */
 static int ge__aic_sc_beats_wino(const ge__aic_kern *k, const ge__aic_cv *p, int four) {
   if (four && ge__aic_fma512_half()) return 0;
