@@ -1066,9 +1066,10 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
  * (dmacro: mc a multiple of MR, alpha 1, A's rows lda apart; a product
  * whose N fits few panels spends more on packing A than on multiplying). */
 #define GE__AIC_TIER_MICRO(n, S, ATTR, VT, VL, MR) GE__AIC_MICRO(ge__aic_r##n##_##S, ATTR, VT, VL, GE__AIC_R##n, 1, MR)
-#define GE__AIC_TIER_CALL(n, S)                                                                                        \
+/* In a tier chooser: the tier of n rows (kernel PRE n _S) when it covers mr. */
+#define GE__AIC_TIER_CALL(n, PRE, S, ARGS)                                                                             \
   if (mr <= (n)) {                                                                                                     \
-    ge__aic_r##n##_##S(kc, a, 1, b, t, NULL, 0, mode, beta);                                                           \
+    PRE##n##_##S ARGS;                                                                                                 \
     return;                                                                                                            \
   }
 /* The row counts of the kernels for a tile's last rows, smallest first:
@@ -1084,7 +1085,7 @@ static void ge__aic_pack_b_conv(const ge__aic_cv *p, const float *x, int64_t k0,
    * smallest kernel that covers them. */                                                                              \
   static ATTR void ge__aic_part_##S(int64_t mr, int64_t kc, const float *a, const float *b, float *t, int mode,       \
                                     float beta) {                                                                      \
-    TIERS(GE__AIC_TIER_CALL, S)                                                                                        \
+    TIERS(GE__AIC_TIER_CALL, ge__aic_r, S, (kc, a, 1, b, t, NULL, 0, mode, beta))                                      \
     ge__aic_micro_##S(kc, a, 1, b, t, NULL, 0, mode, beta);                                                            \
   }                                                                                                                    \
   static ATTR void ge__aic_macro_##S(int64_t mc, int64_t ncols, int64_t kc, const float *pa, const float *pb,          \
@@ -1163,11 +1164,6 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
     (void)beta;                                                                                                        \
   }
 #define GE__AIC_XTIER_MICRO(n, S, ATTR, VT, VL, MR) GE__AIC_XMICRO1(ge__aic_xr##n##_##S, ATTR, VT, VL, MR, GE__AIC_R##n)
-#define GE__AIC_XTIER_CALL(n, S)                                                                                       \
-  if (mr <= (n)) {                                                                                                     \
-    ge__aic_xr##n##_##S(kc, a, b, boff, cp, ldc, mode);                                                                \
-    return;                                                                                                            \
-  }
 /* The full-height kernel, the smaller ones for a last panel's mr rows (its
  * rows past them are junk they leave alone; GE__AIC_TIERS12: a grouped
  * conv's 16 rows a group are a panel and 4) and the loop over one block:
@@ -1177,7 +1173,7 @@ GE__AIC_KERNELS(avx512, __attribute__((target("avx512f,fma"))) GE__AIC_CONTRACT,
   TIERS(GE__AIC_XTIER_MICRO, S, ATTR, VT, VL, MR)                                                                      \
   static ATTR void ge__aic_xpart_##S(int64_t mr, int64_t kc, const float *a, const float *b, const int64_t *boff,     \
                                      float *cp, int64_t ldc, int mode) {                                               \
-    TIERS(GE__AIC_XTIER_CALL, S)                                                                                       \
+    TIERS(GE__AIC_TIER_CALL, ge__aic_xr, S, (kc, a, b, boff, cp, ldc, mode))                                           \
     ge__aic_xmicro_##S(kc, a, b, boff, cp, ldc, mode);                                                                 \
   }                                                                                                                    \
   static ATTR void ge__aic_xmacro_##S(int64_t mc, int64_t m, int64_t ncols, int64_t kc, const float *pa,              \
@@ -4560,6 +4556,27 @@ typedef struct ge__aic_dwf_unit {
   float b[4];
 } ge__aic_dwf_unit;
 
+/* The n (4 or 1) output planes from q (index n * m + channel) of a
+ * depthwise conv as a unit: each one's input plane, taps, bias, output and
+ * residual. */
+static void ge__aic_dw_unit(const ge__aic_cv *p, const float *x, const float *w, const float *b, const float *res,
+                            float *y, int64_t q, int n, ge__aic_dwf_unit *un) {
+  const int64_t HW = p->h * p->w, P = p->oh * p->ow, T = p->kh * p->kw;
+  int i;
+  for (i = 0; i < n; i++) {
+    int64_t m = (q + i) % p->m, src = (q + i) / p->m * p->c + m / p->mg;
+    un->x[i] = x + src * HW, un->w[i] = w + m * T, un->b[i] = b ? b[m] : 0.0f;
+    un->y[i] = y + (q + i) * P, un->res[i] = res ? res + (q + i) * P : NULL;
+  }
+}
+
+/* Shares of the output planes: four a thread, one below 64K multiply-adds. */
+static int64_t ge__aic_dw_plane_tasks(ge_kernel_ctx *c, const ge__aic_cv *p) {
+  const int64_t threads = ge__aic_threads(c), total = p->n * p->m;
+  if ((double)p->oh * (double)p->ow * (double)(p->kh * p->kw) * (double)total < 65536.0) return 1;
+  return ge__aic_min(threads > 1 ? 4 * threads : 1, total);
+}
+
 /* Masked loads cost Zen 4 half again a plain one and a mask from memory as
  * much again: a tap's two masks serve four channels' FMAs, and where every
  * read stays inside the input (safe) the loads are plain and the masks go
@@ -4607,19 +4624,15 @@ static void ge__aic_dwf_fn(void *arg, int64_t begin, int64_t end) {
   const ge__aic_cv *p = f->p;
   const int in_regs = ge__aic_dw_act_inline(f->act, 2);
   const ge__aic_dwc_act ac = ge__aic_dwc_act_of(f->act, in_regs);
-  const int64_t total = p->n * p->m, HW = p->h * p->w, in_floats = p->n * p->c * HW;
+  const int64_t total = p->n * p->m, in_floats = p->n * p->c * p->h * p->w;
   int64_t t, q, q1, i;
   ge__aic_dwf_unit un;
   for (t = begin; t < end; t++)
     for (q = total * t / f->tasks, q1 = total * (t + 1) / f->tasks; q < q1;) {
       const int n = q1 - q >= 4 ? 4 : 1;
       int64_t lo = in_floats, hi = 0;
-      for (i = 0; i < n; i++) {
-        int64_t m = (q + i) % p->m, src = (q + i) / p->m * p->c + m / p->mg;
-        un.x[i] = f->x + src * HW, un.w[i] = f->w + m * f->T, un.b[i] = f->b ? f->b[m] : 0.0f;
-        un.y[i] = f->y + (q + i) * f->P, un.res[i] = f->res ? f->res + (q + i) * f->P : NULL;
-        lo = ge__aic_min(lo, src * HW), hi = src * HW > hi ? src * HW : hi;
-      }
+      ge__aic_dw_unit(p, f->x, f->w, f->b, f->res, f->y, q, n, &un);
+      for (i = 0; i < n; i++) lo = ge__aic_min(lo, un.x[i] - f->x), hi = ge__aic_max(hi, un.x[i] - f->x);
       ge__aic_dwf_planes(f, &ac, &un, n, lo + f->tmin >= 0 && hi + f->nblk * 32 + f->tmax <= in_floats);
       for (i = 0; i < n && !in_regs; i++) ge__aic_act_apply(f->act, un.y[i], f->P);
       q += n;
@@ -4633,7 +4646,7 @@ static ge_status ge__aic_conv_dwf(ge_kernel_ctx *c, const ge__aic_cv *p, const g
 #ifdef GE__AIC_X86
   ge__aic_dwf f;
   ge__aic_act a;
-  int64_t i, threads = ge__aic_threads(c), total = p->n * p->m;
+  int64_t i;
   float *pack, *scratch;
   /* tag 96 + level: no other path's packing */
   pack = (float *)(uintptr_t)ge__aic_packed(c, 1, 96 + level, ge__aic_sc_masks_floats(p), ge__aic_dwf_pack_fn, p, 0,
@@ -4649,8 +4662,7 @@ static ge_status ge__aic_conv_dwf(ge_kernel_ctx *c, const ge__aic_cv *p, const g
   f.masks = (const uint16_t *)(const void *)(f.toff + f.T);
   for (i = 0, f.tmin = f.tmax = 0; i < f.T; i++)
     f.tmin = ge__aic_min(f.tmin, f.toff[i]), f.tmax = f.toff[i] > f.tmax ? f.toff[i] : f.tmax;
-  f.tasks = ge__aic_min(threads > 1 ? 4 * threads : 1, total);
-  if ((double)f.P * (double)f.T * (double)total < 65536.0) f.tasks = 1;
+  f.tasks = ge__aic_dw_plane_tasks(c, p);
   ge_kernel_parallel_for(c, f.tasks, 1, ge__aic_dwf_fn, &f);
   return GE_OK;
 #else
@@ -4690,14 +4702,6 @@ static int ge__aic_dws_fits(const ge__aic_cv *p, int level) {
 }
 
 #ifdef GE__AIC_X86
-typedef struct ge__aic_dws {
-  const ge__aic_cv *p;
-  const float *x, *w, *b, *res;
-  float *y;
-  const ge__aic_act *act;
-  int64_t tasks;
-} ge__aic_dws;
-
 /* Lanes of a load at column c0 of a row of w columns that lie inside it. */
 static inline __attribute__((always_inline)) __mmask16 ge__aic_dws_mask(int64_t c0, int64_t w) {
   const int64_t lo = c0 < 0 ? -c0 : 0, hi = w - c0 >= 16 ? 16 : w - c0;
@@ -4762,21 +4766,17 @@ GE__AIC_DWS_PLANES_FN(ge__aic_dws_planes5, 5)
 
 /* Shares of the output planes (index n * m + channel), four at a time. */
 static void ge__aic_dws_fn(void *arg, int64_t begin, int64_t end) {
-  const ge__aic_dws *d = (const ge__aic_dws *)arg;
+  const ge__aic_dw *d = (const ge__aic_dw *)arg;
   const ge__aic_cv *p = d->p;
   const int in_regs = ge__aic_dw_act_inline(d->act, 2);
   const ge__aic_dwc_act ac = ge__aic_dwc_act_of(d->act, in_regs);
-  const int64_t total = p->n * p->m, HW = p->h * p->w, P = p->oh * p->ow;
+  const int64_t total = p->n * p->m, P = p->oh * p->ow;
   int64_t t, q, q1, i;
   ge__aic_dwf_unit un;
   for (t = begin; t < end; t++)
     for (q = total * t / d->tasks, q1 = total * (t + 1) / d->tasks; q < q1;) {
       const int n = q1 - q >= 4 ? 4 : 1;
-      for (i = 0; i < n; i++) {
-        int64_t m = (q + i) % p->m, src = (q + i) / p->m * p->c + m / p->mg;
-        un.x[i] = d->x + src * HW, un.w[i] = d->w + m * p->kh * p->kw, un.b[i] = d->b ? d->b[m] : 0.0f;
-        un.y[i] = d->y + (q + i) * P, un.res[i] = d->res ? d->res + (q + i) * P : NULL;
-      }
+      ge__aic_dw_unit(p, d->x, d->w, d->b, d->res, d->y, q, n, &un);
       if (p->kw == 5) ge__aic_dws_planes5(p, &ac, &un, n);
       else ge__aic_dws_planes3(p, &ac, &un, n);
       for (i = 0; i < n && !in_regs; i++) ge__aic_act_apply(d->act, un.y[i], P);
@@ -4789,11 +4789,9 @@ static void ge__aic_dws_fn(void *arg, int64_t begin, int64_t end) {
 static void ge__aic_conv_dws(ge_kernel_ctx *c, const ge__aic_cv *p, const float *x, const float *w, const float *b,
                              const float *res, const ge__aic_act *act, float *y) {
 #ifdef GE__AIC_X86
-  ge__aic_dws d;
-  const int64_t threads = ge__aic_threads(c), total = p->n * p->m;
-  d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act;
-  d.tasks = ge__aic_min(threads > 1 ? 4 * threads : 1, total);
-  if ((double)p->oh * (double)p->ow * (double)(p->kh * p->kw) * (double)total < 65536.0) d.tasks = 1;
+  ge__aic_dw d; /* the band kernel's job, without its buffers */
+  memset(&d, 0, sizeof d);
+  d.p = p, d.x = x, d.w = w, d.b = b, d.res = res, d.y = y, d.act = act, d.tasks = ge__aic_dw_plane_tasks(c, p);
   ge_kernel_parallel_for(c, d.tasks, 1, ge__aic_dws_fn, &d);
 #else
   (void)c, (void)p, (void)x, (void)w, (void)b, (void)res, (void)act, (void)y;

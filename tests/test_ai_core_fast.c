@@ -1120,6 +1120,19 @@ GE_TEST(test_efficientnet_dw5) {
          t.blocked, t.banded, worst);
 }
 
+/* n cases of a kind at 3 levels (1 and 2 threads) from seed, right; at
+ * AVX-512 more than `least` of them on the path tally counts. */
+static void check_kind_path(int kind, int n, uint64_t seed, const char *what, const char *path,
+                            void (*tally)(const conv_case *, int, void *), int least) {
+  int taken = 0;
+  double worst;
+  tu_seed(&R, seed);
+  worst = run_kind_cases(kind, n, what, tally, &taken);
+  GE_CHECK(taken > least || !__builtin_cpu_supports("avx512f"));
+  printf("  %s: %d cases at 3 levels (1 and 2 threads), %d by the %s, worst rel err %.2g\n", what, n, taken, path,
+         worst);
+}
+
 /* The geometry of a depthwise case (one input channel a group). */
 static ge__aic_cv depthwise_cv(const conv_case *c) {
   ge__aic_cv p;
@@ -1142,16 +1155,7 @@ static void tally_dws(const conv_case *c, int level, void *acc) {
  * the stride-2 kernel, which reads even, odd and shifted columns out of two
  * vectors by permutes, masks the padding's lanes and skips its rows; the
  * channel-blocked and band kernels elsewhere. */
-GE_TEST(test_dw_stride2) {
-  int taken = 0;
-  double worst;
-  tu_seed(&R, 2828);
-  worst = run_kind_cases(28, 200, "stride-2 depthwise", tally_dws, &taken);
-  GE_CHECK(taken > 30 || !__builtin_cpu_supports("avx512f"));
-  printf("  stride-2 depthwise: 200 cases at 3 levels (1 and 2 threads), %d by the stride-2 kernel, worst rel err "
-         "%.2g\n",
-         taken, worst);
-}
+GE_TEST(test_dw_stride2) { check_kind_path(28, 200, 2828, "stride-2 depthwise", "stride-2 kernel", tally_dws, 30); }
 
 /* Tallies of the cases the flat depthwise kernel takes at level 2. */
 static void tally_dwf(const conv_case *c, int level, void *acc) {
@@ -1162,15 +1166,7 @@ static void tally_dwf(const conv_case *c, int level, void *acc) {
 /* Depthwise on narrow maps (kind 26): the flat kernel at AVX-512 (plain
  * loads with masked FMAs in the middle planes, masked loads in the first
  * and last, four planes at a time and single ones), the others elsewhere. */
-GE_TEST(test_dw_flat) {
-  int flat = 0;
-  double worst;
-  tu_seed(&R, 1626);
-  worst = run_kind_cases(26, 150, "dwf", tally_dwf, &flat);
-  GE_CHECK(flat > 30 || !__builtin_cpu_supports("avx512f"));
-  printf("  flat depthwise: 150 cases at 3 levels (1 and 2 threads), %d by the flat kernel, worst rel err %.2g\n", flat,
-         worst);
-}
+GE_TEST(test_dw_flat) { check_kind_path(26, 150, 1626, "flat depthwise", "flat kernel", tally_dwf, 30); }
 
 /* Few-pixel wide convs (kind 27) at level 2 past one 64-row panel. */
 static void tally_wide_few(const conv_case *c, int level, void *acc) {
